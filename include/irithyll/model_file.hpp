@@ -1,0 +1,50 @@
+// Model files (checkpoints): the complete training state of any learner in one
+// versioned, checksummed container.
+//
+//   offset  size  field
+//   0       4     magic "IRCK"
+//   4       4     u32 container version (kCheckpointVersion)
+//   8       8     u64 payload length in bytes
+//   16      4     u32 CRC-32 of the payload
+//   20      4     u32 reserved, 0
+//   24      n     payload: str(learner name), then the learner's encode()
+//
+// All integers little-endian. Prose: docs/format-checkpoint.md. A file that
+// is truncated, corrupted, of another version or for an unknown learner is
+// refused with a message that says which; nothing is modified on refusal.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "irithyll/learner.hpp"
+
+namespace irithyll {
+
+inline constexpr std::uint32_t kCheckpointMagic = 0x4B435249u;  // bytes "IRCK"
+inline constexpr std::uint32_t kCheckpointVersion = 1;
+inline constexpr std::size_t kCheckpointHeaderBytes = 24;
+
+std::vector<std::uint8_t> seal_checkpoint(std::span<const std::uint8_t> payload);
+// Validates the container and returns a view of the payload inside `bytes`.
+Result<std::span<const std::uint8_t>> open_checkpoint(std::span<const std::uint8_t> bytes);
+
+std::vector<std::uint8_t> encode_learner(const Learner& learner);
+Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> bytes);
+
+Status save_learner(const std::string& path, const Learner& learner);
+Result<std::unique_ptr<Learner>> load_learner(const std::string& path);
+
+// Registry row: a learner kind that model files may hold. Adding a learner
+// kind means one row in src/model_registry.cpp.
+struct LearnerKind {
+  std::string_view name;
+  std::unique_ptr<Learner> (*make_blank)();  // default-configured instance to decode() into
+};
+std::span<const LearnerKind> learner_kinds();
+
+}  // namespace irithyll

@@ -1,0 +1,48 @@
+// Pipeline: a chain of transformers feeding a final learner, itself a Learner,
+// so pipelines nest and save like any model. Per sample: predict transforms
+// with the current statistics; learn transforms with the current statistics,
+// trains the learner, then updates the transformers (so a sample never sees
+// statistics that include itself). The transformed vector lives in scratch
+// owned by the pipeline: no allocation per sample after the first.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/preprocess/transformer.hpp"
+
+namespace irithyll {
+
+class Pipeline final : public Learner {
+ public:
+  Pipeline() = default;
+  Pipeline(std::vector<std::unique_ptr<Transformer>> steps, std::unique_ptr<Learner> learner);
+
+  std::string_view name() const override { return "pipeline"; }
+  Task task() const override { return learner_->task(); }
+  std::size_t n_classes() const override { return learner_->n_classes(); }
+  std::size_t n_features() const override { return learner_->n_features(); }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return learner_->n_samples_seen(); }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const Learner& learner() const { return *learner_; }
+
+ private:
+  std::span<const double> transform(std::span<const double> x) const;
+
+  std::vector<std::unique_ptr<Transformer>> steps_;
+  std::unique_ptr<Learner> learner_;
+  mutable std::vector<double> scratch_a_, scratch_b_;
+};
+
+// Transformer kinds that pipelines may hold in model files.
+std::unique_ptr<Transformer> make_transformer(std::string_view name);
+
+}  // namespace irithyll

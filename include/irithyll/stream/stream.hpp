@@ -1,0 +1,43 @@
+// Stream: an unbounded (or file-backed) source of labelled samples, one at a
+// time. CSV files and the seeded synthetic generators implement it.
+//
+// A stream knows its schema before the first sample: feature names, the
+// task, and for classification the class labels (index i of class_names is
+// the class id the learner sees).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "irithyll/core/status.hpp"
+#include "irithyll/learner.hpp"
+
+namespace irithyll {
+
+struct Schema {
+  std::vector<std::string> feature_names;
+  std::string target_name;
+  Task task = Task::kRegression;
+  std::vector<std::string> class_names;  // classification only; size = n_classes
+  std::size_t n_features() const { return feature_names.size(); }
+  std::size_t n_classes() const { return class_names.size(); }
+};
+
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual const Schema& schema() const = 0;
+  // Writes the next sample into x (size schema().n_features()) and y. Returns
+  // false at the end of the stream or on error; then status() tells which.
+  // Missing feature values are NaN.
+  virtual bool next(std::span<double> x, double& y) = 0;
+  virtual const Status& status() const = 0;
+  // Total number of samples when known in advance (files, bounded generators).
+  virtual std::optional<std::uint64_t> size_hint() const { return std::nullopt; }
+};
+
+}  // namespace irithyll

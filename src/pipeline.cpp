@@ -1,0 +1,97 @@
+#include "irithyll/pipeline.hpp"
+
+#include "irithyll/model_file.hpp"
+#include "irithyll/preprocess/standard_scaler.hpp"
+
+namespace irithyll {
+
+std::unique_ptr<Transformer> make_transformer(std::string_view name) {
+  if (name == "standard_scaler") return std::make_unique<StandardScaler>();
+  return nullptr;
+}
+
+Pipeline::Pipeline(std::vector<std::unique_ptr<Transformer>> steps, std::unique_ptr<Learner> learner)
+    : steps_(std::move(steps)), learner_(std::move(learner)) {}
+
+std::span<const double> Pipeline::transform(std::span<const double> x) const {
+  std::span<const double> cur = x;
+  bool into_a = true;
+  for (const auto& step : steps_) {
+    auto& buf = into_a ? scratch_a_ : scratch_b_;
+    buf.resize(step->output_size(cur.size()));
+    step->transform_one(cur, buf);
+    cur = buf;
+    into_a = !into_a;
+  }
+  return cur;
+}
+
+void Pipeline::learn_one(std::span<const double> x, double y, double weight) {
+  learner_->learn_one(transform(x), y, weight);
+  // Update each step on its own input, as seen before this sample's update.
+  std::span<const double> cur = x;
+  std::vector<double>* bufs[2] = {&scratch_a_, &scratch_b_};
+  int which = 0;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    auto& out = *bufs[which];
+    out.resize(steps_[i]->output_size(cur.size()));
+    steps_[i]->transform_one(cur, out);
+    steps_[i]->learn_one(cur);
+    cur = out;
+    which ^= 1;
+  }
+}
+
+double Pipeline::predict_one(std::span<const double> x) const { return learner_->predict_one(transform(x)); }
+
+void Pipeline::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  learner_->predict_proba_one(transform(x), proba);
+}
+
+void Pipeline::reset() {
+  for (auto& s : steps_) s->reset();
+  learner_->reset();
+}
+
+std::size_t Pipeline::memory_bytes() const {
+  std::size_t total = sizeof(*this) + learner_->memory_bytes() +
+                      (scratch_a_.capacity() + scratch_b_.capacity()) * sizeof(double);
+  for (const auto& s : steps_) total += s->memory_bytes();
+  return total;
+}
+
+void Pipeline::encode(ByteWriter& out) const {
+  out.u64(steps_.size());
+  for (const auto& s : steps_) {
+    out.str(s->name());
+    s->encode(out);
+  }
+  out.str(learner_->name());
+  learner_->encode(out);
+}
+
+Status Pipeline::decode(ByteReader& in) {
+  const std::size_t n = in.read_count(1, "pipeline step count");
+  std::vector<std::unique_ptr<Transformer>> steps;
+  for (std::size_t i = 0; i < n && in.ok(); ++i) {
+    const std::string name = in.str("transformer name");
+    if (!in.ok()) break;
+    auto step = make_transformer(name);
+    if (!step) return Status::not_supported("pipeline: unknown transformer '" + name + "'");
+    IRITHYLL_RETURN_IF_ERROR(step->decode(in));
+    steps.push_back(std::move(step));
+  }
+  const std::string learner_name = in.str("pipeline learner name");
+  if (!in.ok()) return in.status();
+  for (const LearnerKind& k : learner_kinds()) {
+    if (k.name != learner_name) continue;
+    auto learner = k.make_blank();
+    IRITHYLL_RETURN_IF_ERROR(learner->decode(in));
+    steps_ = std::move(steps);
+    learner_ = std::move(learner);
+    return Status::ok();
+  }
+  return Status::not_supported("pipeline: unknown learner kind '" + learner_name + "'");
+}
+
+}  // namespace irithyll
