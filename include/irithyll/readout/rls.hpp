@@ -1,0 +1,58 @@
+// RecursiveLeastSquares: the bounded linear readout on top of every neural
+// feature extractor (reservoirs, attention, SSMs). Exponentially weighted
+// least squares (Haykin, Adaptive Filter Theory, ch. 10):
+//
+//   k = P x / (lambda + x' P x),  e = y - w' x,  w += k e,
+//   P = (P - k x' P) / lambda,    P(0) = delta * I.
+//
+// Cost O(n^2) per update, n^2 + 3n doubles; no allocation after construction.
+// A residual variance (EWMA with weight 1 - lambda) gives a prediction
+// interval y_hat +- z * sqrt(s2 * (1 + x' P x)). Updates with a non-finite
+// input, target or gain are skipped, so one bad sample cannot poison P.
+// Thread safety: one owner.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/status.hpp"
+
+namespace irithyll {
+
+struct RlsConfig {
+  double forgetting_factor = 0.998;  // lambda in (0, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
+  double delta = 100.0;              // P(0) = delta * I; larger = faster initial adaptation.
+};
+
+class RecursiveLeastSquares {
+ public:
+  RecursiveLeastSquares() = default;
+  explicit RecursiveLeastSquares(std::size_t n_inputs, RlsConfig config = {});
+
+  void update(std::span<const double> x, double y) noexcept;
+  double predict(std::span<const double> x) const noexcept;
+  // Half-width of the interval predict(x) +- z * sigma for a standard-normal quantile z.
+  double prediction_half_width(std::span<const double> x, double z) const noexcept;
+  void reset() noexcept;
+
+  std::size_t n_inputs() const noexcept { return n_; }
+  std::span<const double> weights() const noexcept { return w_; }
+  double residual_variance() const noexcept { return s2_; }
+  std::uint64_t n_updates() const noexcept { return n_updates_; }
+  const RlsConfig& config() const noexcept { return config_; }
+  std::size_t memory_bytes() const noexcept;
+
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  RlsConfig config_;
+  std::size_t n_ = 0;
+  std::vector<double> w_, p_, px_;  // px_: scratch for P x
+  double s2_ = 0.0;
+  std::uint64_t n_updates_ = 0;
+};
+
+}  // namespace irithyll
