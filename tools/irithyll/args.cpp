@@ -9,11 +9,13 @@
 namespace irithyll::cli {
 
 ArgParser& ArgParser::option(std::string name, std::string metavar, std::string help, std::string default_value) {
+  if (find(name) != nullptr) return *this;  // shared by several models: first declaration wins
   opts_.push_back(Opt{std::move(name), std::move(metavar), std::move(help), std::move(default_value), false, {}});
   return *this;
 }
 
 ArgParser& ArgParser::flag(std::string name, std::string help) {
+  if (find(name) != nullptr) return *this;
   opts_.push_back(Opt{std::move(name), "", std::move(help), "", true, {}});
   return *this;
 }
