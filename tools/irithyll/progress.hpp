@@ -1,0 +1,28 @@
+// A one-line progress bar for stderr: samples done, rate, ETA when the total is
+// known. Draws only when stderr is a terminal, at most ~10 times a second, so
+// it costs nothing measurable inside the prequential loop.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace irithyll::cli {
+
+class ProgressBar {
+ public:
+  // enabled=false makes every call a no-op (not a terminal, or --quiet).
+  ProgressBar(bool enabled, std::optional<std::uint64_t> total);
+  void update(std::uint64_t done);
+  // Clears the line.
+  void finish();
+
+ private:
+  void draw(std::uint64_t done);
+  bool enabled_;
+  std::optional<std::uint64_t> total_;
+  std::chrono::steady_clock::time_point start_, last_;
+  std::uint64_t next_check_ = 0;
+};
+
+}  // namespace irithyll::cli
