@@ -1,0 +1,82 @@
+// CSV reader throughput: rows/s and MB/s reading ../shared/datasets/elec.csv
+// (45,312 rows x 7 columns) and elec8.csv (string labels) end to end: open
+// (first pass: schema, classes, row count) plus next() over every row.
+// Workloads: csv_read/elec, csv_read/elec8. 2 warm-up runs, then 10 timed
+// repetitions; one JSON line per workload with mean and stddev.
+//
+//   build-*/bench/bench_csv_read [shared_dir]
+// shared_dir defaults to $IRITHYLL_SHARED_DIR, else IRITHYLL_BENCH_SHARED when
+// the build defines it, else ../shared.
+#include <chrono>
+#include <cstdlib>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "irithyll/stream/csv_stream.hpp"
+
+namespace {
+
+constexpr int kWarmup = 2;
+constexpr int kRepetitions = 10;
+
+// Returns the rows read, or -1 on error.
+long long read_all(const std::string& path) {
+  auto opened = irithyll::open_csv_stream(path);
+  if (!opened.is_ok()) {
+    std::fprintf(stderr, "%s\n", opened.status().message().c_str());
+    return -1;
+  }
+  irithyll::Stream& s = **opened;
+  std::vector<double> x(s.schema().n_features());
+  double y = 0.0, checksum = 0.0;
+  long long rows = 0;
+  while (s.next(x, y)) {
+    checksum += y;
+    ++rows;
+  }
+  if (!s.status().is_ok() || std::isnan(checksum)) return -1;
+  return rows;
+}
+
+int run(const std::string& name, const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    std::fprintf(stderr, "csv_read: %s not found; skipped\n", path.c_str());
+    return 0;
+  }
+  const double mb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+  long long rows = 0;
+  for (int i = 0; i < kWarmup; ++i) rows = read_all(path);
+  if (rows < 0) return 1;
+  std::vector<double> rate;
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (read_all(path) != rows) return 1;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rate.push_back(static_cast<double>(rows) / s);
+  }
+  double mean = 0.0, var = 0.0;
+  for (double r : rate) mean += r / kRepetitions;
+  for (double r : rate) var += (r - mean) * (r - mean) / (kRepetitions - 1);
+  std::printf(
+      "{\"workload\":\"csv_read/%s\",\"rows\":%lld,\"file_mb\":%.3f,\"repetitions\":%d,"
+      "\"rows_per_second\":%.0f,\"rows_per_second_stddev\":%.0f,\"mb_per_second\":%.1f}\n",
+      name.c_str(), rows, mb, kRepetitions, mean, std::sqrt(var), mean * mb / static_cast<double>(rows));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string shared = "../shared";
+#ifdef IRITHYLL_BENCH_SHARED
+  shared = IRITHYLL_BENCH_SHARED;
+#endif
+  if (const char* env = std::getenv("IRITHYLL_SHARED_DIR"); env != nullptr && *env != '\0') shared = env;
+  if (argc > 1) shared = argv[1];
+  int rc = run("elec", shared + "/datasets/elec.csv");
+  rc |= run("elec8", shared + "/datasets/elec8.csv");
+  return rc;
+}

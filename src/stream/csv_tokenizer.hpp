@@ -1,0 +1,78 @@
+// Internal: splits a byte source into CSV records, one at a time, through a
+// fixed 64 KiB read buffer (the file is never loaded whole).
+//
+// Dialect (lenient RFC 4180): fields separated by ','; records end at "\n",
+// "\r\n" or a lone "\r"; a field that starts with '"' is quoted: it may hold
+// commas, line breaks and doubled quotes ("" -> "); text after its closing
+// quote is appended as is. Leading and trailing spaces and tabs outside quotes
+// are trimmed.
+// Blank lines are skipped. A UTF-8 byte-order mark at the very start is
+// dropped. A record longer than kMaxRecordBytes is an error, so hostile input
+// cannot make the reader grow without bound.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "irithyll/core/status.hpp"
+
+namespace irithyll::detail {
+
+// Where the bytes come from: a file (re-read from the start for the second
+// pass) or a caller-owned string held by value.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to n bytes; 0 at the end. Sets error() on a read failure.
+  virtual std::size_t read(char* dst, std::size_t n) = 0;
+  virtual Status rewind() = 0;
+  virtual const Status& error() const = 0;
+};
+
+Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path);
+std::unique_ptr<ByteSource> make_string_source(std::string text);
+
+class CsvTokenizer {
+ public:
+  static constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kBufferBytes = std::size_t{1} << 16;
+
+  enum class Outcome { kRecord, kEnd, kError };
+
+  explicit CsvTokenizer(ByteSource* source);
+
+  // Starts over from the first byte of the source.
+  Status rewind();
+  // Skips n physical lines (quotes are not interpreted).
+  void skip_lines(std::uint64_t n);
+  // Reads the next non-blank record; the views stay valid until the next call.
+  Outcome next(std::vector<std::string_view>& fields);
+  // 1-based physical line where the last record started.
+  std::uint64_t record_line() const { return record_line_; }
+  // Why next() returned kError ("7: unterminated quoted field", ...);
+  // the caller prefixes the file name.
+  const std::string& error_message() const { return error_; }
+
+ private:
+  bool fill();  // false at end of input
+  int peek();   // -1 at end
+  void finish_field(std::size_t keep);
+
+  ByteSource* source_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0;
+  std::size_t end_ = 0;
+  bool at_start_ = true;
+  std::uint64_t line_ = 1;
+  std::uint64_t record_line_ = 0;
+  std::string record_;               // field bytes, back to back
+  std::vector<std::size_t> bounds_;  // field i is record_[bounds_[2i], bounds_[2i+1])
+  std::string error_;
+};
+
+}  // namespace irithyll::detail
