@@ -33,12 +33,6 @@ void append_number(std::string& out, double v, const char* non_finite) {
   out.append(buf, r.ptr);
 }
 
-void append_uint(std::string& out, std::uint64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
 void append_metrics(std::string& out, const MetricValues& v, Task task) {
   for (const Named& m : metrics_of(task)) {
     out += ",\"";
@@ -152,19 +146,11 @@ void LearningCurveWriter::on_curve_point(const CurvePoint& point) {
 }
 
 PredictionWriter::PredictionWriter(std::ostream& out, Task task, std::size_t n_classes)
-    : out_(out), binary_(task == Task::kClassification && n_classes == 2) {
-  out_ << (binary_ ? "index,target,prediction,proba_1\n" : "index,target,prediction\n");
-  if (!out_) status_ = Status::io_error("predictions: write failed");
-}
+    : out_(out), binary_(task == Task::kClassification && n_classes == 2) {}
 
-void PredictionWriter::on_prediction(std::uint64_t index, double y, double prediction,
-                                     std::span<const double> proba) {
+void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, std::span<const double> proba) {
   if (!status_.is_ok()) return;
   line_.clear();
-  append_uint(line_, index);
-  line_ += ',';
-  append_number(line_, y, "nan");
-  line_ += ',';
   append_number(line_, prediction, "nan");
   if (binary_ && proba.size() == 2) {
     line_ += ',';

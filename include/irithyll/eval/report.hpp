@@ -48,10 +48,12 @@ class LearningCurveWriter final : public PrequentialObserver {
   Status status_;
 };
 
-// Predictions CSV, one row per evaluated sample:
-//   classification: "index,target,prediction" and, for 2 classes,
-//                   ",proba_1" (the probability of class 1);
-//   regression:     "index,target,prediction".
+// Predictions, one line per evaluated sample and nothing else (no header),
+// so line i is sample i:
+//   classification: the predicted class index and, for 2 classes,
+//                   ",<probability of class 1>";
+//   regression:     the predicted value.
+// Numbers are printed in their shortest round-trip form.
 class PredictionWriter final : public PrequentialObserver {
  public:
   PredictionWriter(std::ostream& out, Task task, std::size_t n_classes);
