@@ -50,6 +50,11 @@ struct DriftConfig {
   std::uint32_t min_instances = 30;  // DDM: no signal before this many observations.
 };
 
+// DriftConfig's `delta` default is Page-Hinkley's; ADWIN's confidence default
+// is this. default_drift_config(kind) gives each kind its own defaults.
+inline constexpr double kAdwinDefaultDelta = 0.002;
+DriftConfig default_drift_config(DriftKind kind);
+
 // Validates the configuration and builds the detector; kNone yields nullptr.
 Result<std::unique_ptr<DriftDetector>> make_drift_detector(const DriftConfig& config);
 // "adwin" | "pht" | "ddm" | "none" (also "page-hinkley", "page_hinkley").

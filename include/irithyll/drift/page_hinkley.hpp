@@ -1,0 +1,69 @@
+// PageHinkley: the Page-Hinkley test (Page 1954; Hinkley 1971), two-sided.
+//
+// Two CUSUM-style sums of deviations from the running mean, one per direction:
+//   up_t   = up_{t-1}   + (x_t - mean_t - delta)
+//   down_t = down_{t-1} + (mean_t - delta - x_t)
+// each with its running minimum. The statistic is sum - min (how far the sum
+// has climbed since its lowest point); Drift when either exceeds lambda,
+// Warning when either exceeds lambda/2. On Drift both sums and minima restart
+// but the count and the mean are kept (the mean then absorbs the new level).
+//
+// delta is the magnitude of change to ignore (per sample), lambda the alarm
+// threshold; both are in the units of the monitored value, so the false-alarm
+// rate depends on its scale: for i.i.d. noise of variance s^2 the mean time
+// between false alarms is roughly s^2/(2 delta^2) * exp(2 delta lambda / s^2)
+// (Siegmund's CUSUM approximation). The SGBT engine feeds |gradient| values.
+//
+// Cost: O(1) per update, a handful of flops, no allocation. Memory: 72 bytes.
+// Thread safety: one owner; no shared state.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "irithyll/drift/drift_detector.hpp"
+
+namespace irithyll {
+
+class PageHinkley final : public DriftDetector {
+ public:
+  static constexpr std::string_view kName = "pht";
+
+  // REQUIRES: delta > 0, lambda > 0, both finite (make_drift_detector checks).
+  explicit PageHinkley(double delta = 0.005, double lambda = 50.0) noexcept;
+
+  std::string_view name() const override { return kName; }
+  DriftSignal update(double value) noexcept override;
+  void reset() noexcept override;
+  std::unique_ptr<DriftDetector> clone_fresh() const override;
+  std::unique_ptr<DriftDetector> clone() const override;
+  double estimated_mean() const noexcept override;
+  std::size_t memory_bytes() const noexcept override { return sizeof(*this); }
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  double delta() const noexcept { return delta_; }
+  double lambda() const noexcept { return lambda_; }
+  std::uint64_t count() const noexcept { return count_; }
+  // Current statistics (sum - running minimum) for each direction.
+  double up_statistic() const noexcept { return up_ - up_min_; }
+  double down_statistic() const noexcept { return down_ - down_min_; }
+
+ private:
+  // Field order matters for speed: the compiler pairs adjacent doubles into
+  // one vector add, and pairing sum_ with up_ would put the division that
+  // feeds up_ on sum_'s loop-carried chain (measured 3x slower). up_/down_
+  // and their minima pair naturally.
+  double delta_;
+  double lambda_;
+  // The mean is kept as a plain sum: mean = sum / count keeps the division
+  // off the loop-carried dependency chain (a Welford update puts it on it).
+  double sum_ = 0.0;
+  std::uint64_t count_ = 0;
+  // Sums start at 0 with minimum 0: the empty prefix counts as a candidate
+  // minimum, which is the textbook definition (m_T - min_{0<=t<=T} m_t).
+  double up_ = 0.0, down_ = 0.0;
+  double up_min_ = 0.0, down_min_ = 0.0;
+};
+
+}  // namespace irithyll
