@@ -1,0 +1,77 @@
+// SGBTLearner: streaming gradient-boosted trees behind the Learner interface
+// (name "sgbt"). Regression uses one committee with the configured loss;
+// binary classification one logistic committee (proba = [1 - p, p]);
+// K-class classification one softmax committee per class, trained on the
+// exact softmax gradient p_c - 1[y = c] (each committee's loss is evaluated at
+// its score minus the log-sum-exp of the other committees' scores) and
+// predicting a max-shifted (stable) softmax.
+//
+// Input guards: a non-finite target, a non-positive or non-finite weight, a
+// class label outside 0..K-1, or a feature vector whose length differs from
+// the first sample's is skipped and counted (n_skipped()). Non-finite feature
+// values are treated as missing (NaN, routed left); at prediction a short
+// vector is padded with missing values.
+//
+// Cost: K committees x SGBT cost; predict allocates nothing (model-owned
+// scratch). Thread safety: one thread at a time (const methods use mutable
+// scratch).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "irithyll/ensemble/sgbt.hpp"
+#include "irithyll/learner.hpp"
+
+namespace irithyll {
+
+class SGBTLearner final : public Learner {
+ public:
+  // Blank regression instance (default config), e.g. to decode() into.
+  SGBTLearner();
+  // REQUIRES: config valid; classification needs n_classes >= 2 (make() checks).
+  SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_classes = 0);
+  static Result<std::unique_ptr<SGBTLearner>> make(const SGBTConfig& config, Task task, std::size_t n_classes = 0);
+
+  std::string_view name() const override { return "sgbt"; }
+  Task task() const override { return task_; }
+  std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
+  std::size_t n_features() const override { return n_features_; }
+
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  // One raw score per committee. REQUIRES: out.size() == n_committees().
+  void predict_raw(std::span<const double> x, std::span<double> out) const;
+
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return samples_seen_; }
+  std::uint64_t n_skipped() const { return skipped_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const SGBTConfig& config() const { return config_; }
+  std::size_t n_committees() const { return committees_.size(); }
+  const SGBT& committee(std::size_t c) const { return committees_[c]; }
+  ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }
+  // Mean of the committees' normalised importances.
+  std::vector<double> feature_importances() const;
+
+ private:
+  // x with non-finite values -> NaN and length fixed to n_features_.
+  std::span<const double> sanitize(std::span<const double> x) const;
+
+  SGBTConfig config_;
+  Task task_ = Task::kRegression;
+  std::size_t n_classes_ = 0;
+  std::vector<SGBT> committees_;
+  std::size_t n_features_ = 0;
+  std::uint64_t samples_seen_ = 0;
+  std::uint64_t skipped_ = 0;
+  mutable std::vector<double> clean_x_;  // scratch
+  mutable std::vector<double> raw_;      // scratch, one per committee
+};
+
+}  // namespace irithyll

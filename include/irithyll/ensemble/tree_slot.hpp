@@ -1,0 +1,74 @@
+// TreeSlot: one boosting step of SGBT: the active tree, an optional alternate
+// grown in the background, and a drift detector watching |gradient|
+// (Gunasekara et al. 2024, section 4; the ARF-style background tree of Gomes
+// et al. 2017).
+//
+// Lifecycle per trained sample: the active tree's pre-training prediction is
+// returned; the active tree (and the alternate, if any) learn (g, h); the
+// detector sees |g|. Warning -> start an alternate if none. Drift -> the
+// alternate (or a fresh tree) becomes active, the detector restarts, the
+// replacement counter grows. Optionally a tree is also replaced once it has
+// learned max_tree_samples samples. The alternate is kept when the detector
+// goes back to stable (as the original does): it keeps learning and is ready
+// for the next drift.
+//
+// Both trees are kept as values and replacement swaps and resets them, so
+// replacement reuses their storage: no allocation in steady state.
+// Cost: one or two tree updates + one detector update per sample.
+// Thread safety: one owner.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "irithyll/drift/drift_detector.hpp"
+#include "irithyll/tree/hoeffding_tree.hpp"
+
+namespace irithyll {
+
+class TreeSlot {
+ public:
+  TreeSlot(const TreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples);
+
+  // Trains `repeats` times with (g, h); the detector sees `monitor` (|g|
+  // before sample weighting) once per repeat. Returns the active tree's
+  // prediction before training. repeats == 0 only predicts.
+  double learn_one(std::span<const double> x, double g, double h, double monitor, std::uint32_t repeats);
+  double predict(std::span<const double> x) const noexcept { return active_.predict(x); }
+
+  // learn_one in two halves so SGBT can overlap one tree's histogram memory
+  // traffic with the next tree's routing: begin() routes the active tree,
+  // prefetches its bins (when it will train) and returns the pre-training
+  // prediction; finish() trains. Nothing else may touch this slot in between.
+  double begin(std::span<const double> x, std::uint32_t repeats, std::uint32_t& leaf) const noexcept {
+    leaf = active_.leaf_index(x);
+    if (repeats > 0) active_.prefetch(leaf, x);
+    return active_.leaf_value(leaf);
+  }
+  void finish(std::span<const double> x, std::uint32_t leaf, double g, double h, double monitor, std::uint32_t repeats);
+
+  const HoeffdingTree& active() const { return active_; }
+  const HoeffdingTree* alternate() const { return has_alternate_ ? &alternate_ : nullptr; }
+  const DriftDetector* detector() const { return detector_.get(); }
+  std::uint64_t n_replacements() const { return replacements_; }
+  std::uint64_t n_warnings() const { return warnings_; }
+
+  void reset();
+  std::size_t memory_bytes() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  void replace_active();
+
+  HoeffdingTree active_;
+  HoeffdingTree alternate_;
+  bool has_alternate_ = false;
+  std::unique_ptr<DriftDetector> detector_;
+  std::uint64_t max_tree_samples_ = 0;
+  std::uint64_t replacements_ = 0;
+  std::uint64_t warnings_ = 0;
+};
+
+}  // namespace irithyll

@@ -1,0 +1,62 @@
+// FeatureBinner: learns one feature's bin edges online from the values seen
+// during a tree's grace period, with one of the bin strategies below.
+//
+//   uniform   min/max range, n equal-width bins (multiply lookup). O(1)/value.
+//   quantile  Greenwald-Khanna sketch (eps = 1 / (4 n_bins)); edges at the
+//             i/n_bins quantiles, duplicates merged. O(sketch) per value.
+//   categorical  one bin per distinct value (x truncated to an integer, at most
+//             64 kept); edges at midpoints, so routing by threshold still
+//             separates categories.
+//
+// Strategies are rows of one table (bin_strategy_table()), parsed by name.
+// NaN and +-inf values are not observed. Thread safety: one owner.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/status.hpp"
+#include "irithyll/histogram/bin_edges.hpp"
+#include "irithyll/histogram/quantile_sketch.hpp"
+
+namespace irithyll {
+
+enum class BinStrategy : std::uint8_t { kUniform = 0, kQuantile = 1, kCategorical = 2 };
+
+struct BinStrategyRow {
+  BinStrategy strategy;
+  std::string_view name;
+};
+std::span<const BinStrategyRow> bin_strategy_table();
+Result<BinStrategy> parse_bin_strategy(std::string_view name);
+std::string_view bin_strategy_name(BinStrategy s);
+
+inline constexpr std::size_t kMaxCategories = 64;
+
+class FeatureBinner {
+ public:
+  explicit FeatureBinner(BinStrategy strategy = BinStrategy::kUniform, std::uint32_t n_bins = 64);
+
+  void observe(double v);
+  // Edges from what was observed: one bin when nothing finite was seen.
+  BinEdges compute_edges() const;
+  void reset();
+  std::uint64_t count() const { return count_; }
+  BinStrategy strategy() const { return strategy_; }
+  std::size_t memory_bytes() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  BinStrategy strategy_;
+  std::uint32_t n_bins_;
+  std::uint64_t count_ = 0;
+  double min_ = 0.0, max_ = 0.0;
+  QuantileSketch sketch_;
+  std::vector<double> categories_;  // sorted distinct values, at most kMaxCategories
+};
+
+}  // namespace irithyll

@@ -1,0 +1,65 @@
+// SGBT encode/decode: configuration, loss, RNG, counters, the warm-up buffer
+// and every slot (active tree, alternate, detector), so that a decoded
+// committee continues bit-identically.
+#include <cmath>
+
+#include "irithyll/ensemble/sgbt.hpp"
+
+namespace irithyll {
+
+void SGBT::encode(ByteWriter& out) const {
+  config_.encode(out);
+  out.u8(static_cast<std::uint8_t>(loss_.kind()));
+  out.f64(loss_.param());
+  out.u64(rng_.state());
+  out.u64(n_features_);
+  out.u64(samples_seen_);
+  out.boolean(initialized_);
+  out.f64(base_);
+  out.f64s(warm_x_);
+  out.f64s(warm_y_);
+  out.f64s(warm_w_);
+  out.f64s(warm_offset_);
+  out.u64(slots_.size());
+  for (const TreeSlot& s : slots_) s.encode(out);
+}
+
+Status SGBT::decode(ByteReader& in) {
+  SGBTConfig cfg;
+  IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  const std::uint8_t lk = in.u8("loss kind");
+  const double lp = in.f64("loss param");
+  if (!in.ok()) return in.status();
+  if (lk > 5) return Status::corruption("unknown loss kind");
+  const Loss loss(static_cast<LossKind>(lk), lp);
+  IRITHYLL_RETURN_IF_ERROR(loss.validate());
+  SGBT m(cfg, loss);
+  m.rng_.set_state(in.u64("sgbt rng"));
+  m.n_features_ = static_cast<std::size_t>(in.u64("n_features"));
+  m.samples_seen_ = in.u64("samples seen");
+  m.initialized_ = in.boolean("initialized");
+  m.base_ = in.f64("base prediction");
+  m.warm_x_ = in.f64s("warm-up x");
+  m.warm_y_ = in.f64s("warm-up y");
+  m.warm_w_ = in.f64s("warm-up w");
+  m.warm_offset_ = in.f64s("warm-up offset");
+  const std::uint64_t n_slots = in.u64("n slots");
+  if (!in.ok()) return in.status();
+  if (!std::isfinite(m.base_)) return Status::corruption("non-finite base prediction");
+  const std::size_t nw = m.warm_y_.size();
+  if (m.warm_w_.size() != nw || m.warm_offset_.size() != nw || m.warm_x_.size() != nw * m.n_features_ ||
+      (m.initialized_ && nw != 0) || nw >= cfg.initial_target_count + (m.initialized_ ? 1u : 0u))
+    return Status::corruption("inconsistent SGBT warm-up buffer");
+  if (n_slots != cfg.n_steps) return Status::corruption("slot count differs from n_steps");
+  for (TreeSlot& s : m.slots_) {
+    IRITHYLL_RETURN_IF_ERROR(s.decode(in));
+    const std::size_t tf = s.active().n_features();
+    const std::size_t af = s.alternate() != nullptr ? s.alternate()->n_features() : 0;
+    if ((tf != 0 && tf != m.n_features_) || (af != 0 && af != m.n_features_))
+      return Status::corruption("tree feature count differs from the committee's");
+  }
+  *this = std::move(m);
+  return Status::ok();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,185 @@
+#include "irithyll/ensemble/sgbt_learner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace irithyll {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Loss committee_loss(const SGBTConfig& c, Task task, std::size_t n_classes) {
+  if (task == Task::kRegression) return c.make_loss();
+  return Loss(n_classes > 2 ? LossKind::kSoftmax : LossKind::kLogistic);
+}
+}  // namespace
+
+SGBTLearner::SGBTLearner() : SGBTLearner(SGBTConfig{}, Task::kRegression, 0) {}
+
+SGBTLearner::SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_classes)
+    : config_(config), task_(task), n_classes_(task == Task::kClassification ? std::max<std::size_t>(n_classes, 2) : 0) {
+  const std::size_t k = n_classes_ > 2 ? n_classes_ : 1;
+  committees_.reserve(k);
+  for (std::size_t c = 0; c < k; ++c) committees_.emplace_back(config_, committee_loss(config_, task_, n_classes_));
+  raw_.assign(k, 0.0);
+}
+
+Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, Task task, std::size_t n_classes) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  if (task == Task::kClassification && n_classes < 2)
+    return Status::invalid_argument("sgbt classification needs n_classes >= 2");
+  if (task == Task::kClassification && n_classes > 4096)
+    return Status::invalid_argument("sgbt classification supports at most 4096 classes");
+  return std::make_unique<SGBTLearner>(config, task, n_classes);
+}
+
+std::span<const double> SGBTLearner::sanitize(std::span<const double> x) const {
+  if (x.size() == n_features_) {
+    bool finite = true;
+    for (double v : x) finite &= std::isfinite(v);
+    if (finite) return x;
+  }
+  for (std::size_t i = 0; i < n_features_; ++i) clean_x_[i] = i < x.size() && std::isfinite(x[i]) ? x[i] : kNaN;
+  return clean_x_;
+}
+
+void SGBTLearner::learn_one(std::span<const double> x, double y, double weight) {
+  ++samples_seen_;
+  if (n_features_ == 0 && !x.empty()) {
+    n_features_ = x.size();
+    clean_x_.assign(n_features_, kNaN);
+  }
+  const bool bad_label = task_ == Task::kClassification &&
+                         !(y >= 0.0 && y < static_cast<double>(n_classes_) && y == std::floor(y));
+  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || x.size() != n_features_ || bad_label) {
+    ++skipped_;
+    return;
+  }
+  const std::span<const double> xs = sanitize(x);
+  if (task_ == Task::kRegression) {
+    committees_[0].train_one(xs, y, weight);
+    return;
+  }
+  if (committees_.size() == 1) {
+    committees_[0].train_one(xs, y == 1.0 ? 1.0 : 0.0, weight);
+    return;
+  }
+  // Softmax: committee c descends p_c - y_c with p_c = sigma(F_c - L_c), where
+  // L_c = log sum_{k != c} exp(F_k) uses the other committees' scores before
+  // this sample (all committees update "simultaneously").
+  const std::size_t k = committees_.size();
+  double mx = -std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < k; ++c) {
+    raw_[c] = committees_[c].predict_raw(xs);
+    mx = std::max(mx, raw_[c]);
+  }
+  double total = 0.0;
+  for (std::size_t c = 0; c < k; ++c) total += std::exp(raw_[c] - mx);
+  for (std::size_t c = 0; c < k; ++c) {
+    const double others = std::max(total - std::exp(raw_[c] - mx), 1e-300);
+    committees_[c].train_one(xs, static_cast<std::size_t>(y) == c ? 1.0 : 0.0, weight, mx + std::log(others));
+  }
+}
+
+void SGBTLearner::predict_raw(std::span<const double> x, std::span<double> out) const {
+  const std::span<const double> xs = sanitize(x);
+  for (std::size_t c = 0; c < committees_.size() && c < out.size(); ++c) out[c] = committees_[c].predict_raw(xs);
+}
+
+double SGBTLearner::predict_one(std::span<const double> x) const {
+  predict_raw(x, raw_);
+  if (task_ == Task::kRegression) return committees_[0].loss().transform(raw_[0]);
+  if (committees_.size() == 1) return raw_[0] > 0.0 ? 1.0 : 0.0;
+  return static_cast<double>(std::max_element(raw_.begin(), raw_.end()) - raw_.begin());
+}
+
+void SGBTLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (task_ != Task::kClassification || proba.size() != n_classes_) return;
+  predict_raw(x, raw_);
+  if (committees_.size() == 1) {
+    const double p = sigmoid(raw_[0]);
+    proba[0] = 1.0 - p;
+    proba[1] = p;
+    return;
+  }
+  const double mx = *std::max_element(raw_.begin(), raw_.end());
+  double total = 0.0;
+  for (std::size_t c = 0; c < raw_.size(); ++c) total += (proba[c] = std::exp(raw_[c] - mx));
+  for (double& p : proba) p /= total;
+}
+
+std::vector<double> SGBTLearner::feature_importances() const {
+  std::vector<double> imp(n_features_, 0.0);
+  std::size_t used = 0;
+  for (const SGBT& c : committees_) {
+    const auto v = c.feature_importances();
+    if (v.size() != imp.size()) continue;
+    ++used;
+    for (std::size_t f = 0; f < v.size(); ++f) imp[f] += v[f];
+  }
+  if (used == 0) return {};
+  for (double& v : imp) v /= static_cast<double>(used);
+  return imp;
+}
+
+void SGBTLearner::reset() {
+  for (SGBT& c : committees_) c.reset();
+  n_features_ = 0;
+  samples_seen_ = 0;
+  skipped_ = 0;
+}
+
+std::size_t SGBTLearner::memory_bytes() const {
+  std::size_t b = sizeof(*this) + (clean_x_.capacity() + raw_.capacity()) * sizeof(double);
+  for (const SGBT& c : committees_) b += c.memory_bytes();
+  return b;
+}
+
+void SGBTLearner::encode(ByteWriter& out) const {
+  out.u32(1);  // state version
+  config_.encode(out);
+  out.u8(static_cast<std::uint8_t>(task_));
+  out.u64(n_classes_);
+  out.u64(n_features_);
+  out.u64(samples_seen_);
+  out.u64(skipped_);
+  out.u64(committees_.size());
+  for (const SGBT& c : committees_) c.encode(out);
+}
+
+Status SGBTLearner::decode(ByteReader& in) {
+  const std::uint32_t version = in.u32("sgbt state version");
+  if (!in.ok()) return in.status();
+  if (version != 1) return Status::not_supported("sgbt state version " + std::to_string(version));
+  SGBTConfig cfg;
+  IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  const std::uint8_t task = in.u8("task");
+  const std::uint64_t n_classes = in.u64("n_classes");
+  const std::uint64_t n_features = in.u64("n_features");
+  const std::uint64_t seen = in.u64("samples seen");
+  const std::uint64_t skipped = in.u64("skipped");
+  const std::uint64_t k = in.u64("n committees");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("unknown task");
+  const Task t = static_cast<Task>(task);
+  if (t == Task::kClassification ? (n_classes < 2 || n_classes > 4096) : n_classes != 0)
+    return Status::corruption("bad class count");
+  const std::uint64_t want_k = n_classes > 2 ? n_classes : 1;
+  if (k != want_k) return Status::corruption("committee count does not match the task");
+  if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
+  SGBTLearner m(cfg, t, static_cast<std::size_t>(n_classes));
+  for (SGBT& c : m.committees_) {
+    IRITHYLL_RETURN_IF_ERROR(c.decode(in));
+    if (c.n_features() != 0 && c.n_features() != n_features)
+      return Status::corruption("committee feature count differs from the learner's");
+  }
+  m.n_features_ = static_cast<std::size_t>(n_features);
+  m.clean_x_.assign(m.n_features_, kNaN);
+  m.samples_seen_ = seen;
+  m.skipped_ = skipped;
+  *this = std::move(m);
+  return Status::ok();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,112 @@
+#include "irithyll/histogram/histogram_pool.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace irithyll {
+
+void HistogramPool::configure(std::size_t bins) {
+  bins_ = bins;
+  clear();
+}
+
+void HistogramPool::clear() {
+  data_.clear();
+  scale_.clear();
+  free_.clear();
+}
+
+std::uint32_t HistogramPool::acquire() {
+  std::uint32_t s;
+  if (!free_.empty()) {
+    s = free_.back();
+    free_.pop_back();
+  } else {
+    s = static_cast<std::uint32_t>(scale_.size());
+    scale_.push_back(1.0);
+    data_.resize(data_.size() + stride());
+  }
+  std::fill_n(bins(s), stride(), GradBin{});
+  scale_[s] = 1.0;
+  return s;
+}
+
+bool HistogramPool::owns(std::uint32_t slab) const {
+  return slab < scale_.size() && std::find(free_.begin(), free_.end(), slab) == free_.end();
+}
+
+void HistogramPool::release(std::uint32_t slab) { free_.push_back(slab); }
+
+void HistogramPool::materialize(std::uint32_t slab) noexcept {
+  const double s = scale_[slab];
+  if (s == 1.0) return;
+  GradBin* b = bins(slab);
+  for (std::size_t i = 0; i < stride(); ++i) {
+    b[i].g *= s;
+    b[i].h *= s;
+  }
+  scale_[slab] = 1.0;
+}
+
+void HistogramPool::subtract(std::uint32_t parent, std::uint32_t child, std::uint32_t out) noexcept {
+  const double sp = scale_[parent], sc = scale_[child];
+  const GradBin* p = bins(parent);
+  const GradBin* c = bins(child);
+  GradBin* o = bins(out);
+  for (std::size_t i = 0; i < stride(); ++i) {
+    o[i].g = p[i].g * sp - c[i].g * sc;
+    o[i].h = p[i].h * sp - c[i].h * sc;
+    o[i].count = p[i].count - std::min(p[i].count, c[i].count);
+  }
+  scale_[out] = 1.0;
+}
+
+std::size_t HistogramPool::memory_bytes() const {
+  return sizeof(*this) + data_.capacity() * sizeof(GradBin) + scale_.capacity() * sizeof(double) +
+         free_.capacity() * sizeof(std::uint32_t);
+}
+
+void HistogramPool::encode(ByteWriter& out) const {
+  out.u64(bins_);
+  out.u64(scale_.size());
+  for (double s : scale_) out.f64(s);
+  for (const GradBin& b : data_) {
+    out.f64(b.g);
+    out.f64(b.h);
+    out.u64(b.count);
+  }
+  out.u64(free_.size());
+  for (std::uint32_t f : free_) out.u32(f);
+}
+
+Status HistogramPool::decode(ByteReader& in) {
+  const std::uint64_t bins = in.u64("histogram bins per slab");
+  const std::size_t n = in.read_count(8, "histogram slabs");
+  if (!in.ok()) return in.status();
+  if (bins > in.remaining() / 24) return Status::corruption("histogram slab size exceeds the bytes left");
+  if (n > 0 && (bins + 1) > in.remaining() / 24 / n) return Status::corruption("histogram slabs exceed the bytes left");
+  std::vector<double> scale(n);
+  for (double& s : scale) s = in.f64("slab scale");
+  std::vector<GradBin> data(n * (bins + 1));
+  for (GradBin& b : data) {
+    b.g = in.f64("bin g");
+    b.h = in.f64("bin h");
+    b.count = in.u64("bin count");
+  }
+  const std::size_t nf = in.read_count(4, "free slabs");
+  std::vector<std::uint32_t> fr(nf);
+  for (auto& f : fr) f = in.u32("free slab");
+  if (!in.ok()) return in.status();
+  for (double s : scale)
+    if (!(s > 0.0 && s <= 1.0)) return Status::corruption("histogram scale out of range");
+  std::vector<std::uint8_t> seen(n, 0);
+  for (auto f : fr)
+    if (f >= n || seen[f]++) return Status::corruption("free slab index out of range or repeated");
+  bins_ = bins;
+  scale_ = std::move(scale);
+  data_ = std::move(data);
+  free_ = std::move(fr);
+  return Status::ok();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,228 @@
+#include "irithyll/tree/hoeffding_tree.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace irithyll {
+
+HoeffdingTree::HoeffdingTree(const TreeConfig& config)
+    : config_(config),
+      gain_{config.lambda, config.gamma, config.min_child_hessian},
+      rng_(config.seed) {
+  // Every node of a full tree of this depth, so growth never reallocates
+  // (capped: deep configurations grow on demand instead).
+  const std::size_t full = config_.max_depth < 12 ? (std::size_t{2} << config_.max_depth) - 1 : 8191;
+  route_.reserve(full);
+  value_.reserve(full);
+  depth_.reserve(full);
+  count_.reserve(full);
+  g_sum_.reserve(full);
+  h_sum_.reserve(full);
+  slab_.reserve(full);
+  reset();
+}
+
+void HoeffdingTree::push_leaf(std::uint16_t depth, double value) {
+  route_.push_back(RouteNode{});
+  value_.push_back(value);
+  depth_.push_back(depth);
+  count_.push_back(0);
+  g_sum_.push_back(0.0);
+  h_sum_.push_back(0.0);
+  slab_.push_back(HistogramPool::kNone);
+}
+
+void HoeffdingTree::reset() {
+  rng_.set_state(config_.seed);
+  samples_seen_ = 0;
+  split_attempts_ = 0;
+  edges_ready_ = false;
+  for (auto& b : binners_) b.reset();
+  pool_.configure(pool_.bins_per_slab());
+  route_.clear();
+  value_.clear();
+  depth_.clear();
+  count_.clear();
+  g_sum_.clear();
+  h_sum_.clear();
+  slab_.clear();
+  std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
+  push_leaf(0, 0.0);
+}
+
+void HoeffdingTree::init_features(std::size_t n) {
+  n_features_ = n;
+  binners_.assign(n, FeatureBinner(config_.bin_strategy, config_.n_bins));
+  edges_.assign(n, BinEdges());
+  offset_.assign(n + 1, 0);
+  split_gains_.assign(n, 0.0);
+  mask_.reserve(n);
+}
+
+void HoeffdingTree::build_edges() {
+  for (std::size_t f = 0; f < n_features_; ++f) {
+    edges_[f] = binners_[f].compute_edges();
+    offset_[f + 1] = offset_[f] + edges_[f].n_bins();
+    binners_[f].reset();
+  }
+  pool_.configure(offset_[n_features_]);
+  edges_ready_ = true;
+}
+
+double HoeffdingTree::leaf_variance(std::span<const double> x) const noexcept {
+  const std::uint32_t n = leaf_index(x);
+  const double d = h_sum_[n] + config_.lambda;
+  return d > 0.0 ? 1.0 / d : std::numeric_limits<double>::infinity();
+}
+
+std::uint32_t HoeffdingTree::depth() const {
+  std::uint32_t d = 0;
+  for (std::size_t n = 0; n < route_.size(); ++n)
+    if (route_[n].left == 0) d = std::max<std::uint32_t>(d, depth_[n]);
+  return d;
+}
+
+double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, std::uint32_t repeats) {
+  std::uint32_t leaf = leaf_index(x);
+  const double before = value_[leaf];
+  for (std::uint32_t r = 0; r < repeats; ++r) {
+    if (train_leaf(leaf, x, g, h)) leaf = leaf_index(x);
+  }
+  return before;
+}
+
+void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept {
+  double m = 1.0;
+  if (config_.leaf_decay_alpha > 0.0) m = pool_.decay_step(slab, config_.leaf_decay_alpha);
+  const double gs = g * m, hs = h * m;
+  GradBin* bins = pool_.bins(slab);
+  for (std::size_t f = 0; f < n_features_; ++f) {
+    const double v = x[f];
+    if (v != v) continue;  // missing: only in the total, credited left at split time
+    GradBin& b = bins[offset_[f] + edges_[f].find_bin(v)];
+    b.g += gs;
+    b.h += hs;
+    ++b.count;
+  }
+  GradBin& t = pool_.total(slab);
+  t.g += gs;
+  t.h += hs;
+  ++t.count;
+}
+
+bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
+  if (samples_seen_ == 0 && !edges_ready_ && n_features_ != x.size()) init_features(x.size());
+  assert(x.size() == n_features_);
+  ++samples_seen_;
+  const std::uint64_t n = ++count_[leaf];
+  const double a = config_.leaf_decay_alpha;
+  if (a > 0.0) {
+    g_sum_[leaf] = a * g_sum_[leaf] + g;
+    h_sum_[leaf] = a * h_sum_[leaf] + h;
+  } else {
+    g_sum_[leaf] += g;
+    h_sum_[leaf] += h;
+  }
+  value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+
+  if (!edges_ready_) {  // only the root exists: learn the bin edges
+    for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
+    if (n >= config_.grace_period) {
+      build_edges();
+      if (depth_[leaf] < config_.max_depth) {
+        slab_[leaf] = pool_.acquire();
+        accumulate(slab_[leaf], x, g, h);  // earlier samples are not replayed
+      }
+    }
+    return false;
+  }
+  const std::uint32_t slab = slab_[leaf];
+  if (slab == HistogramPool::kNone) return false;
+  accumulate(slab, x, g, h);
+  if (n % config_.grace_period != 0) return false;
+  return attempt_split(leaf);
+}
+
+void HoeffdingTree::draw_feature_mask() {
+  mask_.clear();
+  const double rate = config_.feature_subsample;
+  if (rate >= 1.0) {
+    for (std::uint32_t f = 0; f < n_features_; ++f) mask_.push_back(f);
+    return;
+  }
+  const auto want = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(rate * static_cast<double>(n_features_))));
+  for (std::uint32_t f = 0; f < n_features_; ++f)
+    if (rng_.uniform() < rate) mask_.push_back(f);
+  // Top up deterministically, lowest index first, so every attempt scores at
+  // least ceil(rate * n) features.
+  for (std::uint32_t f = 0; f < n_features_ && mask_.size() < want; ++f) {
+    if (std::find(mask_.begin(), mask_.end(), f) == mask_.end()) mask_.push_back(f);
+  }
+}
+
+bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
+  if (depth_[leaf] >= config_.max_depth || n_features_ == 0) return false;
+  ++split_attempts_;
+  const std::uint32_t slab = slab_[leaf];
+  if (config_.leaf_decay_alpha > 0.0) pool_.materialize(slab);
+  draw_feature_mask();
+  const GradBin* bins = pool_.bins(slab);
+  const double gt = pool_.total(slab).g, ht = pool_.total(slab).h;
+
+  SplitCandidate best, cand;
+  double second = 0.0;
+  bool found = false;
+  for (std::uint32_t f : mask_) {
+    const GradBin* fb = bins + offset_[f];
+    const std::uint32_t nb = edges_[f].n_bins();
+    double gf = 0.0, hf = 0.0;
+    for (std::uint32_t b = 0; b < nb; ++b) {
+      gf += fb[b].g;
+      hf += fb[b].h;
+    }
+    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gain_, cand)) continue;
+    cand.feature = f;
+    if (!found || cand.gain > best.gain) {
+      if (found) second = best.gain;
+      best = cand;
+      found = true;
+    } else {
+      second = std::max(second, cand.gain);
+    }
+  }
+  if (!found) return false;
+
+  double n_eff = static_cast<double>(count_[leaf]);
+  if (config_.leaf_decay_alpha > 0.0) n_eff = std::min(n_eff, 1.0 / (1.0 - config_.leaf_decay_alpha));
+  const double r = config_.hoeffding_r;
+  const double eps = std::sqrt(r * r * std::log(1.0 / config_.delta) / (2.0 * n_eff));
+  if (!(best.gain - second > eps || eps < config_.tie_threshold)) return false;
+
+  const auto left = static_cast<std::uint32_t>(route_.size());
+  const auto child_depth = static_cast<std::uint16_t>(depth_[leaf] + 1);
+  route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
+  pool_.release(slab);
+  slab_[leaf] = HistogramPool::kNone;
+  push_leaf(child_depth, leaf_weight(best.gl, best.hl, config_.lambda));
+  push_leaf(child_depth, leaf_weight(best.gr, best.hr, config_.lambda));
+  if (child_depth < config_.max_depth) {
+    slab_[left] = pool_.acquire();
+    slab_[left + 1] = pool_.acquire();
+  }
+  split_gains_[best.feature] += best.gain;
+  return true;
+}
+
+std::size_t HoeffdingTree::memory_bytes() const {
+  std::size_t b = sizeof(*this) + pool_.memory_bytes() - sizeof(pool_);
+  for (const auto& x : binners_) b += x.memory_bytes();
+  for (const auto& e : edges_) b += e.memory_bytes();
+  b += offset_.capacity() * 4 + route_.capacity() * sizeof(RouteNode) + value_.capacity() * 8 +
+       depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
+       slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4;
+  return b;
+}
+
+}  // namespace irithyll

@@ -1,0 +1,117 @@
+// HoeffdingTree encode/decode: the complete state, so a decoded tree keeps
+// learning bit-identically. decode() validates structure before adopting it:
+// children always have larger indices than their parent (so routing cannot
+// cycle), every node but the root has exactly one parent, features and slabs
+// are in range, and histogram slabs match the bin layout.
+#include <cmath>
+#include <string>
+
+#include "irithyll/tree/hoeffding_tree.hpp"
+
+namespace irithyll {
+
+void HoeffdingTree::encode(ByteWriter& out) const {
+  config_.encode(out);
+  out.u64(rng_.state());
+  out.u64(n_features_);
+  out.boolean(edges_ready_);
+  out.u64(samples_seen_);
+  out.u64(split_attempts_);
+  for (const auto& b : binners_) b.encode(out);
+  for (const auto& e : edges_) e.encode(out);
+  pool_.encode(out);
+  out.u64(route_.size());
+  for (std::size_t n = 0; n < route_.size(); ++n) {
+    out.f64(route_[n].threshold);
+    out.u32(route_[n].feature);
+    out.u32(route_[n].left);
+    out.f64(value_[n]);
+    out.u16(depth_[n]);
+    out.u64(count_[n]);
+    out.f64(g_sum_[n]);
+    out.f64(h_sum_[n]);
+    out.u32(slab_[n]);
+  }
+  out.f64s(split_gains_);
+}
+
+Status HoeffdingTree::decode(ByteReader& in) {
+  TreeConfig cfg;
+  IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  HoeffdingTree t(cfg);
+  t.rng_.set_state(in.u64("tree rng"));
+  const std::size_t nf = in.read_count(16, "n_features");
+  t.edges_ready_ = in.boolean("edges ready");
+  t.samples_seen_ = in.u64("samples seen");
+  t.split_attempts_ = in.u64("split attempts");
+  if (!in.ok()) return in.status();
+  if (nf > 0) t.init_features(nf);
+  for (auto& b : t.binners_) IRITHYLL_RETURN_IF_ERROR(b.decode(in));
+  for (std::size_t f = 0; f < nf; ++f) {
+    IRITHYLL_RETURN_IF_ERROR(t.edges_[f].decode(in));
+    t.offset_[f + 1] = t.offset_[f] + t.edges_[f].n_bins();
+  }
+  IRITHYLL_RETURN_IF_ERROR(t.pool_.decode(in));
+  const std::size_t nn = in.read_count(50, "tree nodes");
+  if (!in.ok()) return in.status();
+  if (nn == 0) return Status::corruption("tree has no root");
+  t.route_.clear();
+  t.value_.clear();
+  t.depth_.clear();
+  t.count_.clear();
+  t.g_sum_.clear();
+  t.h_sum_.clear();
+  t.slab_.clear();
+  for (std::size_t n = 0; n < nn; ++n) {
+    RouteNode r;
+    r.threshold = in.f64("threshold");
+    r.feature = in.u32("feature");
+    r.left = in.u32("left child");
+    t.route_.push_back(r);
+    t.value_.push_back(in.f64("leaf value"));
+    t.depth_.push_back(in.u16("depth"));
+    t.count_.push_back(in.u64("node count"));
+    t.g_sum_.push_back(in.f64("G"));
+    t.h_sum_.push_back(in.f64("H"));
+    t.slab_.push_back(in.u32("slab"));
+  }
+  t.split_gains_ = in.f64s("split gains");
+  if (!in.ok()) return in.status();
+  if (nf > 0 && t.split_gains_.size() != nf) return Status::corruption("split gains size differs from n_features");
+  if (t.edges_ready_ && t.pool_.bins_per_slab() != t.offset_[nf])
+    return Status::corruption("histogram slab size differs from the bin layout");
+  IRITHYLL_RETURN_IF_ERROR(t.validate_structure());
+  *this = std::move(t);
+  return Status::ok();
+}
+
+Status HoeffdingTree::validate_structure() const {
+  const std::size_t nn = route_.size();
+  if (nn % 2 == 0) return Status::corruption("tree node count must be odd");
+  std::vector<std::uint8_t> parents(nn, 0);
+  std::vector<std::uint8_t> slab_used(pool_.n_slabs(), 0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const RouteNode& r = route_[n];
+    if (!std::isfinite(value_[n])) return Status::corruption("non-finite leaf value at node " + std::to_string(n));
+    if (depth_[n] > config_.max_depth) return Status::corruption("node deeper than max_depth");
+    if (r.left == 0) {
+      const std::uint32_t s = slab_[n];
+      if (s != HistogramPool::kNone && (!edges_ready_ || !pool_.owns(s) || slab_used[s]++))
+        return Status::corruption("bad histogram slab at node " + std::to_string(n));
+      continue;
+    }
+    if (r.left <= n || static_cast<std::size_t>(r.left) + 1 >= nn) return Status::corruption("child index out of range at node " + std::to_string(n));
+    if (r.feature >= n_features_) return Status::corruption("split feature out of range at node " + std::to_string(n));
+    if (std::isnan(r.threshold)) return Status::corruption("NaN threshold at node " + std::to_string(n));
+    if (slab_[n] != HistogramPool::kNone) return Status::corruption("internal node holds a histogram");
+    if (parents[r.left]++ || parents[r.left + 1]++) return Status::corruption("node with two parents");
+    if (depth_[r.left] != depth_[n] + 1 || depth_[r.left + 1] != depth_[n] + 1)
+      return Status::corruption("child depth mismatch");
+  }
+  for (std::size_t n = 1; n < nn; ++n)
+    if (parents[n] != 1) return Status::corruption("unreachable node " + std::to_string(n));
+  if (depth_[0] != 0) return Status::corruption("root depth must be 0");
+  return Status::ok();
+}
+
+}  // namespace irithyll

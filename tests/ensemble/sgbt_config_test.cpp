@@ -1,0 +1,119 @@
+#include "irithyll/ensemble/sgbt_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace irithyll {
+namespace {
+
+TEST(SGBTConfig, DefaultsOfTheOriginal) {
+  const SGBTConfig c;
+  EXPECT_EQ(c.n_steps, 100u);
+  EXPECT_DOUBLE_EQ(c.learning_rate, 0.0125);
+  EXPECT_DOUBLE_EQ(c.feature_subsample, 0.75);
+  EXPECT_EQ(c.max_depth, 6u);
+  EXPECT_EQ(c.n_bins, 64u);
+  EXPECT_DOUBLE_EQ(c.lambda, 1.0);
+  EXPECT_DOUBLE_EQ(c.gamma, 0.0);
+  EXPECT_EQ(c.grace_period, 200u);
+  EXPECT_DOUBLE_EQ(c.delta, 1e-7);
+  EXPECT_EQ(c.drift.kind, DriftKind::kPageHinkley);
+  EXPECT_DOUBLE_EQ(c.drift.delta, 0.005);
+  EXPECT_DOUBLE_EQ(c.drift.lambda, 50.0);
+  EXPECT_EQ(c.variant, SGBTVariant::kStandard);
+  EXPECT_EQ(c.seed, 0xDEADBEEFCAFE4242ull);
+  EXPECT_EQ(c.initial_target_count, 50u);
+  EXPECT_EQ(c.leaf_half_life, 0.0);
+  EXPECT_EQ(c.max_tree_samples, 0u);
+  EXPECT_TRUE(c.validate().is_ok());
+  EXPECT_EQ(c.tree_config(5).seed, c.seed ^ 5u);
+}
+
+TEST(SGBTConfig, ValidationBoundaries) {
+  auto check = [](const char* field, const char* value, bool ok) {
+    SGBTConfig c;
+    ASSERT_TRUE(set_sgbt_config_field(c, field, value).is_ok()) << field;
+    EXPECT_EQ(c.validate().is_ok(), ok) << field << "=" << value << ": " << c.validate().to_string();
+  };
+  check("learning-rate", "1", true);
+  check("learning-rate", "0", false);
+  check("learning-rate", "1.5", false);
+  check("n-bins", "2", true);
+  check("n-bins", "1", false);
+  check("grace-period", "1", true);
+  check("grace-period", "0", false);
+  check("n-steps", "0", false);
+  check("max-depth", "0", false);
+  check("delta", "1", false);
+  check("delta", "0.5", true);
+  check("feature-subsample", "0", false);
+  check("feature-subsample", "1", true);
+  check("lambda", "-1", false);
+  check("gamma", "-0.1", false);
+  check("initial-target-count", "0", false);
+  check("leaf-half-life", "0.5", false);
+  check("leaf-half-life", "1", true);
+  check("max-tree-samples", "99", false);
+  check("max-tree-samples", "100", true);
+  check("drift-lambda", "-1", false);
+  SGBTConfig q;
+  ASSERT_TRUE(set_sgbt_config_field(q, "loss", "quantile").is_ok());
+  ASSERT_TRUE(set_sgbt_config_field(q, "loss-param", "1.5").is_ok());
+  EXPECT_FALSE(q.validate().is_ok());
+  ASSERT_TRUE(set_sgbt_config_field(q, "loss-param", "0.9").is_ok());
+  EXPECT_TRUE(q.validate().is_ok());
+}
+
+TEST(SGBTConfig, FieldTableSetsAndPrintsEveryField) {
+  std::set<std::string> names;
+  for (const auto& f : sgbt_config_fields()) {
+    EXPECT_TRUE(names.insert(std::string(f.name)).second) << "duplicate " << f.name;
+    EXPECT_FALSE(f.help.empty());
+    SGBTConfig c;
+    // The printed default is the configured default and parses back.
+    EXPECT_EQ(f.get(c), f.default_value == "0xDEADBEEFCAFE4242" ? std::to_string(c.seed) : std::string(f.default_value))
+        << f.name;
+    EXPECT_TRUE(f.set(c, f.default_value).is_ok()) << f.name;
+    EXPECT_FALSE(f.set(c, "not-a-value").is_ok()) << f.name;
+  }
+  for (const char* must : {"n-steps", "max-depth", "learning-rate", "grace-period", "n-bins", "lambda", "gamma",
+                           "delta", "drift", "variant", "seed", "feature-subsample"})
+    EXPECT_TRUE(names.count(must)) << must;
+  SGBTConfig c;
+  EXPECT_TRUE(set_sgbt_config_field(c, "drift", "adwin").is_ok());
+  EXPECT_EQ(c.drift.kind, DriftKind::kAdwin);
+  EXPECT_DOUBLE_EQ(c.drift.delta, 0.002);
+  EXPECT_TRUE(set_sgbt_config_field(c, "variant", "skip").is_ok());
+  EXPECT_EQ(c.variant, SGBTVariant::kSkip);
+  EXPECT_TRUE(set_sgbt_config_field(c, "seed", "0x10").is_ok());
+  EXPECT_EQ(c.seed, 16u);
+  EXPECT_FALSE(set_sgbt_config_field(c, "no-such-field", "1").is_ok());
+  EXPECT_FALSE(set_sgbt_config_field(c, "n-steps", "-3").is_ok());
+}
+
+TEST(SGBTConfig, EncodeDecodeRoundTrip) {
+  SGBTConfig c;
+  c.n_steps = 7;
+  c.variant = SGBTVariant::kMultipleIterations;
+  c.mi_multiplier = 2.5;
+  c.leaf_half_life = 300;
+  c.loss = LossKind::kHuber;
+  c.loss_param = 2.0;
+  ByteWriter w;
+  c.encode(w);
+  SGBTConfig d;
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok());
+  EXPECT_EQ(d.n_steps, 7u);
+  EXPECT_EQ(d.variant, SGBTVariant::kMultipleIterations);
+  EXPECT_EQ(d.loss, LossKind::kHuber);
+  EXPECT_DOUBLE_EQ(d.leaf_half_life, 300.0);
+  ByteReader t(std::span<const std::uint8_t>(w.data()).first(w.size() - 1));
+  SGBTConfig e;
+  EXPECT_FALSE(e.decode(t).is_ok());
+}
+
+}  // namespace
+}  // namespace irithyll
