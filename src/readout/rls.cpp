@@ -42,12 +42,35 @@ void RecursiveLeastSquares::update(std::span<const double> x, double y) noexcept
   const double err = y - predict(x);
   const double inv = 1.0 / denom;
   for (std::size_t i = 0; i < n_; ++i) w_[i] += px_[i] * inv * err;
-  // P = (P - px px' / denom) / lambda, kept exactly symmetric.
+  // P = (P - px px' / denom) / lambda, kept exactly symmetric: each (i, j)
+  // pair is computed once and mirrored. (Computing both halves lets rounding
+  // make P slightly asymmetric; with lambda < 1 that error grows like
+  // lambda^-t and P loses positive definiteness after ~10^4 updates.)
   const double inv_lambda = 1.0 / lambda;
   for (std::size_t i = 0; i < n_; ++i) {
     const double ki = px_[i] * inv;
     double* row = &p_[i * n_];
-    for (std::size_t j = 0; j < n_; ++j) row[j] = (row[j] - ki * px_[j]) * inv_lambda;
+    for (std::size_t j = i; j < n_; ++j) {
+      const double v = (row[j] - ki * px_[j]) * inv_lambda;
+      row[j] = v;
+      p_[j * n_ + i] = v;
+    }
+  }
+  // Covariance windup guard: with lambda < 1, directions the inputs stop
+  // exciting (a constant feature, a saturated reservoir unit) are divided by
+  // lambda on every update, so P grows like lambda^-t until the gain loses all
+  // precision and the weights explode (|prediction| ~ 1e9 after 10^5 updates of
+  // an echo state network on a stream with a long constant input). Capping
+  // trace(P) at its initial value n * delta bounds that growth; well-excited
+  // directions, where P is far below delta, are untouched.
+  {
+    double trace = 0.0;
+    for (std::size_t i = 0; i < n_; ++i) trace += p_[i * n_ + i];
+    const double cap = static_cast<double>(n_) * config_.delta;
+    if (trace > cap) {
+      const double shrink = cap / trace;
+      for (double& v : p_) v *= shrink;
+    }
   }
   const double a = 1.0 - lambda > 1e-3 ? 1.0 - lambda : 1e-3;
   s2_ = n_updates_ == 0 ? err * err : (1.0 - a) * s2_ + a * err * err;
@@ -88,6 +111,9 @@ Status RecursiveLeastSquares::decode(ByteReader& in) {
   const std::uint64_t n_updates = in.u64("rls updates");
   if (!in.ok()) return in.status();
   if (p.size() != w.size() * w.size()) return Status::corruption("rls: P is not n x n for n weights");
+  if (!(cfg.forgetting_factor > 0.0 && cfg.forgetting_factor <= 1.0))
+    return Status::corruption("rls: forgetting factor outside (0, 1]");
+  if (!(cfg.delta > 0.0) || !std::isfinite(cfg.delta)) return Status::corruption("rls: delta must be finite and > 0");
   config_ = cfg;
   n_ = w.size();
   w_ = std::move(w);

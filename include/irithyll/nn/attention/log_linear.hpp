@@ -1,0 +1,117 @@
+// LogLinearAttention: single-head log-linear attention (Han Guo et al.,
+// "Log-Linear Attention", ICLR 2026, arXiv 2506.04761) with online SGD on its
+// projections, as seed 004 specifies.
+//
+//   k = W_k x, v = W_v x, q = W_q x, kh = k/|k| for delta-family inner modes (else k)
+//   lambda = softplus_softmax_mix(W_lambda x + lambda0, tau)        (L levels)
+//   push kh v^T into the Fenwick stack (fenwick.hpp), then
+//   o = tanh(sum_l lambda_l S_l^T q)                                 (d_value outputs)
+//
+// Read semantics: forward reads AFTER the push, the same as the multi-head
+// layer and as the output train_one optimises. (The original's single-head
+// forward read before the push while its multi-head path and train_one read
+// after; we use one semantics everywhere.) query_readonly reads the current
+// state without pushing.
+//
+// train_one(x, y): forward, then one SGD step on 1/2 |o - y|^2 w.r.t. W_q,
+// W_k, W_v, W_lambda, holding the stored levels fixed (they were written by
+// past projections):
+//   delta = (o - y) (.) (1 - o^2),  z_l = S_l^T q
+//   dlambda_l = delta . z_l,  dq = sum_l lambda_l S_l delta
+//   dr_j = sigmoid(r_j/tau) / (tau sum softplus) (dlambda_j - sum_i lambda_i dlambda_i)
+//   the fresh leaf sits in level l* (the landing level): dv = lambda_l* (kh . q) delta,
+//   dkh = lambda_l* (v . delta) q, and for delta-family inner modes
+//   dk = (dkh - kh (kh . dkh)) / |k| (L2-norm Jacobian; 0 when |k| <= 1e-12).
+// Given the stored levels this is the exact gradient of the step's loss; the
+// finite-difference test in tests/nn_attention checks it.
+//
+// Cost per token: O((3 d_k + d_v + L) d_model) projections + O(popcount d_k d_v)
+// read + amortised O(d_k d_v) push; train_one adds the same order. Memory:
+// L d_k d_v state + the four weight matrices. No allocation after
+// construction. One owner; const methods use mutable scratch.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/status.hpp"
+#include "irithyll/nn/attention/config.hpp"
+
+namespace irithyll::nn {
+
+struct LogLinearConfig {
+  AttentionKind inner = AttentionKind::kGatedDeltaNet;  // must not be LogLinear
+  std::size_t d_model = 8, d_key = 4, d_value = 4;
+  std::uint32_t max_levels = 32;
+  double lambda_init = -1.0;  // < 0: 1/L (uniform mix at init)
+  double tau = 1.0;
+  double learning_rate = 0.05;
+  std::uint64_t seed = 42;
+  double init_scale = 0.01;
+
+  double lambda_bias() const noexcept {
+    return lambda_init < 0.0 ? 1.0 / static_cast<double>(max_levels) : lambda_init;
+  }
+  Status validate() const;
+};
+
+class LogLinearAttention {
+ public:
+  LogLinearAttention() = default;
+  explicit LogLinearAttention(const LogLinearConfig& config);  // throws std::invalid_argument
+
+  // Push and read (post-push); out has d_value entries in (-1, 1). A
+  // non-finite x writes zeros, leaves the state alone and returns false.
+  bool forward(std::span<const double> x, std::span<double> out) noexcept;
+  // What forward would write, without committing.
+  void peek(std::span<const double> x, std::span<double> out) const noexcept;
+  void query_readonly(std::span<const double> x, std::span<double> out) const noexcept;
+  // forward + one SGD step; out receives the output the step was taken on.
+  // Non-finite x or y: no push, no step, returns false.
+  bool train_one(std::span<const double> x, std::span<const double> y, std::span<double> out) noexcept;
+  // The level weights lambda(x) (L entries, a distribution).
+  void lambda(std::span<const double> x, std::span<double> out) const noexcept;
+
+  void reset() noexcept;  // state and size; weights kept
+  void set_learning_rate(double lr) noexcept {
+    if (std::isfinite(lr) && lr >= 0.0) cfg_.learning_rate = lr;
+  }
+  std::uint64_t train_steps() const noexcept { return train_steps_; }
+  void reset_train_steps() noexcept { train_steps_ = 0; }
+
+  const LogLinearConfig& config() const noexcept { return cfg_; }
+  std::span<const double> state() const noexcept { return levels_; }  // L d_k d_v, constant
+  std::uint64_t level_mask() const noexcept { return mask_; }
+  std::uint64_t size() const noexcept { return size_; }
+  std::span<double> w_k() noexcept { return wk_; }
+  std::span<double> w_v() noexcept { return wv_; }
+  std::span<double> w_q() noexcept { return wq_; }
+  std::span<double> w_lambda() noexcept { return wl_; }
+  std::span<const double> w_k() const noexcept { return wk_; }
+  std::span<const double> w_v() const noexcept { return wv_; }
+  std::span<const double> w_q() const noexcept { return wq_; }
+  std::span<const double> w_lambda() const noexcept { return wl_; }
+
+  std::size_t memory_bytes() const noexcept;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  void allocate();
+  // Projections, normalised key, lambda into scratch; returns |k|.
+  double project(const double* x) const noexcept;
+  // Push into `levels` with mask, read into o_ (pre-tanh) then out (tanh).
+  void push_and_read(double* levels, std::uint64_t& mask, std::span<double> out) const noexcept;
+
+  LogLinearConfig cfg_;
+  std::vector<double> wk_, wv_, wq_, wl_;
+  std::vector<double> levels_;
+  std::uint64_t mask_ = 0, size_ = 0, train_steps_ = 0;
+  mutable std::vector<double> k_, kh_, v_, q_, r_, lam_, peek_levels_, dq_, dk_, dv_, dl_, dr_, tmp_;
+  mutable double sum_softplus_ = 0.0, knorm_ = 0.0;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,77 @@
+// LogLinearLearner ("loglinear"): a streaming learner whose feature extractor
+// is a LogLinearAttention layer trained online with its own train_one (seed
+// 004's SGD on W_q, W_k, W_v, W_lambda), followed by an RLS readout (one per
+// class on one-hot targets for classification, see readout/rls_head.hpp).
+//
+// Per sample: z = clamp(standardise(x), +-5), u = W_in [z, 1] (fixed random,
+// N(0, 1/(n_features+1))), o = layer(u) (post-push read, tanh-bounded).
+// The layer's SGD target is bounded like its output: regression
+// t_c = tanh(y_std / 2) for every output c (y standardised with running
+// statistics of past targets); classification t_c = +0.5 for the class's
+// outputs (c mod n_classes == y) and -0.5 otherwise. Readout features [z, o, 1].
+// predict_one peeks (same output train_one will start from), so prediction
+// never changes the model.
+//
+// Bad input: non-finite features are imputed as 0; a non-finite target or
+// weight <= 0 advances the layer (push, no SGD step) and skips the readout;
+// other weights count as 1; a sample of the wrong width is ignored.
+// Cost per sample: one log-linear step plus its SGD step (O((3dk+dv+L) d_model
+// + popcount dk dv)) and O(K F^2) RLS. No allocation per sample. One owner.
+#pragma once
+
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/attention/log_linear.hpp"
+#include "irithyll/nn/primitives.hpp"
+#include "irithyll/readout/rls_head.hpp"
+
+namespace irithyll::nn {
+
+struct LogLinearLearnerConfig {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;   // classification: >= 2
+  std::size_t n_features = 0;  // 0 = taken from the first sample
+  // d_model, d_key, d_value, levels, inner mode, lr, seed of the layer.
+  LogLinearConfig layer{AttentionKind::kGatedDeltaNet, 16, 8, 8, 32, -1.0, 1.0, 0.05, 42, 0.25};
+  RlsConfig rls{0.9999, 100.0};
+};
+
+class LogLinearLearner final : public Learner {
+ public:
+  static constexpr double kInputClamp = 5.0;
+
+  LogLinearLearner() = default;
+  explicit LogLinearLearner(const LogLinearLearnerConfig& config);  // throws std::invalid_argument
+  static Status validate(const LogLinearLearnerConfig& config);
+
+  std::string_view name() const override { return "loglinear"; }
+  Task task() const override { return cfg_.task; }
+  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
+  std::size_t n_features() const override { return cfg_.n_features; }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const LogLinearAttention& layer() const noexcept { return layer_; }
+
+ private:
+  void build(std::size_t n_features);
+  bool input(std::span<const double> x) const;  // z_ and u_ from x
+
+  LogLinearLearnerConfig cfg_;
+  bool built_ = false;
+  std::vector<double> w_in_;
+  WelfordNormalizer scaler_, y_stats_;
+  mutable LogLinearAttention layer_;
+  RlsHead head_;
+  std::uint64_t n_seen_ = 0;
+  mutable std::vector<double> z_, u_, target_, features_;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,129 @@
+// MultiHeadAttention: one streaming linear-attention layer with every mode of
+// the unified recurrence S_t = decay_t (.) S_{t-1} + write_t, o_t = S_t^T q_t.
+// Per head h: k = W_k x, v = W_v x, q = W_q x (plus mode gates); the head
+// outputs are concatenated and projected by W_out (d_model x n_heads*d_value).
+//
+//   RetNet (Sun et al. 2023)          S <- gamma S + k v^T
+//   Hawk (De et al. 2024, Griffin)    h <- a (.) h + b (.) v, a,b = sigmoid(W x); vector state, o = h
+//   GLA (Yang et al. 2024)            S <- g S + k v^T, g = sigmoid(w . x)
+//   GLAVector                         S[i,:] <- a_i S[i,:] + k_i v^T, a = sigmoid(W x)
+//   DeltaNet (Schlag 2021; Yang 2024) S <- S + kh (v - S^T kh)^T, kh = k / |k|
+//   GatedDeltaNet (Yang et al. 2025)  S <- g S; S += kh (beta (v - S^T kh))^T
+//   RWKV (Peng et al. 2023)           S <- e^-w S + exp(k) v^T, e^-w = exp(-(d0 + softplus(w . x)))
+//   mLSTM (Beck et al. 2024)          S <- f S + k (i v)^T
+//   DeltaProduct (Siems et al. 2025)  S <- g S; then n delta steps with their own (kh_j, v_j, beta_j)
+//   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T,
+//                                     w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
+//                                     k~ = k (.) (1 + alpha (a - 1)) with the constant alpha
+//                                     = mode.rwkv7_removal (the original's learned key scale xi
+//                                     is fixed at 1: this layer has no gradient path)
+//   HGRN2 (Qin et al. 2024)           S <- diag(lb + (1-lb) sigmoid(W x)) S + k v^T
+//   LogLinear (Guo et al. 2026)       Fenwick stack of leaves kh v^T, o = sum_l lambda_l S_l^T q
+//
+// Every mode reads after its update (o_t includes token t), LogLinear
+// included: the leaf is pushed, then the level mix is read. The original's
+// multi-head path already did so, while its single-head layer read before the
+// push; here both (this layer and LogLinearAttention) read after, which is
+// also the output that LogLinearAttention::train_one optimises.
+// Delta-family, HGRN2 and LogLinear outputs pass through tanh after W_out.
+//
+// RWKV's exp(k) write is computed as exp(min(k, 20)): the original wrote
+// exp(k) unclamped and reached 1e103 at input scale 1e3 and inf at 1e4; with
+// the clamp every state entry stays finite for any finite input.
+//
+// Cost per token: one fused projection matvec (n_heads * rows_per_head x
+// d_model), O(n_heads d_key d_value) recurrence work (x n_compositions for
+// DeltaProduct, x active levels for LogLinear) and the W_out matvec. No
+// allocation after construction. Memory: weights plus n_heads * d_key *
+// d_value doubles of state (d_value for Hawk, x L for LogLinear).
+// Thread safety: one owner; const methods use mutable scratch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/rng.hpp"
+#include "irithyll/core/status.hpp"
+#include "irithyll/nn/attention/config.hpp"
+
+namespace irithyll::nn {
+
+// Clamp on the exponent of RWKV's exp(k) write (exp(20) ~ 4.85e8).
+inline constexpr double kRwkvMaxExponent = 20.0;
+// Keys shorter than this are treated as zero by the L2 normalisation.
+inline constexpr double kKeyNormFloor = 1e-12;
+
+// Rows of one head's block of the fused projection matrix, in order:
+// k (d_key), v (d_value), q (d_key), then the mode's extra rows starting at
+// `extra`. The named offsets below are what tests and references use.
+struct HeadLayout {
+  std::size_t rows = 0;   // total rows per head
+  std::size_t extra = 0;  // first mode-specific row (= 2 d_key + d_value)
+  // DeltaProduct: composition j >= 1 has k_j rows at comp_base + (j-1)*comp_stride,
+  // v_j right after, then one beta row; composition 0 uses the main k, v and
+  // the beta row at extra + 1. extra + 0 is the scalar gate.
+  std::size_t comp_base = 0, comp_stride = 0;
+};
+HeadLayout head_layout(const AttentionConfig& config) noexcept;
+
+class MultiHeadAttention {
+ public:
+  MultiHeadAttention() = default;
+  // Throws std::invalid_argument when config.validate() fails.
+  explicit MultiHeadAttention(const AttentionConfig& config);
+
+  // One token: updates the state, writes d_model outputs. A non-finite x
+  // writes zeros and leaves the state untouched; returns false then.
+  bool forward(std::span<const double> x, std::span<double> out) noexcept;
+  // What forward(x) would write, without committing the state.
+  void peek(std::span<const double> x, std::span<double> out) const noexcept;
+  // Read-only readout of the current state with q(x): S_{t-1}^T q through
+  // W_out (tanh for bounded modes; for Hawk the state h itself). Never mutates.
+  void query_state(std::span<const double> x, std::span<double> out) const noexcept;
+
+  void reset() noexcept;  // zero every state; weights kept
+  // Redraws head h's projection rows (N(0,1) * init_scale) and zeroes its state.
+  void reinitialize_head(std::size_t h, Xorshift64& rng) noexcept;
+
+  const AttentionConfig& config() const noexcept { return config_; }
+  const HeadLayout& layout() const noexcept { return layout_; }
+  std::size_t output_dim() const noexcept { return config_.d_model; }
+  // Flat state of all heads: n_heads * (d_key*d_value | d_value | L*d_key*d_value); constant length.
+  std::span<const double> state() const noexcept { return state_; }
+  std::size_t state_size_per_head() const noexcept { return head_state_; }
+  std::uint64_t tokens_seen() const noexcept { return tokens_; }
+  std::uint64_t level_mask() const noexcept { return mask_; }  // LogLinear active levels
+
+  // Head h's block of the fused projection, layout().rows x d_model, row-major.
+  std::span<double> head_weights(std::size_t h) noexcept;
+  std::span<const double> head_weights(std::size_t h) const noexcept;
+  std::span<double> output_weights() noexcept { return w_out_; }
+  std::span<const double> output_weights() const noexcept { return w_out_; }
+
+  std::size_t memory_bytes() const noexcept;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  void allocate();
+  void draw_weights();
+  // Advances `state`/`mask` by one token with the projection in proj_; head outputs to heads_.
+  void step(double* state, std::uint64_t& mask) const noexcept;
+  void head_step(std::size_t h, const double* p, double* s, std::uint64_t mask, std::uint32_t land,
+                 double* o) const noexcept;
+  void finish(std::span<double> out) const noexcept;
+
+  AttentionConfig config_;
+  HeadLayout layout_;
+  std::size_t head_state_ = 0;
+  std::vector<double> w_proj_, w_out_;
+  std::vector<double> state_;
+  std::uint64_t mask_ = 0, tokens_ = 0;
+  // Scratch (mutable so const readouts can use it without allocating).
+  mutable std::vector<double> proj_, heads_, tmp_, lambda_, peek_state_;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,100 @@
+// Zero heap allocations per token: global operator new is replaced by a
+// counting version, and the per-token paths of the attention layer (forward,
+// peek, query_state, every mode), the log-linear layer's forward/train_one and
+// the attention learner's predict/learn are run after warm-up with the count
+// checked to stay at zero.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "irithyll/core/rng.hpp"
+#include "irithyll/nn/attention/attention_learner.hpp"
+#include "irithyll/nn/attention/log_linear.hpp"
+#include "irithyll/nn/attention/multi_head.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace irithyll::nn {
+namespace {
+
+TEST(AllocAttention, CounterSeesAllocations) {
+  const long before = g_allocations.load();
+  auto* v = new std::vector<double>(10);
+  delete v;
+  EXPECT_GE(g_allocations.load() - before, 2);
+}
+
+TEST(AllocAttention, EveryModeStepsWithoutAllocating) {
+  for (std::size_t k = 0; k < kAttentionKindCount; ++k) {
+    AttentionConfig c;
+    c.d_model = 64;
+    c.n_heads = 4;
+    c.d_key = 16;
+    c.d_value = 16;
+    c.mode.kind = static_cast<AttentionKind>(k);
+    MultiHeadAttention layer(c);
+    Xorshift64 rng(3);
+    std::vector<double> x(64), out(64);
+    for (double& e : x) e = rng.normal();
+    layer.forward(x, out);  // warm-up
+    const long before = g_allocations.load();
+    for (int t = 0; t < 200; ++t) {
+      x[t % 64] = rng.normal();
+      layer.forward(x, out);
+      layer.peek(x, out);
+      layer.query_state(x, out);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << attention_mode_name(c.mode);
+  }
+}
+
+TEST(AllocAttention, LogLinearTrainAndLearnerStepWithoutAllocating) {
+  LogLinearConfig lc;
+  lc.d_model = 16;
+  LogLinearAttention ll(lc);
+  AttentionLearnerConfig ac;
+  ac.task = Task::kClassification;
+  ac.n_classes = 3;
+  ac.n_features = 6;
+  ac.attention.mode.kind = AttentionKind::kLogLinear;
+  AttentionLearner learner(ac);
+  Xorshift64 rng(4);
+  std::vector<double> x(16), y(4), out(4), f(6), proba(3);
+  for (double& e : x) e = rng.normal();
+  ll.train_one(x, y, out);
+  learner.learn_one(f, 1.0);
+  const long before = g_allocations.load();
+  for (int t = 0; t < 200; ++t) {
+    for (double& e : x) e = rng.normal();
+    for (double& e : f) e = rng.normal();
+    ll.train_one(x, y, out);
+    ll.query_readonly(x, out);
+    learner.predict_proba_one(f, proba);
+    (void)learner.predict_one(f);
+    learner.learn_one(f, static_cast<double>(t % 3));
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+}  // namespace
+}  // namespace irithyll::nn

@@ -1,0 +1,82 @@
+#include "irithyll/nn/attention/log_linear_learner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "irithyll/core/rng.hpp"
+
+namespace irithyll::nn {
+namespace {
+
+TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
+  double rel_total = 0.0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    LogLinearLearnerConfig c;
+    c.layer.seed = seed;
+    LogLinearLearner m(c);
+    Xorshift64 rng(seed + 50);
+    std::vector<double> x(3);
+    double se = 0.0, n = 0.0;
+    for (int t = 0; t < 3000; ++t) {
+      for (double& e : x) e = rng.normal();
+      const double y = 2.0 * x[0] - x[1] + 0.1 * rng.normal();
+      const double p = m.predict_one(x);
+      EXPECT_EQ(p, m.predict_one(x));  // read-only
+      if (t >= 2000) {
+        se += (p - y) * (p - y);
+        n += 1.0;
+      }
+      m.learn_one(x, y);
+    }
+    rel_total += se / n / 5.0 / 3.0;  // Var(y) = 5.01
+    EXPECT_EQ(m.layer().train_steps(), 3000u);
+    ByteWriter w;
+    m.encode(w);
+    LogLinearLearner d;
+    ByteReader r(w.data());
+    ASSERT_TRUE(d.decode(r).is_ok());
+    for (int t = 0; t < 20; ++t) {
+      for (double& e : x) e = rng.normal();
+      ASSERT_EQ(m.predict_one(x), d.predict_one(x));
+      m.learn_one(x, x[0]);
+      d.learn_one(x, x[0]);
+    }
+    for (std::size_t cut = 0; cut < w.data().size(); cut += 17) {
+      LogLinearLearner e;
+      ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
+      EXPECT_FALSE(e.decode(tr).is_ok());
+    }
+  }
+  EXPECT_LT(rel_total, 0.05);
+}
+
+TEST(LogLinearLearner, ClassifiesWithBadInputs) {
+  LogLinearLearnerConfig c;
+  c.task = Task::kClassification;
+  c.n_classes = 2;
+  LogLinearLearner m(c);
+  Xorshift64 rng(3);
+  std::vector<double> x(2), proba(2);
+  int correct = 0, n = 0;
+  for (int t = 0; t < 2000; ++t) {
+    const int cls = static_cast<int>(rng.below(2));
+    x[0] = (cls ? 1.0 : -1.0) + 0.4 * rng.normal();
+    x[1] = t % 53 == 0 ? INFINITY : rng.normal();
+    if (t >= 1000) {
+      correct += m.predict_one(x) == cls;
+      ++n;
+    }
+    m.predict_proba_one(x, proba);
+    ASSERT_NEAR(proba[0] + proba[1], 1.0, 1e-9);
+    m.learn_one(x, t % 71 == 0 ? std::nan("") : cls);
+  }
+  EXPECT_GT(static_cast<double>(correct) / n, 0.9);
+  m.reset();
+  EXPECT_EQ(m.n_samples_seen(), 0u);
+  EXPECT_EQ(m.layer().train_steps(), 0u);
+}
+
+}  // namespace
+}  // namespace irithyll::nn
