@@ -1,0 +1,82 @@
+// EchoStateNetwork: the streaming learner built on a cycle reservoir
+// (cycle_reservoir.hpp) with recursive-least-squares readouts
+// (readout_bank.hpp). Each sample advances the reservoir with x, then the
+// readout learns y from [state, x (optional), 1].
+//
+// Test-then-train: predict_one(x) computes the state x would lead to without
+// committing it and caches it; learn_one(x, .) with the same x reuses it, so
+// the pair costs one reservoir step. Non-finite features are read as 0 (the
+// state must keep stepping with the stream); a non-finite target or a
+// non-positive weight advances the state but skips the readout; samples of the
+// wrong width are ignored. The first `washout` samples only drive the state.
+//
+// Cost per sample O(n*d) (reservoir) + O(c*m^2) (readout, m = n + d + 1).
+// No allocation after the first sample. Thread safety: one owner.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "irithyll/nn/reservoir/readout_bank.hpp"
+
+namespace irithyll::nn {
+
+struct EsnConfig {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;      // classification: >= 2
+  std::size_t n_features = 0;     // 0 = taken from the first sample
+  std::size_t n_neurons = 100;    // reservoir size
+  double spectral_radius = 0.9;   // ring weight magnitude, (0, inf)
+  double input_scaling = 0.5;     // input weights U[-s, s]
+  double leak = 0.3;              // (0, 1]
+  double bias_scaling = 0.1;      // bias U[-b, b]; 0 = none
+  bool include_input = true;      // readout also sees x
+  std::uint64_t washout = 0;      // samples that only drive the state
+  RlsConfig rls{0.999, 100.0};
+  std::uint64_t seed = 42;
+
+  Status validate() const;
+};
+
+class EchoStateNetwork final : public Learner {
+ public:
+  EchoStateNetwork() = default;
+  explicit EchoStateNetwork(const EsnConfig& config);  // REQUIRES: config.validate() ok
+  static Result<std::unique_ptr<EchoStateNetwork>> make(const EsnConfig& config);
+
+  std::string_view name() const override { return "esn"; }
+  Task task() const override { return config_.task; }
+  std::size_t n_classes() const override { return config_.task == Task::kClassification ? config_.n_classes : 0; }
+  std::size_t n_features() const override { return n_features_; }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const CycleReservoir& reservoir() const noexcept { return reservoir_; }
+  const ReadoutBank& readout() const noexcept { return readout_; }
+  const EsnConfig& config() const noexcept { return config_; }
+
+ private:
+  void init(std::size_t n_features);
+  // Prepares feat_ from x via the cached peek; false if x has the wrong width.
+  bool prepare(std::span<const double> x) const noexcept;
+
+  EsnConfig config_{};
+  std::size_t n_features_ = 0;
+  std::uint64_t n_seen_ = 0;
+  CycleReservoir reservoir_;
+  ReadoutBank readout_;
+  // Scratch: sanitised input, peeked state, features; cache_valid_ says that
+  // next_state_ is the step from the current state with input u_.
+  mutable std::vector<double> u_, next_state_, feat_;
+  mutable bool cache_valid_ = false;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,74 @@
+// SpikeNetLearner: the integer spiking network (spike_net.hpp) behind the
+// Learner interface. Features and targets cross into Q1.14 at the boundary,
+// x_q = clamp(round(x * input_scale * 16384)) and likewise for the target
+// with target_scale, so values should be standardised to about [-2, 2)
+// (put a StandardScaler in front, or set the scales). Only the conversion is
+// floating point; the step itself is integer-only.
+//
+// Regression trains one readout on the scaled target. Classification uses one
+// readout per class trained toward 1.0 for the true class and 0 otherwise;
+// predict_one is the arg-max and predict_proba_one the readouts clipped to
+// [1e-6, 1] and normalised (scores, not calibrated probabilities).
+//
+// Test-then-train: predict_one runs the forward pass on a copy of the dynamic
+// state (membranes, gate, encoder, readouts: well under 1 KB), so it changes
+// nothing. NaN features read as 0; a non-finite target or non-positive weight
+// runs the forward pass (the network must keep time) without learning; samples
+// of the wrong width are ignored. No allocation after the first sample.
+// Thread safety: one owner.
+#pragma once
+
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/snn/spike_net.hpp"
+
+namespace irithyll::nn {
+
+struct SpikeNetLearnerConfig {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;      // classification: [2, 64]
+  std::size_t n_features = 0;     // 0 = taken from the first sample
+  double input_scale = 1.0;       // x -> x * input_scale before Q14 (finite, > 0)
+  double target_scale = 1.0;      // y -> y * target_scale before Q14 (finite, > 0)
+  SpikeNetConfig net{};           // n_input / n_output are set from the task and features
+
+  Status validate() const;
+};
+
+class SpikeNetLearner final : public Learner {
+ public:
+  SpikeNetLearner() = default;
+  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok
+  static Result<std::unique_ptr<SpikeNetLearner>> make(const SpikeNetLearnerConfig& config);
+
+  std::string_view name() const override { return "spikenet"; }
+  Task task() const override { return config_.task; }
+  std::size_t n_classes() const override { return config_.task == Task::kClassification ? config_.n_classes : 0; }
+  std::size_t n_features() const override { return n_features_; }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const SpikeNet& network() const noexcept { return net_; }
+
+ private:
+  void init(std::size_t n_features);
+  bool convert(std::span<const double> x) const noexcept;  // fills xq_
+  // Runs a forward pass on a copy of the dynamic state; outputs in shadow_.
+  void peek(std::span<const double> x) const noexcept;
+
+  SpikeNetLearnerConfig config_{};
+  std::size_t n_features_ = 0;
+  std::uint64_t n_seen_ = 0;
+  SpikeNet net_;
+  mutable SpikeNet::State shadow_;  // predict_one's copy of the dynamic state
+  mutable std::vector<std::int16_t> xq_, target_q_;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,162 @@
+#include "irithyll/nn/snn/spike_net_learner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "irithyll/nn/snn/q14.hpp"
+
+namespace irithyll::nn {
+
+Status SpikeNetLearnerConfig::validate() const {
+  if (task == Task::kClassification && (n_classes < 2 || n_classes > 64))
+    return Status::invalid_argument("spikenet: classification needs n_classes in [2, 64]");
+  if (task != Task::kClassification && task != Task::kRegression) return Status::invalid_argument("spikenet: unknown task");
+  if (n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
+  if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
+    return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
+  SpikeNetConfig n = net;
+  n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
+  n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
+  return n.validate();
+}
+
+SpikeNetLearner::SpikeNetLearner(const SpikeNetLearnerConfig& config) : config_(config) {
+  if (config.n_features > 0) init(config.n_features);
+}
+
+Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const SpikeNetLearnerConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return std::make_unique<SpikeNetLearner>(config);
+}
+
+void SpikeNetLearner::init(std::size_t d) {
+  n_features_ = d;
+  SpikeNetConfig n = config_.net;
+  n.n_input = static_cast<std::uint32_t>(d);
+  n.n_output = static_cast<std::uint32_t>(config_.task == Task::kClassification ? config_.n_classes : 1);
+  net_ = SpikeNet(n);
+  shadow_ = SpikeNet::State{};
+  net_.forward_into(shadow_, std::vector<std::int16_t>(d, 0));  // sizes the scratch once
+  xq_.assign(d, 0);
+  target_q_.assign(n.n_output, 0);
+}
+
+bool SpikeNetLearner::convert(std::span<const double> x) const noexcept {
+  if (n_features_ == 0 || x.size() != n_features_) return false;
+  for (std::size_t j = 0; j < n_features_; ++j) xq_[j] = q14::to_q14(std::isfinite(x[j]) ? x[j] * config_.input_scale : 0.0);
+  return true;
+}
+
+void SpikeNetLearner::learn_one(std::span<const double> x, double y, double weight) {
+  if (n_features_ == 0) {
+    if (x.empty() || x.size() > 256) return;
+    init(x.size());
+  }
+  if (!convert(x)) return;
+  ++n_seen_;
+  const bool valid_class = config_.task == Task::kRegression ||
+                           (y >= 0.0 && y < static_cast<double>(config_.n_classes));
+  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || !valid_class) {
+    net_.forward(xq_);
+    return;
+  }
+  if (config_.task == Task::kRegression) {
+    target_q_[0] = q14::to_q14(y * config_.target_scale);
+  } else {
+    const std::size_t cls = static_cast<std::size_t>(y);
+    for (std::size_t k = 0; k < target_q_.size(); ++k) target_q_[k] = k == cls ? static_cast<std::int16_t>(q14::kOne) : 0;
+  }
+  net_.train_step(xq_, target_q_);
+}
+
+double SpikeNetLearner::predict_one(std::span<const double> x) const {
+  if (!convert(x)) return 0.0;
+  net_.forward_into(shadow_, xq_);
+  if (config_.task == Task::kRegression) return q14::from_q14(net_.output_of(shadow_, 0)) / config_.target_scale;
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < config_.n_classes; ++k)
+    if (net_.output_of(shadow_, k) > net_.output_of(shadow_, best)) best = k;
+  return static_cast<double>(best);
+}
+
+void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (config_.task != Task::kClassification) return;
+  if (!convert(x)) {
+    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+    return;
+  }
+  net_.forward_into(shadow_, xq_);
+  double total = 0.0;
+  for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) {
+    proba[k] = std::clamp(q14::from_q14(net_.output_of(shadow_, k)), 1e-6, 1.0);
+    total += proba[k];
+  }
+  for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) proba[k] /= total;
+}
+
+void SpikeNetLearner::reset() {
+  n_seen_ = 0;
+  if (config_.n_features == 0) {
+    *this = SpikeNetLearner(config_);
+    return;
+  }
+  net_.reset();
+}
+
+std::size_t SpikeNetLearner::memory_bytes() const {
+  return sizeof(*this) + net_.memory_bytes() + (xq_.capacity() + target_q_.capacity()) * 2 +
+         (shadow_.v.capacity() + shadow_.rate.capacity() + shadow_.drive.capacity() + shadow_.enc_ref.capacity() + shadow_.z.capacity()) * 2 +
+         (shadow_.spikes.capacity() + shadow_.prev_spikes.capacity() + shadow_.enc_spikes.capacity()) * 8 +
+         shadow_.m.capacity() * 4;
+}
+
+void SpikeNetLearner::encode(ByteWriter& out) const {
+  out.u8(static_cast<std::uint8_t>(config_.task));
+  out.u64(config_.n_classes);
+  out.u64(config_.n_features);
+  out.f64(config_.input_scale);
+  out.f64(config_.target_scale);
+  out.u64(n_features_);
+  out.u64(n_seen_);
+  // The network carries its own configuration; a blank learner stores the template.
+  if (n_features_ > 0) {
+    net_.encode(out);
+  } else {
+    SpikeNetConfig n = config_.net;
+    n.n_input = 1;
+    n.n_output = 1;
+    SpikeNet(n).encode(out);
+  }
+}
+
+Status SpikeNetLearner::decode(ByteReader& in) {
+  SpikeNetLearnerConfig c;
+  const std::uint8_t task = in.u8("task");
+  c.task = task == 1 ? Task::kClassification : Task::kRegression;
+  c.n_classes = in.u64("n_classes");
+  c.n_features = in.u64("n_features");
+  c.input_scale = in.f64("input_scale");
+  c.target_scale = in.f64("target_scale");
+  const std::uint64_t d = in.u64("active n_features");
+  const std::uint64_t seen = in.u64("n_samples_seen");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("spikenet: unknown task code");
+  SpikeNet net;
+  IRITHYLL_RETURN_IF_ERROR(net.decode(in));
+  c.net = net.config();
+  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("spikenet model"));
+  const std::size_t outputs = c.task == Task::kClassification ? c.n_classes : 1;
+  if (d > 256 || (c.n_features != 0 && d != c.n_features) ||
+      (d > 0 && (net.config().n_input != d || net.config().n_output != outputs)))
+    return Status::corruption("spikenet: network shape does not match the configuration");
+  SpikeNetLearner fresh(c);
+  if (d > 0) {
+    if (fresh.n_features_ == 0) fresh.init(d);
+    fresh.net_ = std::move(net);
+  }
+  fresh.n_seen_ = seen;
+  *this = std::move(fresh);
+  return Status::ok();
+}
+
+}  // namespace irithyll::nn
