@@ -1,0 +1,68 @@
+// MgradeLearner ("mgrade"): mGRADE (minimal gated recurrence with delay
+// embeddings, 2025) as a streaming learner: x -> DelayConv1d (K taps per
+// channel) -> MinGruCell, fixed random weights, with an RLS readout
+// (readout/rls_head.hpp) in place of backpropagation.
+//
+// Features for sample t: [h_t (d_hidden), conv_t (d_in), x_t, 1]. predict_one
+// uses the read-only forward_predict of both stages. Bad input: non-finite
+// features imputed as 0; non-finite target or weight <= 0 advance the state but
+// skip the readout; wrong width is ignored; the first `warmup` samples only
+// fill the state. Cost per sample O(d_in K + d_h (2 d_in + d_h)) plus the RLS
+// O(K F^2). No allocation after the first sample. Thread safety: one owner.
+#pragma once
+
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/rnn/delay_conv.hpp"
+#include "irithyll/nn/rnn/mingru.hpp"
+#include "irithyll/readout/rls_head.hpp"
+
+namespace irithyll::nn {
+
+struct MgradeLearnerConfig {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;   // classification: 2..1024
+  std::size_t n_features = 0;  // 0 = from the first sample
+  std::size_t d_hidden = 32;
+  std::size_t taps = 4;  // delay-convolution taps per channel (1..256)
+  RlsConfig rls{0.998, 100.0};
+  std::size_t warmup = 10;
+  std::uint64_t seed = 42;
+};
+
+class MgradeLearner final : public Learner {
+ public:
+  MgradeLearner() = default;
+  explicit MgradeLearner(const MgradeLearnerConfig& config);
+  static Status validate(const MgradeLearnerConfig& config);
+
+  std::string_view name() const override { return "mgrade"; }
+  Task task() const override { return cfg_.task; }
+  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
+  std::size_t n_features() const override { return cfg_.n_features; }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const MinGruCell& cell() const noexcept { return cell_; }
+  const DelayConv1d& conv() const noexcept { return conv_; }
+
+ private:
+  Status build(std::size_t n_features);
+  template <bool kLearn>
+  void featurize(std::span<const double> x) const;
+
+  MgradeLearnerConfig cfg_;
+  bool built_ = false;
+  DelayConv1d conv_;
+  MinGruCell cell_;
+  RlsHead head_;
+  std::uint64_t n_seen_ = 0;
+  mutable std::vector<double> xin_, features_;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,87 @@
+// MambaLearner ("mamba"): a streaming learner that runs a selective SSM as a
+// fixed random feature extractor over the stream and fits an RLS readout on
+// its features (the original's StreamingMamba; readout as in echo-state
+// networks, Jaeger 2001). The SSM is not trained: its input-dependent Delta, B,
+// C already make the memory selective; the readout adapts with forgetting.
+//
+// Features for sample t: [y_t (d_in), h_{t-1} (the layer state, when it has at
+// most state_feature_cap entries), 1]. Using the state *before* the step keeps
+// predict_one read-only and identical to what learn_one then trains on.
+//
+// Versions: v1 (Mamba-1, ZOH, real diagonal), v3 (Mamba-3 SISO, complex,
+// exp-trapezoidal, BCNorm), v3-tustin, v3-mimo (rank-R input), bd (block-
+// diagonal transition mixing channels within blocks, selective_ssm_bd.hpp).
+// Defaults follow the original: n_state 32, RLS lambda 0.998, delta 100,
+// warmup 10 samples (state fills before the readout trains), seed 42.
+//
+// Bad input: non-finite features are imputed as 0; a non-finite target or a
+// weight <= 0 still advances the state but skips the readout; a sample of the
+// wrong width is ignored. Cost per sample: one SSM step plus O(K F^2) RLS for
+// F features, K heads. No allocation after the first sample. One owner.
+#pragma once
+
+#include <memory>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/ssm/ssm_layer.hpp"
+#include "irithyll/readout/rls_head.hpp"
+
+namespace irithyll::nn {
+
+enum class MambaVersion : std::uint8_t { kV1 = 0, kV3 = 1, kV3Tustin = 2, kV3Mimo = 3, kBlockDiagonal = 4 };
+
+struct MambaLearnerConfig {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;   // classification: >= 2
+  std::size_t n_features = 0;  // 0 = taken from the first sample
+  MambaVersion version = MambaVersion::kV1;
+  std::size_t n_state = 32;            // N per channel (v1) or per group (v3)
+  std::size_t n_groups = 1;            // v3: must divide n_features
+  std::size_t rank = 2;                // v3-mimo only
+  std::size_t block_size = 1;          // bd only; must divide n_features
+  bool use_bcnorm = true;              // v3 variants
+  std::size_t state_feature_cap = 64;  // feed h_{t-1} to the readout when it has <= this many entries
+  RlsConfig rls{0.998, 100.0};
+  std::size_t warmup = 10;
+  std::uint64_t seed = 42;
+};
+
+class MambaLearner final : public Learner {
+ public:
+  MambaLearner() = default;
+  explicit MambaLearner(const MambaLearnerConfig& config);
+  static Status validate(const MambaLearnerConfig& config);
+
+  std::string_view name() const override { return "mamba"; }
+  Task task() const override { return cfg_.task; }
+  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
+  std::size_t n_features() const override { return cfg_.n_features; }
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const MambaLearnerConfig& config() const noexcept { return cfg_; }
+  const SsmLayer* layer() const noexcept { return layer_.get(); }
+  std::size_t n_readout_features() const noexcept { return features_.size(); }
+  const RlsHead& readout() const noexcept { return head_; }
+
+ private:
+  Status build(std::size_t n_features);
+  // Writes [y, h_{t-1}, 1] into features_; commits the step when kLearn.
+  template <bool kLearn>
+  void featurize(std::span<const double> x) const;
+
+  MambaLearnerConfig cfg_;
+  std::unique_ptr<SsmLayer> layer_;
+  RlsHead head_;
+  std::uint64_t n_seen_ = 0;
+  bool use_state_ = false;
+  mutable std::vector<double> xin_, features_;
+};
+
+}  // namespace irithyll::nn

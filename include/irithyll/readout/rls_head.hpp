@@ -1,0 +1,100 @@
+// RlsHead: the task-aware readout used by the recurrent feature learners (SSM,
+// sLSTM, mGRADE): one RecursiveLeastSquares for regression, or one per class on
+// one-hot targets for classification (predict = arg-max score; probabilities
+// are the scores clipped at 0 plus 1e-9 and normalised, a calibrated-enough
+// proxy that always sums to 1).
+//
+// Cost per update O(K n^2) for K heads over n features; no allocation after
+// construction. Header-only so that every neural area can use it without a new
+// link dependency. Thread safety: one owner.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/readout/rls.hpp"
+
+namespace irithyll {
+
+class RlsHead {
+ public:
+  RlsHead() = default;
+  RlsHead(Task task, std::size_t n_classes, std::size_t n_inputs, RlsConfig config) : task_(task) {
+    const std::size_t k = task == Task::kClassification ? std::max<std::size_t>(n_classes, 1) : 1;
+    heads_.assign(k, RecursiveLeastSquares(n_inputs, config));
+  }
+
+  // Classification targets outside 0..K-1 are ignored.
+  void update(std::span<const double> x, double y) noexcept {
+    if (task_ == Task::kRegression) {
+      if (!heads_.empty()) heads_[0].update(x, y);
+      return;
+    }
+    if (!(y >= 0.0) || y >= static_cast<double>(heads_.size())) return;
+    const auto cls = static_cast<std::size_t>(y);
+    for (std::size_t k = 0; k < heads_.size(); ++k) heads_[k].update(x, k == cls ? 1.0 : 0.0);
+  }
+
+  double predict(std::span<const double> x) const noexcept {
+    if (heads_.empty()) return 0.0;
+    if (task_ == Task::kRegression) return heads_[0].predict(x);
+    std::size_t best = 0;
+    double best_s = -INFINITY;
+    for (std::size_t k = 0; k < heads_.size(); ++k) {
+      const double s = heads_[k].predict(x);
+      if (s > best_s) best_s = s, best = k;
+    }
+    return static_cast<double>(best);
+  }
+
+  // REQUIRES: proba.size() == number of classes.
+  void predict_proba(std::span<const double> x, std::span<double> proba) const noexcept {
+    double total = 0.0;
+    for (std::size_t k = 0; k < proba.size() && k < heads_.size(); ++k) {
+      const double s = heads_[k].predict(x);
+      proba[k] = (std::isfinite(s) && s > 0.0 ? s : 0.0) + 1e-9;
+      total += proba[k];
+    }
+    for (std::size_t k = 0; k < proba.size(); ++k) proba[k] = k < heads_.size() ? proba[k] / total : 0.0;
+  }
+
+  void reset() noexcept {
+    for (auto& h : heads_) h.reset();
+  }
+  std::size_t n_heads() const noexcept { return heads_.size(); }
+  const RecursiveLeastSquares& head(std::size_t k) const noexcept { return heads_[k]; }
+  std::size_t memory_bytes() const noexcept {
+    std::size_t b = sizeof(*this);
+    for (const auto& h : heads_) b += h.memory_bytes();
+    return b;
+  }
+
+  void encode(ByteWriter& out) const {
+    out.u8(static_cast<std::uint8_t>(task_));
+    out.u64(heads_.size());
+    for (const auto& h : heads_) h.encode(out);
+  }
+  // REQUIRES of the bytes: every head has n_inputs inputs.
+  Status decode(ByteReader& in, std::size_t n_inputs) {
+    const std::uint8_t task = in.u8("readout task");
+    const std::size_t k = in.read_count(16, "readout heads");
+    if (!in.ok()) return in.status();
+    if (task > 1 || k == 0 || (task == 0 && k != 1)) return Status::corruption("readout: bad task or head count");
+    std::vector<RecursiveLeastSquares> heads(k);
+    for (auto& h : heads) {
+      IRITHYLL_RETURN_IF_ERROR(h.decode(in));
+      if (h.n_inputs() != n_inputs) return Status::corruption("readout: head width does not match the features");
+    }
+    task_ = static_cast<Task>(task);
+    heads_ = std::move(heads);
+    return Status::ok();
+  }
+
+ private:
+  Task task_ = Task::kRegression;
+  std::vector<RecursiveLeastSquares> heads_;
+};
+
+}  // namespace irithyll

@@ -1,0 +1,146 @@
+#include "irithyll/nn/rnn/mgrade_learner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace irithyll::nn {
+
+Status MgradeLearner::validate(const MgradeLearnerConfig& c) {
+  if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 1024))
+    return Status::invalid_argument("mgrade: classification needs 2..1024 classes");
+  if (c.d_hidden == 0 || c.d_hidden > 1024) return Status::invalid_argument("mgrade: d_hidden must be in 1..1024");
+  if (c.taps == 0 || c.taps > 256) return Status::invalid_argument("mgrade: taps must be in 1..256");
+  if (c.n_features > 4096) return Status::invalid_argument("mgrade: too many features");
+  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
+      !std::isfinite(c.rls.delta))
+    return Status::invalid_argument("mgrade: RLS forgetting factor must be in (0, 1] and delta > 0");
+  return Status::ok();
+}
+
+MgradeLearner::MgradeLearner(const MgradeLearnerConfig& config) : cfg_(config) {
+  if (cfg_.n_features > 0) (void)build(cfg_.n_features);
+}
+
+Status MgradeLearner::build(std::size_t n_features) {
+  MgradeLearnerConfig c = cfg_;
+  c.n_features = n_features;
+  IRITHYLL_RETURN_IF_ERROR(validate(c));
+  cfg_ = c;
+  // Distinct seeds for the two stages so their draws are independent.
+  conv_ = DelayConv1d(n_features, c.taps, c.seed ^ 0xD1B54A32D192ED03ull);
+  cell_ = MinGruCell(MinGruConfig{n_features, c.d_hidden, c.seed});
+  const std::size_t nf = c.d_hidden + 2 * n_features + 1;
+  head_ = RlsHead(c.task, c.n_classes, nf, c.rls);
+  xin_.assign(n_features, 0.0);
+  features_.assign(nf, 0.0);
+  built_ = true;
+  return Status::ok();
+}
+
+template <bool kLearn>
+void MgradeLearner::featurize(std::span<const double> x) const {
+  const std::size_t d = cfg_.n_features, hd = cfg_.d_hidden;
+  for (std::size_t i = 0; i < d; ++i) xin_[i] = std::isfinite(x[i]) ? x[i] : 0.0;
+  const std::span<double> conv_out(features_.data() + hd, d);
+  std::copy(xin_.begin(), xin_.end(), features_.begin() + static_cast<std::ptrdiff_t>(hd + d));
+  features_.back() = 1.0;
+  if constexpr (kLearn) {
+    const_cast<DelayConv1d&>(conv_).forward(xin_, conv_out);
+    const_cast<MinGruCell&>(cell_).forward(conv_out, {features_.data(), hd});
+  } else {
+    conv_.forward_predict(xin_, conv_out);
+    cell_.forward_predict(conv_out, {features_.data(), hd});
+  }
+}
+
+void MgradeLearner::learn_one(std::span<const double> x, double y, double weight) {
+  if (!built_ && (x.empty() || !build(x.size()).is_ok())) return;
+  if (x.size() != cfg_.n_features) return;
+  featurize<true>(x);
+  ++n_seen_;
+  if (n_seen_ <= cfg_.warmup || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
+  head_.update(features_, y);
+}
+
+double MgradeLearner::predict_one(std::span<const double> x) const {
+  if (!built_ || x.size() != cfg_.n_features) return 0.0;
+  featurize<false>(x);
+  return head_.predict(features_);
+}
+
+void MgradeLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (cfg_.task != Task::kClassification) return;
+  if (!built_ || x.size() != cfg_.n_features) {
+    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+    return;
+  }
+  featurize<false>(x);
+  head_.predict_proba(features_, proba);
+}
+
+void MgradeLearner::reset() {
+  n_seen_ = 0;
+  if (built_) (void)build(cfg_.n_features);
+}
+
+std::size_t MgradeLearner::memory_bytes() const {
+  return sizeof(*this) + conv_.memory_bytes() + cell_.memory_bytes() + head_.memory_bytes() +
+         (xin_.capacity() + features_.capacity()) * sizeof(double);
+}
+
+void MgradeLearner::encode(ByteWriter& out) const {
+  out.u32(1);
+  out.u8(static_cast<std::uint8_t>(cfg_.task));
+  out.u64(cfg_.n_classes);
+  out.u64(cfg_.n_features);
+  out.u64(cfg_.d_hidden);
+  out.u64(cfg_.taps);
+  out.f64(cfg_.rls.forgetting_factor);
+  out.f64(cfg_.rls.delta);
+  out.u64(cfg_.warmup);
+  out.u64(cfg_.seed);
+  out.u64(n_seen_);
+  out.boolean(built_);
+  if (built_) {
+    conv_.encode(out);
+    cell_.encode(out);
+    head_.encode(out);
+  }
+}
+
+Status MgradeLearner::decode(ByteReader& in) {
+  if (in.u32("mgrade record version") != 1 && in.ok()) return Status::corruption("mgrade: unsupported record version");
+  MgradeLearnerConfig c;
+  const std::uint8_t task = in.u8("mgrade task");
+  c.n_classes = in.u64("mgrade n_classes");
+  c.n_features = in.u64("mgrade n_features");
+  c.d_hidden = in.u64("mgrade d_hidden");
+  c.taps = in.u64("mgrade taps");
+  c.rls.forgetting_factor = in.f64("mgrade rls lambda");
+  c.rls.delta = in.f64("mgrade rls delta");
+  c.warmup = in.u64("mgrade warmup");
+  c.seed = in.u64("mgrade seed");
+  const std::uint64_t n_seen = in.u64("mgrade samples seen");
+  const bool built = in.boolean("mgrade built");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("mgrade: bad task");
+  c.task = static_cast<Task>(task);
+  if (Status s = validate(c); !s.is_ok()) return Status::corruption("mgrade: bad configuration: " + s.message());
+  MgradeLearner m;
+  m.cfg_ = c;
+  m.n_seen_ = n_seen;
+  if (built) {
+    if (c.n_features == 0) return Status::corruption("mgrade: built without features");
+    IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
+    IRITHYLL_RETURN_IF_ERROR(m.conv_.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(m.cell_.decode(in));
+    if (m.conv_.d_in() != c.n_features || m.conv_.taps() != c.taps || m.cell_.d_in() != c.n_features ||
+        m.cell_.d_hidden() != c.d_hidden)
+      return Status::corruption("mgrade: stages do not match the configuration");
+    IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
+  }
+  *this = std::move(m);
+  return Status::ok();
+}
+
+}  // namespace irithyll::nn

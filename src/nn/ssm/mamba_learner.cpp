@@ -1,0 +1,192 @@
+#include "irithyll/nn/ssm/mamba_learner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "irithyll/nn/ssm/mamba3.hpp"
+#include "irithyll/nn/ssm/selective_ssm.hpp"
+#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+
+namespace irithyll::nn {
+
+namespace {
+
+std::unique_ptr<SsmLayer> make_layer(const MambaLearnerConfig& c, std::size_t d_in) {
+  if (c.version == MambaVersion::kV1) {
+    return std::make_unique<SelectiveSsm>(SelectiveSsmConfig{.d_in = d_in, .n_state = c.n_state, .seed = c.seed});
+  }
+  if (c.version == MambaVersion::kBlockDiagonal) {
+    return std::make_unique<SelectiveSsmBd>(
+        SelectiveSsmBdConfig{.d_in = d_in, .n_state = c.n_state, .block_size = c.block_size, .seed = c.seed});
+  }
+  Mamba3Config m;
+  m.d_in = d_in;
+  m.n_state = c.n_state;
+  m.n_groups = c.n_groups;
+  m.rank = c.version == MambaVersion::kV3Mimo ? c.rank : 0;
+  m.use_bcnorm = c.use_bcnorm;
+  m.discretization = c.version == MambaVersion::kV3Tustin ? Mamba3Discretization::kTustin : Mamba3Discretization::kExpTrapezoidal;
+  m.seed = c.seed;
+  return std::make_unique<Mamba3>(m);
+}
+
+}  // namespace
+
+Status MambaLearner::validate(const MambaLearnerConfig& c) {
+  if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 1024))
+    return Status::invalid_argument("mamba: classification needs 2..1024 classes");
+  if (c.n_state == 0 || c.n_state > 1024) return Status::invalid_argument("mamba: n_state must be in 1..1024");
+  if (static_cast<std::uint8_t>(c.version) > 4) return Status::invalid_argument("mamba: unknown version");
+  if (c.n_groups == 0) return Status::invalid_argument("mamba: n_groups must be >= 1");
+  if (c.version == MambaVersion::kV3Mimo && (c.rank == 0 || c.rank > 16))
+    return Status::invalid_argument("mamba: v3-mimo rank must be in 1..16");
+  if (c.n_features > 4096) return Status::invalid_argument("mamba: too many features");
+  if (c.version == MambaVersion::kBlockDiagonal &&
+      (c.block_size == 0 || c.block_size > 64 || (c.n_features != 0 && c.n_features % c.block_size != 0)))
+    return Status::invalid_argument("mamba: bd block_size must be in 1..64 and divide the number of features");
+  if (c.n_features != 0 && c.version != MambaVersion::kV1 && c.version != MambaVersion::kBlockDiagonal &&
+      c.n_features % c.n_groups != 0)
+    return Status::invalid_argument("mamba: n_groups must divide the number of features");
+  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
+      !std::isfinite(c.rls.delta))
+    return Status::invalid_argument("mamba: RLS forgetting factor must be in (0, 1] and delta > 0");
+  return Status::ok();
+}
+
+MambaLearner::MambaLearner(const MambaLearnerConfig& config) : cfg_(config) {
+  if (cfg_.n_features > 0) (void)build(cfg_.n_features);
+}
+
+Status MambaLearner::build(std::size_t n_features) {
+  MambaLearnerConfig c = cfg_;
+  c.n_features = n_features;
+  IRITHYLL_RETURN_IF_ERROR(validate(c));
+  cfg_ = c;
+  layer_ = make_layer(cfg_, n_features);
+  use_state_ = layer_->state().size() <= cfg_.state_feature_cap;
+  const std::size_t nf = layer_->output_dim() + (use_state_ ? layer_->state().size() : 0) + 1;
+  head_ = RlsHead(cfg_.task, cfg_.n_classes, nf, cfg_.rls);
+  xin_.assign(n_features, 0.0);
+  features_.assign(nf, 0.0);
+  return Status::ok();
+}
+
+template <bool kLearn>
+void MambaLearner::featurize(std::span<const double> x) const {
+  for (std::size_t i = 0; i < xin_.size(); ++i) xin_[i] = std::isfinite(x[i]) ? x[i] : 0.0;
+  const std::size_t d = layer_->output_dim();
+  double* f = features_.data();
+  if (use_state_) {
+    const auto h = layer_->state();
+    std::copy(h.begin(), h.end(), f + d);
+  }
+  features_.back() = 1.0;
+  if constexpr (kLearn) {
+    // The layer is logically part of the learner's mutable state here.
+    const_cast<SsmLayer*>(layer_.get())->forward(xin_, {f, d});
+  } else {
+    layer_->forward_predict(xin_, {f, d});
+  }
+}
+
+void MambaLearner::learn_one(std::span<const double> x, double y, double weight) {
+  if (!layer_ && (x.empty() || !build(x.size()).is_ok())) return;
+  if (x.size() != cfg_.n_features) return;
+  featurize<true>(x);
+  ++n_seen_;
+  if (n_seen_ <= cfg_.warmup || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
+  head_.update(features_, y);
+}
+
+double MambaLearner::predict_one(std::span<const double> x) const {
+  if (!layer_ || x.size() != cfg_.n_features) return 0.0;
+  featurize<false>(x);
+  return head_.predict(features_);
+}
+
+void MambaLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (cfg_.task != Task::kClassification) return;
+  if (!layer_ || x.size() != cfg_.n_features) {
+    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+    return;
+  }
+  featurize<false>(x);
+  head_.predict_proba(features_, proba);
+}
+
+void MambaLearner::reset() {
+  n_seen_ = 0;
+  if (layer_) (void)build(cfg_.n_features);  // fresh weights from the same seed
+}
+
+std::size_t MambaLearner::memory_bytes() const {
+  return sizeof(*this) + (layer_ ? layer_->memory_bytes() : 0) + head_.memory_bytes() +
+         (xin_.capacity() + features_.capacity()) * sizeof(double);
+}
+
+void MambaLearner::encode(ByteWriter& out) const {
+  out.u32(1);  // format version of this record
+  out.u8(static_cast<std::uint8_t>(cfg_.task));
+  out.u64(cfg_.n_classes);
+  out.u64(cfg_.n_features);
+  out.u8(static_cast<std::uint8_t>(cfg_.version));
+  out.u64(cfg_.n_state);
+  out.u64(cfg_.n_groups);
+  out.u64(cfg_.rank);
+  out.u64(cfg_.block_size);
+  out.boolean(cfg_.use_bcnorm);
+  out.u64(cfg_.state_feature_cap);
+  out.f64(cfg_.rls.forgetting_factor);
+  out.f64(cfg_.rls.delta);
+  out.u64(cfg_.warmup);
+  out.u64(cfg_.seed);
+  out.u64(n_seen_);
+  out.boolean(layer_ != nullptr);
+  if (layer_) {
+    layer_->encode(out);
+    head_.encode(out);
+  }
+}
+
+Status MambaLearner::decode(ByteReader& in) {
+  if (in.u32("mamba record version") != 1 && in.ok()) return Status::corruption("mamba: unsupported record version");
+  MambaLearnerConfig c;
+  const std::uint8_t task = in.u8("mamba task");
+  c.n_classes = in.u64("mamba n_classes");
+  c.n_features = in.u64("mamba n_features");
+  const std::uint8_t version = in.u8("mamba version");
+  c.n_state = in.u64("mamba n_state");
+  c.n_groups = in.u64("mamba n_groups");
+  c.rank = in.u64("mamba rank");
+  c.block_size = in.u64("mamba block size");
+  c.use_bcnorm = in.boolean("mamba bcnorm");
+  c.state_feature_cap = in.u64("mamba state feature cap");
+  c.rls.forgetting_factor = in.f64("mamba rls lambda");
+  c.rls.delta = in.f64("mamba rls delta");
+  c.warmup = in.u64("mamba warmup");
+  c.seed = in.u64("mamba seed");
+  const std::uint64_t n_seen = in.u64("mamba samples seen");
+  const bool built = in.boolean("mamba built");
+  if (!in.ok()) return in.status();
+  if (task > 1 || version > 4) return Status::corruption("mamba: bad task or version");
+  c.task = static_cast<Task>(task);
+  c.version = static_cast<MambaVersion>(version);
+  if (Status s = validate(c); !s.is_ok()) return Status::corruption("mamba: bad configuration: " + s.message());
+  MambaLearner m;
+  m.cfg_ = c;
+  m.n_seen_ = n_seen;
+  if (built) {
+    if (c.n_features == 0) return Status::corruption("mamba: built without features");
+    IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
+    const std::size_t state_size = m.layer_->state().size();
+    IRITHYLL_RETURN_IF_ERROR(m.layer_->decode(in));
+    if (m.layer_->input_dim() != c.n_features || m.layer_->output_dim() != c.n_features ||
+        m.layer_->state().size() != state_size)
+      return Status::corruption("mamba: layer does not match the configuration");
+    IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
+  }
+  *this = std::move(m);
+  return Status::ok();
+}
+
+}  // namespace irithyll::nn
