@@ -10,27 +10,10 @@
 //    growth), and their total stays tiny (< 1 per 100 steps).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 
-namespace {
-std::atomic<long> g_allocs{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "support/alloc_counter.hpp"
 
 namespace irithyll {
 namespace {
@@ -81,11 +64,11 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
   for (int i = 0; i < 10000; ++i) {
     const double y = sample(rng, x);
     const std::size_t before = structure(m);
-    const long a0 = g_allocs.load();
+    const long a0 = test::allocation_count();
     m.predict_proba_one(x, proba);
     (void)m.predict_one(x);
     m.learn_one(x, y);
-    const long used = g_allocs.load() - a0;
+    const long used = test::allocation_count() - a0;
     if (structure(m) == before) {
       steady_allocs += used;
       ++steady_steps;
@@ -110,13 +93,13 @@ TEST(SGBTAlloc, MulticlassAndRegressionPredictAllocateNothing) {
     m3.learn_one(x, std::floor(x[0] * 3));
     reg.learn_one(x, y);
   }
-  const long a0 = g_allocs.load();
+  const long a0 = test::allocation_count();
   for (int i = 0; i < 1000; ++i) {
     sample(rng, x);
     m3.predict_proba_one(x, proba);
     (void)reg.predict_one(x);
   }
-  EXPECT_EQ(g_allocs.load() - a0, 0);
+  EXPECT_EQ(test::allocation_count() - a0, 0);
 }
 
 }  // namespace

@@ -5,9 +5,6 @@
 // checked to stay at zero.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -15,33 +12,16 @@
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/attention/multi_head.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "support/alloc_counter.hpp"
 
 namespace irithyll::nn {
 namespace {
 
 TEST(AllocAttention, CounterSeesAllocations) {
-  const long before = g_allocations.load();
+  const long before = test::allocation_count();
   auto* v = new std::vector<double>(10);
   delete v;
-  EXPECT_GE(g_allocations.load() - before, 2);
+  EXPECT_GE(test::allocation_count() - before, 2);
 }
 
 TEST(AllocAttention, EveryModeStepsWithoutAllocating) {
@@ -57,14 +37,14 @@ TEST(AllocAttention, EveryModeStepsWithoutAllocating) {
     std::vector<double> x(64), out(64);
     for (double& e : x) e = rng.normal();
     layer.forward(x, out);  // warm-up
-    const long before = g_allocations.load();
+    const long before = test::allocation_count();
     for (int t = 0; t < 200; ++t) {
       x[t % 64] = rng.normal();
       layer.forward(x, out);
       layer.peek(x, out);
       layer.query_state(x, out);
     }
-    EXPECT_EQ(g_allocations.load() - before, 0) << attention_mode_name(c.mode);
+    EXPECT_EQ(test::allocation_count() - before, 0) << attention_mode_name(c.mode);
   }
 }
 
@@ -83,7 +63,7 @@ TEST(AllocAttention, LogLinearTrainAndLearnerStepWithoutAllocating) {
   for (double& e : x) e = rng.normal();
   ll.train_one(x, y, out);
   learner.learn_one(f, 1.0);
-  const long before = g_allocations.load();
+  const long before = test::allocation_count();
   for (int t = 0; t < 200; ++t) {
     for (double& e : x) e = rng.normal();
     for (double& e : f) e = rng.normal();
@@ -93,7 +73,7 @@ TEST(AllocAttention, LogLinearTrainAndLearnerStepWithoutAllocating) {
     (void)learner.predict_one(f);
     learner.learn_one(f, static_cast<double>(t % 3));
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(test::allocation_count() - before, 0);
 }
 
 }  // namespace

@@ -4,10 +4,7 @@
 // zero heap allocations. Own binary, because the replacement is global.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "irithyll/nn/reservoir/cycle_reservoir.hpp"
@@ -16,29 +13,16 @@
 #include "irithyll/nn/snn/spike_net.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "support/alloc_counter.hpp"
 
 namespace irithyll::nn {
 namespace {
 
 template <class F>
 std::size_t allocations_during(F&& f) {
-  const std::size_t before = g_allocations.load();
+  const auto before = static_cast<std::size_t>(test::allocation_count());
   f();
-  return g_allocations.load() - before;
+  return static_cast<std::size_t>(test::allocation_count()) - before;
 }
 
 void drive_learner(Learner& m, std::size_t d, bool classification) {

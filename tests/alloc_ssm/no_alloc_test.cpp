@@ -3,9 +3,6 @@
 // asserts that forward/forward_predict/learn_one/predict_one allocate nothing.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -18,29 +15,16 @@
 #define IRITHYLL_HAVE_RNN 1
 #endif
 
-namespace {
-std::atomic<long> g_allocs{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "support/alloc_counter.hpp"
 
 namespace irithyll::nn {
 namespace {
 
 template <class F>
 long count_allocs(F&& f) {
-  const long before = g_allocs.load();
+  const long before = test::allocation_count();
   f();
-  return g_allocs.load() - before;
+  return test::allocation_count() - before;
 }
 
 TEST(NoAlloc, SsmLayers) {

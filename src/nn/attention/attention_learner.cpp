@@ -27,7 +27,7 @@ Status AttentionLearner::validate(const AttentionLearnerConfig& c) {
   return resolved(c.attention).validate();
 }
 
-AttentionLearner::AttentionLearner(const AttentionLearnerConfig& config) : cfg_(config) {
+AttentionLearner::AttentionLearner(const AttentionLearnerConfig& config) : RlsReadoutLearner(config) {
   if (const Status s = validate(config); !s.is_ok()) throw std::invalid_argument(s.message());
   cfg_.attention = resolved(cfg_.attention);
   if (cfg_.n_features > 0) build(cfg_.n_features);
@@ -55,8 +55,7 @@ void AttentionLearner::build(std::size_t n_features) {
   built_ = true;
 }
 
-bool AttentionLearner::featurize(std::span<const double> x, bool learn) const {
-  if (!built_ || x.size() != cfg_.n_features) return false;
+void AttentionLearner::featurize(std::span<const double> x, bool learn) const {
   const std::size_t d = cfg_.attention.d_model, nf = cfg_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
@@ -70,47 +69,31 @@ bool AttentionLearner::featurize(std::span<const double> x, bool learn) const {
   }
   if (!is_bounded(cfg_.attention.mode.kind)) tanh_inplace(o);
   std::copy_n(z_.begin(), nf, features_.begin());
+}
+
+bool AttentionLearner::try_build(std::size_t n_features) {
+  if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
+  build(n_features);
   return true;
 }
 
-void AttentionLearner::learn_one(std::span<const double> x, double y, double weight) {
-  if (!built_ && cfg_.n_features == 0 && !x.empty() && x.size() <= kMaxFeatures) build(x.size());
-  if (!built_ || x.size() != cfg_.n_features) return;
+void AttentionLearner::advance(std::span<const double> x, double, double) {
   // Features for this sample use the statistics before it, as predict_one did.
-  if (!featurize(x, true)) return;
+  featurize(x, true);
   scaler_.update(x);
-  ++n_seen_;
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight)) return;
-  head_.update(features_, y);
 }
 
-double AttentionLearner::predict_one(std::span<const double> x) const {
-  if (!featurize(x, false)) return 0.0;
-  return head_.predict(features_);
+void AttentionLearner::restart() {
+  layer_.reset();
+  scaler_.reset();
+  head_.reset();
 }
 
-void AttentionLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (cfg_.task != Task::kClassification || proba.size() != cfg_.n_classes) return;
-  if (!featurize(x, false)) {
-    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  head_.predict_proba(features_, proba);
-}
-
-void AttentionLearner::reset() {
-  if (built_) {
-    layer_.reset();
-    scaler_.reset();
-    head_.reset();
-  }
-  n_seen_ = 0;
-}
-
-std::size_t AttentionLearner::memory_bytes() const {
-  return sizeof(*this) + layer_.memory_bytes() - sizeof(layer_) + head_.memory_bytes() - sizeof(head_) +
-         (w_in_.capacity() + z_.capacity() + u_.capacity() + features_.capacity()) * sizeof(double) +
-         scaler_.dim() * 3 * sizeof(double);
+std::size_t AttentionLearner::extractor_memory_bytes() const {
+  // The layer and the readout already lie inside sizeof(*this): count only
+  // what they own beyond it.
+  return layer_.memory_bytes() - sizeof(layer_) - sizeof(head_) +
+         (w_in_.capacity() + z_.capacity() + u_.capacity()) * sizeof(double) + scaler_.dim() * 3 * sizeof(double);
 }
 
 void AttentionLearner::encode(ByteWriter& out) const {

@@ -23,7 +23,7 @@ Status LogLinearLearner::validate(const LogLinearLearnerConfig& c) {
   return c.layer.validate();
 }
 
-LogLinearLearner::LogLinearLearner(const LogLinearLearnerConfig& config) : cfg_(config) {
+LogLinearLearner::LogLinearLearner(const LogLinearLearnerConfig& config) : RlsReadoutLearner(config) {
   if (const Status s = validate(config); !s.is_ok()) throw std::invalid_argument(s.message());
   if (cfg_.n_features > 0) build(cfg_.n_features);
 }
@@ -48,20 +48,23 @@ void LogLinearLearner::build(std::size_t n_features) {
   built_ = true;
 }
 
-bool LogLinearLearner::input(std::span<const double> x) const {
-  if (!built_ || x.size() != cfg_.n_features) return false;
+void LogLinearLearner::input(std::span<const double> x) const {
   const std::size_t nf = cfg_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
     z_[i] = std::isfinite(z_[i]) ? std::clamp(z_[i], -kInputClamp, kInputClamp) : 0.0;
   matvec(w_in_.data(), z_.data(), u_.data(), cfg_.layer.d_model, nf + 1);
   std::copy_n(z_.begin(), nf, features_.begin());
+}
+
+bool LogLinearLearner::try_build(std::size_t n_features) {
+  if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
+  build(n_features);
   return true;
 }
 
-void LogLinearLearner::learn_one(std::span<const double> x, double y, double weight) {
-  if (!built_ && cfg_.n_features == 0 && !x.empty() && x.size() <= kMaxFeatures) build(x.size());
-  if (!input(x)) return;
+void LogLinearLearner::advance(std::span<const double> x, double y, double weight) {
+  input(x);
   std::span<double> o(features_.data() + cfg_.n_features, cfg_.layer.d_value);
   const bool good = std::isfinite(y) && weight > 0.0 && std::isfinite(weight);
   bool target_ok = good;
@@ -80,37 +83,21 @@ void LogLinearLearner::learn_one(std::span<const double> x, double y, double wei
     layer_.forward(u_, o);
   }
   scaler_.update(x);
-  ++n_seen_;
-  if (!good) return;
-  if (cfg_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
-  head_.update(features_, y);
+  // Same condition as the readout's (RlsReadoutLearner::learn_one): the
+  // target statistics follow exactly the targets the readout trains on.
+  if (good && cfg_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
 }
 
-double LogLinearLearner::predict_one(std::span<const double> x) const {
-  if (!input(x)) return 0.0;
+void LogLinearLearner::peek_features(std::span<const double> x) const {
+  input(x);
   layer_.peek(u_, std::span<double>(features_.data() + cfg_.n_features, cfg_.layer.d_value));
-  return head_.predict(features_);
 }
 
-void LogLinearLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (cfg_.task != Task::kClassification || proba.size() != cfg_.n_classes) return;
-  if (!input(x)) {
-    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  layer_.peek(u_, std::span<double>(features_.data() + cfg_.n_features, cfg_.layer.d_value));
-  head_.predict_proba(features_, proba);
-}
-
-void LogLinearLearner::reset() {
-  if (built_) build(cfg_.n_features);  // weights are learned: back to the seeded initial ones
-  n_seen_ = 0;
-}
-
-std::size_t LogLinearLearner::memory_bytes() const {
-  return sizeof(*this) + layer_.memory_bytes() - sizeof(layer_) + head_.memory_bytes() - sizeof(head_) +
-         (w_in_.capacity() + z_.capacity() + u_.capacity() + target_.capacity() + features_.capacity()) *
-             sizeof(double) +
+std::size_t LogLinearLearner::extractor_memory_bytes() const {
+  // The layer and the readout already lie inside sizeof(*this): count only
+  // what they own beyond it.
+  return layer_.memory_bytes() - sizeof(layer_) - sizeof(head_) +
+         (w_in_.capacity() + z_.capacity() + u_.capacity() + target_.capacity()) * sizeof(double) +
          (scaler_.dim() + 1) * 3 * sizeof(double);
 }
 

@@ -17,7 +17,7 @@ Status MgradeLearner::validate(const MgradeLearnerConfig& c) {
   return Status::ok();
 }
 
-MgradeLearner::MgradeLearner(const MgradeLearnerConfig& config) : cfg_(config) {
+MgradeLearner::MgradeLearner(const MgradeLearnerConfig& config) : RlsReadoutLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
@@ -53,39 +53,12 @@ void MgradeLearner::featurize(std::span<const double> x) const {
   }
 }
 
-void MgradeLearner::learn_one(std::span<const double> x, double y, double weight) {
-  if (!built_ && (x.empty() || !build(x.size()).is_ok())) return;
-  if (x.size() != cfg_.n_features) return;
-  featurize<true>(x);
-  ++n_seen_;
-  if (n_seen_ <= cfg_.warmup || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
-  head_.update(features_, y);
-}
+// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+template void MgradeLearner::featurize<true>(std::span<const double>) const;
+template void MgradeLearner::featurize<false>(std::span<const double>) const;
 
-double MgradeLearner::predict_one(std::span<const double> x) const {
-  if (!built_ || x.size() != cfg_.n_features) return 0.0;
-  featurize<false>(x);
-  return head_.predict(features_);
-}
-
-void MgradeLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (cfg_.task != Task::kClassification) return;
-  if (!built_ || x.size() != cfg_.n_features) {
-    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  featurize<false>(x);
-  head_.predict_proba(features_, proba);
-}
-
-void MgradeLearner::reset() {
-  n_seen_ = 0;
-  if (built_) (void)build(cfg_.n_features);
-}
-
-std::size_t MgradeLearner::memory_bytes() const {
-  return sizeof(*this) + conv_.memory_bytes() + cell_.memory_bytes() + head_.memory_bytes() +
-         (xin_.capacity() + features_.capacity()) * sizeof(double);
+std::size_t MgradeLearner::extractor_memory_bytes() const {
+  return conv_.memory_bytes() + cell_.memory_bytes() + xin_.capacity() * sizeof(double);
 }
 
 void MgradeLearner::encode(ByteWriter& out) const {
@@ -99,13 +72,12 @@ void MgradeLearner::encode(ByteWriter& out) const {
   out.f64(cfg_.rls.delta);
   out.u64(cfg_.warmup);
   out.u64(cfg_.seed);
-  out.u64(n_seen_);
-  out.boolean(built_);
-  if (built_) {
-    conv_.encode(out);
-    cell_.encode(out);
-    head_.encode(out);
-  }
+  encode_state(out);
+}
+
+void MgradeLearner::encode_extractor(ByteWriter& out) const {
+  conv_.encode(out);
+  cell_.encode(out);
 }
 
 Status MgradeLearner::decode(ByteReader& in) {
@@ -126,20 +98,15 @@ Status MgradeLearner::decode(ByteReader& in) {
   if (task > 1) return Status::corruption("mgrade: bad task");
   c.task = static_cast<Task>(task);
   if (Status s = validate(c); !s.is_ok()) return Status::corruption("mgrade: bad configuration: " + s.message());
-  MgradeLearner m;
-  m.cfg_ = c;
-  m.n_seen_ = n_seen;
-  if (built) {
-    if (c.n_features == 0) return Status::corruption("mgrade: built without features");
-    IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
-    IRITHYLL_RETURN_IF_ERROR(m.conv_.decode(in));
-    IRITHYLL_RETURN_IF_ERROR(m.cell_.decode(in));
-    if (m.conv_.d_in() != c.n_features || m.conv_.taps() != c.taps || m.cell_.d_in() != c.n_features ||
-        m.cell_.d_hidden() != c.d_hidden)
-      return Status::corruption("mgrade: stages do not match the configuration");
-    IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
-  }
-  *this = std::move(m);
+  return decode_state(c, n_seen, built, in);
+}
+
+Status MgradeLearner::decode_extractor(ByteReader& in) {
+  IRITHYLL_RETURN_IF_ERROR(conv_.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(cell_.decode(in));
+  if (conv_.d_in() != cfg_.n_features || conv_.taps() != cfg_.taps || cell_.d_in() != cfg_.n_features ||
+      cell_.d_hidden() != cfg_.d_hidden)
+    return Status::corruption("mgrade: stages do not match the configuration");
   return Status::ok();
 }
 

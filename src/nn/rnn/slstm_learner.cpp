@@ -19,7 +19,7 @@ Status SlstmLearner::validate(const SlstmLearnerConfig& c) {
   return Status::ok();
 }
 
-SlstmLearner::SlstmLearner(const SlstmLearnerConfig& config) : cfg_(config) {
+SlstmLearner::SlstmLearner(const SlstmLearnerConfig& config) : RlsReadoutLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
@@ -56,38 +56,12 @@ void SlstmLearner::featurize(std::span<const double> x) const {
   }
 }
 
-void SlstmLearner::learn_one(std::span<const double> x, double y, double weight) {
-  if (!built_ && (x.empty() || !build(x.size()).is_ok())) return;
-  if (x.size() != cfg_.n_features) return;
-  featurize<true>(x);
-  ++n_seen_;
-  if (n_seen_ <= cfg_.warmup || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
-  head_.update(features_, y);
-}
+// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+template void SlstmLearner::featurize<true>(std::span<const double>) const;
+template void SlstmLearner::featurize<false>(std::span<const double>) const;
 
-double SlstmLearner::predict_one(std::span<const double> x) const {
-  if (!built_ || x.size() != cfg_.n_features) return 0.0;
-  featurize<false>(x);
-  return head_.predict(features_);
-}
-
-void SlstmLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (cfg_.task != Task::kClassification) return;
-  if (!built_ || x.size() != cfg_.n_features) {
-    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  featurize<false>(x);
-  head_.predict_proba(features_, proba);
-}
-
-void SlstmLearner::reset() {
-  n_seen_ = 0;
-  if (built_) (void)build(cfg_.n_features);
-}
-
-std::size_t SlstmLearner::memory_bytes() const {
-  return sizeof(*this) + cell_.memory_bytes() + head_.memory_bytes() + (xin_.capacity() + features_.capacity()) * sizeof(double);
+std::size_t SlstmLearner::extractor_memory_bytes() const {
+  return cell_.memory_bytes() + xin_.capacity() * sizeof(double);
 }
 
 void SlstmLearner::encode(ByteWriter& out) const {
@@ -103,12 +77,7 @@ void SlstmLearner::encode(ByteWriter& out) const {
   out.f64(cfg_.rls.delta);
   out.u64(cfg_.warmup);
   out.u64(cfg_.seed);
-  out.u64(n_seen_);
-  out.boolean(built_);
-  if (built_) {
-    cell_.encode(out);
-    head_.encode(out);
-  }
+  encode_state(out);
 }
 
 Status SlstmLearner::decode(ByteReader& in) {
@@ -131,18 +100,13 @@ Status SlstmLearner::decode(ByteReader& in) {
   if (task > 1) return Status::corruption("slstm: bad task");
   c.task = static_cast<Task>(task);
   if (Status s = validate(c); !s.is_ok()) return Status::corruption("slstm: bad configuration: " + s.message());
-  SlstmLearner m;
-  m.cfg_ = c;
-  m.n_seen_ = n_seen;
-  if (built) {
-    if (c.n_features == 0) return Status::corruption("slstm: built without features");
-    IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
-    IRITHYLL_RETURN_IF_ERROR(m.cell_.decode(in));
-    if (m.cell_.d_in() != c.n_features || m.cell_.d_hidden() != c.d_hidden)
-      return Status::corruption("slstm: cell does not match the configuration");
-    IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
-  }
-  *this = std::move(m);
+  return decode_state(c, n_seen, built, in);
+}
+
+Status SlstmLearner::decode_extractor(ByteReader& in) {
+  IRITHYLL_RETURN_IF_ERROR(cell_.decode(in));
+  if (cell_.d_in() != cfg_.n_features || cell_.d_hidden() != cfg_.d_hidden)
+    return Status::corruption("slstm: cell does not match the configuration");
   return Status::ok();
 }
 

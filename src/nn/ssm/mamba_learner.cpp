@@ -53,7 +53,7 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   return Status::ok();
 }
 
-MambaLearner::MambaLearner(const MambaLearnerConfig& config) : cfg_(config) {
+MambaLearner::MambaLearner(const MambaLearnerConfig& config) : RlsReadoutLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
@@ -68,6 +68,7 @@ Status MambaLearner::build(std::size_t n_features) {
   head_ = RlsHead(cfg_.task, cfg_.n_classes, nf, cfg_.rls);
   xin_.assign(n_features, 0.0);
   features_.assign(nf, 0.0);
+  built_ = true;
   return Status::ok();
 }
 
@@ -89,39 +90,12 @@ void MambaLearner::featurize(std::span<const double> x) const {
   }
 }
 
-void MambaLearner::learn_one(std::span<const double> x, double y, double weight) {
-  if (!layer_ && (x.empty() || !build(x.size()).is_ok())) return;
-  if (x.size() != cfg_.n_features) return;
-  featurize<true>(x);
-  ++n_seen_;
-  if (n_seen_ <= cfg_.warmup || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
-  head_.update(features_, y);
-}
+// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+template void MambaLearner::featurize<true>(std::span<const double>) const;
+template void MambaLearner::featurize<false>(std::span<const double>) const;
 
-double MambaLearner::predict_one(std::span<const double> x) const {
-  if (!layer_ || x.size() != cfg_.n_features) return 0.0;
-  featurize<false>(x);
-  return head_.predict(features_);
-}
-
-void MambaLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (cfg_.task != Task::kClassification) return;
-  if (!layer_ || x.size() != cfg_.n_features) {
-    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  featurize<false>(x);
-  head_.predict_proba(features_, proba);
-}
-
-void MambaLearner::reset() {
-  n_seen_ = 0;
-  if (layer_) (void)build(cfg_.n_features);  // fresh weights from the same seed
-}
-
-std::size_t MambaLearner::memory_bytes() const {
-  return sizeof(*this) + (layer_ ? layer_->memory_bytes() : 0) + head_.memory_bytes() +
-         (xin_.capacity() + features_.capacity()) * sizeof(double);
+std::size_t MambaLearner::extractor_memory_bytes() const {
+  return (layer_ ? layer_->memory_bytes() : 0) + xin_.capacity() * sizeof(double);
 }
 
 void MambaLearner::encode(ByteWriter& out) const {
@@ -140,12 +114,7 @@ void MambaLearner::encode(ByteWriter& out) const {
   out.f64(cfg_.rls.delta);
   out.u64(cfg_.warmup);
   out.u64(cfg_.seed);
-  out.u64(n_seen_);
-  out.boolean(layer_ != nullptr);
-  if (layer_) {
-    layer_->encode(out);
-    head_.encode(out);
-  }
+  encode_state(out);
 }
 
 Status MambaLearner::decode(ByteReader& in) {
@@ -172,20 +141,15 @@ Status MambaLearner::decode(ByteReader& in) {
   c.task = static_cast<Task>(task);
   c.version = static_cast<MambaVersion>(version);
   if (Status s = validate(c); !s.is_ok()) return Status::corruption("mamba: bad configuration: " + s.message());
-  MambaLearner m;
-  m.cfg_ = c;
-  m.n_seen_ = n_seen;
-  if (built) {
-    if (c.n_features == 0) return Status::corruption("mamba: built without features");
-    IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
-    const std::size_t state_size = m.layer_->state().size();
-    IRITHYLL_RETURN_IF_ERROR(m.layer_->decode(in));
-    if (m.layer_->input_dim() != c.n_features || m.layer_->output_dim() != c.n_features ||
-        m.layer_->state().size() != state_size)
-      return Status::corruption("mamba: layer does not match the configuration");
-    IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
-  }
-  *this = std::move(m);
+  return decode_state(c, n_seen, built, in);
+}
+
+Status MambaLearner::decode_extractor(ByteReader& in) {
+  const std::size_t state_size = layer_->state().size();
+  IRITHYLL_RETURN_IF_ERROR(layer_->decode(in));
+  if (layer_->input_dim() != cfg_.n_features || layer_->output_dim() != cfg_.n_features ||
+      layer_->state().size() != state_size)
+    return Status::corruption("mamba: layer does not match the configuration");
   return Status::ok();
 }
 

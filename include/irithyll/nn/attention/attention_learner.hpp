@@ -21,10 +21,9 @@
 
 #include <vector>
 
-#include "irithyll/learner.hpp"
 #include "irithyll/nn/attention/multi_head.hpp"
 #include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -40,24 +39,16 @@ struct AttentionLearnerConfig {
   RlsConfig rls{0.9999, 100.0};
 };
 
-class AttentionLearner final : public Learner {
+class AttentionLearner final : public RlsReadoutLearner<AttentionLearner, AttentionLearnerConfig> {
  public:
+  static constexpr std::string_view kName = "attention";
+  static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
   AttentionLearner() = default;
   explicit AttentionLearner(const AttentionLearnerConfig& config);  // throws std::invalid_argument
   static Status validate(const AttentionLearnerConfig& config);
 
-  std::string_view name() const override { return "attention"; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
@@ -65,18 +56,21 @@ class AttentionLearner final : public Learner {
   const MultiHeadAttention& layer() const noexcept { return layer_; }
 
  private:
-  void build(std::size_t n_features);
-  // Fills features_ for x; commits the layer step when learn is true.
-  bool featurize(std::span<const double> x, bool learn) const;
+  friend RlsReadoutLearner<AttentionLearner, AttentionLearnerConfig>;
 
-  AttentionLearnerConfig cfg_;
-  bool built_ = false;
+  void build(std::size_t n_features);
+  // Fills features_ for x (built, right width); commits the layer step when learn is true.
+  void featurize(std::span<const double> x, bool learn) const;
+  bool try_build(std::size_t n_features);
+  void advance(std::span<const double> x, double y, double weight);
+  void peek_features(std::span<const double> x) const { featurize(x, false); }
+  void restart();
+  std::size_t extractor_memory_bytes() const;
+
   std::vector<double> w_in_;
   WelfordNormalizer scaler_;
   mutable MultiHeadAttention layer_;  // mutated only by learn_one (featurize with learn = true)
-  RlsHead head_;
-  std::uint64_t n_seen_ = 0;
-  mutable std::vector<double> z_, u_, features_;
+  mutable std::vector<double> z_, u_;
 };
 
 }  // namespace irithyll::nn

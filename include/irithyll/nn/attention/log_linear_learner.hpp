@@ -21,10 +21,9 @@
 
 #include <vector>
 
-#include "irithyll/learner.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -37,41 +36,35 @@ struct LogLinearLearnerConfig {
   RlsConfig rls{0.9999, 100.0};
 };
 
-class LogLinearLearner final : public Learner {
+class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig> {
  public:
+  static constexpr std::string_view kName = "loglinear";
+  static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
   LogLinearLearner() = default;
   explicit LogLinearLearner(const LogLinearLearnerConfig& config);  // throws std::invalid_argument
   static Status validate(const LogLinearLearnerConfig& config);
 
-  std::string_view name() const override { return "loglinear"; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
   const LogLinearAttention& layer() const noexcept { return layer_; }
 
  private:
-  void build(std::size_t n_features);
-  bool input(std::span<const double> x) const;  // z_ and u_ from x
+  friend RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig>;
 
-  LogLinearLearnerConfig cfg_;
-  bool built_ = false;
+  void build(std::size_t n_features);
+  void input(std::span<const double> x) const;  // z_, u_ and the z part of features_ (built, right width)
+  bool try_build(std::size_t n_features);
+  void advance(std::span<const double> x, double y, double weight);
+  void peek_features(std::span<const double> x) const;
+  std::size_t extractor_memory_bytes() const;
+
   std::vector<double> w_in_;
   WelfordNormalizer scaler_, y_stats_;
   mutable LogLinearAttention layer_;
-  RlsHead head_;
-  std::uint64_t n_seen_ = 0;
-  mutable std::vector<double> z_, u_, target_, features_;
+  mutable std::vector<double> z_, u_, target_;
 };
 
 }  // namespace irithyll::nn

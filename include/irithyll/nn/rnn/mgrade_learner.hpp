@@ -11,10 +11,9 @@
 // O(K F^2). No allocation after the first sample. Thread safety: one owner.
 #pragma once
 
-#include "irithyll/learner.hpp"
 #include "irithyll/nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mingru.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -29,22 +28,15 @@ struct MgradeLearnerConfig {
   std::uint64_t seed = 42;
 };
 
-class MgradeLearner final : public Learner {
+class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig> {
  public:
+  static constexpr std::string_view kName = "mgrade";
+  static constexpr bool kProbaNeedsClassCount = false;
+
   MgradeLearner() = default;
   explicit MgradeLearner(const MgradeLearnerConfig& config);
   static Status validate(const MgradeLearnerConfig& config);
 
-  std::string_view name() const override { return "mgrade"; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
@@ -52,17 +44,18 @@ class MgradeLearner final : public Learner {
   const DelayConv1d& conv() const noexcept { return conv_; }
 
  private:
+  friend RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig>;
+
   Status build(std::size_t n_features);
   template <bool kLearn>
   void featurize(std::span<const double> x) const;
+  std::size_t extractor_memory_bytes() const;
+  void encode_extractor(ByteWriter& out) const;
+  Status decode_extractor(ByteReader& in);
 
-  MgradeLearnerConfig cfg_;
-  bool built_ = false;
   DelayConv1d conv_;
   MinGruCell cell_;
-  RlsHead head_;
-  std::uint64_t n_seen_ = 0;
-  mutable std::vector<double> xin_, features_;
+  mutable std::vector<double> xin_;
 };
 
 }  // namespace irithyll::nn

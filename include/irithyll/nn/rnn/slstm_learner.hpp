@@ -11,9 +11,8 @@
 // sample. Thread safety: one owner.
 #pragma once
 
-#include "irithyll/learner.hpp"
 #include "irithyll/nn/rnn/slstm.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -29,38 +28,32 @@ struct SlstmLearnerConfig {
   std::uint64_t seed = 42;
 };
 
-class SlstmLearner final : public Learner {
+class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig> {
  public:
+  static constexpr std::string_view kName = "slstm";
+  static constexpr bool kProbaNeedsClassCount = false;
+
   SlstmLearner() = default;
   explicit SlstmLearner(const SlstmLearnerConfig& config);
   static Status validate(const SlstmLearnerConfig& config);
 
-  std::string_view name() const override { return "slstm"; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
   const SlstmCell& cell() const noexcept { return cell_; }
 
  private:
+  friend RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig>;
+
   Status build(std::size_t n_features);
   template <bool kLearn>
   void featurize(std::span<const double> x) const;
+  std::size_t extractor_memory_bytes() const;
+  void encode_extractor(ByteWriter& out) const { cell_.encode(out); }
+  Status decode_extractor(ByteReader& in);
 
-  SlstmLearnerConfig cfg_;
-  bool built_ = false;
   SlstmCell cell_;
-  RlsHead head_;
-  std::uint64_t n_seen_ = 0;
-  mutable std::vector<double> xin_, features_;
+  mutable std::vector<double> xin_;
 };
 
 }  // namespace irithyll::nn

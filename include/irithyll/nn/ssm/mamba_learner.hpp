@@ -22,9 +22,8 @@
 
 #include <memory>
 
-#include "irithyll/learner.hpp"
 #include "irithyll/nn/ssm/ssm_layer.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -46,22 +45,15 @@ struct MambaLearnerConfig {
   std::uint64_t seed = 42;
 };
 
-class MambaLearner final : public Learner {
+class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerConfig> {
  public:
+  static constexpr std::string_view kName = "mamba";
+  static constexpr bool kProbaNeedsClassCount = false;
+
   MambaLearner() = default;
   explicit MambaLearner(const MambaLearnerConfig& config);
   static Status validate(const MambaLearnerConfig& config);
 
-  std::string_view name() const override { return "mamba"; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
@@ -71,17 +63,19 @@ class MambaLearner final : public Learner {
   const RlsHead& readout() const noexcept { return head_; }
 
  private:
+  friend RlsReadoutLearner<MambaLearner, MambaLearnerConfig>;
+
   Status build(std::size_t n_features);
   // Writes [y, h_{t-1}, 1] into features_; commits the step when kLearn.
   template <bool kLearn>
   void featurize(std::span<const double> x) const;
+  std::size_t extractor_memory_bytes() const;
+  void encode_extractor(ByteWriter& out) const { layer_->encode(out); }
+  Status decode_extractor(ByteReader& in);
 
-  MambaLearnerConfig cfg_;
+  bool use_state_ = false;  // first: shares the base's tail padding
   std::unique_ptr<SsmLayer> layer_;
-  RlsHead head_;
-  std::uint64_t n_seen_ = 0;
-  bool use_state_ = false;
-  mutable std::vector<double> xin_, features_;
+  mutable std::vector<double> xin_;
 };
 
 }  // namespace irithyll::nn

@@ -1,0 +1,160 @@
+// RlsReadoutLearner<Derived, Config>: the Learner plumbing shared by the neural
+// learners that are "a feature extractor followed by an RlsHead" (mamba, slstm,
+// mgrade, attention, loglinear). It owns what they all hold -- the config, the
+// readout, the sample count, the built flag and the readout's feature vector --
+// and implements the Learner overrides once, so a learner keeps only its
+// extractor, its config and the config's encoding.
+//
+// One flow for all of them, so that they cannot drift apart:
+//  - learn_one: build on the first non-empty sample (Derived::try_build),
+//    ignore a wrong width, advance the extractor (Derived::advance writes
+//    features_ and commits the step), count the sample, then train the readout
+//    unless the sample is in the warm-up (Config::warmup, when the config has
+//    one), the target is non-finite or the weight is not finite and > 0. The
+//    state advances on every sample of the right width: the stream's memory
+//    must not skip samples the readout skips.
+//  - predict_one / predict_proba_one: Derived::peek_features writes features_
+//    without changing the model; unbuilt or wrong width gives 0 or a uniform
+//    distribution. Derived::kProbaNeedsClassCount: when true, a proba span of
+//    any other length than n_classes is left untouched.
+//  - reset: zero the count, then Derived::restart() when built.
+//  - encode_state / decode_state: the record tail (count, built flag,
+//    extractor, readout) for learners that write it in that order; the
+//    config fields before it stay in the learner, which owns their format.
+//
+// Hooks are private members of Derived (befriend this class), reached through
+// CRTP. Derived always provides extractor_memory_bytes (what it owns beyond
+// sizeof, features_ and the readout) and kProbaNeedsClassCount; try_build,
+// advance, peek_features and restart have defaults (below) that a learner
+// shadows by declaring its own; encode_extractor and decode_extractor are
+// needed only when encode_state / decode_state are used.
+//
+// Cost: nothing per sample beyond the hooks and the RlsHead itself (no virtual
+// calls besides the Learner interface, no extra state, no allocation). Thread
+// safety: one owner -- the const predictions write the mutable features_.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "irithyll/learner.hpp"
+#include "irithyll/readout/rls_head.hpp"
+
+namespace irithyll {
+
+template <class Derived, class Config>
+class RlsReadoutLearner : public Learner {
+ public:
+  std::string_view name() const override { return Derived::kName; }
+  Task task() const override { return cfg_.task; }
+  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
+  std::size_t n_features() const override { return cfg_.n_features; }
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override {
+    if (!built_ && (x.empty() || !self().try_build(x.size()))) return;
+    if (x.size() != cfg_.n_features) return;
+    self().advance(x, y, weight);
+    ++n_seen_;
+    if (n_seen_ <= warmup() || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
+    head_.update(features_, y);
+  }
+
+  double predict_one(std::span<const double> x) const override {
+    if (!built_ || x.size() != cfg_.n_features) return 0.0;
+    self().peek_features(x);
+    return head_.predict(features_);
+  }
+
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
+    if (cfg_.task != Task::kClassification) return;
+    if constexpr (Derived::kProbaNeedsClassCount) {
+      if (proba.size() != cfg_.n_classes) return;
+    }
+    if (!built_ || x.size() != cfg_.n_features) {
+      std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+      return;
+    }
+    self().peek_features(x);
+    head_.predict_proba(features_, proba);
+  }
+
+  void reset() override {
+    n_seen_ = 0;
+    if (built_) self().restart();
+  }
+
+  std::size_t memory_bytes() const override {
+    return sizeof(Derived) + self().extractor_memory_bytes() + head_.memory_bytes() +
+           features_.capacity() * sizeof(double);
+  }
+
+ protected:
+  RlsReadoutLearner() = default;
+  explicit RlsReadoutLearner(const Config& config) : cfg_(config) {}
+
+  // Writes: samples seen, built flag, then (when built) extractor and readout.
+  void encode_state(ByteWriter& out) const {
+    out.u64(n_seen_);
+    out.boolean(built_);
+    if (built_) {
+      self().encode_extractor(out);
+      head_.encode(out);
+    }
+  }
+
+  // Reads what encode_state wrote after the config (n_seen and built already
+  // read by the caller, config already validated) into a fresh learner, and
+  // replaces *this only when everything decoded.
+  Status decode_state(const Config& c, std::uint64_t n_seen, bool built, ByteReader& in) {
+    Derived m;
+    m.cfg_ = c;
+    m.n_seen_ = n_seen;
+    if (built) {
+      if (c.n_features == 0) return Status::corruption(std::string(Derived::kName) + ": built without features");
+      IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
+      IRITHYLL_RETURN_IF_ERROR(m.decode_extractor(in));
+      IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
+    }
+    self() = std::move(m);
+    return Status::ok();
+  }
+
+  Config cfg_;
+  RlsHead head_;
+  std::uint64_t n_seen_ = 0;
+  mutable std::vector<double> features_;  // readout input for the current sample
+  // Last, so that a learner's own leading bool can sit in its tail padding and
+  // sizeof (part of memory_bytes) stays what it was before this base existed.
+  bool built_ = false;
+
+ private:
+  Derived& self() noexcept { return static_cast<Derived&>(*this); }
+  const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+
+  // Default hooks, for an extractor built by `Status build(n_features)` that
+  // writes features_ in `template <bool kLearn> void featurize(x) const`
+  // (committing its step when kLearn). A learner shadows any of them by
+  // declaring a hook of the same name.
+  bool try_build(std::size_t n_features) { return self().build(n_features).is_ok(); }
+  void advance(std::span<const double> x, double, double) { self().template featurize<true>(x); }
+  void peek_features(std::span<const double> x) const { self().template featurize<false>(x); }
+  // Rebuilding restores the seeded initial weights, also of extractors that learn.
+  void restart() { (void)self().build(cfg_.n_features); }
+
+  std::uint64_t warmup() const noexcept {
+    if constexpr (requires(const Config& c) { c.warmup; }) {
+      return cfg_.warmup;
+    } else {
+      return 0;
+    }
+  }
+};
+
+}  // namespace irithyll

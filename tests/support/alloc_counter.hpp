@@ -1,0 +1,39 @@
+// Counting replacements of the global operator new/delete, for the tests that
+// assert a hot path performs no heap allocation.
+//
+// Include from EXACTLY ONE .cpp of a test binary: replacement allocation
+// functions may be defined only once per program ([replacement.functions]),
+// so this header defines them (they cannot be inline) and a second inclusion
+// in another translation unit of the same binary is a multiple-definition
+// link error. Each alloc test area is its own binary for the same reason: the
+// replacement is global and would count every other test's allocations.
+//
+// Cost: one relaxed atomic increment per allocation. Thread safety: the
+// counter is atomic; a count taken around a region also sees allocations made
+// concurrently by other threads, so measure single-threaded code.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+namespace irithyll::test {
+namespace detail {
+inline std::atomic<long> g_allocation_count{0};
+}  // namespace detail
+
+// Calls to operator new / new[] since the program started.
+inline long allocation_count() noexcept { return detail::g_allocation_count.load(); }
+}  // namespace irithyll::test
+
+void* operator new(std::size_t n) {
+  irithyll::test::detail::g_allocation_count.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
