@@ -103,6 +103,7 @@ const std::array kFields = {
                     },
                     [](const SGBTConfig& c) { return std::string(bin_strategy_name(c.bin_strategy)); }},
     F64_FIELD("hoeffding-r", hoeffding_r, "1", "range R in the Hoeffding bound, > 0"),
+    UINT_FIELD("min-samples-leaf", min_samples_leaf, "0", "minimum samples each child of a split must hold (0 = off)"),
 };
 
 #undef F64_FIELD
@@ -169,6 +170,7 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.seed = seed ^ step;
   t.leaf_decay_alpha = leaf_half_life > 0.0 ? std::exp(-std::log(2.0) / leaf_half_life) : 0.0;
   t.hoeffding_r = hoeffding_r;
+  t.min_samples_leaf = min_samples_leaf;
   t.bin_strategy = bin_strategy;
   return t;
 }
@@ -204,6 +206,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(loss_param);
   out.u8(static_cast<std::uint8_t>(bin_strategy));
   out.f64(hoeffding_r);
+  out.u32(min_samples_leaf);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -234,6 +237,7 @@ Status SGBTConfig::decode(ByteReader& in) {
   c.loss_param = in.f64("loss_param");
   const std::uint8_t bs = in.u8("bin strategy");
   c.hoeffding_r = in.f64("hoeffding_r");
+  c.min_samples_leaf = in.u32("min_samples_leaf");
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 2 || lk > 5 || bs > 2) return Status::corruption("SGBT config: enum value out of range");
   c.drift.kind = static_cast<DriftKind>(dk);

@@ -9,7 +9,7 @@ namespace irithyll {
 
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
-      gain_{config.lambda, config.gamma, config.min_child_hessian},
+      gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
       rng_(config.seed) {
   // Every node of a full tree of this depth, so growth never reallocates
   // (capped: deep configurations grow on demand instead).
@@ -170,6 +170,7 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   draw_feature_mask();
   const GradBin* bins = pool_.bins(slab);
   const double gt = pool_.total(slab).g, ht = pool_.total(slab).h;
+  const std::uint64_t nt = pool_.total(slab).count;
 
   SplitCandidate best, cand;
   double second = 0.0;
@@ -178,11 +179,13 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
     const GradBin* fb = bins + offset_[f];
     const std::uint32_t nb = edges_[f].n_bins();
     double gf = 0.0, hf = 0.0;
+    std::uint64_t nf = 0;
     for (std::uint32_t b = 0; b < nb; ++b) {
       gf += fb[b].g;
       hf += fb[b].h;
+      nf += fb[b].count;
     }
-    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gain_, cand)) continue;
+    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gain_, cand, nt, nt - nf)) continue;
     cand.feature = f;
     if (!found || cand.gain > best.gain) {
       if (found) second = best.gain;

@@ -8,15 +8,19 @@ double split_gain(double gl, double hl, double gr, double hr, double lambda, dou
 }
 
 bool best_split_ref(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
-                    double h_miss, const GainParams& p, SplitCandidate& out) noexcept {
+                    double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total,
+                    std::uint64_t n_miss) noexcept {
   if (n_bins < 2) return false;
   bool found = false;
   double gl = g_miss, hl = h_miss;
+  std::uint64_t nl = n_miss;
   for (std::uint32_t b = 0; b + 1 < n_bins; ++b) {
     gl += bins[b].g;
     hl += bins[b].h;
+    nl += bins[b].count;
     const double gr = g_total - gl, hr = h_total - hl;
     if (hl < p.min_child_hessian || hr < p.min_child_hessian) continue;
+    if (p.min_child_samples > 0 && (nl < p.min_child_samples || n_total - nl < p.min_child_samples)) continue;
     const double gain = split_gain(gl, hl, gr, hr, p.lambda, p.gamma);
     if (gain > 0.0 && (!found || gain > out.gain)) {
       found = true;
@@ -32,7 +36,8 @@ bool best_split_ref(const GradBin* bins, std::uint32_t n_bins, double g_total, d
 }
 
 bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
-                double h_miss, const GainParams& p, SplitCandidate& out) noexcept {
+                double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total,
+                std::uint64_t n_miss) noexcept {
   if (n_bins < 2) return false;
   // gain > 0  <=>  score > parent + 2 gamma, with score = GL^2/(HL+l) + GR^2/(HR+l).
   const double parent = g_total * g_total / (h_total + p.lambda);
@@ -41,11 +46,15 @@ bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, doubl
   std::uint32_t best_bin = n_bins;
   double best_gl = 0.0, best_hl = 0.0;
   double gl = g_miss, hl = h_miss;
+  // With no sample limit the count test is always true (0 >= 0, n - nl >= 0).
+  const std::uint64_t min_n = p.min_child_samples;
+  std::uint64_t nl = n_miss;
   for (std::uint32_t b = 0; b + 1 < n_bins; ++b) {
     gl += bins[b].g;
     hl += bins[b].h;
+    nl += bins[b].count;
     const double gr = g_total - gl, hr = h_total - hl;
-    const bool ok = hl >= p.min_child_hessian && hr >= p.min_child_hessian;
+    const bool ok = hl >= p.min_child_hessian && hr >= p.min_child_hessian && nl >= min_n && n_total - nl >= min_n;
     const double score = gl * gl / (hl + p.lambda) + gr * gr / (hr + p.lambda);
     if (ok && score > best_score) {
       best_score = score;

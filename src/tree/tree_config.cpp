@@ -43,6 +43,7 @@ void TreeConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.f64(tie_threshold);
   out.f64(min_child_hessian);
+  out.u32(min_samples_leaf);
   out.u8(static_cast<std::uint8_t>(bin_strategy));
 }
 
@@ -60,6 +61,7 @@ Status TreeConfig::decode(ByteReader& in) {
   c.hoeffding_r = in.f64("hoeffding_r");
   c.tie_threshold = in.f64("tie_threshold");
   c.min_child_hessian = in.f64("min_child_hessian");
+  c.min_samples_leaf = in.u32("min_samples_leaf");
   c.bin_strategy = static_cast<BinStrategy>(in.u8("bin_strategy"));
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("tree config"));

@@ -51,6 +51,24 @@ TEST(Split, MinChildHessianGammaAndDegenerateCases) {
   EXPECT_FALSE(best_split(flat.data(), 3, 3.0, 6.0, 0.0, 0.0, GainParams{}, c));
 }
 
+TEST(Split, MinChildSamplesRulesOutThinChildren) {
+  // The best split by gain isolates bin 0, which holds 2 samples; with a
+  // minimum of 5 per child the scan must settle for the next best, bin 1.
+  std::vector<GradBin> b = {{-8, 2, 2}, {-2, 4, 6}, {5, 5, 6}, {5, 5, 6}};
+  SplitCandidate c, f;
+  ASSERT_TRUE(best_split_ref(b.data(), 4, 0.0, 16.0, 0.0, 0.0, GainParams{}, c, 20, 0));
+  EXPECT_EQ(c.bin, 0u);
+  GainParams p;
+  p.min_child_samples = 5;
+  ASSERT_TRUE(best_split_ref(b.data(), 4, 0.0, 16.0, 0.0, 0.0, p, c, 20, 0));
+  EXPECT_EQ(c.bin, 1u);
+  ASSERT_TRUE(best_split(b.data(), 4, 0.0, 16.0, 0.0, 0.0, p, f, 20, 0));
+  EXPECT_EQ(f.bin, 1u);
+  p.min_child_samples = 11;  // no cut leaves 11 on both sides of 20
+  EXPECT_FALSE(best_split_ref(b.data(), 4, 0.0, 16.0, 0.0, 0.0, p, c, 20, 0));
+  EXPECT_FALSE(best_split(b.data(), 4, 0.0, 16.0, 0.0, 0.0, p, f, 20, 0));
+}
+
 TEST(Split, MissingMassJoinsTheLeft) {
   // Feature bins hold only the non-missing samples; the missing ones have
   // g = -6 and go left, which makes bin 0 (g = -4) alone the best left side.
@@ -76,10 +94,14 @@ TEST(Split, FastPathMatchesReference) {
       ht += x.h;
     }
     const double gm = rng.uniform() < 0.5 ? 0.0 : rng.normal(), hm = gm == 0.0 ? 0.0 : rng.uniform();
-    GainParams p{rng.uniform() * 2, rng.uniform() < 0.5 ? 0.0 : rng.uniform(), 1.0};
+    std::uint64_t nt = 0;
+    for (auto& x : b) nt += (x.count = rng.below(20));
+    const std::uint64_t nm = gm == 0.0 ? 0 : rng.below(10);
+    GainParams p{rng.uniform() * 2, rng.uniform() < 0.5 ? 0.0 : rng.uniform(), 1.0,
+                 rng.uniform() < 0.5 ? 0 : rng.below(60)};
     SplitCandidate r, f;
-    const bool fr = best_split_ref(b.data(), n, gt + gm, ht + hm, gm, hm, p, r);
-    const bool ff = best_split(b.data(), n, gt + gm, ht + hm, gm, hm, p, f);
+    const bool fr = best_split_ref(b.data(), n, gt + gm, ht + hm, gm, hm, p, r, nt + nm, nm);
+    const bool ff = best_split(b.data(), n, gt + gm, ht + hm, gm, hm, p, f, nt + nm, nm);
     ASSERT_EQ(fr, ff) << trial;
     if (!fr) continue;
     ++found;

@@ -49,6 +49,7 @@ struct SGBTConfig {
   double loss_param = 0.0;                   // huber delta / quantile or expectile tau; 0 = the loss's default
   BinStrategy bin_strategy = BinStrategy::kUniform;
   double hoeffding_r = 1.0;                  // > 0; range R in the Hoeffding bound
+  std::uint32_t min_samples_leaf = 0;        // 0 = off; a split leaves each child at least this many samples
 
   Status validate() const;
   // The tree configuration of boosting step `step`.

@@ -7,7 +7,9 @@
 // A scan tries "left = bins 0..b" for b = 0..n-2. Samples whose value was
 // missing (NaN) are routed left at prediction, so their sums (g_miss, h_miss)
 // always join the left side. Both children need hessian >= min_child_hessian
-// (1.0 by default). Only gain > 0 is a candidate; ties keep the lowest bin.
+// (1.0 by default) and at least min_child_samples samples (0 = no limit; the
+// counts are n_total and n_miss). Only gain > 0 is a candidate; ties keep the
+// lowest bin.
 //
 // best_split_ref is the definition; best_split is the fast path (the parent
 // term and gamma hoisted out of the loop, compares structure scores) and is
@@ -24,6 +26,7 @@ struct GainParams {
   double lambda = 1.0;
   double gamma = 0.0;
   double min_child_hessian = 1.0;
+  std::uint64_t min_child_samples = 0;
 };
 
 struct SplitCandidate {
@@ -42,8 +45,10 @@ double split_gain(double gl, double hl, double gr, double hr, double lambda, dou
 
 // `bins` are true sums (decay already materialised); scale multiplies them.
 bool best_split_ref(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
-                    double h_miss, const GainParams& p, SplitCandidate& out) noexcept;
+                    double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total = 0,
+                    std::uint64_t n_miss = 0) noexcept;
 bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
-                double h_miss, const GainParams& p, SplitCandidate& out) noexcept;
+                double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total = 0,
+                std::uint64_t n_miss = 0) noexcept;
 
 }  // namespace irithyll

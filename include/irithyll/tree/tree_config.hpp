@@ -24,6 +24,7 @@ struct TreeConfig {
   double hoeffding_r = 1.0;           // > 0; range R in the Hoeffding bound
   double tie_threshold = 0.05;        // > 0; split anyway once epsilon < tau (tie break)
   double min_child_hessian = 1.0;     // >= 0; each child's hessian sum must reach this
+  std::uint32_t min_samples_leaf = 0; // 0 = off; each child must hold at least this many of the leaf's binned samples
   BinStrategy bin_strategy = BinStrategy::kUniform;
 
   Status validate() const;
