@@ -14,32 +14,22 @@ Pipeline::Pipeline(std::vector<std::unique_ptr<Transformer>> steps, std::unique_
     : steps_(std::move(steps)), learner_(std::move(learner)) {}
 
 std::span<const double> Pipeline::transform(std::span<const double> x) const {
+  outputs_.resize(steps_.size());
   std::span<const double> cur = x;
-  bool into_a = true;
-  for (const auto& step : steps_) {
-    auto& buf = into_a ? scratch_a_ : scratch_b_;
-    buf.resize(step->output_size(cur.size()));
-    step->transform_one(cur, buf);
-    cur = buf;
-    into_a = !into_a;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    outputs_[i].resize(steps_[i]->output_size(cur.size()));
+    steps_[i]->transform_one(cur, outputs_[i]);
+    cur = outputs_[i];
   }
   return cur;
 }
 
 void Pipeline::learn_one(std::span<const double> x, double y, double weight) {
   learner_->learn_one(transform(x), y, weight);
-  // Update each step on its own input, as seen before this sample's update.
-  std::span<const double> cur = x;
-  std::vector<double>* bufs[2] = {&scratch_a_, &scratch_b_};
-  int which = 0;
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    auto& out = *bufs[which];
-    out.resize(steps_[i]->output_size(cur.size()));
-    steps_[i]->transform_one(cur, out);
-    steps_[i]->learn_one(cur);
-    cur = out;
-    which ^= 1;
-  }
+  // Each step learns from its own input only after the sample was transformed
+  // with the statistics of the past (test-then-train inside the pipeline).
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    steps_[i]->learn_one(i == 0 ? x : std::span<const double>(outputs_[i - 1]));
 }
 
 double Pipeline::predict_one(std::span<const double> x) const { return learner_->predict_one(transform(x)); }
@@ -54,8 +44,8 @@ void Pipeline::reset() {
 }
 
 std::size_t Pipeline::memory_bytes() const {
-  std::size_t total = sizeof(*this) + learner_->memory_bytes() +
-                      (scratch_a_.capacity() + scratch_b_.capacity()) * sizeof(double);
+  std::size_t total = sizeof(*this) + learner_->memory_bytes();
+  for (const auto& o : outputs_) total += o.capacity() * sizeof(double);
   for (const auto& s : steps_) total += s->memory_bytes();
   return total;
 }

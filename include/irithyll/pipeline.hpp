@@ -39,7 +39,9 @@ class Pipeline final : public Learner {
 
   std::vector<std::unique_ptr<Transformer>> steps_;
   std::unique_ptr<Learner> learner_;
-  mutable std::vector<double> scratch_a_, scratch_b_;
+  // outputs_[i] is step i's output for the current sample; keeping one per
+  // step lets learn_one update each step on its input without re-transforming.
+  mutable std::vector<std::vector<double>> outputs_;
 };
 
 // Transformer kinds that pipelines may hold in model files.
