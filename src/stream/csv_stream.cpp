@@ -121,7 +121,7 @@ Status CsvStream::read_header() {
       if (header_[i] == header_[j])
         return Status::invalid_argument(where(line, i) + "duplicate column name " + quoted(header_[i]) +
                                         " (also column " + std::to_string(j + 1) + ")");
-  if (header_.size() < 2)
+  if (header_.size() < (options_.allow_target_only ? 1u : 2u))
     return Status::invalid_argument(where(line, 0) + "need at least two columns (features and a target)");
   target_col_ = header_.size() - 1;
   if (!options_.target.empty()) {

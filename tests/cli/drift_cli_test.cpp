@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,16 +86,27 @@ std::vector<double> step_stream(bool bernoulli, std::uint64_t seed) {
   return v;
 }
 
-// What the library says for the same values: the CLI must print exactly this.
-std::vector<std::string> expected_lines(DriftKind kind, const std::vector<double>& values) {
-  auto d = std::move(make_drift_detector(default_drift_config(kind))).value();
+// What the library says for the same values, printed the CLI's way: every
+// drift, and warnings per `warnings` (onset: only the row a warning zone
+// opens; all: every warning row; none). The CLI must print exactly this.
+std::vector<std::string> signal_lines(DriftDetector& d, const std::vector<double>& values,
+                                      const std::string& warnings = "onset") {
   std::vector<std::string> lines;
+  DriftSignal previous = DriftSignal::kStable;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const DriftSignal s = d->update(values[i]);
+    const DriftSignal s = d.update(values[i]);
     if (s == DriftSignal::kDrift) lines.push_back("drift " + std::to_string(i));
-    if (s == DriftSignal::kWarning) lines.push_back("warning " + std::to_string(i));
+    const bool show = warnings == "all" || (warnings == "onset" && previous != DriftSignal::kWarning);
+    if (s == DriftSignal::kWarning && show) lines.push_back("warning " + std::to_string(i));
+    previous = s;
   }
   return lines;
+}
+
+std::vector<std::string> expected_lines(DriftKind kind, const std::vector<double>& values,
+                                        const std::string& warnings = "onset") {
+  auto d = std::move(make_drift_detector(default_drift_config(kind))).value();
+  return signal_lines(*d, values, warnings);
 }
 
 TEST_F(DriftCli, PrintsTheLibrarySignalsForEveryDetector) {
@@ -130,15 +142,51 @@ TEST_F(DriftCli, OptionsReachTheDetector) {
   c.delta = 0.05;
   c.lambda = 5.0;
   auto d = std::move(make_drift_detector(c)).value();
-  std::vector<std::string> want;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const DriftSignal s = d->update(values[i]);
-    if (s != DriftSignal::kStable) want.push_back((s == DriftSignal::kDrift ? "drift " : "warning ") + std::to_string(i));
-  }
+  const std::vector<std::string> want = signal_lines(*d, values);
   const RunResult r = run("--detector pht --delta 0.05 --lambda 5 --data " + csv + " --column err");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, want);
   EXPECT_NE(r.out, expected_lines(DriftKind::kPageHinkley, values));  // the options changed something
+}
+
+TEST_F(DriftCli, WarningsOptionChoosesOnsetAllOrNone) {
+  // DDM on a Bernoulli step holds its warning over many rows: onset prints
+  // strictly fewer warning lines than all, none prints only drifts.
+  const auto values = step_stream(true, 17);
+  const std::string csv = write("step.csv", make_csv(values));
+  auto count = [](const std::vector<std::string>& lines, const char* prefix) {
+    return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  };
+  std::map<std::string, std::vector<std::string>> out;
+  for (const char* mode : {"onset", "all", "none"}) {
+    const RunResult r = run(std::string("--detector ddm --warnings ") + mode + " --data " + csv + " --column err");
+    ASSERT_EQ(r.exit_code, 0) << mode << ": " << r.err;
+    EXPECT_EQ(r.out, expected_lines(DriftKind::kDdm, values, mode)) << mode;
+    out[mode] = r.out;
+  }
+  EXPECT_GT(count(out["onset"], "warning "), 0);
+  EXPECT_LT(count(out["onset"], "warning "), count(out["all"], "warning "));
+  EXPECT_EQ(count(out["none"], "warning "), 0);
+  EXPECT_EQ(count(out["none"], "drift "), count(out["all"], "drift "));
+  const RunResult bad = run("--detector ddm --warnings some --data " + csv + " --column err");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--warnings"), std::string::npos) << bad.err;
+}
+
+TEST_F(DriftCli, SingleColumnFileIsAStreamOfValues) {
+  // The natural input of a drift monitor: one column of errors, no features.
+  const auto values = step_stream(false, 5);
+  std::string text = "err\n";
+  char buf[64];
+  for (double v : values) {
+    std::snprintf(buf, sizeof buf, "%.17g\n", v);
+    text += buf;
+  }
+  const std::string csv = write("single.csv", text);
+  const RunResult r = run("--detector adwin --data " + csv);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected_lines(DriftKind::kAdwin, values));
+  EXPECT_FALSE(r.out.empty());
 }
 
 TEST_F(DriftCli, HeaderOnlyFileIsACleanError) {

@@ -154,6 +154,11 @@ TEST(CsvStream, ErrorMessages) {
   EXPECT_EQ(open_error("a,b,y\n"), "data.csv: no data rows after the header");
   EXPECT_EQ(open_error("a,b,a\n1,2,3\n"), "data.csv:1:3: duplicate column name 'a' (also column 1)");
   EXPECT_EQ(open_error("y\n1\n"), "data.csv:1:1: need at least two columns (features and a target)");
+  CsvOptions single;
+  single.allow_target_only = true;
+  single.task = Task::kRegression;
+  EXPECT_EQ(open_error("y\n1\n2.5\n", single), "(opened)");
+  EXPECT_EQ(open_error("y\n1\nz\n", single), "data.csv:3:1: regression target 'y' is not numeric: 'z'");
   CsvOptions t;
   t.target = "price";
   EXPECT_EQ(open_error("a,b\n1,2\n", t), "data.csv:1: unknown target column 'price'");

@@ -1,6 +1,9 @@
 // `irithyll drift`: runs one drift detector over one numeric column of a CSV
 // file and prints each signal as "drift N" or "warning N", N being the 0-based
-// data row (the header is not a row). Exit 0 when the whole column was read;
+// data row (the header is not a row). A detector holds its warning for as
+// long as the evidence stays ambiguous, often hundreds of rows, so by default
+// only the row where a warning zone opens is printed (--warnings all prints
+// every row, none suppresses them). Exit 0 when the whole column was read;
 // otherwise one "irithyll: FILE:LINE:COL: ..." line on stderr and exit 1
 // (2 for a bad command line).
 #include <cstdio>
@@ -22,6 +25,7 @@ ArgParser make_parser() {
   p.option("detector", "NAME", "adwin | pht (Page-Hinkley) | ddm", "adwin")
       .option("data", "FILE.csv", "CSV file with a header row")
       .option("column", "C", "name of the column to monitor (default: the last column)")
+      .option("warnings", "MODE", "onset (the row a warning zone opens) | all (every warning row) | none", "onset")
       .option("delta", "D", "adwin: confidence in (0,1) (default 0.002); pht: tolerated change (default 0.005)")
       .option("lambda", "L", "pht: alarm threshold (default 50)")
       .option("warning-level", "W", "ddm: warning at p + s >= p_min + W s_min (default 2)")
@@ -76,18 +80,26 @@ int run_drift(std::span<char* const> argv) {
   if (!made) return fail(made.status());
   std::unique_ptr<DriftDetector> detector = std::move(made).value();
 
+  const std::string warnings = args.get("warnings");
+  if (warnings != "onset" && warnings != "all" && warnings != "none")
+    return fail(Status::invalid_argument("--warnings must be onset, all or none, not '" + warnings + "'"));
+
   CsvOptions options;
   options.target = args.get("column");
   options.task = Task::kRegression;  // the column's values as numbers, never class ids
+  options.allow_target_only = true;
   auto opened = open_csv_stream(args.get("data"), options);
   if (!opened) return fail_data(opened.status());
   Stream& stream = **opened;
   std::vector<double> x(stream.schema().n_features());
   double y = 0.0;
+  DriftSignal previous = DriftSignal::kStable;
   for (std::uint64_t row = 0; stream.next(x, y); ++row) {
     const DriftSignal s = detector->update(y);
     if (s == DriftSignal::kDrift) std::printf("drift %llu\n", static_cast<unsigned long long>(row));
-    if (s == DriftSignal::kWarning) std::printf("warning %llu\n", static_cast<unsigned long long>(row));
+    const bool show_warning = warnings == "all" || (warnings == "onset" && previous != DriftSignal::kWarning);
+    if (s == DriftSignal::kWarning && show_warning) std::printf("warning %llu\n", static_cast<unsigned long long>(row));
+    previous = s;
   }
   if (!stream.status().is_ok()) return fail_data(stream.status());
   return std::fflush(stdout) == 0 ? 0 : 1;

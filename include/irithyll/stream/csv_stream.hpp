@@ -53,6 +53,9 @@ struct CsvOptions {
   std::string target;              // target column name; empty = last column
   std::optional<Task> task;        // empty = infer (rules above)
   std::uint64_t skip_rows = 0;     // physical lines ignored before the header
+  // A learner needs features, so one column is normally an error; a drift
+  // monitor reads a single column of errors or losses and sets this.
+  bool allow_target_only = false;
 };
 
 // Most classes a CSV target may have; more is almost surely a regression
