@@ -3,10 +3,12 @@
 // or state entry is ever NaN or inf and that tanh-bounded modes stay in
 // [-1, 1]. The original's RWKV reached 1e103 at scale 1e3 and inf at 1e4.
 // One JSON line per (mode, scale); exit status 1 if any check failed.
-// Usage: bench_attention_soak [tokens=10000000]
+// Usage: bench_attention_soak [tokens=10000000] [mode]   (mode: run only that
+// one, e.g. to split the 36 runs across processes; every mode by default)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -17,12 +19,17 @@ using namespace irithyll::nn;
 
 int main(int argc, char** argv) {
   const std::size_t tokens = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
+  const std::string only = argc > 2 ? argv[2] : "";
   constexpr std::size_t kD = 64, kPool = 4096;
   std::vector<double> pool(kPool * kD);
   Xorshift64 rng(7);
   for (double& e : pool) e = rng.normal();
   bool all_ok = true;
   for (std::size_t k = 0; k < kAttentionKindCount; ++k) {
+    AttentionMode mode;
+    mode.kind = static_cast<AttentionKind>(k);
+    if (!only.empty() && attention_mode_name(mode) != only && std::string(attention_kind_name(mode.kind)) != only)
+      continue;
     for (double scale : {1.0, 1e2, 1e4}) {
       AttentionConfig c;
       c.d_model = kD;

@@ -3,9 +3,13 @@
 // ../shared/datasets/elec8.csv. Workloads, per format:
 //   single_ref    the view's literal walk (the original's algorithm)
 //   single_view   the freestanding bounded walk (what runs on a microcontroller)
-//   single        PackedModel::predict (compiled table, 8 trees in lockstep)
-//   batch         PackedModel::predict_batch (AVX2 when present)
+//   single        PackedModel::predict (AVX-512 all-splits compare + bit walk
+//                 where available, else the compiled table, 8 trees in lockstep)
+//   single_portable PackedModel::predict_portable (the latter, always)
+//   batch         PackedModel::predict_batch (the dispatched kernel)
 //   batch_portable the 8-row interleaved scalar batch
+//   batch_avx2    the AVX2 gather kernel (when the CPU has AVX2)
+//   batch_avx512  the AVX-512 permute kernel (when the CPU and model allow)
 // Each workload: 1 warm-up pass, then 5 repetitions of >= 0.3 s; one JSON line
 // with ns per prediction (mean and stddev over repetitions), model bytes,
 // nodes visited per prediction and the bytes the model streams per batch
@@ -81,6 +85,13 @@ Stat measure(std::size_t n_rows, const std::function<void()>& pass) {
   return {m, std::sqrt(v / static_cast<double>(ns.size() - 1)), best_cpu};
 }
 
+const char* kernel_of(const std::string& name, const PackedModel& m) {
+  if (name == "batch") return m.batch_kernel();
+  if (name == "single") return m.single_kernel();
+  if (name.rfind("batch_", 0) == 0) return name.c_str() + 6;
+  return "scalar";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,9 +123,15 @@ int main(int argc, char** argv) {
            }
          }},
         {"single", [&] { for (std::size_t r = 0; r < n; ++r) out[r] = m->predict(std::span<const float>(rows.data() + 8 * r, 8)); }},
+        {"single_portable", [&] { for (std::size_t r = 0; r < n; ++r) out[r] = m->predict_portable(std::span<const float>(rows.data() + 8 * r, 8)); }},
         {"batch", [&] { (void)m->predict_batch(rows, 8, out); }},
         {"batch_portable", [&] { (void)m->predict_batch_portable(rows, 8, out); }},
     };
+    using irithyll::packed::BatchKernel;
+    if (m->batch_kernel_available(BatchKernel::kAvx2))
+      work.push_back({"batch_avx2", [&] { (void)m->predict_batch_with(BatchKernel::kAvx2, rows, 8, out); }});
+    if (m->batch_kernel_available(BatchKernel::kAvx512))
+      work.push_back({"batch_avx512", [&] { (void)m->predict_batch_with(BatchKernel::kAvx512, rows, 8, out); }});
     for (auto& entry : work) {
       const char* name = entry.first;
       const std::function<void()>& fn = entry.second;  // not a structured binding: clang 14 cannot capture one
@@ -123,7 +140,7 @@ int main(int argc, char** argv) {
           "{\"bench\":\"packed_predict\",\"format\":\"%s\",\"workload\":\"%s\",\"kernel\":\"%s\",\"rows\":%zu,"
           "\"ns_per_pred\":%.2f,\"ns_sd\":%.2f,\"cpu_ns_per_pred\":%.2f,\"model_bytes\":%zu,\"nodes\":%u,\"trees\":%u,"
           "\"nodes_visited_per_pred\":%.2f,\"node_bytes_touched_per_pred\":%.0f}\n",
-          i16 ? "i16" : "f32", name, std::string(name).rfind("batch", 0) == 0 ? m->batch_kernel() : "scalar", n,
+          i16 ? "i16" : "f32", name, kernel_of(name, *m), n,
           s.mean, s.sd, s.cpu, m->bytes().size(), m->info().total_nodes, m->info().n_trees, visited, visited * node_bytes);
     }
   }

@@ -8,7 +8,8 @@
 //                  inputs (x, y, z)/20, target x_{t+1}/20
 //   sine_drift     sin(0.1 t) for the first half, sin(0.23 t) after (an abrupt change)
 //
-// Learners: esn (N 100), ngrc (k 2, s 1, degree 2), spikenet (64 hidden), and
+// Learners: esn (N 100), ngrc (k 2, s 1, degree 2), spikenet (64 hidden; RLS
+// readout, and spikenet_eprop with its integer readout), and
 // rls_lagged (plain RLS on the last 4 observations + 1, the linear baseline).
 // The SGBT column is left to the ensemble owner. For NG-RC on Lorenz-63 the
 // paper (Gauthier, Bollt, Griffith & Barbosa 2021, Nat. Commun. 12:5564)
@@ -180,6 +181,9 @@ int main(int argc, char** argv) {
       c.n_features = s.dim;
       SpikeNetLearner m(c);
       run_learner(s, "spikenet", m);
+      c.readout = SpikeNetReadout::kEprop;  // the integer-only readout, for comparison
+      SpikeNetLearner e(c);
+      run_learner(s, "spikenet_eprop", e);
     }
     {
       LaggedRls m(s.dim, 4);

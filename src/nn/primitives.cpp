@@ -2,16 +2,21 @@
 
 #include <algorithm>
 
+#include "irithyll/nn/vmath.hpp"
+
 namespace irithyll::nn {
 
 double softplus_softmax_mix(std::span<const double> x, double tau, std::span<double> out) noexcept {
   const std::size_t n = x.size();
   if (n == 0) return 0.0;
   if (!(tau > 0.0)) tau = 1.0;  // documented precondition; never divide by zero
+  // Elementwise, so x and out may alias; vsoftplus agrees with softplus() to
+  // a few ulps (vmath.hpp).
+  for (std::size_t i = 0; i < n; ++i) out[i] = x[i] / tau;
+  vsoftplus(out.data(), out.data(), n);
   double total = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double s = softplus(x[i] / tau);
-    out[i] = std::isfinite(s) ? s : 0.0;
+    if (!std::isfinite(out[i])) out[i] = 0.0;
     total += out[i];
   }
   if (!(total > 0.0) || !std::isfinite(total)) {

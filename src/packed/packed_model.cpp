@@ -15,6 +15,8 @@ namespace {
 constexpr std::size_t kKeyBuffer = 8192;
 // Single-sample keys on the stack; wider models use the reference walk.
 constexpr std::size_t kSingleKeys = 1024;
+// Rows per key block are a multiple of the AVX2 kernel's 8 lanes.
+constexpr std::size_t kLanes = 8;
 
 Status format_status(FormatError e) {
   return Status::corruption(std::string("packed model: ") + format_error_message(e));
@@ -110,6 +112,8 @@ Result<PackedModel> PackedModel::from_bytes(std::vector<std::uint8_t> bytes) {
         return NodeFacts{(fl & kLeafFlag) != 0, threshold_key(v), static_cast<std::uint32_t>(fl & kFeatureMask), ch & 0xFFFFu, ch >> 16, v, 0};
       });
   }
+  detail::build_heap_table(c);
+  m.use_avx512_single_ = detail::cpu_has_avx512() && !c.heap.empty();
   return m;
 }
 
@@ -158,6 +162,24 @@ float PackedModel::predict(std::span<const float> x) const {
     keys[0] = 0;
   else
     detail::make_keys(c, x.data(), keys);
+  if (use_avx512_single_) return detail::predict_one_avx512(c, keys);
+  return predict_table(keys);
+}
+
+float PackedModel::predict_portable(std::span<const float> x) const {
+  const detail::Compiled& c = *compiled_;
+  if (x.size() < required_features()) return std::numeric_limits<float>::quiet_NaN();
+  if (c.n_keys > kSingleKeys) return predict_ref(x);
+  std::int32_t keys[kSingleKeys];
+  if (required_features() == 0)
+    keys[0] = 0;
+  else
+    detail::make_keys(c, x.data(), keys);
+  return predict_table(keys);
+}
+
+float PackedModel::predict_table(const std::int32_t* keys) const {
+  const detail::Compiled& c = *compiled_;
   const std::uint64_t* nodes = c.nodes.data();
   const std::size_t nt = c.tree_base.size();
   float sum = c.base;
@@ -193,32 +215,76 @@ float PackedModel::predict(std::span<const float> x) const {
   return c.integer_leaves ? c.base + static_cast<float>(isum) / c.leaf_scale : sum;
 }
 
+const char* batch_kernel_name(BatchKernel k) {
+  switch (k) {
+    case BatchKernel::kRef: return "ref";
+    case BatchKernel::kPortable: return "portable";
+    case BatchKernel::kAvx2: return "avx2";
+    case BatchKernel::kAvx512: return "avx512";
+  }
+  return "unknown";
+}
+
+bool PackedModel::batch_kernel_available(BatchKernel k) const {
+  switch (k) {
+    case BatchKernel::kRef:
+    case BatchKernel::kPortable: return true;
+    case BatchKernel::kAvx2: return detail::cpu_has_avx2();
+    case BatchKernel::kAvx512: return detail::cpu_has_avx512() && !compiled_->heap.empty();
+  }
+  return false;
+}
+
+// AVX2 is left out on purpose: its gathers lose to the portable loop on the
+// CPUs we run on (BENCHMARKS.md, packed section).
+BatchKernel PackedModel::dispatched_kernel() const {
+  return batch_kernel_available(BatchKernel::kAvx512) ? BatchKernel::kAvx512 : BatchKernel::kPortable;
+}
+
 Status PackedModel::predict_batch(std::span<const float> rows, std::size_t stride, std::span<float> out) const {
-  return batch(rows, stride, out, detail::cpu_has_avx2() ? Kernel::kAvx2 : Kernel::kPortable);
+  return batch(rows, stride, out, dispatched_kernel());
 }
 Status PackedModel::predict_batch_portable(std::span<const float> rows, std::size_t stride,
                                            std::span<float> out) const {
-  return batch(rows, stride, out, Kernel::kPortable);
+  return batch(rows, stride, out, BatchKernel::kPortable);
 }
 Status PackedModel::predict_batch_ref(std::span<const float> rows, std::size_t stride, std::span<float> out) const {
-  return batch(rows, stride, out, Kernel::kRef);
+  return batch(rows, stride, out, BatchKernel::kRef);
 }
-const char* PackedModel::batch_kernel() const { return detail::cpu_has_avx2() ? "avx2" : "portable"; }
+Status PackedModel::predict_batch_with(BatchKernel k, std::span<const float> rows, std::size_t stride,
+                                       std::span<float> out) const {
+  if (!batch_kernel_available(k))
+    return Status::not_supported(std::string("packed batch kernel ") + batch_kernel_name(k) +
+                                 " not available on this CPU or model");
+  return batch(rows, stride, out, k);
+}
 
-Status PackedModel::batch(std::span<const float> rows, std::size_t stride, std::span<float> out, Kernel k) const {
+Status PackedModel::batch(std::span<const float> rows, std::size_t stride, std::span<float> out,
+                          BatchKernel k) const {
   IRITHYLL_RETURN_IF_ERROR(check_features(stride));
-  const std::size_t n = out.size();
-  if (stride == 0 ? !rows.empty() : rows.size() != n * stride)
+  if (stride == 0 ? !rows.empty() : rows.size() != out.size() * stride)
     return Status::invalid_argument("predict_batch: " + std::to_string(rows.size()) + " values is not " +
-                                    std::to_string(n) + " rows of " + std::to_string(stride));
+                                    std::to_string(out.size()) + " rows of " + std::to_string(stride));
   const detail::Compiled& c = *compiled_;
-  if (k == Kernel::kRef || c.n_keys * 8 > kKeyBuffer) {
+  std::size_t first = 0;  // rows before `first` are done
+  if (k == BatchKernel::kAvx512) {
+    // Makes its own keys from the rows; the remainder goes the portable way.
+    first = out.size() / 16 * 16;
+    if (first) detail::predict_rows_avx512(c, rows.data(), stride, required_features(), first, out.data());
+    if (first == out.size()) return Status::ok();
+    k = BatchKernel::kPortable;
+    rows = rows.subspan(first * stride);
+    out = out.subspan(first);
+  }
+  const std::size_t n = out.size();
+  if (k == BatchKernel::kRef || c.n_keys * kLanes > kKeyBuffer) {
     for (std::size_t r = 0; r < n; ++r) out[r] = predict_ref(rows.subspan(r * stride, stride));
     return Status::ok();
   }
-  // Keys for a block of rows live on the stack; blocks are multiples of 8.
+  // Keys for a block of rows live on the stack; blocks are multiples of 8
+  // rows, so only the last block has a remainder for the AVX2 kernel.
   std::int32_t keys[kKeyBuffer];
-  const std::size_t block = (kKeyBuffer / c.n_keys) / 8 * 8;
+  const std::size_t block = (kKeyBuffer / c.n_keys) / kLanes * kLanes;
   for (std::size_t r0 = 0; r0 < n; r0 += block) {
     const std::size_t m = std::min(block, n - r0);
     for (std::size_t r = 0; r < m; ++r) {
@@ -228,7 +294,7 @@ Status PackedModel::batch(std::span<const float> rows, std::size_t stride, std::
         detail::make_keys(c, rows.data() + (r0 + r) * stride, keys + r * c.n_keys);
     }
     std::size_t done = 0;
-    if (k == Kernel::kAvx2) {
+    if (k == BatchKernel::kAvx2) {
       done = m / 8 * 8;
       if (done) detail::predict_keys_avx2(c, keys, done, out.data() + r0);
     }

@@ -3,7 +3,11 @@
 // feature lanes, gathers each row's key for its node's feature, compares, and
 // moves to child + (key > threshold). Leaves are then gathered and added per
 // lane in tree order, so every lane's float sum is the single path's.
-// Compiled with target("avx2") attributes only; callers dispatch at run time.
+// Compiled with target("avx2") attributes only. Not dispatched: on the Zen 5
+// machines we run on an 8-lane gather costs ~3.9 ns, so this kernel (three
+// gathers per node visit) loses to the portable loop (BENCHMARKS.md); it is
+// kept, tested, and reachable through predict_batch_with(BatchKernel::kAvx2)
+// for CPUs with cheap gathers.
 #include "packed/compiled.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)

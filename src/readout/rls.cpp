@@ -17,6 +17,13 @@ void RecursiveLeastSquares::reset() noexcept {
   n_updates_ = 0;
 }
 
+void RecursiveLeastSquares::reset_input(std::size_t i) noexcept {
+  if (i >= n_) return;
+  w_[i] = 0.0;
+  for (std::size_t j = 0; j < n_; ++j) p_[i * n_ + j] = p_[j * n_ + i] = 0.0;
+  p_[i * n_ + i] = config_.delta;
+}
+
 double RecursiveLeastSquares::predict(std::span<const double> x) const noexcept {
   double s = 0.0;
   for (std::size_t i = 0; i < n_; ++i) s += w_[i] * x[i];

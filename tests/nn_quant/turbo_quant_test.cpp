@@ -56,21 +56,19 @@ TEST(TurboQuant, PackingRoundTripsEveryLevelIncludingPartialWords) {
   }
 }
 
-// Error budgets (relative L2 error of the dequantised vector) per mode, over
-// 20 random Gaussian vectors of 1024. A uniform grid over [min, max] of the
-// rotated values (about +-3.3 sigma at this size) has step 6.6 sigma/(L-1),
-// so its RMS error is about step/sqrt(12): 0.75% at 256 levels, 19% at 11,
-// 48% at 5. The inventory's "10% / 20%" for 3.5 / 2.5 bits are not reachable
-// with this quantiser (they would need a clipped range or non-uniform
-// levels); the budgets below are the honest ones with some margin.
+// Error budgets (relative L2 error of the dequantised vector) per mode for
+// the default MSE-clipped grid, over 20 random Gaussian vectors of 1024. The
+// min..max grid would need about 0.01 / 0.25 / 0.60 here; the inventory's
+// "10% / 20%" at 3.5 / 2.5 bits are not relative L2 errors (see the header
+// and turbo_quant_error_test.cpp).
 TEST(TurboQuant, ErrorBudgetsPerModeOverSeeds) {
   struct Budget {
     QuantMode mode;
     double rel_l2;
     double min_ratio;
   };
-  for (const Budget b : {Budget{QuantMode::kBits8, 0.01, 7.5}, Budget{QuantMode::kBits3_5, 0.25, 13.0},
-                         Budget{QuantMode::kBits2_5, 0.60, 19.0}}) {
+  for (const Budget b : {Budget{QuantMode::kBits8, 0.01, 7.5}, Budget{QuantMode::kBits3_5, 0.18, 13.0},
+                         Budget{QuantMode::kBits2_5, 0.33, 19.0}}) {
     double worst = 0.0;
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       const auto w = random_weights(1024, seed);

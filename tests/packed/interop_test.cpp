@@ -4,6 +4,7 @@
 // exactly, which also pins the quantise-once arithmetic).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -47,19 +48,25 @@ ElecData load_elec() {
 void check_all_paths(const PackedModel& m, const ElecData& d, const std::vector<float>& want) {
   const std::size_t n = want.size();
   ASSERT_EQ(n, 45312u);
-  std::size_t bad_ref = 0, bad_fast = 0;
+  std::size_t bad_ref = 0, bad_fast = 0, bad_portable = 0;
   for (std::size_t r = 0; r < n; ++r) {
     const std::span<const float> x(d.rows.data() + 8 * r, 8);
     bad_ref += m.predict_ref(x) != want[r];
     bad_fast += m.predict(x) != want[r];
+    bad_portable += m.predict_portable(x) != want[r];
   }
   EXPECT_EQ(bad_ref, 0u);
   EXPECT_EQ(bad_fast, 0u);
+  EXPECT_EQ(bad_portable, 0u);
   std::vector<float> out(n);
   ASSERT_TRUE(m.predict_batch(d.rows, 8, out).is_ok());
   EXPECT_EQ(out, want) << "batch kernel " << m.batch_kernel();
-  ASSERT_TRUE(m.predict_batch_portable(d.rows, 8, out).is_ok());
-  EXPECT_EQ(out, want);
+  for (BatchKernel k : {BatchKernel::kPortable, BatchKernel::kAvx2, BatchKernel::kAvx512}) {
+    if (!m.batch_kernel_available(k)) continue;
+    std::fill(out.begin(), out.end(), 0.0f);
+    ASSERT_TRUE(m.predict_batch_with(k, d.rows, 8, out).is_ok());
+    EXPECT_EQ(out, want) << "batch kernel " << batch_kernel_name(k);
+  }
 }
 
 TEST(PackedInterop, ElectricityF32MatchesOriginal) {

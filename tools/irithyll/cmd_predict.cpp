@@ -134,9 +134,10 @@ int run_packed(const ArgParser& args) {
     g_sink = g_sink + out[0];
   });
   std::printf("{\"model\":\"%s\",\"format\":\"%s\",\"rows\":%zu,\"trees\":%u,\"nodes\":%u,\"bytes\":%zu,"
-              "\"single_ns_per_pred\":%.2f,\"batch_ns_per_pred\":%.2f,\"batch_kernel\":\"%s\"}\n",
+              "\"single_ns_per_pred\":%.2f,\"batch_ns_per_pred\":%.2f,\"single_kernel\":\"%s\",\"batch_kernel\":\"%s\"}\n",
               args.get("model").c_str(), m.format() == packed::PackedFormat::kF32 ? "f32" : "i16", n,
-              m.info().n_trees, m.info().total_nodes, m.bytes().size(), single, batch, m.batch_kernel());
+              m.info().n_trees, m.info().total_nodes, m.bytes().size(), single, batch, m.single_kernel(),
+              m.batch_kernel());
   return 0;
 }
 

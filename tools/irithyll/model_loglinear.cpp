@@ -2,6 +2,7 @@
 // its own SGD (seed 004) feeding an RLS readout; see
 // include/irithyll/nn/attention/log_linear_learner.hpp.
 #include "irithyll/nn/attention/log_linear_learner.hpp"
+#include "continual_options.hpp"
 #include "model_factory.hpp"
 
 namespace irithyll::cli {
@@ -15,6 +16,7 @@ void declare(ArgParser& p) {
   p.option("loglinear-levels", "L", "loglinear: Fenwick levels 1..62", "32");
   p.option("loglinear-lr", "R", "loglinear: SGD learning rate of the layer", "0.05");
   p.option("loglinear-rls-lambda", "L", "loglinear: RLS forgetting factor in (0, 1]", "0.9999");
+  declare_continual_options(p);
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& ctx) {
@@ -43,6 +45,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.layer.max_levels = static_cast<std::uint32_t>(*levels);
   c.layer.learning_rate = *lr;
   c.rls.forgetting_factor = *lambda;
+  auto continual = parse_continual_options(args, ctx.seed);
+  if (!continual.is_ok()) return continual.status();
+  c.continual = *continual;
   IRITHYLL_RETURN_IF_ERROR(nn::LogLinearLearner::validate(c));
   return std::unique_ptr<Learner>(std::make_unique<nn::LogLinearLearner>(c));
 }

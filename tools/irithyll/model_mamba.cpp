@@ -1,6 +1,7 @@
 // `irithyll eval --model mamba`: a selective SSM (Mamba-1 or Mamba-3) feeding an
 // RLS readout (one head per class for classification, see readout/rls_head.hpp).
 #include "irithyll/nn/ssm/mamba_learner.hpp"
+#include "continual_options.hpp"
 #include "model_factory.hpp"
 
 namespace irithyll::cli {
@@ -16,6 +17,7 @@ void declare(ArgParser& p) {
   p.option("mamba-rls-lambda", "L", "mamba: RLS forgetting factor in (0, 1]", "0.998");
   p.option("mamba-rls-delta", "D", "mamba: RLS initial P = delta I", "100");
   p.option("mamba-warmup", "K", "mamba: samples before the readout trains", "10");
+  declare_continual_options(p);
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& ctx) {
@@ -51,6 +53,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.block_size = static_cast<std::size_t>(*block);
   c.warmup = static_cast<std::size_t>(*warmup);
   c.rls = RlsConfig{*lambda, *delta};
+  auto continual = parse_continual_options(args, ctx.seed);
+  if (!continual.is_ok()) return continual.status();
+  c.continual = *continual;
   IRITHYLL_RETURN_IF_ERROR(nn::MambaLearner::validate(c));
   return std::unique_ptr<Learner>(std::make_unique<nn::MambaLearner>(c));
 }

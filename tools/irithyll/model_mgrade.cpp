@@ -1,6 +1,7 @@
 // `irithyll eval --model mgrade`: delay convolution + minGRU (mGRADE) as a fixed
 // recurrent feature extractor with an RLS readout (one head per class).
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
+#include "continual_options.hpp"
 #include "model_factory.hpp"
 
 namespace irithyll::cli {
@@ -12,6 +13,7 @@ void declare(ArgParser& p) {
   p.option("mgrade-rls-lambda", "L", "mgrade: RLS forgetting factor in (0, 1]", "0.998");
   p.option("mgrade-rls-delta", "D", "mgrade: RLS initial P = delta I", "100");
   p.option("mgrade-warmup", "K", "mgrade: samples before the readout trains", "10");
+  declare_continual_options(p);
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& ctx) {
@@ -33,6 +35,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.taps = static_cast<std::size_t>(*taps);
   c.warmup = static_cast<std::size_t>(*warmup);
   c.rls = RlsConfig{*lambda, *delta};
+  auto continual = parse_continual_options(args, ctx.seed);
+  if (!continual.is_ok()) return continual.status();
+  c.continual = *continual;
   IRITHYLL_RETURN_IF_ERROR(nn::MgradeLearner::validate(c));
   return std::unique_ptr<Learner>(std::make_unique<nn::MgradeLearner>(c));
 }

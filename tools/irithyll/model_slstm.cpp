@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "irithyll/nn/rnn/slstm_learner.hpp"
+#include "continual_options.hpp"
 #include "model_factory.hpp"
 
 namespace irithyll::cli {
@@ -15,6 +16,7 @@ void declare(ArgParser& p) {
   p.option("slstm-rls-lambda", "L", "slstm: RLS forgetting factor in (0, 1]", "0.998");
   p.option("slstm-rls-delta", "D", "slstm: RLS initial P = delta I", "100");
   p.option("slstm-warmup", "K", "slstm: samples before the readout trains", "10");
+  declare_continual_options(p);
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& ctx) {
@@ -44,6 +46,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.n_heads = static_cast<std::size_t>(*heads);
   c.warmup = static_cast<std::size_t>(*warmup);
   c.rls = RlsConfig{*lambda, *delta};
+  auto continual = parse_continual_options(args, ctx.seed);
+  if (!continual.is_ok()) return continual.status();
+  c.continual = *continual;
   IRITHYLL_RETURN_IF_ERROR(nn::SlstmLearner::validate(c));
   return std::unique_ptr<Learner>(std::make_unique<nn::SlstmLearner>(c));
 }

@@ -1,6 +1,10 @@
 // `irithyll eval --model spikenet`: the Q1.14 integer spiking network trained
-// by e-prop. Classification uses one readout per class (one-hot targets).
-// Inputs cross into Q1.14 as x * scale, so standardise features first.
+// by e-prop, read by RLS (default) or by its own integer readout
+// (--spikenet-readout eprop). Classification uses one readout per class
+// (one-hot targets). Inputs cross into Q1.14 as x * scale, so standardise
+// features first.
+#include <string>
+
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 #include "model_factory.hpp"
 
@@ -12,7 +16,10 @@ void declare(ArgParser& p) {
   p.option("spikenet-input-scale", "S", "spikenet: features enter as x * S in Q1.14 ([-2, 2) representable)", "1");
   p.option("spikenet-target-scale", "T", "spikenet: regression target enters as y * T in Q1.14", "1");
   p.option("spikenet-eta", "E", "spikenet: hidden e-prop learning rate in Q14 units (16 = 0.001)", "16");
-  p.option("spikenet-eta-out", "E", "spikenet: readout learning rate in Q14 units (16384 = 1.0)", "16384");
+  p.option("spikenet-eta-out", "E", "spikenet eprop readout: learning rate in Q14 units (16384 = 1.0)", "16384");
+  p.option("spikenet-readout", "R", "spikenet: rls (float RLS on spike traces, encoder bits and x) | eprop (integer-only)", "rls");
+  p.option("spikenet-rls-lambda", "L", "spikenet rls readout: forgetting factor in (0, 1]", "0.999");
+  p.option("spikenet-rls-delta", "D", "spikenet rls readout: initial P = delta I", "100");
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& ctx) {
@@ -26,8 +33,17 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   auto eta_out = args.get_int("spikenet-eta-out");
   auto in_scale = args.get_double("spikenet-input-scale");
   auto t_scale = args.get_double("spikenet-target-scale");
-  for (const Status* s : {&hidden.status(), &eta.status(), &eta_out.status(), &in_scale.status(), &t_scale.status()})
+  auto lambda = args.get_double("spikenet-rls-lambda");
+  auto delta = args.get_double("spikenet-rls-delta");
+  for (const Status* s : {&hidden.status(), &eta.status(), &eta_out.status(), &in_scale.status(), &t_scale.status(),
+                          &lambda.status(), &delta.status()})
     if (!s->is_ok()) return *s;
+  const std::string readout = args.get("spikenet-readout");
+  if (readout != "rls" && readout != "eprop")
+    return Status::invalid_argument("--spikenet-readout must be rls or eprop, not '" + readout + "'");
+  c.readout = readout == "rls" ? nn::SpikeNetReadout::kRls : nn::SpikeNetReadout::kEprop;
+  c.rls.forgetting_factor = *lambda;
+  c.rls.delta = *delta;
   if (*hidden < 1 || *hidden > 1024 || *eta < 0 || *eta > 16383 || *eta_out < 0 || *eta_out > 32767)
     return Status::invalid_argument("spikenet: --spikenet-hidden in [1, 1024], --spikenet-eta in [0, 16383], --spikenet-eta-out in [0, 32767]");
   c.net.n_hidden = static_cast<std::uint32_t>(*hidden);
@@ -40,7 +56,7 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   return std::unique_ptr<Learner>(std::move(m).value());
 }
 
-const ModelRegistration kRegistration({"spikenet", "integer (Q1.14) spiking network trained by e-prop", &declare, &make});
+const ModelRegistration kRegistration({"spikenet", "integer (Q1.14) spiking network trained by e-prop, RLS or integer readout", &declare, &make});
 
 }  // namespace
 }  // namespace irithyll::cli

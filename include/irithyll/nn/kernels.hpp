@@ -3,7 +3,8 @@
 //
 // Each kernel has a plain scalar `_ref` that defines its semantics and a
 // dispatched entry point that picks the fastest implementation the CPU
-// supports at run time (AVX2+FMA where available, else the reference).
+// supports at run time (matvec: AVX-512 where available, then AVX2+FMA, else
+// the reference; the others: AVX2+FMA or the reference).
 // Results of the fast path agree with `_ref` to a few ulps (summation order
 // differs); tests compare them with a named tolerance.
 //
@@ -32,7 +33,15 @@ inline double dot(std::span<const double> a, std::span<const double> b) noexcept
   return dot(a.data(), b.data(), a.size() < b.size() ? a.size() : b.size());
 }
 
-// Name of the implementation chosen at run time ("avx2" or "scalar").
+// Name of the implementation chosen at run time ("avx512", "avx2" or "scalar").
 const char* kernels_backend() noexcept;
+
+// For tests and benchmarks: whether the CPU runs each fast path, and the
+// matvec variants called directly (each falls back to matvec_ref where the
+// CPU or compiler lacks it, so callers check kernels_has_* first).
+bool kernels_has_avx2() noexcept;
+bool kernels_has_avx512() noexcept;
+void matvec_avx2_kernel(const double* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept;
+void matvec_avx512_kernel(const double* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept;
 
 }  // namespace irithyll::nn

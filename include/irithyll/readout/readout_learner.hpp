@@ -19,12 +19,15 @@
 //    any other length than n_classes is left untouched.
 //  - reset: zero the count, then Derived::restart() when built.
 //  - encode_state / decode_state: the record tail (count, built flag,
-//    extractor, readout) for learners that write it in that order; the
-//    config fields before it stay in the learner, which owns their format.
+//    extractor, readout, continual guard) for learners that write it in that
+//    order; the config fields before it stay in the learner, which owns
+//    their format.
 //
 // Hooks are private members of Derived (befriend this class), reached through
-// CRTP. Derived always provides extractor_memory_bytes (what it owns beyond
-// sizeof, features_ and the readout) and kProbaNeedsClassCount; try_build,
+// CRTP. update_readout (default: head_.update), encode_continual and
+// decode_continual (default: nothing) let a learner add a continual-learning
+// guard around the readout step. Derived always provides
+// extractor_memory_bytes (what it owns beyond sizeof, features_ and the readout) and kProbaNeedsClassCount; try_build,
 // advance, peek_features and restart have defaults (below) that a learner
 // shadows by declaring its own; encode_extractor and decode_extractor are
 // needed only when encode_state / decode_state are used.
@@ -63,7 +66,7 @@ class RlsReadoutLearner : public Learner {
     self().advance(x, y, weight);
     ++n_seen_;
     if (n_seen_ <= warmup() || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
-    head_.update(features_, y);
+    self().update_readout(y);
   }
 
   double predict_one(std::span<const double> x) const override {
@@ -106,6 +109,7 @@ class RlsReadoutLearner : public Learner {
     if (built_) {
       self().encode_extractor(out);
       head_.encode(out);
+      self().encode_continual(out);
     }
   }
 
@@ -121,6 +125,7 @@ class RlsReadoutLearner : public Learner {
       IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
       IRITHYLL_RETURN_IF_ERROR(m.decode_extractor(in));
       IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
+      IRITHYLL_RETURN_IF_ERROR(m.decode_continual(in));
     }
     self() = std::move(m);
     return Status::ok();
@@ -145,6 +150,12 @@ class RlsReadoutLearner : public Learner {
   bool try_build(std::size_t n_features) { return self().build(n_features).is_ok(); }
   void advance(std::span<const double> x, double, double) { self().template featurize<true>(x); }
   void peek_features(std::span<const double> x) const { self().template featurize<false>(x); }
+  // The readout step; a learner with a continual-learning guard wraps it
+  // (nn/continual/readout_regeneration.hpp) and then also writes and reads
+  // the guard's state after the readout in encode_state / decode_state.
+  void update_readout(double y) { head_.update(features_, y); }
+  void encode_continual(ByteWriter&) const {}
+  Status decode_continual(ByteReader&) { return Status::ok(); }
   // Rebuilding restores the seeded initial weights, also of extractors that learn.
   void restart() { (void)self().build(cfg_.n_features); }
 

@@ -36,6 +36,11 @@ class RecursiveLeastSquares {
   // Half-width of the interval predict(x) +- z * sigma for a standard-normal quantile z.
   double prediction_half_width(std::span<const double> x, double z) const noexcept;
   void reset() noexcept;
+  // Forgets input i alone: w_i = 0 and row and column i of P back to delta e_i,
+  // as at construction, so the filter relearns that input's weight from
+  // scratch (used when the feature extractor re-initialises the unit behind
+  // it, nn/continual). Other weights are kept. Ignores i >= n_inputs().
+  void reset_input(std::size_t i) noexcept;
 
   std::size_t n_inputs() const noexcept { return n_; }
   std::span<const double> weights() const noexcept { return w_; }

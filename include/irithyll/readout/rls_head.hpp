@@ -63,6 +63,10 @@ class RlsHead {
   void reset() noexcept {
     for (auto& h : heads_) h.reset();
   }
+  // Every head forgets input i (RecursiveLeastSquares::reset_input).
+  void reset_input(std::size_t i) noexcept {
+    for (auto& h : heads_) h.reset_input(i);
+  }
   std::size_t n_heads() const noexcept { return heads_.size(); }
   const RecursiveLeastSquares& head(std::size_t k) const noexcept { return heads_[k]; }
   std::size_t memory_bytes() const noexcept {

@@ -140,13 +140,24 @@ void LogLinearAttention::lambda(std::span<const double> x, std::span<double> out
 
 bool LogLinearAttention::train_one(std::span<const double> x, std::span<const double> y,
                                    std::span<double> out) noexcept {
-  const std::size_t dm = cfg_.d_model, dk = cfg_.d_key, dv = cfg_.d_value, L = cfg_.max_levels;
+  if (!forward_and_gradient(x, y, out)) return false;
+  const double lr = cfg_.learning_rate;
+  if (lr == 0.0) return true;
+  const std::size_t dm = cfg_.d_model;
+  sgd_outer(wq_, dq_, x.data(), dm, lr);
+  sgd_outer(wk_, dk_, x.data(), dm, lr);
+  sgd_outer(wv_, dv_, x.data(), dm, lr);
+  sgd_outer(wl_, dr_, x.data(), dm, lr);
+  return true;
+}
+
+bool LogLinearAttention::forward_and_gradient(std::span<const double> x, std::span<const double> y,
+                                              std::span<double> out) noexcept {
+  const std::size_t dk = cfg_.d_key, dv = cfg_.d_value, L = cfg_.max_levels;
   if (y.size() < dv || !finite(y.first(dv)) || out.size() < dv) return false;
   const std::uint32_t land = fenwick_landing_level(mask_, cfg_.max_levels);
   if (!forward(x, out)) return false;
   ++train_steps_;
-  const double lr = cfg_.learning_rate;
-  if (lr == 0.0) return true;
   // delta through tanh.
   for (std::size_t c = 0; c < dv; ++c) tmp_[c] = (out[c] - y[c]) * (1.0 - out[c] * out[c]);
   const double* delta = tmp_.data();
@@ -185,11 +196,31 @@ bool LogLinearAttention::train_one(std::span<const double> x, std::span<const do
       std::fill(dk_.begin(), dk_.end(), 0.0);
     }
   }
-  sgd_outer(wq_, dq_, x.data(), dm, lr);
-  sgd_outer(wk_, dk_, x.data(), dm, lr);
-  sgd_outer(wv_, dv_, x.data(), dm, lr);
-  sgd_outer(wl_, dr_, x.data(), dm, lr);
   return true;
+}
+
+void LogLinearAttention::dense_gradient(std::span<const double> x, std::span<double> grad) const noexcept {
+  const std::size_t dm = cfg_.d_model;
+  double* g = grad.data();
+  for (const std::vector<double>* factor : {&dq_, &dk_, &dv_, &dr_}) {
+    for (const double f : *factor) {
+      for (std::size_t j = 0; j < dm; ++j) g[j] = f * x[j];
+      g += dm;
+    }
+  }
+}
+
+void LogLinearAttention::copy_params(std::span<double> params) const noexcept {
+  auto it = params.begin();
+  for (const std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_}) it = std::copy(w->begin(), w->end(), it);
+}
+
+void LogLinearAttention::set_params(std::span<const double> params) noexcept {
+  const double* p = params.data();
+  for (std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_}) {
+    std::copy_n(p, w->size(), w->begin());
+    p += w->size();
+  }
 }
 
 void LogLinearAttention::reset() noexcept {

@@ -20,6 +20,7 @@ Status LogLinearLearner::validate(const LogLinearLearnerConfig& c) {
   if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
       !std::isfinite(c.rls.delta))
     return Status::invalid_argument("loglinear learner: RLS needs lambda in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
   return c.layer.validate();
 }
 
@@ -45,7 +46,28 @@ void LogLinearLearner::build(std::size_t n_features) {
   target_.assign(cfg_.layer.d_value, 0.0);
   features_.assign(n_readout, 0.0);
   features_.back() = 1.0;
+  guard_.reset();
+  if (cfg_.continual.enabled()) {
+    // validate() accepted the configuration, so make() cannot fail here.
+    auto g = GradientContinual::make(cfg_.continual, layer_.n_params(), cfg_.layer.d_model);
+    if (g.is_ok()) guard_ = std::move(g).value();
+  }
   built_ = true;
+}
+
+void LogLinearLearner::train_guarded(std::span<double> out) {
+  if (!layer_.forward_and_gradient(u_, target_, out)) return;
+  std::span<double> params = guard_->params(), grads = guard_->grads();
+  layer_.copy_params(params);
+  layer_.dense_gradient(u_, grads);
+  guard_->pre_update();
+  const double lr = layer_.config().learning_rate;
+  for (std::size_t i = 0; i < params.size(); ++i) params[i] -= lr * grads[i];
+  guard_->post_update();
+  layer_.set_params(params);
+  double loss = 0.0;
+  for (std::size_t c = 0; c < target_.size(); ++c) loss += 0.5 * (out[c] - target_[c]) * (out[c] - target_[c]);
+  guard_->observe_loss(loss);
 }
 
 void LogLinearLearner::input(std::span<const double> x) const {
@@ -77,7 +99,9 @@ void LogLinearLearner::advance(std::span<const double> x, double y, double weigh
     const auto cls = target_ok ? static_cast<std::size_t>(y) : 0;
     for (std::size_t c = 0; c < target_.size(); ++c) target_[c] = c % cfg_.n_classes == cls ? 0.5 : -0.5;
   }
-  if (target_ok) {
+  if (target_ok && guard_) {
+    train_guarded(o);
+  } else if (target_ok) {
     layer_.train_one(u_, target_, o);
   } else {
     layer_.forward(u_, o);
@@ -98,16 +122,20 @@ std::size_t LogLinearLearner::extractor_memory_bytes() const {
   // what they own beyond it.
   return layer_.memory_bytes() - sizeof(layer_) - sizeof(head_) +
          (w_in_.capacity() + z_.capacity() + u_.capacity() + target_.capacity()) * sizeof(double) +
-         (scaler_.dim() + 1) * 3 * sizeof(double);
+         (scaler_.dim() + 1) * 3 * sizeof(double) + (guard_ ? guard_->memory_bytes() : 0);
 }
 
 void LogLinearLearner::encode(ByteWriter& out) const {
-  out.u32(1);
+  // Version 2 adds the continual configuration (and, when built, the guard's
+  // state at the end); without continual learning the bytes are version 1's.
+  const bool continual = cfg_.continual.enabled();
+  out.u32(continual ? 2 : 1);
   out.u8(static_cast<std::uint8_t>(cfg_.task));
   out.u64(cfg_.n_classes);
   out.u64(cfg_.n_features);
   out.f64(cfg_.rls.forgetting_factor);
   out.f64(cfg_.rls.delta);
+  if (continual) encode_continual_config(cfg_.continual, out);
   out.boolean(built_);
   out.u64(n_seen_);
   if (!built_) {
@@ -123,16 +151,23 @@ void LogLinearLearner::encode(ByteWriter& out) const {
   }
   layer_.encode(out);
   head_.encode(out);
+  if (guard_) guard_->encode_state(out);
 }
 
 Status LogLinearLearner::decode(ByteReader& in) {
-  if (in.u32("loglinear learner version") != 1) in.fail("loglinear learner: unsupported version");
+  const std::uint32_t record = in.u32("loglinear learner version");
+  if (record != 1 && record != 2) in.fail("loglinear learner: unsupported version");
   LogLinearLearnerConfig c;
   const std::uint8_t task = in.u8("task");
   c.n_classes = in.u64("n_classes");
   c.n_features = in.u64("n_features");
   c.rls.forgetting_factor = in.f64("rls lambda");
   c.rls.delta = in.f64("rls delta");
+  if (record == 2 && in.ok()) {
+    auto cc = decode_continual_config(in);
+    if (!cc.is_ok()) return cc.status();
+    c.continual = *cc;
+  }
   const bool built = in.boolean("built");
   const std::uint64_t n_seen = in.u64("n_seen");
   IRITHYLL_RETURN_IF_ERROR(in.status());
@@ -180,6 +215,7 @@ Status LogLinearLearner::decode(ByteReader& in) {
   }
   fresh.layer_ = std::move(layer);
   IRITHYLL_RETURN_IF_ERROR(fresh.head_.decode(in, fresh.features_.size()));
+  if (fresh.guard_) IRITHYLL_RETURN_IF_ERROR(fresh.guard_->decode_state(in));
   fresh.n_seen_ = n_seen;
   *this = std::move(fresh);
   return Status::ok();

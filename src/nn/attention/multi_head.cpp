@@ -1,34 +1,30 @@
 #include "irithyll/nn/attention/multi_head.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
 #include "irithyll/nn/attention/fenwick.hpp"
+#include "irithyll/nn/attention/state_kernels.hpp"
 #include "irithyll/nn/kernels.hpp"
 #include "irithyll/nn/primitives.hpp"
+#include "irithyll/nn/vmath.hpp"
 
 namespace irithyll::nn {
 
 namespace {
-
-// The per-head state loops (d_key x d_value, typically 16 x 16) are plain C++
-// compiled twice, for AVX2 and for the baseline, with the CPU choosing at load
-// time (GCC/Clang target_clones, an ifunc). Same source and no FP contraction
-// (-std=c++20 implies -ffp-contract=off), so both clones give identical bits;
-// the NumPy reference test checks the semantics.
-#if defined(__x86_64__) && !defined(__clang_analyzer__)
-#define IRITHYLL_STATE_KERNEL __attribute__((target_clones("avx2", "default")))
-#else
-#define IRITHYLL_STATE_KERNEL
-#endif
 
 // RWKV-7 decay exp(-s sigmoid(z)) with s = ln(1/0.6) lies in (0.6, 1).
 const double kRwkv7DecayScale = -std::log(0.6);
 
 // kh = k / |k|, or 0 when |k| is below the floor. Returns |k|.
 double normalize_key(const double* k, double* kh, std::size_t n) noexcept {
-  const double norm = l2_norm(std::span<const double>(k, n));
+  // The plain sum of squares is exact to rounding unless it under- or
+  // overflows; only then pay for l2_norm's rescaling pass.
+  double ss = 0.0;
+  for (std::size_t i = 0; i < n; ++i) ss += k[i] * k[i];
+  const double norm = ss > 1e-250 && ss < 1e250 ? std::sqrt(ss) : l2_norm(std::span<const double>(k, n));
   if (!(norm > kKeyNormFloor) || !std::isfinite(norm)) {
     std::fill(kh, kh + n, 0.0);
     return 0.0;
@@ -38,52 +34,13 @@ double normalize_key(const double* k, double* kh, std::size_t n) noexcept {
   return norm;
 }
 
-// u = S^T kh (dv), then S += kh (beta (v - u))^T: the delta rule.
-IRITHYLL_STATE_KERNEL
-void delta_write(double* s, const double* kh, const double* v, double beta, std::size_t dk, std::size_t dv,
-                 double* u) noexcept {
-  std::fill(u, u + dv, 0.0);
-  for (std::size_t i = 0; i < dk; ++i) {
-    const double* row = s + i * dv;
-    for (std::size_t c = 0; c < dv; ++c) u[c] += kh[i] * row[c];
-  }
-  for (std::size_t c = 0; c < dv; ++c) u[c] = beta * (v[c] - u[c]);
-  for (std::size_t i = 0; i < dk; ++i) {
-    double* row = s + i * dv;
-    for (std::size_t c = 0; c < dv; ++c) row[c] += kh[i] * u[c];
-  }
-}
-
-// S[i,:] <- a_i S[i,:] + k_i v  (a per row, or a scalar when a_stride == 0).
-IRITHYLL_STATE_KERNEL
-void decay_write(double* s, const double* a, std::size_t a_stride, const double* k, const double* v, std::size_t dk,
-                 std::size_t dv) noexcept {
-  for (std::size_t i = 0; i < dk; ++i) {
-    double* row = s + i * dv;
-    const double ai = a[i * a_stride], ki = k[i];
-    for (std::size_t c = 0; c < dv; ++c) row[c] = ai * row[c] + ki * v[c];
-  }
-}
-
-IRITHYLL_STATE_KERNEL
-void scale(double* s, double g, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) s[i] *= g;
-}
-
-// o = S^T q
-IRITHYLL_STATE_KERNEL
-void read(const double* s, const double* q, std::size_t dk, std::size_t dv, double* o) noexcept {
-  std::fill(o, o + dv, 0.0);
-  for (std::size_t i = 0; i < dk; ++i) {
-    const double* row = s + i * dv;
-    for (std::size_t c = 0; c < dv; ++c) o[c] += q[i] * row[c];
-  }
-}
-
+// Branch-free so the compiler vectorises it: a double is non-finite exactly
+// when its exponent bits are all ones.
 bool all_finite(std::span<const double> x) noexcept {
-  for (double e : x)
-    if (!std::isfinite(e)) return false;
-  return true;
+  constexpr std::uint64_t kExp = 0x7ff0000000000000ULL;
+  std::uint64_t bad = 0;
+  for (double e : x) bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(e) & kExp) == kExp);
+  return bad == 0;
 }
 
 }  // namespace
@@ -137,6 +94,16 @@ void MultiHeadAttention::allocate() {
   heads_.assign(h * dv, 0.0);
   tmp_.assign(6 * std::max(dk, dv), 0.0);
   lambda_.assign(config_.mode.max_levels, 0.0);
+  std::size_t n_gates = 0;
+  switch (config_.mode.kind) {
+    case AttentionKind::kHawk: n_gates = h * 2 * dv; break;
+    case AttentionKind::kGLAVector:
+    case AttentionKind::kHGRN2: n_gates = h * dk; break;
+    case AttentionKind::kRWKV7: n_gates = h * 2 * dk; break;
+    case AttentionKind::kRWKV: n_gates = h * (dk + 1); break;
+    default: break;
+  }
+  gates_.assign(n_gates, 0.0);
   mask_ = 0;
   tokens_ = 0;
 }
@@ -156,7 +123,7 @@ std::span<const double> MultiHeadAttention::head_weights(std::size_t h) const no
   return std::span<const double>(w_proj_).subspan(h * n, n);
 }
 
-void MultiHeadAttention::head_step(std::size_t /*h*/, const double* p, double* s, std::uint64_t mask,
+void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, std::uint64_t mask,
                                    std::uint32_t land, double* o) const noexcept {
   const std::size_t dk = config_.d_key, dv = config_.d_value;
   const AttentionMode& m = config_.mode;
@@ -164,49 +131,56 @@ void MultiHeadAttention::head_step(std::size_t /*h*/, const double* p, double* s
   const double* v = p + dk;
   const double* q = p + dk + dv;
   const double* e = p + layout_.extra;
+  // Scratch: six slots of max(dk, dv) (allocate()); g spans two slots so a
+  // mode's two gate blocks (2 dk or 2 dv, adjacent rows) map in one call.
+  const std::size_t slot = std::max(dk, dv);
   double* kh = tmp_.data();
-  double* u = kh + std::max(dk, dv);
-  double* g = u + std::max(dk, dv);
-  double* g2 = g + std::max(dk, dv);
+  double* u = kh + slot;
+  double* g = u + slot;
+  double* g3 = g + 2 * slot;
+  double* g4 = g3 + slot;
   switch (m.kind) {
-    case AttentionKind::kRetNet: decay_write(s, &m.gamma, 0, k, v, dk, dv); break;
-    case AttentionKind::kHawk:
-      for (std::size_t c = 0; c < dv; ++c) s[c] = sigmoid(e[c]) * s[c] + sigmoid(e[dv + c]) * v[c];
+    case AttentionKind::kRetNet: attn::decay_write_read(s, &m.gamma, 0, k, v, q, o, dk, dv); return;
+    case AttentionKind::kHawk: {
+      const double* a = gates_.data() + h * 2 * dv;  // sigmoid gates, prepare_gates()
+      const double* b = a + dv;
+      for (std::size_t c = 0; c < dv; ++c) s[c] = a[c] * s[c] + b[c] * v[c];
       std::copy(s, s + dv, o);
       return;
+    }
     case AttentionKind::kGLA: {
       const double gate = sigmoid(e[0]);
-      decay_write(s, &gate, 0, k, v, dk, dv);
-      break;
+      attn::decay_write_read(s, &gate, 0, k, v, q, o, dk, dv);
+      return;
     }
     case AttentionKind::kGLAVector:
-      for (std::size_t i = 0; i < dk; ++i) g[i] = sigmoid(e[i]);
-      decay_write(s, g, 1, k, v, dk, dv);
-      break;
+    case AttentionKind::kHGRN2:  // gates (with HGRN2's floor) from prepare_gates()
+      attn::decay_write_read(s, gates_.data() + h * dk, 1, k, v, q, o, dk, dv);
+      return;
     case AttentionKind::kDeltaNet:
       normalize_key(k, kh, dk);
-      delta_write(s, kh, v, 1.0, dk, dv, u);
-      break;
-    case AttentionKind::kGatedDeltaNet: {
-      scale(s, sigmoid(e[0]), dk * dv);
+      attn::delta_write_read(s, 1.0, kh, v, 1.0, q, o, dk, dv, u);
+      return;
+    case AttentionKind::kGatedDeltaNet:
       normalize_key(k, kh, dk);
-      delta_write(s, kh, v, m.beta_per_token ? sigmoid(e[1]) : m.beta_scale, dk, dv, u);
-      break;
-    }
+      attn::delta_write_read(s, sigmoid(e[0]), kh, v, m.beta_per_token ? sigmoid(e[1]) : m.beta_scale, q, o, dk, dv,
+                             u);
+      return;
     case AttentionKind::kRWKV: {
-      const double decay = std::exp(-(m.initial_decay + softplus(e[0])));
-      for (std::size_t i = 0; i < dk; ++i) g[i] = std::exp(std::min(k[i], kRwkvMaxExponent));
-      decay_write(s, &decay, 0, g, v, dk, dv);
-      break;
+      // decay = exp(-(d0 + softplus(w . x))) and exp(min(k, 20)) for every
+      // head were mapped in one batch by prepare_rwkv().
+      const double* decay = gates_.data() + h;
+      const double* ek = gates_.data() + config_.n_heads + h * dk;
+      attn::decay_write_read(s, decay, 0, ek, v, q, o, dk, dv);
+      return;
     }
     case AttentionKind::kMLSTM: {
       const double f = sigmoid(e[0]), in = sigmoid(e[1]);
       for (std::size_t c = 0; c < dv; ++c) g[c] = in * v[c];
-      decay_write(s, &f, 0, k, g, dk, dv);
-      break;
+      attn::decay_write_read(s, &f, 0, k, g, q, o, dk, dv);
+      return;
     }
     case AttentionKind::kDeltaProduct: {
-      scale(s, sigmoid(e[0]), dk * dv);
       const double beta_max = m.reflections ? 2.0 : 1.0;
       for (std::uint32_t j = 0; j < m.n_compositions; ++j) {
         const double* kj = k;
@@ -218,31 +192,27 @@ void MultiHeadAttention::head_step(std::size_t /*h*/, const double* p, double* s
           braw = vj[dv];
         }
         normalize_key(kj, kh, dk);
-        delta_write(s, kh, vj, beta_max * sigmoid(braw), dk, dv, u);
+        // The gate decays the state once, before the first composition; the
+        // readout follows the last.
+        const bool last = j + 1 == m.n_compositions;
+        attn::delta_write_read(s, j == 0 ? sigmoid(e[0]) : 1.0, kh, vj, beta_max * sigmoid(braw), last ? q : nullptr,
+                               o, dk, dv, u);
       }
-      break;
+      return;
     }
     case AttentionKind::kRWKV7: {
-      // g = decay w (dk), g2 = in-context learning rate a (dk).
-      for (std::size_t i = 0; i < dk; ++i) {
-        g[i] = std::exp(-kRwkv7DecayScale * sigmoid(e[i]));
-        g2[i] = sigmoid(e[dk + i]);
-      }
-      for (std::size_t i = 0; i < dk; ++i) scale(s + i * dv, g[i], dv);
+      // w = decay, g2 = in-context learning rate a (prepare_gates()),
+      // g3 = k~, g4 = a (.) kh.
+      const double* w = gates_.data() + h * dk;
+      const double* g2 = w + config_.n_heads * dk;
       normalize_key(k, kh, dk);
-      read(s, kh, dk, dv, u);  // u = S^T kh after decay
       for (std::size_t i = 0; i < dk; ++i) {
-        double* row = s + i * dv;
-        const double r = g2[i] * kh[i];
-        const double kt = k[i] * (1.0 + m.rwkv7_removal * (g2[i] - 1.0));
-        for (std::size_t c = 0; c < dv; ++c) row[c] += kt * v[c] - r * u[c];
+        g3[i] = k[i] * (1.0 + m.rwkv7_removal * (g2[i] - 1.0));
+        g4[i] = g2[i] * kh[i];
       }
-      break;
+      attn::rwkv7_write_read(s, w, kh, g3, g4, v, q, o, dk, dv, u);
+      return;
     }
-    case AttentionKind::kHGRN2:
-      for (std::size_t i = 0; i < dk; ++i) g[i] = m.lower_bound + (1.0 - m.lower_bound) * sigmoid(e[i]);
-      decay_write(s, g, 1, k, v, dk, dv);
-      break;
     case AttentionKind::kLogLinear: {
       const double bias = m.lambda_bias();
       const std::uint32_t levels = m.max_levels;
@@ -258,10 +228,78 @@ void MultiHeadAttention::head_step(std::size_t /*h*/, const double* p, double* s
       return;
     }
   }
-  read(s, q, dk, dv, o);
+}
+
+void MultiHeadAttention::project(const double* x) const noexcept {
+  const std::size_t d = config_.d_model;
+  if (config_.mode.kind != AttentionKind::kHawk) {
+    matvec(w_proj_.data(), x, proj_.data(), proj_.size(), d);
+    return;
+  }
+  // Hawk reads only v and its two gate blocks; its k and q rows (kept so
+  // every mode shares one layout) are never used, so they are not computed.
+  const std::size_t dk = config_.d_key, dv = config_.d_value, rows = layout_.rows;
+  for (std::size_t h = 0; h < config_.n_heads; ++h) {
+    const std::size_t base = h * rows;
+    matvec(w_proj_.data() + (base + dk) * d, x, proj_.data() + base + dk, dv, d);
+    matvec(w_proj_.data() + (base + layout_.extra) * d, x, proj_.data() + base + layout_.extra, 2 * dv, d);
+  }
+}
+
+// RWKV's transcendental maps for all heads at once (n_heads decays, then
+// n_heads * d_key key exponentials): a few long vector calls instead of
+// scalar libm calls per head.
+void MultiHeadAttention::prepare_rwkv() const noexcept {
+  const std::size_t nh = config_.n_heads, dk = config_.d_key, rows = layout_.rows;
+  double* decay = gates_.data();
+  double* ek = decay + nh;
+  for (std::size_t h = 0; h < nh; ++h) {
+    const double* p = proj_.data() + h * rows;
+    decay[h] = p[layout_.extra];
+    for (std::size_t i = 0; i < dk; ++i) ek[h * dk + i] = std::min(p[i], kRwkvMaxExponent);
+  }
+  vsoftplus(decay, decay, nh);
+  for (std::size_t h = 0; h < nh; ++h) decay[h] = -(config_.mode.initial_decay + decay[h]);
+  vexp(decay, decay, nh);
+  vexp(ek, ek, nh * dk);
+}
+
+// The per-dimension gates of every head mapped in one call: gates_ holds
+// Hawk's [a | b] per head, GLAVector's / HGRN2's d_key gates per head, or for
+// RWKV-7 all heads' decays w then all heads' learning rates a.
+void MultiHeadAttention::prepare_gates() const noexcept {
+  const AttentionMode& m = config_.mode;
+  const std::size_t nh = config_.n_heads, dk = config_.d_key, dv = config_.d_value, rows = layout_.rows;
+  auto block = [&](std::size_t h) { return proj_.data() + h * rows + layout_.extra; };
+  double* g = gates_.data();
+  switch (m.kind) {
+    case AttentionKind::kHawk:
+      for (std::size_t h = 0; h < nh; ++h) std::copy_n(block(h), 2 * dv, g + h * 2 * dv);
+      vsigmoid(g, g, nh * 2 * dv);
+      return;
+    case AttentionKind::kGLAVector:
+    case AttentionKind::kHGRN2:
+      for (std::size_t h = 0; h < nh; ++h) std::copy_n(block(h), dk, g + h * dk);
+      vsigmoid(g, g, nh * dk);
+      if (m.kind == AttentionKind::kHGRN2)
+        for (std::size_t i = 0; i < nh * dk; ++i) g[i] = m.lower_bound + (1.0 - m.lower_bound) * g[i];
+      return;
+    case AttentionKind::kRWKV7:
+      for (std::size_t h = 0; h < nh; ++h) {
+        std::copy_n(block(h), dk, g + h * dk);
+        std::copy_n(block(h) + dk, dk, g + (nh + h) * dk);
+      }
+      vsigmoid(g, g, 2 * nh * dk);
+      for (std::size_t i = 0; i < nh * dk; ++i) g[i] *= -kRwkv7DecayScale;
+      vexp(g, g, nh * dk);
+      return;
+    case AttentionKind::kRWKV: prepare_rwkv(); return;
+    default: return;
+  }
 }
 
 void MultiHeadAttention::step(double* state, std::uint64_t& mask) const noexcept {
+  prepare_gates();
   const std::uint32_t land =
       config_.mode.kind == AttentionKind::kLogLinear ? fenwick_landing_level(mask, config_.mode.max_levels) : 0;
   for (std::size_t h = 0; h < config_.n_heads; ++h)
@@ -272,7 +310,7 @@ void MultiHeadAttention::step(double* state, std::uint64_t& mask) const noexcept
 
 void MultiHeadAttention::finish(std::span<double> out) const noexcept {
   matvec(w_out_.data(), heads_.data(), out.data(), config_.d_model, heads_.size());
-  if (is_bounded(config_.mode.kind)) tanh_inplace(out.first(config_.d_model));
+  if (is_bounded(config_.mode.kind)) vtanh(out.data(), out.data(), config_.d_model);
 }
 
 bool MultiHeadAttention::forward(std::span<const double> x, std::span<double> out) noexcept {
@@ -281,7 +319,7 @@ bool MultiHeadAttention::forward(std::span<const double> x, std::span<double> ou
     std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(config_.d_model), 0.0);
     return false;
   }
-  matvec(w_proj_.data(), x.data(), proj_.data(), proj_.size(), config_.d_model);
+  project(x.data());
   step(state_.data(), mask_);
   ++tokens_;
   finish(out);
@@ -296,7 +334,7 @@ void MultiHeadAttention::peek(std::span<const double> x, std::span<double> out) 
   }
   std::copy(state_.begin(), state_.end(), peek_state_.begin());
   std::uint64_t mask = mask_;
-  matvec(w_proj_.data(), x.data(), proj_.data(), proj_.size(), config_.d_model);
+  project(x.data());
   step(peek_state_.data(), mask);
   finish(out);
 }
@@ -307,7 +345,7 @@ void MultiHeadAttention::query_state(std::span<const double> x, std::span<double
     std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(config_.d_model), 0.0);
     return;
   }
-  matvec(w_proj_.data(), x.data(), proj_.data(), proj_.size(), config_.d_model);
+  project(x.data());
   const std::size_t dk = config_.d_key, dv = config_.d_value;
   for (std::size_t h = 0; h < config_.n_heads; ++h) {
     const double* p = proj_.data() + h * layout_.rows;
@@ -321,7 +359,7 @@ void MultiHeadAttention::query_state(std::span<const double> x, std::span<double
       softplus_softmax_mix(lambda_, 1.0, lambda_);
       fenwick_read(s, mask_, config_.mode.max_levels, dk, dv, lambda_.data(), p + dk + dv, o);
     } else {
-      read(s, p + dk + dv, dk, dv, o);
+      attn::read(s, p + dk + dv, o, dk, dv);
     }
   }
   finish(out);
@@ -341,7 +379,8 @@ void MultiHeadAttention::reinitialize_head(std::size_t h, Xorshift64& rng) noexc
 
 std::size_t MultiHeadAttention::memory_bytes() const noexcept {
   const std::size_t doubles = w_proj_.capacity() + w_out_.capacity() + state_.capacity() + proj_.capacity() +
-                              heads_.capacity() + tmp_.capacity() + lambda_.capacity() + peek_state_.capacity();
+                              heads_.capacity() + tmp_.capacity() + lambda_.capacity() + peek_state_.capacity() +
+                              gates_.capacity();
   return sizeof(*this) + doubles * sizeof(double);
 }
 

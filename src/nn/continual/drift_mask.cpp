@@ -43,3 +43,28 @@ void DriftMask::reset() noexcept {
 }
 
 }  // namespace irithyll::nn
+
+namespace irithyll::nn {
+
+void DriftMask::encode_state(ByteWriter& out) const {
+  out.f64s(importance_);
+  out.u64(frozen_.size());
+  out.bytes(frozen_);
+}
+
+Status DriftMask::decode_state(ByteReader& in) {
+  auto importance = in.f64s("mask importance");
+  const std::size_t n = in.read_count(1, "mask frozen flags");
+  if (!in.ok()) return in.status();
+  if (importance.size() != importance_.size() || n != frozen_.size())
+    return Status::corruption("mask: state does not match the number of parameters");
+  const auto flags = in.bytes(n, "mask frozen flags");
+  if (!in.ok()) return in.status();
+  for (const std::uint8_t f : flags)
+    if (f > 1) return Status::corruption("mask: frozen flag must be 0 or 1");
+  importance_ = std::move(importance);
+  std::copy(flags.begin(), flags.end(), frozen_.begin());
+  return Status::ok();
+}
+
+}  // namespace irithyll::nn

@@ -41,3 +41,28 @@ double StreamingEwc::penalty(std::span<const double> params) const noexcept {
 }
 
 }  // namespace irithyll::nn
+
+namespace irithyll::nn {
+
+void StreamingEwc::encode_state(ByteWriter& out) const {
+  out.f64s(fisher_);
+  out.f64s(anchor_);
+  out.boolean(has_anchor_);
+}
+
+Status StreamingEwc::decode_state(ByteReader& in) {
+  auto fisher = in.f64s("ewc fisher");
+  auto anchor = in.f64s("ewc anchor");
+  const bool has_anchor = in.boolean("ewc has anchor");
+  if (!in.ok()) return in.status();
+  if (fisher.size() != fisher_.size() || anchor.size() != anchor_.size())
+    return Status::corruption("ewc: state does not match the number of parameters");
+  for (const double f : fisher)
+    if (!(f >= 0.0) || !std::isfinite(f)) return Status::corruption("ewc: Fisher entries must be finite and >= 0");
+  fisher_ = std::move(fisher);
+  anchor_ = std::move(anchor);
+  has_anchor_ = has_anchor;
+  return Status::ok();
+}
+
+}  // namespace irithyll::nn

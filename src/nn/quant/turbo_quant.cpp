@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "irithyll/core/rng.hpp"
 
@@ -176,16 +177,80 @@ double TurboQuantView::compression_ratio() const noexcept {
   return 8.0 * n_ / static_cast<double>(kTurboQuantHeaderBytes + 4 * words_);
 }
 
-TurboQuantized TurboQuantized::quantize(std::span<const double> w, QuantMode mode, std::uint64_t seed) {
+namespace {
+std::uint32_t code_of(double r, double offset, double scale, std::uint32_t top) {
+  const double q = std::nearbyint((r - offset) / scale);
+  return q <= 0.0 ? 0u : q >= static_cast<double>(top) ? top : static_cast<std::uint32_t>(q);
+}
+
+double grid_mse(std::span<const double> r, double offset, double scale, std::uint32_t top) {
+  double se = 0.0;
+  for (double v : r) {
+    const double e = v - (offset + scale * static_cast<double>(code_of(v, offset, scale, top)));
+    se += e * e;
+  }
+  return se;
+}
+
+// Choose the uniform grid offset + scale*{0..L-1} for the rotated values r.
+// kMinMax spans [min, max] (the original's rule). kMseClip minimises the
+// squared error instead: after the rotation the coordinates are close to
+// N(mu, sigma^2), whose extremes sit far out in thin tails, so spanning them
+// wastes most levels on almost empty space. We try symmetric clips
+// mu +- k*sigma for a handful of k (and min..max itself), keep the best, then
+// alternate "assign codes" with "least-squares refit of (offset, scale) for
+// those codes", a Lloyd iteration restricted to a uniform grid. Every step
+// can only lower the error, so the result is never worse than min..max.
+std::pair<double, double> choose_grid(std::span<const double> r, std::uint32_t levels, TurboQuantRange how) {
+  const auto [lo_it, hi_it] = std::minmax_element(r.begin(), r.end());
+  const double lo = *lo_it, hi = *hi_it, range = hi - lo;
+  const std::uint32_t top = levels - 1;
+  if (range < 1e-15) return {lo, 0.0};
+  double best_off = lo, best_scale = range / top;
+  if (how == TurboQuantRange::kMinMax) return {best_off, best_scale};
+  double best = grid_mse(r, best_off, best_scale, top);
+  const double n = static_cast<double>(r.size());
+  double mu = 0.0, var = 0.0;
+  for (double v : r) mu += v;
+  mu /= n;
+  for (double v : r) var += (v - mu) * (v - mu);
+  const double sigma = std::sqrt(var / n);
+  // Gaussian MSE-optimal half-widths are about 1.7 sigma (5 levels), 2.3 (11)
+  // and 3.9 (256); the grid brackets all three.
+  for (const double k : {1.2, 1.5, 1.7, 1.9, 2.1, 2.3, 2.5, 2.8, 3.1, 3.5, 3.9, 4.4}) {
+    const double a = std::max(lo, mu - k * sigma), b = std::min(hi, mu + k * sigma);
+    if (!(b - a > 1e-15)) continue;
+    const double mse = grid_mse(r, a, (b - a) / top, top);
+    if (mse < best) best = mse, best_off = a, best_scale = (b - a) / top;
+  }
+  for (int it = 0; it < 8; ++it) {
+    // Least squares of r_i ~ offset + scale*q_i over the current codes.
+    double sq = 0.0, sqq = 0.0, sr = 0.0, sqr = 0.0;
+    for (double v : r) {
+      const double q = code_of(v, best_off, best_scale, top);
+      sq += q, sqq += q * q, sr += v, sqr += q * v;
+    }
+    const double det = n * sqq - sq * sq;
+    if (!(det > 0.0)) break;
+    const double scale = (n * sqr - sq * sr) / det;
+    const double off = (sr - scale * sq) / n;
+    if (!(scale > 1e-15) || !std::isfinite(off) || !std::isfinite(scale)) break;
+    const double mse = grid_mse(r, off, scale, top);
+    if (!(mse < best * (1.0 - 1e-12))) break;  // converged (the refit cannot increase it, but guard rounding)
+    best = mse, best_off = off, best_scale = scale;
+  }
+  return {best_off, best_scale};
+}
+}  // namespace
+
+TurboQuantized TurboQuantized::quantize(std::span<const double> w, QuantMode mode, std::uint64_t seed, TurboQuantRange range) {
   const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::size_t>(w.size(), kMaxPadded));
   const std::uint32_t p = next_pow2(std::max<std::uint32_t>(n, 1));
   std::vector<double> r(p, 0.0);
   for (std::size_t i = 0; i < n; ++i) r[i] = std::isfinite(w[i]) ? w[i] : 0.0;  // non-finite weights quantise as 0
   turbo_rotate(r, seed);
-  const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
-  const std::uint32_t levels = quant_levels(mode), vpw = quant_values_per_word(mode);
-  const double range = *hi - *lo;
-  const double scale = range < 1e-15 ? 0.0 : range / (levels - 1);
+  const std::uint32_t levels = quant_levels(mode), vpw = quant_values_per_word(mode), top = levels - 1;
+  const auto [offset, scale] = choose_grid(r, levels, range);
   const std::size_t words = (static_cast<std::size_t>(p) + vpw - 1) / vpw;
   TurboQuantized out;
   out.bytes_.assign(kTurboQuantHeaderBytes + 4 * words, 0);
@@ -195,14 +260,13 @@ TurboQuantized TurboQuantized::quantize(std::span<const double> w, QuantMode mod
   put_u64(b + 8, seed);
   put_u32(b + 16, p);
   put_u64(b + 20, std::bit_cast<std::uint64_t>(scale));
-  put_u64(b + 28, std::bit_cast<std::uint64_t>(*lo));
+  put_u64(b + 28, std::bit_cast<std::uint64_t>(offset));
   for (std::size_t wi = 0; wi < words; ++wi) {
     std::uint32_t word = 0, mult = 1;
     for (std::uint32_t k = 0; k < vpw; ++k) {
       const std::size_t i = wi * vpw + k;
       if (i >= p) break;
-      std::uint32_t q = (levels - 1) / 2;
-      if (scale > 0.0) q = static_cast<std::uint32_t>(std::clamp(std::lround((r[i] - *lo) / scale), 0L, static_cast<long>(levels - 1)));
+      const std::uint32_t q = scale > 0.0 ? code_of(r[i], offset, scale, top) : top / 2;
       if (mode == QuantMode::kBits8) {
         word |= q << (8 * k);
       } else {

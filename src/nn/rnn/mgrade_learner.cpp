@@ -14,6 +14,9 @@ Status MgradeLearner::validate(const MgradeLearnerConfig& c) {
   if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
       !std::isfinite(c.rls.delta))
     return Status::invalid_argument("mgrade: RLS forgetting factor must be in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
+  if (c.continual.enabled() && c.continual.kind != ContinualKind::kRegen)
+    return Status::invalid_argument("mgrade: the cell is not trained by gradient; only --continual regen applies");
   return Status::ok();
 }
 
@@ -33,8 +36,26 @@ Status MgradeLearner::build(std::size_t n_features) {
   head_ = RlsHead(c.task, c.n_classes, nf, c.rls);
   xin_.assign(n_features, 0.0);
   features_.assign(nf, 0.0);
+  regen_.reset();
+  if (c.continual.enabled()) {
+    std::vector<std::int32_t> groups(nf, ReadoutRegenerator::kNoGroup);
+    for (std::size_t j = 0; j < c.d_hidden; ++j) groups[j] = static_cast<std::int32_t>(j);
+    auto r = ReadoutRegenerator::make(c.continual, c.d_hidden, std::move(groups));
+    if (!r.is_ok()) return r.status();
+    regen_ = std::move(r).value();
+  }
   built_ = true;
   return Status::ok();
+}
+
+void MgradeLearner::update_readout(double y) {
+  if (!regen_) {
+    head_.update(features_, y);
+    return;
+  }
+  regen_->observe(head_, features_, y, cfg_.task);
+  head_.update(features_, y);
+  regen_->after_update(head_, features_, [this](std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); });
 }
 
 template <bool kLearn>
@@ -58,11 +79,15 @@ template void MgradeLearner::featurize<true>(std::span<const double>) const;
 template void MgradeLearner::featurize<false>(std::span<const double>) const;
 
 std::size_t MgradeLearner::extractor_memory_bytes() const {
-  return conv_.memory_bytes() + cell_.memory_bytes() + xin_.capacity() * sizeof(double);
+  return conv_.memory_bytes() + cell_.memory_bytes() + xin_.capacity() * sizeof(double) +
+         (regen_ ? regen_->memory_bytes() : 0);
 }
 
 void MgradeLearner::encode(ByteWriter& out) const {
-  out.u32(1);
+  // Record version 2 adds the continual configuration (and, when built, its
+  // state after the readout); without continual learning the bytes are version 1's.
+  const bool continual = cfg_.continual.enabled();
+  out.u32(continual ? 2 : 1);
   out.u8(static_cast<std::uint8_t>(cfg_.task));
   out.u64(cfg_.n_classes);
   out.u64(cfg_.n_features);
@@ -72,6 +97,7 @@ void MgradeLearner::encode(ByteWriter& out) const {
   out.f64(cfg_.rls.delta);
   out.u64(cfg_.warmup);
   out.u64(cfg_.seed);
+  if (continual) encode_continual_config(cfg_.continual, out);
   encode_state(out);
 }
 
@@ -81,7 +107,8 @@ void MgradeLearner::encode_extractor(ByteWriter& out) const {
 }
 
 Status MgradeLearner::decode(ByteReader& in) {
-  if (in.u32("mgrade record version") != 1 && in.ok()) return Status::corruption("mgrade: unsupported record version");
+  const std::uint32_t record = in.u32("mgrade record version");
+  if ((record != 1 && record != 2) && in.ok()) return Status::corruption("mgrade: unsupported record version");
   MgradeLearnerConfig c;
   const std::uint8_t task = in.u8("mgrade task");
   c.n_classes = in.u64("mgrade n_classes");
@@ -92,6 +119,11 @@ Status MgradeLearner::decode(ByteReader& in) {
   c.rls.delta = in.f64("mgrade rls delta");
   c.warmup = in.u64("mgrade warmup");
   c.seed = in.u64("mgrade seed");
+  if (record == 2 && in.ok()) {
+    auto cc = decode_continual_config(in);
+    if (!cc.is_ok()) return cc.status();
+    c.continual = *cc;
+  }
   const std::uint64_t n_seen = in.u64("mgrade samples seen");
   const bool built = in.boolean("mgrade built");
   if (!in.ok()) return in.status();

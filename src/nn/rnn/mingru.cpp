@@ -31,6 +31,16 @@ MinGruCell::MinGruCell(const MinGruConfig& config) : cfg_(config) {
   zpre_.assign(2 * hd, 0.0);
 }
 
+void MinGruCell::reinitialize_unit(std::size_t j, Xorshift64& rng) noexcept {
+  const std::size_t d = cfg_.d_in, hd = cfg_.d_hidden, dt = d + hd;
+  if (j >= hd) return;
+  const double sz = std::sqrt(2.0 / static_cast<double>(dt + hd));
+  for (std::size_t k = 0; k < dt; ++k) w_z_[j * dt + k] = sz * rng.normal();
+  const double sh = std::sqrt(2.0 / static_cast<double>(d + hd));
+  for (std::size_t k = 0; k < d; ++k) w_h_[j * d + k] = sh * rng.normal();
+  b_z_[j] = b_h_[j] = h_[j] = 0.0;
+}
+
 void MinGruCell::compute(std::span<const double> x, std::span<double> h_out) const noexcept {
   const std::size_t d = cfg_.d_in, hd = cfg_.d_hidden;
   std::copy(x.begin(), x.end(), xh_.begin());

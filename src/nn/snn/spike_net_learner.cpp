@@ -14,6 +14,10 @@ Status SpikeNetLearnerConfig::validate() const {
   if (n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
   if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
     return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
+  if (readout != SpikeNetReadout::kRls && readout != SpikeNetReadout::kEprop) return Status::invalid_argument("spikenet: unknown readout");
+  if (!(rls.forgetting_factor > 0.0 && rls.forgetting_factor <= 1.0))
+    return Status::invalid_argument("spikenet: RLS forgetting factor must be in (0, 1]");
+  if (!(rls.delta > 0.0) || !std::isfinite(rls.delta)) return Status::invalid_argument("spikenet: RLS delta must be finite and > 0");
   SpikeNetConfig n = net;
   n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
   n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
@@ -39,6 +43,20 @@ void SpikeNetLearner::init(std::size_t d) {
   net_.forward_into(shadow_, std::vector<std::int16_t>(d, 0));  // sizes the scratch once
   xq_.assign(d, 0);
   target_q_.assign(n.n_output, 0);
+  if (config_.readout == SpikeNetReadout::kRls) {
+    const std::size_t m = n.n_hidden + 3 * d + 1;
+    rls_ = ReadoutBank(config_.task, config_.n_classes, m, config_.rls);
+    feat_.assign(m, 0.0);
+  }
+}
+
+void SpikeNetLearner::fill_features(const SpikeNet::State& s, std::span<const double> x) const noexcept {
+  const std::size_t h = s.z.size(), d = n_features_;
+  double* f = feat_.data();
+  for (std::size_t j = 0; j < h; ++j) f[j] = 4.0 * q14::from_q14(s.z[j]);
+  for (std::size_t c = 0; c < 2 * d; ++c) f[h + c] = static_cast<double>((s.enc_spikes[c >> 6] >> (c & 63)) & 1u);
+  for (std::size_t j = 0; j < d; ++j) f[h + 2 * d + j] = std::isfinite(x[j]) ? x[j] : 0.0;
+  f[h + 3 * d] = 1.0;
 }
 
 bool SpikeNetLearner::convert(std::span<const double> x) const noexcept {
@@ -67,11 +85,19 @@ void SpikeNetLearner::learn_one(std::span<const double> x, double y, double weig
     for (std::size_t k = 0; k < target_q_.size(); ++k) target_q_[k] = k == cls ? static_cast<std::int16_t>(q14::kOne) : 0;
   }
   net_.train_step(xq_, target_q_);
+  if (config_.readout == SpikeNetReadout::kRls) {
+    fill_features(net_.state(), x);
+    rls_.update(feat_, y);
+  }
 }
 
 double SpikeNetLearner::predict_one(std::span<const double> x) const {
   if (!convert(x)) return 0.0;
   net_.forward_into(shadow_, xq_);
+  if (config_.readout == SpikeNetReadout::kRls) {
+    fill_features(shadow_, x);
+    return rls_.predict(feat_);
+  }
   if (config_.task == Task::kRegression) return q14::from_q14(net_.output_of(shadow_, 0)) / config_.target_scale;
   std::size_t best = 0;
   for (std::size_t k = 1; k < config_.n_classes; ++k)
@@ -86,6 +112,15 @@ void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<dou
     return;
   }
   net_.forward_into(shadow_, xq_);
+  if (config_.readout == SpikeNetReadout::kRls) {
+    fill_features(shadow_, x);
+    if (proba.size() == config_.n_classes) {
+      rls_.predict_proba(feat_, proba);
+    } else {
+      std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+    }
+    return;
+  }
   double total = 0.0;
   for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) {
     proba[k] = std::clamp(q14::from_q14(net_.output_of(shadow_, k)), 1e-6, 1.0);
@@ -101,13 +136,14 @@ void SpikeNetLearner::reset() {
     return;
   }
   net_.reset();
+  rls_.reset();
 }
 
 std::size_t SpikeNetLearner::memory_bytes() const {
   return sizeof(*this) + net_.memory_bytes() + (xq_.capacity() + target_q_.capacity()) * 2 +
          (shadow_.v.capacity() + shadow_.rate.capacity() + shadow_.drive.capacity() + shadow_.enc_ref.capacity() + shadow_.z.capacity()) * 2 +
          (shadow_.spikes.capacity() + shadow_.prev_spikes.capacity() + shadow_.enc_spikes.capacity()) * 8 +
-         shadow_.m.capacity() * 4;
+         shadow_.m.capacity() * 4 + rls_.memory_bytes() + feat_.capacity() * sizeof(double);
 }
 
 void SpikeNetLearner::encode(ByteWriter& out) const {
@@ -116,11 +152,15 @@ void SpikeNetLearner::encode(ByteWriter& out) const {
   out.u64(config_.n_features);
   out.f64(config_.input_scale);
   out.f64(config_.target_scale);
+  out.u8(static_cast<std::uint8_t>(config_.readout));
+  out.f64(config_.rls.forgetting_factor);
+  out.f64(config_.rls.delta);
   out.u64(n_features_);
   out.u64(n_seen_);
   // The network carries its own configuration; a blank learner stores the template.
   if (n_features_ > 0) {
     net_.encode(out);
+    if (config_.readout == SpikeNetReadout::kRls) rls_.encode(out);
   } else {
     SpikeNetConfig n = config_.net;
     n.n_input = 1;
@@ -137,10 +177,15 @@ Status SpikeNetLearner::decode(ByteReader& in) {
   c.n_features = in.u64("n_features");
   c.input_scale = in.f64("input_scale");
   c.target_scale = in.f64("target_scale");
+  const std::uint8_t readout = in.u8("readout");
+  c.rls.forgetting_factor = in.f64("rls forgetting");
+  c.rls.delta = in.f64("rls delta");
   const std::uint64_t d = in.u64("active n_features");
   const std::uint64_t seen = in.u64("n_samples_seen");
   if (!in.ok()) return in.status();
   if (task > 1) return Status::corruption("spikenet: unknown task code");
+  if (readout > 1) return Status::corruption("spikenet: unknown readout code");
+  c.readout = static_cast<SpikeNetReadout>(readout);
   SpikeNet net;
   IRITHYLL_RETURN_IF_ERROR(net.decode(in));
   c.net = net.config();
@@ -153,6 +198,7 @@ Status SpikeNetLearner::decode(ByteReader& in) {
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     fresh.net_ = std::move(net);
+    if (c.readout == SpikeNetReadout::kRls) IRITHYLL_RETURN_IF_ERROR(fresh.rls_.decode(in).with_context("spikenet readout"));
   }
   fresh.n_seen_ = seen;
   *this = std::move(fresh);

@@ -50,6 +50,11 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
       !std::isfinite(c.rls.delta))
     return Status::invalid_argument("mamba: RLS forgetting factor must be in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
+  if (c.continual.enabled() && c.continual.kind != ContinualKind::kRegen)
+    return Status::invalid_argument("mamba: the SSM is not trained by gradient; only --continual regen applies");
+  if (c.continual.enabled() && c.version == MambaVersion::kV1)
+    return Status::invalid_argument("mamba: --continual regen needs groups or blocks (v3, v3-tustin, v3-mimo or bd)");
   return Status::ok();
 }
 
@@ -68,8 +73,41 @@ Status MambaLearner::build(std::size_t n_features) {
   head_ = RlsHead(cfg_.task, cfg_.n_classes, nf, cfg_.rls);
   xin_.assign(n_features, 0.0);
   features_.assign(nf, 0.0);
+  IRITHYLL_RETURN_IF_ERROR(make_regenerator());
   built_ = true;
   return Status::ok();
+}
+
+// Group of each readout feature: output channel q belongs to the group (or
+// block) that computes it, state entries to the group whose state they are.
+Status MambaLearner::make_regenerator() {
+  regen_.reset();
+  if (!cfg_.continual.enabled()) return Status::ok();
+  const std::size_t d = layer_->output_dim(), state = layer_->state().size();
+  const bool bd = cfg_.version == MambaVersion::kBlockDiagonal;
+  const std::size_t groups = bd ? d / cfg_.block_size : cfg_.n_groups;
+  std::vector<std::int32_t> owner(features_.size(), ReadoutRegenerator::kNoGroup);
+  for (std::size_t q = 0; q < d; ++q) owner[q] = static_cast<std::int32_t>(q / (d / groups));
+  if (use_state_)
+    for (std::size_t i = 0; i < state; ++i) owner[d + i] = static_cast<std::int32_t>(i / (state / groups));
+  auto r = ReadoutRegenerator::make(cfg_.continual, groups, std::move(owner));
+  if (!r.is_ok()) return r.status();
+  regen_ = std::move(r).value();
+  return Status::ok();
+}
+
+void MambaLearner::update_readout(double y) {
+  if (!regen_) {
+    head_.update(features_, y);
+    return;
+  }
+  regen_->observe(head_, features_, y, cfg_.task);
+  head_.update(features_, y);
+  SsmLayer* layer = layer_.get();
+  regen_->after_update(head_, features_, [layer](std::size_t g, Xorshift64& rng) {
+    if (auto* m3 = dynamic_cast<Mamba3*>(layer)) m3->reinitialize_group(g, rng);
+    else if (auto* bd = dynamic_cast<SelectiveSsmBd*>(layer)) bd->reinitialize_block(g, rng);
+  });
 }
 
 template <bool kLearn>
@@ -95,11 +133,15 @@ template void MambaLearner::featurize<true>(std::span<const double>) const;
 template void MambaLearner::featurize<false>(std::span<const double>) const;
 
 std::size_t MambaLearner::extractor_memory_bytes() const {
-  return (layer_ ? layer_->memory_bytes() : 0) + xin_.capacity() * sizeof(double);
+  return (layer_ ? layer_->memory_bytes() : 0) + xin_.capacity() * sizeof(double) +
+         (regen_ ? regen_->memory_bytes() : 0);
 }
 
 void MambaLearner::encode(ByteWriter& out) const {
-  out.u32(1);  // format version of this record
+  // Version 2 adds the continual configuration (and, when built, its state
+  // after the readout); without continual learning the bytes are version 1's.
+  const bool continual = cfg_.continual.enabled();
+  out.u32(continual ? 2 : 1);  // format version of this record
   out.u8(static_cast<std::uint8_t>(cfg_.task));
   out.u64(cfg_.n_classes);
   out.u64(cfg_.n_features);
@@ -114,11 +156,13 @@ void MambaLearner::encode(ByteWriter& out) const {
   out.f64(cfg_.rls.delta);
   out.u64(cfg_.warmup);
   out.u64(cfg_.seed);
+  if (continual) encode_continual_config(cfg_.continual, out);
   encode_state(out);
 }
 
 Status MambaLearner::decode(ByteReader& in) {
-  if (in.u32("mamba record version") != 1 && in.ok()) return Status::corruption("mamba: unsupported record version");
+  const std::uint32_t record = in.u32("mamba record version");
+  if ((record != 1 && record != 2) && in.ok()) return Status::corruption("mamba: unsupported record version");
   MambaLearnerConfig c;
   const std::uint8_t task = in.u8("mamba task");
   c.n_classes = in.u64("mamba n_classes");
@@ -134,6 +178,11 @@ Status MambaLearner::decode(ByteReader& in) {
   c.rls.delta = in.f64("mamba rls delta");
   c.warmup = in.u64("mamba warmup");
   c.seed = in.u64("mamba seed");
+  if (record == 2 && in.ok()) {
+    auto cc = decode_continual_config(in);
+    if (!cc.is_ok()) return cc.status();
+    c.continual = *cc;
+  }
   const std::uint64_t n_seen = in.u64("mamba samples seen");
   const bool built = in.boolean("mamba built");
   if (!in.ok()) return in.status();

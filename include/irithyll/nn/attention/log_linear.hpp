@@ -72,6 +72,17 @@ class LogLinearAttention {
   // forward + one SGD step; out receives the output the step was taken on.
   // Non-finite x or y: no push, no step, returns false.
   bool train_one(std::span<const double> x, std::span<const double> y, std::span<double> out) noexcept;
+  // train_one split open for a continual-learning guard (nn/continual): the
+  // forward and the gradient of the step, with no weight change...
+  bool forward_and_gradient(std::span<const double> x, std::span<const double> y, std::span<double> out) noexcept;
+  // ...the last gradient as one dense vector laid out like copy_params
+  // (rows of W_q, W_k, W_v, W_lambda; row r of a matrix is output r's fan-in
+  // of d_model weights), for the same x...
+  void dense_gradient(std::span<const double> x, std::span<double> grad) const noexcept;
+  // ...and the trained weights as one flat vector. REQUIRES sizes n_params().
+  std::size_t n_params() const noexcept { return wq_.size() + wk_.size() + wv_.size() + wl_.size(); }
+  void copy_params(std::span<double> params) const noexcept;
+  void set_params(std::span<const double> params) noexcept;
   // The level weights lambda(x) (L entries, a distribution).
   void lambda(std::span<const double> x, std::span<double> out) const noexcept;
 

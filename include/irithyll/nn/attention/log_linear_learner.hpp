@@ -17,10 +17,21 @@
 // other weights count as 1; a sample of the wrong width is ignored.
 // Cost per sample: one log-linear step plus its SGD step (O((3dk+dv+L) d_model
 // + popcount dk dv)) and O(K F^2) RLS. No allocation per sample. One owner.
+//
+// Continual learning (config.continual, default off): ewc | mask | regen act
+// on the layer's SGD step over the flat vector [W_q, W_k, W_v, W_lambda]
+// (nn/continual/gradient_continual.hpp): the dense gradient goes through the
+// strategy's pre_update before the step and post_update after it, and the
+// step's loss 1/2 |o - t|^2 feeds the drift detector whose Warning/Drift goes
+// to on_drift (EWC anchors, the mask freezes, regeneration regenerates).
+// Regeneration groups are the rows (one output's fan-in of d_model weights).
+// Costs O(n) more per sample for n layer weights.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "irithyll/nn/continual/gradient_continual.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/primitives.hpp"
 #include "irithyll/readout/readout_learner.hpp"
@@ -34,6 +45,7 @@ struct LogLinearLearnerConfig {
   // d_model, d_key, d_value, levels, inner mode, lr, seed of the layer.
   LogLinearConfig layer{AttentionKind::kGatedDeltaNet, 16, 8, 8, 32, -1.0, 1.0, 0.05, 42, 0.25};
   RlsConfig rls{0.9999, 100.0};
+  ContinualConfig continual;
 };
 
 class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig> {
@@ -50,6 +62,8 @@ class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLin
   Status decode(ByteReader& in) override;
 
   const LogLinearAttention& layer() const noexcept { return layer_; }
+  // The continual-learning guard when config.continual is on and the learner is built.
+  const GradientContinual* continual() const noexcept { return guard_ ? &*guard_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig>;
@@ -60,11 +74,13 @@ class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLin
   void advance(std::span<const double> x, double y, double weight);
   void peek_features(std::span<const double> x) const;
   std::size_t extractor_memory_bytes() const;
+  void train_guarded(std::span<double> out);
 
   std::vector<double> w_in_;
   WelfordNormalizer scaler_, y_stats_;
   mutable LogLinearAttention layer_;
   mutable std::vector<double> z_, u_, target_;
+  std::optional<GradientContinual> guard_;
 };
 
 }  // namespace irithyll::nn

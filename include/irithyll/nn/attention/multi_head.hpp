@@ -32,8 +32,12 @@
 // the clamp every state entry stays finite for any finite input.
 //
 // Cost per token: one fused projection matvec (n_heads * rows_per_head x
-// d_model), O(n_heads d_key d_value) recurrence work (x n_compositions for
-// DeltaProduct, x active levels for LogLinear) and the W_out matvec. No
+// d_model; Hawk computes only its v and gate rows), O(n_heads d_key d_value)
+// recurrence work (x n_compositions for DeltaProduct, x active levels for
+// LogLinear) in the fused sweeps of state_kernels.hpp, vectorised gate maps
+// (vmath.hpp) and the W_out matvec. The weights (~130-200 KB at d_model 64,
+// 4 heads, 16/16) do not fit L1, so the step is bound by streaming them from
+// L2 once per token (BENCHMARKS.md has the figures). No
 // allocation after construction. Memory: weights plus n_heads * d_key *
 // d_value doubles of state (d_value for Hawk, x L for LogLinear).
 // Thread safety: one owner; const methods use mutable scratch.
@@ -110,11 +114,15 @@ class MultiHeadAttention {
  private:
   void allocate();
   void draw_weights();
+  // proj_ = W_proj x (the rows the mode reads).
+  void project(const double* x) const noexcept;
   // Advances `state`/`mask` by one token with the projection in proj_; head outputs to heads_.
   void step(double* state, std::uint64_t& mask) const noexcept;
   void head_step(std::size_t h, const double* p, double* s, std::uint64_t mask, std::uint32_t land,
                  double* o) const noexcept;
   void finish(std::span<double> out) const noexcept;
+  void prepare_gates() const noexcept;  // maps the gate rows of proj_ into gates_
+  void prepare_rwkv() const noexcept;
 
   AttentionConfig config_;
   HeadLayout layout_;
@@ -123,7 +131,7 @@ class MultiHeadAttention {
   std::vector<double> state_;
   std::uint64_t mask_ = 0, tokens_ = 0;
   // Scratch (mutable so const readouts can use it without allocating).
-  mutable std::vector<double> proj_, heads_, tmp_, lambda_, peek_state_;
+  mutable std::vector<double> proj_, heads_, tmp_, lambda_, peek_state_, gates_;
 };
 
 }  // namespace irithyll::nn

@@ -10,6 +10,9 @@
 // include/irithyll/drift/drift_detector.hpp, the detectors the tree engine
 // uses) to a strategy: feed it the per-sample loss and it forwards Warning and
 // Drift. Implementations: StreamingEwc, DriftMask, NeuronRegeneration.
+// encode_state / decode_state carry the learned state (not the configuration,
+// which the owning learner writes): decode_state expects a strategy built with
+// the same configuration and size and rejects bytes of any other shape.
 // Thread safety: one owner.
 #pragma once
 
@@ -17,6 +20,8 @@
 #include <span>
 #include <string_view>
 
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/status.hpp"
 #include "irithyll/drift/drift_detector.hpp"
 
 namespace irithyll::nn {
@@ -31,6 +36,9 @@ class ContinualStrategy {
   virtual void post_update(std::span<double> params) noexcept = 0;
   virtual void on_drift(std::span<const double> params, DriftSignal signal) noexcept = 0;
   virtual void reset() noexcept = 0;
+  virtual void encode_state(ByteWriter& out) const = 0;
+  // Leaves the strategy unchanged when the bytes are rejected.
+  virtual Status decode_state(ByteReader& in) = 0;
 };
 
 // Feeds `loss` to the detector and forwards a Warning or Drift to the strategy.

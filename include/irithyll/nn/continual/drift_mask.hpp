@@ -35,6 +35,8 @@ class DriftMask final : public ContinualStrategy {
   void post_update(std::span<double>) noexcept override {}
   void on_drift(std::span<const double> params, DriftSignal signal) noexcept override;
   void reset() noexcept override;
+  void encode_state(ByteWriter& out) const override;
+  Status decode_state(ByteReader& in) override;
 
   void unfreeze_all() noexcept;
   bool is_frozen(std::size_t i) const noexcept { return frozen_[i] != 0; }

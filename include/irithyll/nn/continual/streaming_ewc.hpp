@@ -30,6 +30,8 @@ class StreamingEwc final : public ContinualStrategy {
   void post_update(std::span<double>) noexcept override {}
   void on_drift(std::span<const double> params, DriftSignal signal) noexcept override;
   void reset() noexcept override;
+  void encode_state(ByteWriter& out) const override;
+  Status decode_state(ByteReader& in) override;
 
   double penalty(std::span<const double> params) const noexcept;
   bool has_anchor() const noexcept { return has_anchor_; }

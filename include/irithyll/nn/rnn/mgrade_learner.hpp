@@ -9,8 +9,16 @@
 // skip the readout; wrong width is ignored; the first `warmup` samples only
 // fill the state. Cost per sample O(d_in K + d_h (2 d_in + d_h)) plus the RLS
 // O(K F^2). No allocation after the first sample. Thread safety: one owner.
+//
+// Continual learning (config.continual, default off): regen re-initialises
+// the least useful hidden units through MinGruCell::reinitialize_unit and
+// resets their readout inputs (nn/continual/readout_regeneration.hpp); one
+// group per unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
+#include <optional>
+
+#include "irithyll/nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mingru.hpp"
 #include "irithyll/readout/readout_learner.hpp"
@@ -26,6 +34,7 @@ struct MgradeLearnerConfig {
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
   std::uint64_t seed = 42;
+  ContinualConfig continual;  // regen only
 };
 
 class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig> {
@@ -42,6 +51,9 @@ class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearne
 
   const MinGruCell& cell() const noexcept { return cell_; }
   const DelayConv1d& conv() const noexcept { return conv_; }
+  const RlsHead& readout() const noexcept { return head_; }
+  // The regeneration guard when config.continual is on and the learner is built.
+  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig>;
@@ -52,9 +64,15 @@ class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearne
   std::size_t extractor_memory_bytes() const;
   void encode_extractor(ByteWriter& out) const;
   Status decode_extractor(ByteReader& in);
+  void update_readout(double y);
+  void encode_continual(ByteWriter& out) const {
+    if (regen_) regen_->encode_state(out);
+  }
+  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
 
   DelayConv1d conv_;
   MinGruCell cell_;
+  std::optional<ReadoutRegenerator> regen_;
   mutable std::vector<double> xin_;
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
+#include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"
 
 namespace irithyll::nn {
@@ -37,6 +38,10 @@ class MinGruCell {
   void forward(std::span<const double> x, std::span<double> h_out) noexcept;
   void forward_predict(std::span<const double> x, std::span<double> h_out) const noexcept;
   void reset() noexcept { std::fill(h_.begin(), h_.end(), 0.0); }
+  // Redraws unit j's gate row (on [x, h]) and candidate row at their initial
+  // scales, zeroes its biases and its state; other units are untouched
+  // (continual backprop, nn/continual). Ignores j >= d_hidden().
+  void reinitialize_unit(std::size_t j, Xorshift64& rng) noexcept;
 
   std::size_t d_in() const noexcept { return cfg_.d_in; }
   std::size_t d_hidden() const noexcept { return cfg_.d_hidden; }

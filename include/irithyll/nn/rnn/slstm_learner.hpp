@@ -9,8 +9,16 @@
 // `warmup` samples only fill the state. Cost per sample: one cell step plus
 // O(K F^2) RLS for F = d_hidden + d_in + 1. No allocation after the first
 // sample. Thread safety: one owner.
+//
+// Continual learning (config.continual, default off): regen re-initialises the
+// least useful hidden units through SlstmCell::reinitialize_unit and resets
+// their readout inputs (nn/continual/readout_regeneration.hpp); one group per
+// unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
+#include <optional>
+
+#include "irithyll/nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/rnn/slstm.hpp"
 #include "irithyll/readout/readout_learner.hpp"
 
@@ -26,6 +34,7 @@ struct SlstmLearnerConfig {
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
   std::uint64_t seed = 42;
+  ContinualConfig continual;  // regen only
 };
 
 class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig> {
@@ -41,6 +50,9 @@ class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerCo
   Status decode(ByteReader& in) override;
 
   const SlstmCell& cell() const noexcept { return cell_; }
+  const RlsHead& readout() const noexcept { return head_; }
+  // The regeneration guard when config.continual is on and the learner is built.
+  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig>;
@@ -51,8 +63,14 @@ class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerCo
   std::size_t extractor_memory_bytes() const;
   void encode_extractor(ByteWriter& out) const { cell_.encode(out); }
   Status decode_extractor(ByteReader& in);
+  void update_readout(double y);
+  void encode_continual(ByteWriter& out) const {
+    if (regen_) regen_->encode_state(out);
+  }
+  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
 
   SlstmCell cell_;
+  std::optional<ReadoutRegenerator> regen_;
   mutable std::vector<double> xin_;
 };
 

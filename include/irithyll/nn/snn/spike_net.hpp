@@ -101,6 +101,8 @@ class SpikeNet {
   std::span<const std::int16_t> e_in() const noexcept { return view(off_e_in_, n_channels() * config_.n_hidden); }
   std::span<const std::int16_t> e_rec() const noexcept { return view(off_e_rec_, std::size_t{config_.n_hidden} * config_.n_hidden); }
   std::span<const std::int32_t> readouts() const noexcept { return s_.m; }
+  // The dynamic state after the last forward or train step (what forward_into fills for a peek).
+  const State& state() const noexcept { return s_; }
 
   // Bytes of learnable and dynamic state (weights, eligibilities, feedback,
   // traces, membranes, gate, encoder, readouts): what a microcontroller keeps.

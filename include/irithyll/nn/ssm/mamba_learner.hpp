@@ -18,10 +18,19 @@
 // weight <= 0 still advances the state but skips the readout; a sample of the
 // wrong width is ignored. Cost per sample: one SSM step plus O(K F^2) RLS for
 // F features, K heads. No allocation after the first sample. One owner.
+//
+// Continual learning (config.continual, default off): regen re-initialises
+// the least useful Mamba-3 groups (Mamba3::reinitialize_group) or BD blocks
+// (SelectiveSsmBd::reinitialize_block) and resets the readout inputs they
+// feed: the group's output channels and, when fed, its state entries
+// (nn/continual/readout_regeneration.hpp). v1 has no per-group hook and
+// rejects it; ewc and mask need a gradient and are rejected.
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "irithyll/nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/ssm/ssm_layer.hpp"
 #include "irithyll/readout/readout_learner.hpp"
 
@@ -43,6 +52,7 @@ struct MambaLearnerConfig {
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
   std::uint64_t seed = 42;
+  ContinualConfig continual;  // regen only, v3 variants and bd
 };
 
 class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerConfig> {
@@ -61,6 +71,8 @@ class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerCo
   const SsmLayer* layer() const noexcept { return layer_.get(); }
   std::size_t n_readout_features() const noexcept { return features_.size(); }
   const RlsHead& readout() const noexcept { return head_; }
+  // The regeneration guard when config.continual is on and the learner is built.
+  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<MambaLearner, MambaLearnerConfig>;
@@ -72,9 +84,16 @@ class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerCo
   std::size_t extractor_memory_bytes() const;
   void encode_extractor(ByteWriter& out) const { layer_->encode(out); }
   Status decode_extractor(ByteReader& in);
+  Status make_regenerator();
+  void update_readout(double y);
+  void encode_continual(ByteWriter& out) const {
+    if (regen_) regen_->encode_state(out);
+  }
+  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
 
   bool use_state_ = false;  // first: shares the base's tail padding
   std::unique_ptr<SsmLayer> layer_;
+  std::optional<ReadoutRegenerator> regen_;
   mutable std::vector<double> xin_;
 };
 
