@@ -73,4 +73,14 @@ Status ReadoutRegenerator::decode_state(ByteReader& in) {
   return Status::ok();
 }
 
+Result<std::optional<ReadoutRegenerator>> make_unit_regenerator(const ContinualConfig& config, std::size_t n_features,
+                                                                std::size_t n_units) {
+  if (!config.enabled()) return std::optional<ReadoutRegenerator>{};
+  std::vector<std::int32_t> groups(n_features, ReadoutRegenerator::kNoGroup);
+  for (std::size_t j = 0; j < n_units && j < n_features; ++j) groups[j] = static_cast<std::int32_t>(j);
+  auto r = ReadoutRegenerator::make(config, n_units, std::move(groups));
+  if (!r.is_ok()) return r.status();
+  return std::optional<ReadoutRegenerator>(std::move(r).value());
+}
+
 }  // namespace irithyll::nn

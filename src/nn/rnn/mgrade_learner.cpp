@@ -37,25 +37,16 @@ Status MgradeLearner::build(std::size_t n_features) {
   xin_.assign(n_features, 0.0);
   features_.assign(nf, 0.0);
   regen_.reset();
-  if (c.continual.enabled()) {
-    std::vector<std::int32_t> groups(nf, ReadoutRegenerator::kNoGroup);
-    for (std::size_t j = 0; j < c.d_hidden; ++j) groups[j] = static_cast<std::int32_t>(j);
-    auto r = ReadoutRegenerator::make(c.continual, c.d_hidden, std::move(groups));
-    if (!r.is_ok()) return r.status();
-    regen_ = std::move(r).value();
-  }
+  auto regen = make_unit_regenerator(c.continual, nf, c.d_hidden);
+  if (!regen.is_ok()) return regen.status();
+  regen_ = std::move(regen).value();
   built_ = true;
   return Status::ok();
 }
 
 void MgradeLearner::update_readout(double y) {
-  if (!regen_) {
-    head_.update(features_, y);
-    return;
-  }
-  regen_->observe(head_, features_, y, cfg_.task);
-  head_.update(features_, y);
-  regen_->after_update(head_, features_, [this](std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); });
+  update_readout_with(regen_, head_, features_, y, cfg_.task,
+                      [this](std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); });
 }
 
 template <bool kLearn>

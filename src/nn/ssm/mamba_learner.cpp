@@ -97,14 +97,8 @@ Status MambaLearner::make_regenerator() {
 }
 
 void MambaLearner::update_readout(double y) {
-  if (!regen_) {
-    head_.update(features_, y);
-    return;
-  }
-  regen_->observe(head_, features_, y, cfg_.task);
-  head_.update(features_, y);
   SsmLayer* layer = layer_.get();
-  regen_->after_update(head_, features_, [layer](std::size_t g, Xorshift64& rng) {
+  update_readout_with(regen_, head_, features_, y, cfg_.task, [layer](std::size_t g, Xorshift64& rng) {
     if (auto* m3 = dynamic_cast<Mamba3*>(layer)) m3->reinitialize_group(g, rng);
     else if (auto* bd = dynamic_cast<SelectiveSsmBd*>(layer)) bd->reinitialize_block(g, rng);
   });

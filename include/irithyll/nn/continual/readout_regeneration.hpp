@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "irithyll/learner.hpp"
@@ -89,5 +91,21 @@ class ReadoutRegenerator {
   std::vector<std::int32_t> feature_group_;
   std::vector<double> score_, inv_count_;
 };
+
+// One readout update, regenerating when `regen` holds a regenerator: the
+// order (observe before learning, score after) is what after_update assumes.
+template <class Readout, class Reinit>
+void update_readout_with(std::optional<ReadoutRegenerator>& regen, Readout& head, std::span<const double> features,
+                         double y, Task task, Reinit&& reinit) noexcept {
+  if (regen) regen->observe(head, features, y, task);
+  head.update(features, y);
+  if (regen) regen->after_update(head, features, reinit);
+}
+
+// For readouts whose features start with one entry per hidden unit (slstm,
+// mgrade): unit j owns feature j, the rest (raw inputs, bias) belong to none.
+// Empty when the configuration asks for no continual learning.
+Result<std::optional<ReadoutRegenerator>> make_unit_regenerator(const ContinualConfig& config, std::size_t n_features,
+                                                                std::size_t n_units);
 
 }  // namespace irithyll::nn
