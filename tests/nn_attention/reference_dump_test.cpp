@@ -25,15 +25,19 @@ struct Json {
     std::snprintf(buf, sizeof buf, "%.17g", v);
     s += buf;
   }
-  void vec(const double* p, std::size_t n) {
+  // T = double, or float for the layer's f32-valued weights (printed exactly
+  // as the doubles they widen to, which is what the layer computes with).
+  template <class T>
+  void vec(const T* p, std::size_t n) {
     s += '[';
     for (std::size_t i = 0; i < n; ++i) {
       if (i) s += ',';
-      num(p[i]);
+      num(static_cast<double>(p[i]));
     }
     s += ']';
   }
-  void mat(const double* p, std::size_t rows, std::size_t cols) {
+  template <class T>
+  void mat(const T* p, std::size_t rows, std::size_t cols) {
     s += '[';
     for (std::size_t r = 0; r < rows; ++r) {
       if (r) s += ',';
@@ -157,7 +161,7 @@ TEST(AttentionReference, DumpForNumpy) {
     j.key("heads");
     j.s += '[';
     for (std::size_t h = 0; h < c.n_heads; ++h) {
-      const double* w = layer.head_weights(h).data();
+      const float* w = layer.head_weights(h).data();
       if (h) j.s += ',';
       j.s += '{';
       j.key("Wk");

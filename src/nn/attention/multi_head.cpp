@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "irithyll/nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/state_kernels.hpp"
 #include "irithyll/nn/kernels.hpp"
+#include "irithyll/nn/kernels_f32w.hpp"
 #include "irithyll/nn/primitives.hpp"
 #include "irithyll/nn/vmath.hpp"
 
@@ -41,6 +43,37 @@ bool all_finite(std::span<const double> x) noexcept {
   std::uint64_t bad = 0;
   for (double e : x) bad |= static_cast<std::uint64_t>((std::bit_cast<std::uint64_t>(e) & kExp) == kExp);
   return bad == 0;
+}
+
+void put_f32s(ByteWriter& out, std::span<const float> v) {
+  out.u64(v.size());
+  for (float e : v) out.f32(e);
+}
+
+// Version 2 stores f32 weights; version 1 stored f64, rounded here to the f32
+// grid the layer computes on. Out-of-range doubles map to +-inf explicitly
+// (a plain cast would be undefined behaviour), NaN stays NaN.
+std::vector<float> get_weights(ByteReader& in, std::uint32_t version, const char* what) {
+  std::vector<float> w;
+  if (version == 1) {
+    const std::vector<double> d = in.f64s(what);
+    w.resize(d.size());
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const double e = d[i];
+      if (std::isnan(e)) {
+        w[i] = std::numeric_limits<float>::quiet_NaN();
+      } else if (std::fabs(e) > static_cast<double>(std::numeric_limits<float>::max())) {
+        w[i] = e > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+      } else {
+        w[i] = static_cast<float>(e);
+      }
+    }
+    return w;
+  }
+  const std::size_t n = in.read_count(sizeof(float), what);
+  w.resize(n);
+  for (float& e : w) e = in.f32(what);
+  return w;
 }
 
 }  // namespace
@@ -86,8 +119,10 @@ void MultiHeadAttention::allocate() {
     case AttentionKind::kLogLinear: head_state_ = config_.mode.max_levels * dk * dv; break;
     default: head_state_ = dk * dv; break;
   }
-  w_proj_.assign(h * layout_.rows * config_.d_model, 0.0);
-  w_out_.assign(config_.d_model * h * dv, 0.0);
+  w_proj_.assign(h * layout_.rows * config_.d_model, 0.0f);
+  w_out_.assign(config_.d_model * h * dv, 0.0f);
+  w_proj_packed_.assign(f32w_packed_size(h * layout_.rows, config_.d_model), 0.0f);
+  w_out_packed_.assign(f32w_packed_size(config_.d_model, h * dv), 0.0f);
   state_.assign(h * head_state_, 0.0);
   peek_state_.assign(state_.size(), 0.0);
   proj_.assign(h * layout_.rows, 0.0);
@@ -101,26 +136,45 @@ void MultiHeadAttention::allocate() {
     case AttentionKind::kHGRN2: n_gates = h * dk; break;
     case AttentionKind::kRWKV7: n_gates = h * 2 * dk; break;
     case AttentionKind::kRWKV: n_gates = h * (dk + 1); break;
-    default: break;
+    default: n_gates = h * scalar_gates_per_head(); break;
   }
   gates_.assign(n_gates, 0.0);
   mask_ = 0;
   tokens_ = 0;
 }
 
+// Drawn in f64 and rounded to f32 once: from then on every weight is an
+// exact f32 value and all arithmetic on it is f64 (kernels_f32w.hpp).
 void MultiHeadAttention::draw_weights() {
   Xorshift64 rng(config_.seed);
-  for (double& w : w_proj_) w = rng.normal() * config_.init_scale;
-  for (double& w : w_out_) w = rng.normal() * config_.init_scale;
+  for (float& w : w_proj_) w = static_cast<float>(rng.normal() * config_.init_scale);
+  for (float& w : w_out_) w = static_cast<float>(rng.normal() * config_.init_scale);
+  repack();
 }
 
-std::span<double> MultiHeadAttention::head_weights(std::size_t h) noexcept {
-  const std::size_t n = layout_.rows * config_.d_model;
-  return std::span<double>(w_proj_).subspan(h * n, n);
+void MultiHeadAttention::repack() noexcept {
+  pack_f32w(w_proj_.data(), config_.n_heads * layout_.rows, config_.d_model, w_proj_packed_.data());
+  pack_f32w(w_out_.data(), config_.d_model, config_.n_heads * config_.d_value, w_out_packed_.data());
 }
-std::span<const double> MultiHeadAttention::head_weights(std::size_t h) const noexcept {
+
+bool MultiHeadAttention::set_head_weights(std::size_t h, std::span<const float> w) noexcept {
   const std::size_t n = layout_.rows * config_.d_model;
-  return std::span<const double>(w_proj_).subspan(h * n, n);
+  if (h >= config_.n_heads || w.size() != n) return false;
+  std::copy(w.begin(), w.end(), w_proj_.begin() + static_cast<std::ptrdiff_t>(h * n));
+  repack();
+  return true;
+}
+
+bool MultiHeadAttention::set_output_weights(std::span<const float> w) noexcept {
+  if (w.size() != w_out_.size()) return false;
+  std::copy(w.begin(), w.end(), w_out_.begin());
+  repack();
+  return true;
+}
+
+std::span<const float> MultiHeadAttention::head_weights(std::size_t h) const noexcept {
+  const std::size_t n = layout_.rows * config_.d_model;
+  return std::span<const float>(w_proj_).subspan(h * n, n);
 }
 
 void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, std::uint64_t mask,
@@ -139,6 +193,9 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
   double* g = u + slot;
   double* g3 = g + 2 * slot;
   double* g4 = g3 + slot;
+  // Sigmoids of this head's scalar gate rows (GLA, GatedDeltaNet, mLSTM,
+  // DeltaProduct), mapped for all heads at once by prepare_gates().
+  const double* sg = gates_.data() + h * scalar_gates_per_head();
   switch (m.kind) {
     case AttentionKind::kRetNet: attn::decay_write_read(s, &m.gamma, 0, k, v, q, o, dk, dv); return;
     case AttentionKind::kHawk: {
@@ -148,11 +205,7 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
       std::copy(s, s + dv, o);
       return;
     }
-    case AttentionKind::kGLA: {
-      const double gate = sigmoid(e[0]);
-      attn::decay_write_read(s, &gate, 0, k, v, q, o, dk, dv);
-      return;
-    }
+    case AttentionKind::kGLA: attn::decay_write_read(s, sg, 0, k, v, q, o, dk, dv); return;
     case AttentionKind::kGLAVector:
     case AttentionKind::kHGRN2:  // gates (with HGRN2's floor) from prepare_gates()
       attn::decay_write_read(s, gates_.data() + h * dk, 1, k, v, q, o, dk, dv);
@@ -163,8 +216,7 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
       return;
     case AttentionKind::kGatedDeltaNet:
       normalize_key(k, kh, dk);
-      attn::delta_write_read(s, sigmoid(e[0]), kh, v, m.beta_per_token ? sigmoid(e[1]) : m.beta_scale, q, o, dk, dv,
-                             u);
+      attn::delta_write_read(s, sg[0], kh, v, m.beta_per_token ? sg[1] : m.beta_scale, q, o, dk, dv, u);
       return;
     case AttentionKind::kRWKV: {
       // decay = exp(-(d0 + softplus(w . x))) and exp(min(k, 20)) for every
@@ -175,9 +227,9 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
       return;
     }
     case AttentionKind::kMLSTM: {
-      const double f = sigmoid(e[0]), in = sigmoid(e[1]);
+      const double in = sg[1];
       for (std::size_t c = 0; c < dv; ++c) g[c] = in * v[c];
-      attn::decay_write_read(s, &f, 0, k, g, q, o, dk, dv);
+      attn::decay_write_read(s, sg, 0, k, g, q, o, dk, dv);
       return;
     }
     case AttentionKind::kDeltaProduct: {
@@ -185,18 +237,16 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
       for (std::uint32_t j = 0; j < m.n_compositions; ++j) {
         const double* kj = k;
         const double* vj = v;
-        double braw = e[1];
         if (j > 0) {
           kj = p + layout_.comp_base + (j - 1) * layout_.comp_stride;
           vj = kj + dk;
-          braw = vj[dv];
         }
         normalize_key(kj, kh, dk);
         // The gate decays the state once, before the first composition; the
         // readout follows the last.
         const bool last = j + 1 == m.n_compositions;
-        attn::delta_write_read(s, j == 0 ? sigmoid(e[0]) : 1.0, kh, vj, beta_max * sigmoid(braw), last ? q : nullptr,
-                               o, dk, dv, u);
+        attn::delta_write_read(s, j == 0 ? sg[0] : 1.0, kh, vj, beta_max * sg[1 + j], last ? q : nullptr, o, dk, dv,
+                               u);
       }
       return;
     }
@@ -231,18 +281,18 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
 }
 
 void MultiHeadAttention::project(const double* x) const noexcept {
-  const std::size_t d = config_.d_model;
-  if (config_.mode.kind != AttentionKind::kHawk) {
-    matvec(w_proj_.data(), x, proj_.data(), proj_.size(), d);
+  const std::size_t d = config_.d_model, dk = config_.d_key, dv = config_.d_value;
+  if (config_.mode.kind != AttentionKind::kHawk || dk % 8 != 0 || dv % 8 != 0) {
+    // Hawk never reads its k and q rows, but unless every row group starts
+    // on a packed 8-row block they cannot be skipped: compute them too.
+    matvec_f32w_packed(w_proj_packed_.data(), x, proj_.data(), proj_.size(), d);
     return;
   }
-  // Hawk reads only v and its two gate blocks; its k and q rows (kept so
-  // every mode shares one layout) are never used, so they are not computed.
-  const std::size_t dk = config_.d_key, dv = config_.d_value, rows = layout_.rows;
+  // Hawk with block-aligned groups: only v and the two gate blocks.
   for (std::size_t h = 0; h < config_.n_heads; ++h) {
-    const std::size_t base = h * rows;
-    matvec(w_proj_.data() + (base + dk) * d, x, proj_.data() + base + dk, dv, d);
-    matvec(w_proj_.data() + (base + layout_.extra) * d, x, proj_.data() + base + layout_.extra, 2 * dv, d);
+    const std::size_t v0 = h * layout_.rows + dk, g0 = h * layout_.rows + layout_.extra;
+    matvec_f32w_packed(w_proj_packed_.data() + v0 * d, x, proj_.data() + v0, dv, d);
+    matvec_f32w_packed(w_proj_packed_.data() + g0 * d, x, proj_.data() + g0, 2 * dv, d);
   }
 }
 
@@ -294,7 +344,35 @@ void MultiHeadAttention::prepare_gates() const noexcept {
       vexp(g, g, nh * dk);
       return;
     case AttentionKind::kRWKV: prepare_rwkv(); return;
+    case AttentionKind::kGLA:
+    case AttentionKind::kGatedDeltaNet:
+    case AttentionKind::kMLSTM:
+    case AttentionKind::kDeltaProduct: {
+      // Per head: the gate row, then the beta / input-gate row, then (for
+      // DeltaProduct) each later composition's beta row.
+      const std::size_t ns = scalar_gates_per_head();
+      for (std::size_t h = 0; h < nh; ++h) {
+        const double* e = block(h);
+        double* gh = g + h * ns;
+        gh[0] = e[0];
+        if (ns > 1) gh[1] = e[1];
+        for (std::size_t j = 2; j < ns; ++j)  // composition j - 1 >= 1
+          gh[j] = proj_[h * rows + layout_.comp_base + (j - 2) * layout_.comp_stride + dk + dv];
+      }
+      vsigmoid(g, g, nh * ns);
+      return;
+    }
     default: return;
+  }
+}
+
+std::size_t MultiHeadAttention::scalar_gates_per_head() const noexcept {
+  switch (config_.mode.kind) {
+    case AttentionKind::kGLA: return 1;
+    case AttentionKind::kGatedDeltaNet:
+    case AttentionKind::kMLSTM: return 2;
+    case AttentionKind::kDeltaProduct: return 1 + config_.mode.n_compositions;
+    default: return 0;
   }
 }
 
@@ -309,7 +387,7 @@ void MultiHeadAttention::step(double* state, std::uint64_t& mask) const noexcept
 }
 
 void MultiHeadAttention::finish(std::span<double> out) const noexcept {
-  matvec(w_out_.data(), heads_.data(), out.data(), config_.d_model, heads_.size());
+  matvec_f32w_packed(w_out_packed_.data(), heads_.data(), out.data(), config_.d_model, heads_.size());
   if (is_bounded(config_.mode.kind)) vtanh(out.data(), out.data(), config_.d_model);
 }
 
@@ -373,36 +451,40 @@ void MultiHeadAttention::reset() noexcept {
 
 void MultiHeadAttention::reinitialize_head(std::size_t h, Xorshift64& rng) noexcept {
   if (h >= config_.n_heads) return;
-  for (double& w : head_weights(h)) w = rng.normal() * config_.init_scale;
+  const std::size_t n = layout_.rows * config_.d_model;
+  for (std::size_t i = 0; i < n; ++i) w_proj_[h * n + i] = static_cast<float>(rng.normal() * config_.init_scale);
+  repack();
   std::fill_n(state_.begin() + static_cast<std::ptrdiff_t>(h * head_state_), head_state_, 0.0);
 }
 
 std::size_t MultiHeadAttention::memory_bytes() const noexcept {
-  const std::size_t doubles = w_proj_.capacity() + w_out_.capacity() + state_.capacity() + proj_.capacity() +
-                              heads_.capacity() + tmp_.capacity() + lambda_.capacity() + peek_state_.capacity() +
-                              gates_.capacity();
-  return sizeof(*this) + doubles * sizeof(double);
+  const std::size_t doubles = state_.capacity() + proj_.capacity() + heads_.capacity() + tmp_.capacity() +
+                              lambda_.capacity() + peek_state_.capacity() + gates_.capacity();
+  const std::size_t floats =
+      w_proj_.capacity() + w_out_.capacity() + w_proj_packed_.capacity() + w_out_packed_.capacity();
+  return sizeof(*this) + doubles * sizeof(double) + floats * sizeof(float);
 }
 
 void MultiHeadAttention::encode(ByteWriter& out) const {
-  out.u32(1);  // layer format version
+  out.u32(2);  // layer format version (1 stored the weights as f64)
   config_.encode(out);
-  out.f64s(w_proj_);
-  out.f64s(w_out_);
+  put_f32s(out, w_proj_);
+  put_f32s(out, w_out_);
   out.f64s(state_);
   out.u64(mask_);
   out.u64(tokens_);
 }
 
 Status MultiHeadAttention::decode(ByteReader& in) {
-  if (in.u32("attention version") != 1) in.fail("attention: unsupported layer version");
+  const std::uint32_t version = in.u32("attention version");
+  if (version != 1 && version != 2) in.fail("attention: unsupported layer version");
   AttentionConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(in.status());
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   // Arrays first: their lengths are bounded by the bytes actually present, so
   // a hostile configuration cannot make us allocate before it is checked.
-  auto w_proj = in.f64s("projection weights");
-  auto w_out = in.f64s("output weights");
+  auto w_proj = get_weights(in, version, "projection weights");
+  auto w_out = get_weights(in, version, "output weights");
   auto state = in.f64s("state");
   const std::uint64_t mask = in.u64("level mask");
   const std::uint64_t tokens = in.u64("tokens");
@@ -422,6 +504,7 @@ Status MultiHeadAttention::decode(ByteReader& in) {
   fresh.allocate();
   fresh.w_proj_ = std::move(w_proj);
   fresh.w_out_ = std::move(w_out);
+  fresh.repack();
   fresh.state_ = std::move(state);
   fresh.mask_ = mask;
   fresh.tokens_ = tokens;

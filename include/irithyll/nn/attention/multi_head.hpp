@@ -31,15 +31,26 @@
 // exp(k) unclamped and reached 1e103 at input scale 1e3 and inf at 1e4; with
 // the clamp every state entry stays finite for any finite input.
 //
+// Weights are stored in f32 and every computation is f64: they are drawn in
+// f64 and rounded to f32 once (construction, reinitialize_head), and the
+// matvecs widen each weight exactly in registers (kernels_f32w.hpp). So the
+// layer is the f64 layer whose weights happen to be f32-representable, and an
+// f64 reference fed the same weight values matches it to rounding, while the
+// weight bytes streamed per token halve. (The original stored f64 weights; a
+// version-1 checkpoint of this layer, which stored f64, is rounded to f32 on
+// decode.) The layer is not trained by gradient, so no f64 master copy is
+// kept; LogLinearAttention, which is, keeps f64 weights.
+//
 // Cost per token: one fused projection matvec (n_heads * rows_per_head x
-// d_model; Hawk computes only its v and gate rows), O(n_heads d_key d_value)
+// d_model, from the packed copy of kernels_f32w.hpp), O(n_heads d_key d_value)
 // recurrence work (x n_compositions for DeltaProduct, x active levels for
 // LogLinear) in the fused sweeps of state_kernels.hpp, vectorised gate maps
-// (vmath.hpp) and the W_out matvec. The weights (~130-200 KB at d_model 64,
-// 4 heads, 16/16) do not fit L1, so the step is bound by streaming them from
-// L2 once per token (BENCHMARKS.md has the figures). No
-// allocation after construction. Memory: weights plus n_heads * d_key *
-// d_value doubles of state (d_value for Hawk, x L for LogLinear).
+// (vmath.hpp, scalar gates of all heads in one call) and the W_out matvec.
+// The weights (~65-100 KB of f32 at d_model 64, 4 heads, 16/16) do not fit
+// L1, so the step is bound by streaming them from L2 once per token
+// (BENCHMARKS.md has the figures). No allocation after construction.
+// Memory: f32 weights plus n_heads * d_key * d_value doubles of state
+// (d_value for Hawk, x L for LogLinear).
 // Thread safety: one owner; const methods use mutable scratch.
 #pragma once
 
@@ -102,10 +113,13 @@ class MultiHeadAttention {
   std::uint64_t level_mask() const noexcept { return mask_; }  // LogLinear active levels
 
   // Head h's block of the fused projection, layout().rows x d_model, row-major.
-  std::span<double> head_weights(std::size_t h) noexcept;
-  std::span<const double> head_weights(std::size_t h) const noexcept;
-  std::span<double> output_weights() noexcept { return w_out_; }
-  std::span<const double> output_weights() const noexcept { return w_out_; }
+  // Weights are f32 values (arithmetic on them is f64; see above). Writes go
+  // through the setters, which also refresh the packed copy the step reads;
+  // they return false (and change nothing) on a size mismatch.
+  std::span<const float> head_weights(std::size_t h) const noexcept;
+  std::span<const float> output_weights() const noexcept { return w_out_; }  // d_model x n_heads*d_value
+  bool set_head_weights(std::size_t h, std::span<const float> w) noexcept;
+  bool set_output_weights(std::span<const float> w) noexcept;
 
   std::size_t memory_bytes() const noexcept;
   void encode(ByteWriter& out) const;
@@ -114,6 +128,7 @@ class MultiHeadAttention {
  private:
   void allocate();
   void draw_weights();
+  void repack() noexcept;  // w_*_packed_ from w_proj_ / w_out_ (sizes fixed by allocate())
   // proj_ = W_proj x (the rows the mode reads).
   void project(const double* x) const noexcept;
   // Advances `state`/`mask` by one token with the projection in proj_; head outputs to heads_.
@@ -123,11 +138,14 @@ class MultiHeadAttention {
   void finish(std::span<double> out) const noexcept;
   void prepare_gates() const noexcept;  // maps the gate rows of proj_ into gates_
   void prepare_rwkv() const noexcept;
+  std::size_t scalar_gates_per_head() const noexcept;  // sigmoid gates of GLA / GDN / mLSTM / DeltaProduct
 
   AttentionConfig config_;
   HeadLayout layout_;
   std::size_t head_state_ = 0;
-  std::vector<double> w_proj_, w_out_;
+  std::vector<float> w_proj_, w_out_;  // f32 values, f64 arithmetic (kernels_f32w.hpp)
+  // pack_f32w copies of w_proj_ / w_out_, the only form the step reads.
+  std::vector<float> w_proj_packed_, w_out_packed_;
   std::vector<double> state_;
   std::uint64_t mask_ = 0, tokens_ = 0;
   // Scratch (mutable so const readouts can use it without allocating).
