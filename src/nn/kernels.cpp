@@ -1,4 +1,5 @@
 #include "irithyll/nn/kernels.hpp"
+#include "cpu_features.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -260,19 +261,8 @@ IRITHYLL_AVX512 void matvec_avx512_impl(const double* m, const double* x, double
   }
 }
 
-bool detect_avx2() noexcept {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-
-bool detect_avx512() noexcept {
-  __builtin_cpu_init();
-  return detect_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512vl");
-}
-
-const bool kUseAvx2 = detect_avx2();
-const bool kUseAvx512 = detect_avx512();
+const bool kUseAvx2 = detail::cpu_has_avx2_fma();
+const bool kUseAvx512 = detail::cpu_has_avx512();
 
 }  // namespace
 

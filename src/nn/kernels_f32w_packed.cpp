@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "irithyll/nn/kernels_f32w.hpp"
+#include "cpu_features.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -97,19 +98,8 @@ IRITHYLL_AVX512 void packed_avx512(const float* packed, const double* x, double*
   }
 }
 
-bool detect_avx2() noexcept {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-
-bool detect_avx512() noexcept {
-  __builtin_cpu_init();
-  return detect_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512vl");
-}
-
-const bool kUseAvx2 = detect_avx2();
-const bool kUseAvx512 = detect_avx512();
+const bool kUseAvx2 = detail::cpu_has_avx2_fma();
+const bool kUseAvx512 = detail::cpu_has_avx512();
 
 }  // namespace
 

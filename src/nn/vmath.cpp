@@ -1,4 +1,5 @@
 #include "irithyll/nn/vmath.hpp"
+#include "cpu_features.hpp"
 
 #include <cmath>
 
@@ -154,12 +155,7 @@ IRITHYLL_AVX512 void apply(const double* x, double* y, std::size_t n) noexcept {
   }
 }
 
-bool detect_avx512() noexcept {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-}
-
-const bool kUseAvx512 = detect_avx512();
+const bool kUseAvx512 = detail::cpu_has_avx512();
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "irithyll/nn/attention/state_kernels.hpp"
+#include "../cpu_features.hpp"
 
 #include <algorithm>
 
@@ -172,12 +173,7 @@ IRITHYLL_AVX512 void rwkv7_write_read_avx512(double* s, const double* w, const d
   }
 }
 
-bool detect_avx512() noexcept {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-}
-
-const bool kUseAvx512 = detect_avx512();
+const bool kUseAvx512 = detail::cpu_has_avx512();
 
 }  // namespace
 
