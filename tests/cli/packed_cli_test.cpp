@@ -2,54 +2,39 @@
 // runs build/irithyll through popen and checks stdout, stderr and exit codes.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/file_io.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/packed_model.hpp"
+#include "support/cli_runner.hpp"
 #include "support/shared_data.hpp"
 
 namespace {
 
+// The shared runner: per-process stderr and temp files, since ctest runs
+// these tests as parallel processes.
 struct CliRun {
   int code = -1;
   std::string out;
 };
 
-// Runs the CLI with stderr folded into a separate file so both can be checked.
 CliRun run_cli(const std::string& args, std::string* err = nullptr) {
-  const std::string err_path = ::testing::TempDir() + "packed_cli_stderr.txt";
-  const std::string cmd = std::string(IRITHYLL_BINARY_DIR) + "/irithyll " + args + " 2>" + err_path;
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 65536> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (err) {
-    std::ifstream e(err_path);
-    std::stringstream ss;
-    ss << e.rdbuf();
-    *err = ss.str();
-  }
-  return r;
+  irithyll::testing::CliRun r = irithyll::testing::run_cli(args);
+  if (err) *err = r.err;
+  return CliRun{r.code, std::move(r.out)};
 }
 
 std::string temp_file(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
+  return irithyll::testing::write_temp_file(name, text);
 }
 
 std::vector<std::string> lines(const std::string& s) {
@@ -164,11 +149,11 @@ TEST(PackedCli, ExportFromCheckpointRoundTrips) {
       csv += row;
     }
   }
-  const std::string ckpt = ::testing::TempDir() + "packed_cli_sgbt.ckpt";
+  const std::string ckpt = irithyll::testing::temp_path("packed_cli_sgbt.ckpt");
   ASSERT_TRUE(irithyll::save_learner(ckpt, learner).is_ok());
   const std::string data = temp_file("packed_cli_sgbt.csv", csv);
-  const std::string f32 = ::testing::TempDir() + "packed_cli_sgbt.bin";
-  const std::string i16 = ::testing::TempDir() + "packed_cli_sgbt_i16.bin";
+  const std::string f32 = irithyll::testing::temp_path("packed_cli_sgbt.bin");
+  const std::string i16 = irithyll::testing::temp_path("packed_cli_sgbt_i16.bin");
   ASSERT_EQ(run_cli("export --checkpoint " + ckpt + " --format f32 --out " + f32).code, 0);
   ASSERT_EQ(run_cli("export --checkpoint " + ckpt + " --format i16 --out " + i16).code, 0);
   const auto full = lines(run_cli("predict --checkpoint " + ckpt + " --data " + data).out);
