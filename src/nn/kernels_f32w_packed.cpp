@@ -1,5 +1,6 @@
-// Packed (8-row column-interleaved) form of the mixed-precision matvec; see
-// kernels_f32w.hpp for the layout and why it exists.
+// The mixed-precision matvec (kernels_f32w.hpp): the row-major scalar
+// definition, and the packed (8-row column-interleaved) form the attention
+// layer streams, with its AVX-512 / AVX2 kernels.
 #include <algorithm>
 #include <cstdint>
 
@@ -12,6 +13,15 @@
 #endif
 
 namespace irithyll::nn {
+
+void matvec_f32w_ref(const float* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept {
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = m + r * cols;
+    double s = 0.0;
+    for (std::size_t c = 0; c < cols; ++c) s += static_cast<double>(row[c]) * x[c];
+    y[r] = s;
+  }
+}
 
 std::size_t f32w_packed_size(std::size_t rows, std::size_t cols) noexcept { return (rows + 7) / 8 * 8 * cols; }
 

@@ -11,11 +11,12 @@
 // (BENCHMARKS.md). A model that stores its weights as f32 values and computes
 // in f64 stays reproducible by an f64 reference to rounding.
 //
-// `matvec_f32w_ref` is the scalar definition; the dispatched entry point uses
-// AVX-512 (vcvtps2pd widening in registers), else AVX2+FMA, else the
-// reference, chosen at run time. The fast paths sum in another order, so they
-// agree with the reference to a few ulps per term
-// (tests/nn/kernels_f32w_test.cpp names the tolerance).
+// `matvec_f32w_ref` is the scalar definition on a row-major matrix. The fast
+// form is the packed one below (a row-major AVX kernel was measured and lost:
+// the widening plus per-row reductions cost as much as the bytes saved); its
+// dispatched entry point uses AVX-512, else AVX2+FMA, else its reference,
+// chosen at run time, and agrees with the row-major reference to a few ulps
+// per term (tests/nn/kernels_f32w_test.cpp names the tolerance).
 //
 // Cost: O(rows*cols) multiply-adds, 4 bytes of weight per element; no
 // allocation; thread-safe (pure functions).
@@ -26,14 +27,6 @@
 namespace irithyll::nn {
 
 void matvec_f32w_ref(const float* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept;
-void matvec_f32w(const float* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept;
-
-// For tests and benchmarks: each fast variant called directly (falls back to
-// the reference where the CPU lacks it; check kernels_has_avx2/avx512 first).
-void matvec_f32w_avx2_kernel(const float* m, const double* x, double* y, std::size_t rows,
-                             std::size_t cols) noexcept;
-void matvec_f32w_avx512_kernel(const float* m, const double* x, double* y, std::size_t rows,
-                               std::size_t cols) noexcept;
 
 // The same product on a packed copy of m laid out for streaming without
 // horizontal sums: rows in blocks of 8 (the last block zero-padded), and
