@@ -36,7 +36,7 @@ double mode_recall(AttentionKind kind, std::size_t n_pairs, std::uint64_t seed) 
   c.mode.max_levels = 16;
   c.init_scale = 0.0;
   MultiHeadAttention layer(c);
-  std::vector<float> w(layer.head_weights(0).begin(), layer.head_weights(0).end());
+  std::vector<double> w(layer.head_weights(0).begin(), layer.head_weights(0).end());
   for (std::size_t i = 0; i < d; ++i) {
     w[i * 2 * d + i] = 1.0;                // W_k = [I 0]
     w[(d + i) * 2 * d + d + i] = 1.0;      // W_v = [0 I]
@@ -53,8 +53,8 @@ double mode_recall(AttentionKind kind, std::size_t n_pairs, std::uint64_t seed) 
     }
   }
   layer.set_head_weights(0, w);
-  std::vector<float> wo(layer.output_weights().begin(), layer.output_weights().end());
-  for (std::size_t i = 0; i < 2 * d; ++i) wo[i * d + (i % d)] = i < d ? 1.0f : 0.0f;
+  std::vector<double> wo(layer.output_weights().begin(), layer.output_weights().end());
+  for (std::size_t i = 0; i < 2 * d; ++i) wo[i * d + (i % d)] = i < d ? 1.0 : 0.0;
   layer.set_output_weights(wo);
   Xorshift64 rng(seed);
   std::vector<std::vector<double>> keys(n_pairs, std::vector<double>(d)), vals(n_pairs, std::vector<double>(d));

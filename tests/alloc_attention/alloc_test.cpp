@@ -5,8 +5,10 @@
 // checked to stay at zero.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
+#include "irithyll/core/aligned.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/attention_learner.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
@@ -22,6 +24,11 @@ TEST(AllocAttention, CounterSeesAllocations) {
   auto* v = new std::vector<double>(10);
   delete v;
   EXPECT_GE(test::allocation_count() - before, 2);
+  // The layer's packed weights live in over-aligned storage: counted too.
+  const long aligned_before = test::allocation_count();
+  AlignedVector<std::uint32_t> words(100);
+  EXPECT_EQ(test::allocation_count() - aligned_before, 1);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(words.data()) % 64, 0u);
 }
 
 TEST(AllocAttention, EveryModeStepsWithoutAllocating) {

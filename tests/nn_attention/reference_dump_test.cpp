@@ -161,7 +161,7 @@ TEST(AttentionReference, DumpForNumpy) {
     j.key("heads");
     j.s += '[';
     for (std::size_t h = 0; h < c.n_heads; ++h) {
-      const float* w = layer.head_weights(h).data();
+      const double* w = layer.head_weights(h).data();
       if (h) j.s += ',';
       j.s += '{';
       j.key("Wk");

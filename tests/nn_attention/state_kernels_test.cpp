@@ -41,7 +41,9 @@ void expect_close(const std::vector<double>& a, const std::vector<double>& b, co
 struct Shape {
   std::size_t dk, dv;
 };
-const Shape kShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1}};
+// Column groups of up to four 8-wide chunks: one chunk, two, three, a full
+// group of four plus a partial one, each with and without a masked tail.
+const Shape kShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1}, {6, 32}, {5, 41}, {2, 70}};
 
 TEST(StateKernels, BackendNamed) {
   const std::string b = state_kernels_backend();
@@ -136,6 +138,10 @@ TEST(StateKernels, WritesStayInsideTheirArrays) {
     const double a = 0.9;
     decay_write_read(s.data(), &a, 0, k.data(), v.data(), q.data(), o.data(), sh.dk, sh.dv);
     delta_write_read(s.data(), 0.8, k.data(), v.data(), 0.5, q.data(), o.data(), sh.dk, sh.dv, u.data());
+    const std::vector<double> w(sh.dk, 0.7), r(sh.dk, 0.2);
+    rwkv7_write_read(s.data(), w.data(), k.data(), k.data(), r.data(), v.data(), q.data(), o.data(), sh.dk, sh.dv,
+                     u.data());
+    read(s.data(), q.data(), o.data(), sh.dk, sh.dv);
     for (std::size_t i = 0; i < 8; ++i) {
       EXPECT_EQ(s[n + i], guard[i]);
       EXPECT_EQ(o[sh.dv + i], 5.0);

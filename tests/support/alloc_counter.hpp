@@ -23,7 +23,7 @@ namespace detail {
 inline std::atomic<long> g_allocation_count{0};
 }  // namespace detail
 
-// Calls to operator new / new[] since the program started.
+// Calls to operator new / new[] (plain and over-aligned) since the program started.
 inline long allocation_count() noexcept { return detail::g_allocation_count.load(); }
 }  // namespace irithyll::test
 
@@ -37,3 +37,17 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+// The over-aligned forms (AlignedAllocator, alignas types) count too.
+void* operator new(std::size_t n, std::align_val_t a) {
+  irithyll::test::detail::g_allocation_count.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t align = static_cast<std::size_t>(a);
+  const std::size_t size = (n == 0 ? align : (n + align - 1) / align * align);  // aligned_alloc wants a multiple
+  if (void* p = std::aligned_alloc(align, size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return operator new(n, a); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }

@@ -9,7 +9,7 @@
 #include "irithyll/nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/state_kernels.hpp"
 #include "irithyll/nn/kernels.hpp"
-#include "irithyll/nn/kernels_f32w.hpp"
+#include "irithyll/nn/kernels_hi32.hpp"
 #include "irithyll/nn/primitives.hpp"
 #include "irithyll/nn/vmath.hpp"
 
@@ -23,16 +23,21 @@ const double kRwkv7DecayScale = -std::log(0.6);
 // kh = k / |k|, or 0 when |k| is below the floor. Returns |k|.
 double normalize_key(const double* k, double* kh, std::size_t n) noexcept {
   // The plain sum of squares is exact to rounding unless it under- or
-  // overflows; only then pay for l2_norm's rescaling pass.
-  double ss = 0.0;
-  for (std::size_t i = 0; i < n; ++i) ss += k[i] * k[i];
+  // overflows; only then pay for l2_norm's rescaling pass. Four partial sums:
+  // one chain of n dependent adds was a visible share of the delta modes' step.
+  double part[4] = {0.0, 0.0, 0.0, 0.0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t j = 0; j < 4; ++j) part[j] += k[i + j] * k[i + j];
+  for (; i < n; ++i) part[0] += k[i] * k[i];
+  const double ss = (part[0] + part[1]) + (part[2] + part[3]);
   const double norm = ss > 1e-250 && ss < 1e250 ? std::sqrt(ss) : l2_norm(std::span<const double>(k, n));
   if (!(norm > kKeyNormFloor) || !std::isfinite(norm)) {
     std::fill(kh, kh + n, 0.0);
     return 0.0;
   }
   const double inv = 1.0 / norm;
-  for (std::size_t i = 0; i < n; ++i) kh[i] = k[i] * inv;
+  for (std::size_t c = 0; c < n; ++c) kh[c] = k[c] * inv;
   return norm;
 }
 
@@ -45,34 +50,23 @@ bool all_finite(std::span<const double> x) noexcept {
   return bad == 0;
 }
 
-void put_f32s(ByteWriter& out, std::span<const float> v) {
-  out.u64(v.size());
-  for (float e : v) out.f32(e);
+// Version 3 stores each weight as its hi32 word (kernels_hi32.hpp). Older
+// records are rounded onto that grid: version 2 stored f32 weights, version
+// 1 f64; both widen to double exactly first.
+void put_weights(ByteWriter& out, std::span<const double> w) {
+  out.u64(w.size());
+  for (double e : w) out.u32(hi32_word(e));
 }
 
-// Version 2 stores f32 weights; version 1 stored f64, rounded here to the f32
-// grid the layer computes on. Out-of-range doubles map to +-inf explicitly
-// (a plain cast would be undefined behaviour), NaN stays NaN.
-std::vector<float> get_weights(ByteReader& in, std::uint32_t version, const char* what) {
-  std::vector<float> w;
+std::vector<double> get_weights(ByteReader& in, std::uint32_t version, const char* what) {
   if (version == 1) {
-    const std::vector<double> d = in.f64s(what);
-    w.resize(d.size());
-    for (std::size_t i = 0; i < d.size(); ++i) {
-      const double e = d[i];
-      if (std::isnan(e)) {
-        w[i] = std::numeric_limits<float>::quiet_NaN();
-      } else if (std::fabs(e) > static_cast<double>(std::numeric_limits<float>::max())) {
-        w[i] = e > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
-      } else {
-        w[i] = static_cast<float>(e);
-      }
-    }
+    std::vector<double> w = in.f64s(what);
+    for (double& e : w) e = to_hi32(e);
     return w;
   }
-  const std::size_t n = in.read_count(sizeof(float), what);
-  w.resize(n);
-  for (float& e : w) e = in.f32(what);
+  const std::size_t n = in.read_count(4, what);
+  std::vector<double> w(n);
+  for (double& e : w) e = version == 2 ? to_hi32(static_cast<double>(in.f32(what))) : from_hi32_word(in.u32(what));
   return w;
 }
 
@@ -119,10 +113,26 @@ void MultiHeadAttention::allocate() {
     case AttentionKind::kLogLinear: head_state_ = config_.mode.max_levels * dk * dv; break;
     default: head_state_ = dk * dv; break;
   }
-  w_proj_.assign(h * layout_.rows * config_.d_model, 0.0f);
-  w_out_.assign(config_.d_model * h * dv, 0.0f);
-  w_proj_packed_.assign(f32w_packed_size(h * layout_.rows, config_.d_model), 0.0f);
-  w_out_packed_.assign(f32w_packed_size(config_.d_model, h * dv), 0.0f);
+  w_proj_.assign(h * layout_.rows * config_.d_model, 0.0);
+  w_out_.assign(config_.d_model * h * dv, 0.0);
+  // The projection rows the step reads, as runs packed one after another.
+  // Hawk never reads its k and q rows: only its v and gate rows are packed.
+  runs_.clear();
+  if (config_.mode.kind == AttentionKind::kHawk) {
+    for (std::size_t k = 0; k < h; ++k) {
+      runs_.push_back({k * layout_.rows + dk, dv, 0});
+      runs_.push_back({k * layout_.rows + layout_.extra, 2 * dv, 0});
+    }
+  } else {
+    runs_.push_back({0, h * layout_.rows, 0});
+  }
+  std::size_t words = 0;
+  for (ProjectionRun& r : runs_) {
+    r.offset = words;
+    words += hi32_packed_words(r.rows, config_.d_model);  // a multiple of 16: runs stay 64-byte aligned
+  }
+  w_proj_packed_.assign(words, 0u);
+  w_out_packed_.assign(hi32_packed_words(config_.d_model, h * dv), 0u);
   state_.assign(h * head_state_, 0.0);
   peek_state_.assign(state_.size(), 0.0);
   proj_.assign(h * layout_.rows, 0.0);
@@ -143,38 +153,39 @@ void MultiHeadAttention::allocate() {
   tokens_ = 0;
 }
 
-// Drawn in f64 and rounded to f32 once: from then on every weight is an
-// exact f32 value and all arithmetic on it is f64 (kernels_f32w.hpp).
+// Drawn in f64 and rounded once onto the hi32 grid: from then on every
+// weight is a grid value and all arithmetic on it is f64 (kernels_hi32.hpp).
 void MultiHeadAttention::draw_weights() {
   Xorshift64 rng(config_.seed);
-  for (float& w : w_proj_) w = static_cast<float>(rng.normal() * config_.init_scale);
-  for (float& w : w_out_) w = static_cast<float>(rng.normal() * config_.init_scale);
+  for (double& w : w_proj_) w = to_hi32(rng.normal() * config_.init_scale);
+  for (double& w : w_out_) w = to_hi32(rng.normal() * config_.init_scale);
   repack();
 }
 
 void MultiHeadAttention::repack() noexcept {
-  pack_f32w(w_proj_.data(), config_.n_heads * layout_.rows, config_.d_model, w_proj_packed_.data());
-  pack_f32w(w_out_.data(), config_.d_model, config_.n_heads * config_.d_value, w_out_packed_.data());
+  const std::size_t d = config_.d_model;
+  for (const ProjectionRun& r : runs_) pack_hi32(w_proj_.data() + r.row0 * d, r.rows, d, w_proj_packed_.data() + r.offset);
+  pack_hi32(w_out_.data(), d, config_.n_heads * config_.d_value, w_out_packed_.data());
 }
 
-bool MultiHeadAttention::set_head_weights(std::size_t h, std::span<const float> w) noexcept {
+bool MultiHeadAttention::set_head_weights(std::size_t h, std::span<const double> w) noexcept {
   const std::size_t n = layout_.rows * config_.d_model;
   if (h >= config_.n_heads || w.size() != n) return false;
-  std::copy(w.begin(), w.end(), w_proj_.begin() + static_cast<std::ptrdiff_t>(h * n));
+  std::transform(w.begin(), w.end(), w_proj_.begin() + static_cast<std::ptrdiff_t>(h * n), to_hi32);
   repack();
   return true;
 }
 
-bool MultiHeadAttention::set_output_weights(std::span<const float> w) noexcept {
+bool MultiHeadAttention::set_output_weights(std::span<const double> w) noexcept {
   if (w.size() != w_out_.size()) return false;
-  std::copy(w.begin(), w.end(), w_out_.begin());
+  std::transform(w.begin(), w.end(), w_out_.begin(), to_hi32);
   repack();
   return true;
 }
 
-std::span<const float> MultiHeadAttention::head_weights(std::size_t h) const noexcept {
+std::span<const double> MultiHeadAttention::head_weights(std::size_t h) const noexcept {
   const std::size_t n = layout_.rows * config_.d_model;
-  return std::span<const float>(w_proj_).subspan(h * n, n);
+  return std::span<const double>(w_proj_).subspan(h * n, n);
 }
 
 void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, std::uint64_t mask,
@@ -281,19 +292,8 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
 }
 
 void MultiHeadAttention::project(const double* x) const noexcept {
-  const std::size_t d = config_.d_model, dk = config_.d_key, dv = config_.d_value;
-  if (config_.mode.kind != AttentionKind::kHawk || dk % 8 != 0 || dv % 8 != 0) {
-    // Hawk never reads its k and q rows, but unless every row group starts
-    // on a packed 8-row block they cannot be skipped: compute them too.
-    matvec_f32w_packed(w_proj_packed_.data(), x, proj_.data(), proj_.size(), d);
-    return;
-  }
-  // Hawk with block-aligned groups: only v and the two gate blocks.
-  for (std::size_t h = 0; h < config_.n_heads; ++h) {
-    const std::size_t v0 = h * layout_.rows + dk, g0 = h * layout_.rows + layout_.extra;
-    matvec_f32w_packed(w_proj_packed_.data() + v0 * d, x, proj_.data() + v0, dv, d);
-    matvec_f32w_packed(w_proj_packed_.data() + g0 * d, x, proj_.data() + g0, 2 * dv, d);
-  }
+  for (const ProjectionRun& r : runs_)
+    matvec_hi32_packed(w_proj_packed_.data() + r.offset, x, proj_.data() + r.row0, r.rows, config_.d_model);
 }
 
 // RWKV's transcendental maps for all heads at once (n_heads decays, then
@@ -387,7 +387,7 @@ void MultiHeadAttention::step(double* state, std::uint64_t& mask) const noexcept
 }
 
 void MultiHeadAttention::finish(std::span<double> out) const noexcept {
-  matvec_f32w_packed(w_out_packed_.data(), heads_.data(), out.data(), config_.d_model, heads_.size());
+  matvec_hi32_packed(w_out_packed_.data(), heads_.data(), out.data(), config_.d_model, heads_.size());
   if (is_bounded(config_.mode.kind)) vtanh(out.data(), out.data(), config_.d_model);
 }
 
@@ -452,24 +452,25 @@ void MultiHeadAttention::reset() noexcept {
 void MultiHeadAttention::reinitialize_head(std::size_t h, Xorshift64& rng) noexcept {
   if (h >= config_.n_heads) return;
   const std::size_t n = layout_.rows * config_.d_model;
-  for (std::size_t i = 0; i < n; ++i) w_proj_[h * n + i] = static_cast<float>(rng.normal() * config_.init_scale);
+  for (std::size_t i = 0; i < n; ++i) w_proj_[h * n + i] = to_hi32(rng.normal() * config_.init_scale);
   repack();
   std::fill_n(state_.begin() + static_cast<std::ptrdiff_t>(h * head_state_), head_state_, 0.0);
 }
 
 std::size_t MultiHeadAttention::memory_bytes() const noexcept {
   const std::size_t doubles = state_.capacity() + proj_.capacity() + heads_.capacity() + tmp_.capacity() +
-                              lambda_.capacity() + peek_state_.capacity() + gates_.capacity();
-  const std::size_t floats =
-      w_proj_.capacity() + w_out_.capacity() + w_proj_packed_.capacity() + w_out_packed_.capacity();
-  return sizeof(*this) + doubles * sizeof(double) + floats * sizeof(float);
+                              lambda_.capacity() + peek_state_.capacity() + gates_.capacity() + w_proj_.capacity() +
+                              w_out_.capacity();
+  const std::size_t words = w_proj_packed_.capacity() + w_out_packed_.capacity();
+  return sizeof(*this) + doubles * sizeof(double) + words * sizeof(std::uint32_t) +
+         runs_.capacity() * sizeof(ProjectionRun);
 }
 
 void MultiHeadAttention::encode(ByteWriter& out) const {
-  out.u32(2);  // layer format version (1 stored the weights as f64)
+  out.u32(3);  // layer format version (1 stored the weights as f64, 2 as f32)
   config_.encode(out);
-  put_f32s(out, w_proj_);
-  put_f32s(out, w_out_);
+  put_weights(out, w_proj_);
+  put_weights(out, w_out_);
   out.f64s(state_);
   out.u64(mask_);
   out.u64(tokens_);
@@ -477,7 +478,7 @@ void MultiHeadAttention::encode(ByteWriter& out) const {
 
 Status MultiHeadAttention::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("attention version");
-  if (version != 1 && version != 2) in.fail("attention: unsupported layer version");
+  if (version < 1 || version > 3) in.fail("attention: unsupported layer version");
   AttentionConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(in.status());
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));

@@ -31,25 +31,27 @@
 // exp(k) unclamped and reached 1e103 at input scale 1e3 and inf at 1e4; with
 // the clamp every state entry stays finite for any finite input.
 //
-// Weights are stored in f32 and every computation is f64: they are drawn in
-// f64 and rounded to f32 once (construction, reinitialize_head), and the
-// matvecs widen each weight exactly in registers (kernels_f32w.hpp). So the
-// layer is the f64 layer whose weights happen to be f32-representable, and an
-// f64 reference fed the same weight values matches it to rounding, while the
-// weight bytes streamed per token halve. (The original stored f64 weights; a
-// version-1 checkpoint of this layer, which stored f64, is rounded to f32 on
-// decode.) The layer is not trained by gradient, so no f64 master copy is
-// kept; LogLinearAttention, which is, keeps f64 weights.
+// Weights lie on the hi32 grid (doubles with 21 significant bits, streamed
+// as 4-byte words) and every computation is f64: they are drawn in f64 and
+// rounded onto the grid once (construction, reinitialize_head, the setters),
+// and the matvecs widen each word exactly in registers (kernels_hi32.hpp).
+// So the layer is the f64 layer whose weights happen to lie on that grid, and
+// an f64 reference fed the same weight values matches it to rounding, while
+// the weight bytes streamed per token halve. (The original stored f64
+// weights. Checkpoints of this layer from before, version 1 with f64 and
+// version 2 with f32 weights, are rounded onto the grid on decode.) The
+// layer is not trained by gradient, so 21 bits of a random projection lose
+// nothing; LogLinearAttention, which is trained, keeps plain f64 weights.
 //
 // Cost per token: one fused projection matvec (n_heads * rows_per_head x
-// d_model, from the packed copy of kernels_f32w.hpp), O(n_heads d_key d_value)
+// d_model, from the packed copy of kernels_hi32.hpp), O(n_heads d_key d_value)
 // recurrence work (x n_compositions for DeltaProduct, x active levels for
 // LogLinear) in the fused sweeps of state_kernels.hpp, vectorised gate maps
 // (vmath.hpp, scalar gates of all heads in one call) and the W_out matvec.
-// The weights (~65-100 KB of f32 at d_model 64, 4 heads, 16/16) do not fit
+// The weights (~65-100 KB of hi32 words at d_model 64, 4 heads, 16/16) do not fit
 // L1, so the step is bound by streaming them from L2 once per token
 // (BENCHMARKS.md has the figures). No allocation after construction.
-// Memory: f32 weights plus n_heads * d_key * d_value doubles of state
+// Memory: the weights (as doubles, and the packed words) plus n_heads * d_key * d_value doubles of state
 // (d_value for Hawk, x L for LogLinear).
 // Thread safety: one owner; const methods use mutable scratch.
 #pragma once
@@ -59,6 +61,7 @@
 #include <span>
 #include <vector>
 
+#include "irithyll/core/aligned.hpp"
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"
@@ -113,13 +116,13 @@ class MultiHeadAttention {
   std::uint64_t level_mask() const noexcept { return mask_; }  // LogLinear active levels
 
   // Head h's block of the fused projection, layout().rows x d_model, row-major.
-  // Weights are f32 values (arithmetic on them is f64; see above). Writes go
-  // through the setters, which also refresh the packed copy the step reads;
+  // Weights are hi32 grid values (see above). Writes go through the setters,
+  // which round onto the grid and refresh the packed copy the step reads;
   // they return false (and change nothing) on a size mismatch.
-  std::span<const float> head_weights(std::size_t h) const noexcept;
-  std::span<const float> output_weights() const noexcept { return w_out_; }  // d_model x n_heads*d_value
-  bool set_head_weights(std::size_t h, std::span<const float> w) noexcept;
-  bool set_output_weights(std::span<const float> w) noexcept;
+  std::span<const double> head_weights(std::size_t h) const noexcept;
+  std::span<const double> output_weights() const noexcept { return w_out_; }  // d_model x n_heads*d_value
+  bool set_head_weights(std::size_t h, std::span<const double> w) noexcept;
+  bool set_output_weights(std::span<const double> w) noexcept;
 
   std::size_t memory_bytes() const noexcept;
   void encode(ByteWriter& out) const;
@@ -143,9 +146,14 @@ class MultiHeadAttention {
   AttentionConfig config_;
   HeadLayout layout_;
   std::size_t head_state_ = 0;
-  std::vector<float> w_proj_, w_out_;  // f32 values, f64 arithmetic (kernels_f32w.hpp)
-  // pack_f32w copies of w_proj_ / w_out_, the only form the step reads.
-  std::vector<float> w_proj_packed_, w_out_packed_;
+  std::vector<double> w_proj_, w_out_;  // hi32 grid values, row-major
+  // Rows [row0, row0 + rows) of w_proj_ packed at w_proj_packed_[offset].
+  struct ProjectionRun {
+    std::size_t row0, rows, offset;
+  };
+  std::vector<ProjectionRun> runs_;
+  // pack_hi32 copies of w_proj_ (its runs) / w_out_, the only form the step reads.
+  AlignedVector<std::uint32_t> w_proj_packed_, w_out_packed_;
   std::vector<double> state_;
   std::uint64_t mask_ = 0, tokens_ = 0;
   // Scratch (mutable so const readouts can use it without allocating).
