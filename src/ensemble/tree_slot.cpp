@@ -11,7 +11,9 @@ void TreeSlot::replace_active() {
   if (has_alternate_) {
     std::swap(active_, alternate_);  // the retired tree lands in alternate_
     has_alternate_ = false;
-    alternate_.reset();
+    // The next alternate may be many samples away (or never come): don't
+    // park the retired tree's histograms and nodes until then.
+    alternate_.release_storage();
   } else {
     active_.reset();  // nothing grew in the background: start over
   }
@@ -50,7 +52,7 @@ void TreeSlot::finish(std::span<const double> x, std::uint32_t leaf, double g, d
 
 void TreeSlot::reset() {
   active_.reset();
-  alternate_.reset();
+  alternate_.release_storage();
   has_alternate_ = false;
   if (detector_) detector_->reset();
   replacements_ = 0;

@@ -23,6 +23,14 @@ std::uint32_t HistogramPool::acquire() {
     free_.pop_back();
   } else {
     s = static_cast<std::uint32_t>(scale_.size());
+    const std::size_t need = scale_.size() + 1;
+    if (need > scale_.capacity()) {
+      // Grow by a quarter (at least two slabs): a split needs at most one
+      // new slab, so this keeps both the slack and the reallocations small.
+      const std::size_t want = need + std::max<std::size_t>(need / 4, 2);
+      scale_.reserve(want);
+      data_.reserve(want * stride());
+    }
     scale_.push_back(1.0);
     data_.resize(data_.size() + stride());
   }
@@ -36,6 +44,40 @@ bool HistogramPool::owns(std::uint32_t slab) const {
 }
 
 void HistogramPool::release(std::uint32_t slab) { free_.push_back(slab); }
+
+void HistogramPool::compact(std::span<std::uint32_t> refs) {
+  std::sort(free_.begin(), free_.end());
+  // A live slab's new index is its old one minus the free slabs below it, so
+  // it only ever moves down and never onto a live slab not yet moved.
+  std::size_t k = 0, fi = 0;
+  for (std::size_t s = 0; s < scale_.size(); ++s) {
+    if (fi < free_.size() && free_[fi] == s) {
+      ++fi;
+      continue;
+    }
+    if (k != s) {
+      std::copy_n(data_.data() + s * stride(), stride(), data_.data() + k * stride());
+      scale_[k] = scale_[s];
+    }
+    ++k;
+  }
+  for (std::uint32_t& r : refs) {
+    if (r == kNone) continue;
+    r -= static_cast<std::uint32_t>(std::lower_bound(free_.begin(), free_.end(), r) - free_.begin());
+  }
+  data_.resize(k * stride());
+  data_.shrink_to_fit();
+  scale_.resize(k);
+  scale_.shrink_to_fit();
+  free_.clear();
+}
+
+void HistogramPool::release_memory() {
+  bins_ = 0;
+  std::vector<GradBin>().swap(data_);
+  std::vector<double>().swap(scale_);
+  std::vector<std::uint32_t>().swap(free_);
+}
 
 void HistogramPool::materialize(std::uint32_t slab) noexcept {
   const double s = scale_[slab];
@@ -83,8 +125,12 @@ Status HistogramPool::decode(ByteReader& in) {
   const std::uint64_t bins = in.u64("histogram bins per slab");
   const std::size_t n = in.read_count(8, "histogram slabs");
   if (!in.ok()) return in.status();
-  if (bins > in.remaining() / 24) return Status::corruption("histogram slab size exceeds the bytes left");
-  if (n > 0 && (bins + 1) > in.remaining() / 24 / n) return Status::corruption("histogram slabs exceed the bytes left");
+  // An empty pool may keep a large bin layout (a reset tree), so the size
+  // check against the bytes left applies only when there are slabs to read;
+  // the owner checks the layout against its bin edges.
+  if (n > 0 && (bins > in.remaining() / 24 || (bins + 1) > in.remaining() / 24 / n))
+    return Status::corruption("histogram slabs exceed the bytes left");
+  if (bins > 0xFFFFFFFFull) return Status::corruption("histogram slab size out of range");
   std::vector<double> scale(n);
   for (double& s : scale) s = in.f64("slab scale");
   std::vector<GradBin> data(n * (bins + 1));

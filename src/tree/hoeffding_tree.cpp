@@ -11,8 +11,14 @@ HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
       rng_(config.seed) {
+  reset();
+}
+
+void HoeffdingTree::reserve_nodes() {
   // Every node of a full tree of this depth, so growth never reallocates
-  // (capped: deep configurations grow on demand instead).
+  // (capped: deep configurations grow on demand instead). Done at the first
+  // sample, not at construction, so a tree that never learns (an idle
+  // alternate) costs only its own object.
   const std::size_t full = config_.max_depth < 12 ? (std::size_t{2} << config_.max_depth) - 1 : 8191;
   route_.reserve(full);
   value_.reserve(full);
@@ -21,7 +27,12 @@ HoeffdingTree::HoeffdingTree(const TreeConfig& config)
   g_sum_.reserve(full);
   h_sum_.reserve(full);
   slab_.reserve(full);
-  reset();
+}
+
+void HoeffdingTree::release_storage() {
+  // A fresh tree of the same configuration learns exactly as a reset one: the
+  // feature count is re-fixed by the next first sample, as after reset().
+  *this = HoeffdingTree(config_);
 }
 
 void HoeffdingTree::push_leaf(std::uint16_t depth, double value) {
@@ -40,7 +51,10 @@ void HoeffdingTree::reset() {
   split_attempts_ = 0;
   edges_ready_ = false;
   for (auto& b : binners_) b.reset();
-  pool_.configure(pool_.bins_per_slab());
+  // The histograms are rebuilt on new edges after the next grace period, so
+  // their storage goes back now (a replaced tree would otherwise keep its
+  // peak until it regrows, or forever as an idle alternate).
+  pool_.release_memory();
   route_.clear();
   value_.clear();
   depth_.clear();
@@ -113,7 +127,10 @@ void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, do
 }
 
 bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
-  if (samples_seen_ == 0 && !edges_ready_ && n_features_ != x.size()) init_features(x.size());
+  if (samples_seen_ == 0) {
+    reserve_nodes();
+    if (!edges_ready_ && n_features_ != x.size()) init_features(x.size());
+  }
   assert(x.size() == n_features_);
   ++samples_seen_;
   const std::uint64_t n = ++count_[leaf];
@@ -215,6 +232,11 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
     slab_[left + 1] = pool_.acquire();
   }
   split_gains_[best.feature] += best.gain;
+  // Splits at max_depth - 1 free a slab and take none; once free slabs
+  // outnumber live ones by two, give them back (the margin keeps a couple
+  // for the next shallower splits). A full-grown tree keeps none.
+  const std::size_t live = pool_.live_slabs(), free = pool_.free_slabs();
+  if (free > live + 1 || (live == 0 && free > 0)) pool_.compact(slab_);
   return true;
 }
 

@@ -45,6 +45,7 @@ Status HoeffdingTree::decode(ByteReader& in) {
   t.samples_seen_ = in.u64("samples seen");
   t.split_attempts_ = in.u64("split attempts");
   if (!in.ok()) return in.status();
+  if (t.samples_seen_ > 0) t.reserve_nodes();  // as train_leaf would have at its first sample
   if (nf > 0) t.init_features(nf);
   for (auto& b : t.binners_) IRITHYLL_RETURN_IF_ERROR(b.decode(in));
   for (std::size_t f = 0; f < nf; ++f) {

@@ -6,8 +6,12 @@
 //  - steady state (a window in which no tree splits, is replaced or spawns an
 //    alternate): exactly zero allocations per step;
 //  - whole run after warm-up: allocations happen only on structural events
-//    (a new histogram slab beyond a tree's previous peak, or a detector's own
-//    growth), and their total stays tiny (< 1 per 100 steps).
+//    (a split that needs a new histogram slab or compacts freed ones, a
+//    replacement that hands the retired tree's storage back, a detector's own
+//    growth), and their total stays tiny (< 1 per 50 steps of a 50-tree
+//    model). Trees give histogram memory back as leaves reach max_depth and
+//    on replacement, so they re-allocate on later splits; the old bound of
+//    1 per 100 steps assumed storage was kept at its peak forever.
 #include <gtest/gtest.h>
 
 #include "irithyll/core/rng.hpp"
@@ -78,7 +82,7 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
   }
   EXPECT_EQ(steady_allocs, 0) << "over " << steady_steps << " steps without structural change";
   EXPECT_GT(steady_steps, 5000);
-  EXPECT_LT(structural_allocs, 100) << "structural events should reuse storage";
+  EXPECT_LT(structural_allocs, 200) << "structural events should allocate rarely";
 }
 
 TEST(SGBTAlloc, MulticlassAndRegressionPredictAllocateNothing) {

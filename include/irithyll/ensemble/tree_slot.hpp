@@ -12,8 +12,10 @@
 // goes back to stable (as the original does): it keeps learning and is ready
 // for the next drift.
 //
-// Both trees are kept as values and replacement swaps and resets them, so
-// replacement reuses their storage: no allocation in steady state.
+// Both trees are kept as values; replacement swaps them and the retired tree
+// gives its storage back (an idle alternate costs only its object), so a new
+// alternate allocates as it grows. No allocation in steady state; splits,
+// warnings and replacements are the structural events that may allocate.
 // Cost: one or two tree updates + one detector update per sample.
 // Thread safety: one owner.
 #pragma once

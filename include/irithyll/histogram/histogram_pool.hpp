@@ -8,7 +8,10 @@
 // come from the tree's bin layout, and the trailing `total` element sums every
 // accumulated sample (so missing values per feature are total - sum of bins).
 // Slabs live back to back in one vector; released slabs go on a free list and
-// are reused, so a tree's histogram memory is bounded by its live leaves.
+// are reused. Storage grows by a quarter at a time (not doubling), and
+// compact() hands back the slabs of leaves that reached max_depth, so a
+// tree's histogram memory tracks its live splittable leaves within ~25%
+// instead of its historical peak times two.
 //
 // Lazy forgetting (forward decay, Cormode et al. 2009): instead of multiplying
 // every bin by alpha per sample (O(bins)), each slab keeps a scale s; a sample
@@ -47,7 +50,10 @@ class HistogramPool {
   std::uint32_t acquire();
   void release(std::uint32_t slab);
   std::size_t live_slabs() const { return scale_.size() - free_.size(); }
+  std::size_t free_slabs() const { return free_.size(); }
   std::size_t n_slabs() const { return scale_.size(); }
+  // Slabs the storage can hold without reallocating (diagnostics).
+  std::size_t capacity_slabs() const { return stride() == 0 ? 0 : data_.capacity() / stride(); }
   // True when `slab` exists and is not on the free list.
   bool owns(std::uint32_t slab) const;
 
@@ -70,7 +76,15 @@ class HistogramPool {
   // out = parent - child (true values, so scale-aware); out gets scale 1.
   void subtract(std::uint32_t parent, std::uint32_t child, std::uint32_t out) noexcept;
 
+  // Moves the live slabs to the front in index order, drops the free ones and
+  // returns their memory; every slab index in `refs` (kNone entries are
+  // skipped) is renumbered to match. Contents and scales move unchanged.
+  // Allocates (one shrink per vector): call on structural events only.
+  void compact(std::span<std::uint32_t> refs);
+
   void clear();
+  // clear() and give the storage back to the allocator; bins per slab -> 0.
+  void release_memory();
   std::size_t memory_bytes() const;
   void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);

@@ -22,13 +22,16 @@
 // {threshold, feature, left}; left == 0 marks a leaf (the root is never a
 // child) and the right child is always left + 1, so a traversal step is one
 // compare and one add. Per-node value, depth, count, G, H and histogram slab
-// live in parallel vectors. Node storage for the full depth is reserved up
-// front, histogram slabs grow to the peak number of splittable leaves and are
-// then recycled: after warm-up, learn_one and predict allocate nothing.
+// live in parallel vectors. Node storage for the full depth is reserved at the
+// first sample; histogram slabs grow (by a quarter) to the number of
+// splittable leaves, are recycled through a free list, and are compacted away
+// as leaves reach max_depth. learn_one and predict allocate only on splits
+// that need a new slab and on compactions (structural events).
 //
 // Cost per sample: O(depth) routing + O(features) histogram writes; a split
 // attempt is O(features x bins). Memory: O(2^depth) nodes + (splittable
-// leaves) x (total bins) x 24 bytes. Thread safety: one owner; const methods
+// leaves, +25% slack) x (total bins + 1) x 24 bytes; nothing for histograms
+// once every leaf is at max_depth. Thread safety: one owner; const methods
 // are safe to call concurrently.
 #pragma once
 
@@ -94,8 +97,12 @@ class HoeffdingTree {
   // 1/(H+lambda) at the leaf x reaches: the leaf weight's variance proxy.
   double leaf_variance(std::span<const double> x) const noexcept;
 
-  // Back to a single empty leaf with the configured seed (capacity kept).
+  // Back to a single empty leaf with the configured seed. Node capacity is
+  // kept (a replaced active tree regrows); histogram storage is released.
   void reset();
+  // reset() and also give back node, binner and edge storage: for a tree
+  // that may stay idle (a retired tree parked as the slot's alternate).
+  void release_storage();
 
   // Structure, for export, tests and diagnostics.
   std::size_t n_nodes() const { return route_.size(); }
@@ -112,6 +119,8 @@ class HoeffdingTree {
   std::span<const double> split_gains() const { return split_gains_; }
   std::uint64_t n_samples_seen() const { return samples_seen_; }
   std::uint64_t n_split_attempts() const { return split_attempts_; }
+  // The leaf histograms (memory diagnostics).
+  const HistogramPool& histograms() const { return pool_; }
 
   std::size_t memory_bytes() const;
   void encode(ByteWriter& out) const;
@@ -119,6 +128,7 @@ class HoeffdingTree {
 
  private:
   void init_features(std::size_t n);
+  void reserve_nodes();
   void build_edges();
   void accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept;
   bool attempt_split(std::uint32_t leaf);
