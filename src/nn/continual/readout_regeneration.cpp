@@ -73,14 +73,25 @@ Status ReadoutRegenerator::decode_state(ByteReader& in) {
   return Status::ok();
 }
 
-Result<std::optional<ReadoutRegenerator>> make_unit_regenerator(const ContinualConfig& config, std::size_t n_features,
-                                                                std::size_t n_units) {
-  if (!config.enabled()) return std::optional<ReadoutRegenerator>{};
+Status reset_regenerator(std::optional<ReadoutRegenerator>& regen, const ContinualConfig& config, std::size_t n_groups,
+                         std::vector<std::int32_t> feature_group) {
+  regen.reset();
+  if (!config.enabled()) return Status::ok();
+  auto r = ReadoutRegenerator::make(config, n_groups, std::move(feature_group));
+  if (!r.is_ok()) return r.status();
+  regen = std::move(r).value();
+  return Status::ok();
+}
+
+Status reset_unit_regenerator(std::optional<ReadoutRegenerator>& regen, const ContinualConfig& config,
+                              std::size_t n_features, std::size_t n_units) {
+  if (!config.enabled()) {
+    regen.reset();
+    return Status::ok();
+  }
   std::vector<std::int32_t> groups(n_features, ReadoutRegenerator::kNoGroup);
   for (std::size_t j = 0; j < n_units && j < n_features; ++j) groups[j] = static_cast<std::int32_t>(j);
-  auto r = ReadoutRegenerator::make(config, n_units, std::move(groups));
-  if (!r.is_ok()) return r.status();
-  return std::optional<ReadoutRegenerator>(std::move(r).value());
+  return reset_regenerator(regen, config, n_units, std::move(groups));
 }
 
 }  // namespace irithyll::nn

@@ -22,25 +22,19 @@ constexpr std::size_t kMaxReadoutInputs = 4096;
 }  // namespace
 
 Status EsnConfig::validate() const {
-  if (task == Task::kClassification && (n_classes < 2 || n_classes > 1024))
-    return Status::invalid_argument("esn: classification needs n_classes in [2, 1024]");
-  if (task != Task::kClassification && task != Task::kRegression) return Status::invalid_argument("esn: unknown task");
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(EchoStateNetwork::kName, task, n_classes, 1024));
   IRITHYLL_RETURN_IF_ERROR(reservoir_config(*this, std::max<std::size_t>(n_features, 1)).validate().with_context("esn"));
   if (n_neurons + n_features + 1 > kMaxReadoutInputs)
     return Status::invalid_argument("esn: n_neurons + n_features must stay below 4096 (the readout is O(m^2))");
-  if (!(rls.forgetting_factor > 0.0 && rls.forgetting_factor <= 1.0))
-    return Status::invalid_argument("esn: RLS forgetting factor must be in (0, 1]");
-  if (!(rls.delta > 0.0) || !std::isfinite(rls.delta)) return Status::invalid_argument("esn: RLS delta must be > 0");
-  return Status::ok();
+  return check_reservoir_rls(EchoStateNetwork::kName, rls);
 }
 
-EchoStateNetwork::EchoStateNetwork(const EsnConfig& config) : config_(config) {
+EchoStateNetwork::EchoStateNetwork(const EsnConfig& config) : ReadoutBankLearner(config) {
   if (config.n_features > 0) init(config.n_features);
 }
 
-Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const EsnConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<EchoStateNetwork>(config);
+bool EchoStateNetwork::accepts_width(std::size_t d) const noexcept {
+  return config_.n_neurons + d + 1 <= kMaxReadoutInputs;
 }
 
 void EchoStateNetwork::init(std::size_t d) {
@@ -74,53 +68,22 @@ bool EchoStateNetwork::prepare(std::span<const double> x) const noexcept {
   return true;
 }
 
-void EchoStateNetwork::learn_one(std::span<const double> x, double y, double weight) {
-  if (n_features_ == 0) {
-    if (x.empty() || config_.n_neurons + x.size() + 1 > kMaxReadoutInputs) return;
-    init(x.size());
-  }
-  if (!prepare(x)) return;
+void EchoStateNetwork::commit() noexcept {
   std::copy(next_state_.begin(), next_state_.end(), reservoir_.mutable_state().begin());
   cache_valid_ = false;
-  ++n_seen_;
-  if (n_seen_ <= config_.washout || !(weight > 0.0) || !std::isfinite(weight)) return;
-  readout_.update(feat_, y);
 }
 
-double EchoStateNetwork::predict_one(std::span<const double> x) const {
-  if (!prepare(x)) return 0.0;
-  return readout_.predict(feat_);
-}
-
-void EchoStateNetwork::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (config_.task != Task::kClassification) return;
-  if (!prepare(x)) {
-    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
-    return;
-  }
-  readout_.predict_proba(feat_, proba);
-}
-
-void EchoStateNetwork::reset() {
-  n_seen_ = 0;
+void EchoStateNetwork::reset_extractor() noexcept {
   cache_valid_ = false;
-  if (config_.n_features == 0) {
-    *this = EchoStateNetwork(config_);
-    return;
-  }
   reservoir_.reset();
-  readout_.reset();
 }
 
-std::size_t EchoStateNetwork::memory_bytes() const {
-  return sizeof(*this) + reservoir_.memory_bytes() + readout_.memory_bytes() +
-         (u_.capacity() + next_state_.capacity() + feat_.capacity()) * sizeof(double);
+std::size_t EchoStateNetwork::extractor_memory_bytes() const noexcept {
+  return reservoir_.memory_bytes() + (u_.capacity() + next_state_.capacity()) * sizeof(double);
 }
 
 void EchoStateNetwork::encode(ByteWriter& out) const {
-  out.u8(static_cast<std::uint8_t>(config_.task));
-  out.u64(config_.n_classes);
-  out.u64(config_.n_features);
+  encode_head(out);
   out.u64(config_.n_neurons);
   out.f64(config_.spectral_radius);
   out.f64(config_.input_scaling);
@@ -131,8 +94,7 @@ void EchoStateNetwork::encode(ByteWriter& out) const {
   out.f64(config_.rls.forgetting_factor);
   out.f64(config_.rls.delta);
   out.u64(config_.seed);
-  out.u64(n_features_);
-  out.u64(n_seen_);
+  encode_counts(out);
   if (n_features_ == 0) return;
   reservoir_.encode(out);
   readout_.encode(out);
@@ -140,10 +102,7 @@ void EchoStateNetwork::encode(ByteWriter& out) const {
 
 Status EchoStateNetwork::decode(ByteReader& in) {
   EsnConfig c;
-  const std::uint8_t task = in.u8("task");
-  c.task = task == 1 ? Task::kClassification : Task::kRegression;
-  c.n_classes = in.u64("n_classes");
-  c.n_features = in.u64("n_features");
+  const std::uint8_t task = decode_head(c, in);
   c.n_neurons = in.u64("n_neurons");
   c.spectral_radius = in.f64("spectral_radius");
   c.input_scaling = in.f64("input_scaling");
@@ -154,10 +113,9 @@ Status EchoStateNetwork::decode(ByteReader& in) {
   c.rls.forgetting_factor = in.f64("rls forgetting");
   c.rls.delta = in.f64("rls delta");
   c.seed = in.u64("seed");
-  const std::uint64_t d = in.u64("active n_features");
-  const std::uint64_t seen = in.u64("n_samples_seen");
+  const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
-  if (task > 1) return Status::corruption("esn: unknown task code");
+  IRITHYLL_RETURN_IF_ERROR(check_task_code(task));
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("esn model"));
   if (d > 4096 || (c.n_features != 0 && d != c.n_features) || c.n_neurons + d + 1 > kMaxReadoutInputs)
     return Status::corruption("esn: feature count does not match the configuration");

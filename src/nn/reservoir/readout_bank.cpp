@@ -72,8 +72,4 @@ Status ReadoutBank::decode(ByteReader& in) {
   return Status::ok();
 }
 
-void sanitize_input(std::span<const double> x, std::span<double> u) noexcept {
-  for (std::size_t i = 0; i < u.size(); ++i) u[i] = i < x.size() && std::isfinite(x[i]) ? x[i] : 0.0;
-}
-
 }  // namespace irithyll::nn

@@ -3,34 +3,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "irithyll/nn/sanitize_input.hpp"
 #include "irithyll/nn/snn/q14.hpp"
 
 namespace irithyll::nn {
 
 Status SpikeNetLearnerConfig::validate() const {
-  if (task == Task::kClassification && (n_classes < 2 || n_classes > 64))
-    return Status::invalid_argument("spikenet: classification needs n_classes in [2, 64]");
-  if (task != Task::kClassification && task != Task::kRegression) return Status::invalid_argument("spikenet: unknown task");
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(SpikeNetLearner::kName, task, n_classes, 64));
   if (n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
   if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
     return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
   if (readout != SpikeNetReadout::kRls && readout != SpikeNetReadout::kEprop) return Status::invalid_argument("spikenet: unknown readout");
-  if (!(rls.forgetting_factor > 0.0 && rls.forgetting_factor <= 1.0))
-    return Status::invalid_argument("spikenet: RLS forgetting factor must be in (0, 1]");
-  if (!(rls.delta > 0.0) || !std::isfinite(rls.delta)) return Status::invalid_argument("spikenet: RLS delta must be finite and > 0");
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_rls(SpikeNetLearner::kName, rls, "finite and > 0"));
   SpikeNetConfig n = net;
   n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
   n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
   return n.validate();
 }
 
-SpikeNetLearner::SpikeNetLearner(const SpikeNetLearnerConfig& config) : config_(config) {
+SpikeNetLearner::SpikeNetLearner(const SpikeNetLearnerConfig& config) : ReservoirLearnerBase(config) {
   if (config.n_features > 0) init(config.n_features);
-}
-
-Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const SpikeNetLearnerConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<SpikeNetLearner>(config);
 }
 
 void SpikeNetLearner::init(std::size_t d) {
@@ -55,7 +47,7 @@ void SpikeNetLearner::fill_features(const SpikeNet::State& s, std::span<const do
   double* f = feat_.data();
   for (std::size_t j = 0; j < h; ++j) f[j] = 4.0 * q14::from_q14(s.z[j]);
   for (std::size_t c = 0; c < 2 * d; ++c) f[h + c] = static_cast<double>((s.enc_spikes[c >> 6] >> (c & 63)) & 1u);
-  for (std::size_t j = 0; j < d; ++j) f[h + 2 * d + j] = std::isfinite(x[j]) ? x[j] : 0.0;
+  sanitize_input(x, {f + h + 2 * d, d});
   f[h + 3 * d] = 1.0;
 }
 
@@ -108,7 +100,7 @@ double SpikeNetLearner::predict_one(std::span<const double> x) const {
 void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
   if (config_.task != Task::kClassification) return;
   if (!convert(x)) {
-    std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+    fill_uniform(proba);
     return;
   }
   net_.forward_into(shadow_, xq_);
@@ -117,7 +109,7 @@ void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<dou
     if (proba.size() == config_.n_classes) {
       rls_.predict_proba(feat_, proba);
     } else {
-      std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
+      fill_uniform(proba);
     }
     return;
   }
@@ -130,11 +122,7 @@ void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<dou
 }
 
 void SpikeNetLearner::reset() {
-  n_seen_ = 0;
-  if (config_.n_features == 0) {
-    *this = SpikeNetLearner(config_);
-    return;
-  }
+  if (reset_to_blank()) return;
   net_.reset();
   rls_.reset();
 }
@@ -147,16 +135,13 @@ std::size_t SpikeNetLearner::memory_bytes() const {
 }
 
 void SpikeNetLearner::encode(ByteWriter& out) const {
-  out.u8(static_cast<std::uint8_t>(config_.task));
-  out.u64(config_.n_classes);
-  out.u64(config_.n_features);
+  encode_head(out);
   out.f64(config_.input_scale);
   out.f64(config_.target_scale);
   out.u8(static_cast<std::uint8_t>(config_.readout));
   out.f64(config_.rls.forgetting_factor);
   out.f64(config_.rls.delta);
-  out.u64(n_features_);
-  out.u64(n_seen_);
+  encode_counts(out);
   // The network carries its own configuration; a blank learner stores the template.
   if (n_features_ > 0) {
     net_.encode(out);
@@ -171,19 +156,15 @@ void SpikeNetLearner::encode(ByteWriter& out) const {
 
 Status SpikeNetLearner::decode(ByteReader& in) {
   SpikeNetLearnerConfig c;
-  const std::uint8_t task = in.u8("task");
-  c.task = task == 1 ? Task::kClassification : Task::kRegression;
-  c.n_classes = in.u64("n_classes");
-  c.n_features = in.u64("n_features");
+  const std::uint8_t task = decode_head(c, in);
   c.input_scale = in.f64("input_scale");
   c.target_scale = in.f64("target_scale");
   const std::uint8_t readout = in.u8("readout");
   c.rls.forgetting_factor = in.f64("rls forgetting");
   c.rls.delta = in.f64("rls delta");
-  const std::uint64_t d = in.u64("active n_features");
-  const std::uint64_t seen = in.u64("n_samples_seen");
+  const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
-  if (task > 1) return Status::corruption("spikenet: unknown task code");
+  IRITHYLL_RETURN_IF_ERROR(check_task_code(task));
   if (readout > 1) return Status::corruption("spikenet: unknown readout code");
   c.readout = static_cast<SpikeNetReadout>(readout);
   SpikeNet net;

@@ -1,8 +1,8 @@
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 
 #include <algorithm>
-#include <cmath>
 
+#include "irithyll/nn/sanitize_input.hpp"
 #include "irithyll/nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/selective_ssm.hpp"
 #include "irithyll/nn/ssm/selective_ssm_bd.hpp"
@@ -33,8 +33,7 @@ std::unique_ptr<SsmLayer> make_layer(const MambaLearnerConfig& c, std::size_t d_
 }  // namespace
 
 Status MambaLearner::validate(const MambaLearnerConfig& c) {
-  if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 1024))
-    return Status::invalid_argument("mamba: classification needs 2..1024 classes");
+  IRITHYLL_RETURN_IF_ERROR(check_shared_task(kName, c));
   if (c.n_state == 0 || c.n_state > 1024) return Status::invalid_argument("mamba: n_state must be in 1..1024");
   if (static_cast<std::uint8_t>(c.version) > 4) return Status::invalid_argument("mamba: unknown version");
   if (c.n_groups == 0) return Status::invalid_argument("mamba: n_groups must be >= 1");
@@ -47,12 +46,7 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   if (c.n_features != 0 && c.version != MambaVersion::kV1 && c.version != MambaVersion::kBlockDiagonal &&
       c.n_features % c.n_groups != 0)
     return Status::invalid_argument("mamba: n_groups must divide the number of features");
-  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
-      !std::isfinite(c.rls.delta))
-    return Status::invalid_argument("mamba: RLS forgetting factor must be in (0, 1] and delta > 0");
-  IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
-  if (c.continual.enabled() && c.continual.kind != ContinualKind::kRegen)
-    return Status::invalid_argument("mamba: the SSM is not trained by gradient; only --continual regen applies");
+  IRITHYLL_RETURN_IF_ERROR(check_shared_readout(kName, c, "SSM"));
   if (c.continual.enabled() && c.version == MambaVersion::kV1)
     return Status::invalid_argument("mamba: --continual regen needs groups or blocks (v3, v3-tustin, v3-mimo or bd)");
   return Status::ok();
@@ -81,8 +75,10 @@ Status MambaLearner::build(std::size_t n_features) {
 // Group of each readout feature: output channel q belongs to the group (or
 // block) that computes it, state entries to the group whose state they are.
 Status MambaLearner::make_regenerator() {
-  regen_.reset();
-  if (!cfg_.continual.enabled()) return Status::ok();
+  if (!cfg_.continual.enabled()) {
+    regen_.reset();
+    return Status::ok();
+  }
   const std::size_t d = layer_->output_dim(), state = layer_->state().size();
   const bool bd = cfg_.version == MambaVersion::kBlockDiagonal;
   const std::size_t groups = bd ? d / cfg_.block_size : cfg_.n_groups;
@@ -90,10 +86,7 @@ Status MambaLearner::make_regenerator() {
   for (std::size_t q = 0; q < d; ++q) owner[q] = static_cast<std::int32_t>(q / (d / groups));
   if (use_state_)
     for (std::size_t i = 0; i < state; ++i) owner[d + i] = static_cast<std::int32_t>(i / (state / groups));
-  auto r = ReadoutRegenerator::make(cfg_.continual, groups, std::move(owner));
-  if (!r.is_ok()) return r.status();
-  regen_ = std::move(r).value();
-  return Status::ok();
+  return reset_regenerator(regen_, cfg_.continual, groups, std::move(owner));
 }
 
 void MambaLearner::update_readout(double y) {
@@ -106,7 +99,7 @@ void MambaLearner::update_readout(double y) {
 
 template <bool kLearn>
 void MambaLearner::featurize(std::span<const double> x) const {
-  for (std::size_t i = 0; i < xin_.size(); ++i) xin_[i] = std::isfinite(x[i]) ? x[i] : 0.0;
+  sanitize_input(x, xin_);
   const std::size_t d = layer_->output_dim();
   double* f = features_.data();
   if (use_state_) {
@@ -132,13 +125,7 @@ std::size_t MambaLearner::extractor_memory_bytes() const {
 }
 
 void MambaLearner::encode(ByteWriter& out) const {
-  // Version 2 adds the continual configuration (and, when built, its state
-  // after the readout); without continual learning the bytes are version 1's.
-  const bool continual = cfg_.continual.enabled();
-  out.u32(continual ? 2 : 1);  // format version of this record
-  out.u8(static_cast<std::uint8_t>(cfg_.task));
-  out.u64(cfg_.n_classes);
-  out.u64(cfg_.n_features);
+  encode_shared_head(cfg_, out);
   out.u8(static_cast<std::uint8_t>(cfg_.version));
   out.u64(cfg_.n_state);
   out.u64(cfg_.n_groups);
@@ -146,21 +133,14 @@ void MambaLearner::encode(ByteWriter& out) const {
   out.u64(cfg_.block_size);
   out.boolean(cfg_.use_bcnorm);
   out.u64(cfg_.state_feature_cap);
-  out.f64(cfg_.rls.forgetting_factor);
-  out.f64(cfg_.rls.delta);
-  out.u64(cfg_.warmup);
-  out.u64(cfg_.seed);
-  if (continual) encode_continual_config(cfg_.continual, out);
+  encode_shared_tail(cfg_, out);
   encode_state(out);
 }
 
 Status MambaLearner::decode(ByteReader& in) {
-  const std::uint32_t record = in.u32("mamba record version");
-  if ((record != 1 && record != 2) && in.ok()) return Status::corruption("mamba: unsupported record version");
   MambaLearnerConfig c;
-  const std::uint8_t task = in.u8("mamba task");
-  c.n_classes = in.u64("mamba n_classes");
-  c.n_features = in.u64("mamba n_features");
+  SharedRecord r;
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
   const std::uint8_t version = in.u8("mamba version");
   c.n_state = in.u64("mamba n_state");
   c.n_groups = in.u64("mamba n_groups");
@@ -168,23 +148,12 @@ Status MambaLearner::decode(ByteReader& in) {
   c.block_size = in.u64("mamba block size");
   c.use_bcnorm = in.boolean("mamba bcnorm");
   c.state_feature_cap = in.u64("mamba state feature cap");
-  c.rls.forgetting_factor = in.f64("mamba rls lambda");
-  c.rls.delta = in.f64("mamba rls delta");
-  c.warmup = in.u64("mamba warmup");
-  c.seed = in.u64("mamba seed");
-  if (record == 2 && in.ok()) {
-    auto cc = decode_continual_config(in);
-    if (!cc.is_ok()) return cc.status();
-    c.continual = *cc;
-  }
-  const std::uint64_t n_seen = in.u64("mamba samples seen");
-  const bool built = in.boolean("mamba built");
-  if (!in.ok()) return in.status();
-  if (task > 1 || version > 4) return Status::corruption("mamba: bad task or version");
-  c.task = static_cast<Task>(task);
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, in, r));
+  if (r.task > 1 || version > 4) return Status::corruption("mamba: bad task or version");
+  c.task = static_cast<Task>(r.task);
   c.version = static_cast<MambaVersion>(version);
-  if (Status s = validate(c); !s.is_ok()) return Status::corruption("mamba: bad configuration: " + s.message());
-  return decode_state(c, n_seen, built, in);
+  if (Status s = validate(c); !s.is_ok()) return bad_decoded_config(kName, s);
+  return decode_state(c, r.n_seen, r.built, in);
 }
 
 Status MambaLearner::decode_extractor(ByteReader& in) {

@@ -102,10 +102,16 @@ void update_readout_with(std::optional<ReadoutRegenerator>& regen, Readout& head
   if (regen) regen->after_update(head, features, reinit);
 }
 
+// A learner's (re)build of its guard: `regen` becomes the regenerator of
+// `feature_group` (see make) when the configuration asks for continual
+// learning, and is left empty otherwise or when make refuses (its error is
+// returned).
+Status reset_regenerator(std::optional<ReadoutRegenerator>& regen, const ContinualConfig& config, std::size_t n_groups,
+                         std::vector<std::int32_t> feature_group);
+
 // For readouts whose features start with one entry per hidden unit (slstm,
 // mgrade): unit j owns feature j, the rest (raw inputs, bias) belong to none.
-// Empty when the configuration asks for no continual learning.
-Result<std::optional<ReadoutRegenerator>> make_unit_regenerator(const ContinualConfig& config, std::size_t n_features,
-                                                                std::size_t n_units);
+Status reset_unit_regenerator(std::optional<ReadoutRegenerator>& regen, const ContinualConfig& config,
+                              std::size_t n_features, std::size_t n_units);
 
 }  // namespace irithyll::nn

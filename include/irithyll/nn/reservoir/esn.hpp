@@ -19,7 +19,7 @@
 
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/reservoir/cycle_reservoir.hpp"
-#include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -40,42 +40,36 @@ struct EsnConfig {
   Status validate() const;
 };
 
-class EchoStateNetwork final : public Learner {
+// The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
+class EchoStateNetwork final : public ReadoutBankLearner<EchoStateNetwork, EsnConfig> {
  public:
-  EchoStateNetwork() = default;
-  explicit EchoStateNetwork(const EsnConfig& config);  // REQUIRES: config.validate() ok
-  static Result<std::unique_ptr<EchoStateNetwork>> make(const EsnConfig& config);
+  static constexpr std::string_view kName = "esn";
 
-  std::string_view name() const override { return "esn"; }
-  Task task() const override { return config_.task; }
-  std::size_t n_classes() const override { return config_.task == Task::kClassification ? config_.n_classes : 0; }
-  std::size_t n_features() const override { return n_features_; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
+  EchoStateNetwork() = default;
+  explicit EchoStateNetwork(const EsnConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
   const CycleReservoir& reservoir() const noexcept { return reservoir_; }
-  const ReadoutBank& readout() const noexcept { return readout_; }
-  const EsnConfig& config() const noexcept { return config_; }
 
  private:
+  friend ReadoutBankLearner<EchoStateNetwork, EsnConfig>;
+
+  bool accepts_width(std::size_t n_features) const noexcept;
   void init(std::size_t n_features);
   // Prepares feat_ from x via the cached peek; false if x has the wrong width.
   bool prepare(std::span<const double> x) const noexcept;
+  // Moves the reservoir to the peeked state.
+  void commit() noexcept;
+  bool readout_ready() const noexcept { return n_seen_ > config_.washout; }
+  void reset_extractor() noexcept;
+  std::size_t extractor_memory_bytes() const noexcept;
 
-  EsnConfig config_{};
-  std::size_t n_features_ = 0;
-  std::uint64_t n_seen_ = 0;
   CycleReservoir reservoir_;
-  ReadoutBank readout_;
-  // Scratch: sanitised input, peeked state, features; cache_valid_ says that
+  // Scratch: sanitised input, peeked state; cache_valid_ says that
   // next_state_ is the step from the current state with input u_.
-  mutable std::vector<double> u_, next_state_, feat_;
+  mutable std::vector<double> u_, next_state_;
   mutable bool cache_valid_ = false;
 };
 

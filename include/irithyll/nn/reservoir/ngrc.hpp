@@ -16,7 +16,7 @@
 
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/reservoir/ngrc_features.hpp"
-#include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -32,38 +32,34 @@ struct NgrcLearnerConfig {
   Status validate() const;
 };
 
-class NextGenReservoir final : public Learner {
+// The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
+class NextGenReservoir final : public ReadoutBankLearner<NextGenReservoir, NgrcLearnerConfig> {
  public:
-  NextGenReservoir() = default;
-  explicit NextGenReservoir(const NgrcLearnerConfig& config);  // REQUIRES: config.validate() ok
-  static Result<std::unique_ptr<NextGenReservoir>> make(const NgrcLearnerConfig& config);
+  static constexpr std::string_view kName = "ngrc";
 
-  std::string_view name() const override { return "ngrc"; }
-  Task task() const override { return config_.task; }
-  std::size_t n_classes() const override { return config_.task == Task::kClassification ? config_.n_classes : 0; }
-  std::size_t n_features() const override { return n_features_; }
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
-  std::size_t memory_bytes() const override;
+  NextGenReservoir() = default;
+  explicit NextGenReservoir(const NgrcLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
   const NgrcFeatures& features() const noexcept { return features_; }
-  const ReadoutBank& readout() const noexcept { return readout_; }
 
  private:
+  friend ReadoutBankLearner<NextGenReservoir, NgrcLearnerConfig>;
+
+  bool accepts_width(std::size_t n_features) const;
   void init(std::size_t n_features);
   bool prepare(std::span<const double> x) const noexcept;
+  // Pushes the sanitised sample into the delay buffer.
+  void commit() { features_.push(u_); }
+  // The readout trains once k taps are available.
+  bool readout_ready() const noexcept { return features_.is_ready(); }
+  void reset_extractor() noexcept { features_.reset(); }
+  std::size_t extractor_memory_bytes() const noexcept;
 
-  NgrcLearnerConfig config_{};
-  std::size_t n_features_ = 0;
-  std::uint64_t n_seen_ = 0;
   NgrcFeatures features_;
-  ReadoutBank readout_;
-  mutable std::vector<double> u_, feat_;
+  mutable std::vector<double> u_;
 };
 
 }  // namespace irithyll::nn

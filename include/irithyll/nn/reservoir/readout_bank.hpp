@@ -14,6 +14,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/nn/sanitize_input.hpp"
 #include "irithyll/readout/rls.hpp"
 
 namespace irithyll::nn {
@@ -40,9 +41,5 @@ class ReadoutBank {
   Task task_ = Task::kRegression;
   std::vector<RecursiveLeastSquares> rls_;
 };
-
-// Copies x into u replacing non-finite values by 0 (reservoir learners impute
-// rather than skip so the time axis of the state stays aligned with the stream).
-void sanitize_input(std::span<const double> x, std::span<double> u) noexcept;
 
 }  // namespace irithyll::nn

@@ -16,12 +16,10 @@
 // group per unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
-#include <optional>
-
-#include "irithyll/nn/continual/readout_regeneration.hpp"
+#include "irithyll/nn/continual/readout_learner_fields.hpp"
+#include "irithyll/nn/continual/unit_regen_learner.hpp"
 #include "irithyll/nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mingru.hpp"
-#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -37,7 +35,7 @@ struct MgradeLearnerConfig {
   ContinualConfig continual;  // regen only
 };
 
-class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig> {
+class MgradeLearner final : public UnitRegenLearner<MgradeLearner, MgradeLearnerConfig> {
  public:
   static constexpr std::string_view kName = "mgrade";
   static constexpr bool kProbaNeedsClassCount = false;
@@ -51,12 +49,10 @@ class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearne
 
   const MinGruCell& cell() const noexcept { return cell_; }
   const DelayConv1d& conv() const noexcept { return conv_; }
-  const RlsHead& readout() const noexcept { return head_; }
-  // The regeneration guard when config.continual is on and the learner is built.
-  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig>;
+  friend UnitRegenLearner<MgradeLearner, MgradeLearnerConfig>;
 
   Status build(std::size_t n_features);
   template <bool kLearn>
@@ -64,16 +60,10 @@ class MgradeLearner final : public RlsReadoutLearner<MgradeLearner, MgradeLearne
   std::size_t extractor_memory_bytes() const;
   void encode_extractor(ByteWriter& out) const;
   Status decode_extractor(ByteReader& in);
-  void update_readout(double y);
-  void encode_continual(ByteWriter& out) const {
-    if (regen_) regen_->encode_state(out);
-  }
-  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
+  void reinitialize_unit(std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); }
 
   DelayConv1d conv_;
   MinGruCell cell_;
-  std::optional<ReadoutRegenerator> regen_;
-  mutable std::vector<double> xin_;
 };
 
 }  // namespace irithyll::nn

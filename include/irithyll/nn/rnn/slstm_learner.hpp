@@ -16,11 +16,9 @@
 // unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
-#include <optional>
-
-#include "irithyll/nn/continual/readout_regeneration.hpp"
+#include "irithyll/nn/continual/readout_learner_fields.hpp"
+#include "irithyll/nn/continual/unit_regen_learner.hpp"
 #include "irithyll/nn/rnn/slstm.hpp"
-#include "irithyll/readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 
@@ -37,7 +35,7 @@ struct SlstmLearnerConfig {
   ContinualConfig continual;  // regen only
 };
 
-class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig> {
+class SlstmLearner final : public UnitRegenLearner<SlstmLearner, SlstmLearnerConfig> {
  public:
   static constexpr std::string_view kName = "slstm";
   static constexpr bool kProbaNeedsClassCount = false;
@@ -50,12 +48,10 @@ class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerCo
   Status decode(ByteReader& in) override;
 
   const SlstmCell& cell() const noexcept { return cell_; }
-  const RlsHead& readout() const noexcept { return head_; }
-  // The regeneration guard when config.continual is on and the learner is built.
-  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
   friend RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig>;
+  friend UnitRegenLearner<SlstmLearner, SlstmLearnerConfig>;
 
   Status build(std::size_t n_features);
   template <bool kLearn>
@@ -63,15 +59,9 @@ class SlstmLearner final : public RlsReadoutLearner<SlstmLearner, SlstmLearnerCo
   std::size_t extractor_memory_bytes() const;
   void encode_extractor(ByteWriter& out) const { cell_.encode(out); }
   Status decode_extractor(ByteReader& in);
-  void update_readout(double y);
-  void encode_continual(ByteWriter& out) const {
-    if (regen_) regen_->encode_state(out);
-  }
-  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
+  void reinitialize_unit(std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); }
 
   SlstmCell cell_;
-  std::optional<ReadoutRegenerator> regen_;
-  mutable std::vector<double> xin_;
 };
 
 }  // namespace irithyll::nn

@@ -42,6 +42,7 @@
 
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
 #include "irithyll/nn/snn/spike_net.hpp"
 
 namespace irithyll::nn {
@@ -70,21 +71,19 @@ struct SpikeNetLearnerConfig {
   Status validate() const;
 };
 
-class SpikeNetLearner final : public Learner {
+// The spiking layer is the reservoir of a liquid state machine, so the
+// learner shares the reservoir learners' plumbing (reservoir_learner_base.hpp).
+class SpikeNetLearner final : public ReservoirLearnerBase<SpikeNetLearner, SpikeNetLearnerConfig> {
  public:
-  SpikeNetLearner() = default;
-  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok
-  static Result<std::unique_ptr<SpikeNetLearner>> make(const SpikeNetLearnerConfig& config);
+  static constexpr std::string_view kName = "spikenet";
 
-  std::string_view name() const override { return "spikenet"; }
-  Task task() const override { return config_.task; }
-  std::size_t n_classes() const override { return config_.task == Task::kClassification ? config_.n_classes : 0; }
-  std::size_t n_features() const override { return n_features_; }
+  SpikeNetLearner() = default;
+  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
   void reset() override;
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
@@ -99,9 +98,6 @@ class SpikeNetLearner final : public Learner {
   // Runs a forward pass on a copy of the dynamic state; outputs in shadow_.
   void peek(std::span<const double> x) const noexcept;
 
-  SpikeNetLearnerConfig config_{};
-  std::size_t n_features_ = 0;
-  std::uint64_t n_seen_ = 0;
   SpikeNet net_;
   mutable SpikeNet::State shadow_;  // predict_one's copy of the dynamic state
   mutable std::vector<std::int16_t> xq_, target_q_;

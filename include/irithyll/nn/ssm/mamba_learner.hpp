@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 
+#include "irithyll/nn/continual/readout_learner_fields.hpp"
 #include "irithyll/nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/ssm/ssm_layer.hpp"
 #include "irithyll/readout/readout_learner.hpp"

@@ -1,0 +1,88 @@
+// ReadoutBankLearner<Derived, Config>: the one learning flow of the reservoir
+// learners whose extractor runs unsupervised and whose only trained part is a
+// ReadoutBank (esn, ngrc; the spiking network trains itself and keeps its
+// own flow). Built on ReservoirLearnerBase (config, width, count, record
+// head), it adds the readout, its feature vector and the Learner overrides:
+//  - learn_one: take the width from the first sample when Derived accepts it,
+//    ignore a wrong width, prepare the features (Derived::prepare sanitises
+//    x and writes feat_ without changing the model), commit the extractor's
+//    step, count the sample, then train the readout unless Derived says it is
+//    not ready yet (washout, taps not filled) or the weight is not finite and
+//    > 0. A non-finite target still advances the state; ReadoutBank skips it.
+//  - predict_one / predict_proba_one: prepare, then read the readout; an
+//    unbuilt learner or a wrong width gives 0 or a uniform distribution.
+//  - reset: back to blank when the width came from the first sample, else
+//    the extractor's and the readout's initial state.
+//
+// Hooks, private members of Derived (befriend this class): accepts_width(d),
+// init(d), prepare(x) const, commit(), readout_ready() const,
+// reset_extractor(), extractor_memory_bytes() const (what Derived owns beyond
+// sizeof, the readout and feat_). Cost: nothing per sample beyond the hooks
+// and the readout. Thread safety: one owner -- the const predictions write
+// the mutable scratch.
+#pragma once
+
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
+
+namespace irithyll::nn {
+
+template <class Derived, class Config>
+class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
+ public:
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override {
+    if (this->n_features_ == 0) {
+      if (x.empty() || !self().accepts_width(x.size())) return;
+      self().init(x.size());
+    }
+    if (!self().prepare(x)) return;
+    self().commit();
+    ++this->n_seen_;
+    if (!self().readout_ready() || !(weight > 0.0) || !std::isfinite(weight)) return;
+    readout_.update(feat_, y);
+  }
+
+  double predict_one(std::span<const double> x) const override {
+    if (!self().prepare(x)) return 0.0;
+    return readout_.predict(feat_);
+  }
+
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
+    if (this->config_.task != Task::kClassification) return;
+    if (!self().prepare(x)) {
+      this->fill_uniform(proba);
+      return;
+    }
+    readout_.predict_proba(feat_, proba);
+  }
+
+  void reset() override {
+    if (this->reset_to_blank()) return;
+    self().reset_extractor();
+    readout_.reset();
+  }
+
+  std::size_t memory_bytes() const override {
+    return sizeof(Derived) + self().extractor_memory_bytes() + readout_.memory_bytes() +
+           feat_.capacity() * sizeof(double);
+  }
+
+  const ReadoutBank& readout() const noexcept { return readout_; }
+
+ protected:
+  ReadoutBankLearner() = default;
+  explicit ReadoutBankLearner(const Config& config) : ReservoirLearnerBase<Derived, Config>(config) {}
+
+  ReadoutBank readout_;
+  mutable std::vector<double> feat_;  // readout input for the current sample
+
+ private:
+  Derived& self() noexcept { return static_cast<Derived&>(*this); }
+  const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,70 @@
+// Pins the exact behaviour (predictions, probabilities, checkpoint bytes,
+// resume, reset) of mgrade and slstm on a fixed stream with hostile samples
+// (support/learner_fingerprint.hpp), so that refactors of the shared learner
+// plumbing are provably behaviour-preserving.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "irithyll/nn/rnn/mgrade_learner.hpp"
+#include "irithyll/nn/rnn/slstm_learner.hpp"
+#include "support/learner_fingerprint.hpp"
+
+namespace irithyll::nn {
+namespace {
+
+using testing::expect_fingerprint;
+
+// 16 hidden units, three classes, a regeneration every 50 updates.
+template <class Config>
+Config small_regen_classifier() {
+  Config c = testing::three_classes(Config{});
+  c.d_hidden = 16;
+  c.continual.kind = ContinualKind::kRegen;
+  c.continual.interval = 50;
+  c.continual.regen_fraction = 0.1;
+  return c;
+}
+
+TEST(RnnFingerprint, MgradeRegression) {
+  expect_fingerprint<MgradeLearner>("mgrade regression", MgradeLearnerConfig{}, 0x0287aca092659974ull);
+}
+
+TEST(RnnFingerprint, MgradeClassificationWithRegen) {
+  expect_fingerprint<MgradeLearner>("mgrade classify regen", small_regen_classifier<MgradeLearnerConfig>(),
+                                    0xda7242e2b78cef6cull);
+}
+
+TEST(RnnFingerprint, SlstmRegression) {
+  expect_fingerprint<SlstmLearner>("slstm regression", SlstmLearnerConfig{}, 0x130a85741d5c5bf4ull);
+}
+
+TEST(RnnFingerprint, SlstmClassificationWithRegen) {
+  expect_fingerprint<SlstmLearner>("slstm classify regen", small_regen_classifier<SlstmLearnerConfig>(),
+                                   0x7447d25314635171ull);
+}
+
+// The configuration checks' messages, exactly (the CLI shows them).
+template <class L, class Config>
+void expect_shared_messages(const char* name, const char* extractor) {
+  const std::string n(name);
+  Config c;
+  c.task = Task::kClassification;
+  c.n_classes = 1;
+  EXPECT_EQ(L::validate(c).message(), n + ": classification needs 2..1024 classes");
+  c = Config{};
+  c.rls.forgetting_factor = 0.0;
+  EXPECT_EQ(L::validate(c).message(), n + ": RLS forgetting factor must be in (0, 1] and delta > 0");
+  c = Config{};
+  c.continual.kind = ContinualKind::kEwc;
+  EXPECT_EQ(L::validate(c).message(),
+            n + ": the " + extractor + " is not trained by gradient; only --continual regen applies");
+}
+
+TEST(RnnFingerprint, ConfigurationMessages) {
+  expect_shared_messages<MgradeLearner, MgradeLearnerConfig>("mgrade", "cell");
+  expect_shared_messages<SlstmLearner, SlstmLearnerConfig>("slstm", "cell");
+}
+
+}  // namespace
+}  // namespace irithyll::nn

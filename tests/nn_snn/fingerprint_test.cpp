@@ -1,0 +1,52 @@
+// Pins the exact behaviour (predictions, probabilities, checkpoint bytes,
+// resume, reset) of the spikenet learner's two readouts on a fixed stream
+// with hostile samples (support/learner_fingerprint.hpp), so that refactors
+// of the shared learner plumbing are provably behaviour-preserving.
+#include <gtest/gtest.h>
+
+#include "irithyll/nn/snn/spike_net_learner.hpp"
+#include "support/learner_fingerprint.hpp"
+
+namespace irithyll::nn {
+namespace {
+
+using testing::expect_fingerprint;
+
+TEST(SpikeNetFingerprint, RlsRegression) {
+  SpikeNetLearnerConfig c;
+  c.target_scale = 0.05;
+  c.net.n_hidden = 32;
+  expect_fingerprint<SpikeNetLearner>("spikenet rls regression", c, 0x677b4dff9e63a51full);
+}
+
+TEST(SpikeNetFingerprint, EpropClassification) {
+  SpikeNetLearnerConfig c = testing::three_classes(SpikeNetLearnerConfig{});
+  c.readout = SpikeNetReadout::kEprop;
+  c.net.n_hidden = 32;
+  expect_fingerprint<SpikeNetLearner>("spikenet eprop classify", c, 0xf1bd30c0e88d4ddfull);
+}
+
+TEST(SpikeNetFingerprint, RlsClassification) {
+  SpikeNetLearnerConfig c = testing::three_classes(SpikeNetLearnerConfig{});
+  c.net.n_hidden = 16;
+  expect_fingerprint<SpikeNetLearner>("spikenet rls classify", c, 0x622cfca219eeba2aull);
+}
+
+TEST(SpikeNetFingerprint, ConfigurationMessages) {
+  SpikeNetLearnerConfig c;
+  c.task = Task::kClassification;
+  c.n_classes = 65;
+  EXPECT_EQ(c.validate().message(), "spikenet: classification needs n_classes in [2, 64]");
+  c = SpikeNetLearnerConfig{};
+  c.task = static_cast<Task>(9);
+  EXPECT_EQ(c.validate().message(), "spikenet: unknown task");
+  c = SpikeNetLearnerConfig{};
+  c.rls.forgetting_factor = 0.0;
+  EXPECT_EQ(c.validate().message(), "spikenet: RLS forgetting factor must be in (0, 1]");
+  c = SpikeNetLearnerConfig{};
+  c.rls.delta = 0.0;
+  EXPECT_EQ(c.validate().message(), "spikenet: RLS delta must be finite and > 0");
+}
+
+}  // namespace
+}  // namespace irithyll::nn

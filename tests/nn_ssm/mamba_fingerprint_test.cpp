@@ -1,0 +1,68 @@
+// Pins the exact behaviour (predictions, probabilities, checkpoint bytes,
+// resume, reset) of the mamba learner's versions on a fixed stream with
+// hostile samples (support/learner_fingerprint.hpp), so that refactors of the
+// shared learner plumbing are provably behaviour-preserving.
+#include <gtest/gtest.h>
+
+#include "irithyll/nn/ssm/mamba_learner.hpp"
+#include "support/learner_fingerprint.hpp"
+
+namespace irithyll::nn {
+namespace {
+
+using testing::expect_fingerprint;
+
+ContinualConfig regen_every_50(double fraction) {
+  ContinualConfig c;
+  c.kind = ContinualKind::kRegen;
+  c.interval = 50;
+  c.regen_fraction = fraction;
+  return c;
+}
+
+TEST(MambaFingerprint, V1Regression) {
+  expect_fingerprint<MambaLearner>("mamba v1 regression", MambaLearnerConfig{}, 0x7e80ee4f8ba819adull);
+}
+
+TEST(MambaFingerprint, V3ClassificationWithRegen) {
+  MambaLearnerConfig c = testing::three_classes(MambaLearnerConfig{});
+  c.version = MambaVersion::kV3;
+  c.n_state = 8;
+  c.n_groups = 2;
+  c.continual = regen_every_50(0.5);
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x35dd76609152170cull);
+}
+
+TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
+  MambaLearnerConfig c;
+  c.version = MambaVersion::kBlockDiagonal;
+  c.n_state = 4;
+  c.block_size = 2;
+  c.continual = regen_every_50(0.2);
+  expect_fingerprint<MambaLearner>("mamba bd regen", c, 0x84855d204c653268ull);
+}
+
+TEST(MambaFingerprint, V3MimoRegression) {
+  MambaLearnerConfig c;
+  c.version = MambaVersion::kV3Mimo;
+  c.n_state = 8;
+  c.n_groups = 5;
+  expect_fingerprint<MambaLearner>("mamba v3-mimo", c, 0x65f7f751b01cb52dull);
+}
+
+TEST(MambaFingerprint, ConfigurationMessages) {
+  MambaLearnerConfig c;
+  c.task = Task::kClassification;
+  c.n_classes = 2000;
+  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: classification needs 2..1024 classes");
+  c = MambaLearnerConfig{};
+  c.rls.delta = -1.0;
+  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: RLS forgetting factor must be in (0, 1] and delta > 0");
+  c = MambaLearnerConfig{};
+  c.continual.kind = ContinualKind::kMask;
+  EXPECT_EQ(MambaLearner::validate(c).message(),
+            "mamba: the SSM is not trained by gradient; only --continual regen applies");
+}
+
+}  // namespace
+}  // namespace irithyll::nn
