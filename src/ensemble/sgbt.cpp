@@ -40,9 +40,21 @@ std::uint32_t SGBT::train_count(double h) noexcept {
   return 1;
 }
 
+double SGBT::drift_monitor_scale() const noexcept {
+  if (!scale_drift_monitor_ || !loss_.gradient_scales_with_target() || target_n_ < 2) return 1.0;
+  const double sd = std::sqrt(target_m2_ / static_cast<double>(target_n_));
+  return sd > 0.0 && std::isfinite(sd) ? sd : 1.0;
+}
+
 void SGBT::train_one(std::span<const double> x, double y, double w, double offset) {
   ++samples_seen_;
   if (n_features_ == 0) n_features_ = x.size();
+  if (loss_.gradient_scales_with_target()) {
+    ++target_n_;
+    const double d = y - target_mean_;
+    target_mean_ += d / static_cast<double>(target_n_);
+    target_m2_ += d * (y - target_mean_);
+  }
   if (initialized_) {
     boost(x, y, w, offset);
     return;
@@ -69,6 +81,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // tree's histogram update overlap the next tree's routing. Trees are
   // independent given their (g, h), so the result equals the plain loop's.
   const double lr = config_.learning_rate;
+  const double monitor_scale = drift_monitor_scale();
   double current = base_;
   struct Pending {
     TreeSlot* slot = nullptr;
@@ -82,7 +95,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     std::uint32_t leaf;
     const double p = slot.begin(x, count, leaf);
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
-    pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g)};
+    pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
   }
   if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
@@ -164,6 +177,9 @@ void SGBT::reset() {
   warm_y_.clear();
   warm_w_.clear();
   warm_offset_.clear();
+  scale_drift_monitor_ = true;
+  target_n_ = 0;
+  target_mean_ = target_m2_ = 0.0;
 }
 
 std::size_t SGBT::memory_bytes() const {

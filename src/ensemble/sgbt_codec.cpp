@@ -7,7 +7,7 @@
 
 namespace irithyll {
 
-void SGBT::encode(ByteWriter& out) const {
+void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(loss_.kind()));
   out.f64(loss_.param());
@@ -20,11 +20,17 @@ void SGBT::encode(ByteWriter& out) const {
   out.f64s(warm_y_);
   out.f64s(warm_w_);
   out.f64s(warm_offset_);
+  if (with_target_spread) {
+    out.boolean(scale_drift_monitor_);
+    out.u64(target_n_);
+    out.f64(target_mean_);
+    out.f64(target_m2_);
+  }
   out.u64(slots_.size());
   for (const TreeSlot& s : slots_) s.encode(out);
 }
 
-Status SGBT::decode(ByteReader& in) {
+Status SGBT::decode(ByteReader& in, bool with_target_spread) {
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t lk = in.u8("loss kind");
@@ -43,9 +49,18 @@ Status SGBT::decode(ByteReader& in) {
   m.warm_y_ = in.f64s("warm-up y");
   m.warm_w_ = in.f64s("warm-up w");
   m.warm_offset_ = in.f64s("warm-up offset");
+  m.scale_drift_monitor_ = false;
+  if (with_target_spread) {
+    m.scale_drift_monitor_ = in.boolean("drift monitor scaling");
+    m.target_n_ = in.u64("target count");
+    m.target_mean_ = in.f64("target mean");
+    m.target_m2_ = in.f64("target m2");
+  }
   const std::uint64_t n_slots = in.u64("n slots");
   if (!in.ok()) return in.status();
   if (!std::isfinite(m.base_)) return Status::corruption("non-finite base prediction");
+  if (!std::isfinite(m.target_mean_) || !(m.target_m2_ >= 0.0) || !std::isfinite(m.target_m2_))
+    return Status::corruption("bad target statistics");
   const std::size_t nw = m.warm_y_.size();
   if (m.warm_w_.size() != nw || m.warm_offset_.size() != nw || m.warm_x_.size() != nw * m.n_features_ ||
       (m.initialized_ && nw != 0) || nw >= cfg.initial_target_count + (m.initialized_ ? 1u : 0u))

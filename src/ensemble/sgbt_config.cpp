@@ -60,7 +60,7 @@ const std::array kFields = {
     F64_FIELD("gamma", gamma, "0", "minimum split gain, >= 0"),
     UINT_FIELD("grace-period", grace_period, "200", "samples between split attempts, >= 1"),
     F64_FIELD("delta", delta, "1e-07", "Hoeffding bound confidence, (0, 1)"),
-    SGBTConfigField{"drift", "per-tree drift detector on |gradient|: pht|adwin|ddm|none", "pht",
+    SGBTConfigField{"drift", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd): pht|adwin|ddm|none", "pht",
                     [](SGBTConfig& c, std::string_view v) -> Status {
                       auto k = parse_drift_kind(v);
                       if (!k) return k.status();

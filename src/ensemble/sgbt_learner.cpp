@@ -137,7 +137,7 @@ std::size_t SGBTLearner::memory_bytes() const {
 }
 
 void SGBTLearner::encode(ByteWriter& out) const {
-  out.u32(1);  // state version
+  out.u32(2);  // state version (2 added each committee's target spread for the drift monitor)
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);
@@ -151,7 +151,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
 Status SGBTLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1) return Status::not_supported("sgbt state version " + std::to_string(version));
+  if (version != 1 && version != 2) return Status::not_supported("sgbt state version " + std::to_string(version));
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t task = in.u8("task");
@@ -170,7 +170,7 @@ Status SGBTLearner::decode(ByteReader& in) {
   if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
   SGBTLearner m(cfg, t, static_cast<std::size_t>(n_classes));
   for (SGBT& c : m.committees_) {
-    IRITHYLL_RETURN_IF_ERROR(c.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(c.decode(in, version >= 2));
     if (c.n_features() != 0 && c.n_features() != n_features)
       return Status::corruption("committee feature count differs from the learner's");
   }

@@ -117,14 +117,14 @@ double expectile_value(double y, double f, double t) {
 }
 
 constexpr std::array<LossTraits, 6> kTable = {{
-    {LossKind::kSquared, "squared", false, 0.0, &any_param, &sq_gh, &sq_value, &identity, &mean_init},
-    {LossKind::kLogistic, "logistic", false, 0.0, &any_param, &logit_gh, &logit_value, &sigmoid, &logit_init},
-    {LossKind::kSoftmax, "softmax", false, 0.0, &any_param, &logit_gh, &logit_value, &sigmoid, &log_prior_init},
-    {LossKind::kHuber, "huber", true, 1.0, &positive_param, &huber_gh, &huber_value, &identity, &median_init},
+    {LossKind::kSquared, "squared", false, 0.0, &any_param, &sq_gh, &sq_value, &identity, &mean_init, true},
+    {LossKind::kLogistic, "logistic", false, 0.0, &any_param, &logit_gh, &logit_value, &sigmoid, &logit_init, false},
+    {LossKind::kSoftmax, "softmax", false, 0.0, &any_param, &logit_gh, &logit_value, &sigmoid, &log_prior_init, false},
+    {LossKind::kHuber, "huber", true, 1.0, &positive_param, &huber_gh, &huber_value, &identity, &median_init, false},
     {LossKind::kQuantile, "quantile", true, 0.5, &unit_open_param, &quantile_gh, &quantile_value, &identity,
-     &quantile_init},
+     &quantile_init, false},
     {LossKind::kExpectile, "expectile", true, 0.5, &unit_open_param, &expectile_gh, &expectile_value, &identity,
-     &mean_init},
+     &mean_init, true},
 }};
 
 }  // namespace

@@ -197,7 +197,10 @@ TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
   c.bin_strategy = BinStrategy::kQuantile;
   const Outcome o = run(c, Task::kRegression, 0, drifting_regression_rows(20000, 3));
   EXPECT_GT(o.replacements, 0u);
-  EXPECT_EQ(o.hash, 5821933178837369342ull);
+  // Re-pinned once, deliberately, when the drift monitor began dividing a
+  // squared-loss |gradient| by the target's spread (sgbt.hpp); the memory
+  // work before it left this hash unchanged (5821933178837369342).
+  EXPECT_EQ(o.hash, 10821099749170285729ull);
 }
 
 TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {

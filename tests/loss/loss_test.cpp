@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -104,6 +105,31 @@ TEST(Loss, TableParsesEveryNameAndValidatesParameters) {
   EXPECT_FALSE(Loss(LossKind::kQuantile, 1.0).validate().is_ok());
   EXPECT_FALSE(Loss(LossKind::kHuber, -1.0).validate().is_ok());
   EXPECT_FALSE(Loss(LossKind::kExpectile, 0.0).validate().is_ok());
+}
+
+// The flag the drift monitor relies on: losses marked as scaling with the
+// target give c*g on a target and score scaled by c; the others stay bounded
+// (by 1, or by Huber's delta) however large the target.
+TEST(Loss, GradientScaleFlagMatchesTheGradients) {
+  const double ys[] = {-3.0, -0.2, 0.0, 0.7, 1.0, 4.5};
+  const double fs[] = {-2.0, 0.0, 0.3, 1.0, 6.0};
+  for (const auto& row : loss_table()) {
+    const Loss l(row.kind);
+    for (double y : ys)
+      for (double f : fs) {
+        double g1, h1, gc, hc;
+        l.grad_hess(y, f, g1, h1);
+        if (l.gradient_scales_with_target()) {
+          l.grad_hess(1000.0 * y, 1000.0 * f, gc, hc);
+          EXPECT_NEAR(gc, 1000.0 * g1, 1e-9 * std::fabs(gc) + 1e-12) << row.name;
+        } else {
+          // Class losses take 0/1 labels; only their score can be large.
+          const bool labels = row.kind == LossKind::kLogistic || row.kind == LossKind::kSoftmax;
+          l.grad_hess(labels ? (y > 0.0 ? 1.0 : 0.0) : 1000.0 * y, 1000.0 * f, gc, hc);
+          EXPECT_LE(std::fabs(gc), std::max(1.0, l.param()) + 1e-12) << row.name;
+        }
+      }
+  }
 }
 
 }  // namespace

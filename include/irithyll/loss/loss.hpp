@@ -51,6 +51,13 @@ struct LossTraits {
   // Constant score minimising the loss on weighted targets (w empty = all 1).
   // Called once per warm-up, so it may allocate (order statistics sort).
   double (*initial)(std::span<const double> y, std::span<const double> w, double param);
+  // g is a residual in the target's units (squared, expectile), so its size
+  // carries the target's scale; the others are bounded by construction
+  // (logistic, softmax, quantile) or by the user's delta (Huber). A drift
+  // detector watching |g| divides it by the target's spread for the former
+  // (ensemble/sgbt.hpp), else its thresholds would mean something different
+  // on every target.
+  bool gradient_scales_with_target;
 };
 
 std::span<const LossTraits> loss_table();
@@ -76,6 +83,7 @@ class Loss {
   double hessian(double y, double f) const noexcept { double g, h; grad_hess(y, f, g, h); return h; }
   double value(double y, double f) const noexcept { return traits_->value(y, f, param_); }
   double transform(double f) const noexcept { return traits_->transform(f); }
+  bool gradient_scales_with_target() const noexcept { return traits_->gradient_scales_with_target; }
   double initial_prediction(std::span<const double> y, std::span<const double> w = {}) const {
     return traits_->initial(y, w, param_);
   }
