@@ -1,5 +1,5 @@
-// The hi32-weight matvec (kernels_hi32.hpp): grid rounding, the row-major
-// scalar definition, the packed layout and its AVX-512 / AVX2 kernels.
+// The hi32-weight matvec (kernels_hi32.hpp): grid rounding, the packed
+// layout, its scalar reference and its AVX-512 / AVX2 kernels.
 #include "irithyll/nn/kernels_hi32.hpp"
 
 #include <algorithm>
@@ -53,15 +53,6 @@ std::uint32_t hi32_word(double w) noexcept { return static_cast<std::uint32_t>(s
 
 double from_hi32_word(std::uint32_t hi) noexcept {
   return std::bit_cast<double>(static_cast<std::uint64_t>(hi) << 32);
-}
-
-void matvec_hi32_ref(const double* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept {
-  for (std::size_t r = 0; r < rows; ++r) {
-    const double* row = m + r * cols;
-    double s = 0.0;
-    for (std::size_t c = 0; c < cols; ++c) s += row[c] * x[c];
-    y[r] = s;
-  }
 }
 
 std::size_t hi32_packed_words(std::size_t rows, std::size_t cols) noexcept {

@@ -105,7 +105,7 @@ TEST(KernelsHi32, PackedMatchesReference) {
       pack_hi32(m.data(), rows, cols, packed.data());
       std::vector<double> x(cols), ref(rows), pref(rows), y(rows + 1);
       for (double& e : x) e = rng.normal();
-      matvec_hi32_ref(m.data(), x.data(), ref.data(), rows, cols);
+      matvec_ref(m.data(), x.data(), ref.data(), rows, cols);
       matvec_hi32_packed_ref(packed.data(), x.data(), pref.data(), rows, cols);
       for (std::size_t r = 0; r < rows; ++r) EXPECT_EQ(pref[r], ref[r]);  // same order, same bits
       using Fn = void (*)(const std::uint32_t*, const double*, double*, std::size_t, std::size_t) noexcept;

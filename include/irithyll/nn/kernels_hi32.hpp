@@ -20,12 +20,12 @@
 // lose nothing measurable at 21 bits.
 //
 // `to_hi32` rounds a double to the grid (nearest, ties to even; NaN stays
-// NaN, overflow goes to inf as in any narrowing). `matvec_hi32_ref` is the
-// scalar definition on a row-major matrix of grid values. The fast form is
-// the packed one below; its dispatched entry point uses AVX-512, else
-// AVX2+FMA, else its reference, chosen at run time, and agrees with the
-// row-major reference to a few ulps per term (tests/nn/kernels_hi32_test.cpp
-// names the tolerance).
+// NaN, overflow goes to inf as in any narrowing). The scalar definition is
+// the plain f64 `matvec_ref` (kernels.hpp) on the row-major matrix of grid
+// values; the packed reference below sums in the same order, to the bit. The
+// fast form's dispatched entry point uses AVX-512, else AVX2+FMA, else the
+// packed reference, chosen at run time, and agrees with `matvec_ref` to a few
+// ulps per term (tests/nn/kernels_hi32_test.cpp names the tolerance).
 //
 // Cost: O(rows*cols) multiply-adds, 4 bytes of weight per element; no
 // allocation; thread-safe (pure functions).
@@ -41,8 +41,6 @@ double to_hi32(double w) noexcept;
 // and back: every word is the high half of some grid value.
 std::uint32_t hi32_word(double w) noexcept;
 double from_hi32_word(std::uint32_t hi) noexcept;
-
-void matvec_hi32_ref(const double* m, const double* x, double* y, std::size_t rows, std::size_t cols) noexcept;
 
 // The packed copy, laid out for streaming without horizontal sums or
 // shuffles across 128-bit lanes:

@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "irithyll/nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/state_kernels.hpp"
-#include "irithyll/nn/kernels.hpp"
 #include "irithyll/nn/kernels_hi32.hpp"
 #include "irithyll/nn/primitives.hpp"
 #include "irithyll/nn/vmath.hpp"
