@@ -16,11 +16,12 @@ import subprocess
 import sys
 import tempfile
 
+from missing_tool import missing_tool
+
 try:
     import numpy as np
 except ImportError:
-    print("numpy not available: skipping the attention reference check")
-    sys.exit(77)
+    missing_tool("numpy", "python3-numpy")
 
 TOL = 1e-10
 

@@ -8,11 +8,12 @@ import subprocess
 import sys
 import tempfile
 
+from missing_tool import missing_tool
+
 try:
     import numpy as np  # noqa: F401
 except ImportError:
-    print("numpy is not available for this interpreter; skipping", file=sys.stderr)
-    sys.exit(77)
+    missing_tool("numpy", "python3-numpy")
 
 import numpy as np
 

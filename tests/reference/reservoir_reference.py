@@ -14,11 +14,12 @@ import json
 import subprocess
 import sys
 
+from missing_tool import missing_tool
+
 try:
     import numpy as np
 except ImportError:
-    print("numpy not available: skipped")
-    sys.exit(77)
+    missing_tool("numpy", "python3-numpy")
 
 
 def check_esn(d):

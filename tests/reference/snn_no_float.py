@@ -19,6 +19,8 @@ import shutil
 import subprocess
 import sys
 
+from missing_tool import missing_tool
+
 STEP = re.compile(r"irithyll::nn::(SpikeNet::(step|forward|forward_into|train_step)\(|"
                   r"eprop_row|accumulate_row|\(anonymous namespace\)::(eprop_row|accumulate_row))")
 CONTROL = re.compile(r"irithyll::nn::SpikeNetLearner::predict_one\(")
@@ -72,8 +74,7 @@ def main():
         print(__doc__)
         return 2
     if shutil.which("objdump") is None:
-        print("objdump not found: skipped")
-        return 77
+        missing_tool("objdump", "binutils")
     disasm = subprocess.run(["objdump", "-d", "-C", "--no-show-raw-insn", sys.argv[2]], check=True,
                             capture_output=True, text=True).stdout
     checked, control_seen, failures = [], False, []
