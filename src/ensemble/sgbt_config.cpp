@@ -4,119 +4,86 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include "core/field_rows.hpp"
 
 namespace irithyll {
 
 namespace {
 
-Status parse_f64(std::string_view field, std::string_view s, double& out) {
-  double v = 0.0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size())
-    return Status::invalid_argument(std::string(field) + ": not a number: '" + std::string(s) + "'");
-  out = v;
+using F = FieldType;
+using Row = ConfigField<SGBTConfig>;
+
+Status set_drift(SGBTConfig& c, std::string_view v) {
+  auto k = parse_drift_kind(v);
+  if (!k) return k.status();
+  c.drift.kind = *k;
+  c.drift.delta = *k == DriftKind::kAdwin ? 0.002 : 0.005;  // each detector's default
   return Status::ok();
 }
 
-template <class U>
-Status parse_uint(std::string_view field, std::string_view s, U& out) {
-  std::uint64_t v = 0;
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty() || v > static_cast<std::uint64_t>(U(~U{0})))
-    return Status::invalid_argument(std::string(field) + ": not a non-negative integer: '" + std::string(s) + "'");
-  out = static_cast<U>(v);
-  return Status::ok();
-}
-
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-#define F64_FIELD(NAME, MEMBER, DEFAULT, HELP)                                                          \
-  SGBTConfigField {                                                                                     \
-    NAME, HELP, DEFAULT, [](SGBTConfig& c, std::string_view v) { return parse_f64(NAME, v, c.MEMBER); }, \
-        [](const SGBTConfig& c) { return fmt(c.MEMBER); }                                               \
-  }
-#define UINT_FIELD(NAME, MEMBER, DEFAULT, HELP)                                                          \
-  SGBTConfigField {                                                                                      \
-    NAME, HELP, DEFAULT, [](SGBTConfig& c, std::string_view v) { return parse_uint(NAME, v, c.MEMBER); }, \
-        [](const SGBTConfig& c) { return std::to_string(c.MEMBER); }                                     \
-  }
-
+// The bounds here are the only copy: validate() checks every row against
+// them, the CLI prints them in --help and `irithyll models` lists them.
 const std::array kFields = {
-    UINT_FIELD("n-steps", n_steps, "100", "boosting steps (trees)"),
-    F64_FIELD("learning-rate", learning_rate, "0.0125", "shrinkage per tree, (0, 1]"),
-    F64_FIELD("feature-subsample", feature_subsample, "0.75", "fraction of features scored per split, (0, 1]"),
-    UINT_FIELD("max-depth", max_depth, "6", "maximum tree depth, [1, 30]"),
-    UINT_FIELD("n-bins", n_bins, "64", "histogram bins per feature, >= 2"),
-    F64_FIELD("lambda", lambda, "1", "L2 regularisation of leaf weights, >= 0"),
-    F64_FIELD("gamma", gamma, "0", "minimum split gain, >= 0"),
-    UINT_FIELD("grace-period", grace_period, "200", "samples between split attempts, >= 1"),
-    F64_FIELD("delta", delta, "1e-07", "Hoeffding bound confidence, (0, 1)"),
-    SGBTConfigField{"drift", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd): pht|adwin|ddm|none", "pht",
-                    [](SGBTConfig& c, std::string_view v) -> Status {
-                      auto k = parse_drift_kind(v);
-                      if (!k) return k.status();
-                      c.drift.kind = *k;
-                      c.drift.delta = *k == DriftKind::kAdwin ? 0.002 : 0.005;  // each detector's default
-                      return Status::ok();
-                    },
-                    [](const SGBTConfig& c) { return std::string(drift_kind_name(c.drift.kind)); }},
-    F64_FIELD("drift-delta", drift.delta, "0.005", "Page-Hinkley delta / ADWIN confidence (set after --drift)"),
-    F64_FIELD("drift-lambda", drift.lambda, "50", "Page-Hinkley alarm threshold"),
-    SGBTConfigField{"variant", "standard|skip|mi (Gunasekara et al. 2024)", "standard",
-                    [](SGBTConfig& c, std::string_view v) -> Status {
-                      auto k = parse_sgbt_variant(v);
-                      if (!k) return k.status();
-                      c.variant = *k;
-                      return Status::ok();
-                    },
-                    [](const SGBTConfig& c) { return std::string(sgbt_variant_name(c.variant)); }},
-    UINT_FIELD("skip-k", skip_k, "10", "skip variant: skip a sample with probability 1/k"),
-    F64_FIELD("mi-multiplier", mi_multiplier, "1", "mi variant: repetitions = max(1, ceil(|h| * m))"),
-    UINT_FIELD("seed", seed, "0xDEADBEEFCAFE4242", "random seed (decimal or 0x hex)"),
-    UINT_FIELD("initial-target-count", initial_target_count, "50", "targets used for the base prediction"),
-    F64_FIELD("leaf-half-life", leaf_half_life, "0", "leaf statistics half-life in samples (0 = off, else >= 1)"),
-    UINT_FIELD("max-tree-samples", max_tree_samples, "0", "replace a tree after this many samples (0 = off)"),
-    SGBTConfigField{"loss", "regression loss: squared|huber|quantile|expectile", "squared",
-                    [](SGBTConfig& c, std::string_view v) -> Status {
-                      auto k = parse_loss_kind(v);
-                      if (!k) return k.status();
-                      c.loss = *k;
-                      return Status::ok();
-                    },
-                    [](const SGBTConfig& c) { return std::string(loss_traits(c.loss).name); }},
-    F64_FIELD("loss-param", loss_param, "0", "huber delta or quantile/expectile tau (0 = default)"),
-    SGBTConfigField{"bins", "bin strategy: uniform|quantile|categorical", "uniform",
-                    [](SGBTConfig& c, std::string_view v) -> Status {
-                      auto k = parse_bin_strategy(v);
-                      if (!k) return k.status();
-                      c.bin_strategy = *k;
-                      return Status::ok();
-                    },
-                    [](const SGBTConfig& c) { return std::string(bin_strategy_name(c.bin_strategy)); }},
-    F64_FIELD("hoeffding-r", hoeffding_r, "1", "range R in the Hoeffding bound, > 0"),
-    UINT_FIELD("min-samples-leaf", min_samples_leaf, "0", "minimum samples each child of a split must hold (0 = off)"),
+    Row{FieldInfo::integer("n-steps", "100", "boosting steps (trees)").in(1, 10000),
+        IRITHYLL_FIELD_UINT(SGBTConfig, n_steps)},
+    Row{FieldInfo::real("learning-rate", "0.0125", "shrinkage per tree").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, learning_rate)},
+    Row{FieldInfo::real("feature-subsample", "0.75", "fraction of features scored per split attempt").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, feature_subsample)},
+    Row{FieldInfo::integer("max-depth", "6", "maximum tree depth").in(1, 30),
+        IRITHYLL_FIELD_UINT(SGBTConfig, max_depth)},
+    Row{FieldInfo::integer("n-bins", "64", "histogram bins per feature").in(2, 65536),
+        IRITHYLL_FIELD_UINT(SGBTConfig, n_bins)},
+    Row{FieldInfo::real("lambda", "1", "L2 regularisation of leaf weights").at_least(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, lambda)},
+    Row{FieldInfo::real("gamma", "0", "minimum split gain").at_least(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, gamma)},
+    Row{FieldInfo::integer("grace-period", "200", "samples between split attempts").in(1, 1e9),
+        IRITHYLL_FIELD_UINT(SGBTConfig, grace_period)},
+    Row{FieldInfo::real("delta", "1e-07", "Hoeffding bound confidence").in(0, 1, true, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, delta)},
+    Row{FieldInfo::choice("drift", "pht", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
+        &set_drift, [](const SGBTConfig& c) { return std::string(drift_kind_name(c.drift.kind)); }},
+    Row{FieldInfo::real("drift-delta", "0.005", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, drift.delta)},
+    Row{FieldInfo::real("drift-lambda", "50", "Page-Hinkley alarm threshold").above(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, drift.lambda)},
+    Row{FieldInfo::choice("variant", "standard", "standard|skip|mi", "standard | skip (SGBT-SK) | mi (multiple iterations), Gunasekara et al. 2024"),
+        IRITHYLL_FIELD_ENUM(SGBTConfig, variant, parse_sgbt_variant, sgbt_variant_name)},
+    Row{FieldInfo::integer("skip-k", "10", "skip variant: skip a sample with probability 1/k").in(1, 1e6),
+        IRITHYLL_FIELD_UINT(SGBTConfig, skip_k)},
+    Row{FieldInfo::real("mi-multiplier", "1", "mi variant: repetitions = max(1, ceil(|h| * m))").in(0, 1000, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, mi_multiplier)},
+    Row{FieldInfo::integer("initial-target-count", "50", "targets averaged into the base prediction").in(1, 1e6),
+        IRITHYLL_FIELD_UINT(SGBTConfig, initial_target_count)},
+    Row{FieldInfo::real("leaf-half-life", "0", "leaf statistics half-life in samples").in(1, 1e12).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, leaf_half_life)},
+    Row{FieldInfo::integer("max-tree-samples", "0", "replace a tree after this many samples").in(100, 1e15).or_off(),
+        IRITHYLL_FIELD_UINT(SGBTConfig, max_tree_samples)},
+    Row{FieldInfo::choice("loss", "squared", "squared|huber|quantile|expectile", "regression loss (classification picks logistic/softmax)"),
+        IRITHYLL_FIELD_ENUM(SGBTConfig, loss, parse_loss_kind, [](LossKind k) { return loss_traits(k).name; })},
+    Row{FieldInfo::real("loss-param", "0", "huber delta (> 0) or quantile/expectile tau in (0, 1); 0 = the loss's default").at_least(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, loss_param)},
+    Row{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical", "bin strategy"),
+        IRITHYLL_FIELD_ENUM(SGBTConfig, bin_strategy, parse_bin_strategy, bin_strategy_name)},
+    Row{FieldInfo::real("hoeffding-r", "1", "range R in the Hoeffding bound").above(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, hoeffding_r)},
+    Row{FieldInfo::integer("min-samples-leaf", "0", "minimum samples each child of a split must hold (0 = off)").in(0, 1e9),
+        IRITHYLL_FIELD_UINT(SGBTConfig, min_samples_leaf)},
 };
 
-#undef F64_FIELD
-#undef UINT_FIELD
+std::string fmt(double v) { return format_field_real(v); }
 
 }  // namespace
 
-std::span<const SGBTConfigField> sgbt_config_fields() { return kFields; }
+std::span<const ConfigField<SGBTConfig>> sgbt_config_fields() { return kFields; }
 
 Status set_sgbt_config_field(SGBTConfig& config, std::string_view name, std::string_view value) {
-  for (const auto& f : kFields)
-    if (f.name == name) return f.set(config, value);
-  return Status::invalid_argument("unknown SGBT option '" + std::string(name) + "'");
+  ModelSettings one;
+  one.set(std::string(name), std::string(value));
+  return apply_settings<SGBTConfig>("sgbt", kFields, one, config);
 }
 
 Result<SGBTVariant> parse_sgbt_variant(std::string_view name) {
@@ -136,26 +103,16 @@ std::string_view sgbt_variant_name(SGBTVariant v) {
 }
 
 Status SGBTConfig::validate() const {
-  auto bad = [](const char* field, const char* rule, double v) {
-    return Status::invalid_argument(std::string(field) + " " + rule + " (got " + fmt(v) + ")");
-  };
-  if (n_steps == 0) return bad("n-steps", "must be > 0", n_steps);
-  if (!(learning_rate > 0.0 && learning_rate <= 1.0)) return bad("learning-rate", "must be in (0, 1]", learning_rate);
-  if (variant == SGBTVariant::kSkip && skip_k == 0) return bad("skip-k", "must be >= 1", skip_k);
-  if (variant == SGBTVariant::kMultipleIterations && !(mi_multiplier > 0.0 && std::isfinite(mi_multiplier)))
-    return bad("mi-multiplier", "must be > 0", mi_multiplier);
-  if (static_cast<unsigned>(variant) > 2) return bad("variant", "unknown", static_cast<double>(variant));
-  if (initial_target_count == 0) return bad("initial-target-count", "must be > 0", 0);
-  if (leaf_half_life != 0.0 && !(leaf_half_life >= 1.0 && std::isfinite(leaf_half_life)))
-    return bad("leaf-half-life", "must be 0 (off) or >= 1", leaf_half_life);
-  if (max_tree_samples != 0 && max_tree_samples < 100)
-    return bad("max-tree-samples", "must be 0 (off) or >= 100", static_cast<double>(max_tree_samples));
-  IRITHYLL_RETURN_IF_ERROR(make_loss().validate());
+  // Every single-field bound lives in the table; what follows are the rules
+  // that tie fields together or reach into components.
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
+  if (static_cast<unsigned>(variant) > 2) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
+  IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
-    if (!d) return d.status().with_context("drift");
+    if (!d) return d.status().with_context("sgbt: drift");
   }
-  return tree_config(0).validate();
+  return tree_config(0).validate().with_context("sgbt");
 }
 
 TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {

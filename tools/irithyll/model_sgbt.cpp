@@ -7,18 +7,16 @@ namespace irithyll::cli {
 namespace {
 
 void declare(ArgParser& parser) {
-  for (const SGBTConfigField& f : sgbt_config_fields()) {
-    if (f.name == "seed") continue;  // the shared --seed of eval
-    parser.option(std::string(f.name), "V", "sgbt: " + std::string(f.help), std::string(f.default_value));
-  }
+  for (const auto& f : sgbt_config_fields())
+    parser.option(std::string(f.info.name), "V", "sgbt: " + std::string(f.info.help), std::string(f.info.default_value));
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& context) {
   SGBTConfig config;
-  for (const SGBTConfigField& f : sgbt_config_fields()) {
-    if (f.name == "seed" || !args.given(std::string(f.name))) continue;
-    IRITHYLL_RETURN_IF_ERROR(f.set(config, args.get(std::string(f.name))));
-  }
+  ModelSettings settings;
+  for (const auto& f : sgbt_config_fields())
+    if (args.given(std::string(f.info.name))) settings.set(std::string(f.info.name), args.get(std::string(f.info.name)));
+  IRITHYLL_RETURN_IF_ERROR(apply_settings(std::string_view("sgbt"), sgbt_config_fields(), settings, config));
   config.seed = context.seed;
   auto learner = SGBTLearner::make(config, context.task, context.n_classes);
   if (!learner) return learner.status();

@@ -3,8 +3,9 @@
 // data streams", Machine Learning 2024), with the original's defaults.
 //
 // One source of truth: the field table sgbt_config_fields() names each field
-// for the CLI (--n-steps ...), gives its help text and default, and parses it;
-// validate() is the only range check; encode/decode persist it in checkpoints.
+// for the CLI (--n-steps ...), Python and `irithyll models`, with its default,
+// range and help; validate() checks every row against it, then the rules that
+// tie fields together; encode/decode persist it in checkpoints.
 // Adding a setting = one member here + one row in the table.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "irithyll/core/bytes.hpp"
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/drift/drift_detector.hpp"
 #include "irithyll/histogram/feature_binner.hpp"
@@ -59,17 +61,10 @@ struct SGBTConfig {
   Status decode(ByteReader& in);
 };
 
-// One row per CLI-visible field.
-struct SGBTConfigField {
-  std::string_view name;           // CLI name without dashes: "n-steps"
-  std::string_view help;
-  std::string_view default_value;  // as the CLI would print it
-  Status (*set)(SGBTConfig& config, std::string_view value);
-  std::string (*get)(const SGBTConfig& config);
-};
-
-std::span<const SGBTConfigField> sgbt_config_fields();
-// Looks the field up by name and sets it (no range check: call validate()).
+// The field table (core/config_fields.hpp): one row per user-visible
+// setting. The seed is not a row: it comes from the learner context.
+std::span<const ConfigField<SGBTConfig>> sgbt_config_fields();
+// Looks the field up by name, checks the value against its row and sets it.
 Status set_sgbt_config_field(SGBTConfig& config, std::string_view name, std::string_view value);
 Result<SGBTVariant> parse_sgbt_variant(std::string_view name);
 std::string_view sgbt_variant_name(SGBTVariant v);

@@ -1,0 +1,165 @@
+#include "irithyll/core/config_fields.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace irithyll {
+
+namespace {
+
+std::string quote(std::string_view v) { return "'" + std::string(v) + "'"; }
+
+bool in_choices(std::string_view choices, std::string_view v) {
+  while (!choices.empty()) {
+    const std::size_t bar = choices.find('|');
+    if (choices.substr(0, bar) == v) return true;
+    if (bar == std::string_view::npos) break;
+    choices.remove_prefix(bar + 1);
+  }
+  return false;
+}
+
+bool in_interval(const FieldInfo& f, double v) {
+  if (f.lo_open ? !(v > f.lo) : !(v >= f.lo)) return false;
+  if (f.hi_open ? !(v < f.hi) : !(v <= f.hi)) return false;
+  return true;
+}
+
+std::string interval_text(const FieldInfo& f) {
+  const bool has_lo = std::isfinite(f.lo), has_hi = std::isfinite(f.hi);
+  if (has_lo && has_hi)
+    return std::string(f.lo_open ? "(" : "[") + format_field_real(f.lo) + ", " + format_field_real(f.hi) +
+           (f.hi_open ? ")" : "]");
+  if (has_lo) return std::string(f.lo_open ? "> " : ">= ") + format_field_real(f.lo);
+  if (has_hi) return std::string(f.hi_open ? "< " : "<= ") + format_field_real(f.hi);
+  return "any finite number";
+}
+
+}  // namespace
+
+std::string_view field_type_name(FieldType type) {
+  switch (type) {
+    case FieldType::kInt: return "int";
+    case FieldType::kReal: return "real";
+    case FieldType::kBool: return "bool";
+    case FieldType::kChoice: return "choice";
+    case FieldType::kText: return "text";
+  }
+  return "?";
+}
+
+std::string FieldInfo::python_name() const {
+  std::string s(name);
+  for (char& c : s)
+    if (c == '-') c = '_';
+  return s;
+}
+
+std::string FieldInfo::range_text() const {
+  switch (type) {
+    case FieldType::kInt:
+    case FieldType::kReal: {
+      const std::string interval = interval_text(*this);
+      return zero_is_off ? "0 (off) or " + interval : interval;
+    }
+    case FieldType::kBool: return "on|off";
+    case FieldType::kChoice: return std::string(choices);
+    case FieldType::kText: return "text";
+  }
+  return "";
+}
+
+bool field_name_matches(const FieldInfo& field, std::string_view name) {
+  auto same = [](std::string_view a, std::string_view b) {
+    if (a.size() != b.size() || a.empty()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const char x = a[i] == '_' ? '-' : a[i], y = b[i] == '_' ? '-' : b[i];
+      if (x != y) return false;
+    }
+    return true;
+  };
+  return same(field.name, name) || same(field.alias, name);
+}
+
+std::string format_field_real(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+Result<double> parse_field_real(std::string_view name, std::string_view value) {
+  double v = 0.0;
+  const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (value.empty() || r.ec != std::errc() || r.ptr != value.data() + value.size() || !std::isfinite(v))
+    return Status::invalid_argument(std::string(name) + " = " + quote(value) + " is not a finite number");
+  return v;
+}
+
+Result<std::uint64_t> parse_field_uint(std::string_view name, std::string_view value) {
+  std::string_view digits = value;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t v = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size())
+    return Status::invalid_argument(std::string(name) + " = " + quote(value) + " is not a non-negative integer");
+  return v;
+}
+
+Result<std::int64_t> parse_field_int(std::string_view name, std::string_view value) {
+  if (!value.empty() && value[0] == '-') {
+    std::int64_t v = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (r.ec != std::errc() || r.ptr != value.data() + value.size())
+      return Status::invalid_argument(std::string(name) + " = " + quote(value) + " is not an integer");
+    return v;
+  }
+  auto u = parse_field_uint(name, value);
+  if (!u) return u.status();
+  if (*u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return Status::invalid_argument(std::string(name) + " = " + quote(value) + " is too large");
+  return static_cast<std::int64_t>(*u);
+}
+
+Result<bool> parse_field_bool(std::string_view name, std::string_view value) {
+  if (value == "on" || value == "true" || value == "1" || value == "yes") return true;
+  if (value == "off" || value == "false" || value == "0" || value == "no") return false;
+  return Status::invalid_argument(std::string(name) + " = " + quote(value) + " is not on|off");
+}
+
+Status check_field(const FieldInfo& f, std::string_view value) {
+  double v = 0.0;
+  switch (f.type) {
+    case FieldType::kBool: {
+      auto b = parse_field_bool(f.name, value);
+      return b ? Status::ok() : b.status();
+    }
+    case FieldType::kChoice:
+      if (in_choices(f.choices, value)) return Status::ok();
+      return Status::invalid_argument(std::string(f.name) + " = " + quote(value) + " is not one of " +
+                                      std::string(f.choices));
+    case FieldType::kText: return Status::ok();
+    case FieldType::kInt: {
+      auto i = parse_field_int(f.name, value);
+      if (!i) return i.status();
+      v = static_cast<double>(*i);
+      break;
+    }
+    case FieldType::kReal: {
+      auto r = parse_field_real(f.name, value);
+      if (!r) return r.status();
+      v = *r;
+      break;
+    }
+  }
+  if (f.zero_is_off && v == 0.0) return Status::ok();
+  if (in_interval(f, v)) return Status::ok();
+  const bool bounded = std::isfinite(f.lo) && std::isfinite(f.hi);
+  return Status::invalid_argument(std::string(f.name) + " = " + std::string(value) + " is out of range: must be " +
+                                  (f.zero_is_off ? "0 (off) or " : "") + (bounded ? "in " : "") + interval_text(f));
+}
+
+}  // namespace irithyll
