@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,8 +32,11 @@ Result<std::unique_ptr<Learner>> make(std::string_view name, const ModelSettings
   kContext(config, context);
   IRITHYLL_RETURN_IF_ERROR(apply_settings<Config>(name, kFields(), settings, config));
   auto built = kBuild(config);
-  if (!built) return built.status().with_context(name);
-  return built;
+  if (built) return built;
+  // The learners' own checks mostly start with their name already.
+  const std::string& msg = built.status().message();
+  if (msg.rfind(std::string(name) + ":", 0) == 0) return built.status();
+  return built.status().with_context(name);
 }
 
 template <class T>

@@ -155,7 +155,7 @@ int run_eval(std::span<char* const> argv) {
   } else {
     const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
     auto made = make_learner(model->name, given_model_settings(args, *model), context);
-    if (!made) return fail(made.status().with_context("--model " + args.get("model")));
+    if (!made) return fail(made.status());  // the message starts with the model name
     learner = std::move(made).value();
   }
 
