@@ -2,7 +2,7 @@
 // lives with its model family in src/catalogue/*_row.cpp.
 #include "irithyll/catalogue.hpp"
 
-#include <array>
+#include <vector>
 #include <cmath>
 
 #include "rows.hpp"
@@ -11,11 +11,11 @@ namespace irithyll {
 
 namespace {
 
-const std::array<CatalogueEntry, 10>& table() {
+const std::vector<CatalogueEntry>& table() {
   using namespace catalogue_detail;
-  static const std::array<CatalogueEntry, 10> rows = {
-      attention_row(), esn_row(),      loglinear_row(), mamba_row(), mgrade_row(),
-      ngrc_row(),      pipeline_row(), sgbt_row(),      slstm_row(), spikenet_row(),
+  static const std::vector<CatalogueEntry> rows = {
+      attention_row(), distributional_sgbt_row(), esn_row(),  loglinear_row(), mamba_row(),     mgrade_row(),
+      ngrc_row(),      pipeline_row(),            quantile_sgbt_row(), sgbt_row(), slstm_row(), spikenet_row(),
   };
   return rows;
 }

@@ -8,6 +8,8 @@
 namespace irithyll::catalogue_detail {
 
 CatalogueEntry sgbt_row();
+CatalogueEntry quantile_sgbt_row();
+CatalogueEntry distributional_sgbt_row();
 CatalogueEntry attention_row();
 CatalogueEntry loglinear_row();
 CatalogueEntry mamba_row();

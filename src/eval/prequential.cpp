@@ -12,6 +12,7 @@
 namespace irithyll {
 
 void PrequentialObserver::on_prediction(std::uint64_t, double, double, std::span<const double>) {}
+void PrequentialObserver::on_interval(std::uint64_t, const Interval&) {}
 void PrequentialObserver::on_curve_point(const CurvePoint&) {}
 void PrequentialObserver::on_progress(std::uint64_t, std::optional<std::uint64_t>) {}
 
@@ -19,6 +20,8 @@ namespace {
 
 Status check_setup(const Learner& learner, const Schema& schema, const PrequentialOptions& options) {
   if (options.rolling_window == 0) return Status::invalid_argument("prequential: rolling_window must be at least 1");
+  if (!(options.interval_level > 0.0 && options.interval_level < 1.0))
+    return Status::invalid_argument("prequential: interval level must be in (0, 1)");
   if (learner.task() != schema.task)
     return Status::invalid_argument(std::string("prequential: learner '") + std::string(learner.name()) + "' is a " +
                                     (learner.task() == Task::kClassification ? "classifier" : "regressor") +
@@ -78,6 +81,7 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
   const std::uint64_t limit = options.max_samples.value_or(UINT64_MAX);
 
   Scorer scorer(schema.task, k, options.rolling_window);
+  IntervalScorer intervals(learner, options.interval_level);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -107,6 +111,10 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
       scorer.cls.update(truth, predicted, proba[truth]);
       scorer.cls_rolling.update(truth, predicted, proba[truth]);
     } else {
+      if (intervals.active()) {
+        const Interval iv = intervals.observe(x, y);
+        if (observer != nullptr) observer->on_interval(n, iv);
+      }
       prediction = learner.predict_one(x);
       scorer.reg.update(y, prediction);
       scorer.reg_rolling.update(y, prediction);
@@ -128,6 +136,7 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
   report.metrics = scorer.cumulative();
   report.rolling = scorer.rolling();
   if (classify) report.confusion = scorer.cls.confusion();
+  if (intervals.active()) report.interval = intervals.report();
   if (observer != nullptr) {
     if (options.curve_every > 0 && n % options.curve_every != 0) curve_point(n);
     if (options.progress_every > 0 && n % options.progress_every != 0) observer->on_progress(n, total);

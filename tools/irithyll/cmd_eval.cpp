@@ -40,6 +40,7 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
       .option("curve-every", "N", "samples between learning-curve points", "1000")
       .option("window", "N", "window of the rolling metrics", "1000")
+      .option("interval", "LEVEL", "level of the prediction intervals scored for models that give them", "0.9")
       .option("predictions", "FILE", "write each prequential prediction, one line per sample")
       .option("save", "FILE", "save the complete trained model (checkpoint) at the end")
       .option("load", "FILE", "start from a saved checkpoint instead of a fresh model")
@@ -110,6 +111,14 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
     std::printf("rmse         %.6g\n", r.metrics.rmse);
     std::printf("r2           %.4f\n", r.metrics.r2);
   }
+  if (r.interval) {
+    std::printf("interval     %.0f%%: coverage %.4f, mean width %.6g\n", 100.0 * r.interval->level,
+                r.interval->coverage, r.interval->mean_width);
+    for (const QuantileScore& q : r.interval->quantiles)
+      std::printf("quantile     tau %-5g pinball %.6g, P(y <= q) %.4f\n", q.tau, q.pinball, q.coverage);
+    if (!r.interval->quantiles.empty())
+      std::printf("crossings    %llu\n", static_cast<unsigned long long>(r.interval->crossings));
+  }
   std::printf("seconds      %.3f\n", r.seconds);
   std::printf("samples/s    %.0f\n", r.samples_per_second);
   std::printf("model bytes  %zu\n", r.model_bytes);
@@ -165,6 +174,10 @@ int run_eval(std::span<char* const> argv) {
   options.curve_every = args.given("curve") ? *curve_every : 0;
   options.rolling_window = static_cast<std::size_t>(*window);
   options.progress_every = 1000;
+  auto level = args.get_double("interval");
+  if (!level) return fail(level.status());
+  if (!(*level > 0.0 && *level < 1.0)) return fail(Status::invalid_argument("--interval must be in (0, 1)"));
+  options.interval_level = *level;
 
   ObserverList observers;
   std::ofstream curve_file, predictions_file;

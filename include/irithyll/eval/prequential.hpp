@@ -26,6 +26,7 @@
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/eval/confusion_matrix.hpp"
+#include "irithyll/eval/interval_metrics.hpp"
 #include "irithyll/eval/metric_values.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/stream/stream.hpp"
@@ -44,6 +45,9 @@ struct PrequentialOptions {
   std::size_t rolling_window = 1000;
   // A progress tick every this many evaluated samples (0 = none).
   std::uint64_t progress_every = 10000;
+  // Level of the prediction intervals scored for learners that give them
+  // (eval/interval_metrics.hpp), in (0, 1).
+  double interval_level = 0.9;
 };
 
 struct CurvePoint {
@@ -65,6 +69,8 @@ class PrequentialObserver {
   // probabilities (size n_classes; proba[1] is P(class 1) for binary tasks).
   // The span is only valid during the call.
   virtual void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba);
+  // Learners with intervals: the interval of sample `index`, just before its on_prediction.
+  virtual void on_interval(std::uint64_t index, const Interval& interval);
   virtual void on_curve_point(const CurvePoint& point);
   // `total` is the number of samples that will be evaluated when known.
   virtual void on_progress(std::uint64_t done, std::optional<std::uint64_t> total);
@@ -81,6 +87,7 @@ struct PrequentialReport {
   MetricValues metrics;          // over all evaluated samples
   MetricValues rolling;          // over the last rolling_window samples
   ConfusionMatrix confusion;     // classification only (else 0 x 0)
+  std::optional<IntervalReport> interval;  // learners with intervals only
 };
 
 // Errors (Status, nothing learned past the failure point): options invalid;

@@ -58,6 +58,8 @@ class PredictionWriter final : public PrequentialObserver {
  public:
   PredictionWriter(std::ostream& out, Task task, std::size_t n_classes);
   void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) override;
+  // Learners with intervals: the line becomes "value,lower,upper".
+  void on_interval(std::uint64_t index, const Interval& interval) override;
   const Status& status() const { return status_; }
 
  private:
@@ -65,6 +67,7 @@ class PredictionWriter final : public PrequentialObserver {
   bool binary_;
   Status status_;
   std::string line_;  // reused for every row
+  std::optional<Interval> interval_;  // of the sample about to be written
 };
 
 // Forwards every callback to each observer, in the order given.
@@ -72,6 +75,7 @@ class ObserverList final : public PrequentialObserver {
  public:
   void add(PrequentialObserver* observer) { observers_.push_back(observer); }
   void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) override;
+  void on_interval(std::uint64_t index, const Interval& interval) override;
   void on_curve_point(const CurvePoint& point) override;
   void on_progress(std::uint64_t done, std::optional<std::uint64_t> total) override;
 

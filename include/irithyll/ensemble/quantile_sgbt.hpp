@@ -1,0 +1,99 @@
+// QuantileSGBT ("quantile_sgbt"): one SGBT per requested quantile level tau,
+// each trained on the pinball loss at its tau, with outputs made non-crossing
+// by pool-adjacent-violators (pava.hpp) and, by default, an online coverage
+// correction per tau (adaptive conformal inference, Gibbs & Candes 2021):
+//
+//   q_tau(x) = f_tau(x) + d_tau,   d_tau <- d_tau + eta (tau - 1[y <= q_tau(x)])
+//
+// with eta = calibration_rate x the target's running spread, so that in the
+// long run the share of targets at or below q_tau tracks tau even when the
+// boosted quantile is biased or the stream drifts. The correction uses the
+// prediction made before the sample is learned (prequential), so it never
+// peeks at the target it scores.
+//
+// The pinball gradient is unit-free (1 - tau or -tau), so a tree's step is
+// about one unit of the target whatever its scale; the members therefore
+// learn the standardised target (y - m0) / s0, with m0, s0 the mean and
+// spread of the first `base.initial_target_count` targets (buffered, then
+// replayed in order), and predictions are mapped back.
+//
+// Regression only. predict_one is the quantile nearest 0.5; an interval at
+// level l reads the quantiles at (1 - l)/2 and (1 + l)/2, interpolating
+// linearly between the fitted taus and clamping at the outermost ones.
+//
+// Cost: (number of taus) x SGBT per sample, plus one extra prediction pass
+// for the correction. Allocation-free after warm-up. One thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/interval.hpp"
+
+namespace irithyll {
+
+struct QuantileSGBTConfig {
+  SGBTConfig base;                                // settings shared by every tau's SGBT (loss: pinball at tau)
+  std::vector<double> quantiles{0.05, 0.5, 0.95};  // each in (0, 1), strictly increasing, 1..32 of them
+  bool calibrate = true;                          // the online coverage correction
+  double calibration_rate = 0.005;                // eta in units of the target's spread, (0, 1]
+
+  Status validate() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+};
+
+// Own rows only (quantiles, calibrate, calibration-rate); the catalogue
+// adds the SGBT table's rows for `base`.
+std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields();
+
+class QuantileSGBT final : public Learner, public IntervalPredictor, public QuantilePredictor {
+ public:
+  static constexpr std::string_view kName = "quantile_sgbt";
+
+  QuantileSGBT();  // blank instance (default config), to decode() into
+  // REQUIRES: config.validate() ok (make() checks).
+  explicit QuantileSGBT(const QuantileSGBTConfig& config);
+  static Result<std::unique_ptr<QuantileSGBT>> make(const QuantileSGBTConfig& config);
+
+  std::string_view name() const override { return kName; }
+  Task task() const override { return Task::kRegression; }
+  std::size_t n_features() const override;
+
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  Interval predict_interval(std::span<const double> x, double level) const override;
+  std::span<const double> quantile_levels() const override { return config_.quantiles; }
+  // One value per tau, non-decreasing. REQUIRES: out.size() == config().quantiles.size().
+  void predict_quantiles(std::span<const double> x, std::span<double> out) const override;
+
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return samples_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const QuantileSGBTConfig& config() const { return config_; }
+  std::span<const double> offsets() const { return offsets_; }
+
+ private:
+  void build();
+
+  QuantileSGBTConfig config_;
+  std::vector<SGBTLearner> members_;  // one per tau
+  std::vector<double> offsets_;       // d_tau
+  double spread_mean_ = 0.0, spread_var_ = 0.0;  // EWMA of the target, for eta
+  std::uint64_t samples_seen_ = 0;
+  std::size_t median_ = 0;            // index of the tau nearest 0.5
+  double origin_ = 0.0, unit_ = 1.0;  // m0, s0 once standardised
+  bool standardised_ = false;
+  std::vector<double> warm_x_, warm_y_, warm_w_;  // the first targets, until m0 and s0 are known
+  void standardise_and_replay();
+  mutable std::vector<double> scratch_;
+};
+
+}  // namespace irithyll
