@@ -9,6 +9,7 @@ namespace irithyll::catalogue_detail {
 
 CatalogueEntry sgbt_row();
 CatalogueEntry quantile_sgbt_row();
+CatalogueEntry adaptive_sgbt_row();
 CatalogueEntry distributional_sgbt_row();
 CatalogueEntry attention_row();
 CatalogueEntry loglinear_row();

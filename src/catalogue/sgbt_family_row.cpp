@@ -1,7 +1,8 @@
 // Catalogue rows of the SGBT family members built on SGBT committees:
-// "quantile_sgbt" and "distributional_sgbt". Their settings are their own
+// "adaptive_sgbt", "quantile_sgbt" and "distributional_sgbt". Their settings are their own
 // table's rows followed by every row of the SGBT table (for the committees'
 // `base` config), so `--learning-rate` means the same in every family member.
+#include "irithyll/ensemble/adaptive_sgbt.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
 #include "irithyll/ensemble/quantile_sgbt.hpp"
 #include "rows.hpp"
@@ -52,27 +53,57 @@ ModelSettings family_settings(const Learner& learner) {
   return s;
 }
 
-template <class T, class Config, auto kOwn>
-Result<std::unique_ptr<Learner>> make_family(std::string_view name, const ModelSettings& settings,
-                                             const LearnerContext& context) {
-  if (context.task != Task::kRegression) return Status::invalid_argument(std::string(name) + ": regression only");
-  Config config;
-  config.base.seed = context.seed;
-  IRITHYLL_RETURN_IF_ERROR((apply_family<Config, kOwn>(name, settings, config)));
+// Regression-only members: T::make(config).
+template <class T, class Config>
+Result<std::unique_ptr<Learner>> build_regressor(const Config& config, const LearnerContext&) {
   auto made = T::make(config);
   if (!made) return made.status();
   return std::unique_ptr<Learner>(std::move(made).value());
 }
 
+// Members for both tasks: T::make(config, task, n_classes).
+template <class T, class Config>
+Result<std::unique_ptr<Learner>> build_any_task(const Config& config, const LearnerContext& context) {
+  auto made = T::make(config, context.task, context.n_classes);
+  if (!made) return made.status();
+  return std::unique_ptr<Learner>(std::move(made).value());
+}
+
+template <class Config, auto kOwn, auto kBuild>
+Result<std::unique_ptr<Learner>> make_family(std::string_view name, const ModelSettings& settings,
+                                             const LearnerContext& context) {
+  Config config;
+  config.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR((apply_family<Config, kOwn>(name, settings, config)));
+  return kBuild(config, context);
+}
+
 Result<std::unique_ptr<Learner>> make_quantile(const ModelSettings& s, const LearnerContext& c) {
-  return make_family<QuantileSGBT, QuantileSGBTConfig, &quantile_sgbt_config_fields>("quantile_sgbt", s, c);
+  return make_family<QuantileSGBTConfig, &quantile_sgbt_config_fields,
+                     &build_regressor<QuantileSGBT, QuantileSGBTConfig>>("quantile_sgbt", s, c);
 }
 Result<std::unique_ptr<Learner>> make_distributional(const ModelSettings& s, const LearnerContext& c) {
-  return make_family<DistributionalSGBT, DistributionalSGBTConfig, &distributional_sgbt_config_fields>(
-      "distributional_sgbt", s, c);
+  return make_family<DistributionalSGBTConfig, &distributional_sgbt_config_fields,
+                     &build_regressor<DistributionalSGBT, DistributionalSGBTConfig>>("distributional_sgbt", s, c);
+}
+Result<std::unique_ptr<Learner>> make_adaptive(const ModelSettings& s, const LearnerContext& c) {
+  return make_family<AdaptiveSGBTConfig, &adaptive_sgbt_config_fields,
+                     &build_any_task<AdaptiveSGBT, AdaptiveSGBTConfig>>("adaptive_sgbt", s, c);
 }
 
 }  // namespace
+
+CatalogueEntry adaptive_sgbt_row() {
+  return {"adaptive_sgbt",
+          "SGBT with a learning-rate schedule: constant, linear, exponential, cosine or plateau",
+          true,
+          true,
+          true,
+          &family_infos<AdaptiveSGBTConfig, &adaptive_sgbt_config_fields>,
+          &make_adaptive,
+          &make_blank<AdaptiveSGBT>,
+          &family_settings<AdaptiveSGBT, AdaptiveSGBTConfig, &adaptive_sgbt_config_fields>};
+}
 
 CatalogueEntry quantile_sgbt_row() {
   return {"quantile_sgbt",

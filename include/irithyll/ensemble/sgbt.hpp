@@ -63,6 +63,10 @@ class SGBT {
   std::vector<double> feature_importances() const;
 
   const SGBTConfig& config() const { return config_; }
+  // The shrinkage applied to every tree's output from now on (prediction is
+  // base + lr * sum of tree outputs, so this rescales the whole committee, as
+  // the original's set_learning_rate does). REQUIRES: 0 < lr <= 1.
+  void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
   std::size_t n_steps() const { return slots_.size(); }
   const TreeSlot& slot(std::size_t s) const { return slots_[s]; }

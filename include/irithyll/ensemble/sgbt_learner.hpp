@@ -53,6 +53,11 @@ class SGBTLearner final : public Learner {
   Status decode(ByteReader& in) override;
 
   const SGBTConfig& config() const { return config_; }
+  // Every committee's shrinkage (SGBT::set_learning_rate). REQUIRES: 0 < lr <= 1.
+  void set_learning_rate(double lr) noexcept {
+    config_.learning_rate = lr;
+    for (SGBT& c : committees_) c.set_learning_rate(lr);
+  }
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }
