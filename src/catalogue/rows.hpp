@@ -20,5 +20,6 @@ CatalogueEntry esn_row();
 CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
+CatalogueEntry stacked_row();
 
 }  // namespace irithyll::catalogue_detail
