@@ -31,6 +31,10 @@ std::uint32_t SGBT::train_count(double h) noexcept {
       return 1;
     case SGBTVariant::kSkip:
       return rng_.next_u64() % config_.skip_k == 0 ? 0u : 1u;
+    case SGBTVariant::kAuto:
+      // MI only where the hessian is p(1-p) <= 1/4: ceil(h * m) stays small.
+      if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) return 1;
+      [[fallthrough]];
     case SGBTVariant::kMultipleIterations: {
       const double reps = std::ceil(std::abs(h) * config_.mi_multiplier);
       // Bounded so that a huge hessian cannot stall the stream.

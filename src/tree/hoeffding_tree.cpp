@@ -142,7 +142,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     g_sum_[leaf] += g;
     h_sum_[leaf] += h;
   }
-  value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  value_[leaf] = clamp_leaf(leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda));
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
@@ -225,8 +225,8 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
   pool_.release(slab);
   slab_[leaf] = HistogramPool::kNone;
-  push_leaf(child_depth, leaf_weight(best.gl, best.hl, config_.lambda));
-  push_leaf(child_depth, leaf_weight(best.gr, best.hr, config_.lambda));
+  push_leaf(child_depth, clamp_leaf(leaf_weight(best.gl, best.hl, config_.lambda)));
+  push_leaf(child_depth, clamp_leaf(leaf_weight(best.gr, best.hr, config_.lambda)));
   if (child_depth < config_.max_depth) {
     slab_[left] = pool_.acquire();
     slab_[left + 1] = pool_.acquire();

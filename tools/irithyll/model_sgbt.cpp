@@ -7,12 +7,17 @@ namespace irithyll::cli {
 namespace {
 
 void declare(ArgParser& parser) {
+  std::string presets;
+  for (const SGBTPreset& p : sgbt_presets()) presets += (presets.empty() ? "" : "|") + std::string(p.name);
+  parser.option("preset", "NAME", "sgbt: named settings applied before the options below (" + presets +
+                                      "; original = the original library's defaults)");
   for (const auto& f : sgbt_config_fields())
     parser.option(std::string(f.info.name), "V", "sgbt: " + std::string(f.info.help), std::string(f.info.default_value));
 }
 
 Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext& context) {
   SGBTConfig config;
+  if (args.given("preset")) IRITHYLL_RETURN_IF_ERROR(apply_sgbt_preset(config, args.get("preset")));
   ModelSettings settings;
   for (const auto& f : sgbt_config_fields())
     if (args.given(std::string(f.info.name))) settings.set(std::string(f.info.name), args.get(std::string(f.info.name)));

@@ -35,6 +35,7 @@
 // are safe to call concurrently.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -127,6 +128,12 @@ class HoeffdingTree {
   Status decode(ByteReader& in);
 
  private:
+  // max_leaf_output (0 = off) bounds a leaf's Newton step: a leaf whose
+  // hessian sum is tiny (a saturated logistic) would otherwise jump far.
+  double clamp_leaf(double v) const noexcept {
+    const double m = config_.max_leaf_output;
+    return m > 0.0 ? std::clamp(v, -m, m) : v;
+  }
   void init_features(std::size_t n);
   void reserve_nodes();
   void build_edges();

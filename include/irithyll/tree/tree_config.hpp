@@ -26,6 +26,7 @@ struct TreeConfig {
   double min_child_hessian = 1.0;     // >= 0; each child's hessian sum must reach this
   std::uint32_t min_samples_leaf = 0; // 0 = off; each child must hold at least this many of the leaf's binned samples
   BinStrategy bin_strategy = BinStrategy::kUniform;
+  double max_leaf_output = 0.0;       // 0 = off, else > 0: every leaf value is clamped to [-m, m]
 
   Status validate() const;
   void encode(ByteWriter& out) const;
