@@ -23,6 +23,30 @@ Status set_drift(SGBTConfig& c, std::string_view v) {
   return Status::ok();
 }
 
+Status set_monotone(SGBTConfig& c, std::string_view v) {
+  std::vector<std::int8_t> out;
+  while (!v.empty()) {
+    const std::size_t comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item == "1" || item == "+1") out.push_back(1);
+    else if (item == "0") out.push_back(0);
+    else if (item == "-1") out.push_back(-1);
+    else return Status::invalid_argument("monotone: '" + std::string(item) + "' is not -1, 0 or 1 (a list like 0,1,-1)");
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  c.monotone = std::move(out);
+  return Status::ok();
+}
+
+std::string get_monotone(const SGBTConfig& c) {
+  std::string s;
+  for (std::size_t i = 0; i < c.monotone.size(); ++i) s += (i ? "," : "") + std::to_string(c.monotone[i]);
+  return s;
+}
+
 // The bounds here are the only copy: validate() checks every row against
 // them, the CLI prints them in --help and `irithyll models` lists them.
 const std::array kFields = {
@@ -74,6 +98,12 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, min_samples_leaf)},
     Row{FieldInfo::real("max-leaf-output", "0", "clamp every leaf value to [-m, m] (0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, max_leaf_output)},
+    Row{FieldInfo::real("min-hessian-sum", "0", "a leaf outputs 0 until its hessian sum reaches this (0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
+    Row{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
+    Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
+        &set_monotone, &get_monotone},
 };
 
 std::string fmt(double v) { return format_field_real(v); }
@@ -170,6 +200,9 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.min_samples_leaf = min_samples_leaf;
   t.bin_strategy = bin_strategy;
   t.max_leaf_output = max_leaf_output;
+  t.min_hessian_sum = min_hessian_sum;
+  t.gradient_clip_sigma = gradient_clip_sigma;
+  t.monotone = monotone;
   return t;
 }
 
@@ -202,9 +235,19 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.u64(max_tree_samples);
   out.u8(static_cast<std::uint8_t>(loss));
   out.f64(loss_param);
-  out.u8(static_cast<std::uint8_t>(bin_strategy));
+  // Bit 7 of the bin-strategy byte flags the options block at the end; a
+  // config without the leaf controls encodes exactly as before them.
+  const bool options = tree_config(0).has_options();
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
+  if (!options) return;
+  out.u8(1);  // options block version
+  out.f64(max_leaf_output);
+  out.f64(min_hessian_sum);
+  out.f64(gradient_clip_sigma);
+  out.u64(monotone.size());
+  for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -236,12 +279,24 @@ Status SGBTConfig::decode(ByteReader& in) {
   const std::uint8_t bs = in.u8("bin strategy");
   c.hoeffding_r = in.f64("hoeffding_r");
   c.min_samples_leaf = in.u32("min_samples_leaf");
+  if (in.ok() && (bs & 0x80) != 0) {
+    const std::uint8_t v = in.u8("sgbt options version");
+    if (in.ok() && v != 1) in.fail("unsupported sgbt options version " + std::to_string(v));
+    c.max_leaf_output = in.f64("max_leaf_output");
+    c.min_hessian_sum = in.f64("min_hessian_sum");
+    c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    const std::size_t n = in.read_count(1, "monotone constraints");
+    if (in.ok()) {
+      c.monotone.resize(n);
+      for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+    }
+  }
   if (!in.ok()) return in.status();
-  if (dk > 3 || var > 3 || lk > 5 || bs > 2) return Status::corruption("SGBT config: enum value out of range");
+  if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");
   c.drift.kind = static_cast<DriftKind>(dk);
   c.variant = static_cast<SGBTVariant>(var);
   c.loss = static_cast<LossKind>(lk);
-  c.bin_strategy = static_cast<BinStrategy>(bs);
+  c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("SGBT config"));
   *this = c;
   return Status::ok();

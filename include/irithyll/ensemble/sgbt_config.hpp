@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/config_fields.hpp"
@@ -62,7 +63,11 @@ struct SGBTConfig {
   BinStrategy bin_strategy = BinStrategy::kUniform;
   double hoeffding_r = 1.0;                  // > 0; range R in the Hoeffding bound
   std::uint32_t min_samples_leaf = 0;        // 0 = off; a split leaves each child at least this many samples
+  // Leaf controls of the original (tree_config.hpp), off by default:
   double max_leaf_output = 0.0;              // 0 = off; clamp every leaf value to [-m, m]
+  double min_hessian_sum = 0.0;              // 0 = off; a leaf outputs 0 until its hessian sum reaches this
+  double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
+  std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
 
   Status validate() const;
   // The tree configuration of boosting step `step`.
