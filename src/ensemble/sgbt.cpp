@@ -111,6 +111,22 @@ double SGBT::predict_raw(std::span<const double> x) const noexcept {
   return base_ + config_.learning_rate * sum;
 }
 
+void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept {
+  const std::size_t n = out.size();
+  std::fill(out.begin(), out.end(), 0.0);
+  for (const TreeSlot& slot : slots_)
+    for (std::size_t i = 0; i < n; ++i) out[i] += slot.predict(rows.subspan(i * d, d));
+  for (double& v : out) v = base_ + config_.learning_rate * v;
+}
+
+std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const double> x) const noexcept {
+  double var = 0.0;
+  const double lr = config_.learning_rate;
+  for (const TreeSlot& slot : slots_) var += lr * lr * slot.active().leaf_variance(x);
+  const double conf = samples_seen_ > 0 && var > 0.0 && std::isfinite(var) ? 1.0 / std::sqrt(var) : 0.0;
+  return {predict_raw(x), conf};
+}
+
 ExportModel SGBT::export_model() const {
   ExportModel m;
   m.base_prediction = base_;

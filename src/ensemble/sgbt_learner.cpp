@@ -109,6 +109,33 @@ void SGBTLearner::predict_proba_one(std::span<const double> x, std::span<double>
   for (double& p : proba) p /= total;
 }
 
+void SGBTLearner::predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const {
+  bool fast = committees_.size() == 1 && n_features == n_features_ && n_features > 0 &&
+              rows.size() >= out.size() * n_features;
+  for (std::size_t i = 0; fast && i < out.size() * n_features; ++i) fast = std::isfinite(rows[i]);
+  if (!fast) {
+    Learner::predict_batch(rows, n_features, out);
+    return;
+  }
+  committees_[0].predict_raw_batch(rows, n_features, out);
+  if (task_ == Task::kRegression) {
+    for (double& v : out) v = committees_[0].loss().transform(v);
+  } else {
+    for (double& v : out) v = v > 0.0 ? 1.0 : 0.0;
+  }
+}
+
+std::pair<double, double> SGBTLearner::predict_with_confidence(std::span<const double> x) const {
+  const std::span<const double> xs = sanitize(x);
+  double inv2 = 0.0;  // sum of the committees' variances
+  for (const SGBT& c : committees_) {
+    const double conf = c.predict_raw_with_confidence(xs).second;
+    if (!(conf > 0.0)) return {predict_one(x), 0.0};
+    inv2 += 1.0 / (conf * conf);
+  }
+  return {predict_one(x), inv2 > 0.0 ? 1.0 / std::sqrt(inv2) : 0.0};
+}
+
 std::vector<double> SGBTLearner::feature_importances() const {
   std::vector<double> imp(n_features_, 0.0);
   std::size_t used = 0;
