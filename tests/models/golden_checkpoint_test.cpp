@@ -48,6 +48,9 @@ namespace {
 struct Golden {
   const char* file;    // under tests/data/golden/, without extension
   const char* stream;  // generator the fixed rows come from ("" = uniform rows)
+  // False once a record version of this kind has moved past the file's: the
+  // encoder then writes the new layout, so only decoding is checked.
+  bool current = true;
 };
 
 // One row per learner kind and task the release supported (mamba twice: its
@@ -201,10 +204,12 @@ TEST_P(GoldenCheckpoint, DecodesPredictsAndContinuesAsRecorded) {
   ASSERT_TRUE(decoded.is_ok()) << g.file << ": " << decoded.status().to_string();
   Learner& learner = **decoded;
 
-  // Record versions unchanged since the files were written: same bytes back.
+  // Record versions unchanged since the file was written: same bytes back.
   const std::vector<std::uint8_t> again = encode_learner(learner);
-  EXPECT_TRUE(again == *bytes) << g.file << ": re-encoding changed the bytes (" << again.size() << " vs "
-                               << bytes->size() << "); a record-version bump must keep decoding the old one";
+  if (g.current) {
+    EXPECT_TRUE(again == *bytes) << g.file << ": re-encoding changed the bytes (" << again.size() << " vs "
+                                 << bytes->size() << "); after a record-version bump, mark the file not current";
+  }
 
   std::vector<Row> rows = regenerating() ? fresh_rows(g, learner) : read_expect(golden_path(std::string(g.file) + ".expect"));
   ASSERT_EQ(rows.size(), kRows) << g.file << ".expect";
