@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "irithyll/catalogue.hpp"
 #include "irithyll/core/file_io.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
@@ -61,6 +62,9 @@ constexpr Golden kGolden[] = {
     {"mamba_v3", "hyperplane"},      {"mgrade", "friedman"},  {"slstm", "sea"},
     {"esn", "friedman"},             {"ngrc", "sea"},    {"spikenet", "friedman"},
     {"pipeline", "sea"},
+    // Kinds new in the catalogue release (issue 13's SGBT family, stacking).
+    {"adaptive_sgbt", "friedman"},   {"quantile_sgbt", "friedman"}, {"distributional_sgbt", "hetero"},
+    {"stacked", "sea"},
 };
 constexpr std::size_t kRows = 8;
 
@@ -240,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, GoldenCheckpoint, ::testing::ValuesIn(kGolden
 // Every kind in the registry has a golden file, so a new kind cannot ship
 // without one.
 TEST(GoldenCheckpoint, EveryRegisteredKindHasOne) {
-  for (const LearnerKind& k : learner_kinds()) {
+  for (const CatalogueEntry& k : catalogue()) {
     bool found = false;
     for (const Golden& g : kGolden) {
       auto bytes = read_file_bytes(golden_path(std::string(g.file) + ".irck"));
