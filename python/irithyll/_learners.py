@@ -300,9 +300,15 @@ class Classifier(Learner):
         return {label: proba[i] for i, label in enumerate(self._labels)}
 
     def predict_one(self, x):
+        """The most probable label seen so far (None before any)."""
+        self._check_x(x)
+        if self._model is None or not self._labels:
+            return self._labels[0] if self._labels else None
+        i = int(self._model.predict_dict(x))
+        if i < len(self._labels):
+            return self._labels[i]
+        # The arg-max is a class slot no label has taken yet: best known label.
         proba = self.predict_proba_one(x)
-        if not proba:
-            return None
         return max(proba, key=proba.get)
 
     def learn_many(self, X, y, sample_weight=None):

@@ -1,0 +1,113 @@
+"""Benchmark: the prequential loop in Python against the CLI.
+
+    PYTHONPATH=build/python /usr/bin/python3 python/bench/prequential.py ../shared/datasets/elec.csv [--cli build/irithyll]
+
+Runs SGBT (100 steps, depth 6, lr 0.1, grace 50, 32 bins) over elec three
+ways: predict_one/learn_one on dict samples; predict_many then learn_many
+on chunks of numpy rows (chunk 1 is exactly prequential; larger chunks
+predict a whole chunk before learning it, so accuracy can move a little);
+and the CLI (which also parses the CSV inside its time). Prints samples/s, accuracy
+and the per-call cost of predict_one. Times are CPU seconds of this process
+(time.process_time), so other load on the machine matters less.
+"""
+import argparse
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from irithyll import ensemble, stream
+
+SETTINGS = dict(n_steps=100, max_depth=6, learning_rate=0.1, grace_period=50, n_bins=32)
+
+
+def dict_loop(data):
+    model = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    correct = 0
+    start = time.process_time()
+    for x, y in data:
+        correct += model.predict_one(x) == y
+        model.learn_one(x, y)
+    return time.process_time() - start, correct / len(data), model
+
+
+def batch_loop(X, y, chunk):
+    model = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    correct = 0
+    start = time.process_time()
+    for i in range(0, len(X), chunk):
+        xs, ys = X[i:i + chunk], y[i:i + chunk]
+        correct += int((model.predict_many(xs) == ys).sum())
+        model.learn_many(xs, ys)
+    return time.process_time() - start, correct / len(X)
+
+
+def cli_run(cli, path):
+    args = [cli, "eval", "--data", path, "--n-steps", "100", "--max-depth", "6", "--learning-rate", "0.1",
+            "--grace-period", "50", "--n-bins", "32"]
+    start = time.perf_counter()
+    before = _children_cpu()
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    cpu = _children_cpu() - before
+    del start
+    acc = float(re.search(r"accuracy\s+([0-9.]+)", out).group(1))
+    return cpu, acc
+
+
+def _children_cpu():
+    import os
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("data")
+    p.add_argument("--cli", default="build/irithyll")
+    p.add_argument("--chunks", default="1,100,1000")
+    a = p.parse_args()
+    data = list(stream.iter_csv(a.data, target="class"))
+    n = len(data)
+    X = np.array([list(x.values()) for x, _ in data])
+    y = np.array([t for _, t in data])
+
+    cli_s, cli_acc = cli_run(a.cli, a.data)
+    dict_s, dict_acc, model = dict_loop(data)
+    batches = [(c, *batch_loop(X, y, c)) for c in map(int, a.chunks.split(","))]
+    # Whole stream in one call each: learn_many(X, y) then predict_many(X).
+    whole = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    start = time.process_time()
+    whole.learn_many(X, y)
+    learn_s = time.process_time() - start
+    start = time.process_time()
+    whole.predict_many(X)
+    predict_s = time.process_time() - start
+
+    x0 = data[0][0]
+    reps = 20000
+    start = time.process_time()
+    for _ in range(reps):
+        model.predict_one(x0)
+    per_call = (time.process_time() - start) / reps * 1e9
+    proba_start = time.process_time()
+    for _ in range(reps):
+        model._model.predict_dict(x0)
+    core_call = (time.process_time() - proba_start) / reps * 1e9
+
+    print(f"samples            {n}")
+    print(f"cli                {n / cli_s:10.0f} samples/s  accuracy {cli_acc:.4f}  (CPU s {cli_s:.3f})")
+    print(f"python dict loop   {n / dict_s:10.0f} samples/s  accuracy {dict_acc:.4f}  ratio {cli_s / dict_s:.2f}x")
+    for chunk, batch_s, batch_acc in batches:
+        print(f"many, chunk {chunk:<6d} {n / batch_s:10.0f} samples/s  accuracy {batch_acc:.4f}  "
+              f"ratio {cli_s / batch_s:.2f}x")
+    print(f"learn_many(X)      {n / learn_s:10.0f} samples/s  (whole stream, one call)")
+    print(f"predict_many(X)    {n / predict_s:10.0f} samples/s  (whole stream, one call)")
+    print(f"predict_one        {per_call:10.0f} ns/call (classifier: dict -> label)")
+    print(f"_core predict_dict {core_call:10.0f} ns/call (binding alone)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
