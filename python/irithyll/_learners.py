@@ -17,6 +17,7 @@ Sample conventions (River's):
   * The C++ learner is built lazily at the first learn_one (or learn_many),
     when the feature count is known.
 """
+import keyword
 import math
 import warnings
 
@@ -35,6 +36,12 @@ _NAMES = {
 }
 
 CATALOGUE = _core.catalogue()
+# A setting whose Python spelling is a keyword (SGBT's "lambda") takes a
+# trailing underscore, Python's usual escape: SGBTRegressor(lambda_=2.0).
+for _row in CATALOGUE:
+    for _f in _row["fields"]:
+        if keyword.iskeyword(_f["python_name"]):
+            _f["python_name"] += "_"
 
 
 def place(name):

@@ -107,3 +107,26 @@ def test_untrained_predictions():
 
 def test_catalogue_json():
     assert '"sgbt"' in irithyll.catalogue_json()
+
+
+def test_keyword_setting_takes_underscore():
+    m = ensemble.SGBTRegressor(lambda_=2.0, n_steps=3)
+    assert m.lambda_ == 2.0
+    m.learn_one({"a": 1.0}, 1.0)
+    assert ("lambda", "2") in m._model.settings()
+
+
+def test_setting_names_are_identifiers():
+    for cls in ALL:
+        for f in cls._fields:
+            assert f["python_name"].isidentifier() and not __import__("keyword").iskeyword(f["python_name"])
+
+
+def test_stubs_match_catalogue():
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "python", "tools", "gen_stubs.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
