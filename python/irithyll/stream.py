@@ -20,7 +20,7 @@ def iter_csv(path, target=None, converters=None, drop=()):
     """Yields (x, y) per row of a CSV file with a header.
 
     Cells that parse as numbers become floats, others stay strings; an empty
-    cell is left out of x (a missing value). The target column becomes an int
+    cell is left out of x (a missing value) unless its column has a converter. The target column becomes an int
     when it is a whole number, a float or a string otherwise; with
     target=None, y is None. converters maps a column to a function applied to
     its text instead; drop names columns to leave out.
@@ -41,6 +41,6 @@ def iter_csv(path, target=None, converters=None, drop=()):
             for (name, convert), text in zip(columns, row):
                 if name == target:
                     y = converters[name](text) if name in converters else _target(text)
-                elif name not in drop and text != "":
+                elif name not in drop and (text != "" or name in converters):
                     x[name] = convert(text)
             yield x, y

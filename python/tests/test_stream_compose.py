@@ -1,0 +1,75 @@
+"""iter_csv, StandardScaler, Pipeline, progressive_val_score and the batch paths."""
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from irithyll import compose, ensemble, evaluate, metrics, nn, preprocessing, stream
+from conftest import stream as make_stream
+
+
+def test_iter_csv(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("a,b,kind,label\n1,2.5,x,up\n3,,y,down\n")
+    rows = list(stream.iter_csv(p, target="label"))
+    assert rows == [({"a": 1.0, "b": 2.5, "kind": "x"}, "up"), ({"a": 3.0, "kind": "y"}, "down")]
+    rows = list(stream.iter_csv(p, target="a", drop=["kind"], converters={"b": lambda t: t or "?"}))
+    assert rows[1] == ({"b": "?", "label": "down"}, 3)
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        list(stream.iter_csv(p, target="nope"))
+
+
+def test_standard_scaler():
+    s = preprocessing.StandardScaler()
+    for v in (1.0, 2.0, 3.0):
+        s.learn_one({"a": v, "k": "text"})
+    assert s.transform_one({"a": 2.0})["a"] == 0.0
+    assert s.transform_one({"a": 3.0})["a"] == pytest.approx(1.0 / math.sqrt(2.0 / 3.0))
+    assert s.transform_one({"new": 5.0}) == {"new": 0.0}
+    assert s.transform_one({"a": math.nan})["a"] != s.transform_one({"a": math.nan})["a"]  # NaN passes
+
+
+def test_pipeline_and_progressive_val_score(capsys):
+    model = preprocessing.StandardScaler() | ensemble.SGBTClassifier(n_steps=5, grace_period=20,
+                                                                      learning_rate=0.3, seed=2)
+    assert isinstance(model, compose.Pipeline)
+    assert repr(model) == "StandardScaler() | SGBTClassifier(n_steps=5, grace_period=20, learning_rate=0.3, seed=2)"
+    metric = evaluate.progressive_val_score(make_stream(300), model, metrics.Accuracy(), print_every=100,
+                                            show_time=True, show_memory=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and lines[0].startswith("[100] Accuracy: ") and "KiB" in lines[0]
+    assert metric.n == 299 and metric.get() > 0.6  # the first sample has no prediction
+    copy = pickle.loads(pickle.dumps(model))
+    x = make_stream(1, seed=5)[0][0]
+    assert copy.predict_proba_one(x) == model.predict_proba_one(x)
+    ll = evaluate.progressive_val_score(make_stream(100), preprocessing.StandardScaler() | nn.ESNClassifier(),
+                                        metrics.LogLoss())
+    assert math.isfinite(ll.get())
+
+
+def test_batch_equals_one_at_a_time():
+    data = make_stream(400, classification=False)
+    X = np.array([[x["a"], x["b"], x["c"]] for x, _ in data])
+    y = np.array([t for _, t in data])
+    one = ensemble.SGBTRegressor(n_steps=10, grace_period=20)
+    for row, t in zip(X, y):
+        one.learn_one({0: row[0], 1: row[1], 2: row[2]}, t)
+    many = ensemble.SGBTRegressor(n_steps=10, grace_period=20)
+    many.learn_many(X, y)
+    np.testing.assert_array_equal(many.predict_many(X), [one.predict_one({0: a, 1: b, 2: c}) for a, b, c in X])
+    with pytest.raises(ValueError, match="columns"):
+        many.predict_many(X[:, :2])
+    with pytest.raises(ValueError, match="one value per row"):
+        many.learn_many(X, y[:3])
+
+
+def test_classifier_batch_labels():
+    X = np.random.default_rng(1).random((300, 2))
+    y = np.where(X[:, 0] > 0.5, "hi", "lo")
+    m = ensemble.SGBTClassifier(n_steps=10, grace_period=20, learning_rate=0.1)
+    m.learn_many(X, y)
+    proba = m.predict_proba_many(X)
+    assert proba.shape == (300, 2) and np.allclose(proba.sum(axis=1), 1.0)
+    assert (m.predict_many(X) == y).mean() > 0.8
+    assert set(m.predict_many(X[:5])) <= {"hi", "lo"}
