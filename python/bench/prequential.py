@@ -76,6 +76,10 @@ def main():
     cli_s, cli_acc = cli_run(a.cli, a.data)
     dict_s, dict_acc, model = dict_loop(data)
     batches = [(c, *batch_loop(X, y, c)) for c in map(int, a.chunks.split(","))]
+    fused = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    start = time.process_time()
+    fused_acc = float((fused.predict_learn_many(X, y) == y).mean())
+    fused_s = time.process_time() - start
     # Whole stream in one call each: learn_many(X, y) then predict_many(X).
     whole = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
     start = time.process_time()
@@ -102,10 +106,14 @@ def main():
     for chunk, batch_s, batch_acc in batches:
         print(f"many, chunk {chunk:<6d} {n / batch_s:10.0f} samples/s  accuracy {batch_acc:.4f}  "
               f"ratio {cli_s / batch_s:.2f}x")
+    print(f"predict_learn_many {n / fused_s:10.0f} samples/s  accuracy {fused_acc:.4f}  ratio {cli_s / fused_s:.2f}x")
     print(f"learn_many(X)      {n / learn_s:10.0f} samples/s  (whole stream, one call)")
     print(f"predict_many(X)    {n / predict_s:10.0f} samples/s  (whole stream, one call)")
     print(f"predict_one        {per_call:10.0f} ns/call (classifier: dict -> label)")
     print(f"_core predict_dict {core_call:10.0f} ns/call (binding alone)")
+    row_ns = predict_s / n * 1e9
+    print(f"overhead           {per_call - row_ns:10.0f} ns/call predict_one over predict_many's {row_ns:.0f} ns/row; "
+          f"binding alone {core_call - row_ns:.0f} ns")
     return 0
 
 

@@ -244,6 +244,13 @@ class Regressor(Learner):
             return np.zeros(len(X))
         return self._model.predict_many(X)
 
+    def predict_learn_many(self, X, y):
+        """Prequential over the rows: each row is predicted, then learned.
+        Returns the predictions (what a predict_one/learn_one loop gives)."""
+        import numpy as np
+        X = self._matrix(X)
+        return self._model.predict_learn_many(X, np.asarray(y, dtype=np.float64))
+
 
 class Classifier(Learner):
     _classification = True
@@ -325,6 +332,17 @@ class Classifier(Learner):
         idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         self._model.learn_many(X, idx, w)
+
+    def predict_learn_many(self, X, y):
+        """Prequential over the rows: each row is predicted, then learned.
+        Returns the predicted labels (what a predict_one/learn_one loop gives
+        once every label has been seen; pass classes= for an exact match)."""
+        import numpy as np
+        X = self._matrix(X)
+        idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
+        pred = self._model.predict_learn_many(X, idx).astype(np.intp)
+        labels = np.array(self._labels + [None] * (self.n_classes - len(self._labels)), dtype=object)
+        return labels[pred]
 
     def predict_proba_many(self, X):
         """Class probabilities, one row per sample, columns in `labels` order."""

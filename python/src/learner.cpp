@@ -96,6 +96,28 @@ class PyLearner {
     for (std::size_t i = 0; i < n; ++i) model_->learn_one({px + i * d, d}, py_[i], pw ? pw[i] : 1.0);
   }
 
+  // Prequential over the rows: predict row i, then learn it. The exact
+  // test-then-train order at batch speed (predict_many then learn_many on a
+  // chunk would predict the whole chunk from a stale model).
+  py::array_t<double> predict_learn_many(const Array& x, const Array& y) {
+    const std::size_t n = check_matrix(x);
+    if (y.ndim() != 1 || static_cast<std::size_t>(y.shape(0)) != n)
+      throw py::value_error("predict_learn_many: y must be 1-D with one value per row of X");
+    const std::size_t d = width(x);
+    py::array_t<double> out(static_cast<py::ssize_t>(n));
+    double* po = out.mutable_data();
+    const double* px = x.data();
+    const double* py_ = y.data();
+    {
+      py::gil_scoped_release release;
+      for (std::size_t i = 0; i < n; ++i) {
+        po[i] = model_->predict_one({px + i * d, d});
+        model_->learn_one({px + i * d, d}, py_[i], 1.0);
+      }
+    }
+    return out;
+  }
+
   py::array_t<double> predict_many(const Array& x) {
     const std::size_t n = check_matrix(x);
     const std::size_t d = width(x);
@@ -202,6 +224,7 @@ void bind_learner(py::module_& m) {
       .def("proba_dict", &PyLearner::proba_dict)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())
       .def("predict_many", &PyLearner::predict_many)
+      .def("predict_learn_many", &PyLearner::predict_learn_many)
       .def("predict_proba_many", &PyLearner::predict_proba_many)
       .def("settings", &PyLearner::settings)
       .def("reset", [](PyLearner& l) { l.model().reset(); })

@@ -73,3 +73,18 @@ def test_classifier_batch_labels():
     assert proba.shape == (300, 2) and np.allclose(proba.sum(axis=1), 1.0)
     assert (m.predict_many(X) == y).mean() > 0.8
     assert set(m.predict_many(X[:5])) <= {"hi", "lo"}
+
+
+def test_predict_learn_many_is_the_prequential_loop():
+    X = np.random.default_rng(2).random((300, 2))
+    y = np.where(X[:, 0] > 0.5, 1, 0)
+    fused = ensemble.SGBTClassifier(n_steps=10, grace_period=20, learning_rate=0.1, classes=[0, 1])
+    loop = ensemble.SGBTClassifier(n_steps=10, grace_period=20, learning_rate=0.1, classes=[0, 1])
+    expected = []
+    for row, t in zip(X, y):
+        x = {0: row[0], 1: row[1]}
+        expected.append(loop.predict_one(x))
+        loop.learn_one(x, t)
+    assert list(fused.predict_learn_many(X, y)) == expected
+    reg = ensemble.SGBTRegressor(n_steps=5)
+    assert reg.predict_learn_many(X, X[:, 0]).shape == (300,)
