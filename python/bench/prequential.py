@@ -100,6 +100,18 @@ def main():
         model._model.predict_dict(x0)
     core_call = (time.process_time() - proba_start) / reps * 1e9
 
+    # Per-call overhead on a model whose own prediction costs next to nothing.
+    tiny = ensemble.SGBTRegressor(n_steps=1)
+    tiny.learn_one(x0, 1.0)
+    X1 = np.tile(X[:1], (reps, 1))
+    start = time.process_time()
+    for _ in range(reps):
+        tiny.predict_one(x0)
+    tiny_one = (time.process_time() - start) / reps * 1e9
+    start = time.process_time()
+    tiny.predict_many(X1)
+    tiny_row = (time.process_time() - start) / reps * 1e9
+
     print(f"samples            {n}")
     print(f"cli                {n / cli_s:10.0f} samples/s  accuracy {cli_acc:.4f}  (CPU s {cli_s:.3f})")
     print(f"python dict loop   {n / dict_s:10.0f} samples/s  accuracy {dict_acc:.4f}  ratio {cli_s / dict_s:.2f}x")
@@ -111,6 +123,8 @@ def main():
     print(f"predict_many(X)    {n / predict_s:10.0f} samples/s  (whole stream, one call)")
     print(f"predict_one        {per_call:10.0f} ns/call (classifier: dict -> label)")
     print(f"_core predict_dict {core_call:10.0f} ns/call (binding alone)")
+    print(f"tiny predict_one   {tiny_one:10.0f} ns/call vs predict_many {tiny_row:.0f} ns/row (1-step SGBT: "
+          "the per-call overhead of a dict sample)")
     row_ns = predict_s / n * 1e9
     print(f"overhead           {per_call - row_ns:10.0f} ns/call predict_one over predict_many's {row_ns:.0f} ns/row; "
           f"binding alone {core_call - row_ns:.0f} ns")
