@@ -5,13 +5,13 @@
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
 Submodules: ensemble, nn (learners generated from the model catalogue),
-metrics, drift, stream, preprocessing, compose, evaluate.
+metrics, drift, stream, preprocessing, compose, evaluate, packed.
 """
 from . import _core
-from . import compose, drift, ensemble, evaluate, metrics, nn, preprocessing, stream
+from . import compose, drift, ensemble, evaluate, metrics, nn, packed, preprocessing, stream
 from ._persist import load
 
-__all__ = ["compose", "drift", "ensemble", "evaluate", "load", "metrics", "nn", "preprocessing", "stream",
+__all__ = ["compose", "drift", "ensemble", "evaluate", "load", "metrics", "nn", "packed", "preprocessing", "stream",
            "catalogue_json"]
 __version__ = "0.1.0"
 

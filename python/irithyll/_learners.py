@@ -208,6 +208,13 @@ class Learner:
             self._features = list(state["features"])
             self._model.set_features(self._features)
 
+    def export_packed(self, path, format="f32"):
+        """Writes the packed model (SGBT only; see irithyll.packed) and
+        returns the paths written: one file, or one per class for K > 2."""
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
+        return self._model.export_packed(str(path), format)
+
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
         the Python side (feature names, labels, settings)."""

@@ -16,7 +16,10 @@
 
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/core/file_io.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/packed/exporter.hpp"
 
 namespace py = pybind11;
 
@@ -25,6 +28,23 @@ namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// While a batch call runs with the GIL released, another Python thread could
+// reach the same model; every entry point checks this flag under the GIL and
+// refuses instead of racing.
+class BusyGuard {
+ public:
+  explicit BusyGuard(bool& busy) : busy_(busy) {
+    if (busy_) throw py::value_error("learner is busy in a batch call on another thread");
+    busy_ = true;
+  }
+  ~BusyGuard() { busy_ = false; }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+
+ private:
+  bool& busy_;
+};
 
 class PyLearner {
  public:
@@ -47,7 +67,8 @@ class PyLearner {
     return PyLearner(take(decode_learner({p, view.size()})));
   }
 
-  py::bytes encode() const {
+  py::bytes encode() {
+    const BusyGuard guard(busy_);
     const std::vector<std::uint8_t> bytes = encode_learner(*model_);
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
   }
@@ -66,15 +87,18 @@ class PyLearner {
 
   // Returns true when the dict held a key outside the feature set.
   bool learn_dict(const py::dict& x, double y, double weight) {
+    const BusyGuard guard(busy_);
     const bool extra = fill_row(x);
     model_->learn_one(row_, y, weight);
     return extra;
   }
   double predict_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
     fill_row(x);
     return model_->predict_one(row_);
   }
   py::list proba_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
     fill_row(x);
     model_->predict_proba_one(row_, proba_);
     py::list out;
@@ -83,6 +107,7 @@ class PyLearner {
   }
 
   void learn_many(const Array& x, const Array& y, const std::optional<Array>& weight) {
+    const BusyGuard guard(busy_);
     const std::size_t n = check_matrix(x);
     if (y.ndim() != 1 || static_cast<std::size_t>(y.shape(0)) != n)
       throw py::value_error("learn_many: y must be 1-D with one value per row of X (" + std::to_string(n) + ")");
@@ -100,6 +125,7 @@ class PyLearner {
   // test-then-train order at batch speed (predict_many then learn_many on a
   // chunk would predict the whole chunk from a stale model).
   py::array_t<double> predict_learn_many(const Array& x, const Array& y) {
+    const BusyGuard guard(busy_);
     const std::size_t n = check_matrix(x);
     if (y.ndim() != 1 || static_cast<std::size_t>(y.shape(0)) != n)
       throw py::value_error("predict_learn_many: y must be 1-D with one value per row of X");
@@ -119,6 +145,7 @@ class PyLearner {
   }
 
   py::array_t<double> predict_many(const Array& x) {
+    const BusyGuard guard(busy_);
     const std::size_t n = check_matrix(x);
     const std::size_t d = width(x);
     py::array_t<double> out(static_cast<py::ssize_t>(n));
@@ -132,6 +159,7 @@ class PyLearner {
   }
 
   py::array_t<double> predict_proba_many(const Array& x) {
+    const BusyGuard guard(busy_);
     const std::size_t n = check_matrix(x);
     const std::size_t d = width(x);
     const std::size_t k = model_->n_classes();
@@ -154,10 +182,45 @@ class PyLearner {
     return out;
   }
 
+  // Writes the packed model(s) of an SGBT learner, named as `irithyll
+  // export` names them (one file per committee for K > 2 classes).
+  py::list export_packed(const std::string& path, const std::string& format) {
+    const BusyGuard guard(busy_);
+    const auto* sgbt = dynamic_cast<const SGBTLearner*>(model_.get());
+    if (sgbt == nullptr)
+      raise_status(Status::invalid_argument("export_packed: only sgbt can be packed, not '" +
+                                            std::string(model_->name()) + "'"));
+    if (format != "f32" && format != "i16")
+      raise_status(Status::invalid_argument("export_packed: format must be f32 or i16, got '" + format + "'"));
+    py::list written;
+    const std::size_t k_max = sgbt->n_committees();
+    for (std::size_t k = 0; k < k_max; ++k) {
+      const ExportModel em = sgbt->export_model(k);
+      auto bytes = take(format == "f32" ? packed::export_f32(em) : packed::export_i16(em));
+      const std::string out = k_max == 1 ? path : class_path(path, k);
+      check(write_file_atomic(out, bytes));
+      written.append(out);
+    }
+    return written;
+  }
+
+  void reset() {
+    const BusyGuard guard(busy_);
+    model_->reset();
+  }
+
   const Learner& model() const { return *model_; }
   Learner& model() { return *model_; }
 
  private:
+  static std::string class_path(const std::string& out, std::size_t k) {
+    const std::string suffix = ".class" + std::to_string(k);
+    const std::size_t slash = out.find_last_of('/');
+    const std::size_t dot = out.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return out + suffix + ".bin";
+    return out.substr(0, dot) + suffix + out.substr(dot);
+  }
+
   static std::size_t width(const Array& x) { return static_cast<std::size_t>(x.shape(1)); }
 
   std::size_t check_matrix(const Array& x) const {
@@ -207,6 +270,7 @@ class PyLearner {
   std::vector<py::object> keys_;
   std::vector<double> row_;
   std::vector<double> proba_;
+  bool busy_ = false;
 };
 
 }  // namespace
@@ -227,7 +291,8 @@ void bind_learner(py::module_& m) {
       .def("predict_learn_many", &PyLearner::predict_learn_many)
       .def("predict_proba_many", &PyLearner::predict_proba_many)
       .def("settings", &PyLearner::settings)
-      .def("reset", [](PyLearner& l) { l.model().reset(); })
+      .def("reset", &PyLearner::reset)
+      .def("export_packed", &PyLearner::export_packed, py::arg("path"), py::arg("format") = "f32")
       .def_property_readonly("name", [](const PyLearner& l) { return std::string(l.model().name()); })
       .def_property_readonly("classification",
                              [](const PyLearner& l) { return l.model().task() == Task::kClassification; })

@@ -74,3 +74,30 @@ def test_cli_checkpoint_loads_in_python_and_back(tmp_path):
     model.save(out)
     r = subprocess.run([cli, "eval", "--data", data, "--load", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_export_packed_predicts_raw_scores(tmp_path):
+    from irithyll.packed import PackedModel
+    X = np.random.default_rng(3).random((400, 3))
+    m = ensemble.SGBTRegressor(n_steps=10, grace_period=20, learning_rate=0.1)
+    m.learn_many(X, 3 * X[:, 0] - X[:, 1])
+    paths = m.export_packed(tmp_path / "m.bin")
+    assert paths == [str(tmp_path / "m.bin")]
+    packed = PackedModel(paths[0])
+    got = packed.predict(X)
+    assert got.dtype == np.float32 and got.shape == (400,)
+    np.testing.assert_allclose(got, m.predict_many(X), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError):
+        packed.predict(X[:, :1] if packed.n_features > 1 else np.zeros((2, 0)))
+    c3 = ensemble.SGBTClassifier(n_steps=3, grace_period=20, classes=["a", "b", "c"])
+    c3.learn_many(X, np.array(["a", "b", "c"])[(X[:, 0] * 3).astype(int)])
+    assert [os.path.basename(p) for p in c3.export_packed(tmp_path / "c.bin")] == \
+        ["c.class0.bin", "c.class1.bin", "c.class2.bin"]
+    esn = irithyll.nn.ESNRegressor()
+    esn.learn_one({"a": 1.0}, 1.0)
+    with pytest.raises(ValueError, match="only sgbt"):
+        esn.export_packed(tmp_path / "e.bin")
+    with pytest.raises(ValueError, match="format"):
+        m.export_packed(tmp_path / "x.bin", format="f64")
+    with pytest.raises(OSError):
+        PackedModel(tmp_path / "missing.bin")
