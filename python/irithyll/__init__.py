@@ -10,8 +10,9 @@ metrics, drift, stream, preprocessing, compose, evaluate, packed.
 from . import _core
 from . import compose, drift, ensemble, evaluate, metrics, nn, packed, preprocessing, stream
 from ._persist import load
+from .packed import PackedModel
 
-__all__ = ["compose", "drift", "ensemble", "evaluate", "load", "metrics", "nn", "packed", "preprocessing", "stream",
+__all__ = ["compose", "drift", "ensemble", "evaluate", "load", "metrics", "PackedModel", "nn", "packed", "preprocessing", "stream",
            "catalogue_json"]
 __version__ = "0.1.0"
 

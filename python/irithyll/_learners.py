@@ -162,15 +162,40 @@ class Learner:
         if not isinstance(x, dict):
             raise TypeError(f"x must be a dict of features, not {type(x).__name__}")
 
-    def _matrix(self, X):
+    def _matrix(self, X, build=True):
+        """X as a C-contiguous float64 matrix in the model's feature order.
+
+        A DataFrame (anything with .columns and .to_numpy(), pandas included)
+        is matched by column name: its columns name the features on the
+        first call, later frames are reordered to them (a missing column is
+        all-missing, an extra one is ignored). A plain array is positional;
+        its features are named 0..d-1 when it comes first.
+        """
         import numpy as np
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        columns = getattr(X, "columns", None)
+        if columns is not None and hasattr(X, "to_numpy"):
+            names = list(columns)
+            values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
+            if self._features is not None and names != self._features:
+                where = {name: i for i, name in enumerate(names)}
+                out = np.full((values.shape[0], len(self._features)), np.nan)
+                for j, name in enumerate(self._features):
+                    if name in where:
+                        out[:, j] = values[:, where[name]]
+                values = out
+        else:
+            names = None
+            values = X
+        X = np.ascontiguousarray(values, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError("X must be a 2-D array (rows = samples)")
+        if not build:
+            return X
+        names = names if names is not None else list(range(X.shape[1]))
         if self._model is None:
-            self._build(list(range(X.shape[1])))
+            self._build(names)
         elif self._features is None:
-            self._features = list(range(X.shape[1]))
+            self._features = names
             self._model.set_features(self._features)
         return X
 
@@ -246,7 +271,7 @@ class Regressor(Learner):
 
     def predict_many(self, X):
         import numpy as np
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = self._matrix(X, build=False)
         if self._model is None:
             return np.zeros(len(X))
         return self._model.predict_many(X)
@@ -354,7 +379,7 @@ class Classifier(Learner):
     def predict_proba_many(self, X):
         """Class probabilities, one row per sample, columns in `labels` order."""
         import numpy as np
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = self._matrix(X, build=False)
         if self._model is None:
             return np.zeros((len(X), 0))
         return self._model.predict_proba_many(X)[:, :len(self._labels)]

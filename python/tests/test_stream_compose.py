@@ -88,3 +88,38 @@ def test_predict_learn_many_is_the_prequential_loop():
     assert list(fused.predict_learn_many(X, y)) == expected
     reg = ensemble.SGBTRegressor(n_steps=5)
     assert reg.predict_learn_many(X, X[:, 0]).shape == (300,)
+
+
+class Frame:
+    """The two things the batch paths use from a pandas DataFrame."""
+
+    def __init__(self, columns, values):
+        self.columns = columns
+        self._values = np.asarray(values, dtype=np.float64)
+
+    def to_numpy(self, dtype=None):
+        return self._values.astype(dtype) if dtype else self._values
+
+
+def test_dataframe_columns_name_features():
+    X = np.random.default_rng(4).random((200, 2))
+    m = ensemble.SGBTRegressor(n_steps=5, grace_period=20, learning_rate=0.1)
+    m.learn_many(Frame(["u", "v"], X), X[:, 0])
+    assert m.features == ["u", "v"]
+    swapped = m.predict_many(Frame(["v", "u"], X[:, ::-1]))
+    np.testing.assert_array_equal(swapped, m.predict_many(X))
+    assert m.predict_one({"u": X[0, 0], "v": X[0, 1]}) == m.predict_many(X[:1])[0]
+
+
+def test_real_pandas_when_importable():
+    pd = pytest.importorskip("pandas", reason="pandas not installed (optional: Debian python3-pandas)")
+    df = pd.DataFrame({"u": [0.1, 0.9] * 50, "v": [1.0, 2.0] * 50})
+    m = ensemble.SGBTClassifier(n_steps=3, grace_period=20)
+    m.learn_many(df, ["a", "b"] * 50)
+    assert m.features == ["u", "v"] and m.predict_proba_many(df).shape == (100, 2)
+
+
+def test_top_level_names():
+    import irithyll
+    assert irithyll.PackedModel is irithyll.packed.PackedModel
+    assert callable(irithyll.load)
