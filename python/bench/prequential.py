@@ -33,6 +33,31 @@ def dict_loop(data):
     return time.process_time() - start, correct / len(data), model
 
 
+def csv_loop(path):
+    """The issue's loop verbatim, reading the CSV inside the clock as the CLI does."""
+    model = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    correct = n = 0
+    start = time.process_time()
+    for x, y in stream.iter_csv(path, target="class"):
+        p = model.predict_proba_one(x)
+        correct += (p[1] > p[0]) == (y == 1)
+        model.learn_one(x, y)
+        n += 1
+    return time.process_time() - start, correct / n
+
+
+def proba_loop(data):
+    """The issue's loop: predict_proba_one, then learn_one; accuracy from the proba."""
+    model = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+    correct = 0
+    start = time.process_time()
+    for x, y in data:
+        p = model.predict_proba_one(x)
+        correct += (p[1] > p[0]) == (y == 1)
+        model.learn_one(x, y)
+    return time.process_time() - start, correct / len(data)
+
+
 def batch_loop(X, y, chunk):
     model = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
     correct = 0
@@ -75,6 +100,8 @@ def main():
 
     cli_s, cli_acc = cli_run(a.cli, a.data)
     dict_s, dict_acc, model = dict_loop(data)
+    proba_s, proba_acc = proba_loop(data)
+    csv_s, csv_acc = csv_loop(a.data)
     batches = [(c, *batch_loop(X, y, c)) for c in map(int, a.chunks.split(","))]
     fused = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
     start = time.process_time()
@@ -115,6 +142,8 @@ def main():
     print(f"samples            {n}")
     print(f"cli                {n / cli_s:10.0f} samples/s  accuracy {cli_acc:.4f}  (CPU s {cli_s:.3f})")
     print(f"python dict loop   {n / dict_s:10.0f} samples/s  accuracy {dict_acc:.4f}  ratio {cli_s / dict_s:.2f}x")
+    print(f"python proba loop  {n / proba_s:10.0f} samples/s  accuracy {proba_acc:.4f}  ratio {cli_s / proba_s:.2f}x")
+    print(f"  + iter_csv inside {n / csv_s:10.0f} samples/s  accuracy {csv_acc:.4f}  ratio {cli_s / csv_s:.2f}x")
     for chunk, batch_s, batch_acc in batches:
         print(f"many, chunk {chunk:<6d} {n / batch_s:10.0f} samples/s  accuracy {batch_acc:.4f}  "
               f"ratio {cli_s / batch_s:.2f}x")
