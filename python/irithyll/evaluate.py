@@ -39,3 +39,43 @@ def progressive_val_score(dataset, model, metric, print_every=0, show_time=False
     if print_every and n % print_every != 0:
         report()
     return metric
+
+
+def learning_curve(dataset, model, metric, step=1000, drift_detector=None):
+    """Runs the prequential loop like progressive_val_score and records the
+    metric every `step` samples (and at the end). With a drift detector
+    (e.g. irithyll.drift.binary.DDM() for classifiers, drift.ADWIN() for
+    regressors) it is fed each sample's error (1/0 mistake for a label,
+    absolute error for a number) and the samples where it fires are kept.
+
+    Returns {"n": [...], "value": [...], "metric": name, "drifts": [...]},
+    which irithyll.plot.learning_curve draws.
+    """
+    if step < 1:
+        raise ValueError(f"step = {step!r} is out of range: must be >= 1")
+    wants_proba = isinstance(metric, LogLoss)
+    predict = model.predict_proba_one if wants_proba else model.predict_one
+    curve = {"n": [], "value": [], "metric": type(metric).__name__, "drifts": []}
+    n = 0
+    for x, y in dataset:
+        n += 1
+        y_pred = predict(x)
+        if y_pred is not None and y_pred != {}:
+            metric.update(y, y_pred)
+            if drift_detector is not None:
+                label = max(y_pred, key=y_pred.get) if isinstance(y_pred, dict) else y_pred
+                if isinstance(y, (int, float)) and not isinstance(y, bool) and isinstance(label, (int, float)):
+                    error = abs(float(y) - float(label))
+                else:
+                    error = float(label != y)
+                drift_detector.update(error)
+                if drift_detector.drift_detected:
+                    curve["drifts"].append(n)
+        model.learn_one(x, y)
+        if n % step == 0:
+            curve["n"].append(n)
+            curve["value"].append(metric.get())
+    if n % step != 0:
+        curve["n"].append(n)
+        curve["value"].append(metric.get())
+    return curve

@@ -123,3 +123,23 @@ def test_top_level_names():
     import irithyll
     assert irithyll.PackedModel is irithyll.packed.PackedModel
     assert callable(irithyll.load)
+
+
+def test_learning_curve_records_metric_and_drifts():
+    from irithyll.drift.binary import DDM
+    # Labels flip meaning halfway: the error rate jumps and DDM fires.
+    data = [(x, ("up" if y == "down" else "down") if i >= 600 else y) for i, (x, y) in enumerate(make_stream(1200))]
+    model = ensemble.SGBTClassifier(n_steps=10, grace_period=20, learning_rate=0.3)
+    curve = evaluate.learning_curve(data, model, metrics.Accuracy(), step=250, drift_detector=DDM())
+    assert curve["n"] == [250, 500, 750, 1000, 1200] and curve["metric"] == "Accuracy"
+    assert len(curve["value"]) == 5 and curve["drifts"] and min(curve["drifts"]) > 600
+    with pytest.raises(ValueError, match="step"):
+        evaluate.learning_curve(data, model, metrics.Accuracy(), step=0)
+
+
+def test_plot_learning_curve(tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib not installed (optional: Debian python3-matplotlib)")
+    from irithyll import plot
+    ax = plot.learning_curve({"n": [1, 2], "value": [0.5, 0.6], "metric": "Accuracy", "drifts": [1]})
+    ax.figure.savefig(tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 0
