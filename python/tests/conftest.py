@@ -24,3 +24,16 @@ def stream(n=300, seed=0, classification=True):
         y = ("up" if a + b > 1.0 else "down") if classification else 2.0 * a - b + 0.1 * c
         out.append(({"a": a, "b": b, "c": c}, y))
     return out
+
+
+def need_module(name, package):
+    """Imports an optional module a test needs: skip when it is missing
+    locally, fail under CI=true, where scripts/install-deps installs it
+    (the rule of tests/reference/missing_tool.py)."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} not available (Debian: {package}): CI=true, the install step should have provided it")
+        pytest.skip(f"{name} not available (Debian: {package})")

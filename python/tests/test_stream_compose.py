@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from irithyll import compose, ensemble, evaluate, metrics, nn, preprocessing, stream
+from conftest import need_module
 from conftest import stream as make_stream
 
 
@@ -138,7 +139,7 @@ def test_learning_curve_records_metric_and_drifts():
 
 
 def test_plot_learning_curve(tmp_path):
-    pytest.importorskip("matplotlib", reason="matplotlib not installed (optional: Debian python3-matplotlib)")
+    need_module("matplotlib", "python3-matplotlib")
     from irithyll import plot
     ax = plot.learning_curve({"n": [1, 2], "value": [0.5, 0.6], "metric": "Accuracy", "drifts": [1]})
     ax.figure.savefig(tmp_path / "c.png")
