@@ -79,7 +79,7 @@ class Learner:
     _fields = ()
     _classification = False
 
-    def __init__(self, seed=42, **params):
+    def __init__(self, *, seed=42, **params):
         known = {f["python_name"]: f for f in self._fields}
         for key, value in params.items():
             if key not in known:
@@ -287,7 +287,7 @@ class Regressor(Learner):
 class Classifier(Learner):
     _classification = True
 
-    def __init__(self, seed=42, classes=None, n_classes=2, **params):
+    def __init__(self, *, seed=42, classes=None, n_classes=2, **params):
         super().__init__(seed=seed, **params)
         if classes is not None:
             classes = list(classes)
@@ -414,6 +414,17 @@ def _doc(row, task):
     return "\n".join(lines)
 
 
+def _signature(cls):
+    """help() and inspect show the catalogue's keyword arguments."""
+    import inspect
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter(f["python_name"], kw, default=from_text(f, f["default"])) for f in cls._fields]
+    params.append(inspect.Parameter("seed", kw, default=42))
+    if issubclass(cls, Classifier):
+        params += [inspect.Parameter("classes", kw, default=None), inspect.Parameter("n_classes", kw, default=2)]
+    return inspect.Signature(params)
+
+
 def generate():
     """{submodule: {class name: class}} for every catalogue row and task."""
     out = {"ensemble": {}, "nn": {}}
@@ -431,6 +442,7 @@ def generate():
                 "__module__": f"irithyll.{module}",
                 "__qualname__": name,
             })
+            cls.__signature__ = _signature(cls)
             out.setdefault(module, {})[name] = cls
     return out
 

@@ -130,3 +130,11 @@ def test_stubs_match_catalogue():
     r = subprocess.run([sys.executable, os.path.join(ROOT, "python", "tools", "gen_stubs.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_signature_lists_catalogue_settings():
+    import inspect
+    params = inspect.signature(ensemble.SGBTClassifier).parameters
+    assert params["n_steps"].default == 100 and params["seed"].default == 42 and "classes" in params
+    with pytest.raises(TypeError):
+        ensemble.SGBTClassifier(5)  # keyword-only, as in River
