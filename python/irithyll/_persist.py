@@ -5,7 +5,9 @@ Python-saved model and the other way round); `path`.py.json beside it holds
 what only Python knows: the class, its constructor arguments, the feature
 names and the labels. A checkpoint without that file (one the CLI wrote)
 loads with features named 0..n-1 (so predict_many(X) and dicts keyed by
-column index both work) and labels 0..k-1, the CLI's class indices.
+column index both work) and labels 0..k-1, the CLI's class indices. A
+checkpoint of a kind with no catalogue settings (a pipeline built in C++)
+loads as a plain learner of that kind: it predicts and learns, no more.
 """
 import json
 import os
@@ -39,6 +41,15 @@ def _find_class(name):
     raise ValueError(f"load: unknown learner class '{name}'")
 
 
+def _opaque_class(name, classification):
+    """A learner kind with no settings table (a C++ pipeline, say): it
+    predicts and keeps learning, but cannot be built fresh from Python."""
+    base = _learners.Classifier if classification else _learners.Regressor
+    stem = "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
+    return type(stem + base.__name__, (base,), {"_model_name": name, "_fields": (),
+                                                 "__doc__": f"A loaded '{name}' checkpoint."})
+
+
 def load(path):
     with open(path, "rb") as f:
         core = _core.Learner.decode(f.read())
@@ -48,9 +59,10 @@ def load(path):
         model = _find_class(meta["class"])(**meta["kwargs"])
         features, labels = meta["features"], meta["labels"]
     else:
-        if core.name not in {row["name"] for row in _learners.CATALOGUE}:
-            raise ValueError(f"load: '{core.name}' checkpoints have no Python class yet")
-        cls = _learners.class_for(core.name, core.classification)
+        if core.name in {row["name"] for row in _learners.CATALOGUE}:
+            cls = _learners.class_for(core.name, core.classification)
+        else:
+            cls = _opaque_class(core.name, core.classification)
         defaults = {f["name"]: f for f in cls._fields}
         kwargs = {}
         for name, text in core.settings():
