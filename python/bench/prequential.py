@@ -8,9 +8,11 @@ on chunks of numpy rows (chunk 1 is exactly prequential; larger chunks
 predict a whole chunk before learning it, so accuracy can move a little);
 and the CLI (which also parses the CSV inside its time). Prints samples/s, accuracy
 and the per-call cost of predict_one. Times are CPU seconds of this process
-(time.process_time), so other load on the machine matters less.
+(time.process_time), so other load on the machine matters less. The last
+line is the same figures as one JSON object (with the commit).
 """
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -157,7 +159,25 @@ def main():
     row_ns = predict_s / n * 1e9
     print(f"overhead           {per_call - row_ns:10.0f} ns/call predict_one over predict_many's {row_ns:.0f} ns/row; "
           f"binding alone {core_call - row_ns:.0f} ns")
+    record = {
+        "bench": "python_prequential_elec", "commit": _commit(), "python": sys.version.split()[0],
+        "samples": n, "cli_sps": n / cli_s, "cli_accuracy": cli_acc,
+        "dict_loop_sps": n / dict_s, "dict_loop_accuracy": dict_acc,
+        "proba_loop_sps": n / proba_s, "iter_csv_loop_sps": n / csv_s, "iter_csv_loop_accuracy": csv_acc,
+        "predict_learn_many_sps": n / fused_s, "predict_learn_many_accuracy": fused_acc,
+        "learn_many_sps": n / learn_s, "predict_many_sps": n / predict_s,
+        "predict_one_ns": per_call, "tiny_predict_one_ns": tiny_one, "tiny_predict_many_ns_per_row": tiny_row,
+    }
+    print(json.dumps(record))
     return 0
+
+
+def _commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 if __name__ == "__main__":
