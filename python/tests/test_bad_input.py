@@ -39,3 +39,27 @@ def test_bad_dicts(cls):
             model.learn_one({"f": 1.0}, "abc")
         model.learn_one({"f": 1.0}, math.nan)  # the learner skips it
     assert model.n_samples_seen >= 2
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_bad_weights_and_arrays(cls):
+    import numpy as np
+    model = small(cls)
+    classification = issubclass(cls, _learners.Classifier)
+    y0 = "a" if classification else 1.0
+    model.learn_one({"f": 1.0, "g": 2.0}, y0)
+    for w in (-1.0, 0.0, math.nan, math.inf):
+        model.learn_one({"f": 1.0, "g": 2.0}, y0, sample_weight=w)  # skipped or clamped, never a crash
+    with pytest.raises((TypeError, ValueError)):
+        model.learn_one({"f": 1.0}, y0, sample_weight="heavy")
+    X = np.array([[1.0, np.nan], [np.inf, -np.inf]])
+    out = model.predict_many(X)
+    assert len(out) == 2
+    with pytest.raises(ValueError):
+        model.predict_many(np.zeros((2, 3)))
+    with pytest.raises(ValueError):
+        model.predict_many(np.zeros(4))
+    with pytest.raises(ValueError):
+        model.learn_many(np.array([["x", "y"]]), [y0])
+    if not classification:
+        assert all(math.isfinite(v) for v in model.predict_many(np.array([[1.0, 2.0]])))
