@@ -210,7 +210,6 @@ class PyLearner {
   }
 
   const Learner& model() const { return *model_; }
-  Learner& model() { return *model_; }
 
  private:
   static std::string class_path(const std::string& out, std::size_t k) {
