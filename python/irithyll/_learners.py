@@ -25,6 +25,13 @@ from . import _core
 
 _NAMES = {
     "sgbt": ("ensemble", "SGBT"),
+    "adaptive_sgbt": ("ensemble", "AdaptiveSGBT"),
+    "quantile_sgbt": ("ensemble", "QuantileSGBT"),
+    "distributional_sgbt": ("ensemble", "DistributionalSGBT"),
+    "bagged_sgbt": ("ensemble", "BaggedSGBT"),
+    "stacked": ("ensemble", "Stacked"),
+    "hoeffding_tree": ("tree", "HoeffdingTree"),
+    "arf": ("forest", "ARF"),
     "attention": ("nn", "Attention"),
     "esn": ("nn", "ESN"),
     "loglinear": ("nn", "LogLinear"),
