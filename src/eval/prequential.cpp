@@ -91,28 +91,62 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
     observer->on_curve_point(p);
   };
 
-  std::uint64_t n = 0;
-  while (n < limit && stream.next(x, y)) {
-    if (!std::isfinite(y))
-      return Status::invalid_argument("prequential: sample " + std::to_string(n) + " has a non-finite target");
+  // Delayed labels wait in a ring of label_delay rows (allocated once).
+  const std::size_t d = schema.n_features();
+  const std::uint64_t delay = options.label_delay;
+  std::vector<double> pending_x(static_cast<std::size_t>(delay) * d), pending_y(static_cast<std::size_t>(delay));
+  std::uint64_t pending = 0, head = 0;
+
+  std::uint64_t n = 0, rows = 0;
+  while (rows < limit && stream.next(x, y)) {
+    const std::uint64_t row = rows++;
+    const bool labelled = !std::isnan(y);
+    if (std::isinf(y))
+      return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has a non-finite target");
+    if (!labelled) {
+      ++report.unlabelled;
+      if (options.unlabelled == UnlabelledPolicy::kError)
+        return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has no target");
+      if (options.unlabelled == UnlabelledPolicy::kSkip) continue;
+    }
     double prediction = 0.0;
     if (classify) {
-      if (!(y >= 0.0 && y < static_cast<double>(k)) || y != std::floor(y))
-        return Status::invalid_argument("prequential: sample " + std::to_string(n) + " has class " +
+      if (labelled && (!(y >= 0.0 && y < static_cast<double>(k)) || y != std::floor(y)))
+        return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has class " +
                                         std::to_string(y) + ", outside 0.." + std::to_string(k - 1));
-      const auto truth = static_cast<std::size_t>(y);
       learner.predict_proba_one(x, proba);
       const std::size_t predicted = argmax_class(proba);
       prediction = static_cast<double>(predicted);
-      scorer.cls.update(truth, predicted, proba[truth]);
-      scorer.cls_rolling.update(truth, predicted, proba[truth]);
+      if (labelled) {
+        const auto truth = static_cast<std::size_t>(y);
+        scorer.cls.update(truth, predicted, proba[truth]);
+        scorer.cls_rolling.update(truth, predicted, proba[truth]);
+      }
     } else {
       prediction = learner.predict_one(x);
-      scorer.reg.update(y, prediction);
-      scorer.reg_rolling.update(y, prediction);
+      if (labelled) {
+        scorer.reg.update(y, prediction);
+        scorer.reg_rolling.update(y, prediction);
+      }
     }
-    if (observer != nullptr) observer->on_prediction(n, y, prediction, proba);
-    learner.learn_one(x, y);
+    if (observer != nullptr) observer->on_prediction(row, y, prediction, proba);
+    if (delay == 0) {
+      if (labelled) learner.learn_one(x, y);
+    } else {
+      // The oldest pending row's label has arrived: learn it, then park this one.
+      const std::size_t slot = static_cast<std::size_t>(head);
+      if (pending == delay) {
+        const double old_y = pending_y[slot];
+        if (!std::isnan(old_y))
+          learner.learn_one(std::span<const double>(pending_x.data() + slot * d, d), old_y);
+      } else {
+        ++pending;
+      }
+      std::copy(x.begin(), x.end(), pending_x.begin() + static_cast<std::ptrdiff_t>(slot * d));
+      pending_y[slot] = y;
+      head = head + 1 == delay ? 0 : head + 1;
+    }
+    if (!labelled) continue;
     ++n;
     if (observer != nullptr) {
       if (options.curve_every > 0 && n % options.curve_every == 0) curve_point(n);

@@ -151,8 +151,15 @@ PredictionWriter::PredictionWriter(std::ostream& out, Task task, std::size_t n_c
 void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, std::span<const double> proba) {
   if (!status_.is_ok()) return;
   line_.clear();
-  append_number(line_, prediction, "nan");
-  if (binary_ && proba.size() == 2) {
+  const auto c = static_cast<std::size_t>(prediction);
+  if (!names_.empty() && prediction >= 0.0 && c < names_.size() && c < proba.size()) {
+    line_ += names_[c];
+    line_ += ',';
+    append_number(line_, proba[c], "nan");
+  } else {
+    append_number(line_, prediction, "nan");
+  }
+  if (names_.empty() && binary_ && proba.size() == 2) {
     line_ += ',';
     append_number(line_, proba[1], "nan");
   }

@@ -11,6 +11,8 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "data_options.hpp"
+#include "irithyll/eval/class_report.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
@@ -28,7 +30,7 @@ ArgParser make_parser() {
   for (const auto& g : generator_table()) streams += (streams.empty() ? "" : "|") + std::string(g.name);
   ArgParser p("irithyll eval [--data FILE.csv | --stream NAME] [--model NAME] [options]",
               "Prequential evaluation: every sample is predicted, scored, then learned, once.");
-  p.option("data", "FILE.csv", "read the stream from a CSV file (header row; target = last column unless --target)")
+  p.option("data", "FILE", "read the stream from a CSV or JSON-lines file, .gz or not; '-' = stdin (one pass)")
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
       .option("target", "COL", "target column of the CSV (default: the last)")
       .option("task", "TASK", "classification|regression (default: inferred from the target)")
@@ -40,11 +42,15 @@ ArgParser make_parser() {
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
       .option("curve-every", "N", "samples between learning-curve points", "1000")
       .option("window", "N", "window of the rolling metrics", "1000")
-      .option("predictions", "FILE", "write each prequential prediction, one line per sample")
+      .option("predictions", "FILE", "write each prediction, one line per row: class name and its probability")
+      .option("unlabelled", "MODE", "rows with an empty label: predict (reported, not learned) | skip | error",
+              "predict")
+      .option("label-delay", "N", "learn the label of row t at row t+N (delayed-label evaluation)", "0")
       .option("save", "FILE", "save the complete trained model (checkpoint) at the end")
       .option("load", "FILE", "start from a saved checkpoint instead of a fresh model")
       .flag("json", "print one JSON object with the results on stdout")
       .flag("quiet", "no progress bar");
+  declare_data_options(p);
   for (const auto& m : model_table()) m.declare_options(p);
   return p;
 }
@@ -61,15 +67,12 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
   if (args.given("data") && args.given("stream"))
     return Status::invalid_argument("give either --data or --stream, not both");
   if (args.given("data")) {
-    CsvOptions options;
-    options.target = args.get("target");
-    if (args.given("task")) {
-      const std::string t = args.get("task");
-      if (t == "classification") options.task = Task::kClassification;
-      else if (t == "regression") options.task = Task::kRegression;
-      else return Status::invalid_argument("--task must be classification or regression, got '" + t + "'");
-    }
-    return open_csv_stream(args.get("data"), options);
+    auto options = read_data_options(args);
+    if (!options) return options.status();
+    options->allow_missing_target = args.get("unlabelled") != "error";
+    auto opened = open_csv_stream(args.get("data"), *options);
+    if (!opened) return opened.status();
+    return std::unique_ptr<Stream>(std::move(opened).value());
   }
   if (args.given("target")) return Status::invalid_argument("--target applies to --data files only");
   const std::string name = args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
@@ -100,6 +103,7 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
   if (schema.task == Task::kClassification) std::printf(", %zu classes", schema.n_classes());
   std::printf(")\n");
   std::printf("samples      %llu\n", static_cast<unsigned long long>(r.samples));
+  if (r.unlabelled > 0) std::printf("unlabelled   %llu\n", static_cast<unsigned long long>(r.unlabelled));
   if (schema.task == Task::kClassification) {
     std::printf("accuracy     %.4f\n", r.metrics.accuracy);
     std::printf("kappa        %.4f\n", r.metrics.kappa);
@@ -113,6 +117,8 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
   std::printf("seconds      %.3f\n", r.seconds);
   std::printf("samples/s    %.0f\n", r.samples_per_second);
   std::printf("model bytes  %zu\n", r.model_bytes);
+  if (schema.task == Task::kClassification && r.confusion.n_classes() > 0)
+    std::printf("\n%s", class_report_text(r.confusion, schema.class_names).c_str());
 }
 
 int run_eval(std::span<char* const> argv) {
@@ -126,7 +132,9 @@ int run_eval(std::span<char* const> argv) {
   auto skip = get_count(args, "skip");
   auto curve_every = get_count(args, "curve-every");
   auto window = get_count(args, "window");
-  for (const Status* s : {&seed.status(), &skip.status(), &curve_every.status(), &window.status()})
+  auto label_delay = get_count(args, "label-delay");
+  for (const Status* s : {&seed.status(), &skip.status(), &curve_every.status(), &window.status(),
+                          &label_delay.status()})
     if (!s->is_ok()) return fail(*s);
   if (*window == 0) return fail(Status::invalid_argument("--window must be >= 1"));
   std::optional<std::uint64_t> max_samples;
@@ -139,7 +147,7 @@ int run_eval(std::span<char* const> argv) {
   auto stream = open_stream(args, *seed, *skip, max_samples);
   if (!stream) return fail(stream.status());
   const Schema& schema = (*stream)->schema();
-  const std::string source = args.given("data") ? args.get("data")
+  const std::string source = args.given("data") ? (args.get("data") == "-" ? std::string("<stdin>") : args.get("data"))
                              : args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
 
   std::unique_ptr<Learner> learner;
@@ -163,7 +171,13 @@ int run_eval(std::span<char* const> argv) {
   options.skip = *skip;
   options.curve_every = args.given("curve") ? *curve_every : 0;
   options.rolling_window = static_cast<std::size_t>(*window);
-  options.progress_every = 1000;
+  options.progress_every = 1;  // the bar looks at the clock itself, so slow models show it from the start
+  options.label_delay = *label_delay;
+  const std::string unlabelled = args.get("unlabelled");
+  if (unlabelled == "predict") options.unlabelled = UnlabelledPolicy::kPredict;
+  else if (unlabelled == "skip") options.unlabelled = UnlabelledPolicy::kSkip;
+  else if (unlabelled == "error") options.unlabelled = UnlabelledPolicy::kError;
+  else return fail(Status::invalid_argument("--unlabelled must be predict, skip or error, not '" + unlabelled + "'"));
 
   ObserverList observers;
   std::ofstream curve_file, predictions_file;
@@ -179,6 +193,7 @@ int run_eval(std::span<char* const> argv) {
     predictions_file.open(args.get("predictions"));
     if (!predictions_file) return fail(Status::io_error(args.get("predictions") + ": cannot open for writing"));
     predictions.emplace(predictions_file, schema.task, schema.n_classes());
+    if (schema.task == Task::kClassification) predictions->set_class_names(schema.class_names);
     observers.add(&*predictions);
   }
   ProgressBar bar(!args.given("quiet") && ::isatty(STDERR_FILENO) == 1, [&]() -> std::optional<std::uint64_t> {
@@ -192,14 +207,32 @@ int run_eval(std::span<char* const> argv) {
 
   auto report = run_prequential(*learner, **stream, options, &observers);
   bar.finish();
-  if (!report) return fail(report.status());
+  if (!report) {
+    // Errors raised on the model side name neither file nor row: add them.
+    Status st = report.status();
+    if (args.given("data") && st.message().rfind(source, 0) != 0) {
+      const auto* table = dynamic_cast<const TableStream*>(stream->get());
+      const std::string row = table != nullptr && table->current_line() > 0
+                                  ? ":" + std::to_string(table->current_line())
+                                  : std::string();
+      st = st.with_context(source + row);
+    }
+    return fail(st);
+  }
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
   if (args.given("save")) {
     if (Status s = save_learner(args.get("save"), *learner); !s) return fail(s);
   }
-  if (args.given("json")) std::printf("%s\n", report_to_json(*report, schema.task).c_str());
+  if (args.given("json")) {
+    std::string json = report_to_json(*report, schema.task);
+    if (schema.task == Task::kClassification && !json.empty()) {
+      json.pop_back();  // the closing brace: the class report goes inside
+      json += class_report_json_members(report->confusion, schema.class_names) + "}";
+    }
+    std::printf("%s\n", json.c_str());
+  }
   else print_summary(*report, schema, source);
   return 0;
 }

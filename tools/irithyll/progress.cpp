@@ -9,7 +9,7 @@ ProgressBar::ProgressBar(bool enabled, std::optional<std::uint64_t> total)
 
 void ProgressBar::update(std::uint64_t done) {
   if (!enabled_ || done < next_check_) return;
-  next_check_ = done + 256;  // look at the clock every 256 samples only
+  next_check_ = done + 16;  // look at the clock every 16 samples only
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < std::chrono::milliseconds(100)) return;
   last_ = now;
