@@ -137,6 +137,7 @@ class TableStreamImpl final : public TableStream {
   bool input_ended_ = false;
   std::uint64_t line_ = 0;
   std::uint64_t ignored_keys_ = 0;
+  std::uint64_t header_line_ = 0;
 
   std::vector<std::string> header_;
   std::map<std::string, std::size_t, std::less<>> column_index_;
@@ -185,8 +186,9 @@ Status TableStreamImpl::read_header() {
   const auto outcome = tok_.next(fields_);
   if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
   if (outcome == detail::CsvTokenizer::Outcome::kEnd)
-    return Status::invalid_argument(name_ + ": empty input" + (options_.header ? " (a header row is required)" : ""));
+    return Status::invalid_argument(name_ + ": empty file" + (options_.header ? " (a header row is required)" : ""));
   const std::uint64_t line = tok_.record_line();
+  header_line_ = line;
   if (options_.header) {
     header_.assign(fields_.begin(), fields_.end());
   } else {
@@ -267,7 +269,9 @@ Status TableStreamImpl::hold_lookahead() {
   const bool need = !options_.task.has_value() ||
                     (*options_.task == Task::kClassification && options_.classes.empty()) ||
                     (jsonl() && (options_.features.empty() || header_.empty()));
-  const std::uint64_t limit = need ? std::max<std::uint64_t>(options_.lookahead_rows, 1) : 0;
+  // At least one row even when nothing needs inferring: an input with no data
+  // rows is an error at open, not a silent empty run.
+  const std::uint64_t limit = need ? std::max<std::uint64_t>(options_.lookahead_rows, 1) : 1;
   while (held_rows_.size() < limit && held_text_.size() < kMaxLookaheadBytes) {
     bool got = false;
     IRITHYLL_RETURN_IF_ERROR(read_raw(got));
@@ -286,14 +290,8 @@ Status TableStreamImpl::hold_lookahead() {
 }
 
 Status TableStreamImpl::choose_columns() {
-  if (header_.empty()) {
-    if (jsonl() && held_rows_.empty()) {
-      // Nothing seen yet: a JSON-lines stream needs its keys from somewhere.
-      if (!input_ended_)
-        return Status::invalid_argument(name_ + ": JSON lines: name the features (--features) and the target");
-    }
-    return Status::invalid_argument(name_ + ": no data rows");
-  }
+  if (held_rows_.empty())
+    return Status::invalid_argument(name_ + (jsonl() ? ": no data rows" : ": no data rows after the header"));
   if (jsonl() && header_.size() < (options_.allow_target_only ? 1u : 2u))
     return Status::invalid_argument(name_ + ":" + std::to_string(held_rows_.empty() ? 1 : held_rows_[0].line) +
                                     ": need at least two keys (features and a target)");
@@ -304,7 +302,8 @@ Status TableStreamImpl::choose_columns() {
   if (!options_.target.empty()) {
     target_col_ = column_of(options_.target, false);
     if (target_col_ == SIZE_MAX)
-      return Status::invalid_argument(name_ + ": unknown target column " + quoted(options_.target) +
+      return Status::invalid_argument(name_ + (header_line_ > 0 ? ":" + std::to_string(header_line_) : "") +
+                                      ": unknown target column " + quoted(options_.target) +
                                       (options_.header ? "" : " (without a header the columns are c1, c2, ...)"));
   }
   std::vector<bool> dropped(header_.size(), false);
