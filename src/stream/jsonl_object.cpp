@@ -54,9 +54,10 @@ bool JsonObjectParser::fail(std::size_t at, std::string why) {
 }
 
 bool JsonObjectParser::string_at(std::string_view s, std::size_t& i) {
+  const std::size_t start = i;
   ++i;  // opening quote
   for (;;) {
-    if (i >= s.size()) return fail(i, "unterminated string");
+    if (i >= s.size()) return fail(start, "unterminated string");
     const char c = s[i];
     if (c == '"') {
       ++i;
@@ -68,7 +69,7 @@ bool JsonObjectParser::string_at(std::string_view s, std::size_t& i) {
       ++i;
       continue;
     }
-    if (i + 1 >= s.size()) return fail(i, "unterminated string");
+    if (i + 1 >= s.size()) return fail(start, "unterminated string");
     const char e = s[i + 1];
     i += 2;
     switch (e) {
