@@ -202,7 +202,7 @@ Status TableStreamImpl::read_header() {
       return Status::invalid_argument(where(line, i) + "duplicate column name " + quoted(header_[i]) +
                                       " (also column " + std::to_string(it->second + 1) + ")");
   }
-  if (header_.size() < (options_.allow_target_only ? 1u : 2u))
+  if (header_.size() < (options_.allow_target_only || options_.no_target ? 1u : 2u))
     return Status::invalid_argument(where(line, 0) + "need at least two columns (features and a target); " +
                                     "is the separator right? (found one column with '" +
                                     std::string(1, sep == '\t' ? ' ' : sep) + "')");
@@ -266,7 +266,8 @@ Status TableStreamImpl::hold_lookahead() {
     std::vector<std::string_view> first(pending_first_fields_.begin(), pending_first_fields_.end());
     hold(first, tok_.record_line());
   }
-  const bool need = !options_.task.has_value() ||
+  const bool need = options_.no_target ? jsonl() && options_.features.empty()
+                                        : !options_.task.has_value() ||
                     (*options_.task == Task::kClassification && options_.classes.empty()) ||
                     (jsonl() && (options_.features.empty() || header_.empty()));
   // At least one row even when nothing needs inferring: an input with no data
@@ -292,14 +293,16 @@ Status TableStreamImpl::hold_lookahead() {
 Status TableStreamImpl::choose_columns() {
   if (held_rows_.empty())
     return Status::invalid_argument(name_ + (jsonl() ? ": no data rows" : ": no data rows after the header"));
-  if (jsonl() && header_.size() < (options_.allow_target_only ? 1u : 2u))
+  if (jsonl() && !options_.no_target && header_.size() < (options_.allow_target_only ? 1u : 2u))
     return Status::invalid_argument(name_ + ":" + std::to_string(held_rows_.empty() ? 1 : held_rows_[0].line) +
                                     ": need at least two keys (features and a target)");
   // JSON lines: the default target is the last key of the first row.
   target_col_ = header_.size() - 1;
   if (jsonl() && !held_rows_.empty() && held_rows_[0].count > 0)
     target_col_ = held_cells_[held_rows_[0].first + held_rows_[0].count - 1].column;
-  if (!options_.target.empty()) {
+  if (options_.no_target) {
+    target_col_ = SIZE_MAX;
+  } else if (!options_.target.empty()) {
     target_col_ = column_of(options_.target, false);
     if (target_col_ == SIZE_MAX)
       return Status::invalid_argument(name_ + (header_line_ > 0 ? ":" + std::to_string(header_line_) : "") +
@@ -333,12 +336,16 @@ Status TableStreamImpl::choose_columns() {
     if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --categorical names unknown column " + quoted(k));
     kinds_[c] = ColumnKind::kCategorical;
   }
-  schema_.target_name = header_[target_col_];
+  if (target_col_ != SIZE_MAX) schema_.target_name = header_[target_col_];
   for (const std::size_t c : feature_cols_) schema_.feature_names.push_back(header_[c]);
   return Status::ok();
 }
 
 Status TableStreamImpl::infer_target() {
+  if (target_col_ == SIZE_MAX) {
+    schema_.task = Task::kRegression;
+    return Status::ok();
+  }
   const std::string& column = header_[target_col_];
   if (!options_.classes.empty()) {
     if (options_.task.has_value() && *options_.task == Task::kRegression)
@@ -431,7 +438,9 @@ Status TableStreamImpl::open() {
 bool TableStreamImpl::deliver(std::span<double> x, double& y) {
   const std::uint64_t line = row_line_;
   line_ = line;
-  {
+  if (target_col_ == SIZE_MAX) {
+    y = kNaN;
+  } else {
     const std::string_view text = row_[target_col_];
     const Cell cell = parse_cell(text);
     if (cell.kind == CellKind::kMissing) {

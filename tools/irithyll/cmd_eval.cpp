@@ -4,6 +4,7 @@
 // default drifting generator.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -121,6 +122,44 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
     std::printf("\n%s", class_report_text(r.confusion, schema.class_names).c_str());
 }
 
+// The checkpoint fixes the model: model options next to --load would be
+// silently ignored, so they are refused unless they restate the checkpoint
+// (--model naming its learner).
+Status check_load_flags(const ArgParser& args, const Learner& loaded) {
+  if (args.given("model") && args.get("model") != loaded.name())
+    return Status::invalid_argument("--model " + args.get("model") + " but the checkpoint holds a '" +
+                                    std::string(loaded.name()) + "' model");
+  ArgParser model_only("", "");
+  for (const auto& m : model_table()) m.declare_options(model_only);
+  std::string given;
+  for (const std::string& name : model_only.option_names())
+    if (args.given(name)) given += (given.empty() ? "--" : ", --") + name;
+  if (!given.empty())
+    return Status::invalid_argument("model options (" + given + ") cannot change a loaded checkpoint; drop them " +
+                                    "or train a new model without --load");
+  return Status::ok();
+}
+
+// A checkpoint that knows its training columns must meet the same columns.
+Status check_schema(const Schema& stored, const Schema& stream, const std::string& path) {
+  if (stored.feature_names.empty()) return Status::ok();  // older file: nothing to check
+  for (const std::string& f : stored.feature_names)
+    if (std::find(stream.feature_names.begin(), stream.feature_names.end(), f) == stream.feature_names.end())
+      return Status::invalid_argument(path + ": the model was trained with feature '" + f +
+                                      "', which the stream lacks");
+  for (const std::string& f : stream.feature_names)
+    if (std::find(stored.feature_names.begin(), stored.feature_names.end(), f) == stored.feature_names.end())
+      return Status::invalid_argument(path + ": the stream has feature '" + f +
+                                      "', which the model was not trained with (--drop it)");
+  if (stored.feature_names != stream.feature_names)
+    return Status::invalid_argument(path + ": the stream's features are in another order than the model's "
+                                    "(reorder them with --features)");
+  if (stored.task == Task::kClassification && stored.class_names != stream.class_names)
+    return Status::invalid_argument(path + ": the model's classes differ from the stream's (give the model's with "
+                                    "--classes)");
+  return Status::ok();
+}
+
 int run_eval(std::span<char* const> argv) {
   ArgParser args = make_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
@@ -152,9 +191,12 @@ int run_eval(std::span<char* const> argv) {
 
   std::unique_ptr<Learner> learner;
   if (args.given("load")) {
-    auto loaded = load_learner(args.get("load"));
+    Schema stored;
+    auto loaded = load_learner(args.get("load"), &stored);
     if (!loaded) return fail(loaded.status());
     learner = std::move(loaded).value();
+    if (Status s = check_load_flags(args, *learner); !s) return fail(s);
+    if (Status s = check_schema(stored, schema, args.get("load")); !s) return fail(s);
   } else {
     const ModelFactory* factory = nullptr;
     for (const auto& m : model_table())
@@ -223,7 +265,7 @@ int run_eval(std::span<char* const> argv) {
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
   if (args.given("save")) {
-    if (Status s = save_learner(args.get("save"), *learner); !s) return fail(s);
+    if (Status s = save_learner(args.get("save"), *learner, &schema); !s) return fail(s);
   }
   if (args.given("json")) {
     std::string json = report_to_json(*report, schema.task);

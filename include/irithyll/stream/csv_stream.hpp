@@ -92,6 +92,9 @@ struct CsvOptions {
   std::size_t max_classes = 1000;        // guard rail (see above)
   std::uint64_t lookahead_rows = 10000;  // >= 1
   bool allow_missing_target = false;     // empty label -> y = NaN, not an error
+  // No target at all (prediction): every column, or CsvOptions::features, is
+  // a feature; y is always NaN; the schema's task is regression.
+  bool no_target = false;
 };
 
 // Rows and bytes of look-ahead at most: memory stays bounded on any input.
