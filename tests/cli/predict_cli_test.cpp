@@ -1,0 +1,83 @@
+// `irithyll predict` with checkpoints that know their columns: features by
+// header name (any order, through a pipe), class names and probabilities,
+// missing and unknown columns named; and `eval --load` refusing model flags
+// that would be silently ignored.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/cli_runner.hpp"
+
+namespace irithyll::testing {
+namespace {
+
+std::string table(int rows, bool reordered) {
+  std::string text = reordered ? "label,x2,x1\n" : "x1,x2,label\n";
+  for (int i = 0; i < rows; ++i) {
+    const int a = (i * 37) % 50, b = (i * 11) % 20;
+    const std::string y = a > 25 ? "HIGH" : "LOW";
+    text += reordered ? y + "," + std::to_string(b) + "," + std::to_string(a) + "\n"
+                      : std::to_string(a) + "," + std::to_string(b) + "," + y + "\n";
+  }
+  return text;
+}
+
+class PredictCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    train_ = write_temp_file("predict_train.csv", table(3000, false));
+    ckpt_ = temp_path("predict.ckpt");
+    auto r = run_cli("eval --data " + train_ + " --model loglinear --quiet --save " + ckpt_);
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  std::string train_, ckpt_;
+};
+
+TEST_F(PredictCli, ClassNamesByHeaderNameInAnyOrderThroughAPipe) {
+  const std::string same = write_temp_file("predict_same.csv", table(100, false));
+  const std::string swapped = write_temp_file("predict_swapped.csv", table(100, true));
+  auto a = run_cli("predict --checkpoint " + ckpt_ + " --data " + same);
+  auto b = run_cli("predict --checkpoint " + ckpt_ + " --data - < " + swapped);
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  const auto lines = split_lines(a.out);
+  ASSERT_EQ(lines.size(), 100u);
+  EXPECT_TRUE(lines[0].rfind("HIGH,", 0) == 0 || lines[0].rfind("LOW,", 0) == 0) << lines[0];
+  auto all = run_cli("predict --checkpoint " + ckpt_ + " --data " + same + " --proba");
+  ASSERT_EQ(all.code, 0) << all.err;
+  const auto rows = split_lines(all.out);
+  ASSERT_EQ(rows.size(), 101u);
+  EXPECT_EQ(rows[0], "prediction,HIGH,LOW");
+}
+
+TEST_F(PredictCli, MissingOrUnknownColumnsAreNamed) {
+  const std::string missing = write_temp_file("predict_missing.csv", "x1,label\n1,LOW\n");
+  auto m = run_cli("predict --checkpoint " + ckpt_ + " --data " + missing);
+  EXPECT_NE(m.code, 0);
+  EXPECT_NE(m.err.find("column 'x2' that the model was trained on is missing"), std::string::npos) << m.err;
+  const std::string extra = write_temp_file("predict_extra.csv", "id,x1,x2\n7,1,2\n");
+  auto e = run_cli("predict --checkpoint " + ckpt_ + " --data " + extra);
+  EXPECT_NE(e.code, 0);
+  EXPECT_NE(e.err.find("column 'id' is not a feature of the model (--drop it)"), std::string::npos) << e.err;
+  auto dropped = run_cli("predict --checkpoint " + ckpt_ + " --data " + extra + " --drop id");
+  EXPECT_EQ(dropped.code, 0) << dropped.err;
+}
+
+TEST_F(PredictCli, LoadRefusesModelFlagsThatWouldBeIgnored) {
+  auto same = run_cli("eval --data " + train_ + " --load " + ckpt_ + " --model loglinear --quiet");
+  EXPECT_EQ(same.code, 0) << same.err;
+  auto other = run_cli("eval --data " + train_ + " --load " + ckpt_ + " --model sgbt --quiet");
+  EXPECT_NE(other.code, 0);
+  EXPECT_NE(other.err.find("the checkpoint holds a 'loglinear' model"), std::string::npos) << other.err;
+  auto flags = run_cli("eval --data " + train_ + " --load " + ckpt_ + " --n-steps 9 --quiet");
+  EXPECT_NE(flags.code, 0);
+  EXPECT_NE(flags.err.find("--n-steps"), std::string::npos) << flags.err;
+  const std::string swapped = write_temp_file("predict_swapped_train.csv", table(100, true));
+  auto order = run_cli("eval --data " + swapped + " --target label --load " + ckpt_ + " --quiet");
+  EXPECT_NE(order.code, 0);
+  EXPECT_NE(order.err.find("another order"), std::string::npos) << order.err;
+}
+
+}  // namespace
+}  // namespace irithyll::testing
