@@ -81,3 +81,27 @@ TEST_F(PredictCli, LoadRefusesModelFlagsThatWouldBeIgnored) {
 
 }  // namespace
 }  // namespace irithyll::testing
+
+namespace irithyll::testing {
+namespace {
+
+TEST_F(PredictCli, InspectTellsACheckpointFromOtherFiles) {
+  auto c = run_cli("inspect " + ckpt_);
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("kind: checkpoint"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("learner: loglinear"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("class names: HIGH,LOW"), std::string::npos) << c.out;
+  auto other = run_cli("inspect " + train_);
+  EXPECT_NE(other.code, 0);
+  EXPECT_NE(other.err.find("neither a packed model"), std::string::npos) << other.err;
+}
+
+TEST(VersionCli, PrintsVersionAndSimdLevel) {
+  auto r = run_cli("--version");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("irithyll ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("simd: "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace irithyll::testing
