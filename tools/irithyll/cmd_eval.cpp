@@ -20,6 +20,7 @@
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_factory.hpp"
+#include "plotting.hpp"
 #include "progress.hpp"
 
 namespace irithyll::cli {
@@ -41,7 +42,8 @@ ArgParser make_parser() {
                                       std::to_string(kDefaultGeneratorSamples) + ")")
       .option("skip", "N", "skip the first N rows of the stream (neither scored nor learned)", "0")
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
-      .option("curve-every", "N", "samples between learning-curve points", "1000")
+      .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
+      .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events) as SVG")
       .option("window", "N", "window of the rolling metrics", "1000")
       .option("predictions", "FILE", "write each prediction, one line per row: class name and its probability")
       .option("unlabelled", "MODE", "rows with an empty label: predict (reported, not learned) | skip | error",
@@ -169,7 +171,8 @@ int run_eval(std::span<char* const> argv) {
   }
   auto seed = get_count(args, "seed");
   auto skip = get_count(args, "skip");
-  auto curve_every = get_count(args, "curve-every");
+  Result<std::uint64_t> curve_every = std::uint64_t{args.given("plot") ? 100u : 1000u};
+  if (args.given("curve-every")) curve_every = get_count(args, "curve-every");
   auto window = get_count(args, "window");
   auto label_delay = get_count(args, "label-delay");
   for (const Status* s : {&seed.status(), &skip.status(), &curve_every.status(), &window.status(),
@@ -211,7 +214,8 @@ int run_eval(std::span<char* const> argv) {
   PrequentialOptions options;
   options.max_samples = max_samples;
   options.skip = *skip;
-  options.curve_every = args.given("curve") ? *curve_every : 0;
+  options.curve_every = args.given("curve") || args.given("plot") ? *curve_every : 0;
+  if (options.curve_every == 0 && args.given("plot")) return fail(Status::invalid_argument("--plot needs --curve-every >= 1"));
   options.rolling_window = static_cast<std::size_t>(*window);
   options.progress_every = 1;  // the bar looks at the clock itself, so slow models show it from the start
   options.label_delay = *label_delay;
@@ -246,6 +250,8 @@ int run_eval(std::span<char* const> argv) {
   }());
   ProgressObserver progress(bar);
   observers.add(&progress);
+  CurveRecorder recorder(drift_event_counter(*learner));
+  if (args.given("plot")) observers.add(&recorder);
 
   auto report = run_prequential(*learner, **stream, options, &observers);
   bar.finish();
@@ -264,6 +270,12 @@ int run_eval(std::span<char* const> argv) {
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
+  if (args.given("plot")) {
+    const std::string stream_name = source.substr(source.find_last_of('/') + 1);
+    LinePlot plot = learning_curve_plot({CurveRun{report->learner, &recorder}}, schema.task, stream_name,
+                                        static_cast<std::size_t>(*window));
+    if (Status s = write_plot(args.get("plot"), plot); !s) return fail(s);
+  }
   if (args.given("save")) {
     if (Status s = save_learner(args.get("save"), *learner, &schema); !s) return fail(s);
   }

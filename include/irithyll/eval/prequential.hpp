@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/eval/confusion_matrix.hpp"
@@ -102,5 +103,15 @@ struct PrequentialReport {
 // [0, n_classes).
 Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, const PrequentialOptions& options,
                                           PrequentialObserver* observer = nullptr);
+
+// Several learners over ONE pass of the stream (each row is predicted,
+// scored and learned by every learner in turn, so they see identical data;
+// each learner gives the same results as alone). observers: empty, or one
+// per learner (may be nullptr). With more than one learner, seconds and
+// samples_per_second count only the time spent inside each learner, so the
+// figures compare models rather than the shared reading.
+Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            std::span<PrequentialObserver* const> observers = {});
 
 }  // namespace irithyll
