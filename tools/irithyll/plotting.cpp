@@ -36,8 +36,9 @@ LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const
   std::string models;
   for (const CurveRun& r : runs) models += (models.empty() ? "" : ", ") + r.label;
   plot.title = (runs.size() == 1 ? "Learning curve: " : "Learning curves: ") + models + " on " + stream_name;
-  plot.subtitle = "prequential " + metric + ": cumulative (solid), rolling over " + std::to_string(window) +
-                  " samples (dashed)";
+  plot.subtitle = runs.size() == 1 ? "prequential " + metric + ": cumulative (solid), rolling over " +
+                                         std::to_string(window) + " samples (dashed)"
+                                   : "prequential " + metric + ", cumulative; one pass, every model sees the same rows";
   plot.x_label = "samples";
   plot.y_label = metric;
   if (cls) {
