@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "irithyll/core/file_io.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace irithyll::cli {
@@ -61,8 +62,23 @@ int run_inspect(std::span<char* const> argv) {
   if (!bytes) return fail(bytes.status());
   const std::string magic(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, bytes->size())));
   if (magic == "IRCK") return inspect_checkpoint(path);
+  if (magic == "IRMC") {
+    auto bundle = packed::PackedClassBundle::from_bytes(*bytes);
+    if (!bundle) return fail(bundle.status().with_context(path));
+    std::printf("file: %s\n", path.c_str());
+    std::printf("kind: packed multiclass bundle (IRMC, version 1; inference only)\n");
+    std::printf("classes: %zu, format %s, bytes %zu\n", bundle->n_classes(),
+                bundle->format() == packed::PackedFormat::kF32 ? "f32 (IRIT)" : "int16 (IR16)", bytes->size());
+    std::printf("n_features: %zu read by predict\n", bundle->required_features());
+    for (std::size_t c = 0; c < bundle->n_classes(); ++c) {
+      const packed::ViewInfo& info = bundle->member(c).info();
+      std::printf("class %zu: %u trees, %u nodes, max depth %u, base %.9g\n", c, info.n_trees, info.total_nodes,
+                  info.max_depth, static_cast<double>(info.base_prediction));
+    }
+    return 0;
+  }
   if (magic != "IRIT" && magic != "IR16")
-    return fail(Status::invalid_argument(path + ": neither a packed model (\"IRIT\"/\"IR16\") nor a checkpoint " +
+    return fail(Status::invalid_argument(path + ": neither a packed model (\"IRIT\"/\"IR16\"/\"IRMC\") nor a checkpoint " +
                                          "(\"IRCK\"): not an irithyll model file"));
 
   auto model = packed::PackedModel::load(path);

@@ -33,6 +33,7 @@
 #include "data_options.hpp"
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace irithyll::cli {
@@ -120,7 +121,52 @@ volatile float g_sink = 0.0f;
 // Writes a line to stdout; false when stdout is gone (a closed pipe).
 bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
 
+// A multiclass bundle: the class id (packed files store no names) and its
+// softmax probability, or every probability with --proba.
+int run_bundle(const ArgParser& args) {
+  auto bundle = packed::PackedClassBundle::load(args.get("model"));
+  if (!bundle) return fail(bundle.status());
+  const std::size_t nf = bundle->required_features(), k = bundle->n_classes();
+  auto stream = open_data(args);
+  if (!stream) return fail(stream.status());
+  TableStream& s = **stream;
+  auto columns = map_columns(s.schema(), Schema{}, nf, source_name(args));
+  if (!columns) return fail(columns.status());
+  std::vector<double> x(s.schema().n_features());
+  std::vector<float> row(nf), proba(k);
+  double y = 0.0;
+  std::string line;
+  const bool all = args.given("proba");
+  while (s.next(x, y)) {
+    for (std::size_t f = 0; f < nf; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
+    bundle->predict_proba(row, proba);
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < k; ++c)
+      if (proba[c] > proba[best]) best = c;
+    line = std::to_string(best);
+    for (std::size_t c = 0; c < k; ++c) {
+      if (!all && c != best) continue;
+      line += ',';
+      append_shortest(line, proba[c]);
+    }
+    line += '\n';
+    if (!emit(line)) return 1;
+  }
+  if (!s.status().is_ok()) return fail(s.status());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int run_packed(const ArgParser& args) {
+  {
+    std::FILE* f = std::fopen(args.get("model").c_str(), "rb");
+    unsigned char magic[4] = {0, 0, 0, 0};
+    const bool bundle = f != nullptr && std::fread(magic, 1, 4, f) == 4 && packed::is_class_bundle(magic);
+    if (f != nullptr) std::fclose(f);
+    if (bundle) {
+      if (args.given("bench")) return fail(Status::invalid_argument("--bench times single-ensemble packed models"));
+      return run_bundle(args);
+    }
+  }
   auto model = packed::PackedModel::load(args.get("model"));
   if (!model) return fail(model.status());
   const packed::PackedModel& m = *model;
