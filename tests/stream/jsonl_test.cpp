@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,6 +78,49 @@ TEST(JsonLines, SyntaxErrorsNameLineAndColumn) {
   EXPECT_EQ(bad("{\"a\":1,\"y\":2}\n\n{\"a\":1 \"y\":2}\n"), "d.jsonl:3:8: expected ',' or '}'");
   EXPECT_EQ(bad("[1,2]\n"), "d.jsonl:1:1: expected '{' (one JSON object per line)");
   EXPECT_EQ(bad("{\"a\":\"x\n"), "d.jsonl:1:6: unterminated string");
+}
+
+}  // namespace
+}  // namespace irithyll
+
+namespace irithyll {
+namespace {
+
+// The JSON-lines fuzzer's seeds, through the invariants the fuzzer checks.
+TEST(JsonLines, FuzzCorpusReplay) {
+  const std::filesystem::path dir = std::filesystem::path(IRITHYLL_SOURCE_DIR) / "fuzz" / "corpus" / "jsonl";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string bytes = ss.str();
+    if (bytes.empty()) continue;
+    ++files;
+    const auto mode = static_cast<unsigned char>(bytes[0]);
+    CsvOptions o;
+    o.format = TableFormat::kJsonLines;
+    if (mode & 1) o.task = (mode & 2) ? Task::kClassification : Task::kRegression;
+    if (mode & 4) o.target = "y";
+    if (mode & 8) o.lookahead_rows = 2;
+    if (mode & 16) o.allow_missing_target = true;
+    if (mode & 32) o.features = {"a", "b"};
+    if (mode & 64) o.categorical = {"a"};
+    auto r = open_csv_stream_from_string(bytes.substr(1), o, "fuzz.jsonl");
+    if (!r.is_ok()) continue;
+    const Schema& schema = (*r)->schema();
+    std::vector<double> x(schema.n_features());
+    double y = 0;
+    while ((*r)->next(x, y)) {
+      if (std::isnan(y)) {
+        ASSERT_TRUE(o.allow_missing_target) << entry.path();
+      } else if (schema.task == Task::kClassification) {
+        ASSERT_TRUE(y >= 0 && y < double(schema.n_classes())) << entry.path();
+      }
+    }
+  }
+  EXPECT_GT(files, 0);
 }
 
 }  // namespace

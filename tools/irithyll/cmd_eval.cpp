@@ -207,7 +207,8 @@ int run_eval(std::span<char* const> argv) {
     if (factory == nullptr) return fail(Status::invalid_argument("unknown model '" + args.get("model") + "'"));
     ModelContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
     auto made = factory->make(args, context);
-    if (!made) return fail(made.status().with_context("--model " + args.get("model")));
+    // Name the data too: "elec.csv: --model sgbt: ..." says which input made the model refuse.
+    if (!made) return fail(made.status().with_context(source + ": --model " + args.get("model")));
     learner = std::move(made).value();
   }
 
