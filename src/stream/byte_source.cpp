@@ -33,6 +33,12 @@ class GzSource final : public ByteSource {
                                 (code == Z_ERRNO ? std::strerror(errno) : (why != nullptr ? why : "corrupt data")));
       return 0;
     }
+    if (got == 0) {
+      // End of input: zlib reports a gzip stream cut short only here.
+      int code = 0;
+      gzerror(file_.get(), &code);
+      if (code == Z_BUF_ERROR) error_ = Status::io_error("read failed: truncated gzip input (unexpected end of file)");
+    }
     return static_cast<std::size_t>(got);
   }
   const Status& error() const override { return error_; }

@@ -80,6 +80,11 @@ TEST(IoCli, GzipFileAndGzipPipeReadLikePlain) {
   auto accuracy = [](const std::string& out) { return out.substr(out.find("accuracy"), 20); };
   EXPECT_EQ(accuracy(plain.out), accuracy(gz.out));
   EXPECT_EQ(accuracy(plain.out), accuracy(gz_pipe.out));
+  // A gzip stream cut short is an error saying so, not a silently short run.
+  ASSERT_EQ(std::system(("head -c 3000 " + csv + ".gz > " + csv + ".cut.gz").c_str()), 0);
+  auto cut = run_cli("eval --data " + csv + ".cut.gz --n-steps 3 --quiet");
+  EXPECT_NE(cut.code, 0);
+  EXPECT_NE(cut.err.find("truncated gzip input"), std::string::npos) << cut.err;
 }
 
 TEST(IoCli, SemicolonJsonLinesAndColumnOptions) {
