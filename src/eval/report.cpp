@@ -153,7 +153,18 @@ void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, s
   line_.clear();
   const auto c = static_cast<std::size_t>(prediction);
   if (!names_.empty() && prediction >= 0.0 && c < names_.size() && c < proba.size()) {
-    line_ += names_[c];
+    // CSV-quote a class name that holds a separator, a quote or a line break.
+    const std::string& name = names_[c];
+    if (name.find_first_of(",\"\r\n") == std::string::npos) {
+      line_ += name;
+    } else {
+      line_ += '"';
+      for (const char ch : name) {
+        if (ch == '"') line_ += '"';
+        line_ += ch;
+      }
+      line_ += '"';
+    }
     line_ += ',';
     append_number(line_, proba[c], "nan");
   } else {

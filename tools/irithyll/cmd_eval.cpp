@@ -268,6 +268,10 @@ int run_eval(std::span<char* const> argv) {
     }
     return fail(st);
   }
+  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr && table->ignored_keys() > 0)
+    std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
+                 "(name them with --features, or raise --lookahead)\n",
+                 static_cast<unsigned long long>(table->ignored_keys()));
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
