@@ -95,7 +95,10 @@ Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> by
     if (!r.ok()) return r.status();
     Schema stored;
     if (!r.at_end()) {
-      if (r.remaining() < 8)
+      const auto rest = payload->subspan(payload->size() - r.remaining());
+      const bool tagged = rest.size() >= 8 && (std::uint32_t{rest[0]} | std::uint32_t{rest[1]} << 8 |
+                                               std::uint32_t{rest[2]} << 16 | std::uint32_t{rest[3]} << 24) == kSchemaTag;
+      if (!tagged)
         return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the '" + kind +
                                   "' state");
       IRITHYLL_RETURN_IF_ERROR(decode_schema(r, stored));

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "irithyll/core/file_io.hpp"
+#include "irithyll/model_file.hpp"
 #include "support/cli_runner.hpp"
 
 namespace irithyll::testing {
@@ -101,6 +104,36 @@ TEST(VersionCli, PrintsVersionAndSimdLevel) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("irithyll ", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("simd: "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace irithyll::testing
+
+namespace irithyll::testing {
+namespace {
+
+// The schema record round-trips, and a damaged one is refused, not skipped.
+TEST_F(PredictCli, CheckpointSchemaRecordRoundTripsAndIsChecked) {
+  auto bytes = read_file_bytes(ckpt_);
+  ASSERT_TRUE(bytes.is_ok());
+  Schema schema;
+  auto learner = decode_learner(*bytes, &schema);
+  ASSERT_TRUE(learner.is_ok()) << learner.status().message();
+  EXPECT_EQ(schema.feature_names, (std::vector<std::string>{"x1", "x2"}));
+  EXPECT_EQ(schema.target_name, "label");
+  EXPECT_EQ(schema.class_names, (std::vector<std::string>{"HIGH", "LOW"}));
+  // Without the record the same learner state decodes and the schema is empty.
+  const std::vector<std::uint8_t> plain = encode_learner(**learner);
+  Schema none;
+  ASSERT_TRUE(decode_learner(plain, &none).is_ok());
+  EXPECT_TRUE(none.feature_names.empty());
+  // A record cut short is corruption (resealed so the checksum passes).
+  const std::vector<std::uint8_t> full = encode_learner(**learner, &schema);
+  auto payload = open_checkpoint(full);
+  ASSERT_TRUE(payload.is_ok());
+  std::vector<std::uint8_t> cut(payload->begin(), payload->end() - 3);
+  auto refused = decode_learner(seal_checkpoint(cut));
+  EXPECT_FALSE(refused.is_ok());
 }
 
 }  // namespace
