@@ -175,3 +175,21 @@ TEST(IoCli, DriftReadsStandardInput) {
 
 }  // namespace
 }  // namespace irithyll::testing
+
+namespace irithyll::testing {
+namespace {
+
+TEST(IoCli, ClassesAfterTheLookaheadNeedTheClassList) {
+  std::string text = "a,y\n";
+  for (int i = 0; i < 300; ++i) text += std::to_string(i % 7) + "," + (i < 200 ? (i % 2 ? "p" : "q") : "r") + "\n";
+  const std::string csv = write_temp_file("late_class.csv", text);
+  auto late = run_shell("cat " + csv + " | IRITHYLL eval --data - --lookahead 100 --quiet");
+  EXPECT_NE(late.code, 0);
+  EXPECT_NE(late.err.find("<stdin>:202:2: class 'r' first appears after the 100 rows"), std::string::npos) << late.err;
+  auto listed = run_shell("cat " + csv + " | IRITHYLL eval --data - --lookahead 100 --classes p,q,r --quiet --json");
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("\"classes\":[\"p\",\"q\",\"r\"]"), std::string::npos) << listed.out;
+}
+
+}  // namespace
+}  // namespace irithyll::testing

@@ -31,6 +31,23 @@ TEST(PackedBundleCli, MulticlassExportIsOneFileThatPredictsLikeTheCheckpoint) {
   EXPECT_NE(inspected.out.find("kind: packed multiclass bundle"), std::string::npos) << inspected.out;
   EXPECT_NE(inspected.out.find("classes: 3"), std::string::npos) << inspected.out;
 
+  // Every prefix and a sweep of single-byte flips: refused or loaded, never a
+  // crash or an out-of-bounds read (the sanitizer build checks the latter).
+  const std::string raw = read_text_file(out);
+  const std::vector<std::uint8_t> bytes(raw.begin(), raw.end());
+  ASSERT_TRUE(packed::PackedClassBundle::from_bytes(bytes).is_ok());
+  for (std::size_t n = 0; n < bytes.size(); n += 1 + n / 64)
+    EXPECT_FALSE(packed::PackedClassBundle::from_bytes(std::span(bytes.data(), n)).is_ok()) << n;
+  for (std::size_t i = 0; i < bytes.size(); i += 1 + i / 32) {
+    std::vector<std::uint8_t> flipped = bytes;
+    flipped[i] ^= 0x5A;
+    auto r = packed::PackedClassBundle::from_bytes(flipped);
+    if (r.is_ok()) {
+      std::vector<float> x(r->required_features(), 1.0f), p(r->n_classes());
+      r->predict_proba(x, p);
+    }
+  }
+
   const std::string rows = write_temp_file("bundle_rows.csv", "a,b\n3,1\n15,4\n27,6\n");
   const auto packed = split_lines(run_cli("predict --model " + out + " --data " + rows).out);
   const auto full = split_lines(run_cli("predict --checkpoint " + ckpt + " --data " + rows).out);
