@@ -3,6 +3,7 @@
 // stream, and the compare table lists every model.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,17 @@ TEST(PlotCli, CompareGivesEachModelTheSameResultsAsAlone) {
   ASSERT_EQ(lines.size(), 2u);
   auto accuracy = [](const std::string& s) { return s.substr(s.find("\"accuracy\""), 30); };
   EXPECT_EQ(accuracy(lines[1]), accuracy(alone.out));
+}
+
+TEST(PlotCli, PngIsRenderedWhenRsvgConvertIsThere) {
+  if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "rsvg-convert missing (Debian librsvg2-bin; scripts/install-deps installs it)";
+  const std::string png = temp_path("eval_plot.png");
+  auto r = run_cli("eval --stream sea --max-samples 3000 --quiet --plot " + png);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string bytes = read_text_file(png);
+  ASSERT_GT(bytes.size(), 8u);
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
 }
 
 }  // namespace

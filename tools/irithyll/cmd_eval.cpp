@@ -43,7 +43,7 @@ ArgParser make_parser() {
       .option("skip", "N", "skip the first N rows of the stream (neither scored nor learned)", "0")
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
       .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
-      .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events) as SVG")
+      .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events); .png via rsvg-convert")
       .option("window", "N", "window of the rolling metrics", "1000")
       .option("predictions", "FILE", "write each prediction, one line per row: class name and its probability")
       .option("unlabelled", "MODE", "rows with an empty label: predict (reported, not learned) | skip | error",

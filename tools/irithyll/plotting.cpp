@@ -1,5 +1,7 @@
 #include "plotting.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
@@ -73,14 +75,40 @@ LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const
   return plot;
 }
 
-Status write_plot(const std::string& path, const LinePlot& plot) {
-  if (path.size() < 4 || path.compare(path.size() - 4, 4, ".svg") != 0)
-    return Status::invalid_argument("--plot writes SVG: give a FILE.svg (render to PNG with e.g. rsvg-convert)");
+namespace {
+
+bool ends_with(const std::string& s, const char* tail) {
+  const std::string t(tail);
+  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out) return Status::io_error(path + ": cannot open for writing");
-  const std::string svg = render_svg(plot);
-  out.write(svg.data(), static_cast<std::streamsize>(svg.size()));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out) return Status::io_error(path + ": write failed");
+  return Status::ok();
+}
+
+}  // namespace
+
+Status write_plot(const std::string& path, const LinePlot& plot) {
+  const bool png = ends_with(path, ".png");
+  if (!png && !ends_with(path, ".svg"))
+    return Status::invalid_argument("--plot takes FILE.svg or FILE.png, got '" + path + "'");
+  const std::string svg = render_svg(plot);
+  if (!png) return write_text(path, svg);
+  // PNG: the SVG rendered by rsvg-convert (Debian librsvg2-bin), so the
+  // library needs no image code. The paths go through the shell, quoted.
+  if (path.find('\'') != std::string::npos)
+    return Status::invalid_argument("--plot: a .png path may not contain a single quote");
+  if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0)
+    return Status::not_supported("--plot FILE.png needs rsvg-convert (Debian: librsvg2-bin); FILE.svg needs nothing");
+  const std::string tmp = path + ".tmp.svg";
+  IRITHYLL_RETURN_IF_ERROR(write_text(tmp, svg));
+  const int rc = std::system(("rsvg-convert -o '" + path + "' '" + tmp + "'").c_str());
+  std::remove(tmp.c_str());
+  if (rc != 0) return Status::io_error(path + ": rsvg-convert failed");
   return Status::ok();
 }
 

@@ -44,7 +44,8 @@ struct CurveRun {
 LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const std::string& stream_name,
                              std::size_t window);
 
-// Writes the plot as SVG to path (which must end in .svg).
+// Writes the plot to path: FILE.svg as is, FILE.png rendered by rsvg-convert
+// (an error naming the Debian package when it is missing).
 Status write_plot(const std::string& path, const LinePlot& plot);
 
 }  // namespace irithyll::cli
