@@ -1,5 +1,8 @@
 // `irithyll drift`: runs one drift detector over one numeric column of a CSV
-// file and prints each signal as "drift N" or "warning N", N being the 0-based
+// or JSON-lines input (a file, .gz, or '-' for standard input, read in one
+// pass, so `tail -f errors.csv | irithyll drift --data -` reports as it goes:
+// each signal line is flushed) and prints each signal as "drift N" or
+// "warning N", N being the 0-based
 // data row (the header is not a row). A detector holds its warning for as
 // long as the evidence stays ambiguous, often hundreds of rows, so by default
 // only the row where a warning zone opens is printed (--warnings all prints
@@ -103,6 +106,8 @@ int run_drift(std::span<char* const> argv) {
     if (s == DriftSignal::kDrift) std::printf("drift %llu\n", static_cast<unsigned long long>(row));
     const bool show_warning = warnings == "all" || (warnings == "onset" && previous != DriftSignal::kWarning);
     if (s == DriftSignal::kWarning && show_warning) std::printf("warning %llu\n", static_cast<unsigned long long>(row));
+    // Signals are rare; flushing each keeps a live pipe's reader current.
+    if (s == DriftSignal::kDrift || (s == DriftSignal::kWarning && show_warning)) std::fflush(stdout);
     previous = s;
   }
   if (!stream.status().is_ok()) return fail_data(stream.status());
