@@ -2,6 +2,7 @@
 // zlib's gz* interface (which decompresses gzip input and passes anything
 // else through unchanged, so one code path serves .csv and .csv.gz alike),
 // and strings for tests and fuzzing.
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -21,7 +22,12 @@ struct GzCloser {
 
 class GzSource final : public ByteSource {
  public:
-  GzSource(std::string path, gzFile f) : path_(std::move(path)), file_(f) {}
+  GzSource(std::string path, gzFile f, std::optional<double> size) : path_(std::move(path)), file_(f), size_(size) {}
+  std::optional<double> fraction_read() const override {
+    if (!size_ || *size_ <= 0) return std::nullopt;
+    const auto at = gzoffset(file_.get());
+    return at < 0 ? std::nullopt : std::optional<double>(std::min(1.0, static_cast<double>(at) / *size_));
+  }
   std::size_t read(char* dst, std::size_t n) override {
     if (!error_.is_ok()) return 0;
     const unsigned ask = static_cast<unsigned>(std::min<std::size_t>(n, INT_MAX));
@@ -46,6 +52,7 @@ class GzSource final : public ByteSource {
  private:
   std::string path_;
   std::unique_ptr<gzFile_s, GzCloser> file_;
+  std::optional<double> size_;  // bytes of a regular file
   Status error_;
 };
 
@@ -70,6 +77,9 @@ class StringSource final : public ByteSource {
 
 Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path) {
   gzFile f = nullptr;
+  std::optional<double> size;
+  if (struct stat st{}; path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    size = static_cast<double>(st.st_size);
   if (path == "-") {
     // A duplicate, so that gzclose() leaves the process's stdin open.
     const int fd = ::dup(STDIN_FILENO);
@@ -83,7 +93,7 @@ Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path) {
   if (f == nullptr)
     return Status::io_error(path + ": cannot open: " + (errno != 0 ? std::strerror(errno) : "out of memory"));
   gzbuffer(f, 1u << 17);
-  return std::unique_ptr<ByteSource>(std::make_unique<GzSource>(path, f));
+  return std::unique_ptr<ByteSource>(std::make_unique<GzSource>(path, f, size));
 }
 
 std::unique_ptr<ByteSource> make_string_source(std::string text) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ class ByteSource {
   // Reads up to n bytes; 0 at the end. Sets error() on a read failure.
   virtual std::size_t read(char* dst, std::size_t n) = 0;
   virtual const Status& error() const = 0;
+  // Share of the input consumed so far, for regular files (compressed bytes
+  // for gzip); empty for pipes and standard input.
+  virtual std::optional<double> fraction_read() const { return std::nullopt; }
 };
 
 // path "-" is standard input. gzip-compressed input (by its magic bytes, not
@@ -66,6 +70,7 @@ class CsvTokenizer {
   // Why next() returned kError ("7: unterminated quoted field", ...);
   // the caller prefixes the file name.
   const std::string& error_message() const { return error_; }
+  std::optional<double> fraction_read() const { return source_->fraction_read(); }
 
  private:
   bool fill();  // false at end of input

@@ -91,6 +91,7 @@ class TableStreamImpl final : public TableStream {
   bool next(std::span<double> x, double& y) override;
   std::uint64_t ignored_keys() const override { return ignored_keys_; }
   std::uint64_t current_line() const override { return line_; }
+  std::optional<double> fraction_read() const override { return tok_.fraction_read(); }
 
  private:
   enum class ColumnKind : std::uint8_t { kUnknown, kNumeric, kCategorical };

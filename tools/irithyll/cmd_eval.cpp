@@ -249,6 +249,8 @@ int run_eval(std::span<char* const> argv) {
     const std::uint64_t left = *hint > *skip ? *hint - *skip : 0;
     return max_samples ? std::min(left, *max_samples) : left;
   }());
+  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr)
+    bar.set_fraction_source([table] { return table->fraction_read(); });
   ProgressObserver progress(bar);
   observers.add(&progress);
   CurveRecorder recorder(drift_event_counter(*learner));

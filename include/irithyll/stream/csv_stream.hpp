@@ -108,6 +108,9 @@ class TableStream : public Stream {
   // The 1-based physical line where the last delivered row started (0 before
   // the first): lets callers name the row in their own errors.
   virtual std::uint64_t current_line() const = 0;
+  // Share of a regular file read so far (0..1), for progress bars; empty
+  // for pipes, standard input and strings.
+  virtual std::optional<double> fraction_read() const = 0;
 };
 
 // path "-" reads standard input; gzip input is recognised by its content.
