@@ -167,7 +167,25 @@ PredictionWriter::PredictionWriter(std::ostream& out, Task task, std::size_t n_c
 void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, std::span<const double> proba) {
   if (!status_.is_ok()) return;
   line_.clear();
-  append_number(line_, prediction, "nan");
+  const auto c = static_cast<std::size_t>(prediction);
+  if (!names_.empty() && prediction >= 0.0 && c < names_.size() && c < proba.size()) {
+    // CSV-quote a class name that holds a separator, a quote or a line break.
+    const std::string& name = names_[c];
+    if (name.find_first_of(",\"\r\n") == std::string::npos) {
+      line_ += name;
+    } else {
+      line_ += '"';
+      for (const char ch : name) {
+        if (ch == '"') line_ += '"';
+        line_ += ch;
+      }
+      line_ += '"';
+    }
+    line_ += ',';
+    append_number(line_, proba[c], "nan");
+  } else {
+    append_number(line_, prediction, "nan");
+  }
   if (interval_) {
     line_ += ',';
     append_number(line_, interval_->lower, "nan");
@@ -175,7 +193,7 @@ void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, s
     append_number(line_, interval_->upper, "nan");
     interval_.reset();
   }
-  if (binary_ && proba.size() == 2) {
+  if (names_.empty() && binary_ && proba.size() == 2) {
     line_ += ',';
     append_number(line_, proba[1], "nan");
   }

@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/eval/confusion_matrix.hpp"
@@ -32,6 +33,11 @@
 #include "irithyll/stream/stream.hpp"
 
 namespace irithyll {
+
+// What to do with a row whose target is missing (NaN): in streaming practice
+// labels arrive late or never, so by default such a row is predicted (the
+// prediction is reported) but neither scored nor learned.
+enum class UnlabelledPolicy : std::uint8_t { kPredict, kSkip, kError };
 
 struct PrequentialOptions {
   // Most samples to evaluate (after `skip`); empty = until the stream ends.
@@ -48,6 +54,12 @@ struct PrequentialOptions {
   // Level of the prediction intervals scored for learners that give them
   // (eval/interval_metrics.hpp), in (0, 1).
   double interval_level = 0.9;
+
+  UnlabelledPolicy unlabelled = UnlabelledPolicy::kPredict;
+  // Delayed labels (verification latency; Grzenda, Gomes & Bifet 2020): the
+  // row at t is predicted and scored at t, but learned only at t + label_delay.
+  // The last label_delay rows are never learned. Memory: label_delay rows.
+  std::uint64_t label_delay = 0;
 };
 
 struct CurvePoint {
@@ -63,8 +75,9 @@ struct CurvePoint {
 class PrequentialObserver {
  public:
   virtual ~PrequentialObserver() = default;
-  // Before learning sample `index` (0-based among evaluated samples): its
-  // target y (class index for classification), the prediction (arg-max class
+  // Before learning sample `index` (0-based among the rows after the skip,
+  // unlabelled rows included): its target y (class index for
+  // classification; NaN for an unlabelled row), the prediction (arg-max class
   // index, or the regression estimate) and, for classification, the
   // probabilities (size n_classes; proba[1] is P(class 1) for binary tasks).
   // The span is only valid during the call.
@@ -81,6 +94,7 @@ struct PrequentialReport {
   std::string learner;           // learner.name()
   std::uint64_t samples = 0;     // evaluated
   std::uint64_t skipped = 0;     // rows dropped by options.skip
+  std::uint64_t unlabelled = 0;  // rows without a target (predicted or skipped, never scored)
   double seconds = 0.0;          // wall time after the skip: reading, predicting, learning, observers
   double samples_per_second = 0.0;
   std::size_t model_bytes = 0;   // learner.memory_bytes() at the end
@@ -92,9 +106,20 @@ struct PrequentialReport {
 
 // Errors (Status, nothing learned past the failure point): options invalid;
 // learner and stream disagree on task, class count or feature count; a
-// stream error (its message, e.g. "data.csv:17:3: ..."); a non-finite target
-// or a class index outside [0, n_classes).
+// stream error (its message, e.g. "data.csv:17:3: ..."); an infinite target,
+// a missing one under UnlabelledPolicy::kError, or a class index outside
+// [0, n_classes).
 Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, const PrequentialOptions& options,
                                           PrequentialObserver* observer = nullptr);
+
+// Several learners over ONE pass of the stream (each row is predicted,
+// scored and learned by every learner in turn, so they see identical data;
+// each learner gives the same results as alone). observers: empty, or one
+// per learner (may be nullptr). With more than one learner, seconds and
+// samples_per_second count only the time spent inside each learner, so the
+// figures compare models rather than the shared reading.
+Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            std::span<PrequentialObserver* const> observers = {});
 
 }  // namespace irithyll

@@ -54,9 +54,12 @@ class LearningCurveWriter final : public PrequentialObserver {
 //                   ",<probability of class 1>";
 //   regression:     the predicted value.
 // Numbers are printed in their shortest round-trip form.
+// With class names set (set_class_names), a classification line is instead
+// "<predicted class name>,<its probability>", in the user's own labels.
 class PredictionWriter final : public PrequentialObserver {
  public:
   PredictionWriter(std::ostream& out, Task task, std::size_t n_classes);
+  void set_class_names(std::vector<std::string> names) { names_ = std::move(names); }
   void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) override;
   // Learners with intervals: the line becomes "value,lower,upper".
   void on_interval(std::uint64_t index, const Interval& interval) override;
@@ -65,6 +68,7 @@ class PredictionWriter final : public PrequentialObserver {
  private:
   std::ostream& out_;
   bool binary_;
+  std::vector<std::string> names_;
   Status status_;
   std::string line_;  // reused for every row
   std::optional<Interval> interval_;  // of the sample about to be written
