@@ -135,6 +135,6 @@ def test_stubs_match_catalogue():
 def test_signature_lists_catalogue_settings():
     import inspect
     params = inspect.signature(ensemble.SGBTClassifier).parameters
-    assert params["n_steps"].default == 100 and params["seed"].default == 42 and "classes" in params
+    assert params["n_steps"].default == 50 and params["seed"].default == 42 and "classes" in params
     with pytest.raises(TypeError):
         ensemble.SGBTClassifier(5)  # keyword-only, as in River

@@ -135,7 +135,10 @@ void QuantileSGBT::build() {
     if (std::abs(config_.quantiles[i] - 0.5) < std::abs(config_.quantiles[median_] - 0.5)) median_ = i;
 }
 
-std::size_t QuantileSGBT::n_features() const { return members_.empty() ? 0 : members_[0].n_features(); }
+std::size_t QuantileSGBT::n_features() const {
+  if (!standardised_ && !warm_y_.empty()) return warm_x_.size() / warm_y_.size();  // fixed by the warm-up buffer
+  return members_.empty() ? 0 : members_[0].n_features();
+}
 
 void QuantileSGBT::predict_quantiles(std::span<const double> x, std::span<double> out) const {
   for (std::size_t i = 0; i < members_.size(); ++i) out[i] = origin_ + unit_ * members_[i].predict_one(x) + offsets_[i];
