@@ -102,6 +102,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
     Row{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
+    Row{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
 };
@@ -202,6 +204,7 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.max_leaf_output = max_leaf_output;
   t.min_hessian_sum = min_hessian_sum;
   t.gradient_clip_sigma = gradient_clip_sigma;
+  t.adaptive_leaf_bound = adaptive_leaf_bound;
   t.monotone = monotone;
   return t;
 }
@@ -246,6 +249,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
+  out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
 }
@@ -285,6 +289,7 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    c.adaptive_leaf_bound = in.f64("adaptive_leaf_bound");
     const std::size_t n = in.read_count(1, "monotone constraints");
     if (in.ok()) {
       c.monotone.resize(n);

@@ -66,6 +66,8 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_TRUE(set_sgbt_config_field(c, "min-hessian-sum", "3").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "gradient-clip-sigma", "2").is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "gradient-clip-sigma", "-1").is_ok());
+  EXPECT_TRUE(set_sgbt_config_field(c, "adaptive-leaf-bound", "2.5").is_ok());
+  EXPECT_EQ(c.tree_config(1).adaptive_leaf_bound, 2.5);
   const TreeConfig t = c.tree_config(0);
   EXPECT_EQ(t.max_leaf_output, 1.5);
   EXPECT_EQ(t.min_hessian_sum, 3.0);
@@ -79,6 +81,7 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_EQ(d.max_leaf_output, 1.5);
   EXPECT_EQ(d.min_hessian_sum, 3.0);
   EXPECT_EQ(d.gradient_clip_sigma, 2.0);
+  EXPECT_EQ(d.adaptive_leaf_bound, 2.5);
 }
 
 TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
@@ -88,6 +91,7 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.gradient_clip_sigma = 3.0;
   c.max_leaf_output = 2.0;
   c.min_hessian_sum = 1.0;
+  c.adaptive_leaf_bound = 3.0;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];

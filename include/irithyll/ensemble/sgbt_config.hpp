@@ -67,6 +67,7 @@ struct SGBTConfig {
   double max_leaf_output = 0.0;              // 0 = off; clamp every leaf value to [-m, m]
   double min_hessian_sum = 0.0;              // 0 = off; a leaf outputs 0 until its hessian sum reaches this
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
+  double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
 
   Status validate() const;
