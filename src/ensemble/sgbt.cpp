@@ -168,6 +168,16 @@ std::vector<double> SGBT::feature_importances() const {
   return imp;
 }
 
+std::vector<std::uint64_t> SGBT::feature_split_counts() const {
+  std::vector<std::uint64_t> counts(n_features_, 0);
+  for (const TreeSlot& slot : slots_) {
+    const HoeffdingTree& t = slot.active();
+    for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
+      if (!t.is_leaf(n) && t.node(n).feature < counts.size()) ++counts[t.node(n).feature];
+  }
+  return counts;
+}
+
 std::size_t SGBT::n_trees() const {
   std::size_t n = 0;
   for (const TreeSlot& s : slots_) n += 1 + (s.alternate() != nullptr);

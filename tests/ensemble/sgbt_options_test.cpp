@@ -56,6 +56,20 @@ TEST(SGBTOptions, MonotoneConstraintsHoldForTheCommittee) {
   EXPECT_EQ(worst_violation(*m, 1, -1), 0.0);
 }
 
+TEST(SGBTImportance, SplitCountsFollowTheSignal) {
+  // y depends on x0 and x1 only: x2 gets few splits, and the counts add up
+  // to the internal nodes of the active trees.
+  const auto m = train("", 20000);
+  const auto counts = m->feature_split_counts();
+  ASSERT_EQ(counts.size(), 3u);
+  EXPECT_GT(counts[0], counts[2]);
+  EXPECT_GT(counts[1], counts[2]);
+  std::uint64_t internal = 0;
+  const SGBT& k = m->committee(0);
+  for (std::size_t s = 0; s < k.n_steps(); ++s) internal += (k.slot(s).active().n_nodes() - 1) / 2;
+  EXPECT_EQ(counts[0] + counts[1] + counts[2], internal);
+}
+
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());

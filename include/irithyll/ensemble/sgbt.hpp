@@ -69,6 +69,9 @@ class SGBT {
 
   ExportModel export_model() const;
   // Split gains summed over active trees, normalised to sum 1 (empty before any split).
+  // Per feature: how many internal nodes of the active trees split on it
+  // (importance by split count; feature_importances() is by gain).
+  std::vector<std::uint64_t> feature_split_counts() const;
   std::vector<double> feature_importances() const;
 
   const SGBTConfig& config() const { return config_; }
