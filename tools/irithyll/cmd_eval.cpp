@@ -11,6 +11,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "importance_report.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
@@ -199,8 +200,15 @@ int run_eval(std::span<char* const> argv) {
   if (args.given("save")) {
     if (Status s = save_learner(args.get("save"), *learner); !s) return fail(s);
   }
-  if (args.given("json")) std::printf("%s\n", report_to_json(*report, schema.task).c_str());
-  else print_summary(*report, schema, source);
+  if (args.given("json")) {
+    std::string json = report_to_json(*report, schema.task);
+    if (const std::string imp = importance_json(*learner, schema); !imp.empty())
+      json.insert(json.size() - 1, ",\"feature_importances\":" + imp);
+    std::printf("%s\n", json.c_str());
+  } else {
+    print_summary(*report, schema, source);
+    std::fputs(importance_table(*learner, schema).c_str(), stdout);
+  }
   return 0;
 }
 
