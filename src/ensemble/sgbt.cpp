@@ -79,6 +79,23 @@ void SGBT::train_one(std::span<const double> x, double y, double w, double offse
   std::vector<double>().swap(warm_offset_);
 }
 
+double SGBT::error_weight(double y) noexcept {
+  // The error is taken against the base prediction (as the original does:
+  // known before any tree is trained), on the response scale so that the
+  // logistic loss compares a label with a probability, not a log-odds.
+  const double a = config_.error_weight_alpha;
+  const double err = std::abs(y - loss_.transform(base_));
+  if (!std::isfinite(err)) return 1.0;
+  if (!error_seeded_) {
+    error_seeded_ = true;
+    error_rolling_ = err;
+    return 1.0;
+  }
+  const double weight = std::min(10.0, 1.0 + err / (error_rolling_ + 1e-15));
+  error_rolling_ = a * err + (1.0 - a) * error_rolling_;
+  return weight;
+}
+
 void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // Software-pipelined over the steps: step s is routed (and its histogram
   // bins prefetched) before step s-1 is trained, so the cache misses of one
@@ -86,6 +103,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // independent given their (g, h), so the result equals the plain loop's.
   const double lr = config_.learning_rate;
   const double monitor_scale = drift_monitor_scale();
+  if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
   double current = base_;
   struct Pending {
     TreeSlot* slot = nullptr;
@@ -210,6 +228,8 @@ void SGBT::reset() {
   scale_drift_monitor_ = true;
   target_n_ = 0;
   target_mean_ = target_m2_ = 0.0;
+  error_rolling_ = 0.0;
+  error_seeded_ = false;
 }
 
 std::size_t SGBT::memory_bytes() const {

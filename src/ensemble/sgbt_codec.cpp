@@ -28,6 +28,10 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
   }
   out.u64(slots_.size());
   for (const TreeSlot& s : slots_) s.encode(out);
+  if (config_.error_weight_alpha > 0.0) {  // present exactly when the config says so
+    out.boolean(error_seeded_);
+    out.f64(error_rolling_);
+  }
 }
 
 Status SGBT::decode(ByteReader& in, bool with_target_spread) {
@@ -72,6 +76,12 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
     const std::size_t af = s.alternate() != nullptr ? s.alternate()->n_features() : 0;
     if ((tf != 0 && tf != m.n_features_) || (af != 0 && af != m.n_features_))
       return Status::corruption("tree feature count differs from the committee's");
+  }
+  if (cfg.error_weight_alpha > 0.0) {
+    m.error_seeded_ = in.boolean("error weighting seeded");
+    m.error_rolling_ = in.f64("error rolling mean");
+    if (!in.ok()) return in.status();
+    if (!(m.error_rolling_ >= 0.0) || !std::isfinite(m.error_rolling_)) return Status::corruption("bad error rolling mean");
   }
   *this = std::move(m);
   return Status::ok();

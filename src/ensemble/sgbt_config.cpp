@@ -104,6 +104,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
     Row{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
+    Row{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, error_weight_alpha)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
 };
@@ -240,7 +242,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(loss_param);
   // Bit 7 of the bin-strategy byte flags the options block at the end; a
   // config without the leaf controls encodes exactly as before them.
-  const bool options = tree_config(0).has_options();
+  const bool options = has_options();
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
@@ -252,6 +254,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
+  out.f64(error_weight_alpha);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -295,6 +298,7 @@ Status SGBTConfig::decode(ByteReader& in) {
       c.monotone.resize(n);
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
     }
+    c.error_weight_alpha = in.f64("error_weight_alpha");
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

@@ -176,7 +176,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
   // State version: 2 added each committee's target spread for the drift
   // monitor; 3 = 2 whose configs carry the leaf-control options block
   // (written only when an option is on, so other records stay version 2).
-  out.u32(config_.tree_config(0).has_options() ? 3 : 2);
+  out.u32(config_.has_options() ? 3 : 2);
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);

@@ -70,6 +70,26 @@ TEST(SGBTImportance, SplitCountsFollowTheSignal) {
   EXPECT_EQ(counts[0] + counts[1] + counts[2], internal);
 }
 
+TEST(SGBTOptions, ErrorWeightingLeansOnSurprisingSamples) {
+  // A regression stream at level 1 that jumps to 5: one-leaf trees (no
+  // splits, no drift resets) move towards the new level faster when samples
+  // far from the base weigh up to 10x.
+  auto run = [](double alpha) {
+    SGBTConfig c;
+    c.n_steps = 5;
+    c.grace_period = 1000000;
+    c.drift.kind = DriftKind::kNone;
+    c.error_weight_alpha = alpha;
+    SGBTLearner m(c, Task::kRegression);
+    const double x[1] = {0.5};
+    for (int i = 0; i < 2000; ++i) m.learn_one(x, i < 1000 ? 1.0 : 5.0);
+    return m.predict_one(x);
+  };
+  const double plain = run(0.0), weighted = run(0.01);
+  EXPECT_GT(weighted, plain + 0.1) << plain << " " << weighted;
+  EXPECT_LT(weighted, 5.0);
+}
+
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());
@@ -82,6 +102,8 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_FALSE(set_sgbt_config_field(c, "gradient-clip-sigma", "-1").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "adaptive-leaf-bound", "2.5").is_ok());
   EXPECT_EQ(c.tree_config(1).adaptive_leaf_bound, 2.5);
+  EXPECT_TRUE(set_sgbt_config_field(c, "error-weight-alpha", "0.05").is_ok());
+  EXPECT_FALSE(set_sgbt_config_field(c, "error-weight-alpha", "1").is_ok());
   const TreeConfig t = c.tree_config(0);
   EXPECT_EQ(t.max_leaf_output, 1.5);
   EXPECT_EQ(t.min_hessian_sum, 3.0);
@@ -96,6 +118,7 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_EQ(d.min_hessian_sum, 3.0);
   EXPECT_EQ(d.gradient_clip_sigma, 2.0);
   EXPECT_EQ(d.adaptive_leaf_bound, 2.5);
+  EXPECT_EQ(d.error_weight_alpha, 0.05);
 }
 
 TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
@@ -106,6 +129,7 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.max_leaf_output = 2.0;
   c.min_hessian_sum = 1.0;
   c.adaptive_leaf_bound = 3.0;
+  c.error_weight_alpha = 0.02;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];

@@ -126,6 +126,10 @@ class SGBT {
   bool scale_drift_monitor_ = true;
   std::uint64_t target_n_ = 0;
   double target_mean_ = 0.0, target_m2_ = 0.0;
+  // Error weighting (config.error_weight_alpha): EWMA of |y - transform(base)|.
+  double error_rolling_ = 0.0;
+  bool error_seeded_ = false;
+  double error_weight(double y) noexcept;
 };
 
 }  // namespace irithyll

@@ -69,7 +69,13 @@ struct SGBTConfig {
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
   double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
+  // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
+  // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
+  double error_weight_alpha = 0.0;
 
+  // True when any option of the options block (leaf controls, error
+  // weighting) is on: the encoding then carries the block.
+  bool has_options() const { return error_weight_alpha > 0.0 || tree_config(0).has_options(); }
   Status validate() const;
   // The tree configuration of boosting step `step`.
   TreeConfig tree_config(std::uint32_t step) const;
