@@ -96,6 +96,19 @@ double SGBT::error_weight(double y) noexcept {
   return weight;
 }
 
+void SGBT::adapt_max_tree_samples(double sd) noexcept {
+  // The original recomputes this before training from a separate pass over
+  // the trees; here the contributions of this sample's own pass set the
+  // limit from the next sample on (no second traversal).
+  mts_roll_ = 0.999 * mts_roll_ + 0.001 * sd;
+  const double norm = mts_roll_ > 1e-10 ? sd / mts_roll_ : 1.0;
+  const double base = static_cast<double>(config_.max_tree_samples);
+  const double floor = std::max(base * config_.adaptive_mts_floor, 2.0 * config_.grace_period);
+  const double eff = std::max(base / (1.0 + config_.adaptive_mts_k * norm), floor);
+  const auto n = static_cast<std::uint64_t>(eff);
+  for (TreeSlot& slot : slots_) slot.set_max_tree_samples(n);
+}
+
 void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // Software-pipelined over the steps: step s is routed (and its histogram
   // bins prefetched) before step s-1 is trained, so the cache misses of one
@@ -110,6 +123,9 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     std::uint32_t leaf = 0, count = 0;
     double g = 0.0, h = 0.0, monitor = 0.0;
   } pending;
+  const bool adaptive_mts = config_.adaptive_mts_k > 0.0;
+  double c_mean = 0.0, c_m2 = 0.0;  // Welford over the contributions lr * p
+  std::size_t c_n = 0;
   for (TreeSlot& slot : slots_) {
     double g, h;
     loss_.grad_hess(y, current - offset, g, h);
@@ -119,8 +135,14 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
     pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
+    if (adaptive_mts) {
+      const double c = lr * p, d = c - c_mean;
+      c_mean += d / static_cast<double>(++c_n);
+      c_m2 += d * (c - c_mean);
+    }
   }
   if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
+  if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
@@ -230,6 +252,8 @@ void SGBT::reset() {
   target_mean_ = target_m2_ = 0.0;
   error_rolling_ = 0.0;
   error_seeded_ = false;
+  mts_roll_ = 0.0;
+  for (TreeSlot& s : slots_) s.set_max_tree_samples(config_.max_tree_samples);
 }
 
 std::size_t SGBT::memory_bytes() const {

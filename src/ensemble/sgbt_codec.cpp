@@ -32,6 +32,7 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
     out.boolean(error_seeded_);
     out.f64(error_rolling_);
   }
+  if (config_.adaptive_mts_k > 0.0) out.f64(mts_roll_);
 }
 
 Status SGBT::decode(ByteReader& in, bool with_target_spread) {
@@ -82,6 +83,11 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
     m.error_rolling_ = in.f64("error rolling mean");
     if (!in.ok()) return in.status();
     if (!(m.error_rolling_ >= 0.0) || !std::isfinite(m.error_rolling_)) return Status::corruption("bad error rolling mean");
+  }
+  if (cfg.adaptive_mts_k > 0.0) {
+    m.mts_roll_ = in.f64("adaptive mts roll");
+    if (!in.ok()) return in.status();
+    if (!(m.mts_roll_ >= 0.0) || !std::isfinite(m.mts_roll_)) return Status::corruption("bad adaptive mts roll");
   }
   *this = std::move(m);
   return Status::ok();

@@ -106,6 +106,10 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
     Row{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, error_weight_alpha)},
+    Row{FieldInfo::real("adaptive-mts", "0", "adaptive max-tree-samples k: limit = max-tree-samples / (1 + k sd/EWMA(sd)) of the trees' contributions (0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_k)},
+    Row{FieldInfo::real("adaptive-mts-floor", "0", "adaptive max-tree-samples: the limit never falls below this fraction of max-tree-samples").in(0, 1),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_floor)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
 };
@@ -182,6 +186,8 @@ Status SGBTConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
   if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
+  if (adaptive_mts_k > 0.0 && max_tree_samples == 0)
+    return Status::invalid_argument("sgbt: adaptive-mts needs max-tree-samples (its base)");
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
     if (!d) return d.status().with_context("sgbt: drift");
@@ -255,6 +261,8 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
   out.f64(error_weight_alpha);
+  out.f64(adaptive_mts_k);
+  out.f64(adaptive_mts_floor);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -299,6 +307,8 @@ Status SGBTConfig::decode(ByteReader& in) {
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
     }
     c.error_weight_alpha = in.f64("error_weight_alpha");
+    c.adaptive_mts_k = in.f64("adaptive_mts_k");
+    c.adaptive_mts_floor = in.f64("adaptive_mts_floor");
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

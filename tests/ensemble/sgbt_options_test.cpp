@@ -90,6 +90,33 @@ TEST(SGBTOptions, ErrorWeightingLeansOnSurprisingSamples) {
   EXPECT_LT(weighted, 5.0);
 }
 
+TEST(SGBTOptions, AdaptiveMaxTreeSamplesRetiresTreesSooner) {
+  // With k = 4 the limit sits near base / 5 while the trees' contributions
+  // spread as usual, so more trees are replaced than with the fixed base.
+  auto replacements = [](double k) {
+    SGBTConfig c;
+    c.n_steps = 10;
+    c.drift.kind = DriftKind::kNone;
+    c.max_tree_samples = 5000;
+    c.adaptive_mts_k = k;
+    SGBTLearner m(c, Task::kRegression);
+    Xorshift64 rng(8);
+    double x[2];
+    for (int i = 0; i < 20000; ++i) {
+      x[0] = rng.uniform();
+      x[1] = rng.uniform();
+      m.learn_one(x, std::sin(6.0 * x[0]) + x[1] + 0.1 * rng.normal());
+    }
+    return m.committee(0).n_replacements();
+  };
+  const std::uint64_t fixed = replacements(0.0), adaptive = replacements(4.0);
+  EXPECT_GE(fixed, 30u);
+  EXPECT_GT(adaptive, 2 * fixed) << fixed << " " << adaptive;
+  SGBTConfig bad;
+  bad.adaptive_mts_k = 1.0;  // no base
+  EXPECT_FALSE(bad.validate().is_ok());
+}
+
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());
@@ -130,6 +157,8 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.min_hessian_sum = 1.0;
   c.adaptive_leaf_bound = 3.0;
   c.error_weight_alpha = 0.02;
+  c.max_tree_samples = 1000;
+  c.adaptive_mts_k = 2.0;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];

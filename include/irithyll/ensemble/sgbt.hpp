@@ -129,6 +129,9 @@ class SGBT {
   // Error weighting (config.error_weight_alpha): EWMA of |y - transform(base)|.
   double error_rolling_ = 0.0;
   bool error_seeded_ = false;
+  // Adaptive max-tree-samples: slow EWMA of the contributions' sd.
+  double mts_roll_ = 0.0;
+  void adapt_max_tree_samples(double sd) noexcept;
   double error_weight(double y) noexcept;
 };
 

@@ -72,10 +72,19 @@ struct SGBTConfig {
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
+  // Adaptive max-tree-samples (needs max_tree_samples = base): 0 = off, else
+  // k > 0: the age limit becomes max(base / (1 + k s / roll), max(base *
+  // floor, 2 grace)), s = sd of the trees' contributions lr * p to the last
+  // prediction, roll its slow EWMA (0.999): trees age out faster while they
+  // disagree more than usual.
+  double adaptive_mts_k = 0.0;
+  double adaptive_mts_floor = 0.0;           // [0, 1]
 
   // True when any option of the options block (leaf controls, error
   // weighting) is on: the encoding then carries the block.
-  bool has_options() const { return error_weight_alpha > 0.0 || tree_config(0).has_options(); }
+  bool has_options() const {
+    return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || tree_config(0).has_options();
+  }
   Status validate() const;
   // The tree configuration of boosting step `step`.
   TreeConfig tree_config(std::uint32_t step) const;
