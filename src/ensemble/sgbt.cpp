@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace irithyll {
 
@@ -16,6 +17,12 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), 
       if (made) d = std::move(*made);
     }
     slots_.emplace_back(config_.tree_config(s), std::move(d), config_.max_tree_samples);
+  }
+  if (config_.prunes()) {
+    contrib_ewma_.assign(config_.n_steps, 0.0);
+    idle_run_.assign(config_.n_steps, 0);
+    prune_scratch_.reserve(config_.n_steps);
+    contrib_.assign(config_.n_steps, 0.0);
   }
 }
 
@@ -109,6 +116,41 @@ void SGBT::adapt_max_tree_samples(double sd) noexcept {
   for (TreeSlot& slot : slots_) slot.set_max_tree_samples(n);
 }
 
+void SGBT::prune(std::span<const double> contributions) noexcept {
+  const double a = config_.quality_prune_alpha > 0.0 ? config_.quality_prune_alpha : 0.01;
+  bool any_pruned = false;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    contrib_ewma_[s] = a * contributions[s] + (1.0 - a) * contrib_ewma_[s];
+    if (config_.quality_prune_alpha <= 0.0) continue;
+    if (contrib_ewma_[s] >= config_.quality_prune_threshold) {
+      idle_run_[s] = 0;
+    } else if (++idle_run_[s] >= config_.quality_prune_patience) {
+      slots_[s].prune();
+      idle_run_[s] = std::numeric_limits<std::uint32_t>::max();  // marks "pruned this sample"
+      any_pruned = true;
+    }
+  }
+  const std::uint64_t interval = config_.proactive_prune_interval;
+  if (interval > 0 && samples_seen_ % interval == 0) {
+    prune_scratch_.clear();
+    std::size_t worst = slots_.size();
+    for (std::size_t s = 0; s < slots_.size(); ++s) {
+      const bool pruned_now = idle_run_[s] == std::numeric_limits<std::uint32_t>::max();
+      if (pruned_now || slots_[s].active().n_samples_seen() < interval / 2) continue;
+      prune_scratch_.push_back(contrib_ewma_[s]);
+      if (worst == slots_.size() || contrib_ewma_[s] < contrib_ewma_[worst]) worst = s;
+    }
+    if (!prune_scratch_.empty()) {
+      const auto q = prune_scratch_.begin() + static_cast<std::ptrdiff_t>((prune_scratch_.size() - 1) / 4);
+      std::nth_element(prune_scratch_.begin(), q, prune_scratch_.end());
+      if (contrib_ewma_[worst] < *q) slots_[worst].prune();
+    }
+  }
+  if (any_pruned)
+    for (std::uint32_t& r : idle_run_)
+      if (r == std::numeric_limits<std::uint32_t>::max()) r = 0;
+}
+
 void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // Software-pipelined over the steps: step s is routed (and its histogram
   // bins prefetched) before step s-1 is trained, so the cache misses of one
@@ -135,6 +177,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
     pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
+    if (!contrib_.empty()) contrib_[static_cast<std::size_t>(&slot - slots_.data())] = std::abs(lr * p);
     if (adaptive_mts) {
       const double c = lr * p, d = c - c_mean;
       c_mean += d / static_cast<double>(++c_n);
@@ -143,6 +186,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   }
   if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
   if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
+  if (!contrib_.empty()) prune(contrib_);
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
@@ -254,12 +298,16 @@ void SGBT::reset() {
   error_seeded_ = false;
   mts_roll_ = 0.0;
   for (TreeSlot& s : slots_) s.set_max_tree_samples(config_.max_tree_samples);
+  std::fill(contrib_ewma_.begin(), contrib_ewma_.end(), 0.0);
+  std::fill(idle_run_.begin(), idle_run_.end(), 0u);
 }
 
 std::size_t SGBT::memory_bytes() const {
   std::size_t b = sizeof(*this) + (slots_.capacity() - slots_.size()) * sizeof(TreeSlot);
   for (const TreeSlot& s : slots_) b += s.memory_bytes();
   b += (warm_x_.capacity() + warm_y_.capacity() + warm_w_.capacity() + warm_offset_.capacity()) * sizeof(double);
+  b += (contrib_ewma_.capacity() + prune_scratch_.capacity() + contrib_.capacity()) * sizeof(double) +
+       idle_run_.capacity() * sizeof(std::uint32_t);
   return b;
 }
 

@@ -33,6 +33,10 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
     out.f64(error_rolling_);
   }
   if (config_.adaptive_mts_k > 0.0) out.f64(mts_roll_);
+  if (config_.prunes()) {
+    out.f64s(contrib_ewma_);
+    for (std::uint32_t r : idle_run_) out.u32(r);
+  }
 }
 
 Status SGBT::decode(ByteReader& in, bool with_target_spread) {
@@ -88,6 +92,16 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
     m.mts_roll_ = in.f64("adaptive mts roll");
     if (!in.ok()) return in.status();
     if (!(m.mts_roll_ >= 0.0) || !std::isfinite(m.mts_roll_)) return Status::corruption("bad adaptive mts roll");
+  }
+  if (cfg.prunes()) {
+    std::vector<double> ewma = in.f64s("contribution EWMAs");
+    if (!in.ok()) return in.status();
+    if (ewma.size() != cfg.n_steps) return Status::corruption("contribution EWMA count differs from n_steps");
+    for (double v : ewma)
+      if (!(v >= 0.0) || !std::isfinite(v)) return Status::corruption("bad contribution EWMA");
+    m.contrib_ewma_ = std::move(ewma);
+    for (std::uint32_t& r : m.idle_run_) r = in.u32("idle run");
+    if (!in.ok()) return in.status();
   }
   *this = std::move(m);
   return Status::ok();

@@ -110,6 +110,14 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_k)},
     Row{FieldInfo::real("adaptive-mts-floor", "0", "adaptive max-tree-samples: the limit never falls below this fraction of max-tree-samples").in(0, 1),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_floor)},
+    Row{FieldInfo::real("quality-prune-alpha", "0", "EWMA factor of each step's |lr * p|; replace a step whose EWMA stays below quality-prune-threshold (0 = off)").in(0, 1, true, true).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_alpha)},
+    Row{FieldInfo::real("quality-prune-threshold", "1e-06", "quality pruning: contribution EWMA below this counts as idle").above(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_threshold)},
+    Row{FieldInfo::integer("quality-prune-patience", "500", "quality pruning: idle samples in a row before the step is replaced").in(1, 1e9),
+        IRITHYLL_FIELD_UINT(SGBTConfig, quality_prune_patience)},
+    Row{FieldInfo::integer("proactive-prune-interval", "0", "every N samples replace the weakest mature step if below the 25th percentile (0 = off)").in(100, 1e15).or_off(),
+        IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
 };
@@ -263,6 +271,10 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(error_weight_alpha);
   out.f64(adaptive_mts_k);
   out.f64(adaptive_mts_floor);
+  out.f64(quality_prune_alpha);
+  out.f64(quality_prune_threshold);
+  out.u32(quality_prune_patience);
+  out.u64(proactive_prune_interval);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -309,6 +321,10 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.error_weight_alpha = in.f64("error_weight_alpha");
     c.adaptive_mts_k = in.f64("adaptive_mts_k");
     c.adaptive_mts_floor = in.f64("adaptive_mts_floor");
+    c.quality_prune_alpha = in.f64("quality_prune_alpha");
+    c.quality_prune_threshold = in.f64("quality_prune_threshold");
+    c.quality_prune_patience = in.u32("quality_prune_patience");
+    c.proactive_prune_interval = in.u64("proactive_prune_interval");
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

@@ -117,6 +117,40 @@ TEST(SGBTOptions, AdaptiveMaxTreeSamplesRetiresTreesSooner) {
   EXPECT_FALSE(bad.validate().is_ok());
 }
 
+std::uint64_t replacements_with(SGBTConfig c, bool idle_target) {
+  c.n_steps = 10;
+  c.drift.kind = DriftKind::kNone;
+  SGBTLearner m(c, Task::kRegression);
+  Xorshift64 rng(12);
+  double x[2];
+  for (int i = 0; i < 6000; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    m.learn_one(x, idle_target ? 0.0 : std::sin(6.0 * x[0]) + x[1] + 0.1 * rng.normal());
+  }
+  return m.committee(0).n_replacements();
+}
+
+TEST(SGBTOptions, QualityPruningReplacesIdleSteps) {
+  // A constant target: every tree contributes 0, so every step goes idle.
+  SGBTConfig c;
+  EXPECT_EQ(replacements_with(c, true), 0u);
+  c.quality_prune_alpha = 0.1;
+  c.quality_prune_patience = 500;
+  EXPECT_GE(replacements_with(c, true), 10u);
+  // A live target keeps every step above the threshold.
+  EXPECT_EQ(replacements_with(c, false), 0u);
+}
+
+TEST(SGBTOptions, ProactivePruningReplacesTheWeakestStep) {
+  SGBTConfig c;
+  EXPECT_EQ(replacements_with(c, false), 0u);
+  c.proactive_prune_interval = 1000;
+  const std::uint64_t n = replacements_with(c, false);
+  EXPECT_GE(n, 1u);
+  EXPECT_LE(n, 6u);  // at most one per interval
+}
+
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());
@@ -159,6 +193,8 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.error_weight_alpha = 0.02;
   c.max_tree_samples = 1000;
   c.adaptive_mts_k = 2.0;
+  c.quality_prune_alpha = 0.05;
+  c.proactive_prune_interval = 500;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];

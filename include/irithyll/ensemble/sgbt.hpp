@@ -131,6 +131,13 @@ class SGBT {
   bool error_seeded_ = false;
   // Adaptive max-tree-samples: slow EWMA of the contributions' sd.
   double mts_roll_ = 0.0;
+  // Pruning: per step, EWMA of |lr * p| and the run of idle samples; scratch
+  // for the proactive percentile (sized once, so pruning allocates nothing).
+  std::vector<double> contrib_ewma_;
+  std::vector<std::uint32_t> idle_run_;
+  std::vector<double> prune_scratch_;
+  void prune(std::span<const double> contributions) noexcept;
+  std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
   void adapt_max_tree_samples(double sd) noexcept;
   double error_weight(double y) noexcept;
 };

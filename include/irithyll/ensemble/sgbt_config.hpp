@@ -79,11 +79,22 @@ struct SGBTConfig {
   // disagree more than usual.
   double adaptive_mts_k = 0.0;
   double adaptive_mts_floor = 0.0;           // [0, 1]
+  // Pruning by contribution: each step keeps an EWMA (alpha) of |lr * p|.
+  // Quality: a step whose EWMA stays below the threshold for `patience`
+  // samples in a row is replaced. Proactive: every `interval` samples the
+  // mature step (>= interval/2 samples) with the lowest EWMA is replaced if
+  // it is strictly below the 25th percentile (alpha 0.01 when only this is on).
+  double quality_prune_alpha = 0.0;          // 0 = off, else (0, 1)
+  double quality_prune_threshold = 1e-6;     // > 0
+  std::uint32_t quality_prune_patience = 500;  // >= 1
+  std::uint64_t proactive_prune_interval = 0;  // 0 = off, else >= 100
+  bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0; }
 
   // True when any option of the options block (leaf controls, error
   // weighting) is on: the encoding then carries the block.
   bool has_options() const {
-    return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || tree_config(0).has_options();
+    return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
+           tree_config(0).has_options();
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.
