@@ -28,6 +28,15 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
   }
   out.u64(slots_.size());
   for (const TreeSlot& s : slots_) s.encode(out);
+  if (config_.error_weight_alpha > 0.0) {  // present exactly when the config says so
+    out.boolean(error_seeded_);
+    out.f64(error_rolling_);
+  }
+  if (config_.adaptive_mts_k > 0.0) out.f64(mts_roll_);
+  if (config_.prunes()) {
+    out.f64s(contrib_ewma_);
+    for (std::uint32_t r : idle_run_) out.u32(r);
+  }
 }
 
 Status SGBT::decode(ByteReader& in, bool with_target_spread) {
@@ -72,6 +81,27 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
     const std::size_t af = s.alternate() != nullptr ? s.alternate()->n_features() : 0;
     if ((tf != 0 && tf != m.n_features_) || (af != 0 && af != m.n_features_))
       return Status::corruption("tree feature count differs from the committee's");
+  }
+  if (cfg.error_weight_alpha > 0.0) {
+    m.error_seeded_ = in.boolean("error weighting seeded");
+    m.error_rolling_ = in.f64("error rolling mean");
+    if (!in.ok()) return in.status();
+    if (!(m.error_rolling_ >= 0.0) || !std::isfinite(m.error_rolling_)) return Status::corruption("bad error rolling mean");
+  }
+  if (cfg.adaptive_mts_k > 0.0) {
+    m.mts_roll_ = in.f64("adaptive mts roll");
+    if (!in.ok()) return in.status();
+    if (!(m.mts_roll_ >= 0.0) || !std::isfinite(m.mts_roll_)) return Status::corruption("bad adaptive mts roll");
+  }
+  if (cfg.prunes()) {
+    std::vector<double> ewma = in.f64s("contribution EWMAs");
+    if (!in.ok()) return in.status();
+    if (ewma.size() != cfg.n_steps) return Status::corruption("contribution EWMA count differs from n_steps");
+    for (double v : ewma)
+      if (!(v >= 0.0) || !std::isfinite(v)) return Status::corruption("bad contribution EWMA");
+    m.contrib_ewma_ = std::move(ewma);
+    for (std::uint32_t& r : m.idle_run_) r = in.u32("idle run");
+    if (!in.ok()) return in.status();
   }
   *this = std::move(m);
   return Status::ok();

@@ -102,6 +102,22 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
     Row{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
+    Row{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
+    Row{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, error_weight_alpha)},
+    Row{FieldInfo::real("adaptive-mts", "0", "adaptive max-tree-samples k: limit = max-tree-samples / (1 + k sd/EWMA(sd)) of the trees' contributions (0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_k)},
+    Row{FieldInfo::real("adaptive-mts-floor", "0", "adaptive max-tree-samples: the limit never falls below this fraction of max-tree-samples").in(0, 1),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_floor)},
+    Row{FieldInfo::real("quality-prune-alpha", "0", "EWMA factor of each step's |lr * p|; replace a step whose EWMA stays below quality-prune-threshold (0 = off)").in(0, 1, true, true).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_alpha)},
+    Row{FieldInfo::real("quality-prune-threshold", "1e-06", "quality pruning: contribution EWMA below this counts as idle").above(0),
+        IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_threshold)},
+    Row{FieldInfo::integer("quality-prune-patience", "500", "quality pruning: idle samples in a row before the step is replaced").in(1, 1e9),
+        IRITHYLL_FIELD_UINT(SGBTConfig, quality_prune_patience)},
+    Row{FieldInfo::integer("proactive-prune-interval", "0", "every N samples replace the weakest mature step if below the 25th percentile (0 = off)").in(100, 1e15).or_off(),
+        IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
 };
@@ -178,6 +194,8 @@ Status SGBTConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
   if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
+  if (adaptive_mts_k > 0.0 && max_tree_samples == 0)
+    return Status::invalid_argument("sgbt: adaptive-mts needs max-tree-samples (its base)");
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
     if (!d) return d.status().with_context("sgbt: drift");
@@ -202,6 +220,7 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.max_leaf_output = max_leaf_output;
   t.min_hessian_sum = min_hessian_sum;
   t.gradient_clip_sigma = gradient_clip_sigma;
+  t.adaptive_leaf_bound = adaptive_leaf_bound;
   t.monotone = monotone;
   return t;
 }
@@ -237,7 +256,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(loss_param);
   // Bit 7 of the bin-strategy byte flags the options block at the end; a
   // config without the leaf controls encodes exactly as before them.
-  const bool options = tree_config(0).has_options();
+  const bool options = has_options();
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
@@ -246,8 +265,16 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
+  out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
+  out.f64(error_weight_alpha);
+  out.f64(adaptive_mts_k);
+  out.f64(adaptive_mts_floor);
+  out.f64(quality_prune_alpha);
+  out.f64(quality_prune_threshold);
+  out.u32(quality_prune_patience);
+  out.u64(proactive_prune_interval);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -285,11 +312,19 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    c.adaptive_leaf_bound = in.f64("adaptive_leaf_bound");
     const std::size_t n = in.read_count(1, "monotone constraints");
     if (in.ok()) {
       c.monotone.resize(n);
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
     }
+    c.error_weight_alpha = in.f64("error_weight_alpha");
+    c.adaptive_mts_k = in.f64("adaptive_mts_k");
+    c.adaptive_mts_floor = in.f64("adaptive_mts_floor");
+    c.quality_prune_alpha = in.f64("quality_prune_alpha");
+    c.quality_prune_threshold = in.f64("quality_prune_threshold");
+    c.quality_prune_patience = in.u32("quality_prune_patience");
+    c.proactive_prune_interval = in.u64("proactive_prune_interval");
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

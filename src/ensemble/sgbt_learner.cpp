@@ -136,6 +136,15 @@ std::pair<double, double> SGBTLearner::predict_with_confidence(std::span<const d
   return {predict_one(x), inv2 > 0.0 ? 1.0 / std::sqrt(inv2) : 0.0};
 }
 
+std::vector<std::uint64_t> SGBTLearner::feature_split_counts() const {
+  std::vector<std::uint64_t> counts(n_features_, 0);
+  for (const SGBT& c : committees_) {
+    const auto v = c.feature_split_counts();
+    for (std::size_t f = 0; f < v.size() && f < counts.size(); ++f) counts[f] += v[f];
+  }
+  return counts;
+}
+
 std::vector<double> SGBTLearner::feature_importances() const {
   std::vector<double> imp(n_features_, 0.0);
   std::size_t used = 0;
@@ -167,7 +176,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
   // State version: 2 added each committee's target spread for the drift
   // monitor; 3 = 2 whose configs carry the leaf-control options block
   // (written only when an option is on, so other records stay version 2).
-  out.u32(config_.tree_config(0).has_options() ? 3 : 2);
+  out.u32(config_.has_options() ? 3 : 2);
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);

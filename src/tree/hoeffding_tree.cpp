@@ -36,6 +36,11 @@ void HoeffdingTree::reserve_nodes() {
     clip_mean_.reserve(full);
     clip_m2_.reserve(full);
   }
+  if (config_.adaptive_leaf_bound > 0.0) {
+    out_n_.reserve(full);
+    out_mean_.reserve(full);
+    out_m2_.reserve(full);
+  }
 }
 
 void HoeffdingTree::release_storage() {
@@ -48,6 +53,11 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
   if (config_.has_monotone()) {
     lo_.push_back(lo);
     hi_.push_back(hi);
+  }
+  if (config_.adaptive_leaf_bound > 0.0) {
+    out_n_.push_back(0);
+    out_mean_.push_back(0.0);
+    out_m2_.push_back(0.0);
   }
   if (config_.gradient_clip_sigma > 0.0) {
     clip_n_.push_back(0);
@@ -85,6 +95,9 @@ void HoeffdingTree::reset() {
   clip_n_.clear();
   clip_mean_.clear();
   clip_m2_.clear();
+  out_n_.clear();
+  out_mean_.clear();
+  out_m2_.clear();
   std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
   push_leaf(0, 0.0);
 }
@@ -156,6 +169,34 @@ double HoeffdingTree::leaf_output(double g, double h, double lo, double hi) cons
   return std::clamp(v, lo, hi);
 }
 
+double HoeffdingTree::learned_leaf_output(std::uint32_t leaf) noexcept {
+  const double k = config_.adaptive_leaf_bound;
+  if (!(k > 0.0)) return leaf_output(g_sum_[leaf], h_sum_[leaf], node_lo(leaf), node_hi(leaf));
+  const double h = h_sum_[leaf];
+  double v = config_.min_hessian_sum > 0.0 && h < config_.min_hessian_sum ? 0.0 : leaf_weight(g_sum_[leaf], h, config_.lambda);
+  // As for gradient clipping: bounded by the values before it, folded in
+  // bounded, so one wild value cannot widen its own bound.
+  std::uint64_t& n = out_n_[leaf];
+  const double a = config_.leaf_decay_alpha;
+  if (n >= 10) {
+    const double var = a > 0.0 ? out_m2_[leaf] : out_m2_[leaf] / static_cast<double>(n - 1);
+    const double bound = std::max(std::abs(out_mean_[leaf]) + k * std::sqrt(var), 0.01);
+    v = std::clamp(v, -bound, bound);
+  } else if (config_.max_leaf_output > 0.0) {
+    v = std::clamp(v, -config_.max_leaf_output, config_.max_leaf_output);
+  }
+  ++n;
+  const double d = v - out_mean_[leaf];
+  if (a > 0.0) {  // exponentially weighted mean and variance
+    out_mean_[leaf] = n == 1 ? v : out_mean_[leaf] + (1.0 - a) * d;
+    out_m2_[leaf] = n == 1 ? 0.0 : a * (out_m2_[leaf] + (1.0 - a) * d * d);
+  } else {
+    out_mean_[leaf] += d / static_cast<double>(n);
+    out_m2_[leaf] += d * (v - out_mean_[leaf]);
+  }
+  return std::clamp(v, node_lo(leaf), node_hi(leaf));
+}
+
 double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   // Clamped against the statistics of the gradients before it, and folded in
   // clipped: the original folds first, so an outlier widens its own bound by
@@ -190,7 +231,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     g_sum_[leaf] += g;
     h_sum_[leaf] += h;
   }
-  value_[leaf] = leaf_output(g_sum_[leaf], h_sum_[leaf], node_lo(leaf), node_hi(leaf));
+  value_[leaf] = learned_leaf_output(leaf);
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
@@ -313,7 +354,8 @@ std::size_t HoeffdingTree::memory_bytes() const {
   b += offset_.capacity() * 4 + route_.capacity() * sizeof(RouteNode) + value_.capacity() * 8 +
        depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
        slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
-       (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8;
+       (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
+       (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8;
   return b;
 }
 

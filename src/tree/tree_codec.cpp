@@ -35,8 +35,9 @@ void HoeffdingTree::encode(ByteWriter& out) const {
   out.f64s(split_gains_);
   // Per-node state of the leaf controls, present exactly when the config
   // (decoded first) enables them.
-  const bool monotone = config_.has_monotone(), clip = config_.gradient_clip_sigma > 0.0;
-  if (monotone || clip) {
+  const bool monotone = config_.has_monotone(), clip = config_.gradient_clip_sigma > 0.0,
+             bound = config_.adaptive_leaf_bound > 0.0;
+  if (monotone || clip || bound) {
     for (std::size_t n = 0; n < route_.size(); ++n) {
       if (monotone) {
         out.f64(lo_[n]);
@@ -46,6 +47,11 @@ void HoeffdingTree::encode(ByteWriter& out) const {
         out.u64(clip_n_[n]);
         out.f64(clip_mean_[n]);
         out.f64(clip_m2_[n]);
+      }
+      if (bound) {
+        out.u64(out_n_[n]);
+        out.f64(out_mean_[n]);
+        out.f64(out_m2_[n]);
       }
     }
   }
@@ -84,6 +90,9 @@ Status HoeffdingTree::decode(ByteReader& in) {
   t.clip_n_.clear();
   t.clip_mean_.clear();
   t.clip_m2_.clear();
+  t.out_n_.clear();
+  t.out_mean_.clear();
+  t.out_m2_.clear();
   for (std::size_t n = 0; n < nn; ++n) {
     RouteNode r;
     r.threshold = in.f64("threshold");
@@ -98,8 +107,8 @@ Status HoeffdingTree::decode(ByteReader& in) {
     t.slab_.push_back(in.u32("slab"));
   }
   t.split_gains_ = in.f64s("split gains");
-  const bool monotone = cfg.has_monotone(), clip = cfg.gradient_clip_sigma > 0.0;
-  for (std::size_t n = 0; n < nn && in.ok() && (monotone || clip); ++n) {
+  const bool monotone = cfg.has_monotone(), clip = cfg.gradient_clip_sigma > 0.0, bound = cfg.adaptive_leaf_bound > 0.0;
+  for (std::size_t n = 0; n < nn && in.ok() && (monotone || clip || bound); ++n) {
     if (monotone) {
       t.lo_.push_back(in.f64("monotone lo"));
       t.hi_.push_back(in.f64("monotone hi"));
@@ -109,6 +118,11 @@ Status HoeffdingTree::decode(ByteReader& in) {
       t.clip_n_.push_back(in.u64("clip count"));
       t.clip_mean_.push_back(in.f64("clip mean"));
       t.clip_m2_.push_back(in.f64("clip m2"));
+    }
+    if (bound) {
+      t.out_n_.push_back(in.u64("output count"));
+      t.out_mean_.push_back(in.f64("output mean"));
+      t.out_m2_.push_back(in.f64("output m2"));
     }
   }
   if (!in.ok()) return in.status();

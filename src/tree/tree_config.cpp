@@ -33,6 +33,8 @@ Status TreeConfig::validate() const {
     return bad("min_hessian_sum", "must be 0 (off) or > 0", min_hessian_sum);
   if (!(gradient_clip_sigma >= 0.0) || !std::isfinite(gradient_clip_sigma))
     return bad("gradient_clip_sigma", "must be 0 (off) or > 0", gradient_clip_sigma);
+  if (!(adaptive_leaf_bound >= 0.0) || !std::isfinite(adaptive_leaf_bound))
+    return bad("adaptive_leaf_bound", "must be 0 (off) or > 0", adaptive_leaf_bound);
   for (std::int8_t m : monotone)
     if (m < -1 || m > 1) return bad("monotone constraint", "must be -1, 0 or 1", m);
   return Status::ok();
@@ -61,6 +63,7 @@ void TreeConfig::encode(ByteWriter& out) const {
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
+  out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
 }
@@ -88,6 +91,7 @@ Status TreeConfig::decode(ByteReader& in) {
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    c.adaptive_leaf_bound = in.f64("adaptive_leaf_bound");
     const std::size_t n = in.read_count(1, "monotone constraints");
     if (in.ok()) {
       c.monotone.resize(n);

@@ -1,7 +1,11 @@
 // End-to-end tests of `irithyll eval` through the built binary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "support/cli_runner.hpp"
 #include "support/shared_data.hpp"
@@ -27,6 +31,33 @@ TEST(EvalCli, JsonHasTheDocumentedKeys) {
   ASSERT_EQ(reg.code, 0) << reg.err;
   for (const char* key : {"\"mae\"", "\"rmse\"", "\"r2\""})
     EXPECT_NE(reg.out.find(key), std::string::npos) << key << " missing in " << reg.out;
+}
+
+TEST(EvalCli, SgbtPrintsFeatureImportancesSortedByGain) {
+  auto r = run_cli("eval --stream friedman --max-samples 5000 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t at = r.out.find("feature importances");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  // One row per feature (Friedman #1 has 10), largest gain share first.
+  const std::string table = r.out.substr(at);
+  std::vector<double> shares;
+  std::size_t line = table.find('\n');
+  while (line != std::string::npos && line + 1 < table.size()) {
+    const std::size_t end = table.find('\n', line + 1);
+    const std::string row = table.substr(line + 1, end - line - 1);
+    double share = 0.0;
+    unsigned long long splits = 0;
+    char name[64];
+    ASSERT_EQ(std::sscanf(row.c_str(), "%63s %lf %llu", name, &share, &splits), 3) << row;
+    shares.push_back(share);
+    line = end;
+  }
+  ASSERT_EQ(shares.size(), 10u) << table;
+  EXPECT_TRUE(std::is_sorted(shares.rbegin(), shares.rend())) << table;
+  auto j = run_cli("eval --stream friedman --max-samples 2000 --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"feature_importances\":[{\"feature\":"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"splits\":"), std::string::npos) << j.out;
 }
 
 TEST(EvalCli, ResumingFromACheckpointIsBitIdenticalToTheUninterruptedRun) {

@@ -56,6 +56,101 @@ TEST(SGBTOptions, MonotoneConstraintsHoldForTheCommittee) {
   EXPECT_EQ(worst_violation(*m, 1, -1), 0.0);
 }
 
+TEST(SGBTImportance, SplitCountsFollowTheSignal) {
+  // y depends on x0 and x1 only: x2 gets few splits, and the counts add up
+  // to the internal nodes of the active trees.
+  const auto m = train("", 20000);
+  const auto counts = m->feature_split_counts();
+  ASSERT_EQ(counts.size(), 3u);
+  EXPECT_GT(counts[0], counts[2]);
+  EXPECT_GT(counts[1], counts[2]);
+  std::uint64_t internal = 0;
+  const SGBT& k = m->committee(0);
+  for (std::size_t s = 0; s < k.n_steps(); ++s) internal += (k.slot(s).active().n_nodes() - 1) / 2;
+  EXPECT_EQ(counts[0] + counts[1] + counts[2], internal);
+}
+
+TEST(SGBTOptions, ErrorWeightingLeansOnSurprisingSamples) {
+  // A regression stream at level 1 that jumps to 5: one-leaf trees (no
+  // splits, no drift resets) move towards the new level faster when samples
+  // far from the base weigh up to 10x.
+  auto run = [](double alpha) {
+    SGBTConfig c;
+    c.n_steps = 5;
+    c.grace_period = 1000000;
+    c.drift.kind = DriftKind::kNone;
+    c.error_weight_alpha = alpha;
+    SGBTLearner m(c, Task::kRegression);
+    const double x[1] = {0.5};
+    for (int i = 0; i < 2000; ++i) m.learn_one(x, i < 1000 ? 1.0 : 5.0);
+    return m.predict_one(x);
+  };
+  const double plain = run(0.0), weighted = run(0.01);
+  EXPECT_GT(weighted, plain + 0.1) << plain << " " << weighted;
+  EXPECT_LT(weighted, 5.0);
+}
+
+TEST(SGBTOptions, AdaptiveMaxTreeSamplesRetiresTreesSooner) {
+  // With k = 4 the limit sits near base / 5 while the trees' contributions
+  // spread as usual, so more trees are replaced than with the fixed base.
+  auto replacements = [](double k) {
+    SGBTConfig c;
+    c.n_steps = 10;
+    c.drift.kind = DriftKind::kNone;
+    c.max_tree_samples = 5000;
+    c.adaptive_mts_k = k;
+    SGBTLearner m(c, Task::kRegression);
+    Xorshift64 rng(8);
+    double x[2];
+    for (int i = 0; i < 20000; ++i) {
+      x[0] = rng.uniform();
+      x[1] = rng.uniform();
+      m.learn_one(x, std::sin(6.0 * x[0]) + x[1] + 0.1 * rng.normal());
+    }
+    return m.committee(0).n_replacements();
+  };
+  const std::uint64_t fixed = replacements(0.0), adaptive = replacements(4.0);
+  EXPECT_GE(fixed, 30u);
+  EXPECT_GT(adaptive, 2 * fixed) << fixed << " " << adaptive;
+  SGBTConfig bad;
+  bad.adaptive_mts_k = 1.0;  // no base
+  EXPECT_FALSE(bad.validate().is_ok());
+}
+
+std::uint64_t replacements_with(SGBTConfig c, bool idle_target) {
+  c.n_steps = 10;
+  c.drift.kind = DriftKind::kNone;
+  SGBTLearner m(c, Task::kRegression);
+  Xorshift64 rng(12);
+  double x[2];
+  for (int i = 0; i < 6000; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    m.learn_one(x, idle_target ? 0.0 : std::sin(6.0 * x[0]) + x[1] + 0.1 * rng.normal());
+  }
+  return m.committee(0).n_replacements();
+}
+
+TEST(SGBTOptions, QualityPruningReplacesIdleSteps) {
+  // A constant target: every tree contributes 0, so every step goes idle.
+  SGBTConfig c;
+  EXPECT_EQ(replacements_with(c, true), 0u);
+  c.quality_prune_alpha = 0.1;
+  c.quality_prune_patience = 500;
+  EXPECT_GE(replacements_with(c, true), 10u);
+  // A live target keeps every step above the threshold.
+  EXPECT_EQ(replacements_with(c, false), 0u);
+}
+
+TEST(SGBTOptions, ProactivePruningReplacesTheWeakestStep) {
+  SGBTConfig c;
+  EXPECT_EQ(replacements_with(c, false), 0u);
+  c.proactive_prune_interval = 1000;
+  const std::uint64_t n = replacements_with(c, false);
+  EXPECT_GE(n, 1u);
+  EXPECT_LE(n, 6u);  // at most one per interval
+}
+
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());
@@ -66,6 +161,10 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_TRUE(set_sgbt_config_field(c, "min-hessian-sum", "3").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "gradient-clip-sigma", "2").is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "gradient-clip-sigma", "-1").is_ok());
+  EXPECT_TRUE(set_sgbt_config_field(c, "adaptive-leaf-bound", "2.5").is_ok());
+  EXPECT_EQ(c.tree_config(1).adaptive_leaf_bound, 2.5);
+  EXPECT_TRUE(set_sgbt_config_field(c, "error-weight-alpha", "0.05").is_ok());
+  EXPECT_FALSE(set_sgbt_config_field(c, "error-weight-alpha", "1").is_ok());
   const TreeConfig t = c.tree_config(0);
   EXPECT_EQ(t.max_leaf_output, 1.5);
   EXPECT_EQ(t.min_hessian_sum, 3.0);
@@ -79,6 +178,8 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_EQ(d.max_leaf_output, 1.5);
   EXPECT_EQ(d.min_hessian_sum, 3.0);
   EXPECT_EQ(d.gradient_clip_sigma, 2.0);
+  EXPECT_EQ(d.adaptive_leaf_bound, 2.5);
+  EXPECT_EQ(d.error_weight_alpha, 0.05);
 }
 
 TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
@@ -88,6 +189,12 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.gradient_clip_sigma = 3.0;
   c.max_leaf_output = 2.0;
   c.min_hessian_sum = 1.0;
+  c.adaptive_leaf_bound = 3.0;
+  c.error_weight_alpha = 0.02;
+  c.max_tree_samples = 1000;
+  c.adaptive_mts_k = 2.0;
+  c.quality_prune_alpha = 0.05;
+  c.proactive_prune_interval = 500;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];

@@ -93,6 +93,25 @@ TEST(LeafControls, GradientClippingBoundsAnOutlier) {
   EXPECT_LT(t.predict(x), 1.01);
 }
 
+TEST(LeafControls, AdaptiveLeafBoundFollowsTheLeafsOwnHistory) {
+  TreeConfig c = base();
+  c.grace_period = 1000;
+  c.adaptive_leaf_bound = 3.0;
+  c.max_leaf_output = 1000.0;  // the adaptive bound takes priority
+  HoeffdingTree t(c), free_tree(base());
+  const double x[2] = {0.5, 0.5};
+  for (int i = 0; i < 100; ++i) {
+    t.learn_one(x, -1.0, 1.0);
+    free_tree.learn_one(x, -1.0, 1.0);
+  }
+  t.learn_one(x, -1e4, 1.0);
+  free_tree.learn_one(x, -1e4, 1.0);
+  EXPECT_GT(free_tree.predict(x), 90.0);
+  // The leaf's values so far lie in [0.9, 1): mean about 0.99, sd about 0.01.
+  EXPECT_LT(t.predict(x), 1.2);
+  EXPECT_GT(t.predict(x), 0.9);
+}
+
 // y = sin(6 x0) + x1: not monotone in x0. With +1 on x0 every tree's
 // prediction must be non-decreasing along x0 for any fixed x1.
 HoeffdingTree train_wavy(const std::vector<std::int8_t>& monotone, int n) {
@@ -145,6 +164,7 @@ TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
   c.gradient_clip_sigma = 2.5;
   c.max_leaf_output = 3.0;
   c.min_hessian_sum = 2.0;
+  c.adaptive_leaf_bound = 4.0;
   HoeffdingTree t(c);
   train_saturated(t, 1500);
   ByteWriter w;

@@ -13,8 +13,9 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_options.hpp"
-#include "irithyll/eval/class_report.hpp"
+#include "importance_report.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/eval/class_report.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
@@ -315,13 +316,17 @@ int run_eval(std::span<char* const> argv) {
   }
   if (args.given("json")) {
     std::string json = report_to_json(*report, schema.task);
-    if (schema.task == Task::kClassification && !json.empty()) {
-      json.pop_back();  // the closing brace: the class report goes inside
-      json += class_report_json_members(report->confusion, schema.class_names) + "}";
+    if (!json.empty()) {
+      json.pop_back();  // the closing brace: the class report and importances go inside
+      if (schema.task == Task::kClassification) json += class_report_json_members(report->confusion, schema.class_names);
+      if (const std::string imp = importance_json(*learner, schema); !imp.empty()) json += ",\"feature_importances\":" + imp;
+      json += "}";
     }
     std::printf("%s\n", json.c_str());
+  } else {
+    print_summary(*report, schema, source);
+    std::fputs(importance_table(*learner, schema).c_str(), stdout);
   }
-  else print_summary(*report, schema, source);
   return 0;
 }
 

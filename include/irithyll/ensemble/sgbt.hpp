@@ -69,6 +69,9 @@ class SGBT {
 
   ExportModel export_model() const;
   // Split gains summed over active trees, normalised to sum 1 (empty before any split).
+  // Per feature: how many internal nodes of the active trees split on it
+  // (importance by split count; feature_importances() is by gain).
+  std::vector<std::uint64_t> feature_split_counts() const;
   std::vector<double> feature_importances() const;
 
   const SGBTConfig& config() const { return config_; }
@@ -127,6 +130,20 @@ class SGBT {
   bool scale_drift_monitor_ = true;
   std::uint64_t target_n_ = 0;
   double target_mean_ = 0.0, target_m2_ = 0.0;
+  // Error weighting (config.error_weight_alpha): EWMA of |y - transform(base)|.
+  double error_rolling_ = 0.0;
+  bool error_seeded_ = false;
+  // Adaptive max-tree-samples: slow EWMA of the contributions' sd.
+  double mts_roll_ = 0.0;
+  // Pruning: per step, EWMA of |lr * p| and the run of idle samples; scratch
+  // for the proactive percentile (sized once, so pruning allocates nothing).
+  std::vector<double> contrib_ewma_;
+  std::vector<std::uint32_t> idle_run_;
+  std::vector<double> prune_scratch_;
+  void prune(std::span<const double> contributions) noexcept;
+  std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
+  void adapt_max_tree_samples(double sd) noexcept;
+  double error_weight(double y) noexcept;
 };
 
 }  // namespace irithyll

@@ -67,8 +67,35 @@ struct SGBTConfig {
   double max_leaf_output = 0.0;              // 0 = off; clamp every leaf value to [-m, m]
   double min_hessian_sum = 0.0;              // 0 = off; a leaf outputs 0 until its hessian sum reaches this
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
+  double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
+  // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
+  // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
+  double error_weight_alpha = 0.0;
+  // Adaptive max-tree-samples (needs max_tree_samples = base): 0 = off, else
+  // k > 0: the age limit becomes max(base / (1 + k s / roll), max(base *
+  // floor, 2 grace)), s = sd of the trees' contributions lr * p to the last
+  // prediction, roll its slow EWMA (0.999): trees age out faster while they
+  // disagree more than usual.
+  double adaptive_mts_k = 0.0;
+  double adaptive_mts_floor = 0.0;           // [0, 1]
+  // Pruning by contribution: each step keeps an EWMA (alpha) of |lr * p|.
+  // Quality: a step whose EWMA stays below the threshold for `patience`
+  // samples in a row is replaced. Proactive: every `interval` samples the
+  // mature step (>= interval/2 samples) with the lowest EWMA is replaced if
+  // it is strictly below the 25th percentile (alpha 0.01 when only this is on).
+  double quality_prune_alpha = 0.0;          // 0 = off, else (0, 1)
+  double quality_prune_threshold = 1e-6;     // > 0
+  std::uint32_t quality_prune_patience = 500;  // >= 1
+  std::uint64_t proactive_prune_interval = 0;  // 0 = off, else >= 100
+  bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0; }
 
+  // True when any option of the options block (leaf controls, error
+  // weighting) is on: the encoding then carries the block.
+  bool has_options() const {
+    return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
+           tree_config(0).has_options();
+  }
   Status validate() const;
   // The tree configuration of boosting step `step`.
   TreeConfig tree_config(std::uint32_t step) const;

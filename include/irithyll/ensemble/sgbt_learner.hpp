@@ -70,7 +70,9 @@ class SGBTLearner final : public Learner {
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }
-  // Mean of the committees' normalised importances.
+  // Splits per feature over every committee's active trees.
+  std::vector<std::uint64_t> feature_split_counts() const;
+  // Mean of the committees' normalised importances (by gain).
   std::vector<double> feature_importances() const;
 
  private:

@@ -55,6 +55,12 @@ class TreeSlot {
   const DriftDetector* detector() const { return detector_.get(); }
   std::uint64_t n_replacements() const { return replacements_; }
   std::uint64_t n_warnings() const { return warnings_; }
+  std::uint64_t max_tree_samples() const { return max_tree_samples_; }
+  // Adaptive max-tree-samples moves the age limit every sample.
+  void set_max_tree_samples(std::uint64_t n) { max_tree_samples_ = n; }
+  // Pruning: the same swap as a drift (the alternate if one grows, else a
+  // fresh tree), counted as a replacement.
+  void prune() { replace_active(); }
 
   void reset();
   std::size_t memory_bytes() const;

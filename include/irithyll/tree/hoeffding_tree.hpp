@@ -135,6 +135,9 @@ class HoeffdingTree {
   // logistic, would otherwise jump far), then into the node's monotone
   // bounds [lo, hi].
   double leaf_output(double g, double h, double lo, double hi) const noexcept;
+  // leaf_output for a leaf that learns: also folds the unclamped value into
+  // the leaf's output statistics and applies the adaptive bound.
+  double learned_leaf_output(std::uint32_t leaf) noexcept;
   double node_lo(std::uint32_t n) const noexcept { return lo_.empty() ? -kInf : lo_[n]; }
   double node_hi(std::uint32_t n) const noexcept { return hi_.empty() ? kInf : hi_[n]; }
   // Gradient clipping (inventory 10.3 step 3): once the leaf has seen 10
@@ -175,6 +178,8 @@ class HoeffdingTree {
   std::vector<double> lo_, hi_;          // monotone bounds on the node's leaf values
   std::vector<std::uint64_t> clip_n_;    // gradient clipping: Welford count, mean, M2
   std::vector<double> clip_mean_, clip_m2_;
+  std::vector<std::uint64_t> out_n_;     // adaptive leaf bound: count, mean, M2 (or EW variance)
+  std::vector<double> out_mean_, out_m2_;
 };
 
 }  // namespace irithyll

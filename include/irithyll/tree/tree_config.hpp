@@ -32,6 +32,11 @@ struct TreeConfig {
   double max_leaf_output = 0.0;       // 0 = off, else > 0: every leaf value is clamped to [-m, m]
   double min_hessian_sum = 0.0;       // 0 = off, else > 0: a leaf outputs 0 until its hessian sum reaches this
   double gradient_clip_sigma = 0.0;   // 0 = off, else k > 0: clamp g to the leaf's mean +- k sd (Welford, after 10)
+  // 0 = off, else k > 0: once a leaf's value has been computed 10 times,
+  // clamp it to +-max(|mean| + k sd, 0.01) of the earlier (bounded) values
+  // (EWMA under leaf decay, Welford otherwise); takes priority over
+  // max_leaf_output, which applies to the first 10.
+  double adaptive_leaf_bound = 0.0;
   // Per feature: +1 prediction non-decreasing in it, -1 non-increasing, 0
   // free; missing entries are 0. Enforced in split search (a candidate whose
   // child weights break the order is dropped) and on leaf values (each node
@@ -44,7 +49,8 @@ struct TreeConfig {
     return false;
   }
   bool has_options() const noexcept {
-    return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || !monotone.empty();
+    return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || adaptive_leaf_bound > 0.0 ||
+           !monotone.empty();
   }
   std::int8_t monotone_of(std::size_t feature) const noexcept {
     return feature < monotone.size() ? monotone[feature] : std::int8_t{0};

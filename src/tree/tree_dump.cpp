@@ -1,0 +1,65 @@
+#include "irithyll/tree/tree_dump.hpp"
+
+#include <cstdio>
+
+namespace irithyll {
+namespace {
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string feature_name(std::uint32_t f, std::span<const std::string> names) {
+  return f < names.size() && !names[f].empty() ? names[f] : "x" + std::to_string(f);
+}
+
+// Dot string literal: quotes and backslashes escaped.
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names, std::string& out) {
+  out.append(2 * static_cast<std::size_t>(t.node_depth(n)), ' ');
+  if (t.is_leaf(n)) {
+    out += "leaf " + num(t.node_value(n)) + " (n=" + std::to_string(t.node_count(n)) + ")\n";
+    return;
+  }
+  const auto& r = t.node(n);
+  out += feature_name(r.feature, names) + " <= " + num(r.threshold) + "\n";
+  text_node(t, r.left, names, out);
+  text_node(t, r.left + 1, names, out);
+}
+
+}  // namespace
+
+std::string dump_tree_text(const HoeffdingTree& tree, std::span<const std::string> feature_names) {
+  std::string out;
+  if (tree.n_nodes() > 0) text_node(tree, 0, feature_names, out);
+  return out;
+}
+
+std::string dump_tree_dot(const HoeffdingTree& tree, std::span<const std::string> feature_names) {
+  std::string out = "digraph tree {\n  node [shape=box];\n";
+  for (std::uint32_t n = 0; n < tree.n_nodes(); ++n) {
+    const std::string id = "  n" + std::to_string(n);
+    if (tree.is_leaf(n)) {
+      out += id + " [shape=ellipse, label=" +
+             quoted(num(tree.node_value(n)) + "\\nn=" + std::to_string(tree.node_count(n))) + "];\n";
+      continue;
+    }
+    const auto& r = tree.node(n);
+    out += id + " [label=" + quoted(feature_name(r.feature, feature_names) + " <= " + num(r.threshold)) + "];\n";
+    out += id + " -> n" + std::to_string(r.left) + " [label=\"yes\"];\n";
+    out += id + " -> n" + std::to_string(r.left + 1) + " [label=\"no\"];\n";
+  }
+  return out + "}\n";
+}
+
+}  // namespace irithyll

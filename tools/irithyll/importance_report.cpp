@@ -1,0 +1,66 @@
+#include "importance_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/eval/report.hpp"
+
+namespace irithyll::cli {
+namespace {
+
+struct Row {
+  std::string name;
+  double gain = 0.0;
+  std::uint64_t splits = 0;
+};
+
+std::vector<Row> rows_of(const Learner& learner, const Schema& schema) {
+  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
+  if (sgbt == nullptr) return {};
+  const std::vector<double> gain = sgbt->feature_importances();
+  const std::vector<std::uint64_t> splits = sgbt->feature_split_counts();
+  std::vector<Row> rows(splits.size());
+  for (std::size_t f = 0; f < rows.size(); ++f) {
+    rows[f].name = f < schema.feature_names.size() ? schema.feature_names[f] : "x" + std::to_string(f);
+    rows[f].gain = f < gain.size() ? gain[f] : 0.0;
+    rows[f].splits = splits[f];
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return a.gain != b.gain ? a.gain > b.gain : a.splits > b.splits;
+  });
+  return rows;
+}
+
+}  // namespace
+
+std::string importance_table(const Learner& learner, const Schema& schema) {
+  const std::vector<Row> rows = rows_of(learner, schema);
+  if (rows.empty()) return {};
+  std::size_t width = 7;
+  for (const Row& r : rows) width = std::max(width, r.name.size());
+  std::string out = "feature importances (share of split gain, splits in the active trees):\n";
+  char buf[64];
+  for (const Row& r : rows) {
+    out += "  " + r.name + std::string(width - r.name.size() + 2, ' ');
+    std::snprintf(buf, sizeof buf, "%6.4f %8llu\n", r.gain, static_cast<unsigned long long>(r.splits));
+    out += buf;
+  }
+  return out;
+}
+
+std::string importance_json(const Learner& learner, const Schema& schema) {
+  const std::vector<Row> rows = rows_of(learner, schema);
+  if (rows.empty()) return {};
+  std::string out = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) out += ",";
+    out += "{\"feature\":" + json_quote(rows[i].name) + ",\"gain\":" + json_number(rows[i].gain) +
+           ",\"splits\":" + std::to_string(rows[i].splits) + "}";
+  }
+  return out + "]";
+}
+
+}  // namespace irithyll::cli
