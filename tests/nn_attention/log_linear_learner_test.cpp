@@ -76,6 +76,8 @@ TEST(LogLinearLearner, ClassifiesWithBadInputs) {
   m.reset();
   EXPECT_EQ(m.n_samples_seen(), 0u);
   EXPECT_EQ(m.layer().train_steps(), 0u);
+  c.n_classes = 1;  // invalid: the checked factory reports it
+  EXPECT_EQ(LogLinearLearner::make(c).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -55,11 +55,13 @@ TEST(BCNorm, UnitRmsGammaScalesZeroAndEmpty) {
   EXPECT_EQ(inplace, out);  // in-place equals out-of-place
 }
 
-TEST(BCNorm, InvalidParametersThrow) {
-  EXPECT_THROW(BCNorm(0), std::invalid_argument);
-  EXPECT_THROW(BCNorm(3, 0.0), std::invalid_argument);
-  EXPECT_THROW(BCNorm(3, -1.0), std::invalid_argument);
-  EXPECT_EQ(BCNorm(3).eps(), 1e-6);
+TEST(BCNorm, InvalidParametersAreAStatus) {
+  EXPECT_EQ(BCNorm::make(0).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(BCNorm::make(3, 0.0).is_ok());
+  EXPECT_FALSE(BCNorm::make(3, -1.0).is_ok());
+  EXPECT_FALSE(BCNorm::make(3, std::nan("")).is_ok());
+  ASSERT_TRUE(BCNorm::make(3).is_ok());
+  EXPECT_EQ(BCNorm::make(3)->eps(), 1e-6);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 // The layer-shape options have no parser defaults because other model rows
 // may share their names; unset ones take this model's defaults.
 #include "irithyll/nn/attention/attention_learner.hpp"
+#include <utility>
+
 #include "model_factory.hpp"
 
 namespace irithyll::cli {
@@ -53,8 +55,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   if (*levels < 1 || *levels > 62) return Status::invalid_argument("attention: --attention-levels must be 1..62");
   c.attention.mode.max_levels = static_cast<std::uint32_t>(*levels);
   c.rls = RlsConfig{*lambda, *delta};
-  IRITHYLL_RETURN_IF_ERROR(nn::AttentionLearner::validate(c));
-  return std::unique_ptr<Learner>(std::make_unique<nn::AttentionLearner>(c));
+  auto made = nn::AttentionLearner::make(c);
+  if (!made.is_ok()) return made.status();
+  return std::unique_ptr<Learner>(std::make_unique<nn::AttentionLearner>(std::move(*made)));
 }
 
 const ModelRegistration kRegistration(

@@ -1,6 +1,8 @@
 // `irithyll eval --model loglinear`: log-linear attention trained online with
 // its own SGD (seed 004) feeding an RLS readout; see
 // include/irithyll/nn/attention/log_linear_learner.hpp.
+#include <utility>
+
 #include "irithyll/nn/attention/log_linear_learner.hpp"
 #include "continual_options.hpp"
 #include "model_factory.hpp"
@@ -48,8 +50,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   auto continual = parse_continual_options(args, ctx.seed);
   if (!continual.is_ok()) return continual.status();
   c.continual = *continual;
-  IRITHYLL_RETURN_IF_ERROR(nn::LogLinearLearner::validate(c));
-  return std::unique_ptr<Learner>(std::make_unique<nn::LogLinearLearner>(c));
+  auto made = nn::LogLinearLearner::make(c);
+  if (!made.is_ok()) return made.status();
+  return std::unique_ptr<Learner>(std::make_unique<nn::LogLinearLearner>(std::move(*made)));
 }
 
 const ModelRegistration kRegistration(

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <stdexcept>
+#include <cassert>
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/fenwick.hpp"
@@ -42,8 +42,13 @@ Status LogLinearConfig::validate() const {
   return Status::ok();
 }
 
+Result<LogLinearAttention> LogLinearAttention::make(const LogLinearConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return LogLinearAttention(config);
+}
+
 LogLinearAttention::LogLinearAttention(const LogLinearConfig& config) : cfg_(config) {
-  if (const Status s = config.validate(); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(config.validate().is_ok());
   allocate();
   // Draw order: W_k, W_v, W_q, W_lambda.
   Xorshift64 rng(cfg_.seed);

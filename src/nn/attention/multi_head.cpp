@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <stdexcept>
+#include <cassert>
 
 #include "irithyll/nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/state_kernels.hpp"
@@ -97,8 +97,13 @@ HeadLayout head_layout(const AttentionConfig& c) noexcept {
   return l;
 }
 
+Result<MultiHeadAttention> MultiHeadAttention::make(const AttentionConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return MultiHeadAttention(config);
+}
+
 MultiHeadAttention::MultiHeadAttention(const AttentionConfig& config) : config_(config) {
-  if (const Status s = config.validate(); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(config.validate().is_ok());
   allocate();
   draw_weights();
 }

@@ -61,7 +61,10 @@ struct LogLinearConfig {
 class LogLinearAttention {
  public:
   LogLinearAttention() = default;
-  explicit LogLinearAttention(const LogLinearConfig& config);  // throws std::invalid_argument
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<LogLinearAttention> make(const LogLinearConfig& config);
+  // REQUIRES: config.validate() is OK (debug assert; use make() for untrusted configs).
+  explicit LogLinearAttention(const LogLinearConfig& config);
 
   // Push and read (post-push); out has d_value entries in (-1, 1). A
   // non-finite x writes zeros, leaves the state alone and returns false.

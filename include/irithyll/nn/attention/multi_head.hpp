@@ -90,7 +90,9 @@ HeadLayout head_layout(const AttentionConfig& config) noexcept;
 class MultiHeadAttention {
  public:
   MultiHeadAttention() = default;
-  // Throws std::invalid_argument when config.validate() fails.
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<MultiHeadAttention> make(const AttentionConfig& config);
+  // REQUIRES: config.validate() is OK (debug assert; use make() for untrusted configs).
   explicit MultiHeadAttention(const AttentionConfig& config);
 
   // One token: updates the state, writes d_model outputs. A non-finite x

@@ -11,13 +11,18 @@
 #include <span>
 #include <vector>
 
+#include "irithyll/core/status.hpp"
+
 namespace irithyll::nn {
 
 class BCNorm {
  public:
   static constexpr double kDefaultEps = 1e-6;
 
-  // REQUIRES: dim > 0, eps > 0 (checked; invalid arguments throw std::invalid_argument).
+  // Checked construction: dim == 0 or eps not finite and > 0 is an invalid argument.
+  static Result<BCNorm> make(std::size_t dim, double eps = kDefaultEps);
+  static Status validate(std::size_t dim, double eps);
+  // REQUIRES: validate(dim, eps) is OK (debug assert; use make() for untrusted input).
   explicit BCNorm(std::size_t dim, double eps = kDefaultEps);
 
   // REQUIRES: in.size() == out.size() == dim() (or both empty). in and out may alias.
