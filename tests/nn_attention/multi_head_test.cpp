@@ -61,7 +61,7 @@ TEST(MultiHeadAttention, ShapesBoundsAndConstantState) {
     MultiHeadAttention layer(small(m, 7, 1.0));
     const std::size_t n_state = layer.state().size();
     const std::size_t per_head = m.kind == AttentionKind::kHawk        ? 3u
-                                 : m.kind == AttentionKind::kLogLinear ? 8u * 4u * 3u
+                                 : has_levels(m.kind) ? 8u * 4u * 3u
                                                                        : 4u * 3u;
     EXPECT_EQ(n_state, 2 * per_head) << attention_mode_name(m);
     Xorshift64 rng(1);

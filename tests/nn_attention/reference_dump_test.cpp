@@ -74,6 +74,9 @@ std::vector<Named> extras(const AttentionConfig& c, const HeadLayout& l) {
     case AttentionKind::kMLSTM: return {{"f", e, 1}, {"i", e + 1, 1}};
     case AttentionKind::kRWKV7: return {{"w", e, dk}, {"a", e + dk, dk}};
     case AttentionKind::kLogLinear: return {{"lambda", e, c.mode.max_levels}};
+    case AttentionKind::kLogLinearMamba2: return {{"dt", e, 1}, {"lambda", e + 1, c.mode.max_levels}};
+    case AttentionKind::kLogLinearGatedDeltaNet:
+      return {{"g", e, 1}, {"beta", e + 1, 1}, {"lambda", e + 2, c.mode.max_levels}};
     case AttentionKind::kDeltaProduct: {
       std::vector<Named> v{{"g", e, 1}, {"beta0", e + 1, 1}};
       for (std::uint32_t j = 1; j < c.mode.n_compositions; ++j) {
@@ -119,27 +122,20 @@ std::vector<AttentionMode> reference_modes() {
   return modes;
 }
 
-TEST(AttentionReference, DumpForNumpy) {
-  const char* path = std::getenv("IRITHYLL_ATTENTION_DUMP");
-  if (path == nullptr) GTEST_SKIP() << "set IRITHYLL_ATTENTION_DUMP to write the reference file";
-  constexpr std::size_t kSteps = 64;
-  Json j;
-  j.s = "{\"modes\":[";
-  bool first = true;
-  std::uint64_t seed = 1000;
-  for (const AttentionMode& mode : reference_modes()) {
+// One mode's record: config, weights by role, `steps` random inputs and the
+// layer's outputs, then one read-only query.
+void write_mode(Json& j, const AttentionMode& mode, std::uint64_t seed, std::size_t steps) {
+  {
     AttentionConfig c;
     c.d_model = 6;
     c.n_heads = 2;
     c.d_key = 3;  // d_key != d_value catches transposed states
     c.d_value = 4;
     c.mode = mode;
-    c.seed = ++seed;
+    c.seed = seed;
     c.init_scale = 0.6;
     MultiHeadAttention layer(c);
     const HeadLayout& l = layer.layout();
-    if (!first) j.s += ',';
-    first = false;
     j.s += '{';
     j.key("kind");
     j.str(attention_kind_name(mode.kind));
@@ -186,7 +182,7 @@ TEST(AttentionReference, DumpForNumpy) {
     std::vector<double> x(c.d_model), out(c.d_model), peeked(c.d_model);
     std::string inputs = "[", outputs = "[";
     Json tmp;
-    for (std::size_t t = 0; t < kSteps; ++t) {
+    for (std::size_t t = 0; t < steps; ++t) {
       for (double& e : x) e = rng.normal();
       layer.peek(x, peeked);
       ASSERT_TRUE(layer.forward(x, out));
@@ -216,11 +212,56 @@ TEST(AttentionReference, DumpForNumpy) {
     j.vec(out.data(), out.size());
     j.s += '}';
   }
-  j.s += "]}\n";
+}
+
+void write_file(const char* path, const Json& j) {
   std::FILE* f = std::fopen(path, "wb");
   ASSERT_NE(f, nullptr);
   std::fwrite(j.s.data(), 1, j.s.size(), f);
   std::fclose(f);
+}
+
+TEST(AttentionReference, DumpForNumpy) {
+  const char* path = std::getenv("IRITHYLL_ATTENTION_DUMP");
+  if (path == nullptr) GTEST_SKIP() << "set IRITHYLL_ATTENTION_DUMP to write the reference file";
+  Json j;
+  j.s = "{\"modes\":[";
+  std::uint64_t seed = 1000;
+  bool first = true;
+  for (const AttentionMode& mode : reference_modes()) {
+    if (!first) j.s += ',';
+    first = false;
+    write_mode(j, mode, ++seed, 64);
+  }
+  j.s += "]}\n";
+  write_file(path, j);
+}
+
+// The paper's log-linear variants at T up to 256 and level counts 1..9 (9
+// levels hold 256 tokens without folding; fewer fold), for
+// tests/reference/loglinear_paper_ref.py's materialised O(T^2) form.
+TEST(AttentionReference, DumpLogLinearPaperForNumpy) {
+  const char* path = std::getenv("IRITHYLL_LOGLINEAR_DUMP");
+  if (path == nullptr) GTEST_SKIP() << "set IRITHYLL_LOGLINEAR_DUMP to write the reference file";
+  Json j;
+  j.s = "{\"modes\":[";
+  std::uint64_t seed = 5000;
+  bool first = true;
+  for (AttentionKind kind : {AttentionKind::kLogLinearMamba2, AttentionKind::kLogLinearGatedDeltaNet}) {
+    for (std::uint32_t levels : {1u, 2u, 3u, 5u, 9u}) {
+      for (std::size_t steps : {std::size_t{1}, std::size_t{37}, std::size_t{256}}) {
+        AttentionMode m;
+        m.kind = kind;
+        m.max_levels = levels;
+        m.lambda_init = levels == 3 ? 0.3 : -1.0;
+        if (!first) j.s += ',';
+        first = false;
+        write_mode(j, m, ++seed, steps);
+      }
+    }
+  }
+  j.s += "]}\n";
+  write_file(path, j);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ import sys
 import tempfile
 
 from missing_tool import missing_tool
+import loglinear_paper_ref
 
 try:
     import numpy as np
@@ -76,6 +77,9 @@ class Fenwick:
 
 def run_mode(m):
     kind = m["kind"]
+    if kind in ("loglinear_mamba2", "loglinear_gated_deltanet"):
+        # The paper's variants: checked against their materialised masked form.
+        return loglinear_paper_ref.check(m)
     dk, dv = int(m["d_key"]), int(m["d_value"])
     heads = [{k: np.array(v) for k, v in h.items()} for h in m["heads"]]
     Wout = np.array(m["Wout"])

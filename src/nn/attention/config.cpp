@@ -8,7 +8,8 @@ namespace irithyll::nn {
 namespace {
 constexpr std::array<std::string_view, kAttentionKindCount> kNames = {
     "retnet", "hawk",         "gla",   "gla_vector", "deltanet", "gated_deltanet",
-    "rwkv",   "mlstm",        "deltaproduct", "rwkv7", "hgrn2", "loglinear"};
+    "rwkv",   "mlstm",        "deltaproduct", "rwkv7", "hgrn2", "loglinear", "loglinear_mamba2",
+    "loglinear_gated_deltanet"};
 
 // Model files and the CLI are untrusted: cap sizes so a hostile config cannot
 // ask for terabytes.
@@ -43,7 +44,7 @@ Result<AttentionMode> parse_attention_mode(std::string_view text) {
   if (!lookup(head, mode.kind)) return Status::invalid_argument("unknown attention mode '" + std::string(text) + "'");
   if (!inner.empty()) {
     if (mode.kind != AttentionKind::kLogLinear || !lookup(inner, mode.inner) ||
-        mode.inner == AttentionKind::kLogLinear)
+        has_levels(mode.inner))
       return Status::invalid_argument("bad inner mode in '" + std::string(text) + "'");
   }
   return mode;
@@ -67,7 +68,7 @@ Status AttentionMode::validate() const {
   if (n_compositions < 1 || n_compositions > kMaxCompositions)
     return Status::invalid_argument("attention: n_compositions must be in [1, 16]");
   if (!(lower_bound >= 0.0 && lower_bound < 1.0)) return Status::invalid_argument("attention: lower_bound in [0, 1)");
-  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || inner == AttentionKind::kLogLinear)
+  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || has_levels(inner))
     return Status::invalid_argument("attention: LogLinear cannot wrap LogLinear");
   if (max_levels < 1 || max_levels > kMaxLevels) return Status::invalid_argument("attention: max_levels in [1, 62]");
   if (!finite(lambda_init)) return Status::invalid_argument("attention: lambda_init must be finite");

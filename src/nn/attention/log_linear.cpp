@@ -30,7 +30,7 @@ void sgd_outer(std::vector<double>& w, const std::vector<double>& g, const doubl
 }  // namespace
 
 Status LogLinearConfig::validate() const {
-  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || inner == AttentionKind::kLogLinear)
+  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || has_levels(inner))
     return Status::invalid_argument("log-linear: inner mode must be a non-log-linear mode");
   for (std::size_t d : {d_model, d_key, d_value})
     if (d < 1 || d > 4096) return Status::invalid_argument("log-linear: dimensions must be 1..4096");

@@ -19,6 +19,11 @@
 //                                     is fixed at 1: this layer has no gradient path)
 //   HGRN2 (Qin et al. 2024)           S <- diag(lb + (1-lb) sigmoid(W x)) S + k v^T
 //   LogLinear (Guo et al. 2026)       Fenwick stack of leaves kh v^T, o = sum_l lambda_l S_l^T q
+//                                     (the original's counter form: no decay, token merged into buckets)
+//   LogLinearMamba2 (Guo et al. 2026) the paper's variant (loglinear_paper.hpp): dt = softplus(w . x),
+//                                     every level S_l <- e^-dt S_l, the token's own level 0 += dt k v^T
+//   LogLinearGatedDeltaNet (same)     every level S_l <- g (I - beta kh kh^T) S_l, level 0 += beta kh v^T,
+//                                     g, beta = sigmoid(w . x); both read o = sum_l lambda_l S_l^T q
 //
 // Every mode reads after its update (o_t includes token t), LogLinear
 // included: the leaf is pushed, then the level mix is read. The original's
@@ -141,6 +146,8 @@ class MultiHeadAttention {
   void head_step(std::size_t h, const double* p, double* s, std::uint64_t mask, std::uint32_t land,
                  double* o) const noexcept;
   void finish(std::span<double> out) const noexcept;
+  // lambda = softplus_softmax_mix(rows + lambda0): max_levels level weights from their projection rows.
+  void level_weights(const double* rows, double* lambda) const noexcept;
   void prepare_gates() const noexcept;  // maps the gate rows of proj_ into gates_
   void prepare_rwkv() const noexcept;
   std::size_t scalar_gates_per_head() const noexcept;  // sigmoid gates of GLA / GDN / mLSTM / DeltaProduct
