@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/attention/multi_head.hpp"
 
 namespace irithyll::nn {
@@ -237,6 +238,79 @@ TEST(AttentionReference, DumpForNumpy) {
   write_file(path, j);
 }
 
+// LogLinearAttention (single head, f64 weights) in the same record layout:
+// one head, W_out the identity, so the layer output is tanh(o) as it is there.
+void write_single_head(Json& j, LogLinearForm form, std::uint32_t levels, std::uint64_t seed, std::size_t steps) {
+  LogLinearConfig c;
+  c.form = form;
+  c.d_model = 6;
+  c.d_key = 3;
+  c.d_value = 4;
+  c.max_levels = levels;
+  c.lambda_init = 0.3;
+  c.seed = seed;
+  c.init_scale = 0.6;
+  LogLinearAttention m(c);
+  const bool gdn = form == LogLinearForm::kGatedDeltaNet;
+  j.s += '{';
+  j.key("kind");
+  j.str(gdn ? "loglinear_gated_deltanet" : "loglinear_mamba2");
+  j.key("layer");
+  j.str("single_head");
+  j.key("max_levels");
+  j.num(levels);
+  j.s += ',';
+  j.key("lambda_bias");
+  j.num(c.lambda_bias());
+  j.s += ',';
+  j.key("heads");
+  j.s += "[{";
+  const auto mat = [&](const char* name, std::span<const double> w, std::size_t rows, bool comma = true) {
+    j.key(name);
+    j.mat(w.data(), rows, c.d_model);
+    if (comma) j.s += ',';
+  };
+  mat("Wk", m.w_k(), c.d_key);
+  mat("Wv", m.w_v(), c.d_value);
+  mat("Wq", m.w_q(), c.d_key);
+  mat("lambda", m.w_lambda(), levels);
+  if (gdn) {
+    mat("g", m.w_gate().first(c.d_model), 1);
+    mat("beta", m.w_gate().subspan(c.d_model), 1, false);
+  } else {
+    mat("dt", m.w_gate(), 1, false);
+  }
+  j.s += "}],";
+  std::vector<double> eye(c.d_value * c.d_value, 0.0);
+  for (std::size_t i = 0; i < c.d_value; ++i) eye[i * c.d_value + i] = 1.0;
+  j.key("Wout");
+  j.mat(eye.data(), c.d_value, c.d_value);
+  j.s += ',';
+  Xorshift64 rng(seed * 7);
+  std::vector<double> x(c.d_model), out(c.d_value);
+  Json ins, outs;
+  for (std::size_t t = 0; t < steps; ++t) {
+    for (double& e : x) e = rng.normal();
+    ASSERT_TRUE(m.forward(x, out));
+    ins.s += t ? "," : "";
+    ins.vec(x.data(), x.size());
+    outs.s += t ? "," : "";
+    outs.vec(out.data(), out.size());
+  }
+  j.key("inputs");
+  j.s += '[' + ins.s + "],";
+  j.key("outputs");
+  j.s += '[' + outs.s + "],";
+  for (double& e : x) e = rng.normal();
+  m.query_readonly(x, out);
+  j.key("query_x");
+  j.vec(x.data(), x.size());
+  j.s += ',';
+  j.key("query_out");
+  j.vec(out.data(), out.size());
+  j.s += '}';
+}
+
 // The paper's log-linear variants at T up to 256 and level counts 1..9 (9
 // levels hold 256 tokens without folding; fewer fold), for
 // tests/reference/loglinear_paper_ref.py's materialised O(T^2) form.
@@ -258,6 +332,12 @@ TEST(AttentionReference, DumpLogLinearPaperForNumpy) {
         first = false;
         write_mode(j, m, ++seed, steps);
       }
+    }
+  }
+  for (LogLinearForm form : {LogLinearForm::kMamba2, LogLinearForm::kGatedDeltaNet}) {
+    for (std::uint32_t levels : {2u, 9u}) {
+      j.s += ',';
+      write_single_head(j, form, levels, ++seed, 256);
     }
   }
   j.s += "]}\n";

@@ -143,8 +143,9 @@ def main():
         err, err_q = check(m)
         ok = err <= TOL and err_q <= TOL
         failures += 0 if ok else 1
-        print("%-26s L=%d T=%-3d max_rel_err=%.3e query_err=%.3e %s" %
-              (m["kind"], int(m["max_levels"]), len(m["outputs"]), err, err_q, "ok" if ok else "MISMATCH"))
+        print("%-26s %-11s L=%d T=%-3d max_rel_err=%.3e query_err=%.3e %s" %
+              (m["kind"], m.get("layer", "multi_head"), int(m["max_levels"]), len(m["outputs"]), err, err_q,
+               "ok" if ok else "MISMATCH"))
     print("%d cases checked, %d mismatched (tolerance %.0e)" % (len(data["modes"]), failures, TOL))
     return 1 if failures else 0
 

@@ -11,7 +11,10 @@ namespace irithyll::cli {
 namespace {
 
 void declare(ArgParser& p) {
-  p.option("loglinear-inner", "MODE", "loglinear: inner mode (delta-family modes L2-normalise keys)", "gated_deltanet");
+  p.option("loglinear-inner", "MODE",
+           "loglinear: inner mode of the counter form (delta-family modes L2-normalise keys), or "
+           "loglinear_mamba2 / loglinear_gated_deltanet for the paper's variants",
+           "gated_deltanet");
   p.option("loglinear-d-model", "D", "loglinear: projected input width", "16");
   p.option("loglinear-d-key", "K", "loglinear: key dimension", "8");
   p.option("loglinear-d-value", "V", "loglinear: value (output) dimension", "8");
@@ -29,7 +32,13 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.layer.seed = ctx.seed;
   auto inner = nn::parse_attention_mode(args.get("loglinear-inner"));
   if (!inner.is_ok()) return inner.status();
-  c.layer.inner = inner->kind;
+  if (inner->kind == nn::AttentionKind::kLogLinearMamba2) {
+    c.layer.form = nn::LogLinearForm::kMamba2;
+  } else if (inner->kind == nn::AttentionKind::kLogLinearGatedDeltaNet) {
+    c.layer.form = nn::LogLinearForm::kGatedDeltaNet;
+  } else {
+    c.layer.inner = inner->kind;
+  }
   auto dm = args.get_int("loglinear-d-model");
   auto dk = args.get_int("loglinear-d-key");
   auto dv = args.get_int("loglinear-d-value");

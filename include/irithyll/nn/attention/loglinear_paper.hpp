@@ -39,7 +39,14 @@
 
 namespace irithyll::nn {
 
-// Advances the levels by one token as above; returns the new mask. u: dv scratch.
+// Step 1 alone: merges the completed run; returns the mask after it (bit 0 set).
+std::uint64_t loglinear_paper_merge(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
+                                    std::size_t dv) noexcept;
+// Steps 2-3 on the levels of `mask` (as returned by the merge). u: dv scratch.
+void loglinear_paper_transition_write(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
+                                      std::size_t dv, double alpha, double erase, const double* kh, double write,
+                                      const double* v, double* u) noexcept;
+// Steps 1-3: advances the levels by one token; returns the new mask. u: dv scratch.
 std::uint64_t loglinear_paper_update(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
                                      std::size_t dv, double alpha, double erase, const double* kh, double write,
                                      const double* v, double* u) noexcept;
