@@ -114,6 +114,11 @@ std::vector<AttentionMode> reference_modes() {
   dp.n_compositions = 3;
   dp.reflections = true;
   modes.push_back(dp);
+  AttentionMode up;
+  up.kind = AttentionKind::kRWKV7;
+  up.rwkv7_upstream_order = true;
+  up.rwkv7_removal = 0.8;
+  modes.push_back(up);
   AttentionMode ll;
   ll.kind = AttentionKind::kLogLinear;
   ll.inner = AttentionKind::kGatedDeltaNet;
@@ -148,6 +153,7 @@ void write_mode(Json& j, const AttentionMode& mode, std::uint64_t seed, std::siz
         {"n_compositions", mode.n_compositions}, {"reflections", mode.reflections ? 1.0 : 0.0},
         {"lower_bound", mode.lower_bound}, {"max_levels", mode.max_levels},
         {"lambda_bias", mode.lambda_bias()}, {"rwkv7_removal", mode.rwkv7_removal},
+        {"rwkv7_upstream", mode.rwkv7_upstream_order ? 1.0 : 0.0},
         {"d_model", static_cast<double>(c.d_model)}, {"n_heads", static_cast<double>(c.n_heads)},
         {"d_key", static_cast<double>(c.d_key)}, {"d_value", static_cast<double>(c.d_value)}};
     for (const auto& [name, value] : params) {

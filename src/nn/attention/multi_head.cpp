@@ -277,7 +277,15 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
         g3[i] = k[i] * (1.0 + m.rwkv7_removal * (g2[i] - 1.0));
         g4[i] = g2[i] * kh[i];
       }
-      attn::rwkv7_write_read(s, w, kh, g3, g4, v, q, o, dk, dv, u);
+      // The kernel's removal reads D^T r with D = diag(w) S. Upstream order
+      // reads S^T kh = D^T (kh / w) instead: w lies in (0.6, 1), so dividing
+      // is safe and the same fused kernel serves both orders.
+      const double* removal_read = kh;
+      if (m.rwkv7_upstream_order) {
+        for (std::size_t i = 0; i < dk; ++i) g[i] = kh[i] / w[i];
+        removal_read = g;
+      }
+      attn::rwkv7_write_read(s, w, removal_read, g3, g4, v, q, o, dk, dv, u);
       return;
     }
     case AttentionKind::kLogLinear: {

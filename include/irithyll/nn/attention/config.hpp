@@ -54,6 +54,13 @@ struct AttentionMode {
   std::uint32_t max_levels = 32;     // LogLinear (all three forms) Fenwick depth L, 1..62
   double lambda_init = -1.0;         // LogLinear lambda bias; < 0 means 1/L
   double rwkv7_removal = 0.5;        // RWKV-7 alpha in k~ = k (1 + alpha (a - 1)), in [0, 1]
+  // RWKV-7 order of decay and removal. false (default, the original's):
+  // decay first, the removal reads the decayed state D = diag(w) S. true: the
+  // upstream order of the RWKV-7 paper's reference, S <- diag(w) S - (a kh)(S^T kh)^T
+  // + k~ v^T, the removal reading the un-decayed state. Name "rwkv7:upstream".
+  // Checkpoints carry it as bit 7 of the kind byte (clear in every record
+  // written before it existed, so those decode as decay-first).
+  bool rwkv7_upstream_order = false;
 
   double lambda_bias() const noexcept {
     return lambda_init < 0.0 ? 1.0 / static_cast<double>(max_levels) : lambda_init;
@@ -83,7 +90,8 @@ std::string_view attention_kind_name(AttentionKind k) noexcept;
 // Accepts the names above ("retnet", "hawk", "gla", "gla_vector", "deltanet",
 // "gated_deltanet", "rwkv", "mlstm", "deltaproduct", "rwkv7", "hgrn2",
 // "loglinear", "loglinear_mamba2", "loglinear_gated_deltanet") and
-// "loglinear:<inner>" (the counter form; default inner gla).
+// "loglinear:<inner>" (the counter form; default inner gla), and
+// "rwkv7:upstream" (the upstream removal order).
 Result<AttentionMode> parse_attention_mode(std::string_view text);
 std::string attention_mode_name(const AttentionMode& mode);
 

@@ -12,8 +12,10 @@
 //   RWKV (Peng et al. 2023)           S <- e^-w S + exp(k) v^T, e^-w = exp(-(d0 + softplus(w . x)))
 //   mLSTM (Beck et al. 2024)          S <- f S + k (i v)^T
 //   DeltaProduct (Siems et al. 2025)  S <- g S; then n delta steps with their own (kh_j, v_j, beta_j)
-//   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T,
-//                                     w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
+//   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T
+//                                     (decay first, the original's order), or with
+//                                     mode.rwkv7_upstream_order (the RWKV-7 paper's reference)
+//                                     S <- D - (a (.) kh)(S^T kh)^T + k~ v^T; w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
 //                                     k~ = k (.) (1 + alpha (a - 1)) with the constant alpha
 //                                     = mode.rwkv7_removal (the original's learned key scale xi
 //                                     is fixed at 1: this layer has no gradient path)
