@@ -30,7 +30,11 @@ TEST(MambaFingerprint, V3ClassificationWithRegen) {
   c.n_state = 8;
   c.n_groups = 2;
   c.continual = regen_every_50(0.5);
+  c.bcnorm_lr = 0.0;  // gamma fixed: the behaviour pinned before gamma learned (unchanged)
   expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x35dd76609152170cull);
+  // The default since BCNorm's gamma trains (bcnorm_lr 0.003): a new pin, intended.
+  c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen, learned gamma", c, 0x99e8e2f9d65199ecull);
 }
 
 TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
@@ -47,7 +51,10 @@ TEST(MambaFingerprint, V3MimoRegression) {
   c.version = MambaVersion::kV3Mimo;
   c.n_state = 8;
   c.n_groups = 5;
+  c.bcnorm_lr = 0.0;  // gamma fixed: unchanged pin
   expect_fingerprint<MambaLearner>("mamba v3-mimo", c, 0x65f7f751b01cb52dull);
+  c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;  // learned gamma, the default: new pin, intended
+  expect_fingerprint<MambaLearner>("mamba v3-mimo, learned gamma", c, 0x0f4b775f8daeba0aull);
 }
 
 TEST(MambaFingerprint, ConfigurationMessages) {

@@ -14,6 +14,7 @@ void declare(ArgParser& p) {
   p.option("mamba-rank", "R", "mamba v3-mimo: rank of the input product B X^T (1..16)", "2");
   p.option("mamba-block", "M", "mamba bd: channels per block (must divide the feature count)", "1");
   p.option("mamba-bcnorm", "on|off", "mamba v3: RMS-normalise B and C", "on");
+  p.option("mamba-bcnorm-lr", "R", "mamba v3: SGD rate of BCNorm's gamma on the readout loss (0 = fixed gamma)", "0.003");
   p.option("mamba-rls-lambda", "L", "mamba: RLS forgetting factor in (0, 1]", "0.998");
   p.option("mamba-rls-delta", "D", "mamba: RLS initial P = delta I", "100");
   p.option("mamba-warmup", "K", "mamba: samples before the readout trains", "10");
@@ -43,7 +44,9 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   auto warmup = args.get_int("mamba-warmup");
   auto lambda = args.get_double("mamba-rls-lambda");
   auto delta = args.get_double("mamba-rls-delta");
-  for (const Status* s : {&n_state.status(), &groups.status(), &rank.status(), &block.status(), &warmup.status(), &lambda.status(), &delta.status()})
+  auto bc_lr = args.get_double("mamba-bcnorm-lr");
+  for (const Status* s : {&n_state.status(), &groups.status(), &rank.status(), &block.status(), &warmup.status(),
+                          &lambda.status(), &delta.status(), &bc_lr.status()})
     if (!s->is_ok()) return *s;
   if (*n_state < 1 || *groups < 1 || *rank < 0 || *block < 1 || *warmup < 0)
     return Status::invalid_argument("mamba: --mamba-n-state and --mamba-groups must be >= 1, rank and warmup >= 0");
@@ -53,6 +56,7 @@ Result<std::unique_ptr<Learner>> make(const ArgParser& args, const ModelContext&
   c.block_size = static_cast<std::size_t>(*block);
   c.warmup = static_cast<std::size_t>(*warmup);
   c.rls = RlsConfig{*lambda, *delta};
+  c.bcnorm_lr = *bc_lr;
   auto continual = parse_continual_options(args, ctx.seed);
   if (!continual.is_ok()) return continual.status();
   c.continual = *continual;

@@ -29,6 +29,23 @@ void BCNorm::normalize(std::span<const double> in, std::span<double> out) const 
   for (std::size_t i = 0; i < n; ++i) out[i] = gamma_[i] * in[i] * inv_rms;
 }
 
+void BCNorm::normalize_split(std::span<double> v, std::span<double> unit) const noexcept {
+  const std::size_t n = v.size();
+  if (n == 0) return;
+  double ss = 0.0;
+  for (double e : v) ss += e * e;
+  const double inv_rms = 1.0 / std::sqrt(ss / static_cast<double>(n) + eps_);
+  for (std::size_t i = 0; i < n; ++i) {
+    unit[i] = v[i] * inv_rms;
+    v[i] = gamma_[i] * unit[i];
+  }
+}
+
+void BCNorm::accumulate_grad_gamma(std::span<const double> unit, std::span<const double> dout) noexcept {
+  if (!learnable_) return;
+  for (std::size_t i = 0; i < unit.size(); ++i) dgamma_[i] += dout[i] * unit[i];
+}
+
 void BCNorm::backward(std::span<const double> v, std::span<const double> dy, std::span<double> dv) noexcept {
   const std::size_t n = v.size();
   if (n == 0) return;
@@ -47,12 +64,18 @@ void BCNorm::backward(std::span<const double> v, std::span<const double> dy, std
   }
 }
 
-void BCNorm::step(double lr) noexcept {
+void BCNorm::step(double lr, double max_norm) noexcept {
   if (!learnable_) return;
   bool finite = std::isfinite(lr);
-  for (double g : dgamma_) finite = finite && std::isfinite(g);
+  double ss = 0.0;
+  for (double g : dgamma_) {
+    finite = finite && std::isfinite(g);
+    ss += g * g;
+  }
+  const double norm = std::sqrt(ss);
+  const double scale = norm > max_norm ? max_norm / norm : 1.0;
   if (finite)
-    for (std::size_t i = 0; i < gamma_.size(); ++i) gamma_[i] -= lr * dgamma_[i];
+    for (std::size_t i = 0; i < gamma_.size(); ++i) gamma_[i] -= lr * scale * dgamma_[i];
   zero_grad();
 }
 

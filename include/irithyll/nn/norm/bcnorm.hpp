@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -38,11 +39,17 @@ class BCNorm {
   void normalize(std::span<const double> in, std::span<double> out) const noexcept;
   void normalize_inplace(std::span<double> v) const noexcept { normalize(v, v); }
 
+  // normalize in place that also keeps the unit-RMS vector v / r (before
+  // gamma) in `unit`, for a caller that forms dgamma itself (Mamba3).
+  void normalize_split(std::span<double> v, std::span<double> unit) const noexcept;
+  // dgamma += dout (.) unit when learnable (dout: gradient w.r.t. normalize's output).
+  void accumulate_grad_gamma(std::span<const double> unit, std::span<const double> dout) noexcept;
   // Backward of normalize(v): writes dv (dv may alias dy), and accumulates
   // dgamma when learnable. REQUIRES: v, dy, dv all dim() long (or all empty).
   void backward(std::span<const double> v, std::span<const double> dy, std::span<double> dv) noexcept;
-  // gamma -= lr * dgamma, then dgamma = 0 (no-op unless learnable). Non-finite dgamma is dropped.
-  void step(double lr) noexcept;
+  // gamma -= lr * dgamma, then dgamma = 0 (no-op unless learnable). Non-finite
+  // dgamma is dropped; a dgamma longer than max_norm (L2) is scaled to it first.
+  void step(double lr, double max_norm = std::numeric_limits<double>::infinity()) noexcept;
   void zero_grad() noexcept;
   void set_learnable(bool on) noexcept { learnable_ = on; }
   bool learnable() const noexcept { return learnable_; }
