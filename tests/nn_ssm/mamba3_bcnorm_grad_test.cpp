@@ -94,5 +94,35 @@ TEST(Mamba3BcNorm, LearnerTrainsGammaAndCheckpointsIt) {
   EXPECT_FALSE(MambaLearner::validate(c).is_ok());
 }
 
+// A record written with gamma fixed (as every record before learning existed)
+// decodes with bcnorm_lr 0 and continues bit-identically with gamma fixed.
+TEST(Mamba3BcNorm, FixedGammaRecordsKeepFixedGamma) {
+  MambaLearnerConfig c;
+  c.version = MambaVersion::kV3;
+  c.n_state = 8;
+  c.bcnorm_lr = 0.0;
+  MambaLearner m(c);
+  Xorshift64 rng(12);
+  std::vector<double> x(4);
+  for (int t = 0; t < 100; ++t) {
+    for (double& e : x) e = rng.normal();
+    m.learn_one(x, x[0]);
+  }
+  ByteWriter w;
+  m.encode(w);
+  EXPECT_EQ(w.data()[4 + 1 + 8 + 8] & 0x80u, 0u);  // version byte after u32 version, task, n_classes, n_features
+  MambaLearner d;
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok());
+  EXPECT_EQ(d.config().bcnorm_lr, 0.0);
+  for (int t = 0; t < 50; ++t) {
+    for (double& e : x) e = rng.normal();
+    ASSERT_EQ(m.predict_one(x), d.predict_one(x));
+    m.learn_one(x, x[1]);
+    d.learn_one(x, x[1]);
+  }
+  for (double g : dynamic_cast<const Mamba3*>(d.layer())->bcnorm_gamma()) EXPECT_EQ(g, 1.0);
+}
+
 }  // namespace
 }  // namespace irithyll::nn
