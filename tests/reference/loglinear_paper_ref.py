@@ -5,14 +5,14 @@ Guo et al., "Log-Linear Attention" (ICLR 2026, arXiv 2506.04761) write every
 model as O = (A (.) M) V with a T x T lower-triangular mask. Log-linear
 attention multiplies the inner model's mask by the hierarchical mask M^H,
 whose entry (t, s) is the level weight lambda_t^(l) of the Fenwick level l
-that token s occupies in query t's partition of [0, t] (eq. 6-7): l = 0 for
+that token s occupies in query t's partition of [0, t] (sec. 3.1): l = 0 for
 s = t, else l = floor(log2(t xor s)) + 1, capped at L - 1 (levels past the
 top fold into it). Built here from that definition as explicit T x T
 matrices, O(T^2) memory, with no recurrence anywhere:
 
-  Log-Linear Mamba-2 (eq. 10):          O = (Q K^T (.) M^S (.) M^H) diag(dt) V
+  Log-Linear Mamba-2 (sec. 3.3):        O = (Q K^T (.) M^S (.) M^H) diag(dt) V
       M^S[t, s] = prod_{r=s+1..t} alpha_r (1 on the diagonal), alpha = exp(-dt)
-  Log-Linear Gated DeltaNet (eq. 11):   O = (A (.) M^H) V,
+  Log-Linear Gated DeltaNet (sec. 3.3): O = (A (.) M^H) V,
       A = (Q Kh^T (.) M^S) (I + diag(beta) (Kh Kh^T (.) M^S, strictly lower))^-1 diag(beta)
       (the Gated DeltaNet attention matrix, beta folded in; Kh = unit keys)
 
