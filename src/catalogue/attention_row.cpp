@@ -16,7 +16,7 @@ std::span<const ConfigField<AC>> attention_fields() {
   static const std::vector<ConfigField<AC>> own = {
       {FieldInfo::text("mode", "gla",
                        "retnet | hawk | gla | gla_vector | deltanet | gated_deltanet | rwkv | mlstm | deltaproduct | "
-                       "rwkv7 | hgrn2 | loglinear[:INNER]"),
+                       "rwkv7 | rwkv7:upstream | hgrn2 | loglinear[:INNER] | loglinear_mamba2 | loglinear_gated_deltanet"),
        [](AC& c, std::string_view v) -> Status {
          auto mode = nn::parse_attention_mode(v);
          if (!mode) return mode.status();
@@ -55,16 +55,25 @@ Result<std::unique_ptr<Learner>> make_attention(const ModelSettings& s, const Le
 std::span<const ConfigField<LC>> loglinear_fields() {
   static const std::vector<ConfigField<LC>> own = {
       {FieldInfo::choice("inner", "gated_deltanet",
-                         "retnet|hawk|gla|gla_vector|deltanet|gated_deltanet|rwkv|mlstm|deltaproduct|rwkv7|hgrn2",
-                         "inner mode (delta-family modes L2-normalise keys)")
+                         "retnet|hawk|gla|gla_vector|deltanet|gated_deltanet|rwkv|mlstm|deltaproduct|rwkv7|hgrn2|"
+                         "loglinear_mamba2|loglinear_gated_deltanet",
+                         "inner mode of the counter form (delta-family modes L2-normalise keys), or the paper's "
+                         "Log-Linear Mamba-2 / Gated DeltaNet (Guo et al. 2025)")
            .aka("loglinear-inner"),
        [](LC& c, std::string_view v) -> Status {
          auto mode = nn::parse_attention_mode(v);
          if (!mode) return mode.status();
-         c.layer.inner = mode->kind;
+         c.layer.form = nn::LogLinearForm::kCounter;
+         if (mode->kind == nn::AttentionKind::kLogLinearMamba2) c.layer.form = nn::LogLinearForm::kMamba2;
+         else if (mode->kind == nn::AttentionKind::kLogLinearGatedDeltaNet) c.layer.form = nn::LogLinearForm::kGatedDeltaNet;
+         else c.layer.inner = mode->kind;
          return Status::ok();
        },
-       [](const LC& c) { return std::string(nn::attention_kind_name(c.layer.inner)); }},
+       [](const LC& c) {
+         if (c.layer.form == nn::LogLinearForm::kMamba2) return std::string("loglinear_mamba2");
+         if (c.layer.form == nn::LogLinearForm::kGatedDeltaNet) return std::string("loglinear_gated_deltanet");
+         return std::string(nn::attention_kind_name(c.layer.inner));
+       }},
       {FieldInfo::integer("d-model", "16", "projected input width").in(1, 4096).aka("loglinear-d-model"),
        IRITHYLL_FIELD_UINT(LC, layer.d_model)},
       {FieldInfo::integer("d-key", "8", "key dimension").in(1, 4096).aka("loglinear-d-key"),

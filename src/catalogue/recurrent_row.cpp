@@ -55,6 +55,10 @@ std::span<const ConfigField<MC>> mamba_fields() {
        IRITHYLL_FIELD_UINT(MC, block_size)},
       {FieldInfo::boolean("bcnorm", "on", "v3: RMS-normalise B and C").aka("mamba-bcnorm"),
        IRITHYLL_FIELD_BOOL(MC, use_bcnorm)},
+      {FieldInfo::real("bcnorm-lr", "0.003", "v3: SGD rate of BCNorm's gamma on the readout loss (0 = fixed gamma)")
+           .in(0, 1)
+           .aka("mamba-bcnorm-lr"),
+       IRITHYLL_FIELD_REAL(MC, bcnorm_lr)},
       {FieldInfo::integer("warmup", "10", "samples before the readout trains").in(0, 1e9).aka("mamba-warmup"),
        IRITHYLL_FIELD_UINT(MC, warmup)},
   };

@@ -1,6 +1,7 @@
 #include "irithyll/nn/primitives.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "irithyll/nn/vmath.hpp"
 
@@ -19,7 +20,9 @@ double softplus_softmax_mix(std::span<const double> x, double tau, std::span<dou
     if (!std::isfinite(out[i])) out[i] = 0.0;
     total += out[i];
   }
-  if (!(total > 0.0) || !std::isfinite(total)) {
+  // A subnormal total (every term far below e^-700) would make 1/total
+  // overflow and 0 * inf a NaN: that is underflow too.
+  if (!(total >= std::numeric_limits<double>::min()) || !std::isfinite(total)) {
     // All terms underflowed (or a +inf slipped in): the limit is uniform.
     for (std::size_t i = 0; i < n; ++i) out[i] = 1.0 / static_cast<double>(n);
     return total;

@@ -83,5 +83,28 @@ TEST(AllocAttention, LogLinearTrainAndLearnerStepWithoutAllocating) {
   EXPECT_EQ(test::allocation_count() - before, 0);
 }
 
+// The paper's log-linear forms train without allocating either.
+TEST(AllocAttention, LogLinearPaperFormsTrainWithoutAllocating) {
+  for (LogLinearForm form : {LogLinearForm::kMamba2, LogLinearForm::kGatedDeltaNet}) {
+    LogLinearConfig lc;
+    lc.d_model = 16;
+    lc.form = form;
+    lc.max_levels = 6;
+    LogLinearAttention ll(lc);
+    Xorshift64 rng(5);
+    std::vector<double> x(16), y(4), out(4);
+    for (double& e : x) e = rng.normal();
+    ll.train_one(x, y, out);
+    const long before = test::allocation_count();
+    for (int t = 0; t < 200; ++t) {
+      for (double& e : x) e = rng.normal();
+      ll.train_one(x, y, out);
+      ll.peek(x, out);
+      ll.query_readonly(x, out);
+    }
+    EXPECT_EQ(test::allocation_count() - before, 0);
+  }
+}
+
 }  // namespace
 }  // namespace irithyll::nn

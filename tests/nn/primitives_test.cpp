@@ -50,6 +50,11 @@ TEST(Primitives, SoftplusSoftmaxMixSpecialCases) {
   std::vector<double> tiny{-1e6, -1e6}, ot(2);  // every term underflows: uniform limit
   softplus_softmax_mix(tiny, 1.0, ot);
   EXPECT_DOUBLE_EQ(ot[0], 0.5);
+  // A subnormal total (terms near e^-710) once gave 1/total = inf and NaN weights.
+  std::vector<double> sub{-712.0, -713.0, -2000.0}, os(3);
+  softplus_softmax_mix(sub, 1.0, os);
+  for (double e : os) EXPECT_TRUE(std::isfinite(e));
+  EXPECT_NEAR(os[0] + os[1] + os[2], 1.0, 1e-12);
 }
 
 TEST(Primitives, TanhBoundAndRank1) {

@@ -142,6 +142,12 @@ TEST(AttentionLearner, RejectsBadConfig) {
   c.rls.forgetting_factor = 0.99;
   c.attention.d_model = 0;
   EXPECT_FALSE(AttentionLearner::validate(c).is_ok());
+  // The checked factory reports the same Status instead of building.
+  EXPECT_EQ(AttentionLearner::make(c).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(MultiHeadAttention::make(c.attention).is_ok());
+  c.attention.d_model = 32;
+  EXPECT_TRUE(AttentionLearner::make(c).is_ok());
+  EXPECT_TRUE(MultiHeadAttention::make(c.attention).is_ok());
 }
 
 }  // namespace

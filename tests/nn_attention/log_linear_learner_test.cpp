@@ -52,6 +52,43 @@ TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
   EXPECT_LT(rel_total, 0.05);
 }
 
+// The paper's forms train inside the learner too, and checkpoint with their form.
+TEST(LogLinearLearner, PaperFormsFitAndCheckpoint) {
+  for (LogLinearForm form : {LogLinearForm::kMamba2, LogLinearForm::kGatedDeltaNet}) {
+    LogLinearLearnerConfig c;
+    c.layer.form = form;
+    c.layer.max_levels = 8;
+    LogLinearLearner m(c);
+    Xorshift64 rng(77);
+    std::vector<double> x(3);
+    double se = 0.0, n = 0.0;
+    for (int t = 0; t < 2000; ++t) {
+      for (double& e : x) e = rng.normal();
+      const double y = 2.0 * x[0] - x[1] + 0.1 * rng.normal();
+      const double p = m.predict_one(x);
+      if (t >= 1000) {
+        se += (p - y) * (p - y);
+        n += 1.0;
+      }
+      m.learn_one(x, y);
+    }
+    EXPECT_LT(se / n / 5.0, 0.05) << static_cast<int>(form);
+    EXPECT_EQ(m.layer().train_steps(), 2000u);
+    ByteWriter w;
+    m.encode(w);
+    LogLinearLearner d;
+    ByteReader r(w.data());
+    ASSERT_TRUE(d.decode(r).is_ok());
+    EXPECT_EQ(d.layer().config().form, form);
+    for (int t = 0; t < 20; ++t) {
+      for (double& e : x) e = rng.normal();
+      ASSERT_EQ(m.predict_one(x), d.predict_one(x));
+      m.learn_one(x, x[0]);
+      d.learn_one(x, x[0]);
+    }
+  }
+}
+
 TEST(LogLinearLearner, ClassifiesWithBadInputs) {
   LogLinearLearnerConfig c;
   c.task = Task::kClassification;
@@ -76,6 +113,8 @@ TEST(LogLinearLearner, ClassifiesWithBadInputs) {
   m.reset();
   EXPECT_EQ(m.n_samples_seen(), 0u);
   EXPECT_EQ(m.layer().train_steps(), 0u);
+  c.n_classes = 1;  // invalid: the checked factory reports it
+  EXPECT_EQ(LogLinearLearner::make(c).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -169,6 +169,8 @@ TEST(LogLinear, DeterministicZeroLrNoOpAndAllWeightsTrain) {
   LogLinearConfig bad_cfg;
   bad_cfg.inner = AttentionKind::kLogLinear;
   EXPECT_FALSE(bad_cfg.validate().is_ok());
+  EXPECT_EQ(LogLinearAttention::make(bad_cfg).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(LogLinearAttention::make(LogLinearConfig{}).is_ok());
 }
 
 // Seed 004's MQAR-2 protocol: bind 2 key->value pairs with train_one, recall

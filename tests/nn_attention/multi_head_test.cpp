@@ -61,7 +61,7 @@ TEST(MultiHeadAttention, ShapesBoundsAndConstantState) {
     MultiHeadAttention layer(small(m, 7, 1.0));
     const std::size_t n_state = layer.state().size();
     const std::size_t per_head = m.kind == AttentionKind::kHawk        ? 3u
-                                 : m.kind == AttentionKind::kLogLinear ? 8u * 4u * 3u
+                                 : has_levels(m.kind) ? 8u * 4u * 3u
                                                                        : 4u * 3u;
     EXPECT_EQ(n_state, 2 * per_head) << attention_mode_name(m);
     Xorshift64 rng(1);
@@ -208,6 +208,60 @@ TEST(Fenwick, ActiveLevelsAreTheBitsOfTAndOverflowFolds) {
   EXPECT_EQ(mask, 1u << (kL - 1));
   EXPECT_EQ(levels[(kL - 1) * dk * dv], 32.0);  // total mass preserved
   for (std::uint32_t l = 0; l + 1 < kL; ++l) EXPECT_EQ(levels[l * dk * dv], 0.0);
+}
+
+}  // namespace
+}  // namespace irithyll::nn
+
+namespace irithyll::nn {
+namespace {
+
+// RWKV-7's two removal orders: named, checkpointed (bit 7 of the kind byte)
+// and different; tests/reference/attention_ref.py checks both recurrences.
+TEST(MultiHeadAttention, Rwkv7UpstreamOrderIsAModeOfItsOwn) {
+  auto up = parse_attention_mode("rwkv7:upstream");
+  ASSERT_TRUE(up.is_ok());
+  EXPECT_TRUE(up->rwkv7_upstream_order);
+  EXPECT_EQ(attention_mode_name(*up), "rwkv7:upstream");
+  EXPECT_FALSE(parse_attention_mode("rwkv7:sideways").is_ok());
+  EXPECT_FALSE(parse_attention_mode("rwkv7").value().rwkv7_upstream_order);
+  AttentionMode bad;
+  bad.kind = AttentionKind::kGLA;
+  bad.rwkv7_upstream_order = true;
+  EXPECT_FALSE(bad.validate().is_ok());
+  AttentionConfig c;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.d_key = 4;
+  c.d_value = 3;
+  c.init_scale = 0.5;
+  c.mode = *up;
+  MultiHeadAttention a(c);
+  c.mode.rwkv7_upstream_order = false;
+  MultiHeadAttention b(c);
+  Xorshift64 rng(5);
+  std::vector<double> x(8), oa(8), ob(8);
+  double diff = 0.0;
+  for (int t = 0; t < 50; ++t) {
+    for (double& e : x) e = rng.normal();
+    a.forward(x, oa);
+    b.forward(x, ob);
+    for (int i = 0; i < 8; ++i) diff = std::max(diff, std::fabs(oa[i] - ob[i]));
+  }
+  EXPECT_GT(diff, 1e-6);
+  ByteWriter w;
+  a.encode(w);
+  MultiHeadAttention d;
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok());
+  EXPECT_TRUE(d.config().mode.rwkv7_upstream_order);
+  // Default modes keep their bytes: the kind byte's bit 7 stays clear.
+  ByteWriter wb;
+  b.encode(wb);
+  MultiHeadAttention db;
+  ByteReader rb(wb.data());
+  ASSERT_TRUE(db.decode(rb).is_ok());
+  EXPECT_FALSE(db.config().mode.rwkv7_upstream_order);
 }
 
 }  // namespace

@@ -55,11 +55,80 @@ TEST(BCNorm, UnitRmsGammaScalesZeroAndEmpty) {
   EXPECT_EQ(inplace, out);  // in-place equals out-of-place
 }
 
-TEST(BCNorm, InvalidParametersThrow) {
-  EXPECT_THROW(BCNorm(0), std::invalid_argument);
-  EXPECT_THROW(BCNorm(3, 0.0), std::invalid_argument);
-  EXPECT_THROW(BCNorm(3, -1.0), std::invalid_argument);
-  EXPECT_EQ(BCNorm(3).eps(), 1e-6);
+TEST(BCNorm, InvalidParametersAreAStatus) {
+  EXPECT_EQ(BCNorm::make(0).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(BCNorm::make(3, 0.0).is_ok());
+  EXPECT_FALSE(BCNorm::make(3, -1.0).is_ok());
+  EXPECT_FALSE(BCNorm::make(3, std::nan("")).is_ok());
+  ASSERT_TRUE(BCNorm::make(3).is_ok());
+  EXPECT_EQ(BCNorm::make(3)->eps(), 1e-6);
+}
+
+}  // namespace
+}  // namespace irithyll::nn
+
+namespace irithyll::nn {
+namespace {
+
+// L = sum_i w_i out_i(v, gamma): backward(v, w) must give dL/dv and, when
+// learnable, dL/dgamma; both against central differences, over random sizes,
+// scales (including tiny v where eps matters) and gammas.
+TEST(BCNorm, BackwardMatchesFiniteDifferences) {
+  Xorshift64 rng(21);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t d = 1 + rng.below(12);
+    BCNorm n(d);
+    n.set_learnable(true);
+    for (double& g : n.gamma()) g = rng.uniform(0.2, 2.0);
+    const double scale = std::pow(10.0, rng.uniform(-3.5, 2.0));
+    std::vector<double> v(d), w(d), dv(d), out(d);
+    for (double& e : v) e = rng.normal() * scale;
+    for (double& e : w) e = rng.normal();
+    const auto loss = [&](const BCNorm& m, const std::vector<double>& x) {
+      m.normalize(x, out);
+      double l = 0.0;
+      for (std::size_t i = 0; i < d; ++i) l += w[i] * out[i];
+      return l;
+    };
+    n.backward(v, w, dv);
+    for (std::size_t i = 0; i < d; ++i) {
+      const double h = 1e-6 * std::max(scale, 1e-3);
+      std::vector<double> p = v, q = v;
+      p[i] += h;
+      q[i] -= h;
+      const double fd = (loss(n, p) - loss(n, q)) / (2 * h);
+      EXPECT_NEAR(dv[i], fd, 1e-6 * std::max(1.0, std::fabs(fd))) << "trial " << trial << " i " << i;
+      BCNorm gp = n, gq = n;
+      gp.gamma()[i] += 1e-6;
+      gq.gamma()[i] -= 1e-6;
+      const double fdg = (loss(gp, v) - loss(gq, v)) / 2e-6;
+      EXPECT_NEAR(n.grad_gamma()[i], fdg, 1e-7 * std::max(1.0, std::fabs(fdg)));
+    }
+    // step: gamma -= lr dgamma, and the gradient is cleared.
+    const std::vector<double> g0(n.gamma().begin(), n.gamma().end());
+    const std::vector<double> dg(n.grad_gamma().begin(), n.grad_gamma().end());
+    n.step(0.1);
+    for (std::size_t i = 0; i < d; ++i) EXPECT_DOUBLE_EQ(n.gamma()[i], g0[i] - 0.1 * dg[i]);
+    for (double e : n.grad_gamma()) EXPECT_EQ(e, 0.0);
+  }
+}
+
+TEST(BCNorm, FixedGammaIgnoresSteps) {
+  BCNorm n(3);
+  std::vector<double> v{1.0, 2.0, -1.0}, dy{0.5, -1.0, 2.0}, dv(3);
+  n.backward(v, dy, dv);
+  for (double e : n.grad_gamma()) EXPECT_EQ(e, 0.0);
+  n.step(1.0);
+  for (double g : n.gamma()) EXPECT_EQ(g, 1.0);
+  // A learning gamma trained to scale the output up: minimising -sum(out) grows gamma where v > 0.
+  n.set_learnable(true);
+  for (int t = 0; t < 10; ++t) {
+    std::vector<double> minus_one(3, -1.0);
+    n.backward(v, minus_one, dv);
+    n.step(0.1);
+  }
+  EXPECT_GT(n.gamma()[0], 1.0);
+  EXPECT_LT(n.gamma()[2], 1.0);
 }
 
 }  // namespace

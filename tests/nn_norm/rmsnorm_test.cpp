@@ -36,8 +36,11 @@ TEST(RMSNorm, ScaleInvarianceAndExtremes) {
   for (double e : a) EXPECT_TRUE(std::isfinite(e));
   n.forward(std::vector<double>{0.0, 0.0, 0.0}, a);
   for (double e : a) EXPECT_EQ(e, 0.0);
-  EXPECT_THROW(RMSNorm(0), std::invalid_argument);
-  EXPECT_THROW(RMSNorm(2, 0.0), std::invalid_argument);
+  // Invalid parameters come back as a Status from the checked factory.
+  EXPECT_EQ(RMSNorm::make(0).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(RMSNorm::make(2, 0.0).is_ok());
+  ASSERT_TRUE(RMSNorm::make(2).is_ok());
+  EXPECT_EQ(RMSNorm::make(2)->dim(), 2u);
 }
 
 // Loss = sum_i c_i y_i with random c; analytic dx and dgamma vs central differences.

@@ -33,7 +33,12 @@ TEST(MambaFingerprint, V3ClassificationWithRegen) {
   c.n_state = 8;
   c.n_groups = 2;
   c.continual = regen_every_50(0.5);
+  c.bcnorm_lr = 0.0;  // gamma fixed: the behaviour pinned before gamma learned
   expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x7d5d5d479b84eb78ull);
+  // The default since BCNorm's gamma trains (bcnorm_lr 0.003): a new pin, intended (and re-pinned
+  // for the Page-Hinkley restart, like the fixed-gamma one above).
+  c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen, learned gamma", c, 0xe85fcbe7d096ca5cull);
 }
 
 TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
@@ -50,7 +55,10 @@ TEST(MambaFingerprint, V3MimoRegression) {
   c.version = MambaVersion::kV3Mimo;
   c.n_state = 8;
   c.n_groups = 5;
+  c.bcnorm_lr = 0.0;  // gamma fixed: unchanged pin
   expect_fingerprint<MambaLearner>("mamba v3-mimo", c, 0x65f7f751b01cb52dull);
+  c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;  // learned gamma, the default: new pin, intended
+  expect_fingerprint<MambaLearner>("mamba v3-mimo, learned gamma", c, 0x0f4b775f8daeba0aull);
 }
 
 TEST(MambaFingerprint, ConfigurationMessages) {

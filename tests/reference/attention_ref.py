@@ -17,6 +17,7 @@ import sys
 import tempfile
 
 from missing_tool import missing_tool
+import loglinear_paper_ref
 
 try:
     import numpy as np
@@ -76,6 +77,9 @@ class Fenwick:
 
 def run_mode(m):
     kind = m["kind"]
+    if kind in ("loglinear_mamba2", "loglinear_gated_deltanet"):
+        # The paper's variants: checked against their materialised masked form.
+        return loglinear_paper_ref.check(m)
     dk, dv = int(m["d_key"]), int(m["d_value"])
     heads = [{k: np.array(v) for k, v in h.items()} for h in m["heads"]]
     Wout = np.array(m["Wout"])
@@ -130,7 +134,12 @@ def run_mode(m):
             kh = unit(k)
             ktilde = k * (1.0 + m["rwkv7_removal"] * (a - 1.0))
             D = np.diag(w) @ S
-            S = D - np.outer(a * kh, D.T @ kh) + np.outer(ktilde, v)
+            if m.get("rwkv7_upstream", 0.0):
+                # Upstream order (RWKV-7 paper, eq. for S_t): S_{t-1} (diag(w) - kh^T (a kh)) + v k~^T,
+                # i.e. the removal reads the un-decayed state.
+                S = D - np.outer(a * kh, S.T @ kh) + np.outer(ktilde, v)
+            else:
+                S = D - np.outer(a * kh, D.T @ kh) + np.outer(ktilde, v)
         elif kind == "hgrn2":
             lb = m["lower_bound"]
             S = np.diag(lb + (1 - lb) * sigmoid(h["a"] @ x)) @ S + np.outer(k, v)
@@ -187,6 +196,7 @@ def main():
     for m in data["modes"]:
         worst, worst_q = run_mode(m)
         label = m["kind"] + (":" + m["inner"] if m["kind"] == "loglinear" else "")
+        label += ":upstream" if m.get("rwkv7_upstream", 0.0) else ""
         ok = worst <= TOL and worst_q <= TOL and len(m["outputs"]) == 64
         failures += 0 if ok else 1
         print("%-28s steps=%d max_rel_err=%.3e query_err=%.3e %s" %

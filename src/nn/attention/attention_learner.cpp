@@ -1,8 +1,8 @@
 #include "irithyll/nn/attention/attention_learner.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
-#include <stdexcept>
 
 #include "irithyll/nn/kernels.hpp"
 
@@ -27,8 +27,13 @@ Status AttentionLearner::validate(const AttentionLearnerConfig& c) {
   return resolved(c.attention).validate();
 }
 
+Result<AttentionLearner> AttentionLearner::make(const AttentionLearnerConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(validate(config));
+  return AttentionLearner(config);
+}
+
 AttentionLearner::AttentionLearner(const AttentionLearnerConfig& config) : RlsReadoutLearner(config) {
-  if (const Status s = validate(config); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(validate(config).is_ok());
   cfg_.attention = resolved(cfg_.attention);
   if (cfg_.n_features > 0) build(cfg_.n_features);
 }

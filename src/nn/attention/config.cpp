@@ -8,7 +8,8 @@ namespace irithyll::nn {
 namespace {
 constexpr std::array<std::string_view, kAttentionKindCount> kNames = {
     "retnet", "hawk",         "gla",   "gla_vector", "deltanet", "gated_deltanet",
-    "rwkv",   "mlstm",        "deltaproduct", "rwkv7", "hgrn2", "loglinear"};
+    "rwkv",   "mlstm",        "deltaproduct", "rwkv7", "hgrn2", "loglinear", "loglinear_mamba2",
+    "loglinear_gated_deltanet"};
 
 // Model files and the CLI are untrusted: cap sizes so a hostile config cannot
 // ask for terabytes.
@@ -41,9 +42,14 @@ Result<AttentionMode> parse_attention_mode(std::string_view text) {
     return false;
   };
   if (!lookup(head, mode.kind)) return Status::invalid_argument("unknown attention mode '" + std::string(text) + "'");
+  if (mode.kind == AttentionKind::kRWKV7 && !inner.empty()) {
+    if (inner != "upstream") return Status::invalid_argument("bad rwkv7 order in '" + std::string(text) + "'");
+    mode.rwkv7_upstream_order = true;
+    return mode;
+  }
   if (!inner.empty()) {
     if (mode.kind != AttentionKind::kLogLinear || !lookup(inner, mode.inner) ||
-        mode.inner == AttentionKind::kLogLinear)
+        has_levels(mode.inner))
       return Status::invalid_argument("bad inner mode in '" + std::string(text) + "'");
   }
   return mode;
@@ -55,6 +61,7 @@ std::string attention_mode_name(const AttentionMode& mode) {
     s.push_back(':');
     s.append(attention_kind_name(mode.inner));
   }
+  if (mode.kind == AttentionKind::kRWKV7 && mode.rwkv7_upstream_order) s.append(":upstream");
   return s;
 }
 
@@ -67,17 +74,20 @@ Status AttentionMode::validate() const {
   if (n_compositions < 1 || n_compositions > kMaxCompositions)
     return Status::invalid_argument("attention: n_compositions must be in [1, 16]");
   if (!(lower_bound >= 0.0 && lower_bound < 1.0)) return Status::invalid_argument("attention: lower_bound in [0, 1)");
-  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || inner == AttentionKind::kLogLinear)
+  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || has_levels(inner))
     return Status::invalid_argument("attention: LogLinear cannot wrap LogLinear");
   if (max_levels < 1 || max_levels > kMaxLevels) return Status::invalid_argument("attention: max_levels in [1, 62]");
   if (!finite(lambda_init)) return Status::invalid_argument("attention: lambda_init must be finite");
+  if (rwkv7_upstream_order && kind != AttentionKind::kRWKV7)
+    return Status::invalid_argument("attention: the upstream removal order applies to rwkv7 only");
   if (!(rwkv7_removal >= 0.0 && rwkv7_removal <= 1.0))
     return Status::invalid_argument("attention: rwkv7_removal in [0, 1]");
   return Status::ok();
 }
 
 void AttentionMode::encode(ByteWriter& out) const {
-  out.u8(static_cast<std::uint8_t>(kind));
+  // Bit 7 of the kind byte: the RWKV-7 upstream order (see config.hpp).
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | (rwkv7_upstream_order ? 0x80u : 0u)));
   out.f64(gamma);
   out.f64(beta_scale);
   out.boolean(beta_per_token);
@@ -92,7 +102,9 @@ void AttentionMode::encode(ByteWriter& out) const {
 }
 
 Status AttentionMode::decode(ByteReader& in) {
-  kind = static_cast<AttentionKind>(in.u8("attention kind"));
+  const std::uint8_t kind_byte = in.u8("attention kind");
+  kind = static_cast<AttentionKind>(kind_byte & 0x7fu);
+  rwkv7_upstream_order = (kind_byte & 0x80u) != 0;
   gamma = in.f64();
   beta_scale = in.f64();
   beta_per_token = in.boolean();

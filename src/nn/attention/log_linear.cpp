@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <stdexcept>
+#include <cassert>
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/fenwick.hpp"
@@ -30,7 +30,8 @@ void sgd_outer(std::vector<double>& w, const std::vector<double>& g, const doubl
 }  // namespace
 
 Status LogLinearConfig::validate() const {
-  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || inner == AttentionKind::kLogLinear)
+  if (static_cast<std::uint8_t>(form) > 2) return Status::invalid_argument("log-linear: unknown form");
+  if (static_cast<std::size_t>(inner) >= kAttentionKindCount || has_levels(inner))
     return Status::invalid_argument("log-linear: inner mode must be a non-log-linear mode");
   for (std::size_t d : {d_model, d_key, d_value})
     if (d < 1 || d > 4096) return Status::invalid_argument("log-linear: dimensions must be 1..4096");
@@ -42,12 +43,18 @@ Status LogLinearConfig::validate() const {
   return Status::ok();
 }
 
+Result<LogLinearAttention> LogLinearAttention::make(const LogLinearConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return LogLinearAttention(config);
+}
+
 LogLinearAttention::LogLinearAttention(const LogLinearConfig& config) : cfg_(config) {
-  if (const Status s = config.validate(); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(config.validate().is_ok());
   allocate();
-  // Draw order: W_k, W_v, W_q, W_lambda.
+  // Draw order: W_k, W_v, W_q, W_lambda, then the paper forms' W_g (empty
+  // for the counter form, whose draws are unchanged by it).
   Xorshift64 rng(cfg_.seed);
-  for (auto* w : {&wk_, &wv_, &wq_, &wl_})
+  for (auto* w : {&wk_, &wv_, &wq_, &wl_, &wg_})
     for (double& e : *w) e = rng.normal() * cfg_.init_scale;
 }
 
@@ -62,6 +69,13 @@ void LogLinearAttention::allocate() {
   for (auto* v : {&k_, &kh_, &q_, &dq_, &dk_}) v->assign(dk, 0.0);
   for (auto* v : {&v_, &dv_, &tmp_}) v->assign(dv, 0.0);
   for (auto* v : {&r_, &lam_, &dl_, &dr_}) v->assign(L, 0.0);
+  const std::size_t ng = cfg_.gate_rows();
+  wg_.assign(ng * dm, 0.0);
+  dg_.assign(ng, 0.0);
+  // P and its products: only the paper forms' gradient uses them.
+  p_.assign(ng > 0 ? dk * dv : 0, 0.0);
+  for (auto* v : {&pq_, &pk_, &u_}) v->assign(ng > 0 ? dv : 0, 0.0);
+  pd_.assign(ng > 0 ? dk : 0, 0.0);
   mask_ = size_ = train_steps_ = 0;
 }
 
@@ -75,7 +89,8 @@ double LogLinearAttention::project(const double* x) const noexcept {
   for (double& e : r_) e += bias;
   sum_softplus_ = softplus_softmax_mix(r_, cfg_.tau, lam_);
   knorm_ = 0.0;
-  if (is_delta_family(cfg_.inner)) {
+  if (cfg_.form != LogLinearForm::kCounter) paper_gates(x);
+  if (normalises_key()) {
     knorm_ = l2_norm(k_);
     if (knorm_ > kKeyFloor && std::isfinite(knorm_)) {
       for (std::size_t i = 0; i < dk; ++i) kh_[i] = k_[i] / knorm_;
@@ -90,6 +105,7 @@ double LogLinearAttention::project(const double* x) const noexcept {
 }
 
 void LogLinearAttention::push_and_read(double* levels, std::uint64_t& mask, std::span<double> out) const noexcept {
+  if (cfg_.form != LogLinearForm::kCounter) return paper_step(levels, mask, out, false);
   const std::uint32_t land = fenwick_landing_level(mask, cfg_.max_levels);
   fenwick_push(levels, land, cfg_.d_key, cfg_.d_value, kh_.data(), v_.data());
   mask = fenwick_next_mask(mask, land);
@@ -148,6 +164,7 @@ bool LogLinearAttention::train_one(std::span<const double> x, std::span<const do
   sgd_outer(wk_, dk_, x.data(), dm, lr);
   sgd_outer(wv_, dv_, x.data(), dm, lr);
   sgd_outer(wl_, dr_, x.data(), dm, lr);
+  sgd_outer(wg_, dg_, x.data(), dm, lr);
   return true;
 }
 
@@ -155,6 +172,17 @@ bool LogLinearAttention::forward_and_gradient(std::span<const double> x, std::sp
                                               std::span<double> out) noexcept {
   const std::size_t dk = cfg_.d_key, dv = cfg_.d_value, L = cfg_.max_levels;
   if (y.size() < dv || !finite(y.first(dv)) || out.size() < dv) return false;
+  if (cfg_.form != LogLinearForm::kCounter) {
+    // The same step as forward(), keeping P for the gradient.
+    if (x.size() < cfg_.d_model || !finite(x.first(cfg_.d_model))) return forward(x, out);
+    project(x.data());
+    paper_step(levels_.data(), mask_, out, true);
+    if (size_ != UINT64_MAX) ++size_;
+    ++train_steps_;
+    for (std::size_t c = 0; c < dv; ++c) tmp_[c] = (out[c] - y[c]) * (1.0 - out[c] * out[c]);
+    paper_gradient(out, tmp_.data());
+    return true;
+  }
   const std::uint32_t land = fenwick_landing_level(mask_, cfg_.max_levels);
   if (!forward(x, out)) return false;
   ++train_steps_;
@@ -188,7 +216,7 @@ bool LogLinearAttention::forward_and_gradient(std::span<const double> x, std::sp
   const double vd = dot(v_.data(), delta, dv);
   for (std::size_t c = 0; c < dv; ++c) dv_[c] = lam_star * kq * delta[c];
   for (std::size_t i = 0; i < dk; ++i) dk_[i] = lam_star * vd * q_[i];
-  if (is_delta_family(cfg_.inner)) {
+  if (normalises_key()) {
     if (knorm_ > 0.0) {
       const double proj = dot(kh_.data(), dk_.data(), dk);
       for (std::size_t i = 0; i < dk; ++i) dk_[i] = (dk_[i] - kh_[i] * proj) / knorm_;
@@ -202,7 +230,7 @@ bool LogLinearAttention::forward_and_gradient(std::span<const double> x, std::sp
 void LogLinearAttention::dense_gradient(std::span<const double> x, std::span<double> grad) const noexcept {
   const std::size_t dm = cfg_.d_model;
   double* g = grad.data();
-  for (const std::vector<double>* factor : {&dq_, &dk_, &dv_, &dr_}) {
+  for (const std::vector<double>* factor : {&dq_, &dk_, &dv_, &dr_, &dg_}) {
     for (const double f : *factor) {
       for (std::size_t j = 0; j < dm; ++j) g[j] = f * x[j];
       g += dm;
@@ -212,12 +240,12 @@ void LogLinearAttention::dense_gradient(std::span<const double> x, std::span<dou
 
 void LogLinearAttention::copy_params(std::span<double> params) const noexcept {
   auto it = params.begin();
-  for (const std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_}) it = std::copy(w->begin(), w->end(), it);
+  for (const std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_, &wg_}) it = std::copy(w->begin(), w->end(), it);
 }
 
 void LogLinearAttention::set_params(std::span<const double> params) noexcept {
   const double* p = params.data();
-  for (std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_}) {
+  for (std::vector<double>* w : {&wq_, &wk_, &wv_, &wl_, &wg_}) {
     std::copy_n(p, w->size(), w->begin());
     p += w->size();
   }
@@ -232,13 +260,18 @@ std::size_t LogLinearAttention::memory_bytes() const noexcept {
   std::size_t n = 0;
   using List = std::initializer_list<const std::vector<double>*>;
   for (const std::vector<double>* v : List{&wk_, &wv_, &wq_, &wl_, &levels_, &k_, &kh_, &v_, &q_, &r_, &lam_,
-                                           &peek_levels_, &dq_, &dk_, &dv_, &dl_, &dr_, &tmp_})
+                                           &peek_levels_, &dq_, &dk_, &dv_, &dl_, &dr_, &tmp_, &wg_,
+                                           &p_, &pq_, &pk_, &pd_, &u_, &dg_})
     n += v->capacity();
   return sizeof(*this) + n * sizeof(double);
 }
 
 void LogLinearAttention::encode(ByteWriter& out) const {
-  out.u32(1);
+  // Version 2 adds the form byte and W_g; the counter form is still written
+  // as version 1, byte for byte what it was before the paper forms existed.
+  const bool v2 = cfg_.form != LogLinearForm::kCounter;
+  out.u32(v2 ? 2 : 1);
+  if (v2) out.u8(static_cast<std::uint8_t>(cfg_.form));
   out.u8(static_cast<std::uint8_t>(cfg_.inner));
   out.u64(cfg_.d_model);
   out.u64(cfg_.d_key);
@@ -250,14 +283,17 @@ void LogLinearAttention::encode(ByteWriter& out) const {
   out.u64(cfg_.seed);
   out.f64(cfg_.init_scale);
   for (const auto* w : {&wk_, &wv_, &wq_, &wl_, &levels_}) out.f64s(*w);
+  if (v2) out.f64s(wg_);
   out.u64(mask_);
   out.u64(size_);
   out.u64(train_steps_);
 }
 
 Status LogLinearAttention::decode(ByteReader& in) {
-  if (in.u32("log-linear version") != 1) in.fail("log-linear: unsupported version");
+  const std::uint32_t version = in.u32("log-linear version");
+  if (version < 1 || version > 2) in.fail("log-linear: unsupported version");
   LogLinearConfig c;
+  if (version >= 2) c.form = static_cast<LogLinearForm>(in.u8("form"));
   c.inner = static_cast<AttentionKind>(in.u8("inner"));
   c.d_model = in.u64();
   c.d_key = in.u64();
@@ -271,15 +307,15 @@ Status LogLinearAttention::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(in.status());
   if (Status s = c.validate(); !s.is_ok()) return Status::corruption(s.message());
   // Arrays first (bounded by the bytes present), checked, then allocation.
-  std::vector<double> arrays[5];
-  for (auto& a : arrays) a = in.f64s("log-linear array");
+  std::vector<double> arrays[6];
+  for (int i = 0; i < (version >= 2 ? 6 : 5); ++i) arrays[i] = in.f64s("log-linear array");
   const std::uint64_t mask = in.u64("mask");
   const std::uint64_t size = in.u64("size");
   const std::uint64_t steps = in.u64("train steps");
   IRITHYLL_RETURN_IF_ERROR(in.status());
   const std::size_t dm = c.d_model, dk = c.d_key, dv = c.d_value, L = c.max_levels;
-  const std::size_t want[5] = {dk * dm, dv * dm, dk * dm, L * dm, L * dk * dv};
-  for (int i = 0; i < 5; ++i)
+  const std::size_t want[6] = {dk * dm, dv * dm, dk * dm, L * dm, L * dk * dv, c.gate_rows() * dm};
+  for (int i = 0; i < 6; ++i)
     if (arrays[i].size() != want[i]) return Status::corruption("log-linear: wrong array length");
   if ((mask >> c.max_levels) != 0) return Status::corruption("log-linear: mask above max_levels");
   LogLinearAttention fresh;
@@ -290,6 +326,7 @@ Status LogLinearAttention::decode(ByteReader& in) {
   fresh.wq_ = std::move(arrays[2]);
   fresh.wl_ = std::move(arrays[3]);
   fresh.levels_ = std::move(arrays[4]);
+  fresh.wg_ = std::move(arrays[5]);
   fresh.mask_ = mask;
   fresh.size_ = size;
   fresh.train_steps_ = steps;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
+#include <cassert>
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/kernels.hpp"
@@ -24,8 +24,13 @@ Status LogLinearLearner::validate(const LogLinearLearnerConfig& c) {
   return c.layer.validate();
 }
 
+Result<LogLinearLearner> LogLinearLearner::make(const LogLinearLearnerConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(validate(config));
+  return LogLinearLearner(config);
+}
+
 LogLinearLearner::LogLinearLearner(const LogLinearLearnerConfig& config) : RlsReadoutLearner(config) {
-  if (const Status s = validate(config); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(validate(config).is_ok());
   if (cfg_.n_features > 0) build(cfg_.n_features);
 }
 

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <stdexcept>
+#include <cassert>
 
 #include "irithyll/nn/attention/fenwick.hpp"
+#include "irithyll/nn/attention/loglinear_paper.hpp"
 #include "irithyll/nn/attention/state_kernels.hpp"
 #include "irithyll/nn/kernels_hi32.hpp"
 #include "irithyll/nn/primitives.hpp"
@@ -92,13 +93,21 @@ HeadLayout head_layout(const AttentionConfig& c) noexcept {
       extra = 2 + (c.mode.n_compositions - 1) * l.comp_stride;
       break;
     case AttentionKind::kLogLinear: extra = c.mode.max_levels; break;
+    // [dt row, lambda rows] and [gate row, beta row, lambda rows].
+    case AttentionKind::kLogLinearMamba2: extra = 1 + c.mode.max_levels; break;
+    case AttentionKind::kLogLinearGatedDeltaNet: extra = 2 + c.mode.max_levels; break;
   }
   l.rows = l.extra + extra;
   return l;
 }
 
+Result<MultiHeadAttention> MultiHeadAttention::make(const AttentionConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return MultiHeadAttention(config);
+}
+
 MultiHeadAttention::MultiHeadAttention(const AttentionConfig& config) : config_(config) {
-  if (const Status s = config.validate(); !s.is_ok()) throw std::invalid_argument(s.message());
+  assert(config.validate().is_ok());
   allocate();
   draw_weights();
 }
@@ -108,8 +117,7 @@ void MultiHeadAttention::allocate() {
   const std::size_t dk = config_.d_key, dv = config_.d_value, h = config_.n_heads;
   switch (config_.mode.kind) {
     case AttentionKind::kHawk: head_state_ = dv; break;
-    case AttentionKind::kLogLinear: head_state_ = config_.mode.max_levels * dk * dv; break;
-    default: head_state_ = dk * dv; break;
+    default: head_state_ = has_levels(config_.mode.kind) ? config_.mode.max_levels * dk * dv : dk * dv; break;
   }
   w_proj_.assign(h * layout_.rows * config_.d_model, 0.0);
   w_out_.assign(config_.d_model * h * dv, 0.0);
@@ -269,7 +277,15 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
         g3[i] = k[i] * (1.0 + m.rwkv7_removal * (g2[i] - 1.0));
         g4[i] = g2[i] * kh[i];
       }
-      attn::rwkv7_write_read(s, w, kh, g3, g4, v, q, o, dk, dv, u);
+      // The kernel's removal reads D^T r with D = diag(w) S. Upstream order
+      // reads S^T kh = D^T (kh / w) instead: w lies in (0.6, 1), so dividing
+      // is safe and the same fused kernel serves both orders.
+      const double* removal_read = kh;
+      if (m.rwkv7_upstream_order) {
+        for (std::size_t i = 0; i < dk; ++i) g[i] = kh[i] / w[i];
+        removal_read = g;
+      }
+      attn::rwkv7_write_read(s, w, removal_read, g3, g4, v, q, o, dk, dv, u);
       return;
     }
     case AttentionKind::kLogLinear: {
@@ -286,7 +302,36 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
       fenwick_read(s, fenwick_next_mask(mask, land), levels, dk, dv, lambda_.data(), q, o);
       return;
     }
+    case AttentionKind::kLogLinearMamba2:
+    case AttentionKind::kLogLinearGatedDeltaNet: {
+      // Mamba-2 (A = -1): dt = softplus(row), alpha = exp(-dt), write dt k v^T.
+      // Gated DeltaNet: alpha = sigmoid(gate), beta = sigmoid(beta row), kh = k/|k|.
+      const bool gdn = m.kind == AttentionKind::kLogLinearGatedDeltaNet;
+      const std::size_t lam0 = gdn ? 2 : 1;
+      level_weights(e + lam0, lambda_.data());
+      double alpha, erase = 0.0, write;
+      const double* key = k;
+      if (gdn) {
+        alpha = sigmoid(e[0]);
+        erase = write = sigmoid(e[1]);
+        normalize_key(k, kh, dk);
+        key = kh;
+      } else {
+        write = softplus(e[0]);
+        alpha = std::exp(-write);
+      }
+      const std::uint64_t next = loglinear_paper_update(s, mask, m.max_levels, dk, dv, alpha, erase, key, write, v, u);
+      loglinear_paper_read(s, next, m.max_levels, dk, dv, lambda_.data(), q, o);
+      return;
+    }
   }
+}
+
+void MultiHeadAttention::level_weights(const double* rows, double* lambda) const noexcept {
+  const double bias = config_.mode.lambda_bias();
+  for (std::uint32_t l = 0; l < config_.mode.max_levels; ++l) lambda[l] = rows[l] + bias;
+  softplus_softmax_mix(std::span<const double>(lambda, config_.mode.max_levels), 1.0,
+                       std::span<double>(lambda, config_.mode.max_levels));
 }
 
 void MultiHeadAttention::project(const double* x) const noexcept {
@@ -377,11 +422,13 @@ std::size_t MultiHeadAttention::scalar_gates_per_head() const noexcept {
 void MultiHeadAttention::step(double* state, std::uint64_t& mask) const noexcept {
   prepare_gates();
   const std::uint32_t land =
-      config_.mode.kind == AttentionKind::kLogLinear ? fenwick_landing_level(mask, config_.mode.max_levels) : 0;
+      has_levels(config_.mode.kind) ? fenwick_landing_level(mask, config_.mode.max_levels) : 0;
   for (std::size_t h = 0; h < config_.n_heads; ++h)
     head_step(h, proj_.data() + h * layout_.rows, state + h * head_state_, mask, land,
               heads_.data() + h * config_.d_value);
   if (config_.mode.kind == AttentionKind::kLogLinear) mask = fenwick_next_mask(mask, land);
+  // The paper's forms: the merge lands as the counter's does, and level 0 then holds the token.
+  if (is_loglinear_paper(config_.mode.kind)) mask = fenwick_next_mask(mask, land) | 1u;
 }
 
 void MultiHeadAttention::finish(std::span<double> out) const noexcept {
@@ -429,10 +476,12 @@ void MultiHeadAttention::query_state(std::span<const double> x, std::span<double
     double* o = heads_.data() + h * dv;
     if (config_.mode.kind == AttentionKind::kHawk) {
       std::copy(s, s + dv, o);
-    } else if (config_.mode.kind == AttentionKind::kLogLinear) {
-      const double bias = config_.mode.lambda_bias();
-      for (std::uint32_t l = 0; l < config_.mode.max_levels; ++l) lambda_[l] = p[layout_.extra + l] + bias;
-      softplus_softmax_mix(lambda_, 1.0, lambda_);
+    } else if (has_levels(config_.mode.kind)) {
+      // The lambda rows follow the mode's gate rows (0 for the counter form).
+      const std::size_t gate_rows = config_.mode.kind == AttentionKind::kLogLinearMamba2          ? 1
+                                    : config_.mode.kind == AttentionKind::kLogLinearGatedDeltaNet ? 2
+                                                                                                  : 0;
+      level_weights(p + layout_.extra + gate_rows, lambda_.data());
       fenwick_read(s, mask_, config_.mode.max_levels, dk, dv, lambda_.data(), p + dk + dv, o);
     } else {
       attn::read(s, p + dk + dv, o, dk, dv);
@@ -491,12 +540,12 @@ Status MultiHeadAttention::decode(ByteReader& in) {
   const HeadLayout l = head_layout(cfg);
   std::size_t per_head = cfg.d_key * cfg.d_value;
   if (cfg.mode.kind == AttentionKind::kHawk) per_head = cfg.d_value;
-  if (cfg.mode.kind == AttentionKind::kLogLinear) per_head *= cfg.mode.max_levels;
+  if (has_levels(cfg.mode.kind)) per_head *= cfg.mode.max_levels;
   // All factors are <= 4096 (validated), so these products cannot overflow.
   if (w_proj.size() != cfg.n_heads * l.rows * cfg.d_model || w_out.size() != cfg.d_model * cfg.n_heads * cfg.d_value ||
       state.size() != cfg.n_heads * per_head)
     return Status::corruption("attention: array lengths do not match the configuration");
-  if (cfg.mode.kind == AttentionKind::kLogLinear && (mask >> cfg.mode.max_levels) != 0)
+  if (has_levels(cfg.mode.kind) && (mask >> cfg.mode.max_levels) != 0)
     return Status::corruption("attention: level mask has bits above max_levels");
   MultiHeadAttention fresh;
   fresh.config_ = cfg;

@@ -1,8 +1,8 @@
 #include "irithyll/nn/norm/rmsnorm.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
-#include <stdexcept>
 
 namespace irithyll::nn {
 
@@ -26,10 +26,20 @@ void Adam::reset() noexcept {
   t_ = 0;
 }
 
+Status RMSNorm::validate(std::size_t dim, double eps) {
+  if (dim == 0) return Status::invalid_argument("RMSNorm: dim must be > 0");
+  if (!(eps > 0.0) || !std::isfinite(eps)) return Status::invalid_argument("RMSNorm: eps must be finite and > 0");
+  return Status::ok();
+}
+
+Result<RMSNorm> RMSNorm::make(std::size_t dim, double eps, AdamConfig adam) {
+  IRITHYLL_RETURN_IF_ERROR(validate(dim, eps));
+  return RMSNorm(dim, eps, adam);
+}
+
 RMSNorm::RMSNorm(std::size_t dim, double eps, AdamConfig adam)
     : gamma_(dim, 1.0), dgamma_(dim, 0.0), xhat_(dim, 0.0), eps_(eps), adam_(dim, adam) {
-  if (dim == 0) throw std::invalid_argument("RMSNorm: dim must be > 0");
-  if (!(eps > 0.0) || !std::isfinite(eps)) throw std::invalid_argument("RMSNorm: eps must be finite and > 0");
+  assert(validate(dim, eps).is_ok());
 }
 
 void RMSNorm::forward(std::span<const double> x, std::span<double> y) noexcept {

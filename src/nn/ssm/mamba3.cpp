@@ -133,7 +133,12 @@ void Mamba3::step(std::span<const double> x, std::span<double> y, double* h, dou
   for (std::size_t g = 0; g < groups; ++g) {
     double* bg = bproj_.data() + g * n * r_n;
     double* cg = cproj_.data() + g * n * r_n;
-    if (norm_) {
+    bool keep = false;  // a committed step that bcnorm_train may follow
+    if constexpr (kCommit) keep = norm_ && norm_->learnable();
+    if (keep) {
+      norm_->normalize_split({bg, n * r_n}, {bunit_.data() + g * n * r_n, n * r_n});
+      norm_->normalize_split({cg, n * r_n}, {cunit_.data() + g * n * r_n, n * r_n});
+    } else if (norm_) {
       norm_->normalize_inplace({bg, n * r_n});
       norm_->normalize_inplace({cg, n * r_n});
     }
@@ -144,6 +149,10 @@ void Mamba3::step(std::span<const double> x, std::span<double> y, double* h, dou
       xproj_[0] = m / static_cast<double>(p_);
     } else {
       matvec(w_x_.data() + g * p_ * r_n * p_, xg, xproj_.data(), p_ * r_n, p_);
+    }
+    if (keep) {
+      std::copy(xproj_.begin(), xproj_.end(), xall_.begin() + static_cast<std::ptrdiff_t>(g * p_n * r_n));
+      for (std::size_t k = 0; k < n; ++k) kappa_[k] = exp_trap ? gamma : beta_re_[k];
     }
     std::fill(z_.begin(), z_.end(), 0.0);
     for (std::size_t k = 0; k < n; ++k) {
@@ -191,6 +200,58 @@ void Mamba3::forward_predict(std::span<const double> x, std::span<double> y) con
   step<false>(x, y, const_cast<double*>(h_.data()), const_cast<double*>(u_prev_.data()));
 }
 
+void Mamba3::set_bcnorm_learnable(bool on) {
+  if (!norm_) return;
+  norm_->set_learnable(on);
+  const std::size_t n = cfg_.n_state, r = r_eff_, g = cfg_.n_groups, pe = p_eff_;
+  const std::size_t k = on ? 1 : 0;  // scratch only while learning
+  bunit_.assign(k * g * n * r, 0.0);
+  cunit_.assign(k * g * n * r, 0.0);
+  xall_.assign(k * g * pe * r, 0.0);
+  kappa_.assign(k * n, 0.0);
+  dz_.assign(k * pe * r, 0.0);
+  dc_.assign(k * n * r, 0.0);
+  db_.assign(k * n * r, 0.0);
+}
+
+void Mamba3::bcnorm_train(std::span<const double> dy, double lr) noexcept {
+  if (!bcnorm_learnable() || dy.size() < cfg_.d_in) return;
+  const std::size_t n = cfg_.n_state, r_n = r_eff_, p_n = p_eff_;
+  const auto gamma = norm_->gamma();
+  for (std::size_t g = 0; g < cfg_.n_groups; ++g) {
+    const double* wy = w_y_.data() + g * p_n * r_n;
+    for (std::size_t p = 0; p < p_n; ++p) {
+      double s = 0.0;  // SISO: every channel of the group reads column 0
+      if (cfg_.rank == 0) {
+        for (std::size_t q = 0; q < p_; ++q) s += dy[g * p_ + q];
+      } else {
+        s = dy[g * p_ + p];
+      }
+      for (std::size_t r = 0; r < r_n; ++r) dz_[p * r_n + r] = wy[p * r_n + r] * s;
+    }
+    const double* cu = cunit_.data() + g * n * r_n;
+    const double* xg = xall_.data() + g * p_n * r_n;
+    for (std::size_t k = 0; k < n; ++k) {
+      for (std::size_t r = 0; r < r_n; ++r) dc_[k * r_n + r] = db_[k * r_n + r] = 0.0;
+      for (std::size_t p = 0; p < p_n; ++p) {
+        const double re_h = h_[2 * ((g * n + k) * p_n + p)];
+        double dre = 0.0;  // d loss / d Re H_t[k, p]
+        for (std::size_t r = 0; r < r_n; ++r) {
+          dc_[k * r_n + r] += dz_[p * r_n + r] * re_h;
+          dre += dz_[p * r_n + r] * gamma[k * r_n + r] * cu[k * r_n + r];
+        }
+        const double du = kappa_[k] * dre;
+        for (std::size_t r = 0; r < r_n; ++r) db_[k * r_n + r] += du * xg[p * r_n + r];
+      }
+    }
+    norm_->accumulate_grad_gamma({cu, n * r_n}, dc_);
+    norm_->accumulate_grad_gamma({bunit_.data() + g * n * r_n, n * r_n}, db_);
+  }
+  // Clipped: the readout error is unbounded early on (and on outliers), and one
+  // large step on gamma would blow the state up for every later sample.
+  norm_->step(lr, kBcnormMaxGradNorm);
+}
+
 void Mamba3::reset() noexcept {
   std::fill(h_.begin(), h_.end(), 0.0);
   std::fill(u_prev_.begin(), u_prev_.end(), 0.0);
@@ -200,8 +261,10 @@ std::size_t Mamba3::memory_bytes() const noexcept {
   std::size_t n = log_a_.capacity() + w_delta_.capacity() + w_lambda_.capacity() + w_b_.capacity() + w_c_.capacity() +
                   b_b_.capacity() + b_c_.capacity() + w_x_.capacity() + w_y_.capacity() + skip_.capacity() + h_.capacity() + u_prev_.capacity() +
                   bproj_.capacity() + cproj_.capacity() + xproj_.capacity() + alpha_re_.capacity() +
-                  alpha_im_.capacity() + beta_re_.capacity() + beta_im_.capacity() + z_.capacity();
-  if (norm_) n += norm_->dim();
+                  alpha_im_.capacity() + beta_re_.capacity() + beta_im_.capacity() + z_.capacity() +
+                  bunit_.capacity() + cunit_.capacity() + xall_.capacity() + kappa_.capacity() + dz_.capacity() +
+                  dc_.capacity() + db_.capacity();
+  if (norm_) n += 2 * norm_->dim();  // gamma and its gradient
   return sizeof(*this) + n * sizeof(double);
 }
 

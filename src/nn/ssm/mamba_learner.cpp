@@ -1,7 +1,9 @@
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "irithyll/nn/kernels.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
 #include "irithyll/nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/selective_ssm.hpp"
@@ -47,6 +49,8 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
       c.n_features % c.n_groups != 0)
     return Status::invalid_argument("mamba: n_groups must divide the number of features");
   IRITHYLL_RETURN_IF_ERROR(check_shared_readout(kName, c, "SSM"));
+  if (!(c.bcnorm_lr >= 0.0) || !std::isfinite(c.bcnorm_lr) || c.bcnorm_lr > 1.0)
+    return Status::invalid_argument("mamba: bcnorm_lr must be in [0, 1]");
   if (c.continual.enabled() && c.version == MambaVersion::kV1)
     return Status::invalid_argument("mamba: --continual regen needs groups or blocks (v3, v3-tustin, v3-mimo or bd)");
   return Status::ok();
@@ -62,6 +66,9 @@ Status MambaLearner::build(std::size_t n_features) {
   IRITHYLL_RETURN_IF_ERROR(validate(c));
   cfg_ = c;
   layer_ = make_layer(cfg_, n_features);
+  if (auto* m3 = dynamic_cast<Mamba3*>(layer_.get()); m3 != nullptr && cfg_.learns_bcnorm())
+    m3->set_bcnorm_learnable(true);
+  dy_.assign(cfg_.learns_bcnorm() ? n_features : 0, 0.0);
   use_state_ = layer_->state().size() <= cfg_.state_feature_cap;
   const std::size_t nf = layer_->output_dim() + (use_state_ ? layer_->state().size() : 0) + 1;
   head_ = RlsHead(cfg_.task, cfg_.n_classes, nf, cfg_.rls);
@@ -91,6 +98,18 @@ Status MambaLearner::make_regenerator() {
 
 void MambaLearner::update_readout(double y) {
   SsmLayer* layer = layer_.get();
+  if (auto* m3 = dynamic_cast<Mamba3*>(layer); m3 != nullptr && m3->bcnorm_learnable()) {
+    // dL/dy for L = 1/2 sum_k (w_k . f - target_k)^2 (one-hot targets for classification).
+    const std::size_t d = dy_.size();
+    std::fill(dy_.begin(), dy_.end(), 0.0);
+    for (std::size_t k = 0; k < head_.n_heads(); ++k) {
+      const auto w = head_.head(k).weights();
+      const double target = cfg_.task == Task::kRegression ? y : (static_cast<double>(k) == y ? 1.0 : 0.0);
+      const double err = dot(w.data(), features_.data(), features_.size()) - target;
+      for (std::size_t q = 0; q < d; ++q) dy_[q] += err * w[q];
+    }
+    m3->bcnorm_train(dy_, cfg_.bcnorm_lr);
+  }
   update_readout_with(regen_, head_, features_, y, cfg_.task, [layer](std::size_t g, Xorshift64& rng) {
     if (auto* m3 = dynamic_cast<Mamba3*>(layer)) m3->reinitialize_group(g, rng);
     else if (auto* bd = dynamic_cast<SelectiveSsmBd*>(layer)) bd->reinitialize_block(g, rng);
@@ -126,13 +145,16 @@ std::size_t MambaLearner::extractor_memory_bytes() const {
 
 void MambaLearner::encode(ByteWriter& out) const {
   encode_shared_head(cfg_, out);
-  out.u8(static_cast<std::uint8_t>(cfg_.version));
+  // Bit 7: a learned BCNorm gamma (its rate after the state cap, gamma after the layer).
+  const bool learned = cfg_.learns_bcnorm();
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(cfg_.version) | (learned ? 0x80u : 0u)));
   out.u64(cfg_.n_state);
   out.u64(cfg_.n_groups);
   out.u64(cfg_.rank);
   out.u64(cfg_.block_size);
   out.boolean(cfg_.use_bcnorm);
   out.u64(cfg_.state_feature_cap);
+  if (learned) out.f64(cfg_.bcnorm_lr);
   encode_shared_tail(cfg_, out);
   encode_state(out);
 }
@@ -141,13 +163,16 @@ Status MambaLearner::decode(ByteReader& in) {
   MambaLearnerConfig c;
   SharedRecord r;
   IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
-  const std::uint8_t version = in.u8("mamba version");
+  const std::uint8_t version_byte = in.u8("mamba version");
+  const std::uint8_t version = version_byte & 0x7fu;
   c.n_state = in.u64("mamba n_state");
   c.n_groups = in.u64("mamba n_groups");
   c.rank = in.u64("mamba rank");
   c.block_size = in.u64("mamba block size");
   c.use_bcnorm = in.boolean("mamba bcnorm");
   c.state_feature_cap = in.u64("mamba state feature cap");
+  // Records without bit 7 were written with gamma fixed.
+  c.bcnorm_lr = (version_byte & 0x80u) ? in.f64("mamba bcnorm lr") : 0.0;
   IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, in, r));
   if (r.task > 1 || version > 4) return Status::corruption("mamba: bad task or version");
   c.task = static_cast<Task>(r.task);
@@ -156,12 +181,25 @@ Status MambaLearner::decode(ByteReader& in) {
   return decode_state(c, r.n_seen, r.built, in);
 }
 
+void MambaLearner::encode_extractor(ByteWriter& out) const {
+  layer_->encode(out);
+  if (const auto* m3 = dynamic_cast<const Mamba3*>(layer_.get()); m3 != nullptr && m3->bcnorm_learnable())
+    out.f64s(m3->bcnorm_gamma());
+}
+
 Status MambaLearner::decode_extractor(ByteReader& in) {
   const std::size_t state_size = layer_->state().size();
   IRITHYLL_RETURN_IF_ERROR(layer_->decode(in));
   if (layer_->input_dim() != cfg_.n_features || layer_->output_dim() != cfg_.n_features ||
       layer_->state().size() != state_size)
     return Status::corruption("mamba: layer does not match the configuration");
+  if (auto* m3 = dynamic_cast<Mamba3*>(layer_.get()); m3 != nullptr && cfg_.learns_bcnorm()) {
+    m3->set_bcnorm_learnable(true);
+    const auto gamma = in.f64s("mamba bcnorm gamma");
+    IRITHYLL_RETURN_IF_ERROR(in.status());
+    if (gamma.size() != m3->bcnorm_gamma().size()) return Status::corruption("mamba: wrong BCNorm gamma length");
+    std::copy(gamma.begin(), gamma.end(), m3->bcnorm_gamma().begin());
+  }
   return Status::ok();
 }
 

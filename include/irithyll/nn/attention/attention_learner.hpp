@@ -46,7 +46,10 @@ class AttentionLearner final : public RlsReadoutLearner<AttentionLearner, Attent
   static constexpr double kInputClamp = 5.0;
 
   AttentionLearner() = default;
-  explicit AttentionLearner(const AttentionLearnerConfig& config);  // throws std::invalid_argument
+  // Checked construction: an invalid config (validate()) comes back as its Status.
+  static Result<AttentionLearner> make(const AttentionLearnerConfig& config);
+  // REQUIRES: validate(config) is OK (debug assert; use make() for untrusted configs).
+  explicit AttentionLearner(const AttentionLearnerConfig& config);
   static Status validate(const AttentionLearnerConfig& config);
 
   void encode(ByteWriter& out) const override;

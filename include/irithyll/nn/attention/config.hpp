@@ -33,8 +33,13 @@ enum class AttentionKind : std::uint8_t {
   kRWKV7,
   kHGRN2,
   kLogLinear,
+  // The paper's two variants (loglinear_paper.hpp): each level carries the
+  // inner rule's decay / delta transition, the current token has a level of
+  // its own. kLogLinear above is the original's counter form.
+  kLogLinearMamba2,
+  kLogLinearGatedDeltaNet,
 };
-inline constexpr std::size_t kAttentionKindCount = 12;
+inline constexpr std::size_t kAttentionKindCount = 14;
 
 struct AttentionMode {
   AttentionKind kind = AttentionKind::kRetNet;
@@ -46,9 +51,16 @@ struct AttentionMode {
   bool reflections = false;          // DeltaProduct: beta in (0, 2) instead of (0, 1)
   double lower_bound = 0.5;          // HGRN2 forget-gate floor, in [0, 1)
   AttentionKind inner = AttentionKind::kGLA;  // LogLinear: wrapped mode (not LogLinear)
-  std::uint32_t max_levels = 32;     // LogLinear Fenwick depth L, 1..62
+  std::uint32_t max_levels = 32;     // LogLinear (all three forms) Fenwick depth L, 1..62
   double lambda_init = -1.0;         // LogLinear lambda bias; < 0 means 1/L
   double rwkv7_removal = 0.5;        // RWKV-7 alpha in k~ = k (1 + alpha (a - 1)), in [0, 1]
+  // RWKV-7 order of decay and removal. false (default, the original's):
+  // decay first, the removal reads the decayed state D = diag(w) S. true: the
+  // upstream order of the RWKV-7 paper's reference, S <- diag(w) S - (a kh)(S^T kh)^T
+  // + k~ v^T, the removal reading the un-decayed state. Name "rwkv7:upstream".
+  // Checkpoints carry it as bit 7 of the kind byte (clear in every record
+  // written before it existed, so those decode as decay-first).
+  bool rwkv7_upstream_order = false;
 
   double lambda_bias() const noexcept {
     return lambda_init < 0.0 ? 1.0 / static_cast<double>(max_levels) : lambda_init;
@@ -63,15 +75,23 @@ constexpr bool is_delta_family(AttentionKind k) noexcept {
   return k == AttentionKind::kDeltaNet || k == AttentionKind::kGatedDeltaNet || k == AttentionKind::kDeltaProduct ||
          k == AttentionKind::kRWKV7;
 }
+// The paper's log-linear variants (not the counter form).
+constexpr bool is_loglinear_paper(AttentionKind k) noexcept {
+  return k == AttentionKind::kLogLinearMamba2 || k == AttentionKind::kLogLinearGatedDeltaNet;
+}
+// Modes with a Fenwick level stack of max_levels matrices per head.
+constexpr bool has_levels(AttentionKind k) noexcept { return k == AttentionKind::kLogLinear || is_loglinear_paper(k); }
 // Modes whose layer output is passed through tanh (so lies in (-1, 1)).
 constexpr bool is_bounded(AttentionKind k) noexcept {
-  return is_delta_family(k) || k == AttentionKind::kHGRN2 || k == AttentionKind::kLogLinear;
+  return is_delta_family(k) || k == AttentionKind::kHGRN2 || has_levels(k);
 }
 
 std::string_view attention_kind_name(AttentionKind k) noexcept;
 // Accepts the names above ("retnet", "hawk", "gla", "gla_vector", "deltanet",
 // "gated_deltanet", "rwkv", "mlstm", "deltaproduct", "rwkv7", "hgrn2",
-// "loglinear") and "loglinear:<inner>" (default inner gla).
+// "loglinear", "loglinear_mamba2", "loglinear_gated_deltanet") and
+// "loglinear:<inner>" (the counter form; default inner gla), and
+// "rwkv7:upstream" (the upstream removal order).
 Result<AttentionMode> parse_attention_mode(std::string_view text);
 std::string attention_mode_name(const AttentionMode& mode);
 

@@ -25,6 +25,20 @@
 // Given the stored levels this is the exact gradient of the step's loss; the
 // finite-difference test in tests/nn_attention checks it.
 //
+// The paper's two variants (form = kMamba2 / kGatedDeltaNet; the recurrence of
+// loglinear_paper.hpp, the same as the multi-head modes loglinear_mamba2 /
+// loglinear_gated_deltanet): gate rows W_g (1: dt for Mamba-2; 2: gate and
+// beta for Gated DeltaNet) join the projections; `inner` is unused. With P =
+// sum_l lambda_l S_l over the merged levels before the transition (held
+// fixed), kq = kh . q, lambda_0 the weight of the token's own level:
+//   Gated DeltaNet  o_pre = alpha (P^T q - beta kq P^T kh) + lambda_0 beta kq v
+//     dalpha = delta . (P^T q - beta kq P^T kh),  dbeta = kq (lambda_0 v . delta - alpha P^T kh . delta)
+//     dv = lambda_0 beta kq delta,  dkh = lambda_0 beta (v . delta) q - alpha beta ((P^T kh . delta) q + kq P delta)
+//   Mamba-2         o_pre = e^-dt P^T q + lambda_0 dt kq v  (k not normalised)
+//     ddt = -e^-dt P^T q . delta + lambda_0 kq (v . delta),  dv = lambda_0 dt kq delta,  dk = lambda_0 dt (v . delta) q
+// and dq, dlambda as above over the levels after the step; gates through
+// their sigmoid / softplus. Also checked by finite differences.
+//
 // Cost per token: O((3 d_k + d_v + L) d_model) projections + O(popcount d_k d_v)
 // read + amortised O(d_k d_v) push; train_one adds the same order. Memory:
 // L d_k d_v state + the four weight matrices. No allocation after
@@ -42,8 +56,12 @@
 
 namespace irithyll::nn {
 
+// kCounter: the original's counter form (fenwick.hpp); the others are the
+// paper's Log-Linear Mamba-2 and Log-Linear Gated DeltaNet (loglinear_paper.hpp).
+enum class LogLinearForm : std::uint8_t { kCounter = 0, kMamba2 = 1, kGatedDeltaNet = 2 };
+
 struct LogLinearConfig {
-  AttentionKind inner = AttentionKind::kGatedDeltaNet;  // must not be LogLinear
+  AttentionKind inner = AttentionKind::kGatedDeltaNet;  // counter form's inner mode; must not be log-linear
   std::size_t d_model = 8, d_key = 4, d_value = 4;
   std::uint32_t max_levels = 32;
   double lambda_init = -1.0;  // < 0: 1/L (uniform mix at init)
@@ -51,17 +69,23 @@ struct LogLinearConfig {
   double learning_rate = 0.05;
   std::uint64_t seed = 42;
   double init_scale = 0.01;
+  LogLinearForm form = LogLinearForm::kCounter;  // last, so positional initialisers stay valid
 
   double lambda_bias() const noexcept {
     return lambda_init < 0.0 ? 1.0 / static_cast<double>(max_levels) : lambda_init;
   }
+  // Gate rows of W_g: 0 (counter), 1 (Mamba-2 dt), 2 (Gated DeltaNet gate, beta).
+  std::size_t gate_rows() const noexcept { return static_cast<std::size_t>(form); }
   Status validate() const;
 };
 
 class LogLinearAttention {
  public:
   LogLinearAttention() = default;
-  explicit LogLinearAttention(const LogLinearConfig& config);  // throws std::invalid_argument
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<LogLinearAttention> make(const LogLinearConfig& config);
+  // REQUIRES: config.validate() is OK (debug assert; use make() for untrusted configs).
+  explicit LogLinearAttention(const LogLinearConfig& config);
 
   // Push and read (post-push); out has d_value entries in (-1, 1). A
   // non-finite x writes zeros, leaves the state alone and returns false.
@@ -76,11 +100,11 @@ class LogLinearAttention {
   // forward and the gradient of the step, with no weight change...
   bool forward_and_gradient(std::span<const double> x, std::span<const double> y, std::span<double> out) noexcept;
   // ...the last gradient as one dense vector laid out like copy_params
-  // (rows of W_q, W_k, W_v, W_lambda; row r of a matrix is output r's fan-in
+  // (rows of W_q, W_k, W_v, W_lambda, then W_g; row r of a matrix is output r's fan-in
   // of d_model weights), for the same x...
   void dense_gradient(std::span<const double> x, std::span<double> grad) const noexcept;
   // ...and the trained weights as one flat vector. REQUIRES sizes n_params().
-  std::size_t n_params() const noexcept { return wq_.size() + wk_.size() + wv_.size() + wl_.size(); }
+  std::size_t n_params() const noexcept { return wq_.size() + wk_.size() + wv_.size() + wl_.size() + wg_.size(); }
   void copy_params(std::span<double> params) const noexcept;
   void set_params(std::span<const double> params) noexcept;
   // The level weights lambda(x) (L entries, a distribution).
@@ -105,6 +129,8 @@ class LogLinearAttention {
   std::span<const double> w_v() const noexcept { return wv_; }
   std::span<const double> w_q() const noexcept { return wq_; }
   std::span<const double> w_lambda() const noexcept { return wl_; }
+  std::span<double> w_gate() noexcept { return wg_; }  // gate_rows() x d_model
+  std::span<const double> w_gate() const noexcept { return wg_; }
 
   std::size_t memory_bytes() const noexcept;
   void encode(ByteWriter& out) const;
@@ -112,17 +138,31 @@ class LogLinearAttention {
 
  private:
   void allocate();
+  // Keys are L2-normalised for the Gated DeltaNet form and delta-family inner modes.
+  bool normalises_key() const noexcept {
+    return cfg_.form == LogLinearForm::kGatedDeltaNet ||
+           (cfg_.form == LogLinearForm::kCounter && is_delta_family(cfg_.inner));
+  }
   // Projections, normalised key, lambda into scratch; returns |k|.
   double project(const double* x) const noexcept;
   // Push into `levels` with mask, read into o_ (pre-tanh) then out (tanh).
   void push_and_read(double* levels, std::uint64_t& mask, std::span<double> out) const noexcept;
+  // The paper forms (log_linear_paper.cpp): gates from the projected rows,
+  // one step of the recurrence; with `grad`, also P (the mixed merged levels
+  // before the transition) for the gradient.
+  void paper_gates(const double* x) const noexcept;
+  void paper_step(double* levels, std::uint64_t& mask, std::span<double> out, bool grad) const noexcept;
+  void paper_gradient(std::span<const double> out, const double* delta) noexcept;
 
   LogLinearConfig cfg_;
-  std::vector<double> wk_, wv_, wq_, wl_;
+  std::vector<double> wk_, wv_, wq_, wl_, wg_;
   std::vector<double> levels_;
   std::uint64_t mask_ = 0, size_ = 0, train_steps_ = 0;
   mutable std::vector<double> k_, kh_, v_, q_, r_, lam_, peek_levels_, dq_, dk_, dv_, dl_, dr_, tmp_;
   mutable double sum_softplus_ = 0.0, knorm_ = 0.0;
+  // Paper forms: gate pre-activations, alpha, the write (beta or dt), P and its products.
+  mutable double gate_a_[2] = {0.0, 0.0}, alpha_ = 1.0, write_ = 0.0;
+  mutable std::vector<double> p_, pq_, pk_, pd_, u_, dg_;
 };
 
 }  // namespace irithyll::nn

@@ -55,7 +55,10 @@ class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLin
   static constexpr double kInputClamp = 5.0;
 
   LogLinearLearner() = default;
-  explicit LogLinearLearner(const LogLinearLearnerConfig& config);  // throws std::invalid_argument
+  // Checked construction: an invalid config (validate()) comes back as its Status.
+  static Result<LogLinearLearner> make(const LogLinearLearnerConfig& config);
+  // REQUIRES: validate(config) is OK (debug assert; use make() for untrusted configs).
+  explicit LogLinearLearner(const LogLinearLearnerConfig& config);
   static Status validate(const LogLinearLearnerConfig& config);
 
   void encode(ByteWriter& out) const override;

@@ -12,13 +12,20 @@
 //   RWKV (Peng et al. 2023)           S <- e^-w S + exp(k) v^T, e^-w = exp(-(d0 + softplus(w . x)))
 //   mLSTM (Beck et al. 2024)          S <- f S + k (i v)^T
 //   DeltaProduct (Siems et al. 2025)  S <- g S; then n delta steps with their own (kh_j, v_j, beta_j)
-//   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T,
-//                                     w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
+//   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T
+//                                     (decay first, the original's order), or with
+//                                     mode.rwkv7_upstream_order (the RWKV-7 paper's reference)
+//                                     S <- D - (a (.) kh)(S^T kh)^T + k~ v^T; w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
 //                                     k~ = k (.) (1 + alpha (a - 1)) with the constant alpha
 //                                     = mode.rwkv7_removal (the original's learned key scale xi
 //                                     is fixed at 1: this layer has no gradient path)
 //   HGRN2 (Qin et al. 2024)           S <- diag(lb + (1-lb) sigmoid(W x)) S + k v^T
 //   LogLinear (Guo et al. 2026)       Fenwick stack of leaves kh v^T, o = sum_l lambda_l S_l^T q
+//                                     (the original's counter form: no decay, token merged into buckets)
+//   LogLinearMamba2 (Guo et al. 2026) the paper's variant (loglinear_paper.hpp): dt = softplus(w . x),
+//                                     every level S_l <- e^-dt S_l, the token's own level 0 += dt k v^T
+//   LogLinearGatedDeltaNet (same)     every level S_l <- g (I - beta kh kh^T) S_l, level 0 += beta kh v^T,
+//                                     g, beta = sigmoid(w . x); both read o = sum_l lambda_l S_l^T q
 //
 // Every mode reads after its update (o_t includes token t), LogLinear
 // included: the leaf is pushed, then the level mix is read. The original's
@@ -90,7 +97,9 @@ HeadLayout head_layout(const AttentionConfig& config) noexcept;
 class MultiHeadAttention {
  public:
   MultiHeadAttention() = default;
-  // Throws std::invalid_argument when config.validate() fails.
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<MultiHeadAttention> make(const AttentionConfig& config);
+  // REQUIRES: config.validate() is OK (debug assert; use make() for untrusted configs).
   explicit MultiHeadAttention(const AttentionConfig& config);
 
   // One token: updates the state, writes d_model outputs. A non-finite x
@@ -139,6 +148,8 @@ class MultiHeadAttention {
   void head_step(std::size_t h, const double* p, double* s, std::uint64_t mask, std::uint32_t land,
                  double* o) const noexcept;
   void finish(std::span<double> out) const noexcept;
+  // lambda = softplus_softmax_mix(rows + lambda0): max_levels level weights from their projection rows.
+  void level_weights(const double* rows, double* lambda) const noexcept;
   void prepare_gates() const noexcept;  // maps the gate rows of proj_ into gates_
   void prepare_rwkv() const noexcept;
   std::size_t scalar_gates_per_head() const noexcept;  // sigmoid gates of GLA / GDN / mLSTM / DeltaProduct

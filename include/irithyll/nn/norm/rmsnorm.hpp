@@ -18,6 +18,8 @@
 #include <span>
 #include <vector>
 
+#include "irithyll/core/status.hpp"
+
 namespace irithyll::nn {
 
 struct AdamConfig {
@@ -48,7 +50,10 @@ class RMSNorm {
  public:
   static constexpr double kDefaultEps = 1e-5;
 
-  // REQUIRES: dim > 0, eps > 0 (throws std::invalid_argument otherwise).
+  // Checked construction: dim == 0 or eps not finite and > 0 is an invalid argument.
+  static Result<RMSNorm> make(std::size_t dim, double eps = kDefaultEps, AdamConfig adam = {});
+  static Status validate(std::size_t dim, double eps);
+  // REQUIRES: validate(dim, eps) is OK (debug assert; use make() for untrusted input).
   explicit RMSNorm(std::size_t dim, double eps = kDefaultEps, AdamConfig adam = {});
 
   // y = gamma * x / rms(x); caches xh and rms for backward(). x, y: dim() long.

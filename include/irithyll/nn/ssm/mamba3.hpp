@@ -36,6 +36,9 @@
 
 namespace irithyll::nn {
 
+// bcnorm_train clips the L2 norm of its gamma gradient to this.
+inline constexpr double kBcnormMaxGradNorm = 10.0;
+
 enum class Mamba3Discretization : std::uint8_t { kExpTrapezoidal = 0, kTustin = 1 };
 
 struct Mamba3Config {
@@ -69,6 +72,25 @@ class Mamba3 final : public SsmLayer {
   std::size_t memory_bytes() const noexcept override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+
+  // BCNorm's gamma (N*R entries, shared by B and C; empty without BCNorm),
+  // optionally learned: once set_bcnorm_learnable(true), each committed step
+  // keeps what bcnorm_train needs, and bcnorm_train(dy, lr) takes one SGD
+  // step on gamma for the gradient dy of a loss w.r.t. the step's outputs y.
+  // The gradient is the step's own (truncated, like LogLinearAttention's):
+  // with H_{t-1} and u_{t-1} held fixed, gamma reaches y through C_t and
+  // through B_t's instantaneous term (gamma_t u_t, or Tustin's Re(Bbar) u_t):
+  //   dC[n,r] = sum_p dz[p,r] Re H_t[n,p],   dz[p,r] = W_Y[p,r] sum_{q in column p} dy_q
+  //   dB[n,r] = sum_p kappa_n (sum_r' dz[p,r'] C[n,r']) X[p,r]
+  //   dgamma = dC (.) C/gamma + dB (.) B/gamma   (the unit-RMS vectors, summed over groups).
+  // REQUIRES for bcnorm_train: dy has d_in entries; called after forward().
+  void set_bcnorm_learnable(bool on);
+  bool bcnorm_learnable() const noexcept { return norm_ && norm_->learnable(); }
+  std::span<double> bcnorm_gamma() noexcept { return norm_ ? norm_->gamma() : std::span<double>(); }
+  std::span<const double> bcnorm_gamma() const noexcept {
+    return norm_ ? std::span<const double>(norm_->gamma()) : std::span<const double>();
+  }
+  void bcnorm_train(std::span<const double> dy, double lr) noexcept;
 
   // Redraws group g's B, C (and X) projections from rng and zeroes its state;
   // other groups are untouched. REQUIRES: g < n_groups.
@@ -112,6 +134,11 @@ class Mamba3 final : public SsmLayer {
   std::optional<BCNorm> norm_;     // dim N*R
   // Scratch (mutable so forward_predict can be const; never reallocated).
   mutable std::vector<double> bproj_, cproj_, xproj_, alpha_re_, alpha_im_, beta_re_, beta_im_, z_;
+  // Learnable gamma only (set_bcnorm_learnable): the committed step's unit-RMS
+  // B and C, X of every group, kappa_n; and bcnorm_train's scratch.
+  // (mutable: written by the const step template, only on committed steps.)
+  mutable std::vector<double> bunit_, cunit_, xall_, kappa_;
+  std::vector<double> dz_, dc_, db_;
 };
 
 }  // namespace irithyll::nn

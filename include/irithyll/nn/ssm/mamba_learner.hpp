@@ -19,6 +19,14 @@
 // wrong width is ignored. Cost per sample: one SSM step plus O(K F^2) RLS for
 // F features, K heads. No allocation after the first sample. One owner.
 //
+// BCNorm's gamma (v3 variants, config.bcnorm_lr > 0) trains on each readout
+// update: before the RLS step, dy_q = sum_k (w_k . f - target_k) w_k[q] over
+// the output channels q, and Mamba3::bcnorm_train takes one SGD step. On
+// i.i.d. streams this is what lets the layer shrink its unit-RMS B and C,
+// whose read-out otherwise drowns the D x skip (BENCHMARKS.md, Mamba-3).
+// Records with it set carry bit 7 in the version byte, the rate, and gamma
+// after the layer.
+//
 // Continual learning (config.continual, default off): regen re-initialises
 // the least useful Mamba-3 groups (Mamba3::reinitialize_group) or BD blocks
 // (SelectiveSsmBd::reinitialize_block) and resets the readout inputs they
@@ -50,6 +58,16 @@ struct MambaLearnerConfig {
   std::size_t block_size = 1;          // bd only; must divide n_features
   bool use_bcnorm = true;              // v3 variants
   std::size_t state_feature_cap = 64;  // feed h_{t-1} to the readout when it has <= this many entries
+  // v3 variants with BCNorm: SGD rate of BCNorm's gamma, trained on the
+  // readout's loss (Mamba3::bcnorm_train; the readout error times its weights
+  // on the SSM outputs is dL/dy). 0 keeps gamma fixed at 1. The default was
+  // chosen on Friedman (BENCHMARKS.md, Mamba-3 section); v1 and bd ignore it.
+  double bcnorm_lr = 0.003;
+  // True when the layer is a Mamba-3 with BCNorm and a positive bcnorm_lr.
+  bool learns_bcnorm() const noexcept {
+    return (version == MambaVersion::kV3 || version == MambaVersion::kV3Tustin || version == MambaVersion::kV3Mimo) &&
+           use_bcnorm && bcnorm_lr > 0.0;
+  }
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
   std::uint64_t seed = 42;
@@ -82,7 +100,7 @@ class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerCo
   template <bool kLearn>
   void featurize(std::span<const double> x) const;
   std::size_t extractor_memory_bytes() const;
-  void encode_extractor(ByteWriter& out) const { layer_->encode(out); }
+  void encode_extractor(ByteWriter& out) const;
   Status decode_extractor(ByteReader& in);
   Status make_regenerator();
   void update_readout(double y);
@@ -95,6 +113,7 @@ class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerCo
   std::unique_ptr<SsmLayer> layer_;
   std::optional<ReadoutRegenerator> regen_;
   mutable std::vector<double> xin_;
+  std::vector<double> dy_;  // dL/dy for BCNorm's gamma (bcnorm_lr > 0)
 };
 
 }  // namespace irithyll::nn
