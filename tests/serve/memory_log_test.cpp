@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "log_conformance.hpp"
+
 namespace irithyll::serve {
 namespace {
 
@@ -43,6 +45,12 @@ TEST(ServeMemoryLog, LeasesAndFencedCommits) {
   EXPECT_FALSE(*log.acquire_lease("l", "a", 10000));
   ASSERT_TRUE(log.release_lease("l", "b").is_ok());
   EXPECT_TRUE(*log.acquire_lease("l", "a", 10000));
+}
+
+TEST(ServeMemoryLog, Conformance) {
+  MemoryLog groups, leases;
+  test::check_group_semantics(groups);
+  test::check_lease_semantics(leases);
 }
 
 TEST(ServeEntryId, ParsesAndOrders) {

@@ -81,6 +81,7 @@ class RedisLog final : public Log {
     a.add("XREADGROUP").add("GROUP").add(group).add(consumer).add("COUNT").own(std::to_string(count));
     if (block_ms > 0) a.add("BLOCK").own(std::to_string(block_ms));
     a.add("STREAMS").add(stream).add(start);
+    IRITHYLL_RETURN_IF_ERROR(settle());
     Reply reply(redisCommandArgv(c_, a.argc(), a.argv(), a.lens()));
     IRITHYLL_RETURN_IF_ERROR(check(reply.r, "XREADGROUP"));
     std::vector<LogEntry> out;
@@ -108,6 +109,7 @@ class RedisLog final : public Log {
 
   Status ack(std::string_view stream, std::string_view group, std::span<const std::string> ids) override {
     constexpr std::size_t kChunk = 10000;  // keeps one command's size bounded
+    IRITHYLL_RETURN_IF_ERROR(settle());
     std::size_t sent = 0;
     for (std::size_t i = 0; i < ids.size(); i += kChunk) {
       Args a;
@@ -276,7 +278,11 @@ class RedisLog final : public Log {
     }
     return Status::ok();
   }
+  // Replies arrive in command order: buffered appends must be read before
+  // any other command's reply (else HGET would read an XADD's id).
+  Status settle() { return buffered_ == 0 && !append_failed_ ? Status::ok() : flush(); }
   Result<Held> call(Args& a, std::string_view what) {
+    IRITHYLL_RETURN_IF_ERROR(settle());
     Owned r(static_cast<redisReply*>(redisCommandArgv(c_, a.argc(), a.argv(), a.lens())),
             [](redisReply* p) { if (p != nullptr) freeReplyObject(p); });
     IRITHYLL_RETURN_IF_ERROR(check(r.get(), what));
