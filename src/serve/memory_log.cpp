@@ -16,6 +16,24 @@ Result<std::vector<LogEntry>> MemoryLog::read_group(std::string_view stream, std
                                                     std::string_view consumer, std::string_view start,
                                                     std::size_t count, int /*block_ms*/) {
   std::lock_guard lock(mu_);
+  return read_locked(stream, group, consumer, start, count);
+}
+
+Result<std::optional<std::vector<LogEntry>>> MemoryLog::read_owned(std::string_view lease_key, std::string_view token,
+                                                                   std::string_view stream, std::string_view group,
+                                                                   std::string_view consumer, std::string_view start,
+                                                                   std::size_t count) {
+  std::lock_guard lock(mu_);
+  if (!holds(lease_key, token, Clock::now())) return std::optional<std::vector<LogEntry>>{};
+  auto r = read_locked(stream, group, consumer, start, count);
+  if (!r) return r.status();
+  return std::optional<std::vector<LogEntry>>{std::move(*r)};
+}
+
+// REQUIRES: mu_ held.
+Result<std::vector<LogEntry>> MemoryLog::read_locked(std::string_view stream, std::string_view group,
+                                                     std::string_view consumer, std::string_view start,
+                                                     std::size_t count) {
   auto s = streams_.find(stream);
   if (s == streams_.end()) return Status::invalid_argument("no stream '" + std::string(stream) + "'");
   auto g = s->second.groups.find(group);
@@ -87,6 +105,12 @@ Result<std::vector<LogEntry>> MemoryLog::range(std::string_view stream, std::siz
   if (it == streams_.end()) return std::vector<LogEntry>{};
   const auto& e = it->second.entries;
   return std::vector<LogEntry>(e.begin(), e.begin() + static_cast<std::ptrdiff_t>(std::min(count, e.size())));
+}
+
+Result<std::uint64_t> MemoryLog::length(std::string_view stream) {
+  std::lock_guard lock(mu_);
+  auto it = streams_.find(stream);
+  return static_cast<std::uint64_t>(it == streams_.end() ? 0 : it->second.entries.size());
 }
 
 bool MemoryLog::holds(std::string_view key, std::string_view token, Clock::time_point now) const {

@@ -273,20 +273,26 @@ Result<std::size_t> Worker::poll() {
   for (auto it = r.owned.begin(); it != r.owned.end();) {
     Partition& part = *it->second;
     const std::uint32_t p = it->first;
-    auto batch = r.log.read_group(n.input(p), n.group(), n.consumer(p), part.replaying ? part.cursor : ">",
-                                  r.config.batch, 0);
-    if (!batch) return batch.status();
-    if (part.replaying) {
-      if (batch->empty()) {
+    auto read = [&](std::string_view start) {
+      return r.log.read_owned(n.lease(p), r.config.token, n.input(p), n.group(), n.consumer(p), start, r.config.batch);
+    };
+    auto batch = read(part.replaying ? std::string_view(part.cursor) : std::string_view(">"));
+    if (batch && *batch && part.replaying) {
+      if ((*batch)->empty()) {
         part.replaying = false;
-        batch = r.log.read_group(n.input(p), n.group(), n.consumer(p), ">", r.config.batch, 0);
-        if (!batch) return batch.status();
+        batch = read(">");
       } else {
-        part.cursor = batch->back().id;
+        part.cursor = (*batch)->back().id;
       }
     }
-    for (const auto& e : *batch) IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
-    done += batch->size();
+    if (!batch) return batch.status();
+    if (!*batch) {  // the lease lapsed and moved on: drop the state unsaved
+      it = r.owned.erase(it);
+      ++r.m.lost;
+      continue;
+    }
+    for (const auto& e : **batch) IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
+    done += (*batch)->size();
     IRITHYLL_RETURN_IF_ERROR(r.log.flush());
     const bool due = part.unacked.size() >= r.config.checkpoint_entries ||
                      ms_since(part.last_commit) >= static_cast<double>(r.config.checkpoint_ms);

@@ -55,4 +55,28 @@ inline void check_lease_semantics(Log& log) {
   EXPECT_EQ(**log.hash_get("h", "f"), blob);
 }
 
+// Reads fenced by a lease: only the holder gets entries.
+inline void check_owned_reads(Log& log) {
+  ASSERT_TRUE(log.create_group("o", "g").is_ok());
+  log.append("o", {{"i", "0"}});
+  log.append("o", {{"i", "1"}});
+  ASSERT_TRUE(log.flush().is_ok());
+  EXPECT_FALSE(log.read_owned("ol", "a", "o", "g", "c", ">", 10)->has_value());  // nobody holds it
+  ASSERT_TRUE(*log.acquire_lease("ol", "b", 60000));
+  EXPECT_FALSE(log.read_owned("ol", "a", "o", "g", "c", ">", 10)->has_value());  // someone else does
+  EXPECT_EQ(*log.lag("o", "g"), 2u);                                             // and nothing was delivered
+  auto got = log.read_owned("ol", "b", "o", "g", "c", ">", 1);
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  ASSERT_TRUE(got->has_value());
+  ASSERT_EQ((*got)->size(), 1u);
+  EXPECT_EQ((**got)[0].fields, (Fields{{"i", "0"}}));
+  auto pending = log.read_owned("ol", "b", "o", "g", "c", "0", 10);
+  ASSERT_EQ((*pending)->size(), 1u);
+  auto rest = log.read_owned("ol", "b", "o", "g", "c", ">", 10);
+  ASSERT_EQ((*rest)->size(), 1u);
+  auto none = log.read_owned("ol", "b", "o", "g", "c", ">", 10);
+  ASSERT_TRUE(none->has_value());
+  EXPECT_TRUE((*none)->empty());
+}
+
 }  // namespace irithyll::serve::test

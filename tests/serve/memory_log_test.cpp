@@ -48,9 +48,10 @@ TEST(ServeMemoryLog, LeasesAndFencedCommits) {
 }
 
 TEST(ServeMemoryLog, Conformance) {
-  MemoryLog groups, leases;
+  MemoryLog groups, leases, owned;
   test::check_group_semantics(groups);
   test::check_lease_semantics(leases);
+  test::check_owned_reads(owned);
 }
 
 TEST(ServeEntryId, ParsesAndOrders) {

@@ -17,8 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::string kCli = std::string(IRITHYLL_BINARY_DIR) + "/irithyll";
-
 std::string read_text(const std::string& path) {
   std::ifstream f(path);
   std::stringstream ss;
@@ -38,6 +36,7 @@ TEST(ServeRedis, LogConformance) {
   START_REDIS(server);
   test::check_group_semantics(*log);
   test::check_lease_semantics(*log);
+  test::check_owned_reads(*log);
 }
 
 TEST(ServeRedis, UnreachableServerIsAnIOError) {
@@ -77,42 +76,15 @@ TEST(ServeRedis, DeadLettersCarryTheReasonAndTheWorkerGoesOn) {
   EXPECT_EQ(*log->lag(in, c.names.group()), 0u);
 }
 
-std::vector<std::string> serve_args(const test::RedisServer& server, std::uint32_t partitions) {
-  return {kCli, "serve", "--redis", server.address(), "--partitions", std::to_string(partitions), "--features", "10",
-          "--model", "sgbt", "--n-steps", "3", "--grace-period", "50", "--seed", "7", "--lease-ms", "1000",
-          "--checkpoint-ms", "200", "--metrics-ms", "100"};
-}
-
-// Sample ids with a prediction in the output streams; every repeat must
-// carry the same value (predictions are idempotent by sample id).
-std::set<std::string> predicted_ids(Log& log, const StreamNames& names, std::uint32_t partitions) {
-  std::map<std::string, std::string> value;
-  for (std::uint32_t p = 0; p < partitions; ++p) {
-    auto entries = log.range(names.output(p), 10000000);
-    EXPECT_TRUE(entries.is_ok());
-    if (!entries) continue;
-    for (const auto& e : *entries) {
-      const std::string& id = e.fields.at(0).second;
-      auto [it, fresh] = value.emplace(id, e.fields.at(2).second);
-      if (!fresh) {
-        EXPECT_EQ(it->second, e.fields.at(2).second) << "republished prediction of " << id << " differs";
-      }
-    }
-  }
-  std::set<std::string> ids;
-  for (const auto& [id, v] : value) ids.insert(id);
-  return ids;
-}
-
 TEST(ServeRedis, ProduceThenServeWithLateLabels) {
   START_REDIS(server);
   const std::uint64_t n = 6000, keys = 40;
-  auto produce = test::spawn({kCli, "produce", "--redis", server->address(), "--partitions", "4", "--stream",
+  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "4", "--stream",
                               "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
                               "--seed", "7", "--label-delay", "100"},
                              server->dir() + "/produce.log");
   ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
-  auto args = serve_args(*server, 4);
+  auto args = test::serve_args(server->address(), 4);
   args.insert(args.end(), {"--idle-exit-ms", "1500"});
   test::Children children;
   const std::string out = server->dir() + "/serve.log";
@@ -125,7 +97,7 @@ TEST(ServeRedis, ProduceThenServeWithLateLabels) {
   EXPECT_NE(text.find("\"lag\":{"), std::string::npos) << text;
 
   StreamNames names;
-  EXPECT_EQ(predicted_ids(*log, names, 4).size(), n);
+  EXPECT_EQ(test::predicted_ids(*log, names, 4).size(), n);
   const auto samples = test::generate("friedman", 7, n, keys);
   const auto ref = test::learn_reference(samples, "sgbt", test::small_sgbt(), LearnerContext{Task::kRegression, 0, 10, 7});
   test::expect_matches(test::checkpointed(*log, names, 4), ref);
@@ -135,7 +107,7 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
   START_REDIS(server);
   const std::uint64_t n = 3000, keys = 10;
   test::Children children;
-  auto args = serve_args(*server, 2);
+  auto args = test::serve_args(server->address(), 2);
   args.insert(args.end(), {"--checkpoint-ms", "600000", "--checkpoint-entries", "1000000"});  // only the final one
   const std::string out = server->dir() + "/serve.log";
   const pid_t w = children.add(test::spawn(args, out));
@@ -147,9 +119,9 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
                 sample_fields("s" + std::to_string(i), samples[i].key, samples[i].x, samples[i].y));
   ASSERT_TRUE(log->flush().is_ok());
   const auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (predicted_ids(*log, names, 2).size() < n && std::chrono::steady_clock::now() < deadline)
+  while (test::predicted_ids(*log, names, 2).size() < n && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(20ms);
-  ASSERT_EQ(predicted_ids(*log, names, 2).size(), n) << read_text(out);
+  ASSERT_EQ(test::predicted_ids(*log, names, 2).size(), n) << read_text(out);
   EXPECT_TRUE(test::checkpointed(*log, names, 2).empty());  // nothing checkpointed before the signal
   ::kill(w, SIGTERM);
   const int code = test::wait_exit(w, 30s);
@@ -167,7 +139,7 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
 TEST(ServeCli, HelpDocumentsEveryOption) {
   const std::string out = ::testing::TempDir() + "/serve_help.txt";
   std::remove(out.c_str());
-  const pid_t p = test::spawn({kCli, "serve", "--help"}, out);
+  const pid_t p = test::spawn({test::kCli, "serve", "--help"}, out);
   ASSERT_EQ(test::wait_exit(p, 30s), 0);
   const std::string text = read_text(out);
   for (const char* o : {"--redis", "--prefix", "--partitions", "--max-partitions", "--features", "--task", "--classes",

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,36 @@ inline void expect_matches(const std::map<std::string, KeyRecord>& got, const Re
     if (it->second.model != bytes) ++mismatched;
   }
   EXPECT_EQ(mismatched, 0u) << "keys whose model bytes differ from the single-process reference";
+}
+
+inline const std::string kCli = std::string(IRITHYLL_BINARY_DIR) + "/irithyll";
+
+// `irithyll serve` with the small SGBT on the 10-feature friedman stream.
+inline std::vector<std::string> serve_args(const std::string& address, std::uint32_t partitions) {
+  return {kCli, "serve", "--redis", address, "--partitions", std::to_string(partitions), "--features", "10",
+          "--model", "sgbt", "--n-steps", "3", "--grace-period", "50", "--seed", "7", "--lease-ms", "1000",
+          "--checkpoint-ms", "200", "--metrics-ms", "100"};
+}
+
+// Sample ids with a prediction in the output streams; every repeat must
+// carry the same value (predictions are idempotent by sample id).
+inline std::set<std::string> predicted_ids(Log& log, const StreamNames& names, std::uint32_t partitions) {
+  std::map<std::string, std::string> value;
+  for (std::uint32_t p = 0; p < partitions; ++p) {
+    auto entries = log.range(names.output(p), 10000000);
+    EXPECT_TRUE(entries.is_ok());
+    if (!entries) continue;
+    for (const auto& e : *entries) {
+      const std::string& id = e.fields.at(0).second;
+      auto [it, fresh] = value.emplace(id, e.fields.at(2).second);
+      if (!fresh) {
+        EXPECT_EQ(it->second, e.fields.at(2).second) << "republished prediction of " << id << " differs";
+      }
+    }
+  }
+  std::set<std::string> ids;
+  for (const auto& [id, v] : value) ids.insert(id);
+  return ids;
 }
 
 }  // namespace irithyll::serve::test

@@ -21,7 +21,7 @@ ArgParser make_parser() {
   ArgParser p("irithyll produce [--data FILE.csv | --stream NAME] [--redis HOST:PORT] [options]",
               "Sends samples to the partition streams `irithyll serve` reads, keyed and routed by key hash.");
   p.option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
-      .option("prefix", "NAME", "stream prefix (samples go to <prefix>:in:<p>)", "irithyll")
+      .option("prefix", "NAME", "stream prefix (samples go to {<prefix>:<p>}:in)", "irithyll")
       .option("partitions", "P", "partition count; must match the workers", "8")
       .option("data", "FILE.csv", "CSV with a header row; the last column is the label")
       .option("stream", "NAME", "built-in generator: " + streams + " (default sea)")

@@ -30,7 +30,7 @@ ArgParser make_parser(const CatalogueEntry* model) {
   ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--model NAME] [options]",
               "Serves one model per key from Redis Streams: predicts every sample, learns every label exactly once.");
   p.option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
-      .option("prefix", "NAME", "stream and key prefix (<prefix>:in:<p>, :out:<p>, :dead, :lease:<p>, :ckpt:<p>)",
+      .option("prefix", "NAME", "stream and key prefix ({<prefix>:<p>}:in, :out, :lease, :ckpt; <prefix>:dead)",
               "irithyll")
       .option("partitions", "P", "partition count; must match the producers", "8")
       .option("max-partitions", "N", "most partitions this worker owns (0 = all it can take)", "0")

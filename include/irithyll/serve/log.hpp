@@ -70,6 +70,8 @@ class LogSink {
   virtual Status flush() = 0;
   // Up to `count` entries of `stream` from its start (tests and tools).
   virtual Result<std::vector<LogEntry>> range(std::string_view stream, std::size_t count) = 0;
+  // Entries in `stream` (0 when it does not exist).
+  virtual Result<std::uint64_t> length(std::string_view stream) = 0;
 };
 
 class StateStore {
@@ -89,7 +91,19 @@ class StateStore {
   virtual Result<Fields> hash_get_all(std::string_view hash) = 0;
 };
 
-// One object that is all three (what Redis and the in-memory log are).
-class Log : public LogSource, public LogSink, public StateStore {};
+// One object that is all three (what Redis and the in-memory log are), plus
+// the one operation that needs the source and the store together.
+class Log : public LogSource, public LogSink, public StateStore {
+ public:
+  // read_group (no blocking), atomically with a check that `token` holds
+  // `lease_key`; nullopt when it does not. Why: a worker whose lease lapsed
+  // unnoticed (a long pause) must not pull new entries into the partition
+  // consumer's pending list after the next owner has replayed that list, or
+  // those entries would be skipped by both.
+  virtual Result<std::optional<std::vector<LogEntry>>> read_owned(std::string_view lease_key, std::string_view token,
+                                                                  std::string_view stream, std::string_view group,
+                                                                  std::string_view consumer, std::string_view start,
+                                                                  std::size_t count) = 0;
+};
 
 }  // namespace irithyll::serve

@@ -31,6 +31,7 @@ class MemoryLog final : public Log {
   void append(std::string_view stream, const Fields& fields) override;
   Status flush() override { return Status::ok(); }
   Result<std::vector<LogEntry>> range(std::string_view stream, std::size_t count) override;
+  Result<std::uint64_t> length(std::string_view stream) override;
 
   Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) override;
   Status release_lease(std::string_view key, std::string_view token) override;
@@ -38,6 +39,11 @@ class MemoryLog final : public Log {
                       const Fields& values) override;
   Result<std::optional<std::string>> hash_get(std::string_view hash, std::string_view field) override;
   Result<Fields> hash_get_all(std::string_view hash) override;
+
+  Result<std::optional<std::vector<LogEntry>>> read_owned(std::string_view lease_key, std::string_view token,
+                                                          std::string_view stream, std::string_view group,
+                                                          std::string_view consumer, std::string_view start,
+                                                          std::size_t count) override;
 
   // Test hook: the lease lapses now, as if its holder had died.
   void expire_lease(std::string_view key);
@@ -60,6 +66,8 @@ class MemoryLog final : public Log {
     Clock::time_point expires;
   };
   bool holds(std::string_view key, std::string_view token, Clock::time_point now) const;
+  Result<std::vector<LogEntry>> read_locked(std::string_view stream, std::string_view group, std::string_view consumer,
+                                            std::string_view start, std::size_t count);
 
   std::mutex mu_;
   std::map<std::string, Stream, std::less<>> streams_;

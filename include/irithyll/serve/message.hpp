@@ -2,11 +2,11 @@
 // shared by producers and workers. Prose and examples: docs/serve.md.
 //
 // Streams, for a prefix (default "irithyll") and P partitions:
-//   <prefix>:in:<p>     samples and labels of partition p (p = partition_of(key, P))
-//   <prefix>:out:<p>    predictions published by the owner of partition p
-//   <prefix>:dead       dead letters (any partition)
-//   <prefix>:lease:<p>  the lease (a string: the owner's token)
-//   <prefix>:ckpt:<p>   the checkpoint hash of partition p
+//   {<prefix>:<p>}:in     samples and labels of partition p (p = partition_of(key, P))
+//   {<prefix>:<p>}:out    predictions published by the owner of partition p
+//   {<prefix>:<p>}:lease  the lease (a string: the owner's token)
+//   {<prefix>:<p>}:ckpt   the checkpoint hash of partition p
+//   <prefix>:dead         dead letters (any partition)
 //
 // A sample message has the fields
 //   id   the sample's id, unique within its key (predictions and labels name it)
@@ -70,10 +70,13 @@ std::string format_number(double v);
 // Stream and key names for a prefix and partition.
 struct StreamNames {
   std::string prefix = "irithyll";
-  std::string input(std::uint32_t p) const { return prefix + ":in:" + std::to_string(p); }
-  std::string output(std::uint32_t p) const { return prefix + ":out:" + std::to_string(p); }
-  std::string lease(std::uint32_t p) const { return prefix + ":lease:" + std::to_string(p); }
-  std::string checkpoint(std::uint32_t p) const { return prefix + ":ckpt:" + std::to_string(p); }
+  // "{prefix:p}" is a Redis Cluster hash tag: a partition's streams, lease and
+  // checkpoint share one slot, so its scripts and MULTI/EXEC stay legal there.
+  std::string tag(std::uint32_t p) const { return "{" + prefix + ":" + std::to_string(p) + "}"; }
+  std::string input(std::uint32_t p) const { return tag(p) + ":in"; }
+  std::string output(std::uint32_t p) const { return tag(p) + ":out"; }
+  std::string lease(std::uint32_t p) const { return tag(p) + ":lease"; }
+  std::string checkpoint(std::uint32_t p) const { return tag(p) + ":ckpt"; }
   std::string dead() const { return prefix + ":dead"; }
   std::string group() const { return prefix + "-workers"; }
   // One consumer name per partition, whoever owns it: a worker that takes a

@@ -59,6 +59,11 @@ constexpr std::string_view kLeaseScript =
     "if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
     "if cur then return 0 end "
     "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1";
+// XREADGROUP only while ARGV[1] holds the lease KEYS[1]: returns 0 when it
+// does not, else {1, reply} (a nil reply leaves {1}).
+constexpr std::string_view kOwnedReadScript =
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
+    "return {1, redis.call('XREADGROUP', 'GROUP', ARGV[2], ARGV[3], 'COUNT', ARGV[4], 'STREAMS', KEYS[2], ARGV[5])}";
 constexpr std::string_view kReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 1";
 
@@ -84,8 +89,29 @@ class RedisLog final : public Log {
     IRITHYLL_RETURN_IF_ERROR(settle());
     Reply reply(redisCommandArgv(c_, a.argc(), a.argv(), a.lens()));
     IRITHYLL_RETURN_IF_ERROR(check(reply.r, "XREADGROUP"));
+    return entries_of(reply.r);
+  }
+
+  Result<std::optional<std::vector<LogEntry>>> read_owned(std::string_view lease_key, std::string_view token,
+                                                          std::string_view stream, std::string_view group,
+                                                          std::string_view consumer, std::string_view start,
+                                                          std::size_t count) override {
+    Args a;
+    a.add("EVAL").add(kOwnedReadScript).add("2").add(lease_key).add(stream).add(token).add(group).add(consumer);
+    a.own(std::to_string(count)).add(start);
+    auto r = call(a, "owned XREADGROUP");
+    if (!r) return r.status();
+    const redisReply* reply = r->get();
+    if (reply->type != REDIS_REPLY_ARRAY) return std::optional<std::vector<LogEntry>>{};  // 0: not the holder
+    if (reply->elements < 2) return std::optional<std::vector<LogEntry>>{std::vector<LogEntry>{}};
+    auto entries = entries_of(reply->element[1]);
+    if (!entries) return entries.status();
+    return std::optional<std::vector<LogEntry>>{std::move(*entries)};
+  }
+
+  // The reply of XREADGROUP: nil, or [[stream, [[id, [f, v, ...]], ...]]].
+  static Result<std::vector<LogEntry>> entries_of(const redisReply* r) {
     std::vector<LogEntry> out;
-    const redisReply* r = reply.r;
     if (r->type != REDIS_REPLY_ARRAY || r->elements == 0) return out;  // nil: nothing within the block time
     const redisReply* s = r->element[0];
     if (s->type != REDIS_REPLY_ARRAY || s->elements != 2 || s->element[1]->type != REDIS_REPLY_ARRAY)
@@ -179,6 +205,15 @@ class RedisLog final : public Log {
       out.push_back(std::move(entry));
     }
     return out;
+  }
+
+  Result<std::uint64_t> length(std::string_view stream) override {
+    Args a;
+    a.add("XLEN").add(stream);
+    auto r = call(a, "XLEN");
+    if (!r) return r.status();
+    const long long n = r->get()->type == REDIS_REPLY_INTEGER ? r->get()->integer : 0;
+    return static_cast<std::uint64_t>(n < 0 ? 0 : n);
   }
 
   Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) override {
