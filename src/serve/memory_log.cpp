@@ -122,8 +122,16 @@ Result<bool> MemoryLog::acquire_lease(std::string_view key, std::string_view tok
   std::lock_guard lock(mu_);
   const auto now = Clock::now();
   auto it = leases_.find(key);
-  if (it != leases_.end() && it->second.token != token && it->second.expires > now) return false;
+  if (it != leases_.end() && it->second.expires > now) return false;
   leases_[std::string(key)] = Lease{std::string(token), now + std::chrono::milliseconds(ttl_ms)};
+  return true;
+}
+
+Result<bool> MemoryLog::renew_lease(std::string_view key, std::string_view token, int ttl_ms) {
+  std::lock_guard lock(mu_);
+  const auto now = Clock::now();
+  if (!holds(key, token, now)) return false;
+  leases_.find(key)->second.expires = now + std::chrono::milliseconds(ttl_ms);
   return true;
 }
 

@@ -243,7 +243,7 @@ Status Worker::Rep::acquire_and_renew() {
       ++it;
       continue;
     }
-    auto held = log.acquire_lease(config.names.lease(part.index), config.token, config.lease_ms);
+    auto held = log.renew_lease(config.names.lease(part.index), config.token, config.lease_ms);
     if (!held) return held.status();
     if (!*held) {
       it = owned.erase(it);
@@ -333,6 +333,7 @@ WorkerMetrics Worker::metrics() {
     PartitionMetrics pm;
     pm.partition = p;
     pm.keys_held = part->keys.size();
+    for (const auto& [key, slot] : part->keys) pm.model_bytes += slot.model->memory_bytes();
     auto lag = r.log.lag(r.config.names.input(p), r.config.names.group());
     pm.lag = lag ? *lag : 0;
     out.owned.push_back(pm);
@@ -343,19 +344,20 @@ WorkerMetrics Worker::metrics() {
 std::string Worker::metrics_json(double samples_per_second) {
   const WorkerMetrics m = metrics();
   char buf[512];
-  std::size_t keys = 0;
+  std::size_t keys = 0, bytes = 0;
   std::string lags;
   for (const auto& pm : m.owned) {
     keys += pm.keys_held;
+    bytes += pm.model_bytes;
     lags += (lags.empty() ? "" : ",") + std::string("\"") + std::to_string(pm.partition) + "\":" + std::to_string(pm.lag);
   }
   std::snprintf(buf, sizeof buf,
                 "{\"samples_per_s\":%.1f,\"entries\":%llu,\"learned\":%llu,\"predictions\":%llu,\"dead_letters\":%llu,"
-                "\"window_expired\":%llu,\"keys_held\":%zu,\"checkpoints\":%llu,\"checkpoint_ms\":%.3f,"
+                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"checkpoint_ms\":%.3f,"
                 "\"checkpoint_ms_max\":%.3f,\"takeovers\":%llu,\"lost\":%llu,\"lag\":{",
                 samples_per_second, static_cast<unsigned long long>(m.entries),
                 static_cast<unsigned long long>(m.learned), static_cast<unsigned long long>(m.predictions),
-                static_cast<unsigned long long>(m.dead_letters), static_cast<unsigned long long>(m.window_expired), keys,
+                static_cast<unsigned long long>(m.dead_letters), static_cast<unsigned long long>(m.window_expired), keys, bytes,
                 static_cast<unsigned long long>(m.checkpoints), m.last_checkpoint_ms, m.max_checkpoint_ms,
                 static_cast<unsigned long long>(m.takeovers), static_cast<unsigned long long>(m.lost));
   return std::string(buf) + lags + "}}";

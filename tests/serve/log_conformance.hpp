@@ -39,7 +39,10 @@ inline void check_group_semantics(Log& log) {
 inline void check_lease_semantics(Log& log) {
   EXPECT_TRUE(*log.acquire_lease("l", "a", 60000));
   EXPECT_FALSE(*log.acquire_lease("l", "b", 60000));
-  EXPECT_TRUE(*log.acquire_lease("l", "a", 60000));  // renewal
+  EXPECT_FALSE(*log.acquire_lease("l", "a", 60000));  // taking is not renewing
+  EXPECT_TRUE(*log.renew_lease("l", "a", 60000));
+  EXPECT_FALSE(*log.renew_lease("l", "b", 60000));
+  EXPECT_FALSE(*log.renew_lease("free", "a", 60000));  // a lapsed or never-held lease is not renewed
   std::string blob("\0\1\2binary", 9);
   EXPECT_TRUE(*log.commit("l", "a", 60000, "h", {{"f", blob}, {"g", "x"}}));
   EXPECT_FALSE(*log.commit("l", "b", 60000, "h", {{"f", "2"}}));

@@ -34,12 +34,13 @@ TEST(ServeMemoryLog, LeasesAndFencedCommits) {
   MemoryLog log;
   EXPECT_TRUE(*log.acquire_lease("l", "a", 10000));
   EXPECT_FALSE(*log.acquire_lease("l", "b", 10000));
-  EXPECT_TRUE(*log.acquire_lease("l", "a", 10000));  // renewal
+  EXPECT_TRUE(*log.renew_lease("l", "a", 10000));
   EXPECT_TRUE(*log.commit("l", "a", 10000, "h", {{"f", "1"}}));
   EXPECT_FALSE(*log.commit("l", "b", 10000, "h", {{"f", "2"}}));
   EXPECT_EQ(**log.hash_get("h", "f"), "1");
   log.expire_lease("l");
   EXPECT_FALSE(*log.commit("l", "a", 10000, "h", {{"f", "3"}}));
+  EXPECT_FALSE(*log.renew_lease("l", "a", 10000));  // lapsed: lost, even though nobody took it
   EXPECT_TRUE(*log.acquire_lease("l", "b", 10000));
   ASSERT_TRUE(log.release_lease("l", "a").is_ok());  // not a's: no effect
   EXPECT_FALSE(*log.acquire_lease("l", "a", 10000));

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "irithyll/serve/memory_log.hpp"
 #include "serve_test_util.hpp"
 
@@ -84,6 +87,31 @@ TEST(ServeWorker, CrashAfterUncheckpointedWorkIsReplayedExactlyOnce) {
   EXPECT_EQ((*b)->metrics().takeovers, 4u);
   const auto ref = test::learn_reference(samples, c.model, c.settings, c.context);
   test::expect_matches(test::checkpointed(log, c.names, 4), ref);
+}
+
+// A pauses past its lease; B takes the partition over, checkpoints further,
+// then pauses past its own. When A wakes, the lease is free again: A must not
+// "renew" it and carry on from its stale state, but reload B's checkpoint.
+TEST(ServeWorker, LapsedLeaseIsNeverRenewedOverASuccessorsCheckpoint) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 13, 1500, 12);
+  send(log, samples, 1);
+  WorkerConfig c = config_for("a", 1);
+  c.checkpoint_entries = 40;
+  c.lease_ms = 30;
+  auto a = Worker::make(log, c);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE((*a)->poll().is_ok());
+  log.expire_lease(c.names.lease(0));
+  c.token = "b";
+  auto b = Worker::make(log, c);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE((*b)->poll().is_ok());
+  EXPECT_GT((*b)->metrics().checkpoints, 0u);
+  log.expire_lease(c.names.lease(0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(15));  // A's renewal falls due
+  drain(**a);
+  ASSERT_TRUE((*a)->shutdown().is_ok());
+  test::expect_matches(test::checkpointed(log, c.names, 1),
+                       test::learn_reference(samples, c.model, c.settings, c.context));
 }
 
 TEST(ServeWorker, LeaseHeldElsewhereIsNotTaken) {

@@ -77,9 +77,14 @@ class LogSink {
 class StateStore {
  public:
   virtual ~StateStore() = default;
-  // Takes the lease `key` for `token` when nobody holds it, or renews it when
-  // `token` already does; true when `token` holds it for ttl_ms from now.
+  // Takes the lease `key` for `token` when nobody holds it (SET NX PX);
+  // true when it did.
   virtual Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) = 0;
+  // Extends the lease for ttl_ms only while `token` still holds it; false
+  // when it lapsed, even if nobody took it since. Why not re-take a lapsed
+  // lease here: another worker may have held it in between and checkpointed
+  // past this worker's in-memory state, which would then be stale.
+  virtual Result<bool> renew_lease(std::string_view key, std::string_view token, int ttl_ms) = 0;
   // Gives the lease up if `token` holds it.
   virtual Status release_lease(std::string_view key, std::string_view token) = 0;
   // Atomically, and only while `token` holds `lease_key`: sets `values` in

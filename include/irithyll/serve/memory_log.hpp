@@ -34,6 +34,7 @@ class MemoryLog final : public Log {
   Result<std::uint64_t> length(std::string_view stream) override;
 
   Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) override;
+  Result<bool> renew_lease(std::string_view key, std::string_view token, int ttl_ms) override;
   Status release_lease(std::string_view key, std::string_view token) override;
   Result<bool> commit(std::string_view lease_key, std::string_view token, int ttl_ms, std::string_view hash,
                       const Fields& values) override;

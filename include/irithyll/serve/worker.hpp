@@ -55,6 +55,7 @@ struct PartitionMetrics {
   std::uint32_t partition = 0;
   std::uint64_t lag = 0;        // entries not yet delivered
   std::size_t keys_held = 0;    // learners in memory
+  std::size_t model_bytes = 0;  // their memory_bytes(), summed
 };
 
 struct WorkerMetrics {

@@ -53,12 +53,10 @@ std::string text_of(const redisReply* r) {
   return {};
 }
 
-// Renews when the token holds the lease, takes it when free; 1 = held.
-constexpr std::string_view kLeaseScript =
-    "local cur = redis.call('GET', KEYS[1]) "
-    "if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
-    "if cur then return 0 end "
-    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1";
+// Extends the lease only while ARGV[1] holds it; 1 = renewed.
+constexpr std::string_view kRenewScript =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
+    "return 0";
 // XREADGROUP only while ARGV[1] holds the lease KEYS[1]: returns 0 when it
 // does not, else {1, reply} (a nil reply leaves {1}).
 constexpr std::string_view kOwnedReadScript =
@@ -218,8 +216,16 @@ class RedisLog final : public Log {
 
   Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) override {
     Args a;
-    a.add("EVAL").add(kLeaseScript).add("1").add(key).add(token).own(std::to_string(ttl_ms));
-    auto r = call(a, "lease");
+    a.add("SET").add(key).add(token).add("NX").add("PX").own(std::to_string(ttl_ms));
+    auto r = call(a, "lease SET NX");
+    if (!r) return r.status();
+    return r->get()->type == REDIS_REPLY_STATUS;  // OK; nil when held
+  }
+
+  Result<bool> renew_lease(std::string_view key, std::string_view token, int ttl_ms) override {
+    Args a;
+    a.add("EVAL").add(kRenewScript).add("1").add(key).add(token).own(std::to_string(ttl_ms));
+    auto r = call(a, "lease renewal");
     if (!r) return r.status();
     return r->get()->type == REDIS_REPLY_INTEGER && r->get()->integer == 1;
   }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Throughput of `irithyll serve` against the bare learner (issue 15).
+#
+#   bench/serve_throughput.sh [N] [KEYS] [extra model options...]
+#
+# Starts a throwaway redis-server on a loopback port, then measures
+#   bare     `irithyll eval` on the same stream and model (predict + learn, one model)
+#   1 worker `irithyll serve` over 8 partitions of the same N samples (KEYS keys)
+#   2 workers the same samples under another prefix, each worker owning 4 partitions
+# Worker time is wall time from start to the last prediction (the idle wait
+# before --idle-exit is subtracted), plus CPU time of each process. Prints one
+# markdown table. Needs build/irithyll (Release) and redis-server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-100000}
+KEYS=${2:-64}
+shift $(( $# > 2 ? 2 : $# )) || true
+MODEL=(--model sgbt "$@")
+CLI=build/irithyll
+IDLE_MS=1000
+tmp=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" >"$tmp/redis.log" 2>&1 &
+redis_pid=$!
+trap 'kill -9 $redis_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+
+now() { date +%s.%N; }
+bare=$($CLI eval --quiet --json --stream friedman --max-samples "$N" "${MODEL[@]}" |
+       python3 -c 'import json,sys; print(json.load(sys.stdin)["samples_per_second"])')
+
+serve() {  # prefix max-partitions log
+  /usr/bin/time -f '%U %S' -o "$3.cpu" $CLI serve --redis "127.0.0.1:$port" --prefix "$1" --partitions 8 \
+    --max-partitions "$2" --features 10 "${MODEL[@]}" --metrics-ms 0 --idle-exit-ms $IDLE_MS >"$3" 2>&1
+}
+for prefix in one two; do
+  $CLI produce --redis "127.0.0.1:$port" --prefix $prefix --partitions 8 --stream friedman \
+    --max-samples "$N" --keys "$KEYS" >/dev/null
+done
+t0=$(now); serve one 8 "$tmp/w1"; t1=$(now)
+one=$(python3 -c "print($N / ($t1 - $t0 - $IDLE_MS / 1000))")
+t0=$(now); serve two 4 "$tmp/w2a" & a=$!; serve two 4 "$tmp/w2b" & b=$!; wait $a $b; t1=$(now)
+two=$(python3 -c "print($N / ($t1 - $t0 - $IDLE_MS / 1000))")
+cpu() { awk '{print $1 + $2}' "$1.cpu"; }
+python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" <<'PY'
+import sys
+bare, one, two, c1, c2a, c2b = map(float, sys.argv[1:7])
+n, keys = sys.argv[7], sys.argv[8]
+print(f"| run ({n} samples, {keys} keys, 8 partitions) | samples/s | ratio | worker CPU s |")
+print("|---|---|---|---|")
+print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | |")
+print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare | {c1:.2f} |")
+print(f"| 2 workers | {two:,.0f} | {two / one:.2f}x one worker | {c2a:.2f} + {c2b:.2f} |")
+PY
