@@ -26,7 +26,7 @@ trap 'kill -9 $redis_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
 
 now() { date +%s.%N; }
-bare=$($CLI eval --quiet --json --stream friedman --max-samples "$N" "${MODEL[@]}" |
+bare=$(/usr/bin/time -f '%U %S' -o "$tmp/bare.cpu" $CLI eval --quiet --json --stream friedman --max-samples "$N" "${MODEL[@]}" |
        python3 -c 'import json,sys; print(json.load(sys.stdin)["samples_per_second"])')
 
 serve() {  # prefix max-partitions log
@@ -42,13 +42,18 @@ one=$(python3 -c "print($N / ($t1 - $t0 - $IDLE_MS / 1000))")
 t0=$(now); serve two 4 "$tmp/w2a" & a=$!; serve two 4 "$tmp/w2b" & b=$!; wait $a $b; t1=$(now)
 two=$(python3 -c "print($N / ($t1 - $t0 - $IDLE_MS / 1000))")
 cpu() { awk '{print $1 + $2}' "$1.cpu"; }
-python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" <<'PY'
+# Redis CPU over everything (2 x produce + 2 x serve of N samples), from /proc.
+redis_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/$redis_pid/stat)
+echo "redis-server CPU: ${redis_cpu}s for 2 x $N samples = $(python3 -c "print(round($redis_cpu / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack)"
+python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" <<'PY'
 import sys
 bare, one, two, c1, c2a, c2b = map(float, sys.argv[1:7])
-n, keys = sys.argv[7], sys.argv[8]
-print(f"| run ({n} samples, {keys} keys, 8 partitions) | samples/s | ratio | worker CPU s |")
-print("|---|---|---|---|")
-print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | |")
-print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare | {c1:.2f} |")
-print(f"| 2 workers | {two:,.0f} | {two / one:.2f}x one worker | {c2a:.2f} + {c2b:.2f} |")
+n, keys, cb = int(sys.argv[7]), sys.argv[8], float(sys.argv[9])
+# CPU rate: samples per CPU-second of the learner or worker process (what it
+# sustains with a core to itself; Redis runs in its own process).
+print(f"| run ({n} samples, {keys} keys, 8 partitions) | wall samples/s | wall ratio | process CPU s | CPU samples/s | CPU ratio |")
+print("|---|---|---|---|---|---|")
+print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | {cb:.2f} | {n / cb:,.0f} | 1.00 |")
+print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare | {c1:.2f} | {n / c1:,.0f} | {cb / c1:.2f} of bare |")
+print(f"| 2 workers | {two:,.0f} | {two / one:.2f}x one worker | {c2a:.2f} + {c2b:.2f} | {n / max(c2a, c2b):,.0f} (slower worker) | {c1 / max(c2a, c2b):.2f}x one worker |")
 PY

@@ -171,6 +171,19 @@ Result<Fields> MemoryLog::hash_get_all(std::string_view hash) {
   return out;
 }
 
+Result<Log::OwnedValue> MemoryLog::hash_get_owned(std::string_view lease_key, std::string_view token,
+                                                  std::string_view hash, std::string_view field) {
+  std::lock_guard lock(mu_);
+  OwnedValue out;
+  if (!holds(lease_key, token, Clock::now())) return out;
+  out.held = true;
+  auto h = hashes_.find(hash);
+  if (h == hashes_.end()) return out;
+  auto f = h->second.find(field);
+  if (f != h->second.end()) out.value = f->second;
+  return out;
+}
+
 void MemoryLog::expire_lease(std::string_view key) {
   std::lock_guard lock(mu_);
   auto it = leases_.find(key);

@@ -60,6 +60,7 @@ struct Partition {
   EntryId committed;                // "__last" of the latest checkpoint
   EntryId last;                     // last entry processed
   bool replaying = true;            // reading this consumer's pending entries first
+  bool lost = false;                // a fenced read found the lease gone: drop unsaved
   std::string cursor = "0";         // replay position
   std::vector<std::string> unacked; // entries processed since the last checkpoint
   std::chrono::steady_clock::time_point last_commit, last_renew;

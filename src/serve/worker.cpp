@@ -131,9 +131,14 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
     part.evicted.erase(ev);
     s.dirty = true;  // its changes are not checkpointed yet
   } else {
-    auto stored = log.hash_get(config.names.checkpoint(part.index), key_field(key));
+    auto stored = log.hash_get_owned(config.names.lease(part.index), config.token,
+                                     config.names.checkpoint(part.index), key_field(key));
     if (!stored) return stored.status();
-    record = std::move(*stored);
+    if (!stored->held) {
+      part.lost = true;
+      return static_cast<KeySlot*>(nullptr);
+    }
+    record = std::move(stored->value);
   }
   if (record) {
     auto rec = decode_key_record(*record);
@@ -190,11 +195,13 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
     part.window_dirty = true;
     auto s = slot(part, msg->key);
     if (!s) return s.status();
+    if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
     learn(**s, x, *msg->y);
     return Status::ok();
   }
   auto s = slot(part, msg->key);
   if (!s) return s.status();
+  if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
   const double prediction = (*s)->model->predict_one(msg->x);
   log.append(config.names.output(part.index), Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
   ++m.predictions;
@@ -267,6 +274,7 @@ Status Worker::Rep::acquire_and_renew() {
 
 Result<std::size_t> Worker::poll() {
   Rep& r = *rep_;
+  const std::uint64_t moves_before = r.m.takeovers + r.m.lost;
   IRITHYLL_RETURN_IF_ERROR(r.acquire_and_renew());
   const auto& n = r.config.names;
   std::size_t done = 0;
@@ -291,7 +299,15 @@ Result<std::size_t> Worker::poll() {
       ++r.m.lost;
       continue;
     }
-    for (const auto& e : **batch) IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
+    for (const auto& e : **batch) {
+      IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
+      if (part.lost) break;
+    }
+    if (part.lost) {
+      it = r.owned.erase(it);
+      ++r.m.lost;
+      continue;
+    }
     done += (*batch)->size();
     IRITHYLL_RETURN_IF_ERROR(r.log.flush());
     const bool due = part.unacked.size() >= r.config.checkpoint_entries ||
@@ -307,6 +323,8 @@ Result<std::size_t> Worker::poll() {
     }
     ++it;
   }
+  // A partition that changed hands is activity too: its entries come next round.
+  if (done == 0 && r.m.takeovers + r.m.lost != moves_before) done = 1;
   return done;
 }
 

@@ -127,6 +127,9 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
   const auto dead = log->length(names.dead());
   ASSERT_TRUE(dead.is_ok());
   EXPECT_EQ(*dead, 0u);
+  if (::testing::Test::HasFailure())
+    for (const char* w : {"worker0", "worker1", "worker2", "worker10", "worker11"})
+      ADD_FAILURE() << w << ": " << tail_of(server->dir() + "/" + w + ".log");
 }
 
 }  // namespace

@@ -80,6 +80,15 @@ inline void check_owned_reads(Log& log) {
   auto none = log.read_owned("ol", "b", "o", "g", "c", ">", 10);
   ASSERT_TRUE(none->has_value());
   EXPECT_TRUE((*none)->empty());
+  ASSERT_TRUE(*log.commit("ol", "b", 60000, "oh", {{"f", "v"}}));
+  EXPECT_FALSE(log.hash_get_owned("ol", "a", "oh", "f")->held);
+  auto mine = log.hash_get_owned("ol", "b", "oh", "f");
+  ASSERT_TRUE(mine.is_ok()) << mine.status().to_string();
+  EXPECT_TRUE(mine->held);
+  EXPECT_EQ(mine->value, std::optional<std::string>("v"));
+  auto absent = log.hash_get_owned("ol", "b", "oh", "nope");
+  EXPECT_TRUE(absent->held);
+  EXPECT_FALSE(absent->value.has_value());
 }
 
 }  // namespace irithyll::serve::test

@@ -109,8 +109,9 @@ inline std::set<std::string> predicted_ids(Log& log, const StreamNames& names, s
     for (const auto& e : *entries) {
       const std::string& id = e.fields.at(0).second;
       auto [it, fresh] = value.emplace(id, e.fields.at(2).second);
-      if (!fresh) {
-        EXPECT_EQ(it->second, e.fields.at(2).second) << "republished prediction of " << id << " differs";
+      if (!fresh && it->second != e.fields.at(2).second) {
+        ADD_FAILURE() << "partition " << p << " entry " << e.id << ": republished prediction of " << id << " (key "
+                      << e.fields.at(1).second << ") differs: " << it->second << " then " << e.fields.at(2).second;
       }
     }
   }

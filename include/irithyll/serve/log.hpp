@@ -109,6 +109,16 @@ class Log : public LogSource, public LogSink, public StateStore {
                                                                   std::string_view stream, std::string_view group,
                                                                   std::string_view consumer, std::string_view start,
                                                                   std::size_t count) = 0;
+  // hash_get, atomically with the same lease check; held = false when
+  // `token` does not hold `lease_key`. Why: a worker that lazily loads a key
+  // after its lease lapsed could read a successor's newer record and publish
+  // predictions from a model that is ahead of the entries it is processing.
+  struct OwnedValue {
+    bool held = false;
+    std::optional<std::string> value;
+  };
+  virtual Result<OwnedValue> hash_get_owned(std::string_view lease_key, std::string_view token, std::string_view hash,
+                                            std::string_view field) = 0;
 };
 
 }  // namespace irithyll::serve

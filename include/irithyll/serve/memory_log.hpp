@@ -46,6 +46,9 @@ class MemoryLog final : public Log {
                                                           std::string_view consumer, std::string_view start,
                                                           std::size_t count) override;
 
+  Result<OwnedValue> hash_get_owned(std::string_view lease_key, std::string_view token, std::string_view hash,
+                                    std::string_view field) override;
+
   // Test hook: the lease lapses now, as if its holder had died.
   void expire_lease(std::string_view key);
   // Entries acknowledged by no consumer of `group` yet (delivered or not).

@@ -80,7 +80,7 @@ class Worker {
 
   // One bounded round: take free partitions, renew leases, read one batch per
   // owned partition and process it, checkpoint where due. Returns the number
-  // of entries processed (0: idle). An error is a log failure; bad messages
+  // of entries processed, at least 1 when a partition changed hands (0: idle). An error is a log failure; bad messages
   // are dead letters, never errors.
   Result<std::size_t> poll();
   // Final checkpoint of every owned partition, then the leases are released.

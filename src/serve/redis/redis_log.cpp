@@ -62,6 +62,10 @@ constexpr std::string_view kRenewScript =
 constexpr std::string_view kOwnedReadScript =
     "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
     "return {1, redis.call('XREADGROUP', 'GROUP', ARGV[2], ARGV[3], 'COUNT', ARGV[4], 'STREAMS', KEYS[2], ARGV[5])}";
+// HGET only while ARGV[1] holds the lease KEYS[1]: 0, or {1, value-or-nil}.
+constexpr std::string_view kOwnedGetScript =
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
+    "return {1, redis.call('HGET', KEYS[2], ARGV[2])}";
 constexpr std::string_view kReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 1";
 
@@ -105,6 +109,20 @@ class RedisLog final : public Log {
     auto entries = entries_of(reply->element[1]);
     if (!entries) return entries.status();
     return std::optional<std::vector<LogEntry>>{std::move(*entries)};
+  }
+
+  Result<OwnedValue> hash_get_owned(std::string_view lease_key, std::string_view token, std::string_view hash,
+                                    std::string_view field) override {
+    Args a;
+    a.add("EVAL").add(kOwnedGetScript).add("2").add(lease_key).add(hash).add(token).add(field);
+    auto r = call(a, "owned HGET");
+    if (!r) return r.status();
+    const redisReply* reply = r->get();
+    OwnedValue out;
+    if (reply->type != REDIS_REPLY_ARRAY) return out;  // 0: not the holder
+    out.held = true;
+    if (reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING) out.value = text_of(reply->element[1]);
+    return out;
   }
 
   // The reply of XREADGROUP: nil, or [[stream, [[id, [f, v, ...]], ...]]].
