@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `irithyll serve` against the bare learner (issue 15).
 #
-#   bench/serve_throughput.sh [N] [KEYS] [extra model options...]
+#   [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
 #
 # Starts a throwaway redis-server on a loopback port, then measures
 #   bare     `irithyll eval` on the same stream and model (predict + learn, one model)
@@ -18,6 +18,11 @@ shift $(( $# > 2 ? 2 : $# )) || true
 MODEL=(--model sgbt "$@")
 CLI=build/irithyll
 IDLE_MS=1000
+# Checkpoint interval of the workers: a checkpoint writes every key learned
+# since the previous one, so its cost is (dirty keys x model bytes) per
+# interval; SGBT defaults are 2-8 MB per key. CHECKPOINT_MS=600000 leaves only
+# the final checkpoint, i.e. measures the serving path itself.
+CHECKPOINT_MS=${CHECKPOINT_MS:-1000}
 tmp=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" >"$tmp/redis.log" 2>&1 &
@@ -31,7 +36,8 @@ bare=$(/usr/bin/time -f '%U %S' -o "$tmp/bare.cpu" $CLI eval --quiet --json --st
 
 serve() {  # prefix max-partitions log
   /usr/bin/time -f '%U %S' -o "$3.cpu" $CLI serve --redis "127.0.0.1:$port" --prefix "$1" --partitions 8 \
-    --max-partitions "$2" --features 10 "${MODEL[@]}" --metrics-ms 0 --idle-exit-ms $IDLE_MS >"$3" 2>&1
+    --max-partitions "$2" --features 10 "${MODEL[@]}" --metrics-ms 0 --idle-exit-ms $IDLE_MS \
+    --checkpoint-ms "$CHECKPOINT_MS" --checkpoint-entries 100000000 >"$3" 2>&1
 }
 for prefix in one two; do
   $CLI produce --redis "127.0.0.1:$port" --prefix $prefix --partitions 8 --stream friedman \
@@ -45,6 +51,7 @@ cpu() { awk '{print $1 + $2}' "$1.cpu"; }
 # Redis CPU over everything (2 x produce + 2 x serve of N samples), from /proc.
 redis_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/$redis_pid/stat)
 echo "redis-server CPU: ${redis_cpu}s for 2 x $N samples = $(python3 -c "print(round($redis_cpu / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack)"
+echo "final checkpoint (1 worker): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
 python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" <<'PY'
 import sys
 bare, one, two, c1, c2a, c2b = map(float, sys.argv[1:7])

@@ -76,6 +76,7 @@ struct Worker::Rep {
   Status process(Partition& part, const LogEntry& e);
   // False: the lease is lost and the partition dropped.
   Result<bool> checkpoint(Partition& part);
+  Status renew_due();
   Status acquire_and_renew();
 };
 
@@ -241,7 +242,9 @@ Result<bool> Worker::Rep::checkpoint(Partition& part) {
   return true;
 }
 
-Status Worker::Rep::acquire_and_renew() {
+// Renews every lease older than lease_ms / 3; runs before each partition's
+// batch, so one slow round cannot outlast the leases of the partitions after it.
+Status Worker::Rep::renew_due() {
   const auto now = Clock::now();
   const auto third = std::chrono::milliseconds(std::max(1, config.lease_ms / 3));
   for (auto it = owned.begin(); it != owned.end();) {
@@ -260,6 +263,13 @@ Status Worker::Rep::acquire_and_renew() {
     part.last_renew = now;
     ++it;
   }
+  return Status::ok();
+}
+
+Status Worker::Rep::acquire_and_renew() {
+  IRITHYLL_RETURN_IF_ERROR(renew_due());
+  const auto now = Clock::now();
+  const auto third = std::chrono::milliseconds(std::max(1, config.lease_ms / 3));
   if (owned.size() >= config.max_partitions || (acquired_once && now - last_acquire < third)) return Status::ok();
   acquired_once = true;
   last_acquire = now;
@@ -278,9 +288,13 @@ Result<std::size_t> Worker::poll() {
   IRITHYLL_RETURN_IF_ERROR(r.acquire_and_renew());
   const auto& n = r.config.names;
   std::size_t done = 0;
-  for (auto it = r.owned.begin(); it != r.owned.end();) {
+  std::vector<std::uint32_t> order;
+  for (const auto& [p, part] : r.owned) order.push_back(p);
+  for (const std::uint32_t p : order) {
+    IRITHYLL_RETURN_IF_ERROR(r.renew_due());
+    auto it = r.owned.find(p);
+    if (it == r.owned.end()) continue;  // its lease was lost just now
     Partition& part = *it->second;
-    const std::uint32_t p = it->first;
     auto read = [&](std::string_view start) {
       return r.log.read_owned(n.lease(p), r.config.token, n.input(p), n.group(), n.consumer(p), start, r.config.batch);
     };
@@ -295,7 +309,7 @@ Result<std::size_t> Worker::poll() {
     }
     if (!batch) return batch.status();
     if (!*batch) {  // the lease lapsed and moved on: drop the state unsaved
-      it = r.owned.erase(it);
+      r.owned.erase(it);
       ++r.m.lost;
       continue;
     }
@@ -304,7 +318,7 @@ Result<std::size_t> Worker::poll() {
       if (part.lost) break;
     }
     if (part.lost) {
-      it = r.owned.erase(it);
+      r.owned.erase(it);
       ++r.m.lost;
       continue;
     }
@@ -316,12 +330,11 @@ Result<std::size_t> Worker::poll() {
       auto kept = r.checkpoint(part);
       if (!kept) return kept.status();
       if (!*kept) {
-        it = r.owned.erase(it);
+        r.owned.erase(it);
         ++r.m.lost;
         continue;
       }
     }
-    ++it;
   }
   // A partition that changed hands is activity too: its entries come next round.
   if (done == 0 && r.m.takeovers + r.m.lost != moves_before) done = 1;

@@ -44,7 +44,7 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("checkpoint-entries", "N", "checkpoint a partition after N entries ...", "20000")
       .option("checkpoint-ms", "MS", "... or after MS milliseconds, whichever comes first", "1000")
       .option("lease-ms", "MS", "partition lease time to live (renewed every MS/3); a dead worker's partitions "
-                                "move after this long", "3000")
+                                "move after this long", "10000")
       .option("label-window", "N", "unlabelled samples per partition kept for a later label message", "10000")
       .option("metrics-ms", "MS", "milliseconds between JSON metrics lines on stdout (0 = none)", "5000")
       .option("idle-exit-ms", "MS", "exit (after a final checkpoint) once idle this long (0 = never)", "0")

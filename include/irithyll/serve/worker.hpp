@@ -46,7 +46,7 @@ struct WorkerConfig {
   std::size_t batch = 500;              // entries per read (XREADGROUP COUNT)
   std::uint64_t checkpoint_entries = 20000;  // checkpoint after this many entries ...
   int checkpoint_ms = 1000;             // ... or this long, whichever first
-  int lease_ms = 3000;                  // lease time to live; renewed every lease_ms / 3
+  int lease_ms = 10000;                 // lease time to live; renewed every lease_ms / 3 (and before each batch)
   std::size_t label_window = 10000;     // unlabelled samples awaiting a label, per partition
   std::string token;                    // this worker's lease token (unique per process)
 };
