@@ -1,6 +1,7 @@
 // Message schema and routing: see message.hpp.
 #include "irithyll/serve/message.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,16 +15,22 @@ const std::string* find_field(const Fields& fields, std::string_view name) {
   return nullptr;
 }
 
-// The whole text must be one number (strtod alone accepts "1abc" as 1).
+// The whole text must be one number ("1abc" is refused). from_chars reads
+// in place (no allocation per cell) and rounds exactly like strtod.
 std::optional<double> to_number(std::string_view text) {
   std::size_t a = 0, b = text.size();
   while (a < b && (text[a] == ' ' || text[a] == '\t')) ++a;
   while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
-  if (a == b || b - a > 64) return std::nullopt;
-  const std::string cell(text.substr(a, b - a));
-  char* end = nullptr;
-  const double v = std::strtod(cell.c_str(), &end);
-  if (end != cell.c_str() + cell.size()) return std::nullopt;
+  if (a < b && text[a] == '+') ++a;  // strtod's optional plus sign
+  if (a == b) return std::nullopt;
+  double v = 0.0;
+  const auto r = std::from_chars(text.data() + a, text.data() + b, v);
+  if (r.ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: strtod's result (±inf, or a denormal/zero).
+    const std::string cell(text.substr(a, b - a));
+    return std::strtod(cell.c_str(), nullptr);
+  }
+  if (r.ec != std::errc() || r.ptr != text.data() + b) return std::nullopt;
   return v;
 }
 

@@ -59,6 +59,19 @@ TEST(ServeMessage, RefusalsSayWhy) {
   }
 }
 
+TEST(ServeMessage, NumberSpellings) {
+  const MessageShape shape{6, Task::kRegression, 0};
+  auto m = parse_message({{"key", "a"}, {"id", "s"}, {"x", "+1,-0,1e3, 2.5 ,nan,1e-400"}}, shape);
+  ASSERT_TRUE(m.is_ok()) << m.status().to_string();
+  EXPECT_EQ(m->x[0], 1.0);
+  EXPECT_EQ(m->x[2], 1000.0);
+  EXPECT_EQ(m->x[3], 2.5);
+  EXPECT_TRUE(std::isnan(m->x[4]));  // a missing value, as learners treat NaN
+  EXPECT_EQ(m->x[5], 0.0);           // underflow reads as strtod reads it
+  for (const char* bad : {"1,2,3,4,5,1x", "1,2,3,4,5,--1", "1,2,3,4,5,+", "1,2,3,4,5,1 2"})
+    EXPECT_FALSE(parse_message({{"key", "a"}, {"id", "s"}, {"x", bad}}, shape).is_ok()) << bad;
+}
+
 TEST(ServeMessage, RegressionTargetsAnyFiniteNumber) {
   const MessageShape shape{1, Task::kRegression, 0};
   auto m = parse_message({{"key", "a"}, {"id", "s"}, {"x", "1"}, {"y", "-12.75"}}, shape);
