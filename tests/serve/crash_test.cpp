@@ -73,7 +73,10 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
   auto start_worker = [&](int i) {
     return children.add(test::spawn(args, server->dir() + "/worker" + std::to_string(i) + ".log"));
   };
-  for (int i = 0; i < 3; ++i) workers.push_back(start_worker(i));
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(start_worker(i));
+    ASSERT_GT(workers.back(), 0) << "fork failed";
+  }
 
   Status produced;
   std::thread producer([&] {
@@ -114,7 +117,7 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
   ASSERT_TRUE(killed_all) << "workers stalled before the kills: " << tail_of(server->dir() + "/worker2.log");
   ASSERT_TRUE(wait_for([&] { return all_checkpointed(*log, names); }))
       << "not all entries checkpointed in time: " << tail_of(server->dir() + "/worker2.log");
-  for (pid_t w : workers) ::kill(w, SIGTERM);
+  for (pid_t w : workers) test::signal_child(w, SIGTERM);
   for (pid_t w : workers) {
     EXPECT_EQ(test::wait_exit(w, 30s), 0);
     children.forget(w);

@@ -91,6 +91,7 @@ inline pid_t spawn(const std::vector<std::string>& argv, const std::string& log_
 // Waits up to `timeout` for the child; its exit code, or -1 (still running,
 // killed by a signal: then -signal).
 inline int wait_exit(pid_t pid, std::chrono::milliseconds timeout) {
+  if (pid <= 0) return -1000;  // never waitpid(-1): that would reap any child
   const auto end = std::chrono::steady_clock::now() + timeout;
   while (true) {
     int status = 0;
@@ -101,9 +102,15 @@ inline int wait_exit(pid_t pid, std::chrono::milliseconds timeout) {
   }
 }
 
+// Signals one child; a failed fork's pid (-1) must never reach kill(), which
+// would signal every process of the user.
+inline void signal_child(pid_t pid, int sig) {
+  if (pid > 0) ::kill(pid, sig);
+}
+
 inline void kill_hard(pid_t pid) {
   if (pid <= 0) return;
-  ::kill(pid, SIGKILL);
+  signal_child(pid, SIGKILL);
   wait_exit(pid, std::chrono::seconds(10));
 }
 

@@ -123,7 +123,8 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
     std::this_thread::sleep_for(20ms);
   ASSERT_EQ(test::predicted_ids(*log, names, 2).size(), n) << read_text(out);
   EXPECT_TRUE(test::checkpointed(*log, names, 2).empty());  // nothing checkpointed before the signal
-  ::kill(w, SIGTERM);
+  ASSERT_GT(w, 0);
+  test::signal_child(w, SIGTERM);
   const int code = test::wait_exit(w, 30s);
   children.forget(w);
   ASSERT_EQ(code, 0) << read_text(out);
