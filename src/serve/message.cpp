@@ -1,0 +1,141 @@
+// Message schema and routing: see message.hpp.
+#include "irithyll/serve/message.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace irithyll::serve {
+namespace {
+
+const std::string* find_field(const Fields& fields, std::string_view name) {
+  for (const auto& [k, v] : fields)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+// The whole text must be one number ("1abc" is refused). from_chars reads
+// in place (no allocation per cell) and rounds exactly like strtod.
+std::optional<double> to_number(std::string_view text) {
+  std::size_t a = 0, b = text.size();
+  while (a < b && (text[a] == ' ' || text[a] == '\t')) ++a;
+  while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+  if (a < b && text[a] == '+') ++a;  // strtod's optional plus sign
+  if (a == b) return std::nullopt;
+  double v = 0.0;
+  const auto r = std::from_chars(text.data() + a, text.data() + b, v);
+  if (r.ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: strtod's result (±inf, or a denormal/zero).
+    const std::string cell(text.substr(a, b - a));
+    return std::strtod(cell.c_str(), nullptr);
+  }
+  if (r.ec != std::errc() || r.ptr != text.data() + b) return std::nullopt;
+  return v;
+}
+
+Status bad(std::string why) { return Status::invalid_argument(std::move(why)); }
+
+Result<double> parse_label(const std::string& text, const MessageShape& shape) {
+  const auto y = to_number(text);
+  if (!y) return bad("y is not a number: '" + text.substr(0, 40) + "'");
+  if (!std::isfinite(*y)) return bad("y is not finite: '" + text.substr(0, 40) + "'");
+  if (shape.task == Task::kClassification) {
+    if (*y != std::floor(*y) || *y < 0 || *y >= static_cast<double>(shape.n_classes))
+      return bad("y = " + text.substr(0, 40) + " is not a class index in [0, " + std::to_string(shape.n_classes) + ")");
+  }
+  return *y;
+}
+
+}  // namespace
+
+Result<Message> parse_message(const Fields& fields, const MessageShape& shape) {
+  Message m;
+  const std::string* key = find_field(fields, "key");
+  if (key == nullptr) return bad("missing field 'key'");
+  m.key = *key;
+  if (const std::string* label_for = find_field(fields, "label_for")) {
+    m.is_label = true;
+    m.id = *label_for;
+    const std::string* y = find_field(fields, "y");
+    if (y == nullptr) return bad("label message without field 'y'");
+    auto v = parse_label(*y, shape);
+    if (!v) return v.status();
+    m.y = *v;
+    return m;
+  }
+  const std::string* id = find_field(fields, "id");
+  if (id == nullptr) return bad("missing field 'id'");
+  m.id = *id;
+  m.x.reserve(shape.n_features);
+  if (const std::string* x = find_field(fields, "x")) {
+    std::size_t start = 0;
+    while (start <= x->size()) {
+      std::size_t end = x->find(',', start);
+      if (end == std::string::npos) end = x->size();
+      const std::string_view cell(x->data() + start, end - start);
+      const auto v = to_number(cell);
+      if (!v) return bad("x[" + std::to_string(m.x.size()) + "] is not a number: '" + std::string(cell.substr(0, 40)) + "'");
+      if (m.x.size() == shape.n_features)
+        return bad("x has more than " + std::to_string(shape.n_features) + " values, the model takes " +
+                   std::to_string(shape.n_features));
+      m.x.push_back(*v);
+      start = end + 1;
+    }
+  } else {
+    for (const auto& [k, v] : fields) {
+      if (k.rfind("f_", 0) != 0) continue;
+      const auto n = to_number(v);
+      if (!n) return bad("feature " + k.substr(0, 40) + " is not a number: '" + v.substr(0, 40) + "'");
+      if (m.x.size() == shape.n_features)
+        return bad("more than " + std::to_string(shape.n_features) + " f_ fields, the model takes " +
+                   std::to_string(shape.n_features));
+      m.x.push_back(*n);
+    }
+    if (m.x.empty()) return bad("missing features: no field 'x' and no f_<name> fields");
+  }
+  if (m.x.size() != shape.n_features)
+    return bad("x has " + std::to_string(m.x.size()) + " values, the model takes " + std::to_string(shape.n_features));
+  if (const std::string* y = find_field(fields, "y")) {
+    auto v = parse_label(*y, shape);
+    if (!v) return v.status();
+    m.y = *v;
+  }
+  return m;
+}
+
+std::uint64_t key_hash(std::string_view key) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : key) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::uint32_t partition_of(std::string_view key, std::uint32_t partitions) {
+  return partitions == 0 ? 0 : static_cast<std::uint32_t>(key_hash(key) % partitions);
+}
+
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+Fields sample_fields(std::string_view id, std::string_view key, std::span<const double> x, std::optional<double> y) {
+  std::string xs;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (i > 0) xs += ',';
+    xs += format_number(x[i]);
+  }
+  Fields f{{"id", std::string(id)}, {"key", std::string(key)}, {"x", std::move(xs)}};
+  if (y) f.emplace_back("y", format_number(*y));
+  return f;
+}
+
+Fields label_fields(std::string_view key, std::string_view sample_id, double y) {
+  return Fields{{"key", std::string(key)}, {"label_for", std::string(sample_id)}, {"y", format_number(y)}};
+}
+
+}  // namespace irithyll::serve

@@ -1,0 +1,394 @@
+// RedisLog: see redis_log.hpp. Every command goes through redisCommandArgv /
+// redisAppendCommandArgv with explicit lengths, so keys and checkpoint bytes
+// are binary-safe. A reply is freed by the Reply guard on every path.
+#include <hiredis/hiredis.h>
+
+#include <charconv>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "irithyll/serve/redis_log.hpp"
+
+namespace irithyll::serve {
+namespace {
+
+struct Reply {
+  redisReply* r = nullptr;
+  explicit Reply(void* p) : r(static_cast<redisReply*>(p)) {}
+  Reply(const Reply&) = delete;
+  Reply& operator=(const Reply&) = delete;
+  ~Reply() {
+    if (r != nullptr) freeReplyObject(r);
+  }
+};
+
+// Argument vectors for the Argv calls, built from string views.
+class Args {
+ public:
+  Args& add(std::string_view s) {
+    ptrs_.push_back(s.data());
+    lens_.push_back(s.size());
+    return *this;
+  }
+  Args& own(std::string s) {
+    owned_.push_back(std::make_unique<std::string>(std::move(s)));
+    return add(*owned_.back());
+  }
+  int argc() const { return static_cast<int>(ptrs_.size()); }
+  const char** argv() { return ptrs_.data(); }
+  const size_t* lens() const { return lens_.data(); }
+
+ private:
+  std::vector<const char*> ptrs_;
+  std::vector<size_t> lens_;
+  std::vector<std::unique_ptr<std::string>> owned_;
+};
+
+std::string text_of(const redisReply* r) {
+  if (r == nullptr) return {};
+  if (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS || r->type == REDIS_REPLY_ERROR)
+    return std::string(r->str, r->len);
+  if (r->type == REDIS_REPLY_INTEGER) return std::to_string(r->integer);
+  return {};
+}
+
+// Extends the lease only while ARGV[1] holds it; 1 = renewed.
+constexpr std::string_view kRenewScript =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
+    "return 0";
+// XREADGROUP only while ARGV[1] holds the lease KEYS[1]: returns 0 when it
+// does not, else {1, reply} (a nil reply leaves {1}).
+constexpr std::string_view kOwnedReadScript =
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
+    "return {1, redis.call('XREADGROUP', 'GROUP', ARGV[2], ARGV[3], 'COUNT', ARGV[4], 'STREAMS', KEYS[2], ARGV[5])}";
+// HGET only while ARGV[1] holds the lease KEYS[1]: 0, or {1, value-or-nil}.
+constexpr std::string_view kOwnedGetScript =
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
+    "return {1, redis.call('HGET', KEYS[2], ARGV[2])}";
+constexpr std::string_view kReleaseScript =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 1";
+
+class RedisLog final : public Log {
+ public:
+  explicit RedisLog(redisContext* c) : c_(c) {}
+  ~RedisLog() override { redisFree(c_); }
+
+  Status create_group(std::string_view stream, std::string_view group) override {
+    Args a;
+    a.add("XGROUP").add("CREATE").add(stream).add(group).add("0").add("MKSTREAM");
+    auto r = call(a, "XGROUP CREATE");
+    if (!r) return r.status();
+    return Status::ok();
+  }
+
+  Result<std::vector<LogEntry>> read_group(std::string_view stream, std::string_view group, std::string_view consumer,
+                                           std::string_view start, std::size_t count, int block_ms) override {
+    Args a;
+    a.add("XREADGROUP").add("GROUP").add(group).add(consumer).add("COUNT").own(std::to_string(count));
+    if (block_ms > 0) a.add("BLOCK").own(std::to_string(block_ms));
+    a.add("STREAMS").add(stream).add(start);
+    IRITHYLL_RETURN_IF_ERROR(settle());
+    Reply reply(redisCommandArgv(c_, a.argc(), a.argv(), a.lens()));
+    IRITHYLL_RETURN_IF_ERROR(check(reply.r, "XREADGROUP"));
+    return entries_of(reply.r);
+  }
+
+  Result<std::optional<std::vector<LogEntry>>> read_owned(std::string_view lease_key, std::string_view token,
+                                                          std::string_view stream, std::string_view group,
+                                                          std::string_view consumer, std::string_view start,
+                                                          std::size_t count) override {
+    Args a;
+    a.add("EVAL").add(kOwnedReadScript).add("2").add(lease_key).add(stream).add(token).add(group).add(consumer);
+    a.own(std::to_string(count)).add(start);
+    auto r = call(a, "owned XREADGROUP");
+    if (!r) return r.status();
+    const redisReply* reply = r->get();
+    if (reply->type != REDIS_REPLY_ARRAY) return std::optional<std::vector<LogEntry>>{};  // 0: not the holder
+    if (reply->elements < 2) return std::optional<std::vector<LogEntry>>{std::vector<LogEntry>{}};
+    auto entries = entries_of(reply->element[1]);
+    if (!entries) return entries.status();
+    return std::optional<std::vector<LogEntry>>{std::move(*entries)};
+  }
+
+  Result<OwnedValue> hash_get_owned(std::string_view lease_key, std::string_view token, std::string_view hash,
+                                    std::string_view field) override {
+    Args a;
+    a.add("EVAL").add(kOwnedGetScript).add("2").add(lease_key).add(hash).add(token).add(field);
+    auto r = call(a, "owned HGET");
+    if (!r) return r.status();
+    const redisReply* reply = r->get();
+    OwnedValue out;
+    if (reply->type != REDIS_REPLY_ARRAY) return out;  // 0: not the holder
+    out.held = true;
+    if (reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING) out.value = text_of(reply->element[1]);
+    return out;
+  }
+
+  // The reply of XREADGROUP: nil, or [[stream, [[id, [f, v, ...]], ...]]].
+  static Result<std::vector<LogEntry>> entries_of(const redisReply* r) {
+    std::vector<LogEntry> out;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements == 0) return out;  // nil: nothing within the block time
+    const redisReply* s = r->element[0];
+    if (s->type != REDIS_REPLY_ARRAY || s->elements != 2 || s->element[1]->type != REDIS_REPLY_ARRAY)
+      return Status::io_error("XREADGROUP: unexpected reply shape");
+    const redisReply* list = s->element[1];
+    out.reserve(list->elements);
+    for (std::size_t i = 0; i < list->elements; ++i) {
+      const redisReply* e = list->element[i];
+      if (e->type != REDIS_REPLY_ARRAY || e->elements != 2) return Status::io_error("XREADGROUP: bad entry");
+      LogEntry entry;
+      entry.id = text_of(e->element[0]);
+      const redisReply* f = e->element[1];
+      // A pending entry deleted from the stream comes back with nil fields.
+      if (f->type == REDIS_REPLY_ARRAY)
+        for (std::size_t j = 0; j + 1 < f->elements; j += 2)
+          entry.fields.emplace_back(text_of(f->element[j]), text_of(f->element[j + 1]));
+      out.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  Status ack(std::string_view stream, std::string_view group, std::span<const std::string> ids) override {
+    constexpr std::size_t kChunk = 10000;  // keeps one command's size bounded
+    IRITHYLL_RETURN_IF_ERROR(settle());
+    std::size_t sent = 0;
+    for (std::size_t i = 0; i < ids.size(); i += kChunk) {
+      Args a;
+      a.add("XACK").add(stream).add(group);
+      for (std::size_t j = i; j < std::min(ids.size(), i + kChunk); ++j) a.add(ids[j]);
+      if (redisAppendCommandArgv(c_, a.argc(), a.argv(), a.lens()) != REDIS_OK) return io("XACK");
+      ++sent;
+    }
+    return drain(sent, "XACK");
+  }
+
+  Result<std::uint64_t> lag(std::string_view stream, std::string_view group) override {
+    Args a;
+    a.add("XINFO").add("GROUPS").add(stream);
+    auto r = call(a, "XINFO GROUPS");
+    if (!r) return r.status();
+    const redisReply* groups = r->get();
+    if (groups->type != REDIS_REPLY_ARRAY) return std::uint64_t{0};
+    for (std::size_t i = 0; i < groups->elements; ++i) {
+      const redisReply* g = groups->element[i];
+      if (g->type != REDIS_REPLY_ARRAY) continue;
+      std::string name;
+      long long lag = 0;
+      for (std::size_t j = 0; j + 1 < g->elements; j += 2) {
+        const std::string field = text_of(g->element[j]);
+        if (field == "name") name = text_of(g->element[j + 1]);
+        if (field == "lag" && g->element[j + 1]->type == REDIS_REPLY_INTEGER) lag = g->element[j + 1]->integer;
+      }
+      if (name == group) return static_cast<std::uint64_t>(lag < 0 ? 0 : lag);
+    }
+    return std::uint64_t{0};
+  }
+
+  void append(std::string_view stream, const Fields& fields) override {
+    Args a;
+    a.add("XADD").add(stream).add("*");
+    for (const auto& [k, v] : fields) a.add(k).add(v);
+    if (redisAppendCommandArgv(c_, a.argc(), a.argv(), a.lens()) != REDIS_OK) append_failed_ = true;
+    ++buffered_;
+  }
+
+  Status flush() override {
+    const std::size_t n = buffered_;
+    buffered_ = 0;
+    if (append_failed_) {
+      append_failed_ = false;
+      return io("XADD (buffering)");
+    }
+    return drain(n, "XADD");
+  }
+
+  Result<std::vector<LogEntry>> range(std::string_view stream, std::size_t count) override {
+    Args a;
+    a.add("XRANGE").add(stream).add("-").add("+").add("COUNT").own(std::to_string(count));
+    auto r = call(a, "XRANGE");
+    if (!r) return r.status();
+    std::vector<LogEntry> out;
+    const redisReply* list = r->get();
+    for (std::size_t i = 0; list->type == REDIS_REPLY_ARRAY && i < list->elements; ++i) {
+      const redisReply* e = list->element[i];
+      if (e->type != REDIS_REPLY_ARRAY || e->elements != 2) continue;
+      LogEntry entry;
+      entry.id = text_of(e->element[0]);
+      const redisReply* f = e->element[1];
+      for (std::size_t j = 0; f->type == REDIS_REPLY_ARRAY && j + 1 < f->elements; j += 2)
+        entry.fields.emplace_back(text_of(f->element[j]), text_of(f->element[j + 1]));
+      out.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  Result<std::uint64_t> length(std::string_view stream) override {
+    Args a;
+    a.add("XLEN").add(stream);
+    auto r = call(a, "XLEN");
+    if (!r) return r.status();
+    const long long n = r->get()->type == REDIS_REPLY_INTEGER ? r->get()->integer : 0;
+    return static_cast<std::uint64_t>(n < 0 ? 0 : n);
+  }
+
+  Result<bool> acquire_lease(std::string_view key, std::string_view token, int ttl_ms) override {
+    Args a;
+    a.add("SET").add(key).add(token).add("NX").add("PX").own(std::to_string(ttl_ms));
+    auto r = call(a, "lease SET NX");
+    if (!r) return r.status();
+    return r->get()->type == REDIS_REPLY_STATUS;  // OK; nil when held
+  }
+
+  Result<bool> renew_lease(std::string_view key, std::string_view token, int ttl_ms) override {
+    Args a;
+    a.add("EVAL").add(kRenewScript).add("1").add(key).add(token).own(std::to_string(ttl_ms));
+    auto r = call(a, "lease renewal");
+    if (!r) return r.status();
+    return r->get()->type == REDIS_REPLY_INTEGER && r->get()->integer == 1;
+  }
+
+  Status release_lease(std::string_view key, std::string_view token) override {
+    Args a;
+    a.add("EVAL").add(kReleaseScript).add("1").add(key).add(token);
+    auto r = call(a, "lease release");
+    return r ? Status::ok() : r.status();
+  }
+
+  Result<bool> commit(std::string_view lease_key, std::string_view token, int ttl_ms, std::string_view hash,
+                      const Fields& values) override {
+    Args watch;
+    watch.add("WATCH").add(lease_key);
+    if (auto r = call(watch, "WATCH"); !r) return r.status();
+    Args get;
+    get.add("GET").add(lease_key);
+    auto holder = call(get, "GET lease");
+    if (!holder) return holder.status();
+    if (text_of(holder->get()) != token || holder->get()->type != REDIS_REPLY_STRING) {
+      Args unwatch;
+      unwatch.add("UNWATCH");
+      auto r = call(unwatch, "UNWATCH");
+      if (!r) return r.status();
+      return false;
+    }
+    // MULTI, HSET, PEXPIRE, EXEC in one pipelined round trip.
+    Args multi, hset, pexpire, exec;
+    multi.add("MULTI");
+    hset.add("HSET").add(hash);
+    for (const auto& [k, v] : values) hset.add(k).add(v);
+    pexpire.add("PEXPIRE").add(lease_key).own(std::to_string(ttl_ms));
+    exec.add("EXEC");
+    for (Args* a : {&multi, &hset, &pexpire, &exec})
+      if (redisAppendCommandArgv(c_, a->argc(), a->argv(), a->lens()) != REDIS_OK) return io("MULTI/EXEC");
+    Status first;
+    bool committed = false;
+    for (int i = 0; i < 4; ++i) {
+      void* raw = nullptr;
+      if (redisGetReply(c_, &raw) != REDIS_OK) return io("MULTI/EXEC");
+      Reply reply(raw);
+      if (reply.r->type == REDIS_REPLY_ERROR && first.is_ok())
+        first = Status::io_error("checkpoint commit: " + text_of(reply.r));
+      // EXEC: an array of results, or nil when WATCH saw the lease change.
+      if (i == 3) committed = reply.r->type == REDIS_REPLY_ARRAY;
+    }
+    if (!first.is_ok()) return first;
+    return committed;
+  }
+
+  Result<std::optional<std::string>> hash_get(std::string_view hash, std::string_view field) override {
+    Args a;
+    a.add("HGET").add(hash).add(field);
+    auto r = call(a, "HGET");
+    if (!r) return r.status();
+    if (r->get()->type != REDIS_REPLY_STRING) return std::optional<std::string>{};
+    return std::optional<std::string>{text_of(r->get())};
+  }
+
+  Result<Fields> hash_get_all(std::string_view hash) override {
+    Args a;
+    a.add("HGETALL").add(hash);
+    auto r = call(a, "HGETALL");
+    if (!r) return r.status();
+    Fields out;
+    const redisReply* list = r->get();
+    for (std::size_t j = 0; list->type == REDIS_REPLY_ARRAY && j + 1 < list->elements; j += 2)
+      out.emplace_back(text_of(list->element[j]), text_of(list->element[j + 1]));
+    return out;
+  }
+
+ private:
+  // A reply owned by a shared_ptr so Result can carry it.
+  using Owned = std::shared_ptr<redisReply>;
+  struct Held {
+    Owned p;
+    const redisReply* get() const { return p.get(); }
+  };
+
+  Status io(std::string_view what) const {
+    return Status::io_error(std::string(what) + ": " + (c_->err ? std::string(c_->errstr) : "connection failed"));
+  }
+  Status check(const redisReply* r, std::string_view what) const {
+    if (r == nullptr) return io(what);
+    if (r->type == REDIS_REPLY_ERROR) {
+      const std::string msg = text_of(r);
+      // XGROUP CREATE on an existing group is not a failure.
+      if (msg.rfind("BUSYGROUP", 0) == 0) return Status::ok();
+      return Status::io_error(std::string(what) + ": " + msg);
+    }
+    return Status::ok();
+  }
+  // Replies arrive in command order: buffered appends must be read before
+  // any other command's reply (else HGET would read an XADD's id).
+  Status settle() { return buffered_ == 0 && !append_failed_ ? Status::ok() : flush(); }
+  Result<Held> call(Args& a, std::string_view what) {
+    IRITHYLL_RETURN_IF_ERROR(settle());
+    Owned r(static_cast<redisReply*>(redisCommandArgv(c_, a.argc(), a.argv(), a.lens())),
+            [](redisReply* p) { if (p != nullptr) freeReplyObject(p); });
+    IRITHYLL_RETURN_IF_ERROR(check(r.get(), what));
+    return Held{std::move(r)};
+  }
+  // Reads n pipelined replies; all are consumed even after an error.
+  Status drain(std::size_t n, std::string_view what) {
+    Status first;
+    for (std::size_t i = 0; i < n; ++i) {
+      void* raw = nullptr;
+      if (redisGetReply(c_, &raw) != REDIS_OK) return io(what);
+      Reply reply(raw);
+      Status s = check(reply.r, what);
+      if (!s.is_ok() && first.is_ok()) first = s;
+    }
+    return first;
+  }
+
+  redisContext* c_;
+  std::size_t buffered_ = 0;
+  bool append_failed_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Log>> connect_redis(const std::string& address, int timeout_ms) {
+  std::string host = address;
+  int port = 6379;
+  if (const auto colon = address.rfind(':'); colon != std::string::npos) {
+    host = address.substr(0, colon);
+    const std::string p = address.substr(colon + 1);
+    auto r = std::from_chars(p.data(), p.data() + p.size(), port);
+    if (p.empty() || r.ec != std::errc() || r.ptr != p.data() + p.size() || port <= 0 || port > 65535)
+      return Status::invalid_argument("bad Redis address '" + address + "' (want HOST:PORT)");
+  }
+  const timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
+  if (c == nullptr) return Status::io_error("connecting to Redis at " + address + ": out of memory");
+  if (c->err) {
+    Status s = Status::io_error("connecting to Redis at " + address + ": " + c->errstr);
+    redisFree(c);
+    return s;
+  }
+  redisSetTimeout(c, tv);
+  return std::unique_ptr<Log>(new RedisLog(c));
+}
+
+bool redis_available() { return true; }
+
+}  // namespace irithyll::serve

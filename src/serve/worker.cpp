@@ -1,0 +1,397 @@
+// Worker: see worker.hpp for the contract and docs/serve.md for the design.
+//
+// One poll() round, in order: take free partitions (at most max_partitions),
+// renew leases every lease_ms / 3 (a refused renewal drops the partition's
+// state unsaved: its new owner replays from the last checkpoint), then per
+// owned partition read one batch, process it, flush the predictions, and
+// checkpoint when due. Every step is bounded: one read of at most `batch`
+// entries per partition per round.
+#include "irithyll/serve/worker.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/model_file.hpp"
+#include "partition.hpp"
+
+namespace irithyll::serve {
+
+using Clock = std::chrono::steady_clock;
+using detail::KeySlot;
+using detail::Partition;
+
+namespace {
+
+constexpr std::string_view kLastField = "__last";
+constexpr std::string_view kWindowField = "__window";
+std::string key_field(std::string_view key) { return "k:" + std::string(key); }
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string encode_key_record(std::uint64_t learned, std::span<const std::uint8_t> model) {
+  ByteWriter w;
+  w.u64(learned);
+  w.bytes(model);
+  const auto bytes = w.take();
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Result<KeyRecord> decode_key_record(std::string_view bytes) {
+  if (bytes.size() < 8) return Status::corruption("key record shorter than its 8-byte count");
+  ByteReader r(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  KeyRecord rec;
+  rec.learned = r.u64("learned count");
+  const auto model = r.bytes(r.remaining(), "model");
+  rec.model.assign(model.begin(), model.end());
+  return rec;
+}
+
+struct Worker::Rep {
+  Log& log;
+  WorkerConfig config;
+  MessageShape shape;
+  std::map<std::uint32_t, std::unique_ptr<Partition>> owned;
+  WorkerMetrics m;
+  Clock::time_point last_acquire{};
+  bool acquired_once = false;
+
+  Rep(Log& l, WorkerConfig c) : log(l), config(std::move(c)) {}
+
+  Status open(std::uint32_t p);
+  Result<KeySlot*> slot(Partition& part, const std::string& key);
+  void learn(KeySlot& s, std::span<const double> x, double y) {
+    s.model->learn_one(x, y);
+    ++s.learned;
+    s.dirty = true;
+    ++m.learned;
+  }
+  void dead_letter(std::uint32_t p, const LogEntry& e, const std::string& reason);
+  Status process(Partition& part, const LogEntry& e);
+  // False: the lease is lost and the partition dropped.
+  Result<bool> checkpoint(Partition& part);
+  Status renew_due();
+  Status acquire_and_renew();
+};
+
+Result<std::unique_ptr<Worker>> Worker::make(Log& log, WorkerConfig config) {
+  if (config.partitions == 0) return Status::invalid_argument("partitions must be >= 1");
+  if (config.context.n_features == 0) return Status::invalid_argument("the feature count must be >= 1");
+  if (config.max_keys == 0) return Status::invalid_argument("max-keys must be >= 1");
+  if (config.batch == 0) return Status::invalid_argument("batch must be >= 1");
+  if (config.lease_ms < 30) return Status::invalid_argument("lease-ms must be >= 30");
+  if (config.token.empty()) return Status::invalid_argument("a worker needs a lease token");
+  auto probe = make_learner(config.model, config.settings, config.context);
+  if (!probe) return probe.status();
+  auto rep = std::make_unique<Rep>(log, std::move(config));
+  rep->shape = MessageShape{rep->config.context.n_features, rep->config.context.task, rep->config.context.n_classes};
+  if (rep->config.max_partitions == 0) rep->config.max_partitions = rep->config.partitions;
+  return std::unique_ptr<Worker>(new Worker(std::move(rep)));
+}
+
+Worker::Worker(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+Worker::~Worker() = default;
+
+Status Worker::Rep::open(std::uint32_t p) {
+  const auto& n = config.names;
+  IRITHYLL_RETURN_IF_ERROR(log.create_group(n.input(p), n.group()));
+  auto part = std::make_unique<Partition>(p, config.label_window);
+  auto last = log.hash_get(n.checkpoint(p), kLastField);
+  if (!last) return last.status();
+  if (last->has_value()) {
+    const auto id = EntryId::parse(**last);
+    if (!id) return Status::corruption("partition " + std::to_string(p) + ": bad checkpoint id '" + **last + "'");
+    part->committed = part->last = *id;
+  }
+  auto window = log.hash_get(n.checkpoint(p), kWindowField);
+  if (!window) return window.status();
+  if (window->has_value())
+    IRITHYLL_RETURN_IF_ERROR(part->window.decode(**window).with_context("partition " + std::to_string(p) + " window"));
+  part->last_commit = part->last_renew = Clock::now();
+  owned.emplace(p, std::move(part));
+  ++m.takeovers;
+  return Status::ok();
+}
+
+Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
+  auto it = part.keys.find(key);
+  if (it != part.keys.end()) {
+    part.lru.splice(part.lru.begin(), part.lru, it->second.lru);
+    return &it->second;
+  }
+  KeySlot s;
+  std::optional<std::string> record;
+  if (auto ev = part.evicted.find(key); ev != part.evicted.end()) {
+    record = std::move(ev->second);
+    part.evicted.erase(ev);
+    s.dirty = true;  // its changes are not checkpointed yet
+  } else {
+    auto stored = log.hash_get_owned(config.names.lease(part.index), config.token,
+                                     config.names.checkpoint(part.index), key_field(key));
+    if (!stored) return stored.status();
+    if (!stored->held) {
+      part.lost = true;
+      return static_cast<KeySlot*>(nullptr);
+    }
+    record = std::move(stored->value);
+  }
+  if (record) {
+    auto rec = decode_key_record(*record);
+    if (!rec) return rec.status().with_context("key '" + key + "'");
+    auto model = decode_learner(rec->model);
+    if (!model) return model.status().with_context("key '" + key + "'");
+    s.model = std::move(*model);
+    s.learned = rec->learned;
+  } else {
+    auto model = make_learner(config.model, config.settings, config.context);
+    if (!model) return model.status();
+    s.model = std::move(*model);
+  }
+  part.lru.push_front(key);
+  s.lru = part.lru.begin();
+  KeySlot* out = &part.keys.emplace(key, std::move(s)).first->second;
+  // Evict least recently used keys beyond the bound; the new key is at the front.
+  while (part.keys.size() > config.max_keys) {
+    const std::string victim = part.lru.back();
+    auto v = part.keys.find(victim);
+    if (v->second.dirty) part.evicted[victim] = encode_key_record(v->second.learned, encode_learner(*v->second.model));
+    part.keys.erase(v);
+    part.lru.pop_back();
+  }
+  return out;
+}
+
+void Worker::Rep::dead_letter(std::uint32_t p, const LogEntry& e, const std::string& reason) {
+  Fields f{{"entry", e.id}, {"partition", std::to_string(p)}, {"reason", reason}};
+  for (const auto& kv : e.fields) f.push_back(kv);
+  log.append(config.names.dead(), f);
+  ++m.dead_letters;
+}
+
+Status Worker::Rep::process(Partition& part, const LogEntry& e) {
+  const auto id = EntryId::parse(e.id);
+  if (!id) return Status::corruption("log returned a bad entry id '" + e.id + "'");
+  part.unacked.push_back(e.id);
+  if (*id <= part.committed) return Status::ok();  // already in the checkpoint: acknowledge only
+  part.last = *id;
+  ++m.entries;
+  auto msg = parse_message(e.fields, shape);
+  if (!msg) {
+    dead_letter(part.index, e, msg.status().message());
+    return Status::ok();
+  }
+  if (msg->is_label) {
+    std::vector<double> x;
+    if (!part.window.take(msg->key, msg->id, x)) {
+      dead_letter(part.index, e, "label for sample '" + msg->id + "' of key '" + msg->key +
+                                     "', which is not in the join window");
+      return Status::ok();
+    }
+    part.window_dirty = true;
+    auto s = slot(part, msg->key);
+    if (!s) return s.status();
+    if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
+    learn(**s, x, *msg->y);
+    return Status::ok();
+  }
+  auto s = slot(part, msg->key);
+  if (!s) return s.status();
+  if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
+  const double prediction = (*s)->model->predict_one(msg->x);
+  log.append(config.names.output(part.index), Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
+  ++m.predictions;
+  if (msg->y) {
+    learn(**s, msg->x, *msg->y);
+  } else {
+    m.window_expired += part.window.add(msg->key, msg->id, std::move(msg->x));
+    part.window_dirty = true;
+  }
+  return Status::ok();
+}
+
+Result<bool> Worker::Rep::checkpoint(Partition& part) {
+  const auto t0 = Clock::now();
+  const auto& n = config.names;
+  // Predictions go out before the entries behind them are acknowledged.
+  IRITHYLL_RETURN_IF_ERROR(log.flush());
+  Fields values;
+  for (auto& [key, s] : part.keys)
+    if (s.dirty) values.emplace_back(key_field(key), encode_key_record(s.learned, encode_learner(*s.model)));
+  for (auto& [key, record] : part.evicted) values.emplace_back(key_field(key), std::move(record));
+  if (part.window_dirty) values.emplace_back(std::string(kWindowField), part.window.encode());
+  values.emplace_back(std::string(kLastField), part.last.to_string());
+  auto ok = log.commit(n.lease(part.index), config.token, config.lease_ms, n.checkpoint(part.index), values);
+  if (!ok) return ok.status();
+  if (!*ok) return false;
+  for (auto& [key, s] : part.keys) s.dirty = false;
+  part.evicted.clear();
+  part.window_dirty = false;
+  part.committed = part.last;
+  part.last_commit = part.last_renew = Clock::now();
+  IRITHYLL_RETURN_IF_ERROR(log.ack(n.input(part.index), n.group(), part.unacked));
+  part.unacked.clear();
+  ++m.checkpoints;
+  m.last_checkpoint_ms = ms_since(t0);
+  m.max_checkpoint_ms = std::max(m.max_checkpoint_ms, m.last_checkpoint_ms);
+  return true;
+}
+
+// Renews every lease older than lease_ms / 3; runs before each partition's
+// batch, so one slow round cannot outlast the leases of the partitions after it.
+Status Worker::Rep::renew_due() {
+  const auto now = Clock::now();
+  const auto third = std::chrono::milliseconds(std::max(1, config.lease_ms / 3));
+  for (auto it = owned.begin(); it != owned.end();) {
+    Partition& part = *it->second;
+    if (now - part.last_renew < third) {
+      ++it;
+      continue;
+    }
+    auto held = log.renew_lease(config.names.lease(part.index), config.token, config.lease_ms);
+    if (!held) return held.status();
+    if (!*held) {
+      it = owned.erase(it);
+      ++m.lost;
+      continue;
+    }
+    part.last_renew = now;
+    ++it;
+  }
+  return Status::ok();
+}
+
+Status Worker::Rep::acquire_and_renew() {
+  IRITHYLL_RETURN_IF_ERROR(renew_due());
+  const auto now = Clock::now();
+  const auto third = std::chrono::milliseconds(std::max(1, config.lease_ms / 3));
+  if (owned.size() >= config.max_partitions || (acquired_once && now - last_acquire < third)) return Status::ok();
+  acquired_once = true;
+  last_acquire = now;
+  for (std::uint32_t p = 0; p < config.partitions && owned.size() < config.max_partitions; ++p) {
+    if (owned.count(p)) continue;
+    auto got = log.acquire_lease(config.names.lease(p), config.token, config.lease_ms);
+    if (!got) return got.status();
+    if (*got) IRITHYLL_RETURN_IF_ERROR(open(p));
+  }
+  return Status::ok();
+}
+
+Result<std::size_t> Worker::poll() {
+  Rep& r = *rep_;
+  const std::uint64_t moves_before = r.m.takeovers + r.m.lost;
+  IRITHYLL_RETURN_IF_ERROR(r.acquire_and_renew());
+  const auto& n = r.config.names;
+  std::size_t done = 0;
+  std::vector<std::uint32_t> order;
+  for (const auto& [p, part] : r.owned) order.push_back(p);
+  for (const std::uint32_t p : order) {
+    IRITHYLL_RETURN_IF_ERROR(r.renew_due());
+    auto it = r.owned.find(p);
+    if (it == r.owned.end()) continue;  // its lease was lost just now
+    Partition& part = *it->second;
+    auto read = [&](std::string_view start) {
+      return r.log.read_owned(n.lease(p), r.config.token, n.input(p), n.group(), n.consumer(p), start, r.config.batch);
+    };
+    auto batch = read(part.replaying ? std::string_view(part.cursor) : std::string_view(">"));
+    if (batch && *batch && part.replaying) {
+      if ((*batch)->empty()) {
+        part.replaying = false;
+        batch = read(">");
+      } else {
+        part.cursor = (*batch)->back().id;
+      }
+    }
+    if (!batch) return batch.status();
+    if (!*batch) {  // the lease lapsed and moved on: drop the state unsaved
+      r.owned.erase(it);
+      ++r.m.lost;
+      continue;
+    }
+    for (const auto& e : **batch) {
+      IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
+      if (part.lost) break;
+    }
+    if (part.lost) {
+      r.owned.erase(it);
+      ++r.m.lost;
+      continue;
+    }
+    done += (*batch)->size();
+    IRITHYLL_RETURN_IF_ERROR(r.log.flush());
+    const bool due = part.unacked.size() >= r.config.checkpoint_entries ||
+                     ms_since(part.last_commit) >= static_cast<double>(r.config.checkpoint_ms);
+    if (due && !part.unacked.empty()) {
+      auto kept = r.checkpoint(part);
+      if (!kept) return kept.status();
+      if (!*kept) {
+        r.owned.erase(it);
+        ++r.m.lost;
+        continue;
+      }
+    }
+  }
+  // A partition that changed hands is activity too: its entries come next round.
+  if (done == 0 && r.m.takeovers + r.m.lost != moves_before) done = 1;
+  return done;
+}
+
+Status Worker::shutdown() {
+  Rep& r = *rep_;
+  Status first;
+  for (auto& [p, part] : r.owned) {
+    auto kept = r.checkpoint(*part);
+    if (!kept && first.is_ok()) first = kept.status();
+    if (kept && *kept) {
+      Status s = r.log.release_lease(r.config.names.lease(p), r.config.token);
+      if (!s.is_ok() && first.is_ok()) first = s;
+    }
+  }
+  r.owned.clear();
+  return first;
+}
+
+WorkerMetrics Worker::metrics() {
+  Rep& r = *rep_;
+  WorkerMetrics out = r.m;
+  out.owned.clear();
+  for (const auto& [p, part] : r.owned) {
+    PartitionMetrics pm;
+    pm.partition = p;
+    pm.keys_held = part->keys.size();
+    for (const auto& [key, slot] : part->keys) pm.model_bytes += slot.model->memory_bytes();
+    auto lag = r.log.lag(r.config.names.input(p), r.config.names.group());
+    pm.lag = lag ? *lag : 0;
+    out.owned.push_back(pm);
+  }
+  return out;
+}
+
+std::string Worker::metrics_json(double samples_per_second) {
+  const WorkerMetrics m = metrics();
+  char buf[512];
+  std::size_t keys = 0, bytes = 0;
+  std::string lags;
+  for (const auto& pm : m.owned) {
+    keys += pm.keys_held;
+    bytes += pm.model_bytes;
+    lags += (lags.empty() ? "" : ",") + std::string("\"") + std::to_string(pm.partition) + "\":" + std::to_string(pm.lag);
+  }
+  std::snprintf(buf, sizeof buf,
+                "{\"samples_per_s\":%.1f,\"entries\":%llu,\"learned\":%llu,\"predictions\":%llu,\"dead_letters\":%llu,"
+                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"checkpoint_ms\":%.3f,"
+                "\"checkpoint_ms_max\":%.3f,\"takeovers\":%llu,\"lost\":%llu,\"lag\":{",
+                samples_per_second, static_cast<unsigned long long>(m.entries),
+                static_cast<unsigned long long>(m.learned), static_cast<unsigned long long>(m.predictions),
+                static_cast<unsigned long long>(m.dead_letters), static_cast<unsigned long long>(m.window_expired), keys, bytes,
+                static_cast<unsigned long long>(m.checkpoints), m.last_checkpoint_ms, m.max_checkpoint_ms,
+                static_cast<unsigned long long>(m.takeovers), static_cast<unsigned long long>(m.lost));
+  return std::string(buf) + lags + "}}";
+}
+
+}  // namespace irithyll::serve

@@ -1,0 +1,94 @@
+// One harness for every Log implementation (style.md #13): the consumer-group,
+// lease and commit semantics the worker's exactly-once argument rests on.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "irithyll/serve/log.hpp"
+
+namespace irithyll::serve::test {
+
+inline void check_group_semantics(Log& log) {
+  ASSERT_TRUE(log.create_group("s", "g").is_ok());
+  ASSERT_TRUE(log.create_group("s", "g").is_ok());  // existing: fine
+  for (int i = 0; i < 5; ++i) log.append("s", {{"i", std::to_string(i)}});
+  ASSERT_TRUE(log.flush().is_ok());
+  auto a = log.read_group("s", "g", "c", ">", 3, 0);
+  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  ASSERT_EQ(a->size(), 3u);
+  EXPECT_EQ((*a)[0].fields, (Fields{{"i", "0"}}));
+  auto b = log.read_group("s", "g", "c", ">", 10, 0);
+  ASSERT_EQ(b->size(), 2u);
+  EXPECT_EQ(*log.lag("s", "g"), 0u);
+  EXPECT_TRUE(log.read_group("s", "g", "c", ">", 10, 0)->empty());
+  const std::vector<std::string> ids{(*a)[0].id, (*a)[1].id};
+  ASSERT_TRUE(log.ack("s", "g", ids).is_ok());
+  auto pending = log.read_group("s", "g", "c", "0", 10, 0);
+  ASSERT_EQ(pending->size(), 3u);
+  EXPECT_EQ((*pending)[0].id, (*a)[2].id);
+  auto after = log.read_group("s", "g", "c", (*a)[2].id, 10, 0);
+  ASSERT_EQ(after->size(), 2u);
+  EXPECT_EQ((*after)[0].id, (*b)[0].id);
+  EXPECT_TRUE(log.read_group("s", "g", "other", "0", 10, 0)->empty());
+  auto all = log.range("s", 100);
+  ASSERT_EQ(all->size(), 5u);
+  for (std::size_t i = 1; i < all->size(); ++i)
+    EXPECT_LT(*EntryId::parse((*all)[i - 1].id), *EntryId::parse((*all)[i].id));
+}
+
+inline void check_lease_semantics(Log& log) {
+  EXPECT_TRUE(*log.acquire_lease("l", "a", 60000));
+  EXPECT_FALSE(*log.acquire_lease("l", "b", 60000));
+  EXPECT_FALSE(*log.acquire_lease("l", "a", 60000));  // taking is not renewing
+  EXPECT_TRUE(*log.renew_lease("l", "a", 60000));
+  EXPECT_FALSE(*log.renew_lease("l", "b", 60000));
+  EXPECT_FALSE(*log.renew_lease("free", "a", 60000));  // a lapsed or never-held lease is not renewed
+  std::string blob("\0\1\2binary", 9);
+  EXPECT_TRUE(*log.commit("l", "a", 60000, "h", {{"f", blob}, {"g", "x"}}));
+  EXPECT_FALSE(*log.commit("l", "b", 60000, "h", {{"f", "2"}}));
+  EXPECT_EQ(**log.hash_get("h", "f"), blob);
+  EXPECT_FALSE(log.hash_get("h", "missing")->has_value());
+  EXPECT_EQ(log.hash_get_all("h")->size(), 2u);
+  ASSERT_TRUE(log.release_lease("l", "b").is_ok());  // not b's: no effect
+  EXPECT_FALSE(*log.acquire_lease("l", "b", 60000));
+  ASSERT_TRUE(log.release_lease("l", "a").is_ok());
+  EXPECT_FALSE(*log.commit("l", "a", 60000, "h", {{"f", "3"}}));  // released: fenced out
+  EXPECT_TRUE(*log.acquire_lease("l", "b", 60000));
+  EXPECT_FALSE(*log.commit("l", "a", 60000, "h", {{"f", "4"}}));
+  EXPECT_EQ(**log.hash_get("h", "f"), blob);
+}
+
+// Reads fenced by a lease: only the holder gets entries.
+inline void check_owned_reads(Log& log) {
+  ASSERT_TRUE(log.create_group("o", "g").is_ok());
+  log.append("o", {{"i", "0"}});
+  log.append("o", {{"i", "1"}});
+  ASSERT_TRUE(log.flush().is_ok());
+  EXPECT_FALSE(log.read_owned("ol", "a", "o", "g", "c", ">", 10)->has_value());  // nobody holds it
+  ASSERT_TRUE(*log.acquire_lease("ol", "b", 60000));
+  EXPECT_FALSE(log.read_owned("ol", "a", "o", "g", "c", ">", 10)->has_value());  // someone else does
+  EXPECT_EQ(*log.lag("o", "g"), 2u);                                             // and nothing was delivered
+  auto got = log.read_owned("ol", "b", "o", "g", "c", ">", 1);
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  ASSERT_TRUE(got->has_value());
+  ASSERT_EQ((*got)->size(), 1u);
+  EXPECT_EQ((**got)[0].fields, (Fields{{"i", "0"}}));
+  auto pending = log.read_owned("ol", "b", "o", "g", "c", "0", 10);
+  ASSERT_EQ((*pending)->size(), 1u);
+  auto rest = log.read_owned("ol", "b", "o", "g", "c", ">", 10);
+  ASSERT_EQ((*rest)->size(), 1u);
+  auto none = log.read_owned("ol", "b", "o", "g", "c", ">", 10);
+  ASSERT_TRUE(none->has_value());
+  EXPECT_TRUE((*none)->empty());
+  ASSERT_TRUE(*log.commit("ol", "b", 60000, "oh", {{"f", "v"}}));
+  EXPECT_FALSE(log.hash_get_owned("ol", "a", "oh", "f")->held);
+  auto mine = log.hash_get_owned("ol", "b", "oh", "f");
+  ASSERT_TRUE(mine.is_ok()) << mine.status().to_string();
+  EXPECT_TRUE(mine->held);
+  EXPECT_EQ(mine->value, std::optional<std::string>("v"));
+  auto absent = log.hash_get_owned("ol", "b", "oh", "nope");
+  EXPECT_TRUE(absent->held);
+  EXPECT_FALSE(absent->value.has_value());
+}
+
+}  // namespace irithyll::serve::test

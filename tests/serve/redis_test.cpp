@@ -1,0 +1,153 @@
+// End-to-end on a real redis-server (loopback, free port, no persistence):
+// the Log conformance harness, dead letters, `irithyll produce | serve` with
+// late labels, and a clean SIGTERM exit.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "irithyll/serve/worker.hpp"
+#include "log_conformance.hpp"
+#include "redis_harness.hpp"
+#include "serve_test_util.hpp"
+
+namespace irithyll::serve {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+#define START_REDIS(server)                                          \
+  IRITHYLL_REQUIRE_REDIS();                                          \
+  std::string why;                                                   \
+  auto server = test::RedisServer::start(why);                       \
+  ASSERT_NE(server, nullptr) << why;                                 \
+  auto log = server->connect();                                      \
+  ASSERT_NE(log, nullptr)
+
+TEST(ServeRedis, LogConformance) {
+  START_REDIS(server);
+  test::check_group_semantics(*log);
+  test::check_lease_semantics(*log);
+  test::check_owned_reads(*log);
+}
+
+TEST(ServeRedis, UnreachableServerIsAnIOError) {
+  IRITHYLL_REQUIRE_REDIS();
+  auto log = connect_redis("127.0.0.1:" + std::to_string(test::free_port()), 500);
+  ASSERT_FALSE(log.is_ok());
+  EXPECT_EQ(log.status().code(), StatusCode::kIOError);
+  EXPECT_FALSE(connect_redis("127.0.0.1:notaport").is_ok());
+}
+
+TEST(ServeRedis, DeadLettersCarryTheReasonAndTheWorkerGoesOn) {
+  START_REDIS(server);
+  WorkerConfig c;
+  c.partitions = 1;
+  c.settings = test::small_sgbt();
+  c.context = LearnerContext{Task::kRegression, 0, 2, 1};
+  c.token = "w";
+  const std::string in = c.names.input(0);
+  log->append(in, {{"id", "s0"}, {"key", "a"}, {"x", "1,2"}, {"y", "1"}});
+  log->append(in, {{"id", "s1"}, {"key", "a"}, {"x", "1;2"}});
+  log->append(in, {{"id", "s2"}, {"key", "a"}, {"f_u", "1"}});
+  log->append(in, {{"key", "a"}, {"label_for", "s9"}, {"y", "oops"}});
+  log->append(in, {{"junk", std::string("\xff\x00\x01", 3)}});
+  log->append(in, {{"id", "s3"}, {"key", "a"}, {"f_u", "3"}, {"f_v", "4"}, {"y", "2"}});
+  ASSERT_TRUE(log->flush().is_ok());
+  auto w = Worker::make(*log, c);
+  ASSERT_TRUE(w.is_ok());
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE((*w)->poll().is_ok());
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  const auto dead = *log->range(c.names.dead(), 100);
+  ASSERT_EQ(dead.size(), 4u);
+  const char* reasons[] = {"x[0] is not a number: '1;2'", "x has 1 values, the model takes 2", "y is not a number",
+                           "missing field 'key'"};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NE(dead[i].fields[2].second.find(reasons[i]), std::string::npos);
+  EXPECT_EQ(dead[3].fields[3].second, std::string("\xff\x00\x01", 3));  // original fields kept, binary-safe
+  EXPECT_EQ(test::checkpointed(*log, c.names, 1).at("a").learned, 2u);
+  EXPECT_EQ(*log->lag(in, c.names.group()), 0u);
+}
+
+TEST(ServeRedis, ProduceThenServeWithLateLabels) {
+  START_REDIS(server);
+  const std::uint64_t n = 6000, keys = 40;
+  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "4", "--stream",
+                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
+                              "--seed", "7", "--label-delay", "100"},
+                             server->dir() + "/produce.log");
+  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  auto args = test::serve_args(server->address(), 4);
+  args.insert(args.end(), {"--idle-exit-ms", "1500"});
+  test::Children children;
+  const std::string out = server->dir() + "/serve.log";
+  const pid_t w = children.add(test::spawn(args, out));
+  const int code = test::wait_exit(w, 120s);
+  children.forget(w);
+  ASSERT_EQ(code, 0) << read_text(out);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("\"samples_per_s\":"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"lag\":{"), std::string::npos) << text;
+
+  StreamNames names;
+  EXPECT_EQ(test::predicted_ids(*log, names, 4).size(), n);
+  const auto samples = test::generate("friedman", 7, n, keys);
+  const auto ref = test::learn_reference(samples, "sgbt", test::small_sgbt(), LearnerContext{Task::kRegression, 0, 10, 7});
+  test::expect_matches(test::checkpointed(*log, names, 4), ref);
+}
+
+TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
+  START_REDIS(server);
+  const std::uint64_t n = 3000, keys = 10;
+  test::Children children;
+  auto args = test::serve_args(server->address(), 2);
+  args.insert(args.end(), {"--checkpoint-ms", "600000", "--checkpoint-entries", "1000000"});  // only the final one
+  const std::string out = server->dir() + "/serve.log";
+  const pid_t w = children.add(test::spawn(args, out));
+  // Samples arrive while it runs.
+  const auto samples = test::generate("friedman", 7, n, keys);
+  StreamNames names;
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    log->append(names.input(partition_of(samples[i].key, 2)),
+                sample_fields("s" + std::to_string(i), samples[i].key, samples[i].x, samples[i].y));
+  ASSERT_TRUE(log->flush().is_ok());
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (test::predicted_ids(*log, names, 2).size() < n && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(20ms);
+  ASSERT_EQ(test::predicted_ids(*log, names, 2).size(), n) << read_text(out);
+  EXPECT_TRUE(test::checkpointed(*log, names, 2).empty());  // nothing checkpointed before the signal
+  ASSERT_GT(w, 0);
+  test::signal_child(w, SIGTERM);
+  const int code = test::wait_exit(w, 30s);
+  children.forget(w);
+  ASSERT_EQ(code, 0) << read_text(out);
+  test::expect_matches(test::checkpointed(*log, names, 2),
+                       test::learn_reference(samples, "sgbt", test::small_sgbt(), LearnerContext{Task::kRegression, 0, 10, 7}));
+  for (std::uint32_t p = 0; p < 2; ++p) {
+    EXPECT_TRUE(*log->acquire_lease(names.lease(p), "next", 1000)) << "lease " << p << " still held";
+    EXPECT_TRUE(log->read_group(names.input(p), names.group(), names.consumer(p), "0", 10, 0)->empty())
+        << "entries left unacknowledged";
+  }
+}
+
+TEST(ServeCli, HelpDocumentsEveryOption) {
+  const std::string out = ::testing::TempDir() + "/serve_help.txt";
+  std::remove(out.c_str());
+  const pid_t p = test::spawn({test::kCli, "serve", "--help"}, out);
+  ASSERT_EQ(test::wait_exit(p, 30s), 0);
+  const std::string text = read_text(out);
+  for (const char* o : {"--redis", "--prefix", "--partitions", "--max-partitions", "--features", "--task", "--classes",
+                        "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms",
+                        "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps"})
+    EXPECT_NE(text.find(o), std::string::npos) << o;
+}
+
+}  // namespace
+}  // namespace irithyll::serve

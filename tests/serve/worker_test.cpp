@@ -1,0 +1,238 @@
+// The worker over the in-memory log: predictions, learning, dead letters,
+// the label-join window, LRU eviction and exactly-once takeover after a crash.
+#include "irithyll/serve/worker.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "irithyll/serve/memory_log.hpp"
+#include "serve_test_util.hpp"
+
+namespace irithyll::serve {
+namespace {
+
+using test::Sample;
+
+WorkerConfig config_for(const std::string& token, std::uint32_t partitions = 4) {
+  WorkerConfig c;
+  c.partitions = partitions;
+  c.model = "sgbt";
+  c.settings = test::small_sgbt();
+  c.context = LearnerContext{Task::kRegression, 0, 10, 7};
+  c.batch = 37;
+  c.checkpoint_entries = 100;
+  c.checkpoint_ms = 1 << 30;  // checkpoints by count only: deterministic
+  c.lease_ms = 60000;
+  c.token = token;
+  return c;
+}
+
+// Polls until `idle_rounds` rounds in a row find nothing to do (bounded).
+// With short leases, a lost partition is re-taken only every lease_ms / 3,
+// so those tests wait `idle_sleep_ms` between idle rounds.
+void drain(Worker& w, int idle_rounds = 1, int idle_sleep_ms = 0) {
+  int idle = 0;
+  for (int round = 0; round < 100000; ++round) {
+    auto n = w.poll();
+    ASSERT_TRUE(n.is_ok()) << n.status().to_string();
+    idle = *n == 0 ? idle + 1 : 0;
+    if (idle >= idle_rounds) return;
+    if (*n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(idle_sleep_ms));
+  }
+  FAIL() << "worker never went idle";
+}
+
+void send(MemoryLog& log, const std::vector<Sample>& samples, std::uint32_t partitions, std::size_t first = 0) {
+  StreamNames names;
+  for (std::size_t i = first; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    log.append(names.input(partition_of(s.key, partitions)), sample_fields("s" + std::to_string(i), s.key, s.x, s.y));
+  }
+}
+
+TEST(ServeWorker, LearnsEveryKeyLikeOneProcess) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 3, 3000, 25);
+  send(log, samples, 4);
+  WorkerConfig c = config_for("w1");
+  auto w = Worker::make(log, c);
+  ASSERT_TRUE(w.is_ok()) << w.status().to_string();
+  drain(**w);
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  const auto ref = test::learn_reference(samples, c.model, c.settings, c.context);
+  test::expect_matches(test::checkpointed(log, c.names, 4), ref);
+  std::size_t predictions = 0;
+  for (std::uint32_t p = 0; p < 4; ++p) {
+    predictions += log.range(c.names.output(p), 100000)->size();
+    EXPECT_EQ(log.unacked(c.names.input(p), c.names.group()), 0u);
+  }
+  EXPECT_EQ(predictions, samples.size());
+}
+
+TEST(ServeWorker, CrashAfterUncheckpointedWorkIsReplayedExactlyOnce) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 5, 4000, 30);
+  send(log, samples, 4);
+  WorkerConfig c = config_for("a");
+  {
+    auto a = Worker::make(log, c);
+    ASSERT_TRUE(a.is_ok());
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE((*a)->poll().is_ok());
+    EXPECT_GT((*a)->metrics().checkpoints, 0u);
+    // Destroyed without shutdown(): everything since its last checkpoint is lost.
+  }
+  for (std::uint32_t p = 0; p < 4; ++p) log.expire_lease(c.names.lease(p));
+  c.token = "b";
+  auto b = Worker::make(log, c);
+  ASSERT_TRUE(b.is_ok());
+  drain(**b);
+  ASSERT_TRUE((*b)->shutdown().is_ok());
+  EXPECT_EQ((*b)->metrics().takeovers, 4u);
+  const auto ref = test::learn_reference(samples, c.model, c.settings, c.context);
+  test::expect_matches(test::checkpointed(log, c.names, 4), ref);
+}
+
+// A pauses past its lease; B takes the partition over, checkpoints further,
+// then pauses past its own. When A wakes, the lease is free again: A must not
+// "renew" it and carry on from its stale state, but reload B's checkpoint.
+TEST(ServeWorker, LapsedLeaseIsNeverRenewedOverASuccessorsCheckpoint) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 13, 1500, 12);
+  send(log, samples, 1);
+  WorkerConfig c = config_for("a", 1);
+  c.checkpoint_entries = 40;
+  c.lease_ms = 30;
+  auto a = Worker::make(log, c);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE((*a)->poll().is_ok());
+  log.expire_lease(c.names.lease(0));
+  c.token = "b";
+  auto b = Worker::make(log, c);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE((*b)->poll().is_ok());
+  EXPECT_GT((*b)->metrics().checkpoints, 0u);
+  log.expire_lease(c.names.lease(0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(15));  // A's renewal falls due
+  drain(**a, 4, 15);
+  ASSERT_TRUE((*a)->shutdown().is_ok());
+  test::expect_matches(test::checkpointed(log, c.names, 1),
+                       test::learn_reference(samples, c.model, c.settings, c.context));
+}
+
+TEST(ServeWorker, LeaseHeldElsewhereIsNotTaken) {
+  MemoryLog log;
+  WorkerConfig c = config_for("a", 2);
+  ASSERT_TRUE(*log.acquire_lease(c.names.lease(0), "other", 60000));
+  auto a = Worker::make(log, c);
+  ASSERT_TRUE((*a)->poll().is_ok());
+  const auto m = (*a)->metrics();
+  ASSERT_EQ(m.owned.size(), 1u);
+  EXPECT_EQ(m.owned[0].partition, 1u);
+}
+
+TEST(ServeWorker, LruEvictionKeepsResultsExact) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 9, 2000, 40);
+  send(log, samples, 2);
+  WorkerConfig c = config_for("w", 2);
+  c.max_keys = 3;  // far fewer than the keys: constant eviction and reloads
+  auto w = Worker::make(log, c);
+  drain(**w);
+  for (const auto& pm : (*w)->metrics().owned) EXPECT_LE(pm.keys_held, 3u);
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  test::expect_matches(test::checkpointed(log, c.names, 2),
+                       test::learn_reference(samples, c.model, c.settings, c.context));
+}
+
+TEST(ServeWorker, DeadLettersNeverStopTheWorker) {
+  MemoryLog log;
+  WorkerConfig c = config_for("w", 1);
+  c.context = LearnerContext{Task::kClassification, 2, 2, 1};
+  const std::string in = c.names.input(0);
+  log.append(in, {{"id", "s0"}, {"key", "a"}, {"x", "1,2"}, {"y", "1"}});
+  log.append(in, {{"id", "s1"}, {"x", "1,2"}});                           // no key
+  log.append(in, {{"id", "s2"}, {"key", "a"}, {"x", "1,abc"}});           // not a number
+  log.append(in, {{"id", "s3"}, {"key", "a"}, {"x", "1,2,3"}});           // 3 features, model takes 2
+  log.append(in, {{"id", "s4"}, {"key", "a"}, {"x", "1,2"}, {"y", "7"}}); // class out of range
+  log.append(in, {{"key", "a"}, {"label_for", "nope"}, {"y", "0"}});      // label for an unknown sample
+  log.append(in, {{"id", "s5"}, {"key", "a"}, {"x", "3,4"}, {"y", "0"}});
+  auto w = Worker::make(log, c);
+  drain(**w);
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  const auto dead = *log.range(c.names.dead(), 100);
+  ASSERT_EQ(dead.size(), 5u);
+  const char* reasons[] = {"missing field 'key'", "x[1] is not a number", "x has more than 2 values",
+                           "not a class index", "not in the join window"};
+  for (std::size_t i = 0; i < 5; ++i) {
+    ASSERT_GE(dead[i].fields.size(), 3u);
+    EXPECT_EQ(dead[i].fields[2].first, "reason");
+    EXPECT_NE(dead[i].fields[2].second.find(reasons[i]), std::string::npos) << dead[i].fields[2].second;
+  }
+  const auto records = test::checkpointed(log, c.names, 1);
+  ASSERT_EQ(records.count("a"), 1u);
+  EXPECT_EQ(records.at("a").learned, 2u);
+  EXPECT_EQ(log.range(c.names.output(0), 100)->size(), 2u);
+}
+
+TEST(ServeWorker, LabelJoinWindow) {
+  MemoryLog log;
+  WorkerConfig c = config_for("w", 1);
+  c.context = LearnerContext{Task::kRegression, 0, 1, 1};
+  c.label_window = 3;
+  const std::string in = c.names.input(0);
+  // Five unlabelled samples; the window keeps the last three.
+  for (int i = 0; i < 5; ++i) log.append(in, {{"id", "s" + std::to_string(i)}, {"key", "k"}, {"x", std::to_string(i)}});
+  log.append(in, label_fields("k", "s4", 4.0));  // joined
+  log.append(in, label_fields("k", "s2", 2.0));  // joined
+  log.append(in, label_fields("k", "s0", 0.0));  // left the window: dead letter
+  log.append(in, label_fields("k", "s2", 2.0));  // already joined: dead letter
+  auto w = Worker::make(log, c);
+  drain(**w);
+  const auto m = (*w)->metrics();
+  EXPECT_EQ(m.learned, 2u);
+  EXPECT_EQ(m.window_expired, 2u);
+  EXPECT_EQ(m.dead_letters, 2u);
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  // The model learned exactly (4 -> 4) then (2 -> 2).
+  auto ref = make_learner(c.model, c.settings, c.context);
+  (*ref)->learn_one(std::vector<double>{4}, 4.0);
+  (*ref)->learn_one(std::vector<double>{2}, 2.0);
+  const auto records = test::checkpointed(log, c.names, 1);
+  EXPECT_EQ(records.at("k").model, encode_learner(**ref));
+}
+
+TEST(ServeWorker, LabelWindowSurvivesTakeover) {
+  MemoryLog log;
+  WorkerConfig c = config_for("a", 1);
+  c.context = LearnerContext{Task::kRegression, 0, 1, 1};
+  c.checkpoint_entries = 1;
+  const std::string in = c.names.input(0);
+  log.append(in, {{"id", "s0"}, {"key", "k"}, {"x", "1.5"}});
+  {
+    auto a = Worker::make(log, c);
+    drain(**a);  // checkpointed with s0 in the window, then "crashes"
+  }
+  log.expire_lease(c.names.lease(0));
+  log.append(in, label_fields("k", "s0", 3.0));
+  c.token = "b";
+  auto b = Worker::make(log, c);
+  drain(**b);
+  ASSERT_TRUE((*b)->shutdown().is_ok());
+  EXPECT_EQ(test::checkpointed(log, c.names, 1).at("k").learned, 1u);
+}
+
+TEST(ServeWorker, RefusesBadConfiguration) {
+  MemoryLog log;
+  WorkerConfig c = config_for("w");
+  c.model = "no-such-model";
+  EXPECT_FALSE(Worker::make(log, c).is_ok());
+  c = config_for("w");
+  c.settings = ModelSettings{{"n-steps", "0"}};
+  EXPECT_FALSE(Worker::make(log, c).is_ok());
+  c = config_for("w");
+  c.context.n_features = 0;
+  EXPECT_FALSE(Worker::make(log, c).is_ok());
+}
+
+}  // namespace
+}  // namespace irithyll::serve

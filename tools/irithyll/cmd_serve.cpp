@@ -1,0 +1,172 @@
+// `irithyll serve`: a long-running worker over Redis Streams. It owns
+// partitions through leases, keeps one model per key, publishes a prediction
+// for every sample and learns every label exactly once (see
+// include/irithyll/serve/worker.hpp and docs/serve.md). Prints one JSON line
+// of metrics every --metrics-ms; on SIGTERM or SIGINT it writes a final
+// checkpoint, releases its leases and exits 0.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "irithyll/serve/redis_log.hpp"
+#include "irithyll/serve/worker.hpp"
+#include "model_options.hpp"
+
+namespace irithyll::cli {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
+
+ArgParser make_parser(const CatalogueEntry* model) {
+  ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--model NAME] [options]",
+              "Serves one model per key from Redis Streams: predicts every sample, learns every label exactly once.");
+  p.option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
+      .option("prefix", "NAME", "stream and key prefix ({<prefix>:<p>}:in, :out, :lease, :ckpt; <prefix>:dead)",
+              "irithyll")
+      .option("partitions", "P", "partition count; must match the producers", "8")
+      .option("max-partitions", "N", "most partitions this worker owns (0 = all it can take)", "0")
+      .option("features", "N", "features per sample (messages with another count are dead letters)")
+      .option("task", "TASK", "classification|regression", "regression")
+      .option("classes", "K", "class count for classification (labels 0..K-1)", "0")
+      .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
+      .option("seed", "N", "seed of every key's model", "42")
+      .option("max-keys", "N", "models held in memory per partition; least recently used are evicted", "10000")
+      .option("batch", "N", "entries per read (XREADGROUP COUNT)", "500")
+      .option("checkpoint-entries", "N", "checkpoint a partition after N entries ...", "20000")
+      .option("checkpoint-ms", "MS", "... or after MS milliseconds, whichever comes first", "1000")
+      .option("lease-ms", "MS", "partition lease time to live (renewed every MS/3); a dead worker's partitions "
+                                "move after this long", "10000")
+      .option("label-window", "N", "unlabelled samples per partition kept for a later label message", "10000")
+      .option("metrics-ms", "MS", "milliseconds between JSON metrics lines on stdout (0 = none)", "5000")
+      .option("idle-exit-ms", "MS", "exit (after a final checkpoint) once idle this long (0 = never)", "0")
+      .option("token", "TEXT", "this worker's lease token (default: host, pid and a random number)");
+  if (model != nullptr) declare_model_options(p, *model);
+  return p;
+}
+
+Result<std::uint64_t> count_option(const ArgParser& args, const std::string& name, std::uint64_t min) {
+  auto v = args.get_int(name);
+  if (!v) return v.status();
+  if (*v < static_cast<std::int64_t>(min))
+    return Status::invalid_argument("--" + name + " must be >= " + std::to_string(min));
+  return static_cast<std::uint64_t>(*v);
+}
+
+std::string default_token() {
+  char host[64] = {0};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  std::random_device rd;
+  return std::string(host) + "-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+}
+
+int run_serve(std::span<char* const> argv) {
+  const std::string model_name = model_from_argv(argv, "sgbt");
+  const CatalogueEntry* model = find_model(model_name);
+  if (model != nullptr && !model->listed) model = nullptr;
+  ArgParser args = make_parser(model);
+  if (Status s = args.parse(argv); !s) return fail(s);
+  if (args.help_requested()) {
+    std::fputs(args.help().c_str(), stdout);
+    return 0;
+  }
+  if (model == nullptr)
+    return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
+  if (!args.given("features")) return fail(Status::invalid_argument("--features N is required"));
+
+  serve::WorkerConfig config;
+  config.names.prefix = args.get("prefix");
+  config.model = std::string(model->name);
+  config.settings = given_model_settings(args, *model);
+  const std::string task = args.get("task");
+  if (task != "classification" && task != "regression")
+    return fail(Status::invalid_argument("--task must be classification or regression, got '" + task + "'"));
+  config.context.task = task == "classification" ? Task::kClassification : Task::kRegression;
+  struct Spec {
+    const char* name;
+    std::uint64_t min;
+    std::uint64_t value = 0;
+  };
+  Spec specs[] = {{"partitions", 1}, {"max-partitions", 0}, {"features", 1}, {"classes", 0},
+                  {"seed", 0}, {"max-keys", 1}, {"batch", 1}, {"checkpoint-entries", 1},
+                  {"checkpoint-ms", 0}, {"lease-ms", 30}, {"label-window", 0}, {"metrics-ms", 0},
+                  {"idle-exit-ms", 0}};
+  for (Spec& s : specs) {
+    auto v = count_option(args, s.name, s.min);
+    if (!v) return fail(v.status());
+    s.value = *v;
+  }
+  auto value = [&](std::string_view name) {
+    for (const Spec& s : specs)
+      if (name == s.name) return s.value;
+    return std::uint64_t{0};
+  };
+  config.partitions = static_cast<std::uint32_t>(value("partitions"));
+  config.max_partitions = static_cast<std::uint32_t>(value("max-partitions"));
+  config.context.n_features = value("features");
+  config.context.n_classes = value("classes");
+  config.context.seed = value("seed");
+  config.max_keys = value("max-keys");
+  config.batch = value("batch");
+  config.checkpoint_entries = value("checkpoint-entries");
+  config.checkpoint_ms = static_cast<int>(value("checkpoint-ms"));
+  config.lease_ms = static_cast<int>(value("lease-ms"));
+  config.label_window = value("label-window");
+  config.token = args.given("token") ? args.get("token") : default_token();
+  const auto metrics_ms = value("metrics-ms");
+  const auto idle_exit_ms = value("idle-exit-ms");
+
+  auto log = serve::connect_redis(args.get("redis"));
+  if (!log) return fail(log.status());
+  auto worker = serve::Worker::make(**log, config);
+  if (!worker) return fail(worker.status());
+
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGINT, &sa, nullptr);
+
+  using Clock = std::chrono::steady_clock;
+  auto last_metrics = Clock::now(), last_work = Clock::now();
+  std::uint64_t entries_at_last = 0;
+  while (g_stop == 0) {
+    auto done = (*worker)->poll();
+    if (!done) {
+      std::fprintf(stderr, "irithyll serve: %s\n", done.status().to_string().c_str());
+      return 1;  // the log failed: a supervisor restarts us; state is safe in the last checkpoint
+    }
+    const auto now = Clock::now();
+    if (*done > 0) {
+      last_work = now;
+    } else {
+      if (idle_exit_ms > 0 && now - last_work >= std::chrono::milliseconds(idle_exit_ms)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (metrics_ms > 0 && now - last_metrics >= std::chrono::milliseconds(metrics_ms)) {
+      const double seconds = std::chrono::duration<double>(now - last_metrics).count();
+      const std::uint64_t entries = (*worker)->metrics().entries;
+      std::printf("%s\n", (*worker)->metrics_json(static_cast<double>(entries - entries_at_last) / seconds).c_str());
+      std::fflush(stdout);
+      entries_at_last = entries;
+      last_metrics = now;
+    }
+  }
+  if (Status s = (*worker)->shutdown(); !s) return fail(s);
+  std::printf("%s\n", (*worker)->metrics_json(0.0).c_str());
+  return 0;
+}
+
+const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams, exactly once",
+                                        &run_serve);
+
+}  // namespace
+}  // namespace irithyll::cli
