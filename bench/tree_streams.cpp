@@ -8,7 +8,7 @@
 // include CSV parsing). Last column is the class: numbers or labels, mapped
 // to indices in order of first appearance.
 //
-// Usage: bench_tree_streams [--model hoeffding_tree|arf|all] [--reps N] [--seed S] [file.csv ...]
+// Usage: bench_tree_streams [--model hoeffding_tree|arf|all] [--reps N] [--seed S] [--set NAME=VALUE ...] [file.csv ...]
 // Without files: <shared>/datasets/{elec,elec8,sea_stream}.csv.
 #include <algorithm>
 #include <chrono>
@@ -72,14 +72,28 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-std::unique_ptr<irithyll::Learner> make_model(const std::string& model, const Data& data, std::uint64_t seed) {
-  using irithyll::Task;
-  if (model == "arf") {
-    auto m = irithyll::AdaptiveRandomForest::make(irithyll::ARFConfig{}, Task::kClassification, data.k, data.d, seed);
-    return m ? std::unique_ptr<irithyll::Learner>(std::move(*m)) : nullptr;
+irithyll::ModelSettings g_settings;  // --set name=value
+
+template <class Model, class Config>
+std::unique_ptr<irithyll::Learner> build(std::string_view name, std::span<const irithyll::ConfigField<Config>> fields,
+                                         const Data& data, std::uint64_t seed) {
+  Config config;
+  irithyll::Status s = irithyll::apply_settings<Config>(name, fields, g_settings, config);
+  if (!s) {
+    std::fprintf(stderr, "%s\n", s.to_string().c_str());
+    return nullptr;
   }
-  auto m = irithyll::HoeffdingTreeLearner::make(irithyll::HoeffdingTreeConfig{}, Task::kClassification, data.k, data.d, seed);
-  return m ? std::unique_ptr<irithyll::Learner>(std::move(*m)) : nullptr;
+  auto m = Model::make(config, irithyll::Task::kClassification, data.k, data.d, seed);
+  if (!m) {
+    std::fprintf(stderr, "%s\n", m.status().to_string().c_str());
+    return nullptr;
+  }
+  return std::move(*m);
+}
+
+std::unique_ptr<irithyll::Learner> make_model(const std::string& model, const Data& data, std::uint64_t seed) {
+  if (model == "arf") return build<irithyll::AdaptiveRandomForest>("arf", irithyll::arf_config_fields(), data, seed);
+  return build<irithyll::HoeffdingTreeLearner>("hoeffding_tree", irithyll::hoeffding_tree_config_fields(), data, seed);
 }
 
 void run(const std::string& model_name, const std::string& name, const Data& data, int reps, std::uint64_t seed) {
@@ -125,6 +139,10 @@ int main(int argc, char** argv) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--model" && i + 1 < argc) {
       model = argv[++i];
+    } else if (a == "--set" && i + 1 < argc) {
+      const std::string kv = argv[++i];
+      const auto eq = kv.find('=');
+      g_settings.set(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
     } else if (a == "--seed" && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 0);
     } else {

@@ -20,7 +20,7 @@ std::size_t Vfdt::majority_class(const Leaf& leaf) const {
 bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
   switch (config_.leaf_model) {
     case LeafModel::kNaiveBayes: return true;
-    case LeafModel::kNaiveBayesAdaptive: return leaf.nb_correct > leaf.mc_correct;
+    case LeafModel::kNaiveBayesAdaptive: return !(leaf.mc_correct > leaf.nb_correct);  // ties go to NB (as MOA)
     default: return false;
   }
 }

@@ -166,9 +166,12 @@ void Vfdt::attempt_split(std::size_t node) {
   } else if (!(leaf.stats[2] > 0.0)) {
     return;
   }
-  // Best attribute and runner-up; the "no split" option has merit 0.
+  // Best attribute and runner-up (VFDT compares the two best attributes).
+  // Gini and variance reduction also let "no split" (merit 0) compete; with
+  // information gain it never does, because a one-branch split cannot hold
+  // min_branch_fraction on two branches (as in MOA, whose figures we match).
   Candidate best{kNone, 0.0, -1};
-  double second = 0.0;
+  double second = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
   for (std::size_t j = 0; j < subspace_; ++j) {
     const Candidate c = gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
                                   : best_histogram(leaf, j, cand_left_, cand_right_);
