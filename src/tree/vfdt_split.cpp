@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "irithyll/tree/split_merit.hpp"
 #include "irithyll/tree/vfdt.hpp"
 
 namespace irithyll {
@@ -16,24 +17,6 @@ double sum(std::span<const double> v) {
   double s = 0.0;
   for (double x : v) s += x;
   return s;
-}
-
-// Shannon entropy in bits of a weight vector.
-double entropy(std::span<const double> v) {
-  const double total = sum(v);
-  if (!(total > 0.0)) return 0.0;
-  double h = 0.0;
-  for (double x : v)
-    if (x > 0.0) h -= x / total * std::log2(x / total);
-  return h;
-}
-
-double gini(std::span<const double> v) {
-  const double total = sum(v);
-  if (!(total > 0.0)) return 0.0;
-  double g = 1.0;
-  for (double x : v) g -= (x / total) * (x / total);
-  return g;
 }
 
 double variance(const double* m) { return m[0] > 0.0 ? std::max(m[2], 0.0) / m[0] : 0.0; }
@@ -50,8 +33,8 @@ double Vfdt::merit(std::span<const double> pre, std::span<const double> left, st
   const double fl = wl / total, fr = wr / total;
   if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return kNone;
   if (!cls) return variance(pre.data()) - fl * variance(left.data()) - fr * variance(right.data());
-  if (config_.criterion == SplitCriterion::kGini) return gini(pre) - fl * gini(left) - fr * gini(right);
-  return entropy(pre) - fl * entropy(left) - fr * entropy(right);
+  if (config_.criterion == SplitCriterion::kGini) return gini_impurity(pre) - fl * gini_impurity(left) - fr * gini_impurity(right);
+  return entropy_bits(pre) - fl * entropy_bits(left) - fr * entropy_bits(right);
 }
 
 Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
@@ -188,7 +171,7 @@ void Vfdt::attempt_split(std::size_t node) {
   // Hoeffding bound on the merit's mean after n observations of range R.
   const double n = leaf_weight(leaf);
   const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
-  const double eps = std::sqrt(range * range * std::log(1.0 / config_.delta) / (2.0 * n));
+  const double eps = hoeffding_bound(range, config_.delta, n);
   const bool split = cls ? (best.merit - second > eps || eps < config_.tie_threshold)
                          : (second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
   if (!split) return;
