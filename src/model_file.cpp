@@ -1,5 +1,7 @@
 #include "irithyll/model_file.hpp"
 
+#include "irithyll/catalogue.hpp"
+
 #include "irithyll/core/crc32.hpp"
 #include "irithyll/core/file_io.hpp"
 
@@ -51,17 +53,14 @@ Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> by
   ByteReader r(*payload);
   const std::string kind = r.str("learner name");
   if (!r.ok()) return r.status();
-  for (const LearnerKind& k : learner_kinds()) {
-    if (k.name != kind) continue;
-    std::unique_ptr<Learner> learner = k.make_blank();
-    IRITHYLL_RETURN_IF_ERROR(learner->decode(r));
-    if (!r.ok()) return r.status();
-    if (!r.at_end())
-      return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the '" + kind +
-                                "' state");
-    return learner;
-  }
-  return Status::not_supported("unknown learner kind '" + kind + "'");
+  std::unique_ptr<Learner> learner = make_blank_learner(kind);
+  if (learner == nullptr) return Status::not_supported("unknown learner kind '" + kind + "'");
+  IRITHYLL_RETURN_IF_ERROR(learner->decode(r));
+  if (!r.ok()) return r.status();
+  if (!r.at_end())
+    return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the '" + kind +
+                              "' state");
+  return learner;
 }
 
 Status save_learner(const std::string& path, const Learner& learner) {

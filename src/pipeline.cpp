@@ -1,5 +1,7 @@
 #include "irithyll/pipeline.hpp"
 
+#include "irithyll/catalogue.hpp"
+
 #include "irithyll/model_file.hpp"
 #include "irithyll/preprocess/standard_scaler.hpp"
 
@@ -73,15 +75,12 @@ Status Pipeline::decode(ByteReader& in) {
   }
   const std::string learner_name = in.str("pipeline learner name");
   if (!in.ok()) return in.status();
-  for (const LearnerKind& k : learner_kinds()) {
-    if (k.name != learner_name) continue;
-    auto learner = k.make_blank();
-    IRITHYLL_RETURN_IF_ERROR(learner->decode(in));
-    steps_ = std::move(steps);
-    learner_ = std::move(learner);
-    return Status::ok();
-  }
-  return Status::not_supported("pipeline: unknown learner kind '" + learner_name + "'");
+  auto learner = make_blank_learner(learner_name);
+  if (learner == nullptr) return Status::not_supported("pipeline: unknown learner kind '" + learner_name + "'");
+  IRITHYLL_RETURN_IF_ERROR(learner->decode(in));
+  steps_ = std::move(steps);
+  learner_ = std::move(learner);
+  return Status::ok();
 }
 
 }  // namespace irithyll

@@ -63,6 +63,10 @@ const CatalogueEntry* find_model(std::string_view name);
 Result<std::unique_ptr<Learner>> make_learner(std::string_view name, const ModelSettings& settings,
                                               const LearnerContext& context);
 
+// A default instance of a kind, for a checkpoint to decode into (nullptr for
+// an unknown name). Checkpoints and pipelines decode through this.
+std::unique_ptr<Learner> make_blank_learner(std::string_view name);
+
 // Every listed model with every setting (name, type, default, range, help)
 // as one JSON document: `irithyll models --json` and the Python package.
 std::string catalogue_json();

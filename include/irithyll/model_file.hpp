@@ -39,12 +39,4 @@ Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> by
 Status save_learner(const std::string& path, const Learner& learner);
 Result<std::unique_ptr<Learner>> load_learner(const std::string& path);
 
-// Registry row: a learner kind that model files may hold. Adding a learner
-// kind means one row in src/model_registry.cpp.
-struct LearnerKind {
-  std::string_view name;
-  std::unique_ptr<Learner> (*make_blank)();  // default-configured instance to decode() into
-};
-std::span<const LearnerKind> learner_kinds();
-
 }  // namespace irithyll

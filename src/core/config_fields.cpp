@@ -25,13 +25,19 @@ bool in_interval(const FieldInfo& f, double v) {
   return true;
 }
 
+// Integer rows print their bounds as integers (1000000000000, not 1e+12).
+std::string bound_text(const FieldInfo& f, double v) {
+  if (f.type == FieldType::kInt && std::abs(v) < 9.0e18) return std::to_string(static_cast<long long>(v));
+  return format_field_real(v);
+}
+
 std::string interval_text(const FieldInfo& f) {
   const bool has_lo = std::isfinite(f.lo), has_hi = std::isfinite(f.hi);
   if (has_lo && has_hi)
-    return std::string(f.lo_open ? "(" : "[") + format_field_real(f.lo) + ", " + format_field_real(f.hi) +
+    return std::string(f.lo_open ? "(" : "[") + bound_text(f, f.lo) + ", " + bound_text(f, f.hi) +
            (f.hi_open ? ")" : "]");
-  if (has_lo) return std::string(f.lo_open ? "> " : ">= ") + format_field_real(f.lo);
-  if (has_hi) return std::string(f.hi_open ? "< " : "<= ") + format_field_real(f.hi);
+  if (has_lo) return std::string(f.lo_open ? "> " : ">= ") + bound_text(f, f.lo);
+  if (has_hi) return std::string(f.hi_open ? "< " : "<= ") + bound_text(f, f.hi);
   return "any finite number";
 }
 

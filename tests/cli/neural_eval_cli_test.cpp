@@ -96,18 +96,18 @@ TEST_P(NeuralEvalCli, BadOptionValueFailsWithAClearMessage) {
 const Row kRows[] = {
     {"attention", "", 0.4, 0.55, "--mode nosuchmode", "nosuchmode"},
     {"loglinear", "", 0.4, 0.55, "--loglinear-levels 0", "levels"},
-    {"mamba", "", 0.4, 0.55, "--mamba-version v9", "--mamba-version"},
+    {"mamba", "", 0.4, 0.55, "--mamba-version v9", "version = 'v9'"},
     {"slstm", "", 0.4, 0.55, "--slstm-heads 5", "heads"},
     {"mgrade", "", 0.4, 0.55, "--mgrade-taps 0", "taps"},
     {"esn", "", 0.4, 0.55, "--esn-leak 2", "leak"},
     {"ngrc", "", 0.4, 0.55, "--ngrc-degree 7", "degree"},
-    {"spikenet", "", 0.4, 0.55, "--spikenet-readout banana", "--spikenet-readout"},
+    {"spikenet", "", 0.4, 0.55, "--spikenet-readout banana", "readout = 'banana'"},
     // The integer e-prop readout is checked for finiteness, resume and option
     // errors but held to no error budget: a delta encoder reports only
     // changes, so on Friedman's independent samples the network cannot see the
     // features' levels and does not beat the mean (r2 -0.1 to -0.3 measured).
     {"spikenet", "--spikenet-readout eprop --spikenet-target-scale 0.05 --spikenet-eta-out 1638", -1e9, -1e9,
-     "--spikenet-hidden 0", "--spikenet-hidden"},
+     "--spikenet-hidden 0", "hidden = 0 is out of range"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, NeuralEvalCli, ::testing::ValuesIn(kRows),

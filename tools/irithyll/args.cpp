@@ -10,13 +10,18 @@ namespace irithyll::cli {
 
 ArgParser& ArgParser::option(std::string name, std::string metavar, std::string help, std::string default_value) {
   if (find(name) != nullptr) return *this;  // shared by several models: first declaration wins
-  opts_.push_back(Opt{std::move(name), std::move(metavar), std::move(help), std::move(default_value), false, {}});
+  opts_.push_back(Opt{std::move(name), std::move(metavar), std::move(help), std::move(default_value), false, {}, {}});
+  return *this;
+}
+
+ArgParser& ArgParser::alias(const std::string& name, std::string old_name) {
+  if (Opt* o = find(name); o != nullptr && find(old_name) == nullptr) o->aliases.push_back(std::move(old_name));
   return *this;
 }
 
 ArgParser& ArgParser::flag(std::string name, std::string help) {
   if (find(name) != nullptr) return *this;
-  opts_.push_back(Opt{std::move(name), "", std::move(help), "", true, {}});
+  opts_.push_back(Opt{std::move(name), "", std::move(help), "", true, {}, {}});
   return *this;
 }
 
@@ -27,14 +32,12 @@ ArgParser& ArgParser::positional(std::string name, std::string help) {
 
 const ArgParser::Opt* ArgParser::find(const std::string& name) const {
   for (const auto& o : opts_)
-    if (o.name == name) return &o;
+    if (o.name == name || std::find(o.aliases.begin(), o.aliases.end(), name) != o.aliases.end()) return &o;
   return nullptr;
 }
 
 ArgParser::Opt* ArgParser::find(const std::string& name) {
-  for (auto& o : opts_)
-    if (o.name == name) return &o;
-  return nullptr;
+  return const_cast<Opt*>(static_cast<const ArgParser*>(this)->find(name));
 }
 
 Status ArgParser::parse(std::span<char* const> args) {

@@ -19,6 +19,8 @@ class ArgParser {
 
   // An option taking a value. An empty default means "not set unless given".
   ArgParser& option(std::string name, std::string metavar, std::string help, std::string default_value = "");
+  // Another accepted spelling of a declared option (older names).
+  ArgParser& alias(const std::string& name, std::string old_name);
   // A boolean switch.
   ArgParser& flag(std::string name, std::string help);
   // Positional arguments are collected in order; `name` is for help only.
@@ -41,6 +43,7 @@ class ArgParser {
     std::string name, metavar, help, default_value;
     bool is_flag = false;
     std::optional<std::string> value;
+    std::vector<std::string> aliases;
   };
   const Opt* find(const std::string& name) const;
   Opt* find(const std::string& name);

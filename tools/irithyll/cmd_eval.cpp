@@ -11,20 +11,20 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/catalogue.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
-#include "model_factory.hpp"
+#include "model_options.hpp"
 #include "progress.hpp"
 
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
-  std::string models, streams;
-  for (const auto& m : model_table()) models += (models.empty() ? "" : "|") + std::string(m.name);
+ArgParser make_parser(const CatalogueEntry* model) {
+  std::string streams;
   for (const auto& g : generator_table()) streams += (streams.empty() ? "" : "|") + std::string(g.name);
   ArgParser p("irithyll eval [--data FILE.csv | --stream NAME] [--model NAME] [options]",
               "Prequential evaluation: every sample is predicted, scored, then learned, once.");
@@ -32,7 +32,7 @@ ArgParser make_parser() {
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
       .option("target", "COL", "target column of the CSV (default: the last)")
       .option("task", "TASK", "classification|regression (default: inferred from the target)")
-      .option("model", "NAME", "model: " + models, "sgbt")
+      .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
       .option("seed", "N", "seed of the generator and the model", "42")
       .option("max-samples", "N", "evaluate at most N samples (generators default to " +
                                       std::to_string(kDefaultGeneratorSamples) + ")")
@@ -45,7 +45,7 @@ ArgParser make_parser() {
       .option("load", "FILE", "start from a saved checkpoint instead of a fresh model")
       .flag("json", "print one JSON object with the results on stdout")
       .flag("quiet", "no progress bar");
-  for (const auto& m : model_table()) m.declare_options(p);
+  if (model != nullptr) declare_model_options(p, *model);
   return p;
 }
 
@@ -116,12 +116,17 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
 }
 
 int run_eval(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  const std::string model_name = model_from_argv(argv, "sgbt");
+  const CatalogueEntry* model = find_model(model_name);
+  if (model != nullptr && !model->listed) model = nullptr;
+  ArgParser args = make_parser(model);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  if (model == nullptr)
+    return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
   auto seed = get_count(args, "seed");
   auto skip = get_count(args, "skip");
   auto curve_every = get_count(args, "curve-every");
@@ -148,13 +153,9 @@ int run_eval(std::span<char* const> argv) {
     if (!loaded) return fail(loaded.status());
     learner = std::move(loaded).value();
   } else {
-    const ModelFactory* factory = nullptr;
-    for (const auto& m : model_table())
-      if (m.name == args.get("model")) factory = &m;
-    if (factory == nullptr) return fail(Status::invalid_argument("unknown model '" + args.get("model") + "'"));
-    ModelContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
-    auto made = factory->make(args, context);
-    if (!made) return fail(made.status().with_context("--model " + args.get("model")));
+    const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
+    auto made = make_learner(model->name, given_model_settings(args, *model), context);
+    if (!made) return fail(made.status());  // the message starts with the model name
     learner = std::move(made).value();
   }
 

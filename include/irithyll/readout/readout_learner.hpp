@@ -58,6 +58,8 @@ class RlsReadoutLearner : public Learner {
   Task task() const override { return cfg_.task; }
   std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
   std::size_t n_features() const override { return cfg_.n_features; }
+  // The configuration the learner was built with (its catalogue settings).
+  const Config& config() const noexcept { return cfg_; }
   std::uint64_t n_samples_seen() const override { return n_seen_; }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override {

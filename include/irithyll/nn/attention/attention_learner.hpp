@@ -52,7 +52,6 @@ class AttentionLearner final : public RlsReadoutLearner<AttentionLearner, Attent
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
-  const AttentionLearnerConfig& config() const noexcept { return cfg_; }
   const MultiHeadAttention& layer() const noexcept { return layer_; }
 
  private:

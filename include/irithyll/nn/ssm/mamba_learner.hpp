@@ -68,7 +68,6 @@ class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerCo
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
-  const MambaLearnerConfig& config() const noexcept { return cfg_; }
   const SsmLayer* layer() const noexcept { return layer_.get(); }
   std::size_t n_readout_features() const noexcept { return features_.size(); }
   const RlsHead& readout() const noexcept { return head_; }

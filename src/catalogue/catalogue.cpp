@@ -1,0 +1,138 @@
+// The catalogue table: one row per learner kind, sorted by name. Each row
+// lives with its model family in src/catalogue/*_row.cpp.
+#include "irithyll/catalogue.hpp"
+
+#include <array>
+#include <cmath>
+
+#include "rows.hpp"
+
+namespace irithyll {
+
+namespace {
+
+const std::array<CatalogueEntry, 10>& table() {
+  using namespace catalogue_detail;
+  static const std::array<CatalogueEntry, 10> rows = {
+      attention_row(), esn_row(),      loglinear_row(), mamba_row(), mgrade_row(),
+      ngrc_row(),      pipeline_row(), sgbt_row(),      slstm_row(), spikenet_row(),
+  };
+  return rows;
+}
+
+void json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void json_number(std::string& out, double v) {
+  if (std::isfinite(v)) out += format_field_real(v);
+  else out += "null";  // an unbounded end
+}
+
+}  // namespace
+
+std::span<const CatalogueEntry> catalogue() { return table(); }
+
+const CatalogueEntry* find_model(std::string_view name) {
+  for (const auto& e : table())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+Result<std::unique_ptr<Learner>> make_learner(std::string_view name, const ModelSettings& settings,
+                                              const LearnerContext& context) {
+  const CatalogueEntry* e = find_model(name);
+  if (e == nullptr || !e->listed) {
+    std::string names;
+    for (const auto& row : table())
+      if (row.listed) names += (names.empty() ? "" : ", ") + std::string(row.name);
+    return Status::invalid_argument("unknown model '" + std::string(name) + "' (models: " + names + ")");
+  }
+  if (!e->supports(context.task))
+    return Status::invalid_argument(std::string(name) + ": does not support " +
+                                    (context.task == Task::kClassification ? "classification" : "regression"));
+  if (context.task == Task::kClassification && context.n_classes < 2)
+    return Status::invalid_argument(std::string(name) + ": classification needs at least 2 classes, got " +
+                                    std::to_string(context.n_classes));
+  return e->make(settings, context);
+}
+
+std::string catalogue_json() {
+  std::string out = "{\"models\":[";
+  bool first_model = true;
+  for (const auto& e : table()) {
+    if (!e.listed) continue;
+    if (!first_model) out += ',';
+    first_model = false;
+    out += "{\"name\":";
+    json_string(out, e.name);
+    out += ",\"description\":";
+    json_string(out, e.description);
+    out += ",\"tasks\":[";
+    if (e.regression) out += "\"regression\"";
+    if (e.classification) out += e.regression ? ",\"classification\"" : "\"classification\"";
+    out += "],\"parameters\":[";
+    bool first_field = true;
+    for (const FieldInfo& f : e.fields()) {
+      if (!first_field) out += ',';
+      first_field = false;
+      out += "{\"name\":";
+      json_string(out, f.name);
+      out += ",\"python_name\":";
+      json_string(out, f.python_name());
+      out += ",\"type\":";
+      json_string(out, field_type_name(f.type));
+      out += ",\"default\":";
+      json_string(out, f.default_value);
+      if (f.type == FieldType::kInt || f.type == FieldType::kReal) {
+        out += ",\"min\":";
+        json_number(out, f.lo);
+        out += ",\"max\":";
+        json_number(out, f.hi);
+        out += std::string(",\"min_open\":") + (f.lo_open ? "true" : "false");
+        out += std::string(",\"max_open\":") + (f.hi_open ? "true" : "false");
+        out += std::string(",\"zero_is_off\":") + (f.zero_is_off ? "true" : "false");
+      }
+      if (f.type == FieldType::kChoice) {
+        out += ",\"choices\":[";
+        std::string_view rest = f.choices;
+        bool first_choice = true;
+        while (!rest.empty()) {
+          const std::size_t bar = rest.find('|');
+          if (!first_choice) out += ',';
+          first_choice = false;
+          json_string(out, rest.substr(0, bar));
+          if (bar == std::string_view::npos) break;
+          rest.remove_prefix(bar + 1);
+        }
+        out += ']';
+      }
+      out += ",\"range\":";
+      json_string(out, f.range_text());
+      out += ",\"help\":";
+      json_string(out, f.help);
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::unique_ptr<Learner> make_blank_learner(std::string_view name) {
+  const CatalogueEntry* e = find_model(name);
+  return e == nullptr ? nullptr : e->make_blank();
+}
+
+}  // namespace irithyll

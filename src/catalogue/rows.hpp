@@ -1,0 +1,21 @@
+// The catalogue's rows, one function per model family file
+// (src/catalogue/*_row.cpp). catalogue.cpp lists them in one table.
+#pragma once
+
+#include "irithyll/catalogue.hpp"
+#include "row.hpp"
+
+namespace irithyll::catalogue_detail {
+
+CatalogueEntry sgbt_row();
+CatalogueEntry attention_row();
+CatalogueEntry loglinear_row();
+CatalogueEntry mamba_row();
+CatalogueEntry slstm_row();
+CatalogueEntry mgrade_row();
+CatalogueEntry esn_row();
+CatalogueEntry ngrc_row();
+CatalogueEntry spikenet_row();
+CatalogueEntry pipeline_row();
+
+}  // namespace irithyll::catalogue_detail

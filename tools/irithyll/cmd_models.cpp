@@ -1,0 +1,54 @@
+// `irithyll models [--json] [NAME]`: every model of the library's catalogue
+// with every setting, its default and allowed range, read from the one table
+// that also drives `eval`'s options, checkpoints and the Python package.
+#include <cstdio>
+#include <string>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "irithyll/catalogue.hpp"
+
+namespace irithyll::cli {
+namespace {
+
+void print_model(const CatalogueEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
+              e.classification ? "classification" : "");
+  for (const FieldInfo& f : e.fields()) {
+    std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
+                std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
+                f.type == FieldType::kText ? "" : f.range_text().c_str());
+    std::printf("  %26s %s\n", "", std::string(f.help).c_str());
+  }
+}
+
+int run_models(std::span<char* const> argv) {
+  ArgParser args("irithyll models [--json] [NAME]", "List every model with its settings, defaults and ranges.");
+  args.flag("json", "one JSON document (the catalogue) on stdout").positional("NAME", "only this model");
+  if (Status s = args.parse(argv); !s) return fail(s);
+  if (args.help_requested()) {
+    std::fputs(args.help().c_str(), stdout);
+    return 0;
+  }
+  const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
+  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed))
+    return fail(Status::invalid_argument("unknown model '" + only + "'"));
+  if (args.given("json")) {
+    std::printf("%s\n", catalogue_json().c_str());
+    return 0;
+  }
+  bool first = true;
+  for (const auto& e : catalogue()) {
+    if (!e.listed || (!only.empty() && e.name != only)) continue;
+    if (!first) std::printf("\n");
+    first = false;
+    print_model(e);
+  }
+  return 0;
+}
+
+const CommandRegistration kRegistration("models", "list the models, their settings, defaults and ranges", &run_models);
+
+}  // namespace
+}  // namespace irithyll::cli

@@ -1,0 +1,28 @@
+// Model options of the CLI, read from the library's catalogue: the chosen
+// model's field table becomes its --options (with their defaults and ranges
+// in --help), and the given ones become the model's settings. No model is
+// described here: adding a model to the catalogue adds it to the CLI.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "args.hpp"
+#include "irithyll/catalogue.hpp"
+
+namespace irithyll::cli {
+
+// The value of --model in argv (either spelling), or `fallback`. Read before
+// parsing, since the model decides which options exist.
+std::string model_from_argv(std::span<char* const> argv, std::string fallback);
+
+// Declares every setting of `entry` (and its older aliases) on the parser.
+void declare_model_options(ArgParser& parser, const CatalogueEntry& entry);
+
+// The settings the user gave on the command line (defaults are left to the table).
+ModelSettings given_model_settings(const ArgParser& parser, const CatalogueEntry& entry);
+
+// "sgbt|attention|..." for help texts.
+std::string listed_model_names();
+
+}  // namespace irithyll::cli
