@@ -11,11 +11,11 @@ namespace irithyll {
 
 namespace {
 
-const std::array<CatalogueEntry, 10>& table() {
+const std::array<CatalogueEntry, 12>& table() {
   using namespace catalogue_detail;
-  static const std::array<CatalogueEntry, 10> rows = {
-      attention_row(), esn_row(),      loglinear_row(), mamba_row(), mgrade_row(),
-      ngrc_row(),      pipeline_row(), sgbt_row(),      slstm_row(), spikenet_row(),
+  static const std::array<CatalogueEntry, 12> rows = {
+      arf_row(),       attention_row(), esn_row(),  hoeffding_tree_row(), loglinear_row(), mamba_row(),
+      mgrade_row(),    ngrc_row(),      pipeline_row(), sgbt_row(),      slstm_row(),     spikenet_row(),
   };
   return rows;
 }

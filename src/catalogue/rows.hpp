@@ -17,5 +17,7 @@ CatalogueEntry esn_row();
 CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
+CatalogueEntry hoeffding_tree_row();
+CatalogueEntry arf_row();
 
 }  // namespace irithyll::catalogue_detail
