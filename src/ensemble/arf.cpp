@@ -37,6 +37,7 @@ Vfdt AdaptiveRandomForest::new_tree() {
 }
 
 void AdaptiveRandomForest::build_members() {
+  poisson_limit_ = std::exp(-config_.lambda);
   // Detector deltas of 0 mean "off"; the detectors still exist (a valid
   // delta) so the layout is fixed, and are simply not consulted.
   const double wd = config_.warning_delta > 0.0 ? config_.warning_delta : 0.01;
@@ -81,7 +82,7 @@ void AdaptiveRandomForest::learn_one(std::span<const double> x, double y, double
     build_members();
   }
   for (Member& m : members_) {
-    const std::uint32_t k = sample_poisson(rng_, config_.lambda);
+    const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
     const double kw = static_cast<double>(k) * weight;
     // Test then train: the member's prediction before it sees the sample.
     const double pred = k > 0 ? m.tree.learn_one(x, y, kw) : m.tree.predict_one(x);

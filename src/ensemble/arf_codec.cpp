@@ -4,6 +4,7 @@
 //   per member: tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
 // decode() checks the member count against the config and every tree's shape
 // against the forest's, on top of each component's own checks.
+#include <cmath>
 #include <string>
 
 #include "irithyll/ensemble/arf.hpp"
@@ -84,6 +85,7 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     if (!in.ok()) return in.status();
     f.members_.push_back(std::move(mem));
   }
+  f.poisson_limit_ = std::exp(-f.config_.lambda);
   if (f.n_features_ > 0) {
     f.votes_.assign(cls ? f.n_classes_ : 0, 0.0);
     f.member_proba_ = f.class_proba_ = f.votes_;

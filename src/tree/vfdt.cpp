@@ -29,6 +29,9 @@ void Vfdt::compute_layout() {
   obs_size_ = gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
   log_scores_.assign(cls ? n_classes_ : 0, 0.0);
   proba_.assign(cls ? n_classes_ : 0, 0.0);
+  var_product_.assign(cls ? n_classes_ : 0, 1.0);
+  nb_cache_ = NbCache{};
+  nb_cache_.x.assign(n_features_, 0.0);
   for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
     v->assign(head_size_, 0.0);
   perm_.resize(n_features_);
@@ -36,6 +39,7 @@ void Vfdt::compute_layout() {
 
 void Vfdt::reset() {
   rng_ = Xorshift64(seed_);
+  nb_cache_.valid = false;
   nodes_.clear();
   leaves_.clear();
   free_.clear();
@@ -118,7 +122,7 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
     const std::size_t mc = majority_class(leaf);
     std::size_t pred = mc;
     if (config_.leaf_model != LeafModel::kMajority && leaf_weight(leaf) > 0.0) {
-      const std::size_t nb = naive_bayes_class(leaf, x);
+      const std::size_t nb = naive_bayes_class_cached(leaf, x);
       if (config_.leaf_model == LeafModel::kNaiveBayes || use_naive_bayes(leaf)) pred = nb;
       // Adaptive leaves score both predictors on the sample before learning it.
       leaf.mc_correct += mc == yc ? w : 0.0;
@@ -129,6 +133,7 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
     before = leaf_value(leaf, x);
     if (linear_) update_linear(leaf, x, y, w);
   }
+  nb_cache_.valid = false;  // the statistics change from here
   observe(leaf, x, y, w);
   const double lw = leaf_weight(leaf);
   if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) &&
@@ -142,8 +147,7 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
 double Vfdt::predict_one(std::span<const double> x) const {
   const Leaf& leaf = leaves_[nodes_[find_leaf_node(x)].a];
   if (task_ == Task::kRegression) return leaf_value(leaf, x);
-  leaf_proba(leaf, x, proba_);
-  return static_cast<double>(std::max_element(proba_.begin(), proba_.end()) - proba_.begin());
+  return static_cast<double>(leaf_class(leaf, x));
 }
 
 void Vfdt::predict_proba(std::span<const double> x, std::span<double> proba) const {
@@ -161,7 +165,7 @@ std::size_t Vfdt::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(Node) + leaves_.capacity() * sizeof(Leaf) +
                       free_.capacity() * sizeof(std::uint32_t) + perm_.capacity() * sizeof(std::uint32_t);
   for (const Leaf& l : leaves_) bytes += l.features.capacity() * sizeof(std::uint32_t) + l.stats.capacity() * sizeof(double);
-  for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &cand_left_, &cand_right_,
+  for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &var_product_, &nb_cache_.x, &cand_left_, &cand_right_,
                         &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
     bytes += v->capacity() * sizeof(double);
   return bytes;

@@ -31,7 +31,10 @@ bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
 // -log(sqrt(2 pi)) is common to all classes and dropped.
 std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x) const {
   const double* s = leaf.stats.data();
-  for (std::size_t c = 0; c < n_classes_; ++c) log_scores_[c] = s[c] > 0.0 ? std::log(s[c]) : kNegInf;
+  for (std::size_t c = 0; c < n_classes_; ++c) {
+    log_scores_[c] = s[c] > 0.0 ? std::log(s[c]) : kNegInf;
+    var_product_[c] = 1.0;
+  }
   const double* obs = s + head_size_ + linear_size_;
   const std::size_t bins = config_.n_bins;
   for (std::size_t j = 0; j < subspace_; ++j, obs += obs_size_) {
@@ -48,13 +51,21 @@ std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x)
         const double var = g[0] > 1.0 ? g[2] / (g[0] - 1.0) : 0.0;
         if (var > 0.0) {
           const double d = v - g[1];
-          log_scores_[c] += -0.5 * d * d / var - 0.5 * std::log(var);
+          log_scores_[c] -= 0.5 * d * d / var;
+          // sum of -log(sd) taken as one log of the product of variances
+          // (flushed before it can under- or overflow): one log per class
+          // instead of one per attribute.
+          var_product_[c] *= var;
+          if (!(var_product_[c] > 1e-150 && var_product_[c] < 1e150)) {
+            log_scores_[c] -= 0.5 * std::log(var_product_[c]);
+            var_product_[c] = 1.0;
+          }
         } else if (v != g[1]) {
           log_scores_[c] = kNegInf;
         }
       }
     } else if (obs[2] != 0.0) {
-      // Histogram: Laplace-smoothed bin frequency over the bin width.
+      // Histogram: Laplace-smoothed bin frequency.
       double bf = std::floor((v - obs[0]) / obs[1]);
       bf = bf >= 0.0 ? std::min(bf, static_cast<double>(bins - 1)) : 0.0;
       const double* row = obs + 3 + static_cast<std::size_t>(bf) * bin_stride_;
@@ -62,9 +73,27 @@ std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x)
         if (log_scores_[c] != kNegInf) log_scores_[c] += std::log((row[c] + 1.0) / (s[c] + static_cast<double>(bins)));
     }
   }
+  for (std::size_t c = 0; c < n_classes_; ++c)
+    if (log_scores_[c] != kNegInf && var_product_[c] != 1.0) log_scores_[c] -= 0.5 * std::log(var_product_[c]);
   const auto best = std::max_element(log_scores_.begin(), log_scores_.end());
-  if (*best == kNegInf) return majority_class(leaf);
-  return static_cast<std::size_t>(best - log_scores_.begin());
+  const std::size_t cls = *best == kNegInf ? majority_class(leaf) : static_cast<std::size_t>(best - log_scores_.begin());
+  // Remember the answer for this x until the tree next learns: the
+  // prequential loop predicts x, then learns x, and both need it.
+  nb_cache_.valid = true;
+  nb_cache_.slot = static_cast<std::size_t>(&leaf - leaves_.data());
+  nb_cache_.cls = cls;
+  std::copy(x.begin(), x.end(), nb_cache_.x.begin());
+  return cls;
+}
+
+std::size_t Vfdt::naive_bayes_class_cached(const Leaf& leaf, std::span<const double> x) const {
+  if (nb_cache_.valid && nb_cache_.slot == static_cast<std::size_t>(&leaf - leaves_.data()) && std::equal(x.begin(), x.end(), nb_cache_.x.begin())) return nb_cache_.cls;
+  return naive_bayes_class(leaf, x);
+}
+
+std::size_t Vfdt::leaf_class(const Leaf& leaf, std::span<const double> x) const {
+  if (!(leaf_weight(leaf) > 0.0)) return 0;
+  return use_naive_bayes(leaf) ? naive_bayes_class_cached(leaf, x) : majority_class(leaf);
 }
 
 void Vfdt::leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const {

@@ -33,8 +33,10 @@ double Vfdt::merit(std::span<const double> pre, std::span<const double> left, st
   const double fl = wl / total, fr = wr / total;
   if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return kNone;
   if (!cls) return variance(pre.data()) - fl * variance(left.data()) - fr * variance(right.data());
-  if (config_.criterion == SplitCriterion::kGini) return gini_impurity(pre) - fl * gini_impurity(left) - fr * gini_impurity(right);
-  return entropy_bits(pre) - fl * entropy_bits(left) - fr * entropy_bits(right);
+  // pre_impurity_ is the pre-split entropy or Gini of `pre`, computed once per attempt.
+  (void)pre;
+  if (config_.criterion == SplitCriterion::kGini) return pre_impurity_ - fl * gini_impurity(left) - fr * gini_impurity(right);
+  return pre_impurity_ - fl * entropy_bits(left) - fr * entropy_bits(right);
 }
 
 Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
@@ -155,6 +157,10 @@ void Vfdt::attempt_split(std::size_t node) {
   // min_branch_fraction on two branches (as in MOA, whose figures we match).
   Candidate best{kNone, 0.0, -1};
   double second = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
+  if (cls) {
+    const std::span<const double> pre(leaf.stats.data(), head_size_);
+    pre_impurity_ = config_.criterion == SplitCriterion::kGini ? gini_impurity(pre) : entropy_bits(pre);
+  }
   for (std::size_t j = 0; j < subspace_; ++j) {
     const Candidate c = gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
                                   : best_histogram(leaf, j, cand_left_, cand_right_);

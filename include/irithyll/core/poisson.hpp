@@ -16,8 +16,9 @@
 
 namespace irithyll {
 
-inline std::uint32_t sample_poisson(Xorshift64& rng, double lambda) noexcept {
-  const double limit = std::exp(-lambda);
+// exp_neg_lambda = e^-lambda, for callers that draw many times at one rate.
+inline std::uint32_t sample_poisson_limit(Xorshift64& rng, double exp_neg_lambda) noexcept {
+  const double limit = exp_neg_lambda;
   std::uint32_t k = 0;
   double product = rng.uniform();
   while (product > limit && k < 1000) {
@@ -25,6 +26,10 @@ inline std::uint32_t sample_poisson(Xorshift64& rng, double lambda) noexcept {
     product *= rng.uniform();
   }
   return k;
+}
+
+inline std::uint32_t sample_poisson(Xorshift64& rng, double lambda) noexcept {
+  return sample_poisson_limit(rng, std::exp(-lambda));
 }
 
 }  // namespace irithyll

@@ -90,6 +90,7 @@ class AdaptiveRandomForest final : public Learner {
   std::uint64_t seed_ = 0;
   Xorshift64 rng_{};
   std::vector<Member> members_;
+  double poisson_limit_ = 0.0;  // e^-lambda (derived from config_)
   std::uint64_t samples_seen_ = 0, skipped_ = 0, n_warnings_ = 0, n_drifts_ = 0;
   mutable std::vector<double> padded_, votes_, member_proba_, class_proba_;
 };

@@ -119,7 +119,12 @@ class Vfdt {
   std::size_t majority_class(const Leaf& leaf) const;
   // Fills log_scores_ with log P(c) + sum_f log p(x_f | c); returns arg-max.
   std::size_t naive_bayes_class(const Leaf& leaf, std::span<const double> x) const;
+  // The same, reusing the last answer when the tree has not learned since
+  // and x and the leaf are the same (bitwise equal inputs, same result).
+  std::size_t naive_bayes_class_cached(const Leaf& leaf, std::span<const double> x) const;
   bool use_naive_bayes(const Leaf& leaf) const;
+  // Arg-max of leaf_proba without the probabilities.
+  std::size_t leaf_class(const Leaf& leaf, std::span<const double> x) const;
   void leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const;
   double leaf_value(const Leaf& leaf, std::span<const double> x) const;
   double standardised(std::size_t f, double v) const;
@@ -156,9 +161,17 @@ class Vfdt {
   std::vector<double> feat_min_, feat_max_, feat_moments_;
 
   // Scratch (never persisted).
-  mutable std::vector<double> log_scores_, proba_;
+  mutable std::vector<double> log_scores_, proba_, var_product_;
+  struct NbCache {
+    bool valid = false;
+    std::size_t slot = 0;  // leaves_ index (an index, so copies of the tree stay consistent)
+    std::size_t cls = 0;
+    std::vector<double> x;
+  };
+  mutable NbCache nb_cache_;  // invalidated by every learn_one
   std::vector<double> cand_left_, cand_right_, best_left_, best_right_, tmp_left_, tmp_right_, tmp_total_;
   std::vector<std::uint32_t> perm_;
+  double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
 };
 
 }  // namespace irithyll
