@@ -18,7 +18,7 @@ const std::array kFields = {
     Row{FieldInfo::integer("n-trees", "10", "trees in the forest").in(1, 1000), IRITHYLL_FIELD_UINT(ARFConfig, n_trees)},
     Row{FieldInfo::real("lambda", "6", "Poisson rate of each tree's sample weight (online bagging)").in(0, 30, true),
         IRITHYLL_FIELD_REAL(ARFConfig, lambda)},
-    Row{FieldInfo::integer("max-features", "0", "attributes per leaf (0 = sqrt(d) + 1)").in(1, 1e6).or_off(),
+    Row{FieldInfo::integer("max-features", "0", "attributes per leaf (0 = round(sqrt(d)) + 1)").in(1, 1e6).or_off(),
         IRITHYLL_FIELD_UINT(ARFConfig, max_features)},
     Row{FieldInfo::real("warning-delta", "0.01", "ADWIN confidence of the warning that starts a background tree").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(ARFConfig, warning_delta)},
@@ -61,8 +61,10 @@ Result<ARFVote> parse_arf_vote(std::string_view name) {
 std::string_view arf_vote_name(ARFVote v) { return v == ARFVote::kMajority ? "majority" : v == ARFVote::kWeighted ? "weighted" : "?"; }
 
 std::size_t ARFConfig::subspace(std::size_t d) const {
+  // Gomes et al.'s m = sqrt(M) + 1, with sqrt(M) rounded to nearest as in
+  // the authors' MOA code (d = 8 gives 4, d = 3 gives 3).
   const std::size_t m = max_features > 0 ? max_features
-                                         : static_cast<std::size_t>(std::floor(std::sqrt(static_cast<double>(d)))) + 1;
+                                         : static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(d)))) + 1;
   return std::max<std::size_t>(1, std::min(m, d));
 }
 

@@ -160,8 +160,10 @@ TEST(ARF, SettingsAndGuards) {
   auto m = AdaptiveRandomForest::make(c, Task::kClassification, 2, 0, 1);
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("lambda"), std::string::npos);
-  EXPECT_EQ(ARFConfig{}.subspace(6), 3u);  // floor(sqrt(6)) + 1
-  EXPECT_EQ(ARFConfig{}.subspace(3), 2u);
+  EXPECT_EQ(ARFConfig{}.subspace(6), 3u);  // round(sqrt(6)) + 1
+  EXPECT_EQ(ARFConfig{}.subspace(8), 4u);
+  EXPECT_EQ(ARFConfig{}.subspace(100), 11u);
+  EXPECT_EQ(ARFConfig{}.subspace(3), 3u);
   EXPECT_EQ(ARFConfig{}.subspace(1), 1u);
   ARFConfig d;
   ASSERT_TRUE(apply_settings<ARFConfig>("arf", arf_config_fields(), ModelSettings{{"n-trees", "3"}, {"grace-period", "20"}}, d).is_ok());

@@ -2,7 +2,7 @@
 // interface (name "arf"; Gomes et al., Machine Learning 2017, Algorithm 1).
 //
 // Each member is a Hoeffding tree (irithyll/tree/vfdt.hpp) whose leaves each
-// observe a random subspace of m = sqrt(d) + 1 attributes. Per sample, every
+// observe a random subspace of m = round(sqrt(d)) + 1 attributes. Per sample, every
 // member draws k ~ Poisson(lambda) and learns the sample with weight k * w
 // (online bagging; k = 0 skips it). Its prediction made just before (test
 // then train) feeds two ADWIN detectors with the 0/1 error (regression: the

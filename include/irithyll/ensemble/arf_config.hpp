@@ -1,7 +1,7 @@
 // ARFConfig: every setting of the Adaptive Random Forest (Gomes, Bifet, Read,
 // Barddal, Enembreck, Pfahringer, Holmes & Abdessalem, "Adaptive random
 // forests for evolving data stream classification", Machine Learning 2017),
-// with MOA's defaults: 10 trees, Poisson(6) online bagging, sqrt(d) + 1
+// with MOA's defaults: 10 trees, Poisson(6) online bagging, round(sqrt(d)) + 1
 // attributes per leaf, ADWIN warning at delta 0.01 (starts a background tree)
 // and drift at delta 0.001 (swaps it in), accuracy-weighted vote; member trees
 // with grace period 50, split confidence 0.01, tie threshold 0.05, adaptive
@@ -24,7 +24,7 @@ enum class ARFVote : std::uint8_t { kWeighted = 0, kMajority = 1 };
 struct ARFConfig {
   std::uint32_t n_trees = 10;       // [1, 1000]
   double lambda = 6.0;              // (0, 30]; Poisson rate of each tree's sample weight
-  std::uint32_t max_features = 0;   // 0 = floor(sqrt(d)) + 1, else attributes per leaf (capped at d)
+  std::uint32_t max_features = 0;   // 0 = round(sqrt(d)) + 1, else attributes per leaf (capped at d)
   double warning_delta = 0.01;      // 0 = off (no background trees), else ADWIN confidence in (0, 1)
   double drift_delta = 0.001;       // 0 = off (no replacement), else ADWIN confidence in (0, 1)
   ARFVote vote = ARFVote::kWeighted;  // classification: accuracy-weighted or majority; regression averages
