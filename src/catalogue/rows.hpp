@@ -19,5 +19,6 @@ CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
 CatalogueEntry hoeffding_tree_row();
 CatalogueEntry arf_row();
+CatalogueEntry bagged_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail
