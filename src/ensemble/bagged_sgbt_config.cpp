@@ -30,7 +30,7 @@ template <std::size_t... I>
 std::vector<Row> build_rows(std::index_sequence<I...>) {
   std::vector<Row> rows = {
       Row{FieldInfo::integer("n-bags", "10", "SGBT committees bagged").in(1, 100), IRITHYLL_FIELD_UINT(BaggedSGBTConfig, n_bags)},
-      Row{FieldInfo::real("lambda", "1", "Poisson rate of each bag's repeats of a sample").in(0, 10, true),
+      Row{FieldInfo::real("bag-lambda", "1", "Poisson rate of each bag's repeats of a sample (SGBT's --lambda is its L2)").in(0, 10, true),
           IRITHYLL_FIELD_REAL(BaggedSGBTConfig, lambda)},
   };
   const auto inner = sgbt_config_fields();

@@ -109,7 +109,11 @@ TEST(BaggedSGBT, SettingsTableCoversBaggingAndSGBT) {
   bad.lambda = 0.0;
   auto m = BaggedSGBT::make(bad, Task::kRegression, 0, 1);
   ASSERT_FALSE(m.is_ok());
-  EXPECT_NE(m.status().message().find("lambda"), std::string::npos);
+  EXPECT_NE(m.status().message().find("bag-lambda"), std::string::npos);
+  // Every name in the table is distinct (SGBT has its own "lambda").
+  const auto rows = bagged_sgbt_config_fields();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::size_t j = i + 1; j < rows.size(); ++j) EXPECT_NE(rows[i].info.name, rows[j].info.name);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace irithyll {
 
 struct BaggedSGBTConfig {
   std::uint32_t n_bags = 10;  // [1, 100]
-  double lambda = 1.0;        // (0, 10]; Poisson rate of each bag's repeats
+  double lambda = 1.0;        // (0, 10]; --bag-lambda: Poisson rate of each bag's repeats
   SGBTConfig sgbt{};          // every bag's settings (its seed is set per bag)
 
   Status validate() const;
