@@ -11,11 +11,11 @@ namespace irithyll {
 
 namespace {
 
-const std::array<CatalogueEntry, 13>& table() {
+const std::array<CatalogueEntry, 14>& table() {
   using namespace catalogue_detail;
-  static const std::array<CatalogueEntry, 13> rows = {
+  static const std::array<CatalogueEntry, 14> rows = {
       arf_row(),       attention_row(), bagged_sgbt_row(), esn_row(), hoeffding_tree_row(), loglinear_row(), mamba_row(),
-      mgrade_row(),    ngrc_row(),      pipeline_row(), sgbt_row(),      slstm_row(),     spikenet_row(),
+      mgrade_row(),    ngrc_row(),      pipeline_row(), quantile_sgbt_row(), sgbt_row(),      slstm_row(),     spikenet_row(),
   };
   return rows;
 }

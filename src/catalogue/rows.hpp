@@ -20,5 +20,6 @@ CatalogueEntry pipeline_row();
 CatalogueEntry hoeffding_tree_row();
 CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
+CatalogueEntry quantile_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail
