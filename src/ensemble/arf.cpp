@@ -63,6 +63,12 @@ std::size_t AdaptiveRandomForest::n_background() const {
   return n;
 }
 
+std::size_t AdaptiveRandomForest::n_nodes() const {
+  std::size_t n = 0;
+  for (const Member& m : members_) n += m.tree.n_nodes() + (m.background.has_value() ? m.background->n_nodes() : 0);
+  return n;
+}
+
 std::span<const double> AdaptiveRandomForest::fit(std::span<const double> x) const {
   if (x.size() == n_features_) return x;
   padded_.assign(n_features_, std::numeric_limits<double>::quiet_NaN());

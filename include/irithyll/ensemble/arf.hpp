@@ -68,6 +68,8 @@ class AdaptiveRandomForest final : public Learner {
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }
   std::size_t n_background() const;
+  // Nodes over all member and background trees (a structure fingerprint).
+  std::size_t n_nodes() const;
 
  private:
   struct Member {
