@@ -4,8 +4,9 @@
 // Classification (VFDT, Domingos & Hulten 2000): each leaf keeps class
 // weights and, per observed attribute, a numeric estimator; every
 // grace_period of leaf weight it scores binary splits "x_f <= t" by
-// information gain (or Gini) and splits when the best beats the second best
-// (the "no split" option, merit 0, included) by more than the Hoeffding bound
+// information gain (or Gini) and splits when the best attribute beats the
+// second best (under Gini also the "no split" option, merit 0) by more than
+// the Hoeffding bound
 //     eps = sqrt(R^2 ln(1/delta) / (2 n)),  R = log2(K) (gain) or 1 (Gini),
 // or when eps < tie_threshold. Gaussian estimators (MOA's default) give a
 // branch's class weights as w_c * Phi((t - mu_c) / sigma_c) at 10 candidate
