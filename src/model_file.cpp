@@ -40,14 +40,51 @@ Result<std::span<const std::uint8_t>> open_checkpoint(std::span<const std::uint8
   return payload;
 }
 
-std::vector<std::uint8_t> encode_learner(const Learner& learner) {
+namespace {
+
+constexpr std::uint32_t kSchemaVersion = 1;
+
+void encode_schema(ByteWriter& w, const Schema& schema) {
+  w.u32(kSchemaTag);
+  w.u32(kSchemaVersion);
+  w.u8(static_cast<std::uint8_t>(schema.task));
+  w.str(schema.target_name);
+  w.u64(schema.feature_names.size());
+  for (const std::string& n : schema.feature_names) w.str(n);
+  w.u64(schema.class_names.size());
+  for (const std::string& n : schema.class_names) w.str(n);
+}
+
+Status decode_schema(ByteReader& r, Schema& schema) {
+  if (r.u32("schema tag") != kSchemaTag) return Status::corruption("unexpected trailing bytes after the learner state");
+  const std::uint32_t version = r.u32("schema version");
+  if (r.ok() && version != kSchemaVersion)
+    return Status::not_supported("schema record version " + std::to_string(version) + " (this build reads 1)");
+  const std::uint8_t task = r.u8("schema task");
+  if (r.ok() && task > 1) return Status::corruption("schema: bad task " + std::to_string(task));
+  schema.task = static_cast<Task>(task);
+  schema.target_name = r.str("target name");
+  for (std::vector<std::string>* names : {&schema.feature_names, &schema.class_names}) {
+    const std::uint64_t n = r.u64("name count");
+    if (!r.ok()) return r.status();
+    if (n > r.remaining()) return Status::corruption("schema: name count larger than the bytes left");
+    names->clear();
+    for (std::uint64_t i = 0; i < n && r.ok(); ++i) names->push_back(r.str("name"));
+  }
+  return r.ok() ? Status::ok() : r.status();
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_learner(const Learner& learner, const Schema* schema) {
   ByteWriter w;
   w.str(learner.name());
   learner.encode(w);
+  if (schema != nullptr) encode_schema(w, *schema);
   return seal_checkpoint(w.data());
 }
 
-Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> bytes) {
+Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> bytes, Schema* schema) {
   auto payload = open_checkpoint(bytes);
   if (!payload) return payload.status();
   ByteReader r(*payload);
@@ -57,20 +94,30 @@ Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> by
   if (learner == nullptr) return Status::not_supported("unknown learner kind '" + kind + "'");
   IRITHYLL_RETURN_IF_ERROR(learner->decode(r));
   if (!r.ok()) return r.status();
-  if (!r.at_end())
-    return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the '" + kind +
-                              "' state");
+  Schema stored;
+  if (!r.at_end()) {
+    const auto rest = payload->subspan(payload->size() - r.remaining());
+    const bool tagged = rest.size() >= 8 && (std::uint32_t{rest[0]} | std::uint32_t{rest[1]} << 8 |
+                                             std::uint32_t{rest[2]} << 16 | std::uint32_t{rest[3]} << 24) == kSchemaTag;
+    if (!tagged)
+      return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the '" + kind +
+                                "' state");
+    IRITHYLL_RETURN_IF_ERROR(decode_schema(r, stored));
+    if (!r.at_end())
+      return Status::corruption(std::to_string(r.remaining()) + " unexpected trailing bytes after the schema");
+  }
+  if (schema != nullptr) *schema = std::move(stored);
   return learner;
 }
 
-Status save_learner(const std::string& path, const Learner& learner) {
-  return write_file_atomic(path, encode_learner(learner));
+Status save_learner(const std::string& path, const Learner& learner, const Schema* schema) {
+  return write_file_atomic(path, encode_learner(learner, schema));
 }
 
-Result<std::unique_ptr<Learner>> load_learner(const std::string& path) {
+Result<std::unique_ptr<Learner>> load_learner(const std::string& path, Schema* schema) {
   auto bytes = read_file_bytes(path);
   if (!bytes) return bytes.status();
-  auto learner = decode_learner(*bytes);
+  auto learner = decode_learner(*bytes, schema);
   if (!learner) return learner.status().with_context(path);
   return learner;
 }

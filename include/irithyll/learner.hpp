@@ -50,6 +50,11 @@ class Learner {
   virtual double predict_one(std::span<const double> x) const = 0;
   // REQUIRES: proba.size() == n_classes(). Regression learners leave it empty.
   virtual void predict_proba_one(std::span<const double> x, std::span<double> proba) const;
+  // predict_one over `out.size()` rows stored back to back in `rows`, each
+  // n_features long. REQUIRES: rows.size() == out.size() * n_features. The
+  // default loops; learners with a faster layout (SGBT: tree-major) override
+  // it, with results bit-identical to predict_one.
+  virtual void predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const;
 
   // Back to the freshly constructed state (same configuration, same seed).
   virtual void reset() = 0;

@@ -2,7 +2,7 @@
 // lives with its model family in src/catalogue/*_row.cpp.
 #include "irithyll/catalogue.hpp"
 
-#include <array>
+#include <vector>
 #include <cmath>
 
 #include "rows.hpp"
@@ -11,11 +11,12 @@ namespace irithyll {
 
 namespace {
 
-const std::array<CatalogueEntry, 14>& table() {
+const std::vector<CatalogueEntry>& table() {
   using namespace catalogue_detail;
-  static const std::array<CatalogueEntry, 14> rows = {
-      arf_row(),       attention_row(), bagged_sgbt_row(), esn_row(), hoeffding_tree_row(), loglinear_row(), mamba_row(),
-      mgrade_row(),    ngrc_row(),      pipeline_row(), quantile_sgbt_row(), sgbt_row(),      slstm_row(),     spikenet_row(),
+  static const std::vector<CatalogueEntry> rows = {
+      adaptive_sgbt_row(), arf_row(),      attention_row(),     bagged_sgbt_row(), distributional_sgbt_row(), esn_row(),
+      hoeffding_tree_row(), loglinear_row(), mamba_row(),        mgrade_row(),      ngrc_row(),                pipeline_row(),
+      quantile_sgbt_row(), sgbt_row(),      slstm_row(),         spikenet_row(),    stacked_row(),
   };
   return rows;
 }

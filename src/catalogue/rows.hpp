@@ -8,6 +8,9 @@
 namespace irithyll::catalogue_detail {
 
 CatalogueEntry sgbt_row();
+CatalogueEntry quantile_sgbt_row();
+CatalogueEntry adaptive_sgbt_row();
+CatalogueEntry distributional_sgbt_row();
 CatalogueEntry attention_row();
 CatalogueEntry loglinear_row();
 CatalogueEntry mamba_row();
@@ -17,9 +20,9 @@ CatalogueEntry esn_row();
 CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
+CatalogueEntry stacked_row();
 CatalogueEntry hoeffding_tree_row();
 CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
-CatalogueEntry quantile_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -1,11 +1,10 @@
-// Catalogue rows "hoeffding_tree", "arf", "bagged_sgbt" and "quantile_sgbt":
-// the incremental decision tree (VFDT / FIMT-DD), the Adaptive Random Forest,
-// online bagging of SGBTs and non-crossing quantile SGBTs. Their tables are
+// Catalogue rows "hoeffding_tree", "arf" and "bagged_sgbt": the incremental
+// decision tree (VFDT / FIMT-DD), the Adaptive Random Forest and online
+// bagging of SGBTs. Their tables are
 // HoeffdingTreeConfig's and ARFConfig's; the context gives task, classes,
 // features (0 = from the first sample) and the seed.
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/bagged_sgbt.hpp"
-#include "irithyll/ensemble/quantile_sgbt.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "rows.hpp"
 
@@ -39,27 +38,7 @@ Result<std::unique_ptr<Learner>> make_bagged_sgbt(const ModelSettings& settings,
   return std::unique_ptr<Learner>(std::move(learner).value());
 }
 
-Result<std::unique_ptr<Learner>> make_quantile_sgbt(const ModelSettings& settings, const LearnerContext& context) {
-  QuantileSGBTConfig config;
-  IRITHYLL_RETURN_IF_ERROR(apply_settings<QuantileSGBTConfig>("quantile_sgbt", quantile_sgbt_config_fields(), settings, config));
-  auto learner = QuantileSGBT::make(config, context.task, context.seed);
-  if (!learner) return learner.status();
-  return std::unique_ptr<Learner>(std::move(learner).value());
-}
-
 }  // namespace
-
-CatalogueEntry quantile_sgbt_row() {
-  return {"quantile_sgbt",
-          "one SGBT per quantile level on the pinball loss, made non-crossing by pool-adjacent-violators",
-          true,
-          false,
-          true,
-          &infos<QuantileSGBTConfig, &quantile_sgbt_config_fields>,
-          &make_quantile_sgbt,
-          &make_blank<QuantileSGBT>,
-          &settings_of<QuantileSGBT, QuantileSGBTConfig, &quantile_sgbt_config_fields>};
-}
 
 CatalogueEntry bagged_sgbt_row() {
   return {"bagged_sgbt",

@@ -12,4 +12,9 @@ void Learner::predict_proba_one(std::span<const double> x, std::span<double> pro
   if (c >= 0.0 && c < static_cast<double>(proba.size())) proba[static_cast<std::size_t>(c)] = 1.0;
 }
 
+void Learner::predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const {
+  for (std::size_t i = 0; i < out.size() && (i + 1) * n_features <= rows.size(); ++i)
+    out[i] = predict_one(rows.subspan(i * n_features, n_features));
+}
+
 }  // namespace irithyll

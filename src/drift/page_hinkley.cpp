@@ -5,7 +5,8 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+// 2: a Drift restarts the whole detector (1 kept count and mean).
+constexpr std::uint8_t kFormatVersion = 2;
 }
 
 PageHinkley::PageHinkley(double delta, double lambda) noexcept : delta_(delta), lambda_(lambda) {}
@@ -22,6 +23,10 @@ DriftSignal PageHinkley::update(double value) noexcept {
   const double stat = std::max(up_ - up_min_, down_ - down_min_);
   if (stat > lambda_) {
     up_ = up_min_ = down_ = down_min_ = 0.0;
+    if (full_restart_) {
+      count_ = 0;
+      sum_ = 0.0;
+    }
     return DriftSignal::kDrift;
   }
   return stat > 0.5 * lambda_ ? DriftSignal::kWarning : DriftSignal::kStable;
@@ -31,16 +36,22 @@ double PageHinkley::estimated_mean() const noexcept {
   return count_ == 0 ? 0.0 : sum_ / static_cast<double>(count_);
 }
 
-void PageHinkley::reset() noexcept { *this = PageHinkley(delta_, lambda_); }
+void PageHinkley::reset() noexcept {
+  const bool full = full_restart_;
+  *this = PageHinkley(delta_, lambda_);
+  full_restart_ = full;
+}
 
 std::unique_ptr<DriftDetector> PageHinkley::clone_fresh() const {
-  return std::make_unique<PageHinkley>(delta_, lambda_);
+  auto d = std::make_unique<PageHinkley>(delta_, lambda_);
+  d->full_restart_ = full_restart_;
+  return d;
 }
 
 std::unique_ptr<DriftDetector> PageHinkley::clone() const { return std::make_unique<PageHinkley>(*this); }
 
 void PageHinkley::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(full_restart_ ? kFormatVersion : 1);  // a version-1 record stays version 1
   out.f64(delta_);
   out.f64(lambda_);
   out.u64(count_);
@@ -53,10 +64,12 @@ void PageHinkley::encode(ByteWriter& out) const {
 
 Status PageHinkley::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("page-hinkley version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported page-hinkley version " + std::to_string(version));
+  if (in.ok() && version != 1 && version != kFormatVersion)
+    in.fail("unsupported page-hinkley version " + std::to_string(version));
   const double delta = in.f64("delta");  // separate statements: argument order is unspecified
   const double lambda = in.f64("lambda");
   PageHinkley d(delta, lambda);
+  d.full_restart_ = version != 1;
   d.count_ = in.u64("count");
   d.sum_ = in.f64("sum");
   d.up_ = in.f64("up");

@@ -1,118 +1,276 @@
 #include "irithyll/ensemble/quantile_sgbt.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
+
+#include "core/field_rows.hpp"
+#include "irithyll/ensemble/pava.hpp"
 
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kFormatVersion = 1;
+
+constexpr std::uint32_t kStateVersion = 1;
+constexpr std::size_t kMaxQuantiles = 32;
+// The target spread used for the correction's step follows the stream with a
+// half-life of about 700 samples, so a drift in scale re-sizes the step.
+constexpr double kSpreadAlpha = 0.999;
+
+Result<std::vector<double>> parse_quantiles(std::string_view text) {
+  std::vector<double> out;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    auto v = parse_field_real("quantiles", text.substr(0, comma));
+    if (!v) return v.status();
+    out.push_back(*v);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
 }
 
-void pava_non_decreasing(std::span<double> values, std::vector<double>& sums, std::vector<double>& counts) {
-  sums.clear();
-  counts.clear();
-  for (double v : values) {
-    sums.push_back(v);
-    counts.push_back(1.0);
-    // Merge backward while the previous block's mean exceeds the last one's
-    // (compared as cross products: no division).
-    while (sums.size() > 1) {
-      const std::size_t b = sums.size() - 1;
-      if (!(sums[b - 1] * counts[b] > sums[b] * counts[b - 1])) break;
-      sums[b - 1] += sums[b];
-      counts[b - 1] += counts[b];
-      sums.pop_back();
-      counts.pop_back();
-    }
-  }
-  std::size_t i = 0;
-  for (std::size_t b = 0; b < sums.size(); ++b) {
-    const double mean = sums[b] / counts[b];
-    for (std::size_t k = 0; k < static_cast<std::size_t>(counts[b]); ++k) values[i++] = mean;
-  }
+std::string print_quantiles(const std::vector<double>& q) {
+  std::string s;
+  for (double v : q) s += (s.empty() ? "" : ",") + format_field_real(v);
+  return s;
 }
 
-QuantileSGBT::QuantileSGBT() = default;
+using Row = ConfigField<QuantileSGBTConfig>;
+const std::array kFields = {
+    Row{FieldInfo::text("quantiles", "0.05,0.5,0.95", "quantile levels tau, comma-separated, increasing, each in (0, 1)"),
+        [](QuantileSGBTConfig& c, std::string_view v) -> Status {
+          auto q = parse_quantiles(v);
+          if (!q) return q.status();
+          c.quantiles = std::move(q).value();
+          return Status::ok();
+        },
+        [](const QuantileSGBTConfig& c) { return print_quantiles(c.quantiles); }},
+    Row{FieldInfo::boolean("calibrate", "on", "online coverage correction per tau (adaptive conformal inference)"),
+        IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, calibrate)},
+    Row{FieldInfo::real("calibration-rate", "0.005", "step of the coverage correction, in target spreads").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(QuantileSGBTConfig, calibration_rate)},
+};
 
-QuantileSGBT::QuantileSGBT(const QuantileSGBTConfig& config, std::uint64_t seed) : config_(config), seed_(seed) { reset(); }
+SGBTConfig member_config(const SGBTConfig& base, double tau, std::size_t i) {
+  SGBTConfig c = base;
+  c.loss = LossKind::kQuantile;
+  c.loss_param = tau;
+  c.seed = base.seed + 0x9E3779B97F4A7C15ull * i;  // members draw different subsamples
+  return c;
+}
 
-Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const QuantileSGBTConfig& config, Task task, std::uint64_t seed) {
-  if (task != Task::kRegression) return Status::invalid_argument("quantile_sgbt: regression only");
+}  // namespace
+
+std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields() { return kFields; }
+
+Status QuantileSGBTConfig::validate() const {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<QuantileSGBTConfig>("quantile_sgbt", kFields, *this));
+  if (quantiles.empty() || quantiles.size() > kMaxQuantiles)
+    return Status::invalid_argument("quantile_sgbt: quantiles needs 1.." + std::to_string(kMaxQuantiles) + " levels");
+  for (std::size_t i = 0; i < quantiles.size(); ++i) {
+    if (!(quantiles[i] > 0.0 && quantiles[i] < 1.0))
+      return Status::invalid_argument("quantile_sgbt: quantiles = " + format_field_real(quantiles[i]) +
+                                      " is out of range: each must be in (0, 1)");
+    if (i > 0 && !(quantiles[i] > quantiles[i - 1]))
+      return Status::invalid_argument("quantile_sgbt: quantiles must be strictly increasing");
+  }
+  if (base.loss != LossKind::kSquared || base.loss_param != 0.0)
+    return Status::invalid_argument("quantile_sgbt: the loss is the pinball loss at each tau; leave loss unset");
+  return base.validate().with_context("quantile_sgbt");
+}
+
+void QuantileSGBTConfig::encode(ByteWriter& out) const {
+  base.encode(out);
+  out.u64(quantiles.size());
+  for (double q : quantiles) out.f64(q);
+  out.boolean(calibrate);
+  out.f64(calibration_rate);
+}
+
+Status QuantileSGBTConfig::decode(ByteReader& in) {
+  QuantileSGBTConfig c;
+  IRITHYLL_RETURN_IF_ERROR(c.base.decode(in));
+  const std::uint64_t n = in.u64("quantile count");
+  if (!in.ok()) return in.status();
+  if (n == 0 || n > kMaxQuantiles) return Status::corruption("quantile_sgbt: quantile count " + std::to_string(n));
+  c.quantiles.resize(n);
+  for (double& q : c.quantiles) q = in.f64("quantile");
+  c.calibrate = in.u8("calibrate") != 0;
+  c.calibration_rate = in.f64("calibration rate");
+  if (!in.ok()) return in.status();
+  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("quantile_sgbt config"));
+  *this = std::move(c);
+  return Status::ok();
+}
+
+QuantileSGBT::QuantileSGBT() : QuantileSGBT(QuantileSGBTConfig{}) {}
+
+QuantileSGBT::QuantileSGBT(const QuantileSGBTConfig& config) : config_(config) { build(); }
+
+Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const QuantileSGBTConfig& config) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<QuantileSGBT>(config, seed);
+  return std::make_unique<QuantileSGBT>(config);
 }
 
-void QuantileSGBT::reset() {
-  committees_.clear();
-  committees_.reserve(config_.quantiles.size());
-  median_index_ = 0;
-  for (std::size_t i = 0; i < config_.quantiles.size(); ++i) {
-    SGBTConfig c = config_.sgbt;
-    c.loss = LossKind::kQuantile;
-    c.loss_param = config_.quantiles[i];
-    c.seed = seed_ ^ (0x9E3779B97F4A7C15ull * (i + 1));
-    committees_.emplace_back(c, Task::kRegression, 0);
-    if (std::abs(config_.quantiles[i] - 0.5) < std::abs(config_.quantiles[median_index_] - 0.5)) median_index_ = i;
-  }
-  raw_.assign(committees_.size(), 0.0);
-  sums_.reserve(committees_.size());
-  counts_.reserve(committees_.size());
+void QuantileSGBT::build() {
+  const std::size_t k = config_.quantiles.size();
+  members_.clear();
+  members_.reserve(k);
+  for (std::size_t i = 0; i < k; ++i)
+    members_.emplace_back(member_config(config_.base, config_.quantiles[i], i), Task::kRegression, 0);
+  offsets_.assign(k, 0.0);
+  scratch_.assign(k, 0.0);
+  spread_mean_ = spread_var_ = 0.0;
   samples_seen_ = 0;
+  median_ = 0;
+  origin_ = 0.0;
+  unit_ = 1.0;
+  standardised_ = false;
+  warm_x_.clear();
+  warm_y_.clear();
+  warm_w_.clear();
+  for (std::size_t i = 1; i < k; ++i)
+    if (std::abs(config_.quantiles[i] - 0.5) < std::abs(config_.quantiles[median_] - 0.5)) median_ = i;
 }
 
-void QuantileSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  for (SGBTLearner& c : committees_) c.learn_one(x, y, weight);
-  samples_seen_ = committees_.empty() ? 0 : committees_[0].n_samples_seen();  // the committees' own input guards decide
-}
+std::size_t QuantileSGBT::n_features() const { return members_.empty() ? 0 : members_[0].n_features(); }
 
 void QuantileSGBT::predict_quantiles(std::span<const double> x, std::span<double> out) const {
-  for (std::size_t i = 0; i < committees_.size(); ++i) out[i] = committees_[i].predict_one(x);
-  pava_non_decreasing(out, sums_, counts_);
+  for (std::size_t i = 0; i < members_.size(); ++i) out[i] = origin_ + unit_ * members_[i].predict_one(x) + offsets_[i];
+  pava_non_decreasing(out);
 }
 
 double QuantileSGBT::predict_one(std::span<const double> x) const {
-  if (committees_.empty()) return 0.0;
-  predict_quantiles(x, raw_);
-  return raw_[median_index_];
+  predict_quantiles(x, scratch_);
+  return scratch_[median_];
 }
 
+Interval QuantileSGBT::predict_interval(std::span<const double> x, double level) const {
+  predict_quantiles(x, scratch_);
+  const auto& taus = config_.quantiles;
+  auto at = [&](double tau) {
+    if (tau <= taus.front()) return scratch_.front();
+    if (tau >= taus.back()) return scratch_.back();
+    const std::size_t hi = static_cast<std::size_t>(std::upper_bound(taus.begin(), taus.end(), tau) - taus.begin());
+    const std::size_t lo = hi - 1;
+    const double t = (tau - taus[lo]) / (taus[hi] - taus[lo]);
+    return scratch_[lo] + t * (scratch_[hi] - scratch_[lo]);
+  };
+  return Interval{at(0.5 * (1.0 - level)), at(0.5 * (1.0 + level))};
+}
+
+void QuantileSGBT::learn_one(std::span<const double> x, double y, double weight) {
+  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight)) return;  // the members would skip it too
+  // During warm-up the buffer fixes the width, as the members would.
+  if (!standardised_ && !warm_y_.empty() && x.size() * warm_y_.size() != warm_x_.size()) return;
+  if (config_.calibrate && samples_seen_ > 0) {
+    // Correction from the prediction this sample would have received.
+    for (std::size_t i = 0; i < members_.size(); ++i)
+      scratch_[i] = origin_ + unit_ * members_[i].predict_one(x) + offsets_[i];
+    const double eta = config_.calibration_rate * std::sqrt(spread_var_);
+    for (std::size_t i = 0; i < members_.size(); ++i)
+      offsets_[i] += eta * weight * (config_.quantiles[i] - (y <= scratch_[i] ? 1.0 : 0.0));
+  }
+  if (samples_seen_ == 0) {
+    spread_mean_ = y;
+  } else {
+    const double d = y - spread_mean_;
+    spread_mean_ += (1.0 - kSpreadAlpha) * d;
+    spread_var_ = kSpreadAlpha * (spread_var_ + (1.0 - kSpreadAlpha) * d * d);
+  }
+  ++samples_seen_;
+  if (standardised_) {
+    for (auto& m : members_) m.learn_one(x, (y - origin_) / unit_, weight);
+    return;
+  }
+  warm_x_.insert(warm_x_.end(), x.begin(), x.end());
+  warm_y_.push_back(y);
+  warm_w_.push_back(weight);
+  if (warm_y_.size() >= config_.base.initial_target_count) standardise_and_replay();
+}
+
+void QuantileSGBT::standardise_and_replay() {
+  double sw = 0.0, mean = 0.0;
+  for (std::size_t i = 0; i < warm_y_.size(); ++i) {
+    sw += warm_w_[i];
+    mean += warm_w_[i] * warm_y_[i];
+  }
+  mean /= sw;
+  double var = 0.0;
+  for (std::size_t i = 0; i < warm_y_.size(); ++i) var += warm_w_[i] * (warm_y_[i] - mean) * (warm_y_[i] - mean);
+  const double sd = std::sqrt(var / sw);
+  origin_ = mean;
+  unit_ = sd > 0.0 && std::isfinite(sd) ? sd : 1.0;  // constant targets keep the raw scale
+  standardised_ = true;
+  const std::size_t d = warm_x_.size() / warm_y_.size();
+  for (std::size_t i = 0; i < warm_y_.size(); ++i) {
+    const std::span<const double> xi(warm_x_.data() + i * d, d);
+    for (auto& m : members_) m.learn_one(xi, (warm_y_[i] - origin_) / unit_, warm_w_[i]);
+  }
+  std::vector<double>().swap(warm_x_);
+  std::vector<double>().swap(warm_y_);
+  std::vector<double>().swap(warm_w_);
+}
+
+void QuantileSGBT::reset() { build(); }
+
 std::size_t QuantileSGBT::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + (raw_.capacity() + sums_.capacity() + counts_.capacity() + config_.quantiles.capacity()) * sizeof(double);
-  for (const SGBTLearner& c : committees_) bytes += c.memory_bytes();
+  std::size_t bytes = sizeof(*this) + (offsets_.capacity() + scratch_.capacity()) * sizeof(double);
+  for (const auto& m : members_) bytes += m.memory_bytes();
   return bytes;
 }
 
 void QuantileSGBT::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kStateVersion);
   config_.encode(out);
-  out.u64(seed_);
   out.u64(samples_seen_);
-  for (const SGBTLearner& c : committees_) c.encode(out);
+  out.f64(spread_mean_);
+  out.f64(spread_var_);
+  for (double d : offsets_) out.f64(d);
+  out.boolean(standardised_);
+  out.f64(origin_);
+  out.f64(unit_);
+  out.f64s(warm_x_);
+  out.f64s(warm_y_);
+  out.f64s(warm_w_);
+  for (const auto& m : members_) m.encode(out);
 }
 
 Status QuantileSGBT::decode(ByteReader& in) {
-  const std::uint32_t version = in.u32("quantile_sgbt version");
+  const std::uint32_t version = in.u32("quantile_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion) return Status::corruption("quantile_sgbt: unknown record version " + std::to_string(version));
-  QuantileSGBT q;
-  IRITHYLL_RETURN_IF_ERROR(q.config_.decode(in));
-  q.seed_ = in.u64("seed");
+  if (version != kStateVersion) return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
+  QuantileSGBT next;
+  IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+  next.build();
+  next.samples_seen_ = in.u64("samples seen");
+  next.spread_mean_ = in.f64("spread mean");
+  next.spread_var_ = in.f64("spread variance");
+  for (double& d : next.offsets_) d = in.f64("offset");
+  next.standardised_ = in.u8("standardised") != 0;
+  next.origin_ = in.f64("origin");
+  next.unit_ = in.f64("unit");
+  next.warm_x_ = in.f64s("warm-up features");
+  next.warm_y_ = in.f64s("warm-up targets");
+  next.warm_w_ = in.f64s("warm-up weights");
   if (!in.ok()) return in.status();
-  q.reset();  // committees shaped by the config, then overwritten
-  q.samples_seen_ = in.u64("samples_seen");
-  if (!in.ok()) return in.status();
-  std::size_t d = 0;
-  for (std::size_t i = 0; i < q.committees_.size(); ++i) {
-    IRITHYLL_RETURN_IF_ERROR(q.committees_[i].decode(in).with_context("quantile_sgbt committee"));
-    const SGBTConfig& c = q.committees_[i].config();
-    if (q.committees_[i].task() != Task::kRegression || c.loss != LossKind::kQuantile || c.loss_param != q.config_.quantiles[i])
-      return Status::corruption("quantile_sgbt: committee does not match its tau");
-    if (i == 0) d = q.committees_[i].n_features();
-    if (q.committees_[i].n_features() != d) return Status::corruption("quantile_sgbt: committees disagree on the feature count");
+  if (!std::isfinite(next.origin_) || !(next.unit_ > 0.0) || !std::isfinite(next.unit_))
+    return Status::corruption("quantile_sgbt: bad target standardisation");
+  if (next.warm_y_.size() != next.warm_w_.size() || next.warm_y_.size() >= next.config_.base.initial_target_count ||
+      (next.warm_y_.empty() ? !next.warm_x_.empty() : next.warm_x_.size() % next.warm_y_.size() != 0) ||
+      (next.standardised_ && !next.warm_y_.empty()))
+    return Status::corruption("quantile_sgbt: inconsistent warm-up buffer");
+  for (const double d : next.offsets_)
+    if (!std::isfinite(d)) return Status::corruption("quantile_sgbt: non-finite offset");
+  if (!std::isfinite(next.spread_mean_) || !(next.spread_var_ >= 0.0) || !std::isfinite(next.spread_var_))
+    return Status::corruption("quantile_sgbt: bad target spread");
+  for (auto& m : next.members_) {
+    IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("quantile_sgbt member"));
+    if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: member is not a regressor");
   }
-  *this = std::move(q);
+  *this = std::move(next);
   return Status::ok();
 }
 

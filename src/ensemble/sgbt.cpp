@@ -31,6 +31,10 @@ std::uint32_t SGBT::train_count(double h) noexcept {
       return 1;
     case SGBTVariant::kSkip:
       return rng_.next_u64() % config_.skip_k == 0 ? 0u : 1u;
+    case SGBTVariant::kAuto:
+      // MI only where the hessian is p(1-p) <= 1/4: ceil(h * m) stays small.
+      if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) return 1;
+      [[fallthrough]];
     case SGBTVariant::kMultipleIterations: {
       const double reps = std::ceil(std::abs(h) * config_.mi_multiplier);
       // Bounded so that a huge hessian cannot stall the stream.
@@ -105,6 +109,22 @@ double SGBT::predict_raw(std::span<const double> x) const noexcept {
   double sum = 0.0;
   for (const TreeSlot& slot : slots_) sum += slot.predict(x);
   return base_ + config_.learning_rate * sum;
+}
+
+void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept {
+  const std::size_t n = out.size();
+  std::fill(out.begin(), out.end(), 0.0);
+  for (const TreeSlot& slot : slots_)
+    for (std::size_t i = 0; i < n; ++i) out[i] += slot.predict(rows.subspan(i * d, d));
+  for (double& v : out) v = base_ + config_.learning_rate * v;
+}
+
+std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const double> x) const noexcept {
+  double var = 0.0;
+  const double lr = config_.learning_rate;
+  for (const TreeSlot& slot : slots_) var += lr * lr * slot.active().leaf_variance(x);
+  const double conf = samples_seen_ > 0 && var > 0.0 && std::isfinite(var) ? 1.0 / std::sqrt(var) : 0.0;
+  return {predict_raw(x), conf};
 }
 
 ExportModel SGBT::export_model() const {

@@ -23,38 +23,62 @@ Status set_drift(SGBTConfig& c, std::string_view v) {
   return Status::ok();
 }
 
+Status set_monotone(SGBTConfig& c, std::string_view v) {
+  std::vector<std::int8_t> out;
+  while (!v.empty()) {
+    const std::size_t comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item == "1" || item == "+1") out.push_back(1);
+    else if (item == "0") out.push_back(0);
+    else if (item == "-1") out.push_back(-1);
+    else return Status::invalid_argument("monotone: '" + std::string(item) + "' is not -1, 0 or 1 (a list like 0,1,-1)");
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  c.monotone = std::move(out);
+  return Status::ok();
+}
+
+std::string get_monotone(const SGBTConfig& c) {
+  std::string s;
+  for (std::size_t i = 0; i < c.monotone.size(); ++i) s += (i ? "," : "") + std::to_string(c.monotone[i]);
+  return s;
+}
+
 // The bounds here are the only copy: validate() checks every row against
 // them, the CLI prints them in --help and `irithyll models` lists them.
 const std::array kFields = {
-    Row{FieldInfo::integer("n-steps", "100", "boosting steps (trees)").in(1, 10000),
+    Row{FieldInfo::integer("n-steps", "50", "boosting steps (trees)").in(1, 10000),
         IRITHYLL_FIELD_UINT(SGBTConfig, n_steps)},
-    Row{FieldInfo::real("learning-rate", "0.0125", "shrinkage per tree").in(0, 1, true),
+    Row{FieldInfo::real("learning-rate", "0.1", "shrinkage per tree").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, learning_rate)},
     Row{FieldInfo::real("feature-subsample", "0.75", "fraction of features scored per split attempt").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, feature_subsample)},
     Row{FieldInfo::integer("max-depth", "6", "maximum tree depth").in(1, 30),
         IRITHYLL_FIELD_UINT(SGBTConfig, max_depth)},
-    Row{FieldInfo::integer("n-bins", "64", "histogram bins per feature").in(2, 65536),
+    Row{FieldInfo::integer("n-bins", "32", "histogram bins per feature").in(2, 65536),
         IRITHYLL_FIELD_UINT(SGBTConfig, n_bins)},
-    Row{FieldInfo::real("lambda", "1", "L2 regularisation of leaf weights").at_least(0),
+    Row{FieldInfo::real("lambda", "0.3", "L2 regularisation of leaf weights").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, lambda)},
     Row{FieldInfo::real("gamma", "0", "minimum split gain").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, gamma)},
-    Row{FieldInfo::integer("grace-period", "200", "samples between split attempts").in(1, 1e9),
+    Row{FieldInfo::integer("grace-period", "50", "samples between split attempts").in(1, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, grace_period)},
     Row{FieldInfo::real("delta", "1e-07", "Hoeffding bound confidence").in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, delta)},
-    Row{FieldInfo::choice("drift", "pht", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
+    Row{FieldInfo::choice("drift", "adwin", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
         &set_drift, [](const SGBTConfig& c) { return std::string(drift_kind_name(c.drift.kind)); }},
-    Row{FieldInfo::real("drift-delta", "0.005", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
+    Row{FieldInfo::real("drift-delta", "0.002", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, drift.delta)},
     Row{FieldInfo::real("drift-lambda", "50", "Page-Hinkley alarm threshold").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, drift.lambda)},
-    Row{FieldInfo::choice("variant", "standard", "standard|skip|mi", "standard | skip (SGBT-SK) | mi (multiple iterations), Gunasekara et al. 2024"),
+    Row{FieldInfo::choice("variant", "auto", "auto|standard|skip|mi", "auto (mi on classification, standard on regression) | standard | skip (SGBT-SK) | mi (multiple iterations), Gunasekara et al. 2024"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, variant, parse_sgbt_variant, sgbt_variant_name)},
     Row{FieldInfo::integer("skip-k", "10", "skip variant: skip a sample with probability 1/k").in(1, 1e6),
         IRITHYLL_FIELD_UINT(SGBTConfig, skip_k)},
-    Row{FieldInfo::real("mi-multiplier", "1", "mi variant: repetitions = max(1, ceil(|h| * m))").in(0, 1000, true),
+    Row{FieldInfo::real("mi-multiplier", "8", "mi variant (auto on classification): repetitions = max(1, ceil(|h| * m))").in(0, 1000, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, mi_multiplier)},
     Row{FieldInfo::integer("initial-target-count", "50", "targets averaged into the base prediction").in(1, 1e6),
         IRITHYLL_FIELD_UINT(SGBTConfig, initial_target_count)},
@@ -72,6 +96,14 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, hoeffding_r)},
     Row{FieldInfo::integer("min-samples-leaf", "0", "minimum samples each child of a split must hold (0 = off)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, min_samples_leaf)},
+    Row{FieldInfo::real("max-leaf-output", "0", "clamp every leaf value to [-m, m] (0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, max_leaf_output)},
+    Row{FieldInfo::real("min-hessian-sum", "0", "a leaf outputs 0 until its hessian sum reaches this (0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
+    Row{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
+    Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
+        &set_monotone, &get_monotone},
 };
 
 std::string fmt(double v) { return format_field_real(v); }
@@ -79,6 +111,42 @@ std::string fmt(double v) { return format_field_real(v); }
 }  // namespace
 
 std::span<const ConfigField<SGBTConfig>> sgbt_config_fields() { return kFields; }
+
+namespace {
+using KV = std::pair<std::string_view, std::string_view>;
+// Gunasekara et al.'s settings as the original library shipped them.
+constexpr KV kOriginal[] = {
+    {"n-steps", "100"},     {"learning-rate", "0.0125"}, {"n-bins", "64"},  {"lambda", "1"},
+    {"grace-period", "200"}, {"drift", "pht"},           {"drift-delta", "0.005"}, {"drift-lambda", "50"},
+    {"variant", "standard"}, {"mi-multiplier", "1"},
+};
+// The measured defaults, spelled out (so that `--preset default` documents them).
+constexpr KV kDefault[] = {
+    {"n-steps", "50"},      {"learning-rate", "0.1"}, {"n-bins", "32"},  {"lambda", "0.3"},
+    {"grace-period", "50"}, {"drift", "adwin"},       {"drift-delta", "0.002"}, {"drift-lambda", "50"},
+    {"variant", "auto"},    {"mi-multiplier", "8"},
+};
+constexpr SGBTPreset kPresets[] = {
+    {"default", "the measured defaults (BENCHMARKS.md, SGBT defaults)", kDefault},
+    {"original", "the original library's settings: 100 steps, lr 0.0125, grace 200, 64 bins, Page-Hinkley", kOriginal},
+};
+}  // namespace
+
+std::span<const SGBTPreset> sgbt_presets() { return kPresets; }
+
+Status apply_sgbt_preset(SGBTConfig& config, std::string_view name) {
+  std::string known;
+  for (const SGBTPreset& p : kPresets) {
+    if (p.name == name) {
+      ModelSettings s;
+      for (const auto& [k, v] : p.values) s.set(std::string(k), std::string(v));
+      return apply_settings<SGBTConfig>("sgbt", kFields, s, config);
+    }
+    known += known.empty() ? "" : "|";
+    known += p.name;
+  }
+  return Status::invalid_argument("sgbt: unknown preset '" + std::string(name) + "' (" + known + ")");
+}
 
 Status set_sgbt_config_field(SGBTConfig& config, std::string_view name, std::string_view value) {
   ModelSettings one;
@@ -90,7 +158,8 @@ Result<SGBTVariant> parse_sgbt_variant(std::string_view name) {
   if (name == "standard") return SGBTVariant::kStandard;
   if (name == "skip" || name == "sk") return SGBTVariant::kSkip;
   if (name == "mi" || name == "multiple-iterations") return SGBTVariant::kMultipleIterations;
-  return Status::invalid_argument("unknown SGBT variant '" + std::string(name) + "' (standard|skip|mi)");
+  if (name == "auto") return SGBTVariant::kAuto;
+  return Status::invalid_argument("unknown SGBT variant '" + std::string(name) + "' (auto|standard|skip|mi)");
 }
 
 std::string_view sgbt_variant_name(SGBTVariant v) {
@@ -98,6 +167,7 @@ std::string_view sgbt_variant_name(SGBTVariant v) {
     case SGBTVariant::kStandard: return "standard";
     case SGBTVariant::kSkip: return "skip";
     case SGBTVariant::kMultipleIterations: return "mi";
+    case SGBTVariant::kAuto: return "auto";
   }
   return "?";
 }
@@ -106,7 +176,7 @@ Status SGBTConfig::validate() const {
   // Every single-field bound lives in the table; what follows are the rules
   // that tie fields together or reach into components.
   IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
-  if (static_cast<unsigned>(variant) > 2) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
+  if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
@@ -129,6 +199,10 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.hoeffding_r = hoeffding_r;
   t.min_samples_leaf = min_samples_leaf;
   t.bin_strategy = bin_strategy;
+  t.max_leaf_output = max_leaf_output;
+  t.min_hessian_sum = min_hessian_sum;
+  t.gradient_clip_sigma = gradient_clip_sigma;
+  t.monotone = monotone;
   return t;
 }
 
@@ -161,9 +235,19 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.u64(max_tree_samples);
   out.u8(static_cast<std::uint8_t>(loss));
   out.f64(loss_param);
-  out.u8(static_cast<std::uint8_t>(bin_strategy));
+  // Bit 7 of the bin-strategy byte flags the options block at the end; a
+  // config without the leaf controls encodes exactly as before them.
+  const bool options = tree_config(0).has_options();
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
+  if (!options) return;
+  out.u8(1);  // options block version
+  out.f64(max_leaf_output);
+  out.f64(min_hessian_sum);
+  out.f64(gradient_clip_sigma);
+  out.u64(monotone.size());
+  for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -195,12 +279,24 @@ Status SGBTConfig::decode(ByteReader& in) {
   const std::uint8_t bs = in.u8("bin strategy");
   c.hoeffding_r = in.f64("hoeffding_r");
   c.min_samples_leaf = in.u32("min_samples_leaf");
+  if (in.ok() && (bs & 0x80) != 0) {
+    const std::uint8_t v = in.u8("sgbt options version");
+    if (in.ok() && v != 1) in.fail("unsupported sgbt options version " + std::to_string(v));
+    c.max_leaf_output = in.f64("max_leaf_output");
+    c.min_hessian_sum = in.f64("min_hessian_sum");
+    c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    const std::size_t n = in.read_count(1, "monotone constraints");
+    if (in.ok()) {
+      c.monotone.resize(n);
+      for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+    }
+  }
   if (!in.ok()) return in.status();
-  if (dk > 3 || var > 2 || lk > 5 || bs > 2) return Status::corruption("SGBT config: enum value out of range");
+  if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");
   c.drift.kind = static_cast<DriftKind>(dk);
   c.variant = static_cast<SGBTVariant>(var);
   c.loss = static_cast<LossKind>(lk);
-  c.bin_strategy = static_cast<BinStrategy>(bs);
+  c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("SGBT config"));
   *this = c;
   return Status::ok();

@@ -109,6 +109,33 @@ void SGBTLearner::predict_proba_one(std::span<const double> x, std::span<double>
   for (double& p : proba) p /= total;
 }
 
+void SGBTLearner::predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const {
+  bool fast = committees_.size() == 1 && n_features == n_features_ && n_features > 0 &&
+              rows.size() >= out.size() * n_features;
+  for (std::size_t i = 0; fast && i < out.size() * n_features; ++i) fast = std::isfinite(rows[i]);
+  if (!fast) {
+    Learner::predict_batch(rows, n_features, out);
+    return;
+  }
+  committees_[0].predict_raw_batch(rows, n_features, out);
+  if (task_ == Task::kRegression) {
+    for (double& v : out) v = committees_[0].loss().transform(v);
+  } else {
+    for (double& v : out) v = v > 0.0 ? 1.0 : 0.0;
+  }
+}
+
+std::pair<double, double> SGBTLearner::predict_with_confidence(std::span<const double> x) const {
+  const std::span<const double> xs = sanitize(x);
+  double inv2 = 0.0;  // sum of the committees' variances
+  for (const SGBT& c : committees_) {
+    const double conf = c.predict_raw_with_confidence(xs).second;
+    if (!(conf > 0.0)) return {predict_one(x), 0.0};
+    inv2 += 1.0 / (conf * conf);
+  }
+  return {predict_one(x), inv2 > 0.0 ? 1.0 / std::sqrt(inv2) : 0.0};
+}
+
 std::vector<double> SGBTLearner::feature_importances() const {
   std::vector<double> imp(n_features_, 0.0);
   std::size_t used = 0;
@@ -137,7 +164,10 @@ std::size_t SGBTLearner::memory_bytes() const {
 }
 
 void SGBTLearner::encode(ByteWriter& out) const {
-  out.u32(2);  // state version (2 added each committee's target spread for the drift monitor)
+  // State version: 2 added each committee's target spread for the drift
+  // monitor; 3 = 2 whose configs carry the leaf-control options block
+  // (written only when an option is on, so other records stay version 2).
+  out.u32(config_.tree_config(0).has_options() ? 3 : 2);
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);
@@ -151,7 +181,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
 Status SGBTLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != 2) return Status::not_supported("sgbt state version " + std::to_string(version));
+  if (version < 1 || version > 3) return Status::not_supported("sgbt state version " + std::to_string(version));
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t task = in.u8("task");

@@ -12,6 +12,7 @@
 namespace irithyll {
 
 void PrequentialObserver::on_prediction(std::uint64_t, double, double, std::span<const double>) {}
+void PrequentialObserver::on_interval(std::uint64_t, const Interval&) {}
 void PrequentialObserver::on_curve_point(const CurvePoint&) {}
 void PrequentialObserver::on_progress(std::uint64_t, std::optional<std::uint64_t>) {}
 
@@ -19,6 +20,8 @@ namespace {
 
 Status check_setup(const Learner& learner, const Schema& schema, const PrequentialOptions& options) {
   if (options.rolling_window == 0) return Status::invalid_argument("prequential: rolling_window must be at least 1");
+  if (!(options.interval_level > 0.0 && options.interval_level < 1.0))
+    return Status::invalid_argument("prequential: interval level must be in (0, 1)");
   if (learner.task() != schema.task)
     return Status::invalid_argument(std::string("prequential: learner '") + std::string(learner.name()) + "' is a " +
                                     (learner.task() == Task::kClassification ? "classifier" : "regressor") +
@@ -51,88 +54,179 @@ struct Scorer {
   MetricValues rolling() const { return task == Task::kClassification ? cls_rolling.values() : reg_rolling.values(); }
 };
 
+// One learner's share of a run: its scores, probabilities, delayed labels,
+// observer and clock. run_prequential is one lane; compare runs several over
+// one pass of the stream.
+struct Lane {
+  Learner* learner;
+  PrequentialObserver* observer;
+  Scorer scorer;
+  IntervalScorer intervals;  // active for learners that predict intervals
+  std::vector<double> proba;
+  std::vector<double> pending_x, pending_y;
+  std::uint64_t pending = 0, head = 0;
+  std::uint64_t n = 0;
+  double seconds = 0.0;  // time inside this learner (multi-lane runs)
+
+  Lane(Learner* l, PrequentialObserver* o, Task task, std::size_t k, const PrequentialOptions& options, std::size_t d)
+      : learner(l),
+        observer(o),
+        scorer(task, k, options.rolling_window),
+        intervals(*l, options.interval_level),
+        proba(k),
+        pending_x(static_cast<std::size_t>(options.label_delay) * d),
+        pending_y(static_cast<std::size_t>(options.label_delay)) {}
+};
+
 }  // namespace
 
-Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, const PrequentialOptions& options,
-                                          PrequentialObserver* observer) {
+Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            std::span<PrequentialObserver* const> observers) {
   const Schema& schema = stream.schema();
-  IRITHYLL_RETURN_IF_ERROR(check_setup(learner, schema, options));
+  if (learners.empty()) return Status::invalid_argument("prequential: no learner");
+  if (!observers.empty() && observers.size() != learners.size())
+    return Status::invalid_argument("prequential: one observer per learner (or none)");
+  for (Learner* l : learners) IRITHYLL_RETURN_IF_ERROR(check_setup(*l, schema, options));
   const bool classify = schema.task == Task::kClassification;
   const std::size_t k = classify ? schema.n_classes() : 0;
+  const std::size_t d = schema.n_features();
+  const bool timed = learners.size() > 1;
 
-  PrequentialReport report;
-  report.task = schema.task;
-  report.learner = std::string(learner.name());
-  std::vector<double> x(schema.n_features());
-  std::vector<double> proba(k);
+  std::vector<Lane> lanes;
+  lanes.reserve(learners.size());
+  for (std::size_t i = 0; i < learners.size(); ++i)
+    lanes.emplace_back(learners[i], observers.empty() ? nullptr : observers[i], schema.task, k, options, d);
+
+  std::vector<double> x(d);
   double y = 0.0;
-
-  while (report.skipped < options.skip && stream.next(x, y)) ++report.skipped;
+  std::uint64_t skipped = 0;
+  while (skipped < options.skip && stream.next(x, y)) ++skipped;
   IRITHYLL_RETURN_IF_ERROR(stream.status());
 
   std::optional<std::uint64_t> total = options.max_samples;
   if (const auto hint = stream.size_hint(); hint.has_value()) {
-    const std::uint64_t left = *hint > report.skipped ? *hint - report.skipped : 0;
+    const std::uint64_t left = *hint > skipped ? *hint - skipped : 0;
     total = total.has_value() ? std::min(*total, left) : left;
   }
   const std::uint64_t limit = options.max_samples.value_or(UINT64_MAX);
 
-  Scorer scorer(schema.task, k, options.rolling_window);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  auto curve_point = [&](std::uint64_t n) {
+  auto curve_point = [&](Lane& lane) {
     CurvePoint p;
-    p.samples = n;
-    p.seconds = elapsed();
-    p.samples_per_second = p.seconds > 0.0 ? static_cast<double>(n) / p.seconds : 0.0;
-    p.cumulative = scorer.cumulative();
-    p.rolling = scorer.rolling();
-    observer->on_curve_point(p);
+    p.samples = lane.n;
+    p.seconds = timed ? lane.seconds : elapsed();
+    p.samples_per_second = p.seconds > 0.0 ? static_cast<double>(lane.n) / p.seconds : 0.0;
+    p.cumulative = lane.scorer.cumulative();
+    p.rolling = lane.scorer.rolling();
+    lane.observer->on_curve_point(p);
   };
 
-  std::uint64_t n = 0;
-  while (n < limit && stream.next(x, y)) {
-    if (!std::isfinite(y))
-      return Status::invalid_argument("prequential: sample " + std::to_string(n) + " has a non-finite target");
-    double prediction = 0.0;
-    if (classify) {
-      if (!(y >= 0.0 && y < static_cast<double>(k)) || y != std::floor(y))
-        return Status::invalid_argument("prequential: sample " + std::to_string(n) + " has class " +
-                                        std::to_string(y) + ", outside 0.." + std::to_string(k - 1));
-      const auto truth = static_cast<std::size_t>(y);
-      learner.predict_proba_one(x, proba);
-      const std::size_t predicted = argmax_class(proba);
-      prediction = static_cast<double>(predicted);
-      scorer.cls.update(truth, predicted, proba[truth]);
-      scorer.cls_rolling.update(truth, predicted, proba[truth]);
-    } else {
-      prediction = learner.predict_one(x);
-      scorer.reg.update(y, prediction);
-      scorer.reg_rolling.update(y, prediction);
+  const std::uint64_t delay = options.label_delay;
+  std::uint64_t rows = 0, unlabelled = 0;
+  while (rows < limit && stream.next(x, y)) {
+    const std::uint64_t row = rows++;
+    const bool labelled = !std::isnan(y);
+    if (std::isinf(y))
+      return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has a non-finite target");
+    if (!labelled) {
+      ++unlabelled;
+      if (options.unlabelled == UnlabelledPolicy::kError)
+        return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has no target");
+      if (options.unlabelled == UnlabelledPolicy::kSkip) continue;
     }
-    if (observer != nullptr) observer->on_prediction(n, y, prediction, proba);
-    learner.learn_one(x, y);
-    ++n;
-    if (observer != nullptr) {
-      if (options.curve_every > 0 && n % options.curve_every == 0) curve_point(n);
-      if (options.progress_every > 0 && n % options.progress_every == 0) observer->on_progress(n, total);
+    if (classify && labelled && (!(y >= 0.0 && y < static_cast<double>(k)) || y != std::floor(y)))
+      return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has class " +
+                                      std::to_string(y) + ", outside 0.." + std::to_string(k - 1));
+    for (Lane& lane : lanes) {
+      const Clock::time_point t0 = timed ? Clock::now() : Clock::time_point{};
+      Learner& learner = *lane.learner;
+      double prediction = 0.0;
+      if (classify) {
+        learner.predict_proba_one(x, lane.proba);
+        const std::size_t predicted = argmax_class(lane.proba);
+        prediction = static_cast<double>(predicted);
+        if (labelled) {
+          const auto truth = static_cast<std::size_t>(y);
+          lane.scorer.cls.update(truth, predicted, lane.proba[truth]);
+          lane.scorer.cls_rolling.update(truth, predicted, lane.proba[truth]);
+        }
+      } else {
+        if (labelled && lane.intervals.active()) {
+          const Interval iv = lane.intervals.observe(x, y);
+          if (lane.observer != nullptr) lane.observer->on_interval(row, iv);
+        }
+        prediction = learner.predict_one(x);
+        if (labelled) {
+          lane.scorer.reg.update(y, prediction);
+          lane.scorer.reg_rolling.update(y, prediction);
+        }
+      }
+      if (lane.observer != nullptr) lane.observer->on_prediction(row, y, prediction, lane.proba);
+      if (delay == 0) {
+        if (labelled) learner.learn_one(x, y);
+      } else {
+        // The oldest pending row's label has arrived: learn it, then park this one.
+        const std::size_t slot = static_cast<std::size_t>(lane.head);
+        if (lane.pending == delay) {
+          const double old_y = lane.pending_y[slot];
+          if (!std::isnan(old_y))
+            learner.learn_one(std::span<const double>(lane.pending_x.data() + slot * d, d), old_y);
+        } else {
+          ++lane.pending;
+        }
+        std::copy(x.begin(), x.end(), lane.pending_x.begin() + static_cast<std::ptrdiff_t>(slot * d));
+        lane.pending_y[slot] = y;
+        lane.head = lane.head + 1 == delay ? 0 : lane.head + 1;
+      }
+      if (timed) lane.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      if (!labelled) continue;
+      ++lane.n;
+      if (lane.observer != nullptr) {
+        if (options.curve_every > 0 && lane.n % options.curve_every == 0) curve_point(lane);
+        if (options.progress_every > 0 && lane.n % options.progress_every == 0)
+          lane.observer->on_progress(lane.n, total);
+      }
     }
   }
   IRITHYLL_RETURN_IF_ERROR(stream.status());
 
-  report.samples = n;
-  report.seconds = elapsed();
-  report.samples_per_second = report.seconds > 0.0 ? static_cast<double>(n) / report.seconds : 0.0;
-  report.model_bytes = learner.memory_bytes();
-  report.metrics = scorer.cumulative();
-  report.rolling = scorer.rolling();
-  if (classify) report.confusion = scorer.cls.confusion();
-  if (observer != nullptr) {
-    if (options.curve_every > 0 && n % options.curve_every != 0) curve_point(n);
-    if (options.progress_every > 0 && n % options.progress_every != 0) observer->on_progress(n, total);
+  std::vector<PrequentialReport> reports;
+  const double wall = elapsed();
+  for (Lane& lane : lanes) {
+    PrequentialReport report;
+    report.task = schema.task;
+    report.learner = std::string(lane.learner->name());
+    report.skipped = skipped;
+    report.unlabelled = unlabelled;
+    report.samples = lane.n;
+    report.seconds = timed ? lane.seconds : wall;
+    report.samples_per_second = report.seconds > 0.0 ? static_cast<double>(lane.n) / report.seconds : 0.0;
+    report.model_bytes = lane.learner->memory_bytes();
+    report.metrics = lane.scorer.cumulative();
+    report.rolling = lane.scorer.rolling();
+    if (classify) report.confusion = lane.scorer.cls.confusion();
+    if (lane.intervals.active()) report.interval = lane.intervals.report();
+    if (lane.observer != nullptr) {
+      if (options.curve_every > 0 && lane.n % options.curve_every != 0) curve_point(lane);
+      if (options.progress_every > 0 && lane.n % options.progress_every != 0) lane.observer->on_progress(lane.n, total);
+    }
+    reports.push_back(std::move(report));
   }
-  return report;
+  return reports;
+}
+
+Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, const PrequentialOptions& options,
+                                          PrequentialObserver* observer) {
+  Learner* const one[] = {&learner};
+  PrequentialObserver* const watch[] = {observer};
+  auto reports = run_prequential_many(one, stream, options,
+                                      observer != nullptr ? std::span<PrequentialObserver* const>(watch)
+                                                          : std::span<PrequentialObserver* const>());
+  if (!reports) return reports.status();
+  return std::move((*reports)[0]);
 }
 
 }  // namespace irithyll

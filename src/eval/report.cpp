@@ -105,6 +105,22 @@ std::string report_to_json(const PrequentialReport& report, Task task) {
     }
     out += ']';
   }
+  if (report.interval) {
+    const IntervalReport& iv = *report.interval;
+    out += ",\"interval_level\":" + json_number(iv.level);
+    out += ",\"interval_coverage\":" + json_number(iv.coverage);
+    out += ",\"interval_mean_width\":" + json_number(iv.mean_width);
+    if (!iv.quantiles.empty()) {
+      out += ",\"quantiles\":[";
+      for (std::size_t i = 0; i < iv.quantiles.size(); ++i) {
+        const QuantileScore& q = iv.quantiles[i];
+        out += (i == 0 ? "{" : ",{");
+        out += "\"tau\":" + json_number(q.tau) + ",\"pinball\":" + json_number(q.pinball) +
+               ",\"coverage\":" + json_number(q.coverage) + "}";
+      }
+      out += "],\"crossings\":" + std::to_string(iv.crossings);
+    }
+  }
   out += '}';
   return out;
 }
@@ -151,8 +167,33 @@ PredictionWriter::PredictionWriter(std::ostream& out, Task task, std::size_t n_c
 void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, std::span<const double> proba) {
   if (!status_.is_ok()) return;
   line_.clear();
-  append_number(line_, prediction, "nan");
-  if (binary_ && proba.size() == 2) {
+  const auto c = static_cast<std::size_t>(prediction);
+  if (!names_.empty() && prediction >= 0.0 && c < names_.size() && c < proba.size()) {
+    // CSV-quote a class name that holds a separator, a quote or a line break.
+    const std::string& name = names_[c];
+    if (name.find_first_of(",\"\r\n") == std::string::npos) {
+      line_ += name;
+    } else {
+      line_ += '"';
+      for (const char ch : name) {
+        if (ch == '"') line_ += '"';
+        line_ += ch;
+      }
+      line_ += '"';
+    }
+    line_ += ',';
+    append_number(line_, proba[c], "nan");
+  } else {
+    append_number(line_, prediction, "nan");
+  }
+  if (interval_) {
+    line_ += ',';
+    append_number(line_, interval_->lower, "nan");
+    line_ += ',';
+    append_number(line_, interval_->upper, "nan");
+    interval_.reset();
+  }
+  if (names_.empty() && binary_ && proba.size() == 2) {
     line_ += ',';
     append_number(line_, proba[1], "nan");
   }
@@ -161,6 +202,11 @@ void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, s
   if (!out_) status_ = Status::io_error("predictions: write failed");
 }
 
+void PredictionWriter::on_interval(std::uint64_t, const Interval& interval) { interval_ = interval; }
+
+void ObserverList::on_interval(std::uint64_t index, const Interval& interval) {
+  for (PrequentialObserver* o : observers_) o->on_interval(index, interval);
+}
 void ObserverList::on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) {
   for (PrequentialObserver* o : observers_) o->on_prediction(index, y, prediction, proba);
 }

@@ -90,19 +90,6 @@ void HistogramPool::materialize(std::uint32_t slab) noexcept {
   scale_[slab] = 1.0;
 }
 
-void HistogramPool::subtract(std::uint32_t parent, std::uint32_t child, std::uint32_t out) noexcept {
-  const double sp = scale_[parent], sc = scale_[child];
-  const GradBin* p = bins(parent);
-  const GradBin* c = bins(child);
-  GradBin* o = bins(out);
-  for (std::size_t i = 0; i < stride(); ++i) {
-    o[i].g = p[i].g * sp - c[i].g * sc;
-    o[i].h = p[i].h * sp - c[i].h * sc;
-    o[i].count = p[i].count - std::min(p[i].count, c[i].count);
-  }
-  scale_[out] = 1.0;
-}
-
 std::size_t HistogramPool::memory_bytes() const {
   return sizeof(*this) + data_.capacity() * sizeof(GradBin) + scale_.capacity() * sizeof(double) +
          free_.capacity() * sizeof(std::uint32_t);

@@ -74,6 +74,14 @@ inline std::int32_t node_threshold(std::uint64_t n) { return static_cast<std::in
 inline std::uint32_t node_child(std::uint64_t n) { return static_cast<std::uint32_t>(n >> 32) & 0xFFFFu; }
 inline std::uint32_t node_feature(std::uint64_t n) { return static_cast<std::uint32_t>(n >> 48) & 0x7FFFu; }
 
+// One step of a walk over one tree of the table (tree = nodes + tree_base[t]):
+// a split moves to a child, a leaf stays put (child == itself, and no key
+// exceeds its INT32_MAX threshold).
+inline std::uint32_t table_step(const std::uint64_t* tree, std::uint32_t i, const std::int32_t* keys) {
+  const std::uint64_t n = tree[i];
+  return node_child(n) + static_cast<std::uint32_t>(keys[node_feature(n)] > node_threshold(n));
+}
+
 // Keys for one sample: keys[0 .. n_keys).
 void make_keys(const Compiled& c, const float* x, std::int32_t* keys);
 

@@ -6,6 +6,7 @@
 
 #include "irithyll/core/file_io.hpp"
 #include "packed/compiled.hpp"
+#include "packed/lockstep.hpp"
 
 namespace irithyll::packed {
 
@@ -181,38 +182,27 @@ float PackedModel::predict_portable(std::span<const float> x) const {
 float PackedModel::predict_table(const std::int32_t* keys) const {
   const detail::Compiled& c = *compiled_;
   const std::uint64_t* nodes = c.nodes.data();
-  const std::size_t nt = c.tree_base.size();
-  float sum = c.base;
-  std::int32_t isum = 0;
-  std::size_t t = 0;
-  // Eight trees in lockstep for the group's deepest tree: eight independent
-  // load-compare chains overlap; leaves absorb the extra steps.
-  for (; t + 8 <= nt; t += 8) {
-    std::uint32_t depth = 0, idx[8];
-    for (int j = 0; j < 8; ++j) {
-      depth = std::max(depth, c.tree_depth[t + j]);
-      idx[j] = 0;
-    }
-    for (std::uint32_t d = 0; d < depth; ++d)
-      for (int j = 0; j < 8; ++j) {
-        const std::uint64_t n = nodes[c.tree_base[t + j] + idx[j]];
-        idx[j] = detail::node_child(n) + static_cast<std::uint32_t>(keys[detail::node_feature(n)] > detail::node_threshold(n));
-      }
-    for (int j = 0; j < 8; ++j) {
-      sum += c.leaf_f32[c.tree_base[t + j] + idx[j]];
-      isum += c.leaf_i32[c.tree_base[t + j] + idx[j]];
-    }
-  }
-  for (; t < nt; ++t) {
-    std::uint32_t i = 0;
-    for (std::uint32_t d = 0; d < c.tree_depth[t]; ++d) {
-      const std::uint64_t n = nodes[c.tree_base[t] + i];
-      i = detail::node_child(n) + static_cast<std::uint32_t>(keys[detail::node_feature(n)] > detail::node_threshold(n));
-    }
-    sum += c.leaf_f32[c.tree_base[t] + i];
-    isum += c.leaf_i32[c.tree_base[t] + i];
-  }
-  return c.integer_leaves ? c.base + static_cast<float>(isum) / c.leaf_scale : sum;
+  // Both leaf sums are kept; the format picks one at the end (no branch per leaf).
+  struct Sums {
+    float f;
+    std::int32_t i;
+  };
+  // Eight trees in lockstep for the group's deepest tree.
+  const Sums s = detail::sum_trees_lockstep<8>(
+      static_cast<std::uint32_t>(c.tree_base.size()), Sums{c.base, 0},
+      [&c, nodes](std::uint32_t t) { return nodes + c.tree_base[t]; },
+      [&c](std::uint32_t t, std::uint32_t n) {
+        std::uint32_t depth = 0;
+        for (std::uint32_t j = 0; j < n; ++j) depth = std::max(depth, c.tree_depth[t + j]);
+        return depth;
+      },
+      [keys](const std::uint64_t* tree, std::uint32_t i) { return detail::table_step(tree, i, keys); },
+      [&c, nodes](Sums& acc, const std::uint64_t* tree, std::uint32_t i) {
+        const std::size_t at = static_cast<std::size_t>(tree - nodes) + i;  // leaves share the nodes' indices
+        acc.f += c.leaf_f32[at];
+        acc.i += c.leaf_i32[at];
+      });
+  return c.integer_leaves ? c.base + static_cast<float>(s.i) / c.leaf_scale : s.f;
 }
 
 const char* batch_kernel_name(BatchKernel k) {
@@ -315,7 +305,7 @@ std::uint32_t PackedModel::nodes_visited(std::span<const float> x) const {
       ++visited;
       const std::uint64_t nd = c.nodes[c.tree_base[t] + i];
       if (detail::node_child(nd) == i) break;  // only leaves point at themselves
-      i = detail::node_child(nd) + static_cast<std::uint32_t>(keys[detail::node_feature(nd)] > detail::node_threshold(nd));
+      i = detail::table_step(c.nodes.data() + c.tree_base[t], i, keys.data());
     }
   }
   return visited;

@@ -1,9 +1,11 @@
 // Portable batch kernel over the traversal table (compiled.hpp): eight rows
-// walk each tree together, so eight independent load-compare chains overlap.
+// walk each tree together (lockstep.hpp), so eight independent load-compare
+// chains overlap.
 // Per row the leaves are added in tree order, exactly as the single path does.
 #include <algorithm>
 
 #include "packed/compiled.hpp"
+#include "packed/lockstep.hpp"
 
 namespace irithyll::packed::detail {
 
@@ -24,11 +26,7 @@ void predict_keys_portable(const Compiled& c, const std::int32_t* keys, std::siz
     for (std::size_t t = 0; t < nt; ++t) {
       const std::uint64_t* tree = nodes + c.tree_base[t];
       std::uint32_t idx[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      for (std::uint32_t d = 0; d < c.tree_depth[t]; ++d)
-        for (std::size_t j = 0; j < 8; ++j) {
-          const std::uint64_t nd = tree[idx[j]];
-          idx[j] = node_child(nd) + static_cast<std::uint32_t>(k[j][node_feature(nd)] > node_threshold(nd));
-        }
+      walk_lockstep(c.tree_depth[t], idx, [&](std::size_t j, std::uint32_t i) { return table_step(tree, i, k[j]); });
       const float* lf = c.leaf_f32.data() + c.tree_base[t];
       const std::int32_t* li = c.leaf_i32.data() + c.tree_base[t];
       for (std::size_t j = 0; j < 8; ++j) {

@@ -3,6 +3,8 @@
 // it includes only the freestanding packed headers.
 #include "irithyll/packed/view.hpp"
 
+#include "lockstep.hpp"  // beside this file: found with -Iinclude alone
+
 namespace irithyll::packed {
 
 const char* format_error_message(FormatError e) noexcept {
@@ -204,43 +206,6 @@ FormatError F32View::predict_ref(const float* x, std::size_t n_x, float* out) co
 }
 
 namespace {
-// The bounded walk both formats share: four trees in lockstep (independent
-// dependency chains overlap), each exactly `depth` branch-free steps, leaves
-// added to `sum` in tree order (so the f32 sum is the reference's). Integer
-// sums (kExact) add a group's four leaves first: one dependent add per group.
-template <bool kExact, class Acc, class Root, class Step, class Leaf>
-inline Acc walk_lockstep(std::uint32_t nt, std::uint32_t depth, Acc sum, Root root, Step step, Leaf leaf) {
-  std::uint32_t t = 0;
-  for (; t + 4 <= nt; t += 4) {
-    const std::uint8_t* n0 = root(t);
-    const std::uint8_t* n1 = root(t + 1);
-    const std::uint8_t* n2 = root(t + 2);
-    const std::uint8_t* n3 = root(t + 3);
-    std::uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
-    for (std::uint32_t d = 0; d < depth; ++d) {
-      i0 = step(n0, i0);
-      i1 = step(n1, i1);
-      i2 = step(n2, i2);
-      i3 = step(n3, i3);
-    }
-    if constexpr (kExact) {
-      sum += leaf(n0, i0) + leaf(n1, i1) + leaf(n2, i2) + leaf(n3, i3);
-    } else {
-      sum += leaf(n0, i0);
-      sum += leaf(n1, i1);
-      sum += leaf(n2, i2);
-      sum += leaf(n3, i3);
-    }
-  }
-  for (; t < nt; ++t) {
-    const std::uint8_t* n0 = root(t);
-    std::uint32_t i0 = 0;
-    for (std::uint32_t d = 0; d < depth; ++d) i0 = step(n0, i0);
-    sum += leaf(n0, i0);
-  }
-  return sum;
-}
-
 // One branch-free step: a leaf keeps its index (and reads feature 0, which
 // exists whenever any tree has a split), an internal node moves to a child.
 inline std::uint32_t step_f32(const std::uint8_t* nodes, std::uint32_t i, const float* x) {
@@ -257,10 +222,13 @@ inline std::uint32_t step_f32(const std::uint8_t* nodes, std::uint32_t i, const 
 
 FormatError F32View::predict(const float* x, std::size_t n_x, float* out) const noexcept {
   if (n_x < info_.required_features) return FormatError::kTooFewFeatures;
-  *out = walk_lockstep<false>(
-      info_.n_trees, info_.max_depth, info_.base_prediction, [this](std::uint32_t t) { return node(t, 0); },
+  // Four trees in lockstep, each max_depth steps (the view's walk as it was
+  // first written; the compiled table on the host takes eight).
+  *out = detail::sum_trees_lockstep<4>(
+      info_.n_trees, info_.base_prediction, [this](std::uint32_t t) { return node(t, 0); },
+      [this](std::uint32_t, std::uint32_t) { return info_.max_depth; },
       [x](const std::uint8_t* nodes, std::uint32_t i) { return step_f32(nodes, i, x); },
-      [](const std::uint8_t* nodes, std::uint32_t i) { return load_f32(nodes + kNodeBytesF32 * i); });
+      [](float& sum, const std::uint8_t* nodes, std::uint32_t i) { sum += load_f32(nodes + kNodeBytesF32 * i); });
   return FormatError::kOk;
 }
 
@@ -327,10 +295,11 @@ inline std::uint32_t step_i16(const std::uint8_t* nodes, std::uint32_t i, const 
 FormatError I16View::predict_prequantized(const std::int16_t* q, std::size_t n_q,
                                           std::int32_t* sum_out) const noexcept {
   if (n_q < info_.required_features) return FormatError::kTooFewFeatures;
-  *sum_out = walk_lockstep<true>(
-      info_.n_trees, info_.max_depth, std::int32_t{0}, [this](std::uint32_t t) { return node(t, 0); },
+  *sum_out = detail::sum_trees_lockstep<4>(
+      info_.n_trees, std::int32_t{0}, [this](std::uint32_t t) { return node(t, 0); },
+      [this](std::uint32_t, std::uint32_t) { return info_.max_depth; },
       [q](const std::uint8_t* nodes, std::uint32_t i) { return step_i16(nodes, i, q); },
-      [](const std::uint8_t* nodes, std::uint32_t i) -> std::int32_t { return load_i16(nodes + kNodeBytesI16 * i); });
+      [](std::int32_t& sum, const std::uint8_t* nodes, std::uint32_t i) { sum += load_i16(nodes + kNodeBytesI16 * i); });
   return FormatError::kOk;
 }
 

@@ -1,85 +1,16 @@
 #include "csv_tokenizer.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 namespace irithyll::detail {
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-class FileSource final : public ByteSource {
- public:
-  FileSource(std::string path, std::FILE* f) : path_(std::move(path)), file_(f) {}
-  std::size_t read(char* dst, std::size_t n) override {
-    const std::size_t got = std::fread(dst, 1, n, file_.get());
-    if (got < n && std::ferror(file_.get()) != 0 && error_.is_ok())
-      error_ = Status::io_error(std::string("read failed: ") + std::strerror(errno));
-    return got;
-  }
-  Status rewind() override {
-    std::clearerr(file_.get());
-    if (std::fseek(file_.get(), 0, SEEK_SET) != 0)
-      return Status::io_error(path_ + ": cannot seek back to the start (the CSV reader reads the file twice)");
-    return Status::ok();
-  }
-  const Status& error() const override { return error_; }
-
- private:
-  std::string path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
-  Status error_;
-};
-
-class StringSource final : public ByteSource {
- public:
-  explicit StringSource(std::string text) : text_(std::move(text)) {}
-  std::size_t read(char* dst, std::size_t n) override {
-    const std::size_t got = std::min(n, text_.size() - offset_);
-    std::memcpy(dst, text_.data() + offset_, got);
-    offset_ += got;
-    return got;
-  }
-  Status rewind() override {
-    offset_ = 0;
-    return Status::ok();
-  }
-  const Status& error() const override { return error_; }
-
- private:
-  std::string text_;
-  std::size_t offset_ = 0;
-  Status error_;
-};
-
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 }  // namespace
 
-Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return Status::io_error(path + ": cannot open: " + std::strerror(errno));
-  return std::unique_ptr<ByteSource>(std::make_unique<FileSource>(path, f));
-}
-
-std::unique_ptr<ByteSource> make_string_source(std::string text) {
-  return std::make_unique<StringSource>(std::move(text));
-}
-
 CsvTokenizer::CsvTokenizer(ByteSource* source) : source_(source), buf_(kBufferBytes) {}
-
-Status CsvTokenizer::rewind() {
-  IRITHYLL_RETURN_IF_ERROR(source_->rewind());
-  pos_ = end_ = 0;
-  at_start_ = true;
-  line_ = 1;
-  record_line_ = 0;
-  error_.clear();
-  return Status::ok();
-}
 
 bool CsvTokenizer::fill() {
   if (pos_ > 0) {  // keep unread bytes, move them to the front
@@ -117,14 +48,68 @@ void CsvTokenizer::finish_field(std::size_t keep) {
   bounds_.push_back(end);
 }
 
+void CsvTokenizer::drop_bom() {
+  if (!at_start_) return;
+  at_start_ = false;
+  while (end_ - pos_ < 3 && fill()) {
+  }
+  if (end_ - pos_ >= 3 && std::memcmp(buf_.data() + pos_, "\xEF\xBB\xBF", 3) == 0) pos_ += 3;
+}
+
+std::string_view CsvTokenizer::peek_first_line() {
+  drop_bom();
+  while (end_ < buf_.size() && std::memchr(buf_.data() + pos_, '\n', end_ - pos_) == nullptr && fill()) {
+  }
+  const char* begin = buf_.data() + pos_;
+  const char* nl = static_cast<const char*>(std::memchr(begin, '\n', end_ - pos_));
+  return std::string_view(begin, nl != nullptr ? static_cast<std::size_t>(nl - begin) : end_ - pos_);
+}
+
+CsvTokenizer::Outcome CsvTokenizer::next_line(std::string_view& line) {
+  drop_bom();
+  for (;;) {
+    record_.clear();
+    record_line_ = line_;
+    if (peek() < 0) {
+      if (source_->error().is_ok()) return Outcome::kEnd;
+      error_ = std::to_string(line_) + ": " + source_->error().message();
+      return Outcome::kError;
+    }
+    for (;;) {
+      if (pos_ == end_ && !fill()) break;
+      const char* const begin = buf_.data() + pos_;
+      const char* const limit = buf_.data() + end_;
+      const char* p = begin;
+      while (p < limit && *p != '\n' && *p != '\r') ++p;
+      record_.append(begin, p);
+      pos_ += static_cast<std::size_t>(p - begin);
+      if (record_.size() > kMaxRecordBytes) {
+        error_ = std::to_string(record_line_) + ": line longer than " + std::to_string(kMaxRecordBytes) + " bytes";
+        return Outcome::kError;
+      }
+      if (p < limit) break;
+    }
+    const int c = peek();
+    if (c == '\r') {
+      ++pos_;
+      if (peek() == '\n') ++pos_;
+    } else if (c == '\n') {
+      ++pos_;
+    }
+    ++line_;
+    if (!source_->error().is_ok()) {
+      error_ = std::to_string(line_) + ": " + source_->error().message();
+      return Outcome::kError;
+    }
+    if (record_.find_first_not_of(" \t") == std::string::npos) continue;  // blank line
+    line = record_;
+    return Outcome::kRecord;
+  }
+}
+
 CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) {
   fields.clear();
-  if (at_start_) {
-    at_start_ = false;
-    while (end_ - pos_ < 3 && fill()) {
-    }
-    if (end_ - pos_ >= 3 && std::memcmp(buf_.data() + pos_, "\xEF\xBB\xBF", 3) == 0) pos_ += 3;
-  }
+  drop_bom();
   for (;;) {
     record_.clear();
     bounds_.clear();
@@ -137,7 +122,7 @@ CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) 
     bool single_unquoted = true;
     for (;;) {  // one field per iteration
       bounds_.push_back(record_.size());
-      while (peek() >= 0 && is_blank(buf_[pos_])) ++pos_;
+      while (peek() >= 0 && is_blank(buf_[pos_]) && buf_[pos_] != sep_) ++pos_;
       bool quoted = false;
       std::size_t keep = record_.size();  // trailing blanks are trimmed down to here
       if (peek() == '"') {
@@ -166,7 +151,7 @@ CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) 
         const char* const begin = buf_.data() + pos_;
         const char* const limit = buf_.data() + end_;
         const char* p = begin;
-        while (p < limit && *p != ',' && *p != '\n' && *p != '\r') ++p;
+        while (p < limit && *p != sep_ && *p != '\n' && *p != '\r') ++p;
         record_.append(begin, p);
         pos_ += static_cast<std::size_t>(p - begin);
         if (p < limit || record_.size() > kMaxRecordBytes) break;
@@ -179,7 +164,7 @@ CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) 
       finish_field(keep);
       single_unquoted = single_unquoted && !quoted;
       const int c = peek();
-      if (c == ',') {
+      if (c == static_cast<unsigned char>(sep_)) {
         ++pos_;
         single_unquoted = false;
         continue;

@@ -1,7 +1,8 @@
 // Internal: splits a byte source into CSV records, one at a time, through a
 // fixed 64 KiB read buffer (the file is never loaded whole).
 //
-// Dialect (lenient RFC 4180): fields separated by ','; records end at "\n",
+// Dialect (lenient RFC 4180): fields separated by ',' (or the separator set
+// with set_separator: ';', tab, '|'); records end at "\n",
 // "\r\n" or a lone "\r"; a field that starts with '"' is quoted: it may hold
 // commas, line breaks and doubled quotes ("" -> "); text after its closing
 // quote is appended as is. Leading and trailing spaces and tabs outside quotes
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,17 +25,22 @@
 
 namespace irithyll::detail {
 
-// Where the bytes come from: a file (re-read from the start for the second
-// pass) or a caller-owned string held by value.
+// Where the bytes come from: a file, a pipe, standard input or a string held
+// by value. Read once, front to back: nothing needs to seek, so pipes and
+// FIFOs work like files.
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
   // Reads up to n bytes; 0 at the end. Sets error() on a read failure.
   virtual std::size_t read(char* dst, std::size_t n) = 0;
-  virtual Status rewind() = 0;
   virtual const Status& error() const = 0;
+  // Share of the input consumed so far, for regular files (compressed bytes
+  // for gzip); empty for pipes and standard input.
+  virtual std::optional<double> fraction_read() const { return std::nullopt; }
 };
 
+// path "-" is standard input. gzip-compressed input (by its magic bytes, not
+// its name) is decompressed on the fly; anything else is read as is.
 Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path);
 std::unique_ptr<ByteSource> make_string_source(std::string text);
 
@@ -46,8 +53,14 @@ class CsvTokenizer {
 
   explicit CsvTokenizer(ByteSource* source);
 
-  // Starts over from the first byte of the source.
-  Status rewind();
+  // Field separator for next() (default ',').
+  void set_separator(char sep) { sep_ = sep; }
+  // The first physical line (after a byte-order mark), without consuming it,
+  // as far as the buffer holds it: for guessing the separator.
+  std::string_view peek_first_line();
+  // Reads the next non-blank physical line, no quote handling (JSON lines);
+  // the view stays valid until the next call.
+  Outcome next_line(std::string_view& line);
   // Skips n physical lines (quotes are not interpreted).
   void skip_lines(std::uint64_t n);
   // Reads the next non-blank record; the views stay valid until the next call.
@@ -57,17 +70,20 @@ class CsvTokenizer {
   // Why next() returned kError ("7: unterminated quoted field", ...);
   // the caller prefixes the file name.
   const std::string& error_message() const { return error_; }
+  std::optional<double> fraction_read() const { return source_->fraction_read(); }
 
  private:
   bool fill();  // false at end of input
   int peek();   // -1 at end
   void finish_field(std::size_t keep);
+  void drop_bom();
 
   ByteSource* source_;
   std::vector<char> buf_;
   std::size_t pos_ = 0;
   std::size_t end_ = 0;
   bool at_start_ = true;
+  char sep_ = ',';
   std::uint64_t line_ = 1;
   std::uint64_t record_line_ = 0;
   std::string record_;               // field bytes, back to back

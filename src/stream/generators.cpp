@@ -4,6 +4,7 @@
 
 #include "irithyll/stream/generators/agrawal.hpp"
 #include "irithyll/stream/generators/friedman.hpp"
+#include "irithyll/stream/generators/hetero.hpp"
 #include "irithyll/stream/generators/hyperplane.hpp"
 #include "irithyll/stream/generators/rbf.hpp"
 #include "irithyll/stream/generators/sea.hpp"
@@ -42,6 +43,10 @@ Result<std::unique_ptr<Stream>> make_friedman(std::uint64_t seed, std::optional<
   return build<FriedmanGenerator>(FriedmanConfig{}, seed, n);
 }
 
+Result<std::unique_ptr<Stream>> make_hetero(std::uint64_t seed, std::optional<std::uint64_t> n) {
+  return build<HeteroGenerator>(HeteroConfig{}, seed, n);
+}
+
 constexpr GeneratorInfo kGenerators[] = {
     {"sea", "SEA concepts: 3 features, threshold on f1+f2 jumping 8/9/7/9.5 every 25k samples, 10% noise",
      &make_sea},
@@ -51,6 +56,8 @@ constexpr GeneratorInfo kGenerators[] = {
      &make_hyperplane},
     {"rbf", "Random RBF: 10 features, 2 classes, 50 centroids moving 0.0001 per sample", &make_rbf},
     {"friedman", "Friedman #1 regression: 10 features (5 relevant), N(0,1) noise", &make_friedman},
+    {"hetero", "Friedman #1 mean with noise sd 0.5 + 3 x6; at 50k the mean and the noise (0.5 + 6 x7) change",
+     &make_hetero},
 };
 
 }  // namespace

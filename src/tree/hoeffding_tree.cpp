@@ -27,6 +27,15 @@ void HoeffdingTree::reserve_nodes() {
   g_sum_.reserve(full);
   h_sum_.reserve(full);
   slab_.reserve(full);
+  if (config_.has_monotone()) {
+    lo_.reserve(full);
+    hi_.reserve(full);
+  }
+  if (config_.gradient_clip_sigma > 0.0) {
+    clip_n_.reserve(full);
+    clip_mean_.reserve(full);
+    clip_m2_.reserve(full);
+  }
 }
 
 void HoeffdingTree::release_storage() {
@@ -35,7 +44,16 @@ void HoeffdingTree::release_storage() {
   *this = HoeffdingTree(config_);
 }
 
-void HoeffdingTree::push_leaf(std::uint16_t depth, double value) {
+void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, double hi) {
+  if (config_.has_monotone()) {
+    lo_.push_back(lo);
+    hi_.push_back(hi);
+  }
+  if (config_.gradient_clip_sigma > 0.0) {
+    clip_n_.push_back(0);
+    clip_mean_.push_back(0.0);
+    clip_m2_.push_back(0.0);
+  }
   route_.push_back(RouteNode{});
   value_.push_back(value);
   depth_.push_back(depth);
@@ -62,6 +80,11 @@ void HoeffdingTree::reset() {
   g_sum_.clear();
   h_sum_.clear();
   slab_.clear();
+  lo_.clear();
+  hi_.clear();
+  clip_n_.clear();
+  clip_mean_.clear();
+  clip_m2_.clear();
   std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
   push_leaf(0, 0.0);
 }
@@ -126,6 +149,30 @@ void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, do
   ++t.count;
 }
 
+double HoeffdingTree::leaf_output(double g, double h, double lo, double hi) const noexcept {
+  double v = config_.min_hessian_sum > 0.0 && h < config_.min_hessian_sum ? 0.0 : leaf_weight(g, h, config_.lambda);
+  const double m = config_.max_leaf_output;
+  if (m > 0.0) v = std::clamp(v, -m, m);
+  return std::clamp(v, lo, hi);
+}
+
+double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
+  // Clamped against the statistics of the gradients before it, and folded in
+  // clipped: the original folds first, so an outlier widens its own bound by
+  // its own size (1e6 among values near 1 would pass at a third of itself).
+  std::uint64_t& n = clip_n_[leaf];
+  if (n >= 10) {
+    const double sd = std::sqrt(clip_m2_[leaf] / static_cast<double>(n - 1));
+    const double k = config_.gradient_clip_sigma;
+    if (sd > 1e-15) g = std::clamp(g, clip_mean_[leaf] - k * sd, clip_mean_[leaf] + k * sd);
+  }
+  ++n;
+  const double d = g - clip_mean_[leaf];
+  clip_mean_[leaf] += d / static_cast<double>(n);
+  clip_m2_[leaf] += d * (g - clip_mean_[leaf]);
+  return g;
+}
+
 bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
   if (samples_seen_ == 0) {
     reserve_nodes();
@@ -133,6 +180,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
   }
   assert(x.size() == n_features_);
   ++samples_seen_;
+  if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
   const std::uint64_t n = ++count_[leaf];
   const double a = config_.leaf_decay_alpha;
   if (a > 0.0) {
@@ -142,7 +190,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     g_sum_[leaf] += g;
     h_sum_[leaf] += h;
   }
-  value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  value_[leaf] = leaf_output(g_sum_[leaf], h_sum_[leaf], node_lo(leaf), node_hi(leaf));
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
@@ -202,7 +250,9 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
       hf += fb[b].h;
       nf += fb[b].count;
     }
-    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gain_, cand, nt, nt - nf)) continue;
+    GainParams gp = gain_;
+    gp.monotone = config_.monotone_of(f);
+    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     cand.feature = f;
     if (!found || cand.gain > best.gain) {
       if (found) second = best.gain;
@@ -225,8 +275,24 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
   pool_.release(slab);
   slab_[leaf] = HistogramPool::kNone;
-  push_leaf(child_depth, leaf_weight(best.gl, best.hl, config_.lambda));
-  push_leaf(child_depth, leaf_weight(best.gr, best.hr, config_.lambda));
+  // Monotone bounds: children inherit the parent's; a split on a constrained
+  // feature also cuts them at the midpoint of the children's values, so every
+  // leaf left of it stays on one side of every leaf right of it.
+  const double lo = node_lo(leaf), hi = node_hi(leaf);
+  const double wl = leaf_output(best.gl, best.hl, lo, hi), wr = leaf_output(best.gr, best.hr, lo, hi);
+  double llo = lo, lhi = hi, rlo = lo, rhi = hi;
+  if (const std::int8_t m = config_.monotone_of(best.feature); m != 0) {
+    const double mid = std::clamp(0.5 * (wl + wr), lo, hi);
+    if (m > 0) {
+      lhi = mid;
+      rlo = mid;
+    } else {
+      llo = mid;
+      rhi = mid;
+    }
+  }
+  push_leaf(child_depth, std::clamp(wl, llo, lhi), llo, lhi);
+  push_leaf(child_depth, std::clamp(wr, rlo, rhi), rlo, rhi);
   if (child_depth < config_.max_depth) {
     slab_[left] = pool_.acquire();
     slab_[left + 1] = pool_.acquire();
@@ -246,7 +312,8 @@ std::size_t HoeffdingTree::memory_bytes() const {
   for (const auto& e : edges_) b += e.memory_bytes();
   b += offset_.capacity() * 4 + route_.capacity() * sizeof(RouteNode) + value_.capacity() * 8 +
        depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
-       slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4;
+       slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
+       (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8;
   return b;
 }
 

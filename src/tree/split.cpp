@@ -21,6 +21,7 @@ bool best_split_ref(const GradBin* bins, std::uint32_t n_bins, double g_total, d
     const double gr = g_total - gl, hr = h_total - hl;
     if (hl < p.min_child_hessian || hr < p.min_child_hessian) continue;
     if (p.min_child_samples > 0 && (nl < p.min_child_samples || n_total - nl < p.min_child_samples)) continue;
+    if (p.monotone != 0 && p.monotone * (leaf_weight(gr, hr, p.lambda) - leaf_weight(gl, hl, p.lambda)) < 0.0) continue;
     const double gain = split_gain(gl, hl, gr, hr, p.lambda, p.gamma);
     if (gain > 0.0 && (!found || gain > out.gain)) {
       found = true;
@@ -54,7 +55,8 @@ bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, doubl
     hl += bins[b].h;
     nl += bins[b].count;
     const double gr = g_total - gl, hr = h_total - hl;
-    const bool ok = hl >= p.min_child_hessian && hr >= p.min_child_hessian && nl >= min_n && n_total - nl >= min_n;
+    bool ok = hl >= p.min_child_hessian && hr >= p.min_child_hessian && nl >= min_n && n_total - nl >= min_n;
+    if (p.monotone != 0) ok = ok && p.monotone * (leaf_weight(gr, hr, p.lambda) - leaf_weight(gl, hl, p.lambda)) >= 0.0;
     const double score = gl * gl / (hl + p.lambda) + gr * gr / (hr + p.lambda);
     if (ok && score > best_score) {
       best_score = score;

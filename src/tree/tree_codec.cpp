@@ -33,6 +33,22 @@ void HoeffdingTree::encode(ByteWriter& out) const {
     out.u32(slab_[n]);
   }
   out.f64s(split_gains_);
+  // Per-node state of the leaf controls, present exactly when the config
+  // (decoded first) enables them.
+  const bool monotone = config_.has_monotone(), clip = config_.gradient_clip_sigma > 0.0;
+  if (monotone || clip) {
+    for (std::size_t n = 0; n < route_.size(); ++n) {
+      if (monotone) {
+        out.f64(lo_[n]);
+        out.f64(hi_[n]);
+      }
+      if (clip) {
+        out.u64(clip_n_[n]);
+        out.f64(clip_mean_[n]);
+        out.f64(clip_m2_[n]);
+      }
+    }
+  }
 }
 
 Status HoeffdingTree::decode(ByteReader& in) {
@@ -63,6 +79,11 @@ Status HoeffdingTree::decode(ByteReader& in) {
   t.g_sum_.clear();
   t.h_sum_.clear();
   t.slab_.clear();
+  t.lo_.clear();
+  t.hi_.clear();
+  t.clip_n_.clear();
+  t.clip_mean_.clear();
+  t.clip_m2_.clear();
   for (std::size_t n = 0; n < nn; ++n) {
     RouteNode r;
     r.threshold = in.f64("threshold");
@@ -77,6 +98,19 @@ Status HoeffdingTree::decode(ByteReader& in) {
     t.slab_.push_back(in.u32("slab"));
   }
   t.split_gains_ = in.f64s("split gains");
+  const bool monotone = cfg.has_monotone(), clip = cfg.gradient_clip_sigma > 0.0;
+  for (std::size_t n = 0; n < nn && in.ok() && (monotone || clip); ++n) {
+    if (monotone) {
+      t.lo_.push_back(in.f64("monotone lo"));
+      t.hi_.push_back(in.f64("monotone hi"));
+      if (in.ok() && !(t.lo_.back() <= t.hi_.back())) in.fail("monotone bounds out of order");
+    }
+    if (clip) {
+      t.clip_n_.push_back(in.u64("clip count"));
+      t.clip_mean_.push_back(in.f64("clip mean"));
+      t.clip_m2_.push_back(in.f64("clip m2"));
+    }
+  }
   if (!in.ok()) return in.status();
   if (nf > 0 && t.split_gains_.size() != nf) return Status::corruption("split gains size differs from n_features");
   if (t.edges_ready_ && t.pool_.bins_per_slab() != t.offset_[nf])

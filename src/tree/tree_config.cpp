@@ -27,6 +27,14 @@ Status TreeConfig::validate() const {
   if (!(min_child_hessian >= 0.0) || !std::isfinite(min_child_hessian))
     return bad("min_child_hessian", "must be >= 0", min_child_hessian);
   if (static_cast<unsigned>(bin_strategy) > 2) return bad("bin_strategy", "unknown", static_cast<double>(bin_strategy));
+  if (!(max_leaf_output >= 0.0) || !std::isfinite(max_leaf_output))
+    return bad("max_leaf_output", "must be 0 (off) or > 0", max_leaf_output);
+  if (!(min_hessian_sum >= 0.0) || !std::isfinite(min_hessian_sum))
+    return bad("min_hessian_sum", "must be 0 (off) or > 0", min_hessian_sum);
+  if (!(gradient_clip_sigma >= 0.0) || !std::isfinite(gradient_clip_sigma))
+    return bad("gradient_clip_sigma", "must be 0 (off) or > 0", gradient_clip_sigma);
+  for (std::int8_t m : monotone)
+    if (m < -1 || m > 1) return bad("monotone constraint", "must be -1, 0 or 1", m);
   return Status::ok();
 }
 
@@ -44,7 +52,17 @@ void TreeConfig::encode(ByteWriter& out) const {
   out.f64(tie_threshold);
   out.f64(min_child_hessian);
   out.u32(min_samples_leaf);
-  out.u8(static_cast<std::uint8_t>(bin_strategy));
+  // Bit 7 of the bin-strategy byte flags the options block that follows;
+  // without options the record is byte-identical to the one before them.
+  const bool options = has_options();
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
+  if (!options) return;
+  out.u8(1);  // options block version
+  out.f64(max_leaf_output);
+  out.f64(min_hessian_sum);
+  out.f64(gradient_clip_sigma);
+  out.u64(monotone.size());
+  for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
 }
 
 Status TreeConfig::decode(ByteReader& in) {
@@ -62,7 +80,20 @@ Status TreeConfig::decode(ByteReader& in) {
   c.tie_threshold = in.f64("tie_threshold");
   c.min_child_hessian = in.f64("min_child_hessian");
   c.min_samples_leaf = in.u32("min_samples_leaf");
-  c.bin_strategy = static_cast<BinStrategy>(in.u8("bin_strategy"));
+  const std::uint8_t bs = in.u8("bin_strategy");
+  c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
+  if (in.ok() && (bs & 0x80) != 0) {
+    const std::uint8_t v = in.u8("tree options version");
+    if (in.ok() && v != 1) in.fail("unsupported tree options version " + std::to_string(v));
+    c.max_leaf_output = in.f64("max_leaf_output");
+    c.min_hessian_sum = in.f64("min_hessian_sum");
+    c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    const std::size_t n = in.read_count(1, "monotone constraints");
+    if (in.ok()) {
+      c.monotone.resize(n);
+      for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+    }
+  }
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("tree config"));
   *this = c;

@@ -95,8 +95,8 @@ TEST(PackedCli, ErrorsAreOneLineWithLocation) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(err.find(bad + ":3:3: not a number: 'x3'"), std::string::npos) << err;
   EXPECT_EQ(lines(err).size(), 1u);
-  // Non-numeric cells after the features are ignored; a short row is an error.
-  const std::string ok = temp_file("packed_ok.csv", "h\n0,0,0,0,0,0,0,0,DOWN,zz\n");
+  // Cells after the features are ignored; a short row is an error.
+  const std::string ok = temp_file("packed_ok.csv", "a,b,c,d,e,f,g,h,class,note\n0,0,0,0,0,0,0,0,DOWN,zz\n");
   r = run_cli("predict --model " + model + " --data " + ok);
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(lines(r.out).size(), 1u);
@@ -116,7 +116,7 @@ TEST(PackedCli, ErrorsAreOneLineWithLocation) {
 
 TEST(PackedCli, BenchPrintsOneJsonObject) {
   IRITHYLL_REQUIRE_SHARED("interop/elec_50t_d6_lr0.1.bin");
-  std::string text = "h\n";
+  std::string text = "a,b,c,d,e,f,g,h,class\n";
   for (int i = 0; i < 50; ++i) text += "0.1,2,0.3,0.05,0.4,0.003,0.4,0.4,UP\n";
   const std::string data = temp_file("packed_bench.csv", text);
   const CliRun r = run_cli("predict --bench --model " + irithyll::testing::shared_path("interop/elec_50t_d6_lr0.1.bin") +

@@ -1,4 +1,4 @@
-// `irithyll eval --model hoeffding_tree|arf|bagged_sgbt|quantile_sgbt` end to end, on both tasks: the
+// `irithyll eval --model hoeffding_tree|arf|bagged_sgbt` end to end, on both tasks: the
 // run succeeds, --save at 1500 then --load --skip 1500 reproduces the
 // uninterrupted run's predictions exactly, and a bad setting is refused with
 // a message naming it.
@@ -53,7 +53,6 @@ const Case kCases[] = {
     {"arf_sea", "--stream sea --model arf --n-trees 5"},
     {"arf_friedman", "--stream friedman --model arf --n-trees 4"},
     {"bagged_sgbt_sea", "--stream sea --model bagged_sgbt --n-bags 3 --n-steps 5"},
-    {"quantile_sgbt_friedman", "--stream friedman --model quantile_sgbt --quantiles 0.1,0.5,0.9 --n-steps 5"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, TreeCli, ::testing::ValuesIn(kCases),

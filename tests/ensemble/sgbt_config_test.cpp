@@ -8,21 +8,22 @@
 namespace irithyll {
 namespace {
 
-TEST(SGBTConfig, DefaultsOfTheOriginal) {
+TEST(SGBTConfig, MeasuredDefaults) {
+  // BENCHMARKS.md, "SGBT defaults": chosen on elec, SEA and five generators.
   const SGBTConfig c;
-  EXPECT_EQ(c.n_steps, 100u);
-  EXPECT_DOUBLE_EQ(c.learning_rate, 0.0125);
+  EXPECT_EQ(c.n_steps, 50u);
+  EXPECT_DOUBLE_EQ(c.learning_rate, 0.1);
   EXPECT_DOUBLE_EQ(c.feature_subsample, 0.75);
   EXPECT_EQ(c.max_depth, 6u);
-  EXPECT_EQ(c.n_bins, 64u);
-  EXPECT_DOUBLE_EQ(c.lambda, 1.0);
+  EXPECT_EQ(c.n_bins, 32u);
+  EXPECT_DOUBLE_EQ(c.lambda, 0.3);
   EXPECT_DOUBLE_EQ(c.gamma, 0.0);
-  EXPECT_EQ(c.grace_period, 200u);
+  EXPECT_EQ(c.grace_period, 50u);
   EXPECT_DOUBLE_EQ(c.delta, 1e-7);
-  EXPECT_EQ(c.drift.kind, DriftKind::kPageHinkley);
-  EXPECT_DOUBLE_EQ(c.drift.delta, 0.005);
-  EXPECT_DOUBLE_EQ(c.drift.lambda, 50.0);
-  EXPECT_EQ(c.variant, SGBTVariant::kStandard);
+  EXPECT_EQ(c.drift.kind, DriftKind::kAdwin);
+  EXPECT_DOUBLE_EQ(c.drift.delta, 0.002);
+  EXPECT_EQ(c.variant, SGBTVariant::kAuto);
+  EXPECT_DOUBLE_EQ(c.mi_multiplier, 8.0);
   EXPECT_EQ(c.seed, 0xDEADBEEFCAFE4242ull);
   EXPECT_EQ(c.initial_target_count, 50u);
   EXPECT_EQ(c.leaf_half_life, 0.0);
@@ -100,6 +101,32 @@ TEST(SGBTConfig, FieldTableSetsAndPrintsEveryField) {
   EXPECT_EQ(c.learning_rate, 0.5);
   EXPECT_FALSE(set_sgbt_config_field(c, "no-such-field", "1").is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "n-steps", "-3").is_ok());
+}
+
+TEST(SGBTConfig, PresetOriginalRestoresTheOriginalSettings) {
+  SGBTConfig c;
+  ASSERT_TRUE(apply_sgbt_preset(c, "original").is_ok());
+  EXPECT_EQ(c.n_steps, 100u);
+  EXPECT_DOUBLE_EQ(c.learning_rate, 0.0125);
+  EXPECT_EQ(c.n_bins, 64u);
+  EXPECT_DOUBLE_EQ(c.lambda, 1.0);
+  EXPECT_EQ(c.grace_period, 200u);
+  EXPECT_EQ(c.drift.kind, DriftKind::kPageHinkley);
+  EXPECT_DOUBLE_EQ(c.drift.delta, 0.005);
+  EXPECT_DOUBLE_EQ(c.drift.lambda, 50.0);
+  EXPECT_EQ(c.variant, SGBTVariant::kStandard);
+  EXPECT_DOUBLE_EQ(c.mi_multiplier, 1.0);
+  EXPECT_TRUE(c.validate().is_ok());
+  // "default" spells out the defaults: applying it to a fresh config is a no-op.
+  SGBTConfig d, e;
+  ASSERT_TRUE(apply_sgbt_preset(d, "default").is_ok());
+  ByteWriter wd, we;
+  d.encode(wd);
+  e.encode(we);
+  EXPECT_EQ(wd.data(), we.data());
+  const Status bad = apply_sgbt_preset(c, "nope");
+  EXPECT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.to_string().find("original"), std::string::npos) << bad.to_string();
 }
 
 TEST(SGBTConfig, EncodeDecodeRoundTrip) {

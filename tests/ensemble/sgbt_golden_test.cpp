@@ -124,6 +124,16 @@ std::uint64_t replacements(const SGBTLearner& m) {
   return n;
 }
 
+// The pins below predate the measured defaults: every test starts from the
+// original library's settings (the "original" preset), so the pinned
+// behaviour is the one these hashes were recorded with.
+SGBTConfig original() {
+  SGBTConfig c;
+  const Status st = apply_sgbt_preset(c, "original");
+  EXPECT_TRUE(st.is_ok()) << st.to_string();
+  return c;
+}
+
 // Prequential run: hashes every pre-training prediction (all probabilities for
 // classification, the value for regression). At the midpoint the model is
 // checkpointed and a decoded copy shadows it; every later prediction of the
@@ -170,13 +180,13 @@ Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const st
 TEST(SGBTGolden, SeaDefaultConfigPredictionsUnchanged) {
   // Concept jumps every 5,000 samples drive Page-Hinkley warnings and drifts,
   // so alternates are started, promoted and retired.
-  const Outcome o = run(SGBTConfig{}, Task::kClassification, 2, sea_rows(30000, 5000, 7));
+  const Outcome o = run(original(), Task::kClassification, 2, sea_rows(30000, 5000, 7));
   EXPECT_GT(o.replacements, 0u);
   EXPECT_EQ(o.hash, 9215760177240958099ull);
 }
 
 TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
-  SGBTConfig c;
+  SGBTConfig c = original();
   c.n_steps = 30;
   c.n_bins = 32;
   c.grace_period = 50;
@@ -188,7 +198,7 @@ TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
 }
 
 TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
-  SGBTConfig c;
+  SGBTConfig c = original();
   c.n_steps = 25;
   c.grace_period = 100;
   c.learning_rate = 0.1;
@@ -204,7 +214,7 @@ TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
 }
 
 TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {
-  SGBTConfig c;
+  SGBTConfig c = original();
   c.n_steps = 20;
   c.grace_period = 100;
   c.max_depth = 5;
@@ -218,7 +228,7 @@ TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
   IRITHYLL_REQUIRE_SHARED("datasets/elec.csv");
   const std::vector<Row> rows = elec_rows();
   ASSERT_EQ(rows.size(), 45312u);
-  const Outcome o = run(SGBTConfig{}, Task::kClassification, 2, rows);
+  const Outcome o = run(original(), Task::kClassification, 2, rows);
   EXPECT_EQ(o.hash, 3059676303855051916ull);
 }
 
@@ -229,7 +239,7 @@ TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
 // kept their histograms and nodes as idle alternates; slabs grew by doubling
 // and never shrank).
 TEST(SGBTMemory, IdleAlternatesHoldNoStorageAndModelFitsBudget) {
-  const SGBTConfig config;
+  const SGBTConfig config = original();
   auto made = SGBTLearner::make(config, Task::kClassification, 2);
   ASSERT_TRUE(made.is_ok());
   SGBTLearner& model = **made;

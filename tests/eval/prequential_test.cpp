@@ -206,9 +206,20 @@ TEST(Prequential, SetupAndTargetErrors) {
     EXPECT_EQ(m.n_samples_seen(), 1u);  // nothing learned past the bad sample
   }
   {
+    // A missing target is an error only when asked; by default the row is
+    // predicted and neither scored nor learned.
     VectorStream s(Task::kRegression, {1, std::nan("")});
     RunningMean m;
-    EXPECT_FALSE(run_prequential(m, s, {}).is_ok());
+    PrequentialOptions strict;
+    strict.unlabelled = UnlabelledPolicy::kError;
+    EXPECT_FALSE(run_prequential(m, s, strict).is_ok());
+    VectorStream s2(Task::kRegression, {1, std::nan(""), 3});
+    RunningMean m2;
+    auto r = run_prequential(m2, s2, {});
+    ASSERT_TRUE(r.is_ok()) << r.status().message();
+    EXPECT_EQ(r->samples, 2u);
+    EXPECT_EQ(r->unlabelled, 1u);
+    EXPECT_EQ(m2.n_samples_seen(), 2u);
   }
   {
     VectorStream s(Task::kRegression, {1});

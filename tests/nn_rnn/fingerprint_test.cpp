@@ -30,18 +30,24 @@ TEST(RnnFingerprint, MgradeRegression) {
   expect_fingerprint<MgradeLearner>("mgrade regression", MgradeLearnerConfig{}, 0x0287aca092659974ull);
 }
 
+// Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
+// detector, which now restarts completely after a drift (one signal per change,
+// issue 11), so the regenerations come at other samples.
 TEST(RnnFingerprint, MgradeClassificationWithRegen) {
   expect_fingerprint<MgradeLearner>("mgrade classify regen", small_regen_classifier<MgradeLearnerConfig>(),
-                                    0xda7242e2b78cef6cull);
+                                    0x93d14c00f29a9930ull);
 }
 
 TEST(RnnFingerprint, SlstmRegression) {
   expect_fingerprint<SlstmLearner>("slstm regression", SlstmLearnerConfig{}, 0x130a85741d5c5bf4ull);
 }
 
+// Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
+// detector, which now restarts completely after a drift (one signal per change,
+// issue 11), so the regenerations come at other samples.
 TEST(RnnFingerprint, SlstmClassificationWithRegen) {
   expect_fingerprint<SlstmLearner>("slstm classify regen", small_regen_classifier<SlstmLearnerConfig>(),
-                                   0x7447d25314635171ull);
+                                   0x9945c023ff1ff973ull);
 }
 
 // The configuration checks' messages, exactly (the CLI shows them).

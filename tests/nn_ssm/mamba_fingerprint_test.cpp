@@ -24,13 +24,16 @@ TEST(MambaFingerprint, V1Regression) {
   expect_fingerprint<MambaLearner>("mamba v1 regression", MambaLearnerConfig{}, 0x7e80ee4f8ba819adull);
 }
 
+// Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
+// detector, which now restarts completely after a drift (one signal per change,
+// issue 11), so the regenerations come at other samples.
 TEST(MambaFingerprint, V3ClassificationWithRegen) {
   MambaLearnerConfig c = testing::three_classes(MambaLearnerConfig{});
   c.version = MambaVersion::kV3;
   c.n_state = 8;
   c.n_groups = 2;
   c.continual = regen_every_50(0.5);
-  expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x35dd76609152170cull);
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x7d5d5d479b84eb78ull);
 }
 
 TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
@@ -39,7 +42,7 @@ TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
   c.n_state = 4;
   c.block_size = 2;
   c.continual = regen_every_50(0.2);
-  expect_fingerprint<MambaLearner>("mamba bd regen", c, 0x84855d204c653268ull);
+  expect_fingerprint<MambaLearner>("mamba bd regen", c, 0xcb23fed5b4949638ull);
 }
 
 TEST(MambaFingerprint, V3MimoRegression) {

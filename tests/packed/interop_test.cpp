@@ -80,6 +80,14 @@ TEST(PackedInterop, ElectricityF32MatchesOriginal) {
   EXPECT_EQ(m->info().max_depth, 6u);
   const ElecData d = load_elec();
   check_all_paths(*m, d, d.want_f32);
+  // The freestanding view's bounded walk (what a microcontroller runs) too.
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < d.want_f32.size(); ++r) {
+    float p = 0;
+    (void)m->f32_view().predict(d.rows.data() + 8 * r, 8, &p);
+    bad += p != d.want_f32[r];
+  }
+  EXPECT_EQ(bad, 0u);
 }
 
 TEST(PackedInterop, ElectricityI16MatchesOriginalExactly) {
@@ -97,7 +105,7 @@ TEST(PackedInterop, ElectricityI16MatchesOriginalExactly) {
     float a = 0, b = 0;
     (void)m->i16_view().predict_ref(d.rows.data() + 8 * r, 8, &a);
     (void)m->i16_view().predict(d.rows.data() + 8 * r, 8, &b);
-    bad += a != b;
+    bad += a != b || b != d.want_i16[r];
   }
   EXPECT_EQ(bad, 0u);
 }

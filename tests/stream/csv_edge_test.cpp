@@ -113,7 +113,7 @@ TEST(CsvEdge, FuzzCorpusReplay) {
         ASSERT_TRUE(std::isfinite(y)) << entry.path();
       }
     }
-    if ((*r)->status().is_ok()) {
+    if ((*r)->status().is_ok() && (*r)->size_hint().has_value()) {
       EXPECT_EQ((*r)->size_hint(), rows) << entry.path();
     }
   }

@@ -37,6 +37,12 @@ class ArgParser {
   Result<double> get_double(const std::string& name) const;
   Result<std::int64_t> get_int(const std::string& name) const;
   const std::vector<std::string>& positionals() const { return positional_values_; }
+  // Every declared option's name, in declaration order.
+  std::vector<std::string> option_names() const {
+    std::vector<std::string> names;
+    for (const Opt& o : opts_) names.push_back(o.name);
+    return names;
+  }
 
  private:
   struct Opt {

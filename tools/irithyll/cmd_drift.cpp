@@ -1,5 +1,8 @@
 // `irithyll drift`: runs one drift detector over one numeric column of a CSV
-// file and prints each signal as "drift N" or "warning N", N being the 0-based
+// or JSON-lines input (a file, .gz, or '-' for standard input, read in one
+// pass, so `tail -f errors.csv | irithyll drift --data -` reports as it goes:
+// each signal line is flushed) and prints each signal as "drift N" or
+// "warning N", N being the 0-based
 // data row (the header is not a row). A detector holds its warning for as
 // long as the evidence stays ambiguous, often hundreds of rows, so by default
 // only the row where a warning zone opens is printed (--warnings all prints
@@ -12,6 +15,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "data_options.hpp"
 #include "irithyll/drift/drift_detector.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 
@@ -23,7 +27,7 @@ ArgParser make_parser() {
               "Runs a drift detector over one numeric CSV column; prints 'drift N' / 'warning N' per signal\n"
               "(N = 0-based data row).");
   p.option("detector", "NAME", "adwin | pht (Page-Hinkley) | ddm", "adwin")
-      .option("data", "FILE.csv", "CSV file with a header row")
+      .option("data", "FILE", "CSV or JSON-lines file (.gz or not); '-' = standard input")
       .option("column", "C", "name of the column to monitor (default: the last column)")
       .option("warnings", "MODE", "onset (the row a warning zone opens) | all (every warning row) | none", "onset")
       .option("delta", "D", "adwin: confidence in (0,1) (default 0.002); pht: tolerated change (default 0.005)")
@@ -31,6 +35,7 @@ ArgParser make_parser() {
       .option("warning-level", "W", "ddm: warning at p + s >= p_min + W s_min (default 2)")
       .option("drift-level", "K", "ddm: drift at p + s >= p_min + K s_min (default 3)")
       .option("min-instances", "N", "ddm: no signal before N values (default 30)");
+  declare_data_options(p);
   return p;
 }
 
@@ -84,7 +89,9 @@ int run_drift(std::span<char* const> argv) {
   if (warnings != "onset" && warnings != "all" && warnings != "none")
     return fail(Status::invalid_argument("--warnings must be onset, all or none, not '" + warnings + "'"));
 
-  CsvOptions options;
+  auto read = read_data_options(args);
+  if (!read) return fail(read.status());
+  CsvOptions options = std::move(read).value();
   options.target = args.get("column");
   options.task = Task::kRegression;  // the column's values as numbers, never class ids
   options.allow_target_only = true;
@@ -99,6 +106,8 @@ int run_drift(std::span<char* const> argv) {
     if (s == DriftSignal::kDrift) std::printf("drift %llu\n", static_cast<unsigned long long>(row));
     const bool show_warning = warnings == "all" || (warnings == "onset" && previous != DriftSignal::kWarning);
     if (s == DriftSignal::kWarning && show_warning) std::printf("warning %llu\n", static_cast<unsigned long long>(row));
+    // Signals are rare; flushing each keeps a live pipe's reader current.
+    if (s == DriftSignal::kDrift || (s == DriftSignal::kWarning && show_warning)) std::fflush(stdout);
     previous = s;
   }
   if (!stream.status().is_ok()) return fail_data(stream.status());

@@ -4,6 +4,7 @@
 // default drifting generator.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -11,6 +12,8 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "data_options.hpp"
+#include "irithyll/eval/class_report.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
@@ -18,17 +21,21 @@
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_options.hpp"
+#include "plotting.hpp"
 #include "progress.hpp"
 
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser(const CatalogueEntry* model) {
+// `model`: the model whose options exist (nullptr: none). With --load every
+// model's options are declared, so that one given beside a checkpoint is
+// recognised and refused by name rather than reported as unknown.
+ArgParser make_parser(const CatalogueEntry* model, bool loading) {
   std::string streams;
   for (const auto& g : generator_table()) streams += (streams.empty() ? "" : "|") + std::string(g.name);
   ArgParser p("irithyll eval [--data FILE.csv | --stream NAME] [--model NAME] [options]",
               "Prequential evaluation: every sample is predicted, scored, then learned, once.");
-  p.option("data", "FILE.csv", "read the stream from a CSV file (header row; target = last column unless --target)")
+  p.option("data", "FILE", "read the stream from a CSV or JSON-lines file, .gz or not; '-' = stdin (one pass)")
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
       .option("target", "COL", "target column of the CSV (default: the last)")
       .option("task", "TASK", "classification|regression (default: inferred from the target)")
@@ -38,14 +45,25 @@ ArgParser make_parser(const CatalogueEntry* model) {
                                       std::to_string(kDefaultGeneratorSamples) + ")")
       .option("skip", "N", "skip the first N rows of the stream (neither scored nor learned)", "0")
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
-      .option("curve-every", "N", "samples between learning-curve points", "1000")
+      .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
+      .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events); .png via rsvg-convert")
       .option("window", "N", "window of the rolling metrics", "1000")
-      .option("predictions", "FILE", "write each prequential prediction, one line per sample")
+      .option("interval", "LEVEL", "level of the prediction intervals scored for models that give them", "0.9")
+      .option("predictions", "FILE", "write each prediction, one line per row: class name and its probability")
+      .option("unlabelled", "MODE", "rows with an empty label: predict (reported, not learned) | skip | error",
+              "predict")
+      .option("label-delay", "N", "learn the label of row t at row t+N (delayed-label evaluation)", "0")
       .option("save", "FILE", "save the complete trained model (checkpoint) at the end")
       .option("load", "FILE", "start from a saved checkpoint instead of a fresh model")
       .flag("json", "print one JSON object with the results on stdout")
       .flag("quiet", "no progress bar");
-  if (model != nullptr) declare_model_options(p, *model);
+  declare_data_options(p);
+  if (loading) {
+    for (const auto& e : catalogue())
+      if (e.listed) declare_model_options(p, e);
+  } else if (model != nullptr) {
+    declare_model_options(p, *model);
+  }
   return p;
 }
 
@@ -61,15 +79,12 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
   if (args.given("data") && args.given("stream"))
     return Status::invalid_argument("give either --data or --stream, not both");
   if (args.given("data")) {
-    CsvOptions options;
-    options.target = args.get("target");
-    if (args.given("task")) {
-      const std::string t = args.get("task");
-      if (t == "classification") options.task = Task::kClassification;
-      else if (t == "regression") options.task = Task::kRegression;
-      else return Status::invalid_argument("--task must be classification or regression, got '" + t + "'");
-    }
-    return open_csv_stream(args.get("data"), options);
+    auto options = read_data_options(args);
+    if (!options) return options.status();
+    options->allow_missing_target = args.get("unlabelled") != "error";
+    auto opened = open_csv_stream(args.get("data"), *options);
+    if (!opened) return opened.status();
+    return std::unique_ptr<Stream>(std::move(opened).value());
   }
   if (args.given("target")) return Status::invalid_argument("--target applies to --data files only");
   const std::string name = args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
@@ -100,6 +115,7 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
   if (schema.task == Task::kClassification) std::printf(", %zu classes", schema.n_classes());
   std::printf(")\n");
   std::printf("samples      %llu\n", static_cast<unsigned long long>(r.samples));
+  if (r.unlabelled > 0) std::printf("unlabelled   %llu\n", static_cast<unsigned long long>(r.unlabelled));
   if (schema.task == Task::kClassification) {
     std::printf("accuracy     %.4f\n", r.metrics.accuracy);
     std::printf("kappa        %.4f\n", r.metrics.kappa);
@@ -110,28 +126,82 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
     std::printf("rmse         %.6g\n", r.metrics.rmse);
     std::printf("r2           %.4f\n", r.metrics.r2);
   }
+  if (r.interval) {
+    std::printf("interval     %.0f%%: coverage %.4f, mean width %.6g\n", 100.0 * r.interval->level,
+                r.interval->coverage, r.interval->mean_width);
+    for (const QuantileScore& q : r.interval->quantiles)
+      std::printf("quantile     tau %-5g pinball %.6g, P(y <= q) %.4f\n", q.tau, q.pinball, q.coverage);
+    if (!r.interval->quantiles.empty())
+      std::printf("crossings    %llu\n", static_cast<unsigned long long>(r.interval->crossings));
+  }
   std::printf("seconds      %.3f\n", r.seconds);
   std::printf("samples/s    %.0f\n", r.samples_per_second);
   std::printf("model bytes  %zu\n", r.model_bytes);
+  if (schema.task == Task::kClassification && r.confusion.n_classes() > 0)
+    std::printf("\n%s", class_report_text(r.confusion, schema.class_names).c_str());
+}
+
+// The checkpoint fixes the model: model options next to --load would be
+// silently ignored, so they are refused unless they restate the checkpoint
+// (--model naming its learner).
+Status check_load_flags(const ArgParser& args, const Learner& loaded) {
+  if (args.given("model") && args.get("model") != loaded.name())
+    return Status::invalid_argument("--model " + args.get("model") + " but the checkpoint holds a '" +
+                                    std::string(loaded.name()) + "' model");
+  std::string given;
+  for (const auto& e : catalogue())
+    for (const FieldInfo& f : e.fields()) {
+      const std::string name(f.name);
+      if (e.listed && args.given(name) && given.find("--" + name + ",") == std::string::npos &&
+          !given.ends_with("--" + name))
+        given += (given.empty() ? "--" : ", --") + name;
+    }
+  if (!given.empty())
+    return Status::invalid_argument("model options (" + given + ") cannot change a loaded checkpoint; drop them " +
+                                    "or train a new model without --load");
+  return Status::ok();
+}
+
+// A checkpoint that knows its training columns must meet the same columns.
+Status check_schema(const Schema& stored, const Schema& stream, const std::string& path) {
+  if (stored.feature_names.empty()) return Status::ok();  // older file: nothing to check
+  for (const std::string& f : stored.feature_names)
+    if (std::find(stream.feature_names.begin(), stream.feature_names.end(), f) == stream.feature_names.end())
+      return Status::invalid_argument(path + ": the model was trained with feature '" + f +
+                                      "', which the stream lacks");
+  for (const std::string& f : stream.feature_names)
+    if (std::find(stored.feature_names.begin(), stored.feature_names.end(), f) == stored.feature_names.end())
+      return Status::invalid_argument(path + ": the stream has feature '" + f +
+                                      "', which the model was not trained with (--drop it)");
+  if (stored.feature_names != stream.feature_names)
+    return Status::invalid_argument(path + ": the stream's features are in another order than the model's "
+                                    "(reorder them with --features)");
+  if (stored.task == Task::kClassification && stored.class_names != stream.class_names)
+    return Status::invalid_argument(path + ": the model's classes differ from the stream's (give the model's with "
+                                    "--classes)");
+  return Status::ok();
 }
 
 int run_eval(std::span<char* const> argv) {
   const std::string model_name = model_from_argv(argv, "sgbt");
   const CatalogueEntry* model = find_model(model_name);
   if (model != nullptr && !model->listed) model = nullptr;
-  ArgParser args = make_parser(model);
+  bool loading = false;
+  for (char* const a : argv) loading = loading || std::string_view(a) == "--load" || std::string_view(a).starts_with("--load=");
+  ArgParser args = make_parser(model, loading);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
-  if (model == nullptr)
-    return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
   auto seed = get_count(args, "seed");
   auto skip = get_count(args, "skip");
-  auto curve_every = get_count(args, "curve-every");
+  Result<std::uint64_t> curve_every = std::uint64_t{args.given("plot") ? 100u : 1000u};
+  if (args.given("curve-every")) curve_every = get_count(args, "curve-every");
   auto window = get_count(args, "window");
-  for (const Status* s : {&seed.status(), &skip.status(), &curve_every.status(), &window.status()})
+  auto label_delay = get_count(args, "label-delay");
+  for (const Status* s : {&seed.status(), &skip.status(), &curve_every.status(), &window.status(),
+                          &label_delay.status()})
     if (!s->is_ok()) return fail(*s);
   if (*window == 0) return fail(Status::invalid_argument("--window must be >= 1"));
   std::optional<std::uint64_t> max_samples;
@@ -144,27 +214,44 @@ int run_eval(std::span<char* const> argv) {
   auto stream = open_stream(args, *seed, *skip, max_samples);
   if (!stream) return fail(stream.status());
   const Schema& schema = (*stream)->schema();
-  const std::string source = args.given("data") ? args.get("data")
+  const std::string source = args.given("data") ? (args.get("data") == "-" ? std::string("<stdin>") : args.get("data"))
                              : args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
 
   std::unique_ptr<Learner> learner;
   if (args.given("load")) {
-    auto loaded = load_learner(args.get("load"));
+    Schema stored;
+    auto loaded = load_learner(args.get("load"), &stored);
     if (!loaded) return fail(loaded.status());
     learner = std::move(loaded).value();
+    if (Status s = check_load_flags(args, *learner); !s) return fail(s);
+    if (Status s = check_schema(stored, schema, args.get("load")); !s) return fail(s);
   } else {
+    if (model == nullptr)
+      return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
     const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
     auto made = make_learner(model->name, given_model_settings(args, *model), context);
-    if (!made) return fail(made.status());  // the message starts with the model name
+    // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
+    if (!made) return fail(made.status().with_context(source));
     learner = std::move(made).value();
   }
 
   PrequentialOptions options;
   options.max_samples = max_samples;
   options.skip = *skip;
-  options.curve_every = args.given("curve") ? *curve_every : 0;
+  options.curve_every = args.given("curve") || args.given("plot") ? *curve_every : 0;
+  if (options.curve_every == 0 && args.given("plot")) return fail(Status::invalid_argument("--plot needs --curve-every >= 1"));
   options.rolling_window = static_cast<std::size_t>(*window);
-  options.progress_every = 1000;
+  options.progress_every = 1;  // the bar looks at the clock itself, so slow models show it from the start
+  options.label_delay = *label_delay;
+  auto level = args.get_double("interval");
+  if (!level) return fail(level.status());
+  if (!(*level > 0.0 && *level < 1.0)) return fail(Status::invalid_argument("--interval must be in (0, 1)"));
+  options.interval_level = *level;
+  const std::string unlabelled = args.get("unlabelled");
+  if (unlabelled == "predict") options.unlabelled = UnlabelledPolicy::kPredict;
+  else if (unlabelled == "skip") options.unlabelled = UnlabelledPolicy::kSkip;
+  else if (unlabelled == "error") options.unlabelled = UnlabelledPolicy::kError;
+  else return fail(Status::invalid_argument("--unlabelled must be predict, skip or error, not '" + unlabelled + "'"));
 
   ObserverList observers;
   std::ofstream curve_file, predictions_file;
@@ -180,6 +267,7 @@ int run_eval(std::span<char* const> argv) {
     predictions_file.open(args.get("predictions"));
     if (!predictions_file) return fail(Status::io_error(args.get("predictions") + ": cannot open for writing"));
     predictions.emplace(predictions_file, schema.task, schema.n_classes());
+    if (schema.task == Task::kClassification) predictions->set_class_names(schema.class_names);
     observers.add(&*predictions);
   }
   ProgressBar bar(!args.given("quiet") && ::isatty(STDERR_FILENO) == 1, [&]() -> std::optional<std::uint64_t> {
@@ -188,19 +276,51 @@ int run_eval(std::span<char* const> argv) {
     const std::uint64_t left = *hint > *skip ? *hint - *skip : 0;
     return max_samples ? std::min(left, *max_samples) : left;
   }());
+  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr)
+    bar.set_fraction_source([table] { return table->fraction_read(); });
   ProgressObserver progress(bar);
   observers.add(&progress);
+  CurveRecorder recorder(drift_event_counter(*learner));
+  if (args.given("plot")) observers.add(&recorder);
 
   auto report = run_prequential(*learner, **stream, options, &observers);
   bar.finish();
-  if (!report) return fail(report.status());
+  if (!report) {
+    // Errors raised on the model side name neither file nor row: add them.
+    Status st = report.status();
+    if (args.given("data") && st.message().rfind(source, 0) != 0) {
+      const auto* table = dynamic_cast<const TableStream*>(stream->get());
+      const std::string row = table != nullptr && table->current_line() > 0
+                                  ? ":" + std::to_string(table->current_line())
+                                  : std::string();
+      st = st.with_context(source + row);
+    }
+    return fail(st);
+  }
+  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr && table->ignored_keys() > 0)
+    std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
+                 "(name them with --features, or raise --lookahead)\n",
+                 static_cast<unsigned long long>(table->ignored_keys()));
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
-  if (args.given("save")) {
-    if (Status s = save_learner(args.get("save"), *learner); !s) return fail(s);
+  if (args.given("plot")) {
+    const std::string stream_name = source.substr(source.find_last_of('/') + 1);
+    LinePlot plot = learning_curve_plot({CurveRun{report->learner, &recorder}}, schema.task, stream_name,
+                                        static_cast<std::size_t>(*window));
+    if (Status s = write_plot(args.get("plot"), plot); !s) return fail(s);
   }
-  if (args.given("json")) std::printf("%s\n", report_to_json(*report, schema.task).c_str());
+  if (args.given("save")) {
+    if (Status s = save_learner(args.get("save"), *learner, &schema); !s) return fail(s);
+  }
+  if (args.given("json")) {
+    std::string json = report_to_json(*report, schema.task);
+    if (schema.task == Task::kClassification && !json.empty()) {
+      json.pop_back();  // the closing brace: the class report goes inside
+      json += class_report_json_members(report->confusion, schema.class_names) + "}";
+    }
+    std::printf("%s\n", json.c_str());
+  }
   else print_summary(*report, schema, source);
   return 0;
 }

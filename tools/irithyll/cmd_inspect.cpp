@@ -1,33 +1,93 @@
-// `irithyll inspect FILE.bin`: describes a packed model (format, trees,
-// nodes, depth histogram, features used, bytes) after validating it; a file
-// the reader refuses prints the reason and exits 1.
+// `irithyll inspect FILE`: tells a packed model, a checkpoint and anything
+// else apart by the first four bytes, then describes it. A packed model:
+// format, trees, nodes, depth histogram, features used, bytes, after
+// validating it. A checkpoint: learner, task, classes, features, samples
+// seen, memory, the stored column names. Anything else: says it is neither.
+// A file the reader refuses prints the reason and exits 1.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/core/file_io.hpp"
+#include "irithyll/model_file.hpp"
+#include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace irithyll::cli {
 namespace {
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
+}
+
+int inspect_checkpoint(const std::string& path) {
+  Schema schema;
+  auto learner = load_learner(path, &schema);
+  if (!learner) return fail(learner.status());
+  const Learner& l = **learner;
+  std::printf("file: %s\n", path.c_str());
+  std::printf("kind: checkpoint (IRCK, version %u): the complete training state\n", kCheckpointVersion);
+  std::printf("learner: %.*s\n", static_cast<int>(l.name().size()), l.name().data());
+  std::printf("task: %s\n", l.task() == Task::kClassification ? "classification" : "regression");
+  if (l.task() == Task::kClassification) std::printf("classes: %zu\n", l.n_classes());
+  std::printf("n_features: %zu\n", l.n_features());
+  std::printf("samples seen: %llu\n", static_cast<unsigned long long>(l.n_samples_seen()));
+  std::printf("memory: %zu bytes\n", l.memory_bytes());
+  if (schema.feature_names.empty()) {
+    std::printf("columns: not stored (features are taken by position)\n");
+  } else {
+    std::printf("features: %s\n", joined(schema.feature_names).c_str());
+    std::printf("target: %s\n", schema.target_name.c_str());
+    if (!schema.class_names.empty()) std::printf("class names: %s\n", joined(schema.class_names).c_str());
+  }
+  return 0;
+}
+
 int run_inspect(std::span<char* const> argv) {
-  ArgParser args("irithyll inspect FILE.bin", "Validates a packed model and describes it.");
-  args.positional("FILE.bin", "packed model (f32 \"IRIT\" or int16 \"IR16\")");
+  ArgParser args("irithyll inspect FILE", "Tells a packed model from a checkpoint, validates it and describes it.");
+  args.positional("FILE", "packed model (f32 \"IRIT\" or int16 \"IR16\") or checkpoint (\"IRCK\")");
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
-  if (args.positionals().size() != 1) return fail(Status::invalid_argument("inspect takes one FILE.bin"));
+  if (args.positionals().size() != 1) return fail(Status::invalid_argument("inspect takes one FILE"));
   const std::string& path = args.positionals()[0];
+  auto bytes = read_file_bytes(path);
+  if (!bytes) return fail(bytes.status());
+  const std::string magic(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, bytes->size())));
+  if (magic == "IRCK") return inspect_checkpoint(path);
+  if (magic == "IRMC") {
+    auto bundle = packed::PackedClassBundle::from_bytes(*bytes);
+    if (!bundle) return fail(bundle.status().with_context(path));
+    std::printf("file: %s\n", path.c_str());
+    std::printf("kind: packed multiclass bundle (IRMC, version 1; inference only)\n");
+    std::printf("classes: %zu, format %s, bytes %zu\n", bundle->n_classes(),
+                bundle->format() == packed::PackedFormat::kF32 ? "f32 (IRIT)" : "int16 (IR16)", bytes->size());
+    std::printf("n_features: %zu read by predict\n", bundle->required_features());
+    for (std::size_t c = 0; c < bundle->n_classes(); ++c) {
+      const packed::ViewInfo& info = bundle->member(c).info();
+      std::printf("class %zu: %u trees, %u nodes, max depth %u, base %.9g\n", c, info.n_trees, info.total_nodes,
+                  info.max_depth, static_cast<double>(info.base_prediction));
+    }
+    return 0;
+  }
+  if (magic != "IRIT" && magic != "IR16")
+    return fail(Status::invalid_argument(path + ": neither a packed model (\"IRIT\"/\"IR16\"/\"IRMC\") nor a checkpoint " +
+                                         "(\"IRCK\"): not an irithyll model file"));
+
   auto model = packed::PackedModel::load(path);
   if (!model) return fail(model.status());
   const packed::PackedModel& m = *model;
   const packed::ViewInfo& info = m.info();
   const bool f32 = m.format() == packed::PackedFormat::kF32;
   std::printf("file: %s\n", path.c_str());
+  std::printf("kind: packed model (inference only)\n");
   std::printf("format: %s, version 1\n", f32 ? "f32 (IRIT)" : "int16 (IR16)");
   std::printf("bytes: %zu (node area %zu, %u B per node)\n", m.bytes().size(),
               static_cast<std::size_t>(info.total_nodes) * (f32 ? 12u : 8u), f32 ? 12u : 8u);
@@ -63,7 +123,8 @@ int run_inspect(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("inspect", "validate and describe a packed model", &run_inspect);
+const CommandRegistration kRegistration("inspect", "validate and describe a packed model or a checkpoint",
+                                        &run_inspect);
 
 }  // namespace
 }  // namespace irithyll::cli

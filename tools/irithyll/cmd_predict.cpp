@@ -1,86 +1,106 @@
-// `irithyll predict`: predictions for every row of a CSV file, from a packed
-// model (--model FILE.bin, f32 or int16: the format's raw output) or from a
-// checkpoint (--checkpoint FILE: the full trained model, without learning; an
-// SGBT prints its raw margin, one per committee comma-separated, any other
-// learner its predict_one). One line per row, %.9g (round-trips an f32).
+// `irithyll predict`: predictions for every row of a table (CSV or JSON
+// lines, a file, .gz, or '-' for standard input), streamed: one output line
+// per input row as it is read, so memory stays flat on an endless pipe.
 //
-// CSV: a header row, then rows whose first n_features cells are numbers
-// (n_features: the packed header's, or the checkpoint learner's); later cells
-// are ignored whatever they hold. A bad cell is an error naming FILE:LINE:COL.
+//   --checkpoint FILE  the full trained model. A classifier prints the class
+//                      name and its probability ("UP,0.8125"); with --proba,
+//                      a header line then the class and every probability.
+//                      A regressor prints its estimate. When the checkpoint
+//                      stores the training columns (eval --save does), the
+//                      features are taken by header name: a column the model
+//                      needs and the data lacks, or a data column the model
+//                      does not know, is an error naming it (the model's own
+//                      target column is ignored; --drop others). Older
+//                      checkpoints take the first n_features columns.
+//   --model FILE.bin   a packed model (f32 or int16): its raw output, from
+//                      the first n_features columns (packed files store no
+//                      names).
+// Numbers print in their shortest round-trip form (std::to_chars).
 //
-// --bench: instead of printing, repeats the prediction pass over the loaded
-// rows for at least a second per path (single, batch) and prints one JSON
-// object with nanoseconds per prediction.
+// --bench: instead of printing, holds the rows, repeats the prediction pass
+// for at least a second per path (single, batch) and prints one JSON object
+// with nanoseconds per prediction.
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "command.hpp"
-#include "irithyll/core/file_io.hpp"
-#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "data_options.hpp"
+#include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace irithyll::cli {
 namespace {
 
 ArgParser make_parser() {
-  ArgParser p("irithyll predict (--model FILE.bin | --checkpoint FILE) --data FILE.csv [--bench]",
-              "Predicts every row of a CSV file with a packed model or a checkpoint; one value per line.");
+  ArgParser p("irithyll predict (--model FILE.bin | --checkpoint FILE) --data FILE [--proba] [--bench]",
+              "Predicts every row of a table with a packed model or a checkpoint; one line per row.");
   p.option("model", "FILE.bin", "packed model (f32 \"IRIT\" or int16 \"IR16\")")
       .option("checkpoint", "FILE", "checkpoint written by irithyll (predicts with the full model)")
-      .option("data", "FILE.csv", "CSV with a header row; the first n_features columns are the features")
+      .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
+      .flag("proba", "classifier checkpoints: print every class probability (after a header line)")
       .flag("bench", "time the single and batch paths (>= 1 s each) and print one JSON object");
+  declare_data_options(p);
   return p;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-// Reads rows of n_features floats; non-numeric cells after them are ignored.
-Result<std::vector<float>> read_rows(const std::string& path, std::size_t n_features) {
-  auto bytes = read_file_bytes(path);
-  if (!bytes) return bytes.status();
-  const std::string text(bytes->begin(), bytes->end());
-  std::vector<float> rows;
-  std::size_t pos = 0, line = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    ++line;
-    const std::string_view row(text.data() + pos, end - pos);
-    pos = end + 1;
-    if (line == 1) continue;  // header
-    bool blank = true;
-    for (char c : row) blank = blank && is_space(c);
-    if (blank) continue;
-    std::size_t cell_start = 0;
-    for (std::size_t col = 1; col <= n_features; ++col) {
-      const std::string where = path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
-      if (cell_start > row.size())
-        return Status::corruption(where + "row has " + std::to_string(col - 1) + " cells, need " +
-                                  std::to_string(n_features) + " features");
-      std::size_t cell_end = row.find(',', cell_start);
-      if (cell_end == std::string_view::npos) cell_end = row.size();
-      std::string cell(row.substr(cell_start, cell_end - cell_start));
-      cell_start = cell_end + 1;
-      std::size_t a = 0, b = cell.size();
-      while (a < b && is_space(cell[a])) ++a;
-      while (b > a && is_space(cell[b - 1])) --b;
-      cell = cell.substr(a, b - a);
-      char* stop = nullptr;
-      const float v = cell.empty() ? 0.0f : std::strtof(cell.c_str(), &stop);
-      if (cell.empty() || stop != cell.c_str() + cell.size())
-        return Status::corruption(where + "not a number: '" + cell + "'");
-      rows.push_back(v);
-    }
-  }
-  return rows;
+void append_shortest(std::string& out, double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
+void append_shortest(std::string& out, float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+// Where feature f of the model sits in the stream's columns.
+struct ColumnMap {
+  std::vector<std::size_t> index;
+};
+
+Result<ColumnMap> map_columns(const Schema& data, const Schema& model, std::size_t n_features,
+                              const std::string& source) {
+  ColumnMap m;
+  if (model.feature_names.empty()) {  // no names stored: by position
+    if (data.n_features() < n_features)
+      return Status::invalid_argument(source + ": the model reads " + std::to_string(n_features) +
+                                      " features, the data has " + std::to_string(data.n_features()) + " columns");
+    for (std::size_t f = 0; f < n_features; ++f) m.index.push_back(f);
+    return m;
+  }
+  for (const std::string& name : model.feature_names) {
+    std::size_t c = 0;
+    while (c < data.n_features() && data.feature_names[c] != name) ++c;
+    if (c == data.n_features())
+      return Status::invalid_argument(source + ": column '" + name + "' that the model was trained on is missing");
+    m.index.push_back(c);
+  }
+  for (const std::string& name : data.feature_names) {
+    bool known = name == model.target_name;
+    for (const std::string& f : model.feature_names) known = known || f == name;
+    if (!known)
+      return Status::invalid_argument(source + ": column '" + name + "' is not a feature of the model (--drop it)");
+  }
+  return m;
+}
+
+Result<std::unique_ptr<TableStream>> open_data(const ArgParser& args) {
+  auto options = read_data_options(args);
+  if (!options) return options.status();
+  options->no_target = true;
+  return open_csv_stream(args.get("data"), *options);
+}
+
+std::string source_name(const ArgParser& args) { return args.get("data") == "-" ? "<stdin>" : args.get("data"); }
 
 double time_ns_per_pred(std::size_t n_rows, const std::function<void()>& pass) {
   using clock = std::chrono::steady_clock;
@@ -96,41 +116,94 @@ double time_ns_per_pred(std::size_t n_rows, const std::function<void()>& pass) {
   return elapsed / static_cast<double>(passes * n_rows);
 }
 
-void print_values(const std::vector<float>& values, std::size_t per_row) {
-  std::string out;
-  char buf[32];
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(values[i]));
-    out += buf;
-    out += (i + 1) % per_row == 0 ? '\n' : ',';
-  }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-}
-
 volatile float g_sink = 0.0f;
 
+// Writes a line to stdout; false when stdout is gone (a closed pipe).
+bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
+
+// A multiclass bundle: the class id (packed files store no names) and its
+// softmax probability, or every probability with --proba.
+int run_bundle(const ArgParser& args) {
+  auto bundle = packed::PackedClassBundle::load(args.get("model"));
+  if (!bundle) return fail(bundle.status());
+  const std::size_t nf = bundle->required_features(), k = bundle->n_classes();
+  auto stream = open_data(args);
+  if (!stream) return fail(stream.status());
+  TableStream& s = **stream;
+  auto columns = map_columns(s.schema(), Schema{}, nf, source_name(args));
+  if (!columns) return fail(columns.status());
+  std::vector<double> x(s.schema().n_features());
+  std::vector<float> row(nf), proba(k);
+  double y = 0.0;
+  std::string line;
+  const bool all = args.given("proba");
+  while (s.next(x, y)) {
+    for (std::size_t f = 0; f < nf; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
+    bundle->predict_proba(row, proba);
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < k; ++c)
+      if (proba[c] > proba[best]) best = c;
+    line = std::to_string(best);
+    for (std::size_t c = 0; c < k; ++c) {
+      if (!all && c != best) continue;
+      line += ',';
+      append_shortest(line, proba[c]);
+    }
+    line += '\n';
+    if (!emit(line)) return 1;
+  }
+  if (!s.status().is_ok()) return fail(s.status());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int run_packed(const ArgParser& args) {
+  {
+    std::FILE* f = std::fopen(args.get("model").c_str(), "rb");
+    unsigned char magic[4] = {0, 0, 0, 0};
+    const bool bundle = f != nullptr && std::fread(magic, 1, 4, f) == 4 && packed::is_class_bundle(magic);
+    if (f != nullptr) std::fclose(f);
+    if (bundle) {
+      if (args.given("bench")) return fail(Status::invalid_argument("--bench times single-ensemble packed models"));
+      return run_bundle(args);
+    }
+  }
   auto model = packed::PackedModel::load(args.get("model"));
   if (!model) return fail(model.status());
   const packed::PackedModel& m = *model;
   const std::size_t nf = m.info().n_features > 0 ? m.info().n_features : m.required_features();
-  auto rows = read_rows(args.get("data"), nf);
-  if (!rows) return fail(rows.status());
-  const std::size_t n = nf == 0 ? 0 : rows->size() / nf;
-  std::vector<float> out(n);
   if (nf == 0) return fail(Status::invalid_argument("model reads no features; nothing to predict per row"));
-  if (!args.given("bench")) {
-    if (Status s = m.predict_batch(*rows, nf, out); !s) return fail(s);
-    print_values(out, 1);
-    return 0;
+  auto stream = open_data(args);
+  if (!stream) return fail(stream.status());
+  TableStream& s = **stream;
+  auto columns = map_columns(s.schema(), Schema{}, nf, source_name(args));
+  if (!columns) return fail(columns.status());
+  std::vector<double> x(s.schema().n_features());
+  std::vector<float> row(nf), rows;
+  double y = 0.0;
+  std::string line;
+  const bool bench = args.given("bench");
+  while (s.next(x, y)) {
+    for (std::size_t f = 0; f < nf; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
+    if (bench) {
+      rows.insert(rows.end(), row.begin(), row.end());
+      continue;
+    }
+    line.clear();
+    append_shortest(line, m.predict(row));
+    line += '\n';
+    if (!emit(line)) return 1;
   }
+  if (!s.status().is_ok()) return fail(s.status());
+  if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
+  const std::size_t n = rows.size() / nf;
   if (n == 0) return fail(Status::invalid_argument("--bench needs at least one data row"));
+  std::vector<float> out(n);
   const double single = time_ns_per_pred(n, [&] {
-    for (std::size_t r = 0; r < n; ++r) out[r] = m.predict(std::span<const float>(rows->data() + r * nf, nf));
+    for (std::size_t r = 0; r < n; ++r) out[r] = m.predict(std::span<const float>(rows.data() + r * nf, nf));
     g_sink = g_sink + out[0];
   });
   const double batch = time_ns_per_pred(n, [&] {
-    (void)m.predict_batch(*rows, nf, out);
+    (void)m.predict_batch(rows, nf, out);
     g_sink = g_sink + out[0];
   });
   std::printf("{\"model\":\"%s\",\"format\":\"%s\",\"rows\":%zu,\"trees\":%u,\"nodes\":%u,\"bytes\":%zu,"
@@ -142,41 +215,77 @@ int run_packed(const ArgParser& args) {
 }
 
 int run_checkpoint(const ArgParser& args) {
-  auto learner = load_learner(args.get("checkpoint"));
+  Schema stored;
+  auto learner = load_learner(args.get("checkpoint"), &stored);
   if (!learner) return fail(learner.status());
   const Learner& l = **learner;
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&l);
   const std::size_t nf = l.n_features();
   if (nf == 0) return fail(Status::invalid_argument("checkpoint's learner has seen no features yet"));
-  auto rows = read_rows(args.get("data"), nf);
-  if (!rows) return fail(rows.status());
-  const std::size_t n = rows->size() / nf;
-  const std::size_t per_row = sgbt ? sgbt->n_committees() : 1;
-  std::vector<float> out(n * per_row);
-  std::vector<double> x(nf), raw(per_row);
-  auto pass = [&] {
-    for (std::size_t r = 0; r < n; ++r) {
-      for (std::size_t f = 0; f < nf; ++f) x[f] = (*rows)[r * nf + f];
-      if (sgbt) {
-        sgbt->predict_raw(x, raw);
-        for (std::size_t k = 0; k < per_row; ++k) out[r * per_row + k] = static_cast<float>(raw[k]);
-      } else {
-        out[r] = static_cast<float>(l.predict_one(x));
-      }
-    }
-  };
-  if (!args.given("bench")) {
-    pass();
-    print_values(out, per_row);
-    return 0;
+  const bool classify = l.task() == Task::kClassification;
+  const std::size_t k = l.n_classes();
+  std::vector<std::string> names = stored.class_names;
+  if (names.size() != k) {  // no names stored: the class ids are the names
+    names.clear();
+    for (std::size_t c = 0; c < k; ++c) names.push_back(std::to_string(c));
   }
-  if (n == 0) return fail(Status::invalid_argument("--bench needs at least one data row"));
+  auto stream = open_data(args);
+  if (!stream) return fail(stream.status());
+  TableStream& s = **stream;
+  const std::string source = source_name(args);
+  auto columns = map_columns(s.schema(), stored, nf, source);
+  if (!columns) return fail(columns.status());
+  std::vector<double> x(s.schema().n_features()), features(nf), proba(k);
+  std::vector<std::vector<double>> held;  // --bench only
+  double y = 0.0;
+  const bool bench = args.given("bench"), all = args.given("proba");
+  std::string line;
+  if (classify && all && !bench) {
+    line = "prediction";
+    for (const std::string& n : names) line += "," + n;
+    line += '\n';
+    if (!emit(line)) return 1;
+  }
+  while (s.next(x, y)) {
+    for (std::size_t f = 0; f < nf; ++f) features[f] = x[columns->index[f]];
+    if (bench) {
+      held.push_back(features);
+      continue;
+    }
+    line.clear();
+    if (classify) {
+      l.predict_proba_one(features, proba);
+      const std::size_t c = argmax_class(proba);
+      line += names[c];
+      if (all) {
+        for (const double p : proba) {
+          line += ',';
+          append_shortest(line, p);
+        }
+      } else {
+        line += ',';
+        append_shortest(line, proba[c]);
+      }
+    } else {
+      append_shortest(line, l.predict_one(features));
+    }
+    line += '\n';
+    if (!emit(line)) return 1;
+  }
+  if (!s.status().is_ok()) return fail(s.status());
+  if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
+  if (held.empty()) return fail(Status::invalid_argument("--bench needs at least one data row"));
+  auto pass = [&] {
+    double sum = 0.0;
+    for (const auto& r : held) sum += l.predict_one(r);
+    g_sink = g_sink + static_cast<float>(sum);
+  };
   // A trained learner has one prediction path; "batch" is the same loop.
-  const double single = time_ns_per_pred(n, [&] { pass(); g_sink = g_sink + out[0]; });
-  const double batch = time_ns_per_pred(n, [&] { pass(); g_sink = g_sink + out[0]; });
+  const double single = time_ns_per_pred(held.size(), pass);
+  const double batch = time_ns_per_pred(held.size(), pass);
   std::printf("{\"checkpoint\":\"%s\",\"learner\":\"%.*s\",\"rows\":%zu,\"single_ns_per_pred\":%.2f,"
               "\"batch_ns_per_pred\":%.2f,\"batch_kernel\":\"loop\"}\n",
-              args.get("checkpoint").c_str(), static_cast<int>(l.name().size()), l.name().data(), n, single, batch);
+              args.get("checkpoint").c_str(), static_cast<int>(l.name().size()), l.name().data(), held.size(), single,
+              batch);
   return 0;
 }
 
@@ -189,11 +298,11 @@ int run_predict(std::span<char* const> argv) {
   }
   if (args.given("model") == args.given("checkpoint"))
     return fail(Status::invalid_argument("give exactly one of --model FILE.bin and --checkpoint FILE"));
-  if (!args.given("data")) return fail(Status::invalid_argument("--data FILE.csv is required"));
+  if (!args.given("data")) return fail(Status::invalid_argument("--data FILE is required ('-' for standard input)"));
   return args.given("model") ? run_packed(args) : run_checkpoint(args);
 }
 
-const CommandRegistration kRegistration("predict", "predict a CSV with a packed model or a checkpoint", &run_predict);
+const CommandRegistration kRegistration("predict", "predict a table with a packed model or a checkpoint", &run_predict);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -14,6 +14,36 @@ std::vector<Command>& command_table() {
 }  // namespace irithyll::cli
 
 namespace {
+
+// The widest vector extension the kernels can use on this CPU (they dispatch
+// at run time), and the one the build assumes everywhere.
+const char* simd_level() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return "avx512";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2+fma";
+  return "sse2";
+#elif defined(__aarch64__)
+  return "neon";
+#else
+  return "scalar";
+#endif
+}
+
+const char* build_simd() {
+#if defined(__AVX512F__)
+  return "avx512";
+#elif defined(__AVX2__)
+  return "avx2";
+#elif defined(__x86_64__)
+  return "sse2";
+#elif defined(__aarch64__)
+  return "neon";
+#else
+  return "scalar";
+#endif
+}
+
 void print_usage() {
   std::fprintf(stderr, "usage: irithyll <command> [options]\n\ncommands:\n");
   auto table = irithyll::cli::command_table();
@@ -21,7 +51,7 @@ void print_usage() {
   for (const auto& c : table)
     std::fprintf(stderr, "  %-10.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
                  static_cast<int>(c.summary.size()), c.summary.data());
-  std::fprintf(stderr, "\n'irithyll <command> --help' describes a command's options.\n");
+  std::fprintf(stderr, "\n'irithyll <command> --help' describes a command's options; 'irithyll --version'.\n");
 }
 }  // namespace
 
@@ -31,6 +61,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string_view name = argv[1];
+  if (name == "--version" || name == "-V" || name == "version") {
+    std::printf("irithyll %s\nsimd: %s on this CPU (runtime dispatch; build baseline %s)\n", IRITHYLL_VERSION,
+                simd_level(), build_simd());
+    return 0;
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage();
     return 0;

@@ -9,7 +9,7 @@ ProgressBar::ProgressBar(bool enabled, std::optional<std::uint64_t> total)
 
 void ProgressBar::update(std::uint64_t done) {
   if (!enabled_ || done < next_check_) return;
-  next_check_ = done + 256;  // look at the clock every 256 samples only
+  next_check_ = done + 16;  // look at the clock every 16 samples only
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < std::chrono::milliseconds(100)) return;
   last_ = now;
@@ -19,7 +19,18 @@ void ProgressBar::update(std::uint64_t done) {
 void ProgressBar::draw(std::uint64_t done) {
   const double secs = std::chrono::duration<double>(last_ - start_).count();
   const double rate = secs > 0 ? static_cast<double>(done) / secs : 0.0;
-  if (total_ && *total_ > 0) {
+  std::optional<double> share;
+  if (!(total_ && *total_ > 0) && fraction_) share = fraction_();
+  if (share && *share > 0.0) {
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(*share * kWidth);
+    char bar[kWidth + 1];
+    for (int i = 0; i < kWidth; ++i) bar[i] = i < filled ? '#' : '.';
+    bar[kWidth] = '\0';
+    const double eta = secs * (1.0 - *share) / *share;
+    std::fprintf(stderr, "\r[%s] %5.1f%% %llu samples  %.0f samples/s  ETA %.0fs ", bar, 100.0 * *share,
+                 static_cast<unsigned long long>(done), rate, eta);
+  } else if (total_ && *total_ > 0) {
     const double frac = static_cast<double>(done) / static_cast<double>(*total_);
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);

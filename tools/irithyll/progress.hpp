@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace irithyll::cli {
@@ -13,6 +14,9 @@ class ProgressBar {
  public:
   // enabled=false makes every call a no-op (not a terminal, or --quiet).
   ProgressBar(bool enabled, std::optional<std::uint64_t> total);
+  // Without a known total, a callback giving the share of the input read
+  // (a file's bytes) lets the bar show a percentage and an ETA anyway.
+  void set_fraction_source(std::function<std::optional<double>()> fraction) { fraction_ = std::move(fraction); }
   void update(std::uint64_t done);
   // Clears the line.
   void finish();
@@ -21,6 +25,7 @@ class ProgressBar {
   void draw(std::uint64_t done);
   bool enabled_;
   std::optional<std::uint64_t> total_;
+  std::function<std::optional<double>()> fraction_;
   std::chrono::steady_clock::time_point start_, last_;
   std::uint64_t next_check_ = 0;
 };

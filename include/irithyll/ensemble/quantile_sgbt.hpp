@@ -1,16 +1,28 @@
-// QuantileSGBT: non-crossing conditional quantiles from streaming gradient-
-// boosted trees (name "quantile_sgbt"). One SGBT per requested tau, each
-// trained on the pinball (quantile) loss at its tau (Koenker & Bassett 1978);
-// at prediction the raw quantiles are made non-decreasing in tau by the
-// pool-adjacent-violators algorithm (Ayer et al. 1955; Barlow et al. 1972),
-// the least-squares isotonic fit, so the output bands never cross.
+// QuantileSGBT ("quantile_sgbt"): one SGBT per requested quantile level tau,
+// each trained on the pinball loss at its tau, with outputs made non-crossing
+// by pool-adjacent-violators (pava.hpp) and, by default, an online coverage
+// correction per tau (adaptive conformal inference, Gibbs & Candes 2021):
 //
-// predict_one returns the quantile whose tau is nearest 0.5;
-// predict_quantiles returns all of them (sorted by tau). Regression only.
-// Config: the tau list (sorted, distinct, each in (0, 1)) and every SGBT
-// setting except the loss, which is the quantile loss by construction.
-// Input guards: as SGBTLearner. Cost: n_tau SGBTs per sample, O(n_tau) PAVA.
-// Thread safety: one thread at a time.
+//   q_tau(x) = f_tau(x) + d_tau,   d_tau <- d_tau + eta (tau - 1[y <= q_tau(x)])
+//
+// with eta = calibration_rate x the target's running spread, so that in the
+// long run the share of targets at or below q_tau tracks tau even when the
+// boosted quantile is biased or the stream drifts. The correction uses the
+// prediction made before the sample is learned (prequential), so it never
+// peeks at the target it scores.
+//
+// The pinball gradient is unit-free (1 - tau or -tau), so a tree's step is
+// about one unit of the target whatever its scale; the members therefore
+// learn the standardised target (y - m0) / s0, with m0, s0 the mean and
+// spread of the first `base.initial_target_count` targets (buffered, then
+// replayed in order), and predictions are mapped back.
+//
+// Regression only. predict_one is the quantile nearest 0.5; an interval at
+// level l reads the quantiles at (1 - l)/2 and (1 + l)/2, interpolating
+// linearly between the fitted taus and clamping at the outermost ones.
+//
+// Cost: (number of taus) x SGBT per sample, plus one extra prediction pass
+// for the correction. Allocation-free after warm-up. One thread at a time.
 #pragma once
 
 #include <cstdint>
@@ -18,46 +30,46 @@
 #include <span>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
-#include "irithyll/learner.hpp"
+#include "irithyll/interval.hpp"
 
 namespace irithyll {
 
-// In-place least-squares non-decreasing fit with equal weights: blocks of
-// (sum, count) are pushed left to right and merged backward while the
-// previous block's mean exceeds the last one's. [3,1,2] -> [2,2,2];
-// [1,5,3,4,6] -> [1,4,4,4,6]. `sums` and `counts` are scratch (capacity reused).
-void pava_non_decreasing(std::span<double> values, std::vector<double>& sums, std::vector<double>& counts);
-
 struct QuantileSGBTConfig {
-  std::vector<double> quantiles{0.05, 0.5, 0.95};  // sorted, distinct, each in (0, 1); at most 64
-  SGBTConfig sgbt{};  // every committee's settings; loss and seed are set per tau
+  SGBTConfig base;                                // settings shared by every tau's SGBT (loss: pinball at tau)
+  std::vector<double> quantiles{0.05, 0.5, 0.95};  // each in (0, 1), strictly increasing, 1..32 of them
+  bool calibrate = true;                          // the online coverage correction
+  double calibration_rate = 0.005;                // eta in units of the target's spread, (0, 1]
 
   Status validate() const;
   void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);
 };
 
-// "quantiles", then every SGBT row but loss and loss-param.
+// Own rows only (quantiles, calibrate, calibration-rate); the catalogue
+// adds the SGBT table's rows for `base`.
 std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields();
-// "0.05,0.5,0.95" -> sorted list; errors name the bad entry.
-Result<std::vector<double>> parse_quantile_list(std::string_view text);
 
-class QuantileSGBT final : public Learner {
+class QuantileSGBT final : public Learner, public IntervalPredictor, public QuantilePredictor {
  public:
-  QuantileSGBT();  // blank instance, e.g. to decode() into
-  // REQUIRES: config valid (make() checks).
-  QuantileSGBT(const QuantileSGBTConfig& config, std::uint64_t seed);
-  static Result<std::unique_ptr<QuantileSGBT>> make(const QuantileSGBTConfig& config, Task task, std::uint64_t seed);
+  static constexpr std::string_view kName = "quantile_sgbt";
 
-  std::string_view name() const override { return "quantile_sgbt"; }
+  QuantileSGBT();  // blank instance (default config), to decode() into
+  // REQUIRES: config.validate() ok (make() checks).
+  explicit QuantileSGBT(const QuantileSGBTConfig& config);
+  static Result<std::unique_ptr<QuantileSGBT>> make(const QuantileSGBTConfig& config);
+
+  std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }
-  std::size_t n_features() const override { return committees_.empty() ? 0 : committees_[0].n_features(); }
+  std::size_t n_features() const override;
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
-  // REQUIRES: out.size() == n_quantiles(). Non-decreasing.
-  void predict_quantiles(std::span<const double> x, std::span<double> out) const;
+  Interval predict_interval(std::span<const double> x, double level) const override;
+  std::span<const double> quantile_levels() const override { return config_.quantiles; }
+  // One value per tau, non-decreasing. REQUIRES: out.size() == config().quantiles.size().
+  void predict_quantiles(std::span<const double> x, std::span<double> out) const override;
 
   void reset() override;
   std::uint64_t n_samples_seen() const override { return samples_seen_; }
@@ -66,15 +78,22 @@ class QuantileSGBT final : public Learner {
   Status decode(ByteReader& in) override;
 
   const QuantileSGBTConfig& config() const { return config_; }
-  std::size_t n_quantiles() const { return committees_.size(); }
+  std::span<const double> offsets() const { return offsets_; }
 
  private:
-  QuantileSGBTConfig config_{};
-  std::uint64_t seed_ = 0;
-  std::vector<SGBTLearner> committees_;
-  std::size_t median_index_ = 0;
+  void build();
+
+  QuantileSGBTConfig config_;
+  std::vector<SGBTLearner> members_;  // one per tau
+  std::vector<double> offsets_;       // d_tau
+  double spread_mean_ = 0.0, spread_var_ = 0.0;  // EWMA of the target, for eta
   std::uint64_t samples_seen_ = 0;
-  mutable std::vector<double> raw_, sums_, counts_;
+  std::size_t median_ = 0;            // index of the tau nearest 0.5
+  double origin_ = 0.0, unit_ = 1.0;  // m0, s0 once standardised
+  bool standardised_ = false;
+  std::vector<double> warm_x_, warm_y_, warm_w_;  // the first targets, until m0 and s0 are known
+  void standardise_and_replay();
+  mutable std::vector<double> scratch_;
 };
 
 }  // namespace irithyll

@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -56,6 +57,14 @@ class SGBT {
   // entries of x are missing values (routed left).
   void train_one(std::span<const double> x, double y, double w = 1.0, double offset = 0.0);
   double predict_raw(std::span<const double> x) const noexcept;
+  // predict_raw of out.size() rows of d values each, tree by tree (each
+  // tree's nodes stay in cache across the rows); bit-identical to
+  // predict_raw, whose summation order it keeps.
+  void predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept;
+  // (predict_raw, confidence): confidence = 1 / sqrt(sum over trees of
+  // lr^2 / (H_leaf + lambda)), the leaf weights' variance proxy; 0 when that
+  // sum is zero or not finite (inventory, predict_with_confidence).
+  std::pair<double, double> predict_raw_with_confidence(std::span<const double> x) const noexcept;
   double predict(std::span<const double> x) const noexcept { return loss_.transform(predict_raw(x)); }
 
   ExportModel export_model() const;
@@ -63,6 +72,10 @@ class SGBT {
   std::vector<double> feature_importances() const;
 
   const SGBTConfig& config() const { return config_; }
+  // The shrinkage applied to every tree's output from now on (prediction is
+  // base + lr * sum of tree outputs, so this rescales the whole committee, as
+  // the original's set_learning_rate does). REQUIRES: 0 < lr <= 1.
+  void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
   std::size_t n_steps() const { return slots_.size(); }
   const TreeSlot& slot(std::size_t s) const { return slots_[s]; }

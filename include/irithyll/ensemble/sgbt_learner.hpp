@@ -18,7 +18,9 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "irithyll/ensemble/sgbt.hpp"
@@ -44,6 +46,13 @@ class SGBTLearner final : public Learner {
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
   // One raw score per committee. REQUIRES: out.size() == n_committees().
   void predict_raw(std::span<const double> x, std::span<double> out) const;
+  // Tree-major over the rows for one committee (regression, binary);
+  // multi-class, rows of another length or with non-finite values take the
+  // per-row path. Bit-identical to predict_one either way.
+  void predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const override;
+  // predict_one and a confidence 1/sqrt(sum lr^2/(H+lambda)) over the trees
+  // (summed over committees for multi-class); 0 when untrained.
+  std::pair<double, double> predict_with_confidence(std::span<const double> x) const;
 
   void reset() override;
   std::uint64_t n_samples_seen() const override { return samples_seen_; }
@@ -53,6 +62,11 @@ class SGBTLearner final : public Learner {
   Status decode(ByteReader& in) override;
 
   const SGBTConfig& config() const { return config_; }
+  // Every committee's shrinkage (SGBT::set_learning_rate). REQUIRES: 0 < lr <= 1.
+  void set_learning_rate(double lr) noexcept {
+    config_.learning_rate = lr;
+    for (SGBT& c : committees_) c.set_learning_rate(lr);
+  }
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }

@@ -23,14 +23,21 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/eval/confusion_matrix.hpp"
+#include "irithyll/eval/interval_metrics.hpp"
 #include "irithyll/eval/metric_values.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/stream/stream.hpp"
 
 namespace irithyll {
+
+// What to do with a row whose target is missing (NaN): in streaming practice
+// labels arrive late or never, so by default such a row is predicted (the
+// prediction is reported) but neither scored nor learned.
+enum class UnlabelledPolicy : std::uint8_t { kPredict, kSkip, kError };
 
 struct PrequentialOptions {
   // Most samples to evaluate (after `skip`); empty = until the stream ends.
@@ -44,6 +51,15 @@ struct PrequentialOptions {
   std::size_t rolling_window = 1000;
   // A progress tick every this many evaluated samples (0 = none).
   std::uint64_t progress_every = 10000;
+  // Level of the prediction intervals scored for learners that give them
+  // (eval/interval_metrics.hpp), in (0, 1).
+  double interval_level = 0.9;
+
+  UnlabelledPolicy unlabelled = UnlabelledPolicy::kPredict;
+  // Delayed labels (verification latency; Grzenda, Gomes & Bifet 2020): the
+  // row at t is predicted and scored at t, but learned only at t + label_delay.
+  // The last label_delay rows are never learned. Memory: label_delay rows.
+  std::uint64_t label_delay = 0;
 };
 
 struct CurvePoint {
@@ -59,12 +75,15 @@ struct CurvePoint {
 class PrequentialObserver {
  public:
   virtual ~PrequentialObserver() = default;
-  // Before learning sample `index` (0-based among evaluated samples): its
-  // target y (class index for classification), the prediction (arg-max class
+  // Before learning sample `index` (0-based among the rows after the skip,
+  // unlabelled rows included): its target y (class index for
+  // classification; NaN for an unlabelled row), the prediction (arg-max class
   // index, or the regression estimate) and, for classification, the
   // probabilities (size n_classes; proba[1] is P(class 1) for binary tasks).
   // The span is only valid during the call.
   virtual void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba);
+  // Learners with intervals: the interval of sample `index`, just before its on_prediction.
+  virtual void on_interval(std::uint64_t index, const Interval& interval);
   virtual void on_curve_point(const CurvePoint& point);
   // `total` is the number of samples that will be evaluated when known.
   virtual void on_progress(std::uint64_t done, std::optional<std::uint64_t> total);
@@ -75,19 +94,32 @@ struct PrequentialReport {
   std::string learner;           // learner.name()
   std::uint64_t samples = 0;     // evaluated
   std::uint64_t skipped = 0;     // rows dropped by options.skip
+  std::uint64_t unlabelled = 0;  // rows without a target (predicted or skipped, never scored)
   double seconds = 0.0;          // wall time after the skip: reading, predicting, learning, observers
   double samples_per_second = 0.0;
   std::size_t model_bytes = 0;   // learner.memory_bytes() at the end
   MetricValues metrics;          // over all evaluated samples
   MetricValues rolling;          // over the last rolling_window samples
   ConfusionMatrix confusion;     // classification only (else 0 x 0)
+  std::optional<IntervalReport> interval;  // learners with intervals only
 };
 
 // Errors (Status, nothing learned past the failure point): options invalid;
 // learner and stream disagree on task, class count or feature count; a
-// stream error (its message, e.g. "data.csv:17:3: ..."); a non-finite target
-// or a class index outside [0, n_classes).
+// stream error (its message, e.g. "data.csv:17:3: ..."); an infinite target,
+// a missing one under UnlabelledPolicy::kError, or a class index outside
+// [0, n_classes).
 Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, const PrequentialOptions& options,
                                           PrequentialObserver* observer = nullptr);
+
+// Several learners over ONE pass of the stream (each row is predicted,
+// scored and learned by every learner in turn, so they see identical data;
+// each learner gives the same results as alone). observers: empty, or one
+// per learner (may be nullptr). With more than one learner, seconds and
+// samples_per_second count only the time spent inside each learner, so the
+// figures compare models rather than the shared reading.
+Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            std::span<PrequentialObserver* const> observers = {});
 
 }  // namespace irithyll

@@ -54,17 +54,24 @@ class LearningCurveWriter final : public PrequentialObserver {
 //                   ",<probability of class 1>";
 //   regression:     the predicted value.
 // Numbers are printed in their shortest round-trip form.
+// With class names set (set_class_names), a classification line is instead
+// "<predicted class name>,<its probability>", in the user's own labels.
 class PredictionWriter final : public PrequentialObserver {
  public:
   PredictionWriter(std::ostream& out, Task task, std::size_t n_classes);
+  void set_class_names(std::vector<std::string> names) { names_ = std::move(names); }
   void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) override;
+  // Learners with intervals: the line becomes "value,lower,upper".
+  void on_interval(std::uint64_t index, const Interval& interval) override;
   const Status& status() const { return status_; }
 
  private:
   std::ostream& out_;
   bool binary_;
+  std::vector<std::string> names_;
   Status status_;
   std::string line_;  // reused for every row
+  std::optional<Interval> interval_;  // of the sample about to be written
 };
 
 // Forwards every callback to each observer, in the order given.
@@ -72,6 +79,7 @@ class ObserverList final : public PrequentialObserver {
  public:
   void add(PrequentialObserver* observer) { observers_.push_back(observer); }
   void on_prediction(std::uint64_t index, double y, double prediction, std::span<const double> proba) override;
+  void on_interval(std::uint64_t index, const Interval& interval) override;
   void on_curve_point(const CurvePoint& point) override;
   void on_progress(std::uint64_t done, std::optional<std::uint64_t> total) override;
 

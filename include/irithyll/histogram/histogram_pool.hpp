@@ -1,5 +1,5 @@
 // HistogramPool: contiguous storage for the per-leaf gradient histograms of
-// one tree, with O(1) lazy exponential forgetting and sibling subtraction.
+// one tree, with O(1) lazy exponential forgetting.
 //
 // Layout. A slab is one leaf's histograms for every feature, laid out as
 //   [feature 0: bin 0 .. bin n0-1][feature 1: ...]...[total]
@@ -73,8 +73,6 @@ class HistogramPool {
   }
   // Multiplies the stored sums by the scale and sets it to 1.
   void materialize(std::uint32_t slab) noexcept;
-  // out = parent - child (true values, so scale-aware); out gets scale 1.
-  void subtract(std::uint32_t parent, std::uint32_t child, std::uint32_t out) noexcept;
 
   // Moves the live slabs to the front in index order, drops the free ones and
   // returns their memory; every slab index in `refs` (kNone entries are

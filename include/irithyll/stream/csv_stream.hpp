@@ -1,41 +1,64 @@
-// CSV files as a Stream: one sample per data row, read through a 64 KiB
-// buffer (the file is never held in memory whole).
+// Tables as a Stream: CSV (any separator) or JSON lines, from a file, a
+// gzip-compressed file, a pipe or standard input ("-"); one sample per row.
 //
-// Cost: the file is read twice. open_csv_stream() makes a first pass that
-// tokenizes every row but converts only the target column, to infer the task,
-// fix the class set before the first sample (a learner needs n_classes up
-// front) and count the rows (size_hint). The second pass, driven by next(),
-// yields the samples one at a time. Memory: one record plus, per categorical
-// feature column, its distinct strings. Not thread-safe (one reader per
-// thread); a file must be seekable (no pipes).
+// Single pass. The input is read once, front to back, through a 64 KiB
+// buffer, so pipes, FIFOs and endless streams work and memory stays flat.
+// What used to need a first pass is settled by a bounded look-ahead: the
+// first CsvOptions::lookahead_rows rows (default 10,000, at most 64 MiB) are
+// read and held before the first sample, to infer the task and the class set
+// (a learner needs n_classes up front) and, for JSON lines, the keys. They are
+// then replayed, so every row is delivered once and in order. The same code
+// runs on files and pipes: a file and the same bytes piped give identical
+// samples. The look-ahead is skipped when nothing needs inferring (task given,
+// and for classification the classes given; for JSON lines, the features).
 //
-// Format (lenient RFC 4180, see src/stream/csv_tokenizer.hpp):
-//   - A header row is required; names must be distinct. The first
-//     CsvOptions::skip_rows physical lines before it are ignored.
-//   - The target column is CsvOptions::target (default: the last column);
-//     every other column is a feature, in file order.
-//   - Missing cells: empty, "NA", "?", and non-finite literals ("nan", "inf",
-//     "-inf", "infinity", any case). A missing feature is delivered as NaN;
-//     infinities are delivered as NaN too, since every learner treats
-//     non-finite inputs as missing. A missing target is an error.
+// Classes. With CsvOptions::classes the class ids are the list's order. Else
+// the classes seen in the look-ahead are sorted (numerically when every label
+// is a number, "1" and "1.0" being one class named by its first spelling;
+// else by bytes: elec8's DOWN = 0, UP = 1). A label first seen after the
+// look-ahead is an error naming its row: learners fix n_classes at
+// construction, so a stream that grows classes must list them (--classes).
+//
+// Guard rail: a classification target with more than max_classes distinct
+// values in the look-ahead, more than half of its rows distinct, is an error
+// naming the column (an id or a timestamp, or a real-valued regression
+// target): it would otherwise build thousands of per-class models.
+//
+// Format, CSV (lenient RFC 4180, see src/stream/csv_tokenizer.hpp):
+//   - Separator: CsvOptions::separator, or guessed from the first line: the
+//     most frequent of ',', ';', tab, '|' outside quotes (',' on a tie).
+//   - A header row (names distinct) unless header = false; then the columns
+//     are named c1, c2, ... The first skip_rows physical lines are ignored.
+// Format, JSON lines: one flat object per line (src/stream/jsonl_object.hpp),
+//   features by key. The columns are the keys of the look-ahead rows in order
+//   of first appearance (or CsvOptions::features); a key missing from a row
+//   is a missing value; a key first seen after the look-ahead is ignored and
+//   counted (ignored_keys()). The default target is the last key of the first
+//   row.
+// Common rules:
+//   - The target column is CsvOptions::target (default: the last column).
+//     Features: CsvOptions::features when given (in that order), else every
+//     other column in file order; minus CsvOptions::drop.
+//   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
+//     "nil" (any case) and non-finite literals ("inf", "1e999", ...). A
+//     missing feature is delivered as NaN. A missing target is an error unless
+//     allow_missing_target (then y is NaN: the caller predicts the row and
+//     does not learn it).
 //   - A feature column is numeric if its first non-missing value parses as a
-//     number, categorical otherwise. A later non-number in a numeric column is
-//     an error. Categorical values become ids 0, 1, 2, ... in order of first
-//     appearance, per column (a numeric-looking string in a categorical column
-//     is just another category).
-//   - Task, when CsvOptions::task is empty: a non-numeric target means
-//     classification; a numeric target with only integer values and at most
-//     32 distinct values means classification; anything else regression.
-//     Asking for regression on a non-numeric target is an error.
-//   - Class ids: if every label is a number, labels sorted numerically ("1"
-//     and "1.0" are the same class, named by its first spelling); otherwise
-//     sorted lexicographically by their bytes (elec8: DOWN = 0, UP = 1).
+//     number, categorical otherwise or when listed in CsvOptions::categorical.
+//     A later non-number in a numeric column is an error. Categorical values
+//     become ids 0, 1, 2, ... in order of first appearance, per column.
+//   - Task, when CsvOptions::task is empty (from the look-ahead): a
+//     non-numeric target means classification; a numeric target with only
+//     integer values and at most 32 distinct values means classification;
+//     anything else regression.
 //
-// Errors name the file, the 1-based physical line where the row starts and
-// the 1-based column: "data.csv:17:3: expected 5 columns, found 4". Problems
-// the first pass sees (column counts, quoting, target values, the header) are
-// returned by open_csv_stream(); feature values are checked by next(), which
-// then returns false with status() set.
+// Errors name the input, the 1-based physical line where the row starts and
+// the 1-based column: "data.csv:17:3: expected 5 columns, found 4" (JSON
+// lines: the byte column of a syntax error, else the key). Problems in the
+// header and the look-ahead are returned by open_csv_stream(); later rows'
+// problems by next(), which then returns false with status() set. Not
+// thread-safe (one reader per thread).
 #pragma once
 
 #include <cstdint>
@@ -43,30 +66,62 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/stream/stream.hpp"
 
 namespace irithyll {
 
+enum class TableFormat : std::uint8_t { kCsv, kJsonLines };
+
 struct CsvOptions {
+  TableFormat format = TableFormat::kCsv;
   std::string target;              // target column name; empty = last column
   std::optional<Task> task;        // empty = infer (rules above)
   std::uint64_t skip_rows = 0;     // physical lines ignored before the header
   // A learner needs features, so one column is normally an error; a drift
   // monitor reads a single column of errors or losses and sets this.
   bool allow_target_only = false;
+  char separator = 0;              // CSV; 0 = guess from the first line
+  bool header = true;              // CSV; false = columns c1, c2, ...
+  std::vector<std::string> features;     // empty = every column but the target
+  std::vector<std::string> drop;         // never features
+  std::vector<std::string> categorical;  // categorical even if numbers
+  std::vector<std::string> classes;      // fixed class list; empty = infer
+  std::size_t max_classes = 1000;        // guard rail (see above)
+  std::uint64_t lookahead_rows = 10000;  // >= 1
+  bool allow_missing_target = false;     // empty label -> y = NaN, not an error
+  // No target at all (prediction): every column, or CsvOptions::features, is
+  // a feature; y is always NaN; the schema's task is regression.
+  bool no_target = false;
 };
 
-// Most classes a CSV target may have; more is almost surely a regression
-// target or an id column, and an error says so.
-inline constexpr std::size_t kCsvMaxClasses = 65536;
+// Rows and bytes of look-ahead at most: memory stays bounded on any input.
+inline constexpr std::uint64_t kMaxLookaheadBytes = std::uint64_t{64} << 20;
 
-Result<std::unique_ptr<Stream>> open_csv_stream(const std::string& path, const CsvOptions& options = {});
+// The table reader behind the Stream interface, with what only it knows.
+class TableStream : public Stream {
+ public:
+  // JSON lines: keys first seen after the look-ahead, dropped (0 for CSV).
+  virtual std::uint64_t ignored_keys() const = 0;
+  // The 1-based physical line where the last delivered row started (0 before
+  // the first): lets callers name the row in their own errors.
+  virtual std::uint64_t current_line() const = 0;
+  // Share of a regular file read so far (0..1), for progress bars; empty
+  // for pipes, standard input and strings.
+  virtual std::optional<double> fraction_read() const = 0;
+};
+
+// path "-" reads standard input; gzip input is recognised by its content.
+Result<std::unique_ptr<TableStream>> open_csv_stream(const std::string& path, const CsvOptions& options = {});
 
 // Same reader over text already in memory (tests, fuzzing); `name` stands in
 // for the file name in error messages.
-Result<std::unique_ptr<Stream>> open_csv_stream_from_string(std::string text, const CsvOptions& options = {},
-                                                            std::string name = "<string>");
+Result<std::unique_ptr<TableStream>> open_csv_stream_from_string(std::string text, const CsvOptions& options = {},
+                                                                 std::string name = "<string>");
+
+// A value the readers take as missing (the list above, any case).
+bool is_missing_token(std::string_view text);
 
 }  // namespace irithyll

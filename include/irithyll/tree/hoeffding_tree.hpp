@@ -35,7 +35,9 @@
 // are safe to call concurrently.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -127,13 +129,25 @@ class HoeffdingTree {
   Status decode(ByteReader& in);
 
  private:
+  // A leaf's output from its sums, under the leaf controls: 0 while H is
+  // below min_hessian_sum (too little evidence), clamped to
+  // +-max_leaf_output (a leaf whose hessian sum is tiny, a saturated
+  // logistic, would otherwise jump far), then into the node's monotone
+  // bounds [lo, hi].
+  double leaf_output(double g, double h, double lo, double hi) const noexcept;
+  double node_lo(std::uint32_t n) const noexcept { return lo_.empty() ? -kInf : lo_[n]; }
+  double node_hi(std::uint32_t n) const noexcept { return hi_.empty() ? kInf : hi_[n]; }
+  // Gradient clipping (inventory 10.3 step 3): once the leaf has seen 10
+  // gradients, clamps g to their mean +- k sd (Welford), then folds it in.
+  double clip_gradient(std::uint32_t leaf, double g) noexcept;
   void init_features(std::size_t n);
   void reserve_nodes();
   void build_edges();
   void accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept;
   bool attempt_split(std::uint32_t leaf);
   void draw_feature_mask();
-  void push_leaf(std::uint16_t depth, double value);
+  void push_leaf(std::uint16_t depth, double value, double lo = -kInf, double hi = kInf);
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
   Status validate_structure() const;
 
   TreeConfig config_;
@@ -157,6 +171,10 @@ class HoeffdingTree {
   std::vector<std::uint32_t> slab_;
   std::vector<double> split_gains_;
   std::vector<std::uint32_t> mask_;      // scratch: features scored in this attempt
+  // Per node, only when the config enables them (empty otherwise):
+  std::vector<double> lo_, hi_;          // monotone bounds on the node's leaf values
+  std::vector<std::uint64_t> clip_n_;    // gradient clipping: Welford count, mean, M2
+  std::vector<double> clip_mean_, clip_m2_;
 };
 
 }  // namespace irithyll

@@ -27,6 +27,9 @@ struct GainParams {
   double gamma = 0.0;
   double min_child_hessian = 1.0;
   std::uint64_t min_child_samples = 0;
+  // Monotone constraint of the feature scored: +1 keeps only candidates with
+  // left weight <= right weight, -1 the reverse, 0 all.
+  int monotone = 0;
 };
 
 struct SplitCandidate {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
@@ -26,6 +27,28 @@ struct TreeConfig {
   double min_child_hessian = 1.0;     // >= 0; each child's hessian sum must reach this
   std::uint32_t min_samples_leaf = 0; // 0 = off; each child must hold at least this many of the leaf's binned samples
   BinStrategy bin_strategy = BinStrategy::kUniform;
+  // Leaf controls of the original (inventory 10.3), all off by default; a
+  // config with any of them set encodes an options block (see encode()).
+  double max_leaf_output = 0.0;       // 0 = off, else > 0: every leaf value is clamped to [-m, m]
+  double min_hessian_sum = 0.0;       // 0 = off, else > 0: a leaf outputs 0 until its hessian sum reaches this
+  double gradient_clip_sigma = 0.0;   // 0 = off, else k > 0: clamp g to the leaf's mean +- k sd (Welford, after 10)
+  // Per feature: +1 prediction non-decreasing in it, -1 non-increasing, 0
+  // free; missing entries are 0. Enforced in split search (a candidate whose
+  // child weights break the order is dropped) and on leaf values (each node
+  // carries bounds its leaves are clamped into).
+  std::vector<std::int8_t> monotone;
+
+  bool has_monotone() const noexcept {
+    for (std::int8_t m : monotone)
+      if (m != 0) return true;
+    return false;
+  }
+  bool has_options() const noexcept {
+    return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || !monotone.empty();
+  }
+  std::int8_t monotone_of(std::size_t feature) const noexcept {
+    return feature < monotone.size() ? monotone[feature] : std::int8_t{0};
+  }
 
   Status validate() const;
   void encode(ByteWriter& out) const;

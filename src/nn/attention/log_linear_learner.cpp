@@ -60,8 +60,9 @@ void LogLinearLearner::train_guarded(std::span<double> out) {
   std::span<double> params = guard_->params(), grads = guard_->grads();
   layer_.copy_params(params);
   layer_.dense_gradient(u_, grads);
-  guard_->pre_update();
   const double lr = layer_.config().learning_rate;
+  guard_->set_step_size(lr);
+  guard_->pre_update();
   for (std::size_t i = 0; i < params.size(); ++i) params[i] -= lr * grads[i];
   guard_->post_update();
   layer_.set_params(params);

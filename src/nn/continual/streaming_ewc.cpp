@@ -15,7 +15,8 @@ void StreamingEwc::pre_update(std::span<const double> params, std::span<double> 
     if (std::isfinite(g)) fisher_[i] = a * fisher_[i] + (1.0 - a) * g * g;
   }
   if (!has_anchor_) return;
-  for (std::size_t i = 0; i < fisher_.size(); ++i) grads[i] += config_.lambda * fisher_[i] * (params[i] - anchor_[i]);
+  for (std::size_t i = 0; i < fisher_.size(); ++i)
+    grads[i] += std::min(config_.lambda * fisher_[i], max_coefficient_) * (params[i] - anchor_[i]);
 }
 
 void StreamingEwc::on_drift(std::span<const double> params, DriftSignal signal) noexcept {

@@ -34,6 +34,11 @@ class GradientContinual {
   std::span<double> params() noexcept { return params_; }
   std::span<double> grads() noexcept { return grads_; }
   void pre_update() noexcept { strategy().pre_update(params_, grads_); }
+  // The owner's SGD step size, so EWC's penalty can never overshoot its
+  // anchor (streaming_ewc.hpp); other strategies ignore it.
+  void set_step_size(double lr) noexcept {
+    if (auto* ewc = std::get_if<StreamingEwc>(&strategy_)) ewc->set_step_size(lr);
+  }
   void post_update() noexcept { strategy().post_update(params_); }
   // Feeds the loss to the detector; a Warning or Drift goes to the strategy
   // with params() as the current weights.

@@ -9,6 +9,8 @@
 // Cost O(n) per update; memory 2n doubles. Thread safety: one owner.
 #pragma once
 
+#include <limits>
+
 #include <vector>
 
 #include "irithyll/nn/continual/continual_strategy.hpp"
@@ -23,6 +25,15 @@ struct StreamingEwcConfig {
 class StreamingEwc final : public ContinualStrategy {
  public:
   StreamingEwc(std::size_t n_params, StreamingEwcConfig config = {});
+  // Caps each parameter's penalty coefficient lambda F_i at 1 / lr, the
+  // largest for which one SGD step of size lr moves a parameter at most onto
+  // its anchor. Without it, lambda F_i lr > 2 makes the penalty oscillate with
+  // growing amplitude, and since F is an average of squared gradients that the
+  // oscillation itself inflates, the parameters ran to NaN (lambda 1e4 on the
+  // log-linear learner). 0 or less: no cap.
+  void set_step_size(double lr) noexcept {
+    max_coefficient_ = lr > 0.0 ? 1.0 / lr : std::numeric_limits<double>::infinity();
+  }
 
   std::string_view name() const override { return "ewc"; }
   std::size_t n_params() const noexcept override { return fisher_.size(); }
@@ -40,6 +51,7 @@ class StreamingEwc final : public ContinualStrategy {
 
  private:
   StreamingEwcConfig config_;
+  double max_coefficient_ = std::numeric_limits<double>::infinity();
   std::vector<double> fisher_, anchor_;
   bool has_anchor_ = false;
 };

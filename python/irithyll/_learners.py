@@ -1,0 +1,462 @@
+"""Learner classes generated from the library's model catalogue.
+
+One class per catalogue row and task (SGBTClassifier, MambaRegressor, ...).
+Keyword arguments, defaults, range checks, docstrings and reprs all come
+from the catalogue table, so a model added in C++ appears here unchanged.
+
+Sample conventions (River's):
+  * x is a dict {feature_name: number}. The feature set is fixed by the first
+    learn_one; a key missing later is a missing value (NaN, which every
+    learner tolerates); a key never seen before is ignored, with one warning
+    per model. None also counts as missing.
+  * Classifier labels are any hashable values. With classes=[...] the label
+    order is fixed up front; otherwise labels are numbered in order of first
+    appearance, up to n_classes (default 2) distinct labels, the class
+    capacity the C++ learner is built with. A further label raises
+    ValueError: pass classes= or a larger n_classes.
+  * The C++ learner is built lazily at the first learn_one (or learn_many),
+    when the feature count is known.
+"""
+import keyword
+import math
+import warnings
+
+from . import _core
+
+_NAMES = {
+    "sgbt": ("ensemble", "SGBT"),
+    "adaptive_sgbt": ("ensemble", "AdaptiveSGBT"),
+    "quantile_sgbt": ("ensemble", "QuantileSGBT"),
+    "distributional_sgbt": ("ensemble", "DistributionalSGBT"),
+    "bagged_sgbt": ("ensemble", "BaggedSGBT"),
+    "stacked": ("ensemble", "Stacked"),
+    "hoeffding_tree": ("tree", "HoeffdingTree"),
+    "arf": ("forest", "ARF"),
+    "attention": ("nn", "Attention"),
+    "esn": ("nn", "ESN"),
+    "loglinear": ("nn", "LogLinear"),
+    "mamba": ("nn", "Mamba"),
+    "mgrade": ("nn", "MGrade"),
+    "ngrc": ("nn", "NGRC"),
+    "slstm": ("nn", "SLSTM"),
+    "spikenet": ("nn", "SpikeNet"),
+}
+
+CATALOGUE = _core.catalogue()
+# A setting whose Python spelling is a keyword (SGBT's "lambda") takes a
+# trailing underscore, Python's usual escape: SGBTRegressor(lambda_=2.0).
+for _row in CATALOGUE:
+    for _f in _row["fields"]:
+        if keyword.iskeyword(_f["python_name"]):
+            _f["python_name"] += "_"
+
+
+def place(name):
+    """(submodule, class stem) for a catalogue row; new rows land in nn."""
+    return _NAMES.get(name, ("nn", name[:1].upper() + name[1:]))
+
+
+def from_text(field, text):
+    """A catalogue default or current value as the Python value it stands for."""
+    kind = field["type"]
+    if kind == "int":
+        return int(text, 0)
+    if kind == "real":
+        return float(text)
+    if kind == "bool":
+        return text in ("on", "true", "1")
+    return text
+
+
+def to_text(value):
+    """A Python value as the catalogue's text form."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(to_text(v) for v in value)
+    return str(value)
+
+
+class Learner:
+    """Base of every generated learner (see the module docstring)."""
+
+    _model_name = ""
+    _fields = ()
+    _classification = False
+
+    def __init__(self, *, seed=42, **params):
+        known = {f["python_name"]: f for f in self._fields}
+        for key, value in params.items():
+            if key not in known:
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{key}'")
+            _core.check_setting(self._model_name, known[key]["name"], to_text(value))
+        if not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed = {seed!r} is out of range: must be an integer >= 0")
+        self._params = dict(params)
+        self.seed = seed
+        self._model = None
+        self._features = None
+        self._warned = False
+
+    # --- parameters --------------------------------------------------------------
+    def _get_params(self):
+        out = {f["python_name"]: from_text(f, f["default"]) for f in self._fields}
+        out.update(self._params)
+        return out
+
+    def __getattr__(self, name):
+        # Settings read as attributes (model.n_steps), from the catalogue rows.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        params = self._get_params()
+        if name in params:
+            return params[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _settings(self):
+        by_py = {f["python_name"]: f["name"] for f in self._fields}
+        return [(by_py[k], to_text(v)) for k, v in self._params.items()]
+
+    def _init_kwargs(self):
+        """The constructor arguments that rebuild this object untrained."""
+        return dict(self._params, seed=self.seed)
+
+    def clone(self):
+        """A fresh, untrained copy with the same settings."""
+        return type(self)(**self._init_kwargs())
+
+    def __repr__(self):
+        # Only what differs from the catalogue's defaults, in the order given.
+        kwargs = self._init_kwargs()
+        if kwargs.get("seed") == 42:
+            del kwargs["seed"]
+        shown = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        return f"{type(self).__name__}({shown})"
+
+    # --- building ----------------------------------------------------------------
+    def _n_classes(self):
+        return 0
+
+    def _build(self, features):
+        if not features:
+            raise ValueError(f"{type(self).__name__}: the first sample has no features")
+        model = _core.Learner.make(self._model_name, self._settings(), self._classification,
+                                   self._n_classes(), len(features), self.seed)
+        model.set_features(list(features))
+        self._features = list(features)
+        self._model = model
+        return model
+
+    def _learn(self, x, target, sample_weight):
+        if not isinstance(x, dict):
+            raise TypeError(f"x must be a dict of features, not {type(x).__name__}")
+        model = self._model if self._model is not None else self._build(list(x))
+        if self._features is None:  # a loaded checkpoint that had not learned yet
+            if not x:
+                raise ValueError(f"{type(self).__name__}: the first sample has no features")
+            self._features = list(x)
+            model.set_features(self._features)
+        if model.learn_dict(x, target, float(sample_weight)) and not self._warned:
+            self._warned = True
+            unseen = [k for k in x if k not in set(self._features)]
+            warnings.warn(f"{type(self).__name__}: features {unseen!r} were not in the first sample "
+                          "and are ignored (the feature set is fixed by the first learn_one)",
+                          stacklevel=3)
+
+    def _check_x(self, x):
+        if not isinstance(x, dict):
+            raise TypeError(f"x must be a dict of features, not {type(x).__name__}")
+
+    def _matrix(self, X, build=True):
+        """X as a C-contiguous float64 matrix in the model's feature order.
+
+        A DataFrame (anything with .columns and .to_numpy(), pandas included)
+        is matched by column name: its columns name the features on the
+        first call, later frames are reordered to them (a missing column is
+        all-missing, an extra one is ignored). A plain array is positional;
+        its features are named 0..d-1 when it comes first.
+        """
+        import numpy as np
+        columns = getattr(X, "columns", None)
+        if columns is not None and hasattr(X, "to_numpy"):
+            names = list(columns)
+            values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
+            if self._features is not None and names != self._features:
+                where = {name: i for i, name in enumerate(names)}
+                out = np.full((values.shape[0], len(self._features)), np.nan)
+                for j, name in enumerate(self._features):
+                    if name in where:
+                        out[:, j] = values[:, where[name]]
+                values = out
+        else:
+            names = None
+            values = X
+        X = np.ascontiguousarray(values, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError("X must be a 2-D array (rows = samples)")
+        if not build:
+            return X
+        names = names if names is not None else list(range(X.shape[1]))
+        if self._model is None:
+            self._build(names)
+        elif self._features is None:
+            self._features = names
+            self._model.set_features(self._features)
+        return X
+
+    @property
+    def n_samples_seen(self):
+        return 0 if self._model is None else self._model.n_samples_seen
+
+    @property
+    def memory_bytes(self):
+        return 0 if self._model is None else self._model.memory_bytes
+
+    @property
+    def features(self):
+        """The feature names fixed by the first sample (None before it)."""
+        return None if self._features is None else list(self._features)
+
+    # --- persistence ---------------------------------------------------------------
+    def _meta(self):
+        return {"class": type(self).__name__, "kwargs": self._init_kwargs(),
+                "features": self._features, "labels": getattr(self, "_labels", None)}
+
+    def __getstate__(self):
+        state = self._meta()
+        state["checkpoint"] = None if self._model is None else self._model.encode()
+        state["warned"] = self._warned
+        return state
+
+    def __setstate__(self, state):
+        type(self).__init__(self, **state["kwargs"])
+        self._warned = state.get("warned", False)
+        if state.get("labels") is not None:
+            self._set_labels(state["labels"])
+        if state["checkpoint"] is not None:
+            self._model = _core.Learner.decode(state["checkpoint"])
+            self._features = list(state["features"])
+            self._model.set_features(self._features)
+
+    def export_packed(self, path, format="f32"):
+        """Writes the packed model (SGBT only; see irithyll.packed) and
+        returns the paths written: one file, or one per class for K > 2."""
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
+        return self._model.export_packed(str(path), format)
+
+    def save(self, path):
+        """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
+        the Python side (feature names, labels, settings)."""
+        from . import _persist
+        _persist.save(self, path)
+
+
+class Regressor(Learner):
+    _classification = False
+
+    def learn_one(self, x, y, sample_weight=1.0):
+        """Learns one sample (predict first, then learn)."""
+        if isinstance(y, (str, bytes)) or y is None:
+            raise TypeError(f"{type(self).__name__}: the target must be a number, not {y!r}")
+        self._learn(x, float(y), sample_weight)
+
+    def predict_one(self, x):
+        self._check_x(x)
+        if self._model is None:
+            return 0.0
+        return self._model.predict_dict(x)
+
+    def learn_many(self, X, y, sample_weight=None):
+        """Learns the rows of X in order (the GIL is released meanwhile)."""
+        import numpy as np
+        X = self._matrix(X)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        self._model.learn_many(X, np.asarray(y, dtype=np.float64), w)
+
+    def predict_many(self, X):
+        import numpy as np
+        X = self._matrix(X, build=False)
+        if self._model is None:
+            return np.zeros(len(X))
+        return self._model.predict_many(X)
+
+    def predict_learn_many(self, X, y):
+        """Prequential over the rows: each row is predicted, then learned.
+        Returns the predictions (what a predict_one/learn_one loop gives)."""
+        import numpy as np
+        X = self._matrix(X)
+        return self._model.predict_learn_many(X, np.asarray(y, dtype=np.float64))
+
+
+class Classifier(Learner):
+    _classification = True
+
+    def __init__(self, *, seed=42, classes=None, n_classes=2, **params):
+        super().__init__(seed=seed, **params)
+        if classes is not None:
+            classes = list(classes)
+            if len(classes) < 2 or len(set(classes)) != len(classes):
+                raise ValueError("classes must list at least two distinct labels")
+            n_classes = len(classes)
+        if not isinstance(n_classes, int) or n_classes < 2:
+            raise ValueError(f"n_classes = {n_classes!r} is out of range: must be an integer >= 2")
+        self._capacity = n_classes
+        self.n_classes = n_classes
+        self.classes = classes
+        self._set_labels(classes or [])
+
+    def _set_labels(self, labels):
+        self._labels = list(labels)
+        self._index = {label: i for i, label in enumerate(self._labels)}
+        self.n_classes = max(self.n_classes, len(self._labels))
+
+    def _n_classes(self):
+        return self.n_classes
+
+    def _init_kwargs(self):
+        kwargs = super()._init_kwargs()
+        if self.classes is not None:
+            kwargs["classes"] = list(self.classes)
+        elif self._capacity != 2:
+            kwargs["n_classes"] = self._capacity
+        return kwargs
+
+    def _label_index(self, y):
+        i = self._index.get(y)
+        if i is not None:
+            return i
+        if y is None or (isinstance(y, float) and math.isnan(y)):
+            raise ValueError(f"{type(self).__name__}: {y!r} is not a valid label")
+        if len(self._labels) >= self.n_classes:
+            raise ValueError(f"{type(self).__name__}: label {y!r} would be class {len(self._labels) + 1}, but the "
+                             f"model holds {self.n_classes} classes {self._labels!r}; pass classes=[...] "
+                             "or a larger n_classes")
+        self._index[y] = len(self._labels)
+        self._labels.append(y)
+        return self._index[y]
+
+    def learn_one(self, x, y, sample_weight=1.0):
+        """Learns one sample (predict first, then learn)."""
+        self._check_x(x)
+        self._learn(x, float(self._label_index(y)), sample_weight)
+
+    def predict_proba_one(self, x):
+        """{label: probability} over the labels seen so far."""
+        self._check_x(x)
+        if self._model is None:
+            # Untrained: uniform over the labels given up front (none: empty).
+            return {label: 1.0 / len(self._labels) for label in self._labels}
+        proba = self._model.proba_dict(x)
+        return {label: proba[i] for i, label in enumerate(self._labels)}
+
+    def predict_one(self, x):
+        """The most probable label seen so far (None before any)."""
+        self._check_x(x)
+        if self._model is None or not self._labels:
+            return self._labels[0] if self._labels else None
+        i = int(self._model.predict_dict(x))
+        if i < len(self._labels):
+            return self._labels[i]
+        # The arg-max is a class slot no label has taken yet: best known label.
+        proba = self.predict_proba_one(x)
+        return max(proba, key=proba.get)
+
+    def learn_many(self, X, y, sample_weight=None):
+        """Learns the rows of X in order (the GIL is released meanwhile)."""
+        import numpy as np
+        X = self._matrix(X)
+        idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        self._model.learn_many(X, idx, w)
+
+    def predict_learn_many(self, X, y):
+        """Prequential over the rows: each row is predicted, then learned.
+        Returns the predicted labels (what a predict_one/learn_one loop gives
+        once every label has been seen; pass classes= for an exact match)."""
+        import numpy as np
+        X = self._matrix(X)
+        idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
+        pred = self._model.predict_learn_many(X, idx).astype(np.intp)
+        labels = np.array(self._labels + [None] * (self.n_classes - len(self._labels)), dtype=object)
+        return labels[pred]
+
+    def predict_proba_many(self, X):
+        """Class probabilities, one row per sample, columns in `labels` order."""
+        import numpy as np
+        X = self._matrix(X, build=False)
+        if self._model is None:
+            return np.zeros((len(X), 0))
+        return self._model.predict_proba_many(X)[:, :len(self._labels)]
+
+    def predict_many(self, X):
+        import numpy as np
+        proba = self.predict_proba_many(X)
+        if proba.shape[1] == 0:
+            return np.array([None] * len(proba), dtype=object)
+        labels = np.array(self._labels, dtype=object)
+        return labels[np.argmax(proba, axis=1)]
+
+    @property
+    def labels(self):
+        """Labels in class-index order."""
+        return list(self._labels)
+
+
+def _doc(row, task):
+    lines = [f"{row['description']} ({task}; catalogue model '{row['name']}').", "", "Parameters", "----------"]
+    for f in row["fields"]:
+        rng = f" Allowed: {f['range']}." if f["range"] else ""
+        lines.append(f"{f['python_name']} : {f['type']}, default {f['default']!s}")
+        lines.append(f"    {f['help']}.{rng}")
+    lines.append("seed : int, default 42")
+    lines.append("    Random seed (same seed and stream: bit-identical model).")
+    if task == "classification":
+        lines.append("classes : list, optional")
+        lines.append("    All labels, in class-index order; fixes the class count.")
+        lines.append("n_classes : int, default 2")
+        lines.append("    Class capacity when classes is not given; labels are numbered as they appear.")
+    return "\n".join(lines)
+
+
+def _signature(cls):
+    """help() and inspect show the catalogue's keyword arguments."""
+    import inspect
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter(f["python_name"], kw, default=from_text(f, f["default"])) for f in cls._fields]
+    params.append(inspect.Parameter("seed", kw, default=42))
+    if issubclass(cls, Classifier):
+        params += [inspect.Parameter("classes", kw, default=None), inspect.Parameter("n_classes", kw, default=2)]
+    return inspect.Signature(params)
+
+
+def generate():
+    """{submodule: {class name: class}} for every catalogue row and task."""
+    out = {"ensemble": {}, "nn": {}}
+    for row in CATALOGUE:
+        module, stem = place(row["name"])
+        for task, base, suffix in (("regression", Regressor, "Regressor"),
+                                   ("classification", Classifier, "Classifier")):
+            if not row[task]:
+                continue
+            name = stem + suffix
+            cls = type(name, (base,), {
+                "_model_name": row["name"],
+                "_fields": tuple(row["fields"]),
+                "__doc__": _doc(row, task),
+                "__module__": f"irithyll.{module}",
+                "__qualname__": name,
+            })
+            cls.__signature__ = _signature(cls)
+            out.setdefault(module, {})[name] = cls
+    return out
+
+
+GENERATED = generate()
+
+
+def class_for(name, classification):
+    module, stem = place(name)
+    return GENERATED[module][stem + ("Classifier" if classification else "Regressor")]

@@ -1,0 +1,64 @@
+"""Drift detectors over the library's drift/ (ADWIN, PageHinkley; DDM in drift.binary).
+
+    detector.update(x); if detector.drift_detected: ...
+"""
+import sys
+
+from . import _core
+
+_STABLE, _WARNING, _DRIFT = 0, 1, 2
+
+
+class DriftDetector:
+    def __init__(self, kind, delta=0.005, threshold=50.0, warning_level=2.0, drift_level=3.0, min_instances=30):
+        self._core = _core.Drift(kind, delta, threshold, warning_level, drift_level, min_instances)
+        self._signal = _STABLE
+
+    def update(self, x):
+        """Feeds one value; non-finite values are ignored."""
+        self._signal = self._core.update(float(x))
+
+    @property
+    def drift_detected(self):
+        return self._signal == _DRIFT
+
+    @property
+    def warning_detected(self):
+        return self._signal == _WARNING
+
+    @property
+    def estimation(self):
+        """The detector's current estimate of the monitored mean."""
+        return self._core.estimated_mean
+
+    def _reset(self):
+        self._core.reset()
+        self._signal = _STABLE
+
+
+class ADWIN(DriftDetector):
+    """Adaptive windowing; delta is the confidence, in (0, 1)."""
+
+    def __init__(self, delta=0.002):
+        super().__init__("adwin", delta=delta)
+        self.delta = delta
+
+    def __repr__(self):
+        return f"ADWIN(delta={self.delta!r})"
+
+
+class PageHinkley(DriftDetector):
+    """Page-Hinkley test: delta is the tolerated change, threshold the alarm level."""
+
+    def __init__(self, delta=0.005, threshold=50.0):
+        super().__init__("pht", delta=delta, threshold=threshold)
+        self.delta, self.threshold = delta, threshold
+
+    def __repr__(self):
+        return f"PageHinkley(delta={self.delta!r}, threshold={self.threshold!r})"
+
+
+from . import _drift_binary as binary  # noqa: E402
+
+sys.modules[__name__ + ".binary"] = binary
+__all__ = ["ADWIN", "PageHinkley", "binary"]

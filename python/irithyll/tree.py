@@ -1,0 +1,5 @@
+"""Single Hoeffding trees from the model catalogue (HoeffdingTreeClassifier, HoeffdingTreeRegressor)."""
+from ._learners import GENERATED as _GENERATED
+
+globals().update(_GENERATED.get("tree", {}))
+__all__ = sorted(_GENERATED.get("tree", {}))

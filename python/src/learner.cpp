@@ -1,0 +1,304 @@
+// _core.Learner: one catalogue learner plus the feature order that turns a
+// River-style dict sample into the dense row the library expects. The
+// dict -> row step is here, not in Python, because it is the per-sample
+// cost that decides whether the Python loop keeps up with the CLI.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "errors.hpp"
+#include "irithyll/catalogue.hpp"
+#include "irithyll/core/file_io.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/model_file.hpp"
+#include "irithyll/packed/exporter.hpp"
+
+namespace py = pybind11;
+
+namespace irithyll::python {
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// While a batch call runs with the GIL released, another Python thread could
+// reach the same model; every entry point checks this flag under the GIL and
+// refuses instead of racing.
+class BusyGuard {
+ public:
+  explicit BusyGuard(bool& busy) : busy_(busy) {
+    if (busy_) throw py::value_error("learner is busy in a batch call on another thread");
+    busy_ = true;
+  }
+  ~BusyGuard() { busy_ = false; }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+
+ private:
+  bool& busy_;
+};
+
+class PyLearner {
+ public:
+  explicit PyLearner(std::unique_ptr<Learner> model) : model_(std::move(model)) {
+    proba_.assign(model_->n_classes(), 0.0);
+  }
+
+  static PyLearner make(const std::string& name, const std::vector<std::pair<std::string, std::string>>& settings,
+                        bool classification, std::size_t n_classes, std::size_t n_features, std::uint64_t seed) {
+    ModelSettings s;
+    for (const auto& [k, v] : settings) s.set(k, v);
+    const LearnerContext context{classification ? Task::kClassification : Task::kRegression, n_classes, n_features,
+                                 seed};
+    return PyLearner(take(make_learner(name, s, context)));
+  }
+
+  static PyLearner decode(const py::bytes& data) {
+    const std::string_view view = data;
+    const auto* p = reinterpret_cast<const std::uint8_t*>(view.data());
+    return PyLearner(take(decode_learner({p, view.size()})));
+  }
+
+  py::bytes encode() {
+    const BusyGuard guard(busy_);
+    const std::vector<std::uint8_t> bytes = encode_learner(*model_);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+  }
+
+  // Fixes the dict keys read, in order; the row has one slot per key.
+  void set_features(const py::list& keys) {
+    keys_.clear();
+    for (const auto& k : keys) keys_.push_back(py::reinterpret_borrow<py::object>(k));
+    row_.assign(keys_.size(), kMissing);
+  }
+  py::list features() const {
+    py::list out;
+    for (const auto& k : keys_) out.append(k);
+    return out;
+  }
+
+  // Returns true when the dict held a key outside the feature set.
+  bool learn_dict(const py::dict& x, double y, double weight) {
+    const BusyGuard guard(busy_);
+    const bool extra = fill_row(x);
+    model_->learn_one(row_, y, weight);
+    return extra;
+  }
+  double predict_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
+    fill_row(x);
+    return model_->predict_one(row_);
+  }
+  py::list proba_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
+    fill_row(x);
+    model_->predict_proba_one(row_, proba_);
+    py::list out;
+    for (const double p : proba_) out.append(p);
+    return out;
+  }
+
+  void learn_many(const Array& x, const Array& y, const std::optional<Array>& weight) {
+    const BusyGuard guard(busy_);
+    const std::size_t n = check_matrix(x);
+    if (y.ndim() != 1 || static_cast<std::size_t>(y.shape(0)) != n)
+      throw py::value_error("learn_many: y must be 1-D with one value per row of X (" + std::to_string(n) + ")");
+    if (weight && (weight->ndim() != 1 || static_cast<std::size_t>(weight->shape(0)) != n))
+      throw py::value_error("learn_many: sample_weight must be 1-D with one value per row of X");
+    const std::size_t d = width(x);
+    const double* px = x.data();
+    const double* py_ = y.data();
+    const double* pw = weight ? weight->data() : nullptr;
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < n; ++i) model_->learn_one({px + i * d, d}, py_[i], pw ? pw[i] : 1.0);
+  }
+
+  // Prequential over the rows: predict row i, then learn it. The exact
+  // test-then-train order at batch speed (predict_many then learn_many on a
+  // chunk would predict the whole chunk from a stale model).
+  py::array_t<double> predict_learn_many(const Array& x, const Array& y) {
+    const BusyGuard guard(busy_);
+    const std::size_t n = check_matrix(x);
+    if (y.ndim() != 1 || static_cast<std::size_t>(y.shape(0)) != n)
+      throw py::value_error("predict_learn_many: y must be 1-D with one value per row of X");
+    const std::size_t d = width(x);
+    py::array_t<double> out(static_cast<py::ssize_t>(n));
+    double* po = out.mutable_data();
+    const double* px = x.data();
+    const double* py_ = y.data();
+    {
+      py::gil_scoped_release release;
+      for (std::size_t i = 0; i < n; ++i) {
+        po[i] = model_->predict_one({px + i * d, d});
+        model_->learn_one({px + i * d, d}, py_[i], 1.0);
+      }
+    }
+    return out;
+  }
+
+  py::array_t<double> predict_many(const Array& x) {
+    const BusyGuard guard(busy_);
+    const std::size_t n = check_matrix(x);
+    const std::size_t d = width(x);
+    py::array_t<double> out(static_cast<py::ssize_t>(n));
+    double* po = out.mutable_data();
+    const double* px = x.data();
+    {
+      py::gil_scoped_release release;
+      for (std::size_t i = 0; i < n; ++i) po[i] = model_->predict_one({px + i * d, d});
+    }
+    return out;
+  }
+
+  py::array_t<double> predict_proba_many(const Array& x) {
+    const BusyGuard guard(busy_);
+    const std::size_t n = check_matrix(x);
+    const std::size_t d = width(x);
+    const std::size_t k = model_->n_classes();
+    py::array_t<double> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(k)});
+    double* po = out.mutable_data();
+    const double* px = x.data();
+    {
+      py::gil_scoped_release release;
+      for (std::size_t i = 0; i < n; ++i) model_->predict_proba_one({px + i * d, d}, {po + i * k, k});
+    }
+    return out;
+  }
+
+  py::list settings() const {
+    py::list out;
+    const CatalogueEntry* e = find_model(model_->name());
+    if (e == nullptr || e->settings_of == nullptr) return out;
+    const ModelSettings current = e->settings_of(*model_);  // named: items() refers into it
+    for (const auto& [k, v] : current.items()) out.append(py::make_tuple(k, v));
+    return out;
+  }
+
+  // Writes the packed model(s) of an SGBT learner, named as `irithyll
+  // export` names them (one file per committee for K > 2 classes).
+  py::list export_packed(const std::string& path, const std::string& format) {
+    const BusyGuard guard(busy_);
+    const auto* sgbt = dynamic_cast<const SGBTLearner*>(model_.get());
+    if (sgbt == nullptr)
+      raise_status(Status::invalid_argument("export_packed: only sgbt can be packed, not '" +
+                                            std::string(model_->name()) + "'"));
+    if (format != "f32" && format != "i16")
+      raise_status(Status::invalid_argument("export_packed: format must be f32 or i16, got '" + format + "'"));
+    py::list written;
+    const std::size_t k_max = sgbt->n_committees();
+    for (std::size_t k = 0; k < k_max; ++k) {
+      const ExportModel em = sgbt->export_model(k);
+      auto bytes = take(format == "f32" ? packed::export_f32(em) : packed::export_i16(em));
+      const std::string out = k_max == 1 ? path : class_path(path, k);
+      check(write_file_atomic(out, bytes));
+      written.append(out);
+    }
+    return written;
+  }
+
+  void reset() {
+    const BusyGuard guard(busy_);
+    model_->reset();
+  }
+
+  const Learner& model() const { return *model_; }
+
+ private:
+  static std::string class_path(const std::string& out, std::size_t k) {
+    const std::string suffix = ".class" + std::to_string(k);
+    const std::size_t slash = out.find_last_of('/');
+    const std::size_t dot = out.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return out + suffix + ".bin";
+    return out.substr(0, dot) + suffix + out.substr(dot);
+  }
+
+  static std::size_t width(const Array& x) { return static_cast<std::size_t>(x.shape(1)); }
+
+  std::size_t check_matrix(const Array& x) const {
+    if (x.ndim() != 2) throw py::value_error("X must be a 2-D array (rows = samples)");
+    const std::size_t want = model_->n_features();
+    if (want == 0) {
+      if (x.shape(1) == 0) throw py::value_error("X has no columns");
+    } else if (width(x) != want) {
+      throw py::value_error("X has " + std::to_string(width(x)) + " columns, the model expects " +
+                            std::to_string(want));
+    }
+    return static_cast<std::size_t>(x.shape(0));
+  }
+
+  // Missing key or None -> NaN; a non-number raises TypeError naming the key.
+  bool fill_row(const py::dict& x) {
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      PyObject* v = PyDict_GetItemWithError(x.ptr(), keys_[i].ptr());
+      if (v == nullptr) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        row_[i] = kMissing;
+        continue;
+      }
+      ++found;
+      if (PyFloat_CheckExact(v)) {
+        row_[i] = PyFloat_AS_DOUBLE(v);
+      } else if (v == Py_None) {
+        row_[i] = kMissing;
+      } else if (PyUnicode_Check(v) || PyBytes_Check(v)) {
+        throw py::type_error("feature " + py::repr(keys_[i]).cast<std::string>() + " is not a number: " +
+                             py::repr(v).cast<std::string>());
+      } else {
+        const double d = PyFloat_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) {
+          PyErr_Clear();
+          throw py::type_error("feature " + py::repr(keys_[i]).cast<std::string>() + " is not a number: " +
+                               py::repr(v).cast<std::string>());
+        }
+        row_[i] = d;
+      }
+    }
+    return static_cast<std::size_t>(PyDict_Size(x.ptr())) > found;
+  }
+
+  std::unique_ptr<Learner> model_;
+  std::vector<py::object> keys_;
+  std::vector<double> row_;
+  std::vector<double> proba_;
+  bool busy_ = false;
+};
+
+}  // namespace
+
+void bind_learner(py::module_& m) {
+  py::class_<PyLearner>(m, "Learner")
+      .def_static("make", &PyLearner::make, py::arg("name"), py::arg("settings"), py::arg("classification"),
+                  py::arg("n_classes"), py::arg("n_features"), py::arg("seed"))
+      .def_static("decode", &PyLearner::decode, py::arg("data"), "a learner from checkpoint bytes")
+      .def("encode", &PyLearner::encode, "checkpoint bytes (the CLI's file format)")
+      .def("set_features", &PyLearner::set_features)
+      .def("features", &PyLearner::features)
+      .def("learn_dict", &PyLearner::learn_dict)
+      .def("predict_dict", &PyLearner::predict_dict)
+      .def("proba_dict", &PyLearner::proba_dict)
+      .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())
+      .def("predict_many", &PyLearner::predict_many)
+      .def("predict_learn_many", &PyLearner::predict_learn_many)
+      .def("predict_proba_many", &PyLearner::predict_proba_many)
+      .def("settings", &PyLearner::settings)
+      .def("reset", &PyLearner::reset)
+      .def("export_packed", &PyLearner::export_packed, py::arg("path"), py::arg("format") = "f32")
+      .def_property_readonly("name", [](const PyLearner& l) { return std::string(l.model().name()); })
+      .def_property_readonly("classification",
+                             [](const PyLearner& l) { return l.model().task() == Task::kClassification; })
+      .def_property_readonly("n_classes", [](const PyLearner& l) { return l.model().n_classes(); })
+      .def_property_readonly("n_features", [](const PyLearner& l) { return l.model().n_features(); })
+      .def_property_readonly("n_samples_seen", [](const PyLearner& l) { return l.model().n_samples_seen(); })
+      .def_property_readonly("memory_bytes", [](const PyLearner& l) { return l.model().memory_bytes(); });
+}
+
+}  // namespace irithyll::python

@@ -1,0 +1,103 @@
+"""save/load (the CLI's checkpoint files), pickle, and CLI interop."""
+import os
+import pickle
+import subprocess
+
+import numpy as np
+import pytest
+
+import irithyll
+from irithyll import ensemble
+from conftest import elec_path, stream
+
+
+def test_save_load_roundtrip(tmp_path):
+    m = ensemble.SGBTClassifier(n_steps=5, seed=9)
+    data = stream(200)
+    for x, y in data:
+        m.learn_one(x, y)
+    path = tmp_path / "m.ckpt"
+    m.save(path)
+    assert path.read_bytes()[:4] == b"IRCK"
+    back = irithyll.load(path)
+    assert type(back) is type(m) and repr(back) == repr(m)
+    assert back.labels == m.labels and back.features == m.features
+    for x, _ in data[:20]:
+        assert back.predict_proba_one(x) == m.predict_proba_one(x)
+
+
+def test_load_without_sidecar_uses_indices(tmp_path):
+    m = ensemble.SGBTRegressor(n_steps=4, learning_rate=0.2)
+    X = np.random.default_rng(0).random((100, 3))
+    m.learn_many(X, X[:, 0] * 2)
+    path = tmp_path / "r.ckpt"
+    m.save(path)
+    os.remove(str(path) + ".py.json")
+    back = irithyll.load(path)
+    assert back.features == [0, 1, 2]
+    assert back.learning_rate == 0.2 and back.n_steps == 4
+    np.testing.assert_array_equal(back.predict_many(X), m.predict_many(X))
+    assert back.predict_one({0: 0.5, 1: 0.5, 2: 0.5}) == m.predict_many(np.array([[0.5, 0.5, 0.5]]))[0]
+
+
+def test_unsaved_model_and_bad_file(tmp_path):
+    with pytest.raises(ValueError, match="nothing to save"):
+        ensemble.SGBTRegressor().save(tmp_path / "x")
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"not a checkpoint at all, really not")
+    with pytest.raises(ValueError):
+        irithyll.load(bad)
+    with pytest.raises(ValueError):
+        pickle.loads(pickle.dumps(ensemble.SGBTRegressor())).learn_many(np.zeros((2, 2)), [1.0])
+
+
+def _cli():
+    cli = os.environ.get("IRITHYLL_CLI")
+    if not cli or not os.path.exists(cli):
+        pytest.skip("the irithyll CLI binary is not known (set IRITHYLL_CLI; CTest does)")
+    return cli
+
+
+def test_cli_checkpoint_loads_in_python_and_back(tmp_path):
+    cli = _cli()
+    data = elec_path()
+    ckpt = tmp_path / "cli.ckpt"
+    subprocess.run([cli, "eval", "--data", data, "--n-steps", "5", "--save", str(ckpt)], check=True,
+                   capture_output=True)
+    model = irithyll.load(ckpt)
+    assert isinstance(model, ensemble.SGBTClassifier)
+    assert model.labels == [0, 1] and model.n_steps == 5
+    X = np.loadtxt(data, delimiter=",", skiprows=1, max_rows=50)[:, :-1]
+    assert model.predict_many(X).shape == (50,)
+    # And back: a Python-saved model is a checkpoint the CLI reads.
+    out = tmp_path / "py.ckpt"
+    model.save(out)
+    r = subprocess.run([cli, "eval", "--data", data, "--load", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_export_packed_predicts_raw_scores(tmp_path):
+    from irithyll.packed import PackedModel
+    X = np.random.default_rng(3).random((400, 3))
+    m = ensemble.SGBTRegressor(n_steps=10, grace_period=20, learning_rate=0.1)
+    m.learn_many(X, 3 * X[:, 0] - X[:, 1])
+    paths = m.export_packed(tmp_path / "m.bin")
+    assert paths == [str(tmp_path / "m.bin")]
+    packed = PackedModel(paths[0])
+    got = packed.predict(X)
+    assert got.dtype == np.float32 and got.shape == (400,)
+    np.testing.assert_allclose(got, m.predict_many(X), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError):
+        packed.predict(X[:, :1] if packed.n_features > 1 else np.zeros((2, 0)))
+    c3 = ensemble.SGBTClassifier(n_steps=3, grace_period=20, classes=["a", "b", "c"])
+    c3.learn_many(X, np.array(["a", "b", "c"])[(X[:, 0] * 3).astype(int)])
+    assert [os.path.basename(p) for p in c3.export_packed(tmp_path / "c.bin")] == \
+        ["c.class0.bin", "c.class1.bin", "c.class2.bin"]
+    esn = irithyll.nn.ESNRegressor()
+    esn.learn_one({"a": 1.0}, 1.0)
+    with pytest.raises(ValueError, match="only sgbt"):
+        esn.export_packed(tmp_path / "e.bin")
+    with pytest.raises(ValueError, match="format"):
+        m.export_packed(tmp_path / "x.bin", format="f64")
+    with pytest.raises(OSError):
+        PackedModel(tmp_path / "missing.bin")

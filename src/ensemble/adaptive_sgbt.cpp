@@ -1,0 +1,112 @@
+#include "irithyll/ensemble/adaptive_sgbt.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/field_rows.hpp"
+
+namespace irithyll {
+
+namespace {
+
+constexpr std::uint32_t kStateVersion = 1;
+
+using C = AdaptiveSGBTConfig;
+using Row = ConfigField<C>;
+const std::array kFields = {
+    Row{FieldInfo::choice("schedule", "constant", "constant|linear|exponential|cosine|plateau",
+                          "learning-rate schedule, starting from --learning-rate"),
+        IRITHYLL_FIELD_ENUM(C, schedule.kind, parse_lr_schedule, lr_schedule_name)},
+    Row{FieldInfo::real("lr-final", "0.001", "linear: rate reached after decay-steps; cosine: the minimum")
+            .in(1e-8, 1),
+        IRITHYLL_FIELD_REAL(C, schedule.lr_final)},
+    Row{FieldInfo::integer("decay-steps", "10000", "linear: samples to reach lr-final; cosine: the period")
+            .in(1, 1e15),
+        IRITHYLL_FIELD_UINT(C, schedule.decay_steps)},
+    Row{FieldInfo::real("gamma-decay", "0.9999", "exponential: per-sample factor").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(C, schedule.gamma)},
+    Row{FieldInfo::real("plateau-factor", "0.5", "plateau: multiplier when the loss stops improving")
+            .in(0, 1, true, true),
+        IRITHYLL_FIELD_REAL(C, schedule.factor)},
+    Row{FieldInfo::integer("plateau-patience", "1000", "plateau: samples without a new best loss").in(1, 1e15),
+        IRITHYLL_FIELD_UINT(C, schedule.patience)},
+    Row{FieldInfo::real("lr-min", "0.0001", "plateau: the floor of the rate").in(1e-8, 1),
+        IRITHYLL_FIELD_REAL(C, schedule.lr_min)},
+};
+
+}  // namespace
+
+std::span<const ConfigField<AdaptiveSGBTConfig>> adaptive_sgbt_config_fields() { return kFields; }
+
+Status AdaptiveSGBTConfig::validate() const {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<C>("adaptive_sgbt", kFields, *this));
+  return base.validate().with_context("adaptive_sgbt");
+}
+
+void AdaptiveSGBTConfig::encode(ByteWriter& out) const { base.encode(out); }
+
+Status AdaptiveSGBTConfig::decode(ByteReader& in) { return base.decode(in); }
+
+AdaptiveSGBT::AdaptiveSGBT() : AdaptiveSGBT(AdaptiveSGBTConfig{}, Task::kRegression, 0) {}
+
+AdaptiveSGBT::AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::size_t n_classes)
+    : config_(config), inner_(config.base, task, n_classes), scheduler_(config.schedule, config.base.learning_rate) {
+  proba_.assign(inner_.n_classes(), 0.0);
+}
+
+Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const AdaptiveSGBTConfig& config, Task task,
+                                                         std::size_t n_classes) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  if (task == Task::kClassification && n_classes < 2)
+    return Status::invalid_argument("adaptive_sgbt: classification needs at least 2 classes");
+  return std::make_unique<AdaptiveSGBT>(config, task, n_classes);
+}
+
+void AdaptiveSGBT::learn_one(std::span<const double> x, double y, double weight) {
+  double loss = std::nan("");
+  if (std::isfinite(y)) {
+    if (inner_.task() == Task::kClassification) {
+      inner_.predict_proba_one(x, proba_);
+      const auto k = static_cast<std::size_t>(y);
+      if (y >= 0.0 && k < proba_.size()) loss = -std::log(std::max(proba_[k], 1e-15));
+    } else {
+      const double e = y - inner_.predict_one(x);
+      loss = e * e;
+    }
+  }
+  inner_.set_learning_rate(scheduler_.next(loss));
+  inner_.learn_one(x, y, weight);
+}
+
+void AdaptiveSGBT::reset() {
+  inner_.reset();
+  inner_.set_learning_rate(config_.base.learning_rate);
+  scheduler_ = LrScheduler(config_.schedule, config_.base.learning_rate);
+}
+
+void AdaptiveSGBT::encode(ByteWriter& out) const {
+  out.u32(kStateVersion);
+  // The schedule's settings travel inside the scheduler's state; base is the
+  // inner learner's configuration at its starting rate.
+  config_.encode(out);
+  scheduler_.encode(out);
+  inner_.encode(out);
+}
+
+Status AdaptiveSGBT::decode(ByteReader& in) {
+  const std::uint32_t version = in.u32("adaptive_sgbt state version");
+  if (!in.ok()) return in.status();
+  if (version != kStateVersion) return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
+  AdaptiveSGBT next;
+  IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(next.scheduler_.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(next.inner_.decode(in).with_context("adaptive_sgbt"));
+  next.config_.schedule = next.scheduler_.config();
+  IRITHYLL_RETURN_IF_ERROR(next.config_.validate().with_context("adaptive_sgbt state"));
+  next.proba_.assign(next.inner_.n_classes(), 0.0);
+  *this = std::move(next);
+  return Status::ok();
+}
+
+}  // namespace irithyll

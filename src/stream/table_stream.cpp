@@ -1,0 +1,567 @@
+// The table reader (CSV or JSON lines) in one pass: header, bounded
+// look-ahead, then rows as they come (see csv_stream.hpp for the rules).
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "csv_tokenizer.hpp"
+#include "irithyll/stream/csv_stream.hpp"
+#include "jsonl_object.hpp"
+
+namespace irithyll {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxInferredClasses = 32;
+// More distinct target values than this fraction of the look-ahead rows (and
+// more than max_classes) is an id-like column, not a class label.
+constexpr double kDistinctFraction = 0.5;
+
+enum class CellKind { kMissing, kNumber, kText };
+
+struct Cell {
+  CellKind kind;
+  double value;
+};
+
+bool iequals(std::string_view a, std::string_view lower) {
+  if (a.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char c = a[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+Cell parse_cell(std::string_view s) {
+  if (s.empty()) return {CellKind::kMissing, kNaN};
+  std::string_view digits = s;
+  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-' && digits[1] != '+') digits.remove_prefix(1);
+  double v = 0.0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ptr != digits.data() + digits.size()) {
+    if (is_missing_token(s)) return {CellKind::kMissing, kNaN};
+    return {CellKind::kText, kNaN};
+  }
+  // Out-of-range literals ("1e999") parse as a number that does not fit:
+  // they are infinities in all but name, hence missing like "inf".
+  if (ec != std::errc() || !std::isfinite(v)) return {CellKind::kMissing, kNaN};
+  return {CellKind::kNumber, v};
+}
+
+std::string quoted(std::string_view s) {
+  constexpr std::size_t kShown = 60;
+  std::string out = "'";
+  out.append(s.substr(0, kShown));
+  if (s.size() > kShown) out += "...";
+  out += "'";
+  return out;
+}
+
+// The most frequent candidate separator outside quotes; ',' on a tie or none.
+char guess_separator(std::string_view line) {
+  const char candidates[] = {',', ';', '\t', '|'};
+  std::size_t counts[4] = {0, 0, 0, 0};
+  bool in_quotes = false;
+  for (const char c : line) {
+    if (c == '"') in_quotes = !in_quotes;
+    if (in_quotes) continue;
+    for (int k = 0; k < 4; ++k) counts[k] += c == candidates[k] ? 1 : 0;
+  }
+  int best = 0;
+  for (int k = 1; k < 4; ++k)
+    if (counts[k] > counts[best]) best = k;
+  return candidates[best];
+}
+
+class TableStreamImpl final : public TableStream {
+ public:
+  TableStreamImpl(std::string name, std::unique_ptr<detail::ByteSource> source, CsvOptions options)
+      : name_(std::move(name)), source_(std::move(source)), tok_(source_.get()), options_(std::move(options)) {}
+
+  Status open();
+
+  const Schema& schema() const override { return schema_; }
+  const Status& status() const override { return status_; }
+  std::optional<std::uint64_t> size_hint() const override { return size_hint_; }
+  bool next(std::span<double> x, double& y) override;
+  std::uint64_t ignored_keys() const override { return ignored_keys_; }
+  std::uint64_t current_line() const override { return line_; }
+  std::optional<double> fraction_read() const override { return tok_.fraction_read(); }
+
+ private:
+  enum class ColumnKind : std::uint8_t { kUnknown, kNumeric, kCategorical };
+  struct HeldCell {
+    std::uint32_t column, begin, size;
+  };
+  struct HeldRow {
+    std::uint64_t line;
+    std::size_t first, count;  // into held_cells_
+  };
+
+  bool jsonl() const { return options_.format == TableFormat::kJsonLines; }
+  std::string where(std::uint64_t line, std::size_t column) const {
+    if (jsonl()) {
+      const std::string key = column < header_.size() ? header_[column] : std::string();
+      return name_ + ":" + std::to_string(line) + ": key " + quoted(key) + ": ";
+    }
+    return name_ + ":" + std::to_string(line) + ":" + std::to_string(column + 1) + ": ";
+  }
+  bool fail(Status s) {
+    status_ = std::move(s);
+    done_ = true;
+    return false;
+  }
+  Status tokenizer_error() const { return Status::invalid_argument(name_ + ":" + tok_.error_message()); }
+  Status read_header();
+  Status read_raw(bool& got);  // next input record into row_ (aligned to columns)
+  std::size_t column_of(std::string_view key, bool add);
+  Status hold_lookahead();
+  Status choose_columns();
+  Status infer_target();
+  Status check_width(std::size_t found) const;
+  bool deliver(std::span<double> x, double& y);
+
+  std::string name_;
+  std::unique_ptr<detail::ByteSource> source_;
+  detail::CsvTokenizer tok_;
+  detail::JsonObjectParser json_;
+  CsvOptions options_;
+  Schema schema_;
+  Status status_;
+  std::optional<std::uint64_t> size_hint_;
+  bool done_ = false;
+  bool input_ended_ = false;
+  std::uint64_t line_ = 0;
+  std::uint64_t ignored_keys_ = 0;
+  std::uint64_t header_line_ = 0;
+
+  std::vector<std::string> header_;
+  std::map<std::string, std::size_t, std::less<>> column_index_;
+  bool columns_frozen_ = false;  // JSON lines: no new columns after the look-ahead
+  std::size_t target_col_ = 0;
+  std::vector<std::size_t> feature_cols_;
+  std::vector<ColumnKind> kinds_;                                       // per column
+  std::vector<std::map<std::string, double, std::less<>>> categories_;  // per column
+  bool numeric_classes_ = false;
+  std::map<double, double> class_of_number_;
+  std::map<std::string, double, std::less<>> class_of_text_;
+
+  std::vector<std::string_view> fields_;  // tokenizer output
+  std::vector<detail::JsonField> json_fields_;
+  std::vector<std::string_view> row_;  // current row, one view per column ("" = missing)
+  std::uint64_t row_line_ = 0;
+  std::vector<std::string> pending_first_fields_;  // no header: the first record is data
+
+  std::string held_text_;
+  std::vector<HeldCell> held_cells_;
+  std::vector<HeldRow> held_rows_;
+  std::size_t replay_ = 0;  // next held row to deliver
+  std::size_t n_held_ = 0;  // look-ahead rows, for messages after they are freed
+};
+
+Status TableStreamImpl::check_width(std::size_t found) const {
+  if (found == header_.size()) return Status::ok();
+  return Status::invalid_argument(where(tok_.record_line(), std::min(found, header_.size())) + "expected " +
+                                  std::to_string(header_.size()) + " columns, found " + std::to_string(found));
+}
+
+std::size_t TableStreamImpl::column_of(std::string_view key, bool add) {
+  const auto it = column_index_.find(key);
+  if (it != column_index_.end()) return it->second;
+  if (!add) return SIZE_MAX;
+  header_.emplace_back(key);
+  column_index_.emplace(std::string(key), header_.size() - 1);
+  return header_.size() - 1;
+}
+
+Status TableStreamImpl::read_header() {
+  tok_.skip_lines(options_.skip_rows);
+  if (jsonl()) return Status::ok();  // columns come from the keys
+  const char sep = options_.separator != 0 ? options_.separator : guess_separator(tok_.peek_first_line());
+  tok_.set_separator(sep);
+  const auto outcome = tok_.next(fields_);
+  if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
+  if (outcome == detail::CsvTokenizer::Outcome::kEnd)
+    return Status::invalid_argument(name_ + ": empty file" + (options_.header ? " (a header row is required)" : ""));
+  const std::uint64_t line = tok_.record_line();
+  header_line_ = line;
+  if (options_.header) {
+    header_.assign(fields_.begin(), fields_.end());
+  } else {
+    // The first record is data: keep a copy, it is held like look-ahead rows.
+    pending_first_fields_.assign(fields_.begin(), fields_.end());
+    for (std::size_t i = 0; i < fields_.size(); ++i) header_.push_back("c" + std::to_string(i + 1));
+  }
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    const auto [it, fresh] = column_index_.emplace(header_[i], i);
+    if (!fresh)
+      return Status::invalid_argument(where(line, i) + "duplicate column name " + quoted(header_[i]) +
+                                      " (also column " + std::to_string(it->second + 1) + ")");
+  }
+  if (header_.size() < (options_.allow_target_only || options_.no_target ? 1u : 2u))
+    return Status::invalid_argument(where(line, 0) + "need at least two columns (features and a target); " +
+                                    "is the separator right? (found one column with '" +
+                                    std::string(1, sep == '\t' ? ' ' : sep) + "')");
+  return Status::ok();
+}
+
+Status TableStreamImpl::read_raw(bool& got) {
+  got = false;
+  if (input_ended_) return Status::ok();
+  if (!jsonl()) {
+    const auto outcome = tok_.next(fields_);
+    if (outcome == detail::CsvTokenizer::Outcome::kEnd) {
+      input_ended_ = true;
+      return Status::ok();
+    }
+    if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
+    IRITHYLL_RETURN_IF_ERROR(check_width(fields_.size()));
+    row_.assign(fields_.begin(), fields_.end());
+    row_line_ = tok_.record_line();
+    got = true;
+    return Status::ok();
+  }
+  std::string_view text;
+  const auto outcome = tok_.next_line(text);
+  if (outcome == detail::CsvTokenizer::Outcome::kEnd) {
+    input_ended_ = true;
+    return Status::ok();
+  }
+  if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
+  row_line_ = tok_.record_line();
+  if (!json_.parse(text, json_fields_))
+    return Status::invalid_argument(name_ + ":" + std::to_string(row_line_) + ":" +
+                                    std::to_string(json_.error_column()) + ": " + json_.error());
+  row_.assign(header_.size(), std::string_view());
+  for (const detail::JsonField& f : json_fields_) {
+    const std::size_t c = column_of(f.key, !columns_frozen_);
+    if (c == SIZE_MAX) {
+      ++ignored_keys_;
+      continue;
+    }
+    if (c >= row_.size()) row_.resize(header_.size());
+    row_[c] = f.value;
+  }
+  got = true;
+  return Status::ok();
+}
+
+Status TableStreamImpl::hold_lookahead() {
+  auto hold = [&](const std::vector<std::string_view>& cells, std::uint64_t line) {
+    HeldRow r{line, held_cells_.size(), 0};
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (cells[c].empty()) continue;
+      held_cells_.push_back({static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(held_text_.size()),
+                             static_cast<std::uint32_t>(cells[c].size())});
+      held_text_.append(cells[c]);
+      ++r.count;
+    }
+    held_rows_.push_back(r);
+  };
+  if (!pending_first_fields_.empty()) {
+    std::vector<std::string_view> first(pending_first_fields_.begin(), pending_first_fields_.end());
+    hold(first, tok_.record_line());
+  }
+  const bool need = options_.no_target ? jsonl() && options_.features.empty()
+                                        : !options_.task.has_value() ||
+                    (*options_.task == Task::kClassification && options_.classes.empty()) ||
+                    (jsonl() && (options_.features.empty() || header_.empty()));
+  // At least one row even when nothing needs inferring: an input with no data
+  // rows is an error at open, not a silent empty run.
+  const std::uint64_t limit = need ? std::max<std::uint64_t>(options_.lookahead_rows, 1) : 1;
+  while (held_rows_.size() < limit && held_text_.size() < kMaxLookaheadBytes) {
+    bool got = false;
+    IRITHYLL_RETURN_IF_ERROR(read_raw(got));
+    if (!got) break;
+    hold(row_, row_line_);
+  }
+  if (jsonl() && !options_.features.empty()) {
+    // The named features exist even if the look-ahead never showed them.
+    for (const std::string& f : options_.features) column_of(f, true);
+  }
+  if (jsonl() && !options_.target.empty()) column_of(options_.target, true);
+  columns_frozen_ = true;
+  n_held_ = held_rows_.size();
+  if (input_ended_) size_hint_ = held_rows_.size();
+  return Status::ok();
+}
+
+Status TableStreamImpl::choose_columns() {
+  if (held_rows_.empty())
+    return Status::invalid_argument(name_ + (jsonl() ? ": no data rows" : ": no data rows after the header"));
+  if (jsonl() && !options_.no_target && header_.size() < (options_.allow_target_only ? 1u : 2u))
+    return Status::invalid_argument(name_ + ":" + std::to_string(held_rows_.empty() ? 1 : held_rows_[0].line) +
+                                    ": need at least two keys (features and a target)");
+  // JSON lines: the default target is the last key of the first row.
+  target_col_ = header_.size() - 1;
+  if (jsonl() && !held_rows_.empty() && held_rows_[0].count > 0)
+    target_col_ = held_cells_[held_rows_[0].first + held_rows_[0].count - 1].column;
+  if (options_.no_target) {
+    target_col_ = SIZE_MAX;
+  } else if (!options_.target.empty()) {
+    target_col_ = column_of(options_.target, false);
+    if (target_col_ == SIZE_MAX)
+      return Status::invalid_argument(name_ + (header_line_ > 0 ? ":" + std::to_string(header_line_) : "") +
+                                      ": unknown target column " + quoted(options_.target) +
+                                      (options_.header ? "" : " (without a header the columns are c1, c2, ...)"));
+  }
+  std::vector<bool> dropped(header_.size(), false);
+  for (const std::string& d : options_.drop) {
+    const std::size_t c = column_of(d, false);
+    if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --drop names unknown column " + quoted(d));
+    dropped[c] = true;
+  }
+  if (!options_.features.empty()) {
+    for (const std::string& f : options_.features) {
+      const std::size_t c = column_of(f, false);
+      if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --features names unknown column " + quoted(f));
+      if (c == target_col_)
+        return Status::invalid_argument(name_ + ": column " + quoted(f) + " is the target, not a feature");
+      if (!dropped[c]) feature_cols_.push_back(c);
+    }
+  } else {
+    for (std::size_t c = 0; c < header_.size(); ++c)
+      if (c != target_col_ && !dropped[c]) feature_cols_.push_back(c);
+  }
+  if (feature_cols_.empty() && !options_.allow_target_only)
+    return Status::invalid_argument(name_ + ": no feature columns left");
+  kinds_.assign(header_.size(), ColumnKind::kUnknown);
+  categories_.resize(header_.size());
+  for (const std::string& k : options_.categorical) {
+    const std::size_t c = column_of(k, false);
+    if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --categorical names unknown column " + quoted(k));
+    kinds_[c] = ColumnKind::kCategorical;
+  }
+  if (target_col_ != SIZE_MAX) schema_.target_name = header_[target_col_];
+  for (const std::size_t c : feature_cols_) schema_.feature_names.push_back(header_[c]);
+  return Status::ok();
+}
+
+Status TableStreamImpl::infer_target() {
+  if (target_col_ == SIZE_MAX) {
+    schema_.task = Task::kRegression;
+    return Status::ok();
+  }
+  const std::string& column = header_[target_col_];
+  if (!options_.classes.empty()) {
+    if (options_.task.has_value() && *options_.task == Task::kRegression)
+      return Status::invalid_argument(name_ + ": a class list was given for a regression task");
+    schema_.task = Task::kClassification;
+    bool all_numeric = true;
+    for (const std::string& name : options_.classes) {
+      const double id = static_cast<double>(schema_.class_names.size());
+      if (!class_of_text_.emplace(name, id).second)
+        return Status::invalid_argument(name_ + ": class " + quoted(name) + " listed twice");
+      const Cell cell = parse_cell(name);
+      if (cell.kind == CellKind::kNumber) class_of_number_.emplace(cell.value, id);
+      else all_numeric = false;
+      schema_.class_names.push_back(name);
+    }
+    numeric_classes_ = all_numeric;
+    if (schema_.class_names.size() < 2) return Status::invalid_argument(name_ + ": --classes needs at least two classes");
+    return Status::ok();
+  }
+  std::map<double, std::string> numbers;  // value -> first spelling
+  std::set<std::string, std::less<>> texts;
+  bool all_numeric = true, all_integer = true;
+  std::string first_text_where, first_text;
+  std::uint64_t labelled = 0;
+  for (const HeldRow& r : held_rows_) {
+    std::string_view label;
+    for (std::size_t k = r.first; k < r.first + r.count; ++k)
+      if (held_cells_[k].column == target_col_)
+        label = std::string_view(held_text_).substr(held_cells_[k].begin, held_cells_[k].size);
+    const Cell cell = parse_cell(label);
+    if (cell.kind == CellKind::kMissing) {
+      if (options_.allow_missing_target) continue;
+      return Status::invalid_argument(where(r.line, target_col_) + "missing target value " + quoted(label) +
+                                      " in column " + quoted(column));
+    }
+    ++labelled;
+    if (cell.kind == CellKind::kText) {
+      if (all_numeric) {
+        first_text_where = where(r.line, target_col_);
+        first_text = quoted(label);
+      }
+      all_numeric = false;
+    } else {
+      all_integer = all_integer && cell.value == std::floor(cell.value);
+      numbers.emplace(cell.value, std::string(label));
+    }
+    if (texts.find(label) == texts.end()) texts.emplace(label);
+  }
+  if (labelled == 0 && !options_.task.has_value())
+    return Status::invalid_argument(name_ + ": no labelled rows in the first " + std::to_string(held_rows_.size()) +
+                                    " to infer the task from; give --task (and --classes)");
+  Task task = Task::kRegression;
+  if (options_.task.has_value()) task = *options_.task;
+  else if (!all_numeric || (all_integer && numbers.size() <= kMaxInferredClasses)) task = Task::kClassification;
+  if (task == Task::kRegression && !all_numeric)
+    return Status::invalid_argument(first_text_where + "regression target " + quoted(column) +
+                                    " is not numeric: " + first_text);
+  schema_.task = task;
+  if (task != Task::kClassification) return Status::ok();
+  numeric_classes_ = all_numeric;
+  const std::size_t n = all_numeric ? numbers.size() : texts.size();
+  if (n > options_.max_classes && static_cast<double>(n) > kDistinctFraction * static_cast<double>(labelled))
+    return Status::invalid_argument(name_ + ": target column " + quoted(column) + " has " + std::to_string(n) +
+                                    " distinct values in its first " + std::to_string(labelled) +
+                                    " rows (more than --max-classes " + std::to_string(options_.max_classes) +
+                                    " and more than half the rows): it looks like an id, a timestamp or a "
+                                    "real-valued target, not a class label. Pick the label with --target COL, "
+                                    "or use --task regression");
+  if (all_numeric) {
+    for (const auto& [value, spelling] : numbers) {
+      class_of_number_.emplace(value, static_cast<double>(schema_.class_names.size()));
+      schema_.class_names.push_back(spelling);
+    }
+  } else {
+    for (const std::string& t : texts) {
+      class_of_text_.emplace(t, static_cast<double>(schema_.class_names.size()));
+      schema_.class_names.push_back(t);
+    }
+  }
+  return Status::ok();
+}
+
+Status TableStreamImpl::open() {
+  IRITHYLL_RETURN_IF_ERROR(read_header());
+  IRITHYLL_RETURN_IF_ERROR(hold_lookahead());
+  IRITHYLL_RETURN_IF_ERROR(choose_columns());
+  return infer_target();
+}
+
+bool TableStreamImpl::deliver(std::span<double> x, double& y) {
+  const std::uint64_t line = row_line_;
+  line_ = line;
+  if (target_col_ == SIZE_MAX) {
+    y = kNaN;
+  } else {
+    const std::string_view text = row_[target_col_];
+    const Cell cell = parse_cell(text);
+    if (cell.kind == CellKind::kMissing) {
+      if (!options_.allow_missing_target)
+        return fail(Status::invalid_argument(where(line, target_col_) + "missing target value " + quoted(text) +
+                                             " in column " + quoted(header_[target_col_])));
+      y = kNaN;
+    } else if (schema_.task == Task::kRegression) {
+      if (cell.kind != CellKind::kNumber)
+        return fail(Status::invalid_argument(where(line, target_col_) + "not a number: " + quoted(text) +
+                                             " in regression target " + quoted(header_[target_col_])));
+      y = cell.value;
+    } else {
+      auto t = class_of_text_.find(text);
+      if (t != class_of_text_.end()) {
+        y = t->second;
+      } else {
+        const auto it = numeric_classes_ && cell.kind == CellKind::kNumber ? class_of_number_.find(cell.value)
+                                                                           : class_of_number_.end();
+        if (it == class_of_number_.end())
+          return fail(Status::invalid_argument(
+              where(line, target_col_) + "class " + quoted(text) +
+              (options_.classes.empty() ? " first appears after the " + std::to_string(n_held_) +
+                                              " rows the class set was inferred from; list every class with "
+                                              "--classes, or look further ahead with --lookahead"
+                                        : " is not in the --classes list")));
+        y = it->second;
+      }
+    }
+  }
+  for (std::size_t f = 0; f < feature_cols_.size(); ++f) {
+    const std::size_t c = feature_cols_[f];
+    const std::string_view text = row_[c];
+    double value = kNaN;
+    if (kinds_[c] == ColumnKind::kCategorical) {
+      if (!text.empty() && !is_missing_token(text)) {
+        auto& ids = categories_[c];
+        auto it = ids.find(text);
+        if (it == ids.end()) it = ids.emplace(std::string(text), static_cast<double>(ids.size())).first;
+        value = it->second;
+      }
+    } else {
+      const Cell cell = parse_cell(text);
+      if (cell.kind != CellKind::kMissing) {
+        if (kinds_[c] == ColumnKind::kUnknown)
+          kinds_[c] = cell.kind == CellKind::kNumber ? ColumnKind::kNumeric : ColumnKind::kCategorical;
+        if (kinds_[c] == ColumnKind::kNumeric) {
+          if (cell.kind != CellKind::kNumber)
+            return fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(text) +
+                                                 " in numeric column " + quoted(header_[c]) +
+                                                 " (--categorical or --drop it if that is expected)"));
+          value = cell.value;
+        } else {
+          auto& ids = categories_[c];
+          auto it = ids.find(text);
+          if (it == ids.end()) it = ids.emplace(std::string(text), static_cast<double>(ids.size())).first;
+          value = it->second;
+        }
+      }
+    }
+    x[f] = value;
+  }
+  return true;
+}
+
+bool TableStreamImpl::next(std::span<double> x, double& y) {
+  if (done_) return false;
+  if (x.size() != schema_.n_features())
+    return fail(Status::invalid_argument(name_ + ": next() given " + std::to_string(x.size()) +
+                                         " feature slots, the schema has " + std::to_string(schema_.n_features())));
+  if (replay_ < held_rows_.size()) {
+    const HeldRow& r = held_rows_[replay_++];
+    row_.assign(header_.size(), std::string_view());
+    for (std::size_t k = r.first; k < r.first + r.count; ++k)
+      row_[held_cells_[k].column] = std::string_view(held_text_).substr(held_cells_[k].begin, held_cells_[k].size);
+    row_line_ = r.line;
+    const bool ok = deliver(x, y);
+    if (replay_ == held_rows_.size()) {  // the look-ahead is spent: free it
+      std::string().swap(held_text_);
+      std::vector<HeldCell>().swap(held_cells_);
+      std::vector<HeldRow>().swap(held_rows_);
+      replay_ = 0;
+    }
+    return ok;
+  }
+  bool got = false;
+  if (Status s = read_raw(got); !s.is_ok()) return fail(std::move(s));
+  if (!got) {
+    done_ = true;
+    return false;
+  }
+  return deliver(x, y);
+}
+
+Result<std::unique_ptr<TableStream>> open_with(std::string name, std::unique_ptr<detail::ByteSource> source,
+                                               const CsvOptions& options) {
+  auto stream = std::make_unique<TableStreamImpl>(std::move(name), std::move(source), options);
+  IRITHYLL_RETURN_IF_ERROR(stream->open());
+  return std::unique_ptr<TableStream>(std::move(stream));
+}
+
+}  // namespace
+
+bool is_missing_token(std::string_view s) {
+  if (s.empty() || s == "?" || s == "-") return true;
+  if (s.size() > 4) return false;
+  for (const std::string_view m : {"na", "n/a", "nan", "null", "none", "nil", "-nan"})
+    if (iequals(s, m)) return true;
+  return false;
+}
+
+Result<std::unique_ptr<TableStream>> open_csv_stream(const std::string& path, const CsvOptions& options) {
+  auto source = detail::open_file_source(path);
+  if (!source.is_ok()) return source.status();
+  return open_with(path == "-" ? std::string("<stdin>") : path, std::move(source).value(), options);
+}
+
+Result<std::unique_ptr<TableStream>> open_csv_stream_from_string(std::string text, const CsvOptions& options,
+                                                                 std::string name) {
+  return open_with(std::move(name), detail::make_string_source(std::move(text)), options);
+}
+
+}  // namespace irithyll

@@ -1,0 +1,177 @@
+// The leaf controls of the original (inventory 10.3): max_leaf_output,
+// min_hessian_sum, gradient clipping and monotone constraints, each checked on
+// a case where ignoring the option gives a different answer; and the options
+// block of the tree record (round trip, bit-identical continuation).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/rng.hpp"
+#include "irithyll/tree/hoeffding_tree.hpp"
+
+namespace irithyll {
+namespace {
+
+TreeConfig base() {
+  TreeConfig c;
+  c.grace_period = 50;
+  c.n_bins = 32;
+  c.delta = 0.01;
+  c.lambda = 0.1;
+  return c;
+}
+
+double max_abs_leaf(const HoeffdingTree& t) {
+  double m = 0.0;
+  for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
+    if (t.is_leaf(n)) m = std::max(m, std::abs(t.node_value(n)));
+  return m;
+}
+
+// Gradients that drive leaf values to about -g/h = 40 (h small, as on a
+// saturated logistic).
+void train_saturated(HoeffdingTree& t, int n) {
+  Xorshift64 rng(3);
+  double x[2];
+  for (int i = 0; i < n; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    t.learn_one(x, x[0] > 0.5 ? -1.0 : 1.0, 0.025);
+  }
+}
+
+TEST(LeafControls, MaxLeafOutputClampsEveryLeaf) {
+  HoeffdingTree free_tree(base());
+  train_saturated(free_tree, 2000);
+  EXPECT_GT(max_abs_leaf(free_tree), 10.0);  // what the clamp must prevent
+  TreeConfig c = base();
+  c.max_leaf_output = 2.0;
+  HoeffdingTree t(c);
+  train_saturated(t, 2000);
+  EXPECT_GT(t.n_leaves(), 1u);
+  EXPECT_LE(max_abs_leaf(t), 2.0);
+  EXPECT_DOUBLE_EQ(max_abs_leaf(t), 2.0);
+}
+
+TEST(LeafControls, MinHessianSumSilencesLeavesUntilReached) {
+  TreeConfig c = base();
+  c.grace_period = 1000;  // one leaf throughout
+  c.min_hessian_sum = 100.0;
+  HoeffdingTree t(c), free_tree(base());
+  const double x[2] = {0.5, 0.5};
+  for (int i = 0; i < 99; ++i) {
+    t.learn_one(x, -1.0, 1.0);
+    free_tree.learn_one(x, -1.0, 1.0);
+  }
+  EXPECT_EQ(t.predict(x), 0.0);  // H = 99 < 100
+  EXPECT_GT(free_tree.predict(x), 0.9);
+  t.learn_one(x, -1.0, 1.0);
+  EXPECT_NEAR(t.predict(x), 100.0 / 100.1, 1e-12);  // H = 100: the Newton step
+}
+
+TEST(LeafControls, GradientClippingBoundsAnOutlier) {
+  TreeConfig c = base();
+  c.grace_period = 1000;
+  c.gradient_clip_sigma = 3.0;
+  HoeffdingTree t(c), free_tree(base());
+  const double x[2] = {0.5, 0.5};
+  for (int i = 0; i < 100; ++i) {
+    const double g = i % 2 ? -0.9 : -1.1;  // mean -1, sd ~0.1
+    t.learn_one(x, g, 1.0);
+    free_tree.learn_one(x, g, 1.0);
+  }
+  t.learn_one(x, -1e6, 1.0);
+  free_tree.learn_one(x, -1e6, 1.0);
+  EXPECT_GT(free_tree.predict(x), 1000.0);
+  // Clamped to mean - 3 sd of the gradients before it: about -1.3, so the
+  // leaf moves by a few thousandths instead of by 1e4.
+  EXPECT_GT(t.predict(x), 0.99);
+  EXPECT_LT(t.predict(x), 1.01);
+}
+
+// y = sin(6 x0) + x1: not monotone in x0. With +1 on x0 every tree's
+// prediction must be non-decreasing along x0 for any fixed x1.
+HoeffdingTree train_wavy(const std::vector<std::int8_t>& monotone, int n) {
+  TreeConfig c = base();
+  c.lambda = 1.0;
+  c.max_depth = 8;
+  c.monotone = monotone;
+  HoeffdingTree t(c);
+  Xorshift64 rng(11);
+  double x[2];
+  for (int i = 0; i < n; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    const double y = std::sin(6.0 * x[0]) + x[1] + 0.05 * rng.normal();
+    // Squared loss around a fixed prediction of 0: g = -y, h = 1.
+    t.learn_one(x, -y, 1.0);
+  }
+  return t;
+}
+
+// Largest drop of the prediction along a grid on feature 0 (sign flipped
+// for a -1 constraint), over several values of feature 1.
+double worst_violation(const HoeffdingTree& t, int sign) {
+  double worst = 0.0;
+  for (double x1 : {0.1, 0.35, 0.6, 0.85}) {
+    double prev = -INFINITY;
+    for (int i = 0; i <= 200; ++i) {
+      const double x[2] = {i / 200.0, x1};
+      const double p = sign * t.predict(x);
+      worst = std::max(worst, prev - p);
+      prev = p;
+    }
+  }
+  return worst;
+}
+
+TEST(LeafControls, MonotoneConstraintHoldsAlongAGrid) {
+  const HoeffdingTree free_tree = train_wavy({}, 20000);
+  EXPECT_GT(worst_violation(free_tree, +1), 0.1);  // the data are not monotone
+  const HoeffdingTree up = train_wavy({1, 0}, 20000);
+  EXPECT_GT(up.n_leaves(), 4u);
+  EXPECT_EQ(worst_violation(up, +1), 0.0);
+  const HoeffdingTree down = train_wavy({-1, 0}, 20000);
+  EXPECT_EQ(worst_violation(down, -1), 0.0);
+}
+
+TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
+  TreeConfig c = base();
+  c.monotone = {1, -1};
+  c.gradient_clip_sigma = 2.5;
+  c.max_leaf_output = 3.0;
+  c.min_hessian_sum = 2.0;
+  HoeffdingTree t(c);
+  train_saturated(t, 1500);
+  ByteWriter w;
+  t.encode(w);
+  HoeffdingTree d;
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok());
+  EXPECT_EQ(d.config().monotone, c.monotone);
+  EXPECT_EQ(d.config().gradient_clip_sigma, 2.5);
+  Xorshift64 rng(9);
+  double x[2];
+  for (int i = 0; i < 1500; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    const double g = x[0] > 0.5 ? -1.0 : 1.0;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(t.learn_one(x, g, 0.025)),
+              std::bit_cast<std::uint64_t>(d.learn_one(x, g, 0.025)));
+  }
+  // A config without options encodes as before them: no options byte.
+  ByteWriter plain, flagged;
+  base().encode(plain);
+  c.encode(flagged);
+  EXPECT_GT(flagged.size(), plain.size());
+  TreeConfig bad = base();
+  bad.monotone = {2};
+  EXPECT_FALSE(bad.validate().is_ok());
+}
+
+}  // namespace
+}  // namespace irithyll

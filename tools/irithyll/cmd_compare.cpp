@@ -1,0 +1,161 @@
+// `irithyll compare`: several models over ONE pass of a stream (every row is
+// predicted, scored and learned by each model in turn), then one table
+// (metrics, samples/s inside each model, memory) and, with --plot, one
+// learning-curve picture with a curve per model.
+#include <unistd.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "command.hpp"
+#include "data_options.hpp"
+#include "irithyll/eval/prequential.hpp"
+#include "irithyll/eval/report.hpp"
+#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/generators.hpp"
+#include "irithyll/catalogue.hpp"
+#include "irithyll/stacked.hpp"
+#include "model_options.hpp"
+#include "plotting.hpp"
+
+namespace irithyll::cli {
+namespace {
+
+ArgParser make_parser() {
+  ArgParser p("irithyll compare (--data FILE | --stream NAME) --models A,B,... [--plot FILE.svg] [options]",
+              "Runs several models over one pass of a stream; prints one table and draws one plot.");
+  p.option("data", "FILE", "CSV or JSON-lines file (.gz or not); '-' = standard input")
+      .option("stream", "NAME", "built-in generator (default " + std::string(kDefaultGenerator) + ")")
+      .option("target", "COL", "target column (default: the last)")
+      .option("task", "TASK", "classification|regression (default: inferred)")
+      .option("models", "LIST",
+              "comma-separated models, each with optional settings: sgbt(learning-rate=0.05),mamba; among " +
+                  listed_model_names(),
+              "sgbt,loglinear")
+      .option("seed", "N", "seed of the generator and the models", "42")
+      .option("max-samples", "N", "at most N rows (generators default to " + std::to_string(kDefaultGeneratorSamples) +
+                                      ")")
+      .option("window", "N", "window of the rolling metrics", "1000")
+      .option("curve-every", "N", "samples between curve points", "100")
+      .option("plot", "FILE.svg", "draw one learning curve per model")
+      .flag("json", "print one JSON object per model, one per line")
+      .flag("quiet", "accepted for symmetry with eval (compare draws no progress bar)");
+  declare_data_options(p);
+  return p;
+}
+
+Result<std::uint64_t> count(const ArgParser& args, const std::string& name) {
+  auto v = args.get_int(name);
+  if (!v) return v.status();
+  if (*v < 0) return Status::invalid_argument("option '--" + name + "' must be >= 0");
+  return static_cast<std::uint64_t>(*v);
+}
+
+int run_compare(std::span<char* const> argv) {
+  ArgParser args = make_parser();
+  if (Status s = args.parse(argv); !s) return fail(s);
+  if (args.help_requested()) {
+    std::fputs(args.help().c_str(), stdout);
+    return 0;
+  }
+  auto seed = count(args, "seed");
+  auto window = count(args, "window");
+  auto every = count(args, "curve-every");
+  for (const Status* s : {&seed.status(), &window.status(), &every.status()})
+    if (!s->is_ok()) return fail(*s);
+  if (*window == 0 || *every == 0) return fail(Status::invalid_argument("--window and --curve-every must be >= 1"));
+  std::optional<std::uint64_t> max_samples;
+  if (args.given("max-samples")) {
+    auto m = count(args, "max-samples");
+    if (!m) return fail(m.status());
+    max_samples = *m;
+  }
+  if (args.given("data") && args.given("stream")) return fail(Status::invalid_argument("give --data or --stream"));
+
+  std::unique_ptr<Stream> stream;
+  std::string source;
+  if (args.given("data")) {
+    auto options = read_data_options(args);
+    if (!options) return fail(options.status());
+    options->allow_missing_target = true;
+    auto opened = open_csv_stream(args.get("data"), *options);
+    if (!opened) return fail(opened.status());
+    stream = std::move(opened).value();
+    source = args.get("data") == "-" ? "<stdin>" : args.get("data");
+  } else {
+    source = args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
+    auto made = make_generator(source, *seed, max_samples.value_or(kDefaultGeneratorSamples));
+    if (!made) return fail(made.status());
+    stream = std::move(made).value();
+  }
+  const Schema& schema = stream->schema();
+
+  std::vector<std::unique_ptr<Learner>> owned;
+  std::vector<Learner*> learners;
+  auto specs = parse_model_specs(args.get("models"));
+  if (!specs) return fail(specs.status().with_context("--models"));
+  std::vector<std::string> names;
+  for (const ModelSpec& spec : *specs) {
+    names.push_back(spec.name);
+    auto made = make_learner(spec.name, spec.settings,
+                             LearnerContext{schema.task, schema.n_classes(), schema.n_features(), *seed});
+    if (!made) return fail(made.status().with_context("--models"));
+    owned.push_back(std::move(made).value());
+    learners.push_back(owned.back().get());
+  }
+  if (learners.empty()) return fail(Status::invalid_argument("--models lists no model"));
+
+  std::vector<CurveRecorder> recorders;
+  recorders.reserve(learners.size());
+  for (Learner* l : learners) recorders.emplace_back(drift_event_counter(*l));
+  std::vector<PrequentialObserver*> observers;
+  for (CurveRecorder& r : recorders) observers.push_back(&r);
+
+  PrequentialOptions options;
+  options.max_samples = max_samples;
+  options.rolling_window = static_cast<std::size_t>(*window);
+  options.curve_every = *every;
+  options.progress_every = 0;
+  auto reports = run_prequential_many(learners, *stream, options, observers);
+  if (!reports) return fail(reports.status().with_context(source));
+
+  const bool cls = schema.task == Task::kClassification;
+  if (args.given("json")) {
+    for (const PrequentialReport& r : *reports) std::printf("%s\n", report_to_json(r, schema.task).c_str());
+  } else {
+    std::printf("stream  %s (%zu features, %s", source.c_str(), schema.n_features(),
+                cls ? "classification" : "regression");
+    if (cls) std::printf(", %zu classes", schema.n_classes());
+    std::printf("), %llu samples, one pass\n\n", static_cast<unsigned long long>((*reports)[0].samples));
+    if (cls) std::printf("%-14s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "macro_f1", "samples/s", "memory");
+    else std::printf("%-14s %11s %11s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "samples/s", "memory");
+    for (std::size_t i = 0; i < reports->size(); ++i) {
+      const PrequentialReport& r = (*reports)[i];
+      if (cls)
+        std::printf("%-14s %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy, r.metrics.kappa,
+                    r.metrics.macro_f1, r.samples_per_second, r.model_bytes);
+      else
+        std::printf("%-14s %11.6g %11.6g %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.mae, r.metrics.rmse,
+                    r.metrics.r2, r.samples_per_second, r.model_bytes);
+    }
+  }
+  if (args.given("plot")) {
+    std::vector<CurveRun> runs;
+    for (std::size_t i = 0; i < names.size(); ++i) runs.push_back({names[i], &recorders[i]});
+    const std::string stream_name = source.substr(source.find_last_of('/') + 1);
+    if (Status s = write_plot(args.get("plot"),
+                              learning_curve_plot(runs, schema.task, stream_name, static_cast<std::size_t>(*window)));
+        !s)
+      return fail(s);
+  }
+  return 0;
+}
+
+const CommandRegistration kRegistration("compare", "several models over one pass of a stream: a table and a plot",
+                                        &run_compare);
+
+}  // namespace
+}  // namespace irithyll::cli

@@ -1,0 +1,74 @@
+#include "data_options.hpp"
+
+namespace irithyll::cli {
+
+void declare_data_options(ArgParser& p) {
+  p.option("format", "FMT", "csv | jsonl (one JSON object per line; default: jsonl for *.jsonl[.gz], else csv)")
+      .option("sep", "C", "CSV field separator: , ; tab | or any one character (default: guessed from line 1)")
+      .flag("no-header", "the CSV has no header row; columns are named c1, c2, ...")
+      .option("features", "COLS", "comma-separated feature columns, in this order (default: all but the target)")
+      .option("drop", "COLS", "comma-separated columns never used as features (ids, timestamps)")
+      .option("categorical", "COLS", "comma-separated columns read as categories even when numeric")
+      .option("classes", "LIST", "comma-separated class labels; class ids follow this order (default: inferred)")
+      .option("max-classes", "N", "refuse an id-like target with more distinct values than N", "1000")
+      .option("lookahead", "N", "rows read ahead to infer the task, classes and JSON keys", "10000");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char c : text) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty() || !out.empty()) out.push_back(cur);
+  return out;
+}
+
+namespace {
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+Result<CsvOptions> read_data_options(const ArgParser& args) {
+  CsvOptions o;
+  if (args.has("target")) o.target = args.get("target");
+  if (args.has("task") && args.given("task")) {
+    const std::string t = args.get("task");
+    if (t == "classification") o.task = Task::kClassification;
+    else if (t == "regression") o.task = Task::kRegression;
+    else return Status::invalid_argument("--task must be classification or regression, got '" + t + "'");
+  }
+  const std::string data = args.has("data") ? args.get("data") : std::string();
+  std::string format = args.given("format") ? args.get("format") : std::string();
+  if (format.empty()) format = ends_with(data, ".jsonl") || ends_with(data, ".jsonl.gz") ? "jsonl" : "csv";
+  if (format == "jsonl" || format == "json") o.format = TableFormat::kJsonLines;
+  else if (format != "csv") return Status::invalid_argument("--format must be csv or jsonl, got '" + format + "'");
+  if (args.given("sep")) {
+    const std::string s = args.get("sep");
+    if (s == "tab" || s == "\\t" || s == "\t") o.separator = '\t';
+    else if (s.size() == 1 && s[0] != '"' && s[0] != '\n' && s[0] != '\r') o.separator = s[0];
+    else return Status::invalid_argument("--sep must be one character (or 'tab'), got '" + s + "'");
+  }
+  o.header = !args.given("no-header");
+  if (args.given("features")) o.features = split_list(args.get("features"));
+  if (args.given("drop")) o.drop = split_list(args.get("drop"));
+  if (args.given("categorical")) o.categorical = split_list(args.get("categorical"));
+  if (args.given("classes")) o.classes = split_list(args.get("classes"));
+  auto max_classes = args.get_int("max-classes");
+  if (!max_classes) return max_classes.status();
+  if (*max_classes < 2) return Status::invalid_argument("--max-classes must be >= 2");
+  o.max_classes = static_cast<std::size_t>(*max_classes);
+  auto lookahead = args.get_int("lookahead");
+  if (!lookahead) return lookahead.status();
+  if (*lookahead < 1) return Status::invalid_argument("--lookahead must be >= 1");
+  o.lookahead_rows = static_cast<std::uint64_t>(*lookahead);
+  return o;
+}
+
+}  // namespace irithyll::cli

@@ -1,0 +1,23 @@
+// The reading options every command that takes --data shares (separator,
+// header, format, column selection, classes, look-ahead), declared once so
+// that eval, compare, drift and predict spell and document them alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "irithyll/stream/csv_stream.hpp"
+
+namespace irithyll::cli {
+
+// Declares --format --sep --no-header --features --drop --categorical
+// --classes --max-classes --lookahead (not --data, --target or --task: each
+// command words those itself).
+void declare_data_options(ArgParser& p);
+// CsvOptions from those options plus --target/--task when the parser has them.
+Result<CsvOptions> read_data_options(const ArgParser& args);
+// "a,b,c" -> {"a","b","c"} (no quoting: names with commas need the header fixed).
+std::vector<std::string> split_list(const std::string& text);
+
+}  // namespace irithyll::cli
