@@ -23,7 +23,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 struct Case {
   const char* name;
-  const char* options;
+  const char* stream;   // also given to the resumed run
+  const char* options;  // model and its settings: the checkpoint carries them
 };
 
 class TreeCli : public ::testing::TestWithParam<Case> {};
@@ -32,12 +33,12 @@ TEST_P(TreeCli, SaveThenLoadResumesBitIdentically) {
   const Case& c = GetParam();
   const std::string tag = std::string("tree_") + c.name;
   const std::string full = temp_path(tag + "_full.txt"), ckpt = temp_path(tag + ".ckpt"), rest = temp_path(tag + "_rest.txt");
-  const std::string base = std::string("eval --seed 42 --quiet ") + c.options;
+  const std::string base = std::string("eval --seed 42 --quiet ") + c.stream + " " + c.options;
   auto a = run_cli(base + " --max-samples 3000 --predictions " + full);
   ASSERT_EQ(a.code, 0) << a.err;
   auto s = run_cli(base + " --max-samples 1500 --save " + ckpt);
   ASSERT_EQ(s.code, 0) << s.err;
-  auto l = run_cli(std::string("eval --seed 42 --quiet ") + c.options + " --load " + ckpt +
+  auto l = run_cli(std::string("eval --seed 42 --quiet ") + c.stream + " --load " + ckpt +
                    " --skip 1500 --max-samples 1500 --predictions " + rest);
   ASSERT_EQ(l.code, 0) << l.err;
   const auto whole = lines_of(read_text_file(full)), tail = lines_of(read_text_file(rest));
@@ -48,11 +49,11 @@ TEST_P(TreeCli, SaveThenLoadResumesBitIdentically) {
 }
 
 const Case kCases[] = {
-    {"ht_sea", "--stream sea --model hoeffding_tree --grace-period 100"},
-    {"ht_friedman_linear", "--stream friedman --model hoeffding_tree --leaf-model linear"},
-    {"arf_sea", "--stream sea --model arf --n-trees 5"},
-    {"arf_friedman", "--stream friedman --model arf --n-trees 4"},
-    {"bagged_sgbt_sea", "--stream sea --model bagged_sgbt --n-bags 3 --n-steps 5"},
+    {"ht_sea", "--stream sea", "--model hoeffding_tree --grace-period 100"},
+    {"ht_friedman_linear", "--stream friedman", "--model hoeffding_tree --leaf-model linear"},
+    {"arf_sea", "--stream sea", "--model arf --n-trees 5"},
+    {"arf_friedman", "--stream friedman", "--model arf --n-trees 4"},
+    {"bagged_sgbt_sea", "--stream sea", "--model bagged_sgbt --n-bags 3 --n-steps 5"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, TreeCli, ::testing::ValuesIn(kCases),
