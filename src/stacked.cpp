@@ -19,7 +19,7 @@ Status set_text(std::string& field, std::string_view v) {
   return Status::ok();
 }
 const std::array kFields = {
-    Row{FieldInfo::text("bases", "sgbt,mamba", "base models: catalogue names, each with optional (key=value;...) settings"),
+    Row{FieldInfo::text("bases", "sgbt,arf,hoeffding_tree", "base models: catalogue names, each with optional (key=value;...) settings"),
         [](C& c, std::string_view v) { return set_text(c.bases, v); }, [](const C& c) { return c.bases; }},
     Row{FieldInfo::text("meta", "sgbt(n-steps=20;learning-rate=0.1;grace-period=50)",
                         "meta model: a catalogue name with optional (key=value;...) settings"),

@@ -24,7 +24,7 @@
 namespace irithyll {
 
 struct StackedConfig {
-  std::string bases = "sgbt,mamba";  // catalogue models with optional (key=value;...) settings
+  std::string bases = "sgbt,arf,hoeffding_tree";  // catalogue models with optional (key=value;...) settings
   std::string meta = "sgbt(n-steps=20;learning-rate=0.1;grace-period=50)";
   bool passthrough = false;
 };

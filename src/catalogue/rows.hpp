@@ -21,5 +21,8 @@ CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
 CatalogueEntry stacked_row();
+CatalogueEntry hoeffding_tree_row();
+CatalogueEntry arf_row();
+CatalogueEntry bagged_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -1,0 +1,51 @@
+// ARFConfig: every setting of the Adaptive Random Forest (Gomes, Bifet, Read,
+// Barddal, Enembreck, Pfahringer, Holmes & Abdessalem, "Adaptive random
+// forests for evolving data stream classification", Machine Learning 2017),
+// with MOA's defaults: 10 trees, Poisson(6) online bagging, round(sqrt(d)) + 1
+// attributes per leaf, ADWIN warning at delta 0.01 (starts a background tree)
+// and drift at delta 0.001 (swaps it in), accuracy-weighted vote; member trees
+// with grace period 50, split confidence 0.01, tie threshold 0.05, adaptive
+// naive-Bayes leaves.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/core/status.hpp"
+#include "irithyll/tree/vfdt_config.hpp"
+
+namespace irithyll {
+
+enum class ARFVote : std::uint8_t { kWeighted = 0, kMajority = 1 };
+
+struct ARFConfig {
+  std::uint32_t n_trees = 10;       // [1, 1000]
+  double lambda = 6.0;              // (0, 30]; Poisson rate of each tree's sample weight
+  std::uint32_t max_features = 0;   // 0 = round(sqrt(d)) + 1, else attributes per leaf (capped at d)
+  double warning_delta = 0.01;      // 0 = off (no background trees), else ADWIN confidence in (0, 1)
+  double drift_delta = 0.001;       // 0 = off (no replacement), else ADWIN confidence in (0, 1)
+  ARFVote vote = ARFVote::kWeighted;  // classification: accuracy-weighted or majority; regression averages
+  HoeffdingTreeConfig tree = default_tree();
+
+  static HoeffdingTreeConfig default_tree() {
+    HoeffdingTreeConfig t;
+    t.grace_period = 50;
+    t.delta = 0.01;
+    t.tie_threshold = 0.05;
+    return t;
+  }
+  // Attributes each leaf observes for d features.
+  std::size_t subspace(std::size_t d) const;
+  Status validate() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+};
+
+std::span<const ConfigField<ARFConfig>> arf_config_fields();
+Result<ARFVote> parse_arf_vote(std::string_view name);
+std::string_view arf_vote_name(ARFVote v);
+
+}  // namespace irithyll

@@ -1,0 +1,77 @@
+// BaggedSGBT: Oza & Russell online bagging ("Online bagging and boosting",
+// AISTATS 2001) of streaming gradient-boosted tree committees (name
+// "bagged_sgbt"). Each of n_bags SGBTs learns every sample k ~ Poisson(lambda)
+// times (lambda = 1 approximates bootstrap resampling as the stream grows);
+// predictions average the bags (regression values, or class probabilities).
+//
+// Config: bagging settings plus every SGBT setting (same names, bounds and
+// defaults as `sgbt`). Bag b uses the SGBT seed mixed from the model seed and
+// b; one Xorshift64 draws the Poisson counts, so the model is deterministic.
+// Input guards: as SGBTLearner (a bad sample is skipped and counted once).
+// Cost: about n_bags * lambda x one SGBT per sample to learn, n_bags x to
+// predict. Memory: n_bags SGBTs. Thread safety: one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/rng.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/learner.hpp"
+
+namespace irithyll {
+
+struct BaggedSGBTConfig {
+  std::uint32_t n_bags = 10;  // [1, 100]
+  double lambda = 1.0;        // (0, 10]; --bag-lambda: Poisson rate of each bag's repeats
+  SGBTConfig sgbt{};          // every bag's settings (its seed is set per bag)
+
+  Status validate() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+};
+
+// Bagging rows, then every SGBT row (the seed comes from the context).
+std::span<const ConfigField<BaggedSGBTConfig>> bagged_sgbt_config_fields();
+
+class BaggedSGBT final : public Learner {
+ public:
+  BaggedSGBT();  // blank regression instance, e.g. to decode() into
+  // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
+  BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_classes, std::uint64_t seed);
+  static Result<std::unique_ptr<BaggedSGBT>> make(const BaggedSGBTConfig& config, Task task, std::size_t n_classes,
+                                                  std::uint64_t seed);
+
+  std::string_view name() const override { return "bagged_sgbt"; }
+  Task task() const override { return task_; }
+  std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
+  std::size_t n_features() const override { return bags_.empty() ? 0 : bags_[0].n_features(); }
+
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return samples_seen_; }
+  std::uint64_t n_skipped() const { return skipped_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const BaggedSGBTConfig& config() const { return config_; }
+  std::size_t n_bags() const { return bags_.size(); }
+
+ private:
+  BaggedSGBTConfig config_{};
+  Task task_ = Task::kRegression;
+  std::size_t n_classes_ = 0;
+  std::uint64_t seed_ = 0;
+  Xorshift64 rng_{};
+  std::vector<SGBTLearner> bags_;
+  std::uint64_t samples_seen_ = 0, skipped_ = 0;
+  mutable std::vector<double> bag_proba_, mean_proba_;
+};
+
+}  // namespace irithyll

@@ -1,0 +1,178 @@
+// Vfdt: the incremental Hoeffding tree engine behind `hoeffding_tree` and the
+// members of `arf`.
+//
+// Classification (VFDT, Domingos & Hulten 2000): each leaf keeps class
+// weights and, per observed attribute, a numeric estimator; every
+// grace_period of leaf weight it scores binary splits "x_f <= t" by
+// information gain (or Gini) and splits when the best attribute beats the
+// second best (under Gini also the "no split" option, merit 0) by more than
+// the Hoeffding bound
+//     eps = sqrt(R^2 ln(1/delta) / (2 n)),  R = log2(K) (gain) or 1 (Gini),
+// or when eps < tie_threshold. Gaussian estimators (MOA's default) give a
+// branch's class weights as w_c * Phi((t - mu_c) / sigma_c) at 10 candidate
+// thresholds evenly spaced inside the observed range.
+//
+// Regression (FIMT-DD, Ikonomovska et al. 2011): the merit is variance
+// reduction, and a split is made when the ratio second/best < 1 - eps
+// (R = 1) or eps < tie_threshold; leaves predict their mean, or mean plus a
+// linear model on features standardised by the tree's running moments.
+//
+// Histograms: `bins` equal-width bins per attribute whose range doubles (bins
+// merging in pairs) whenever a value falls outside it, so they need no
+// warm-up and cost nothing per sample to re-grid.
+//
+// Subspaces (ARF, Gomes et al. 2017): with subspace m < d every new leaf
+// observes its own m attributes drawn without replacement from the tree's RNG.
+//
+// Layout: nodes_ is a flat array; a node with feature < 0 is a leaf whose
+// statistics live in leaves_[slot]. Children are always appended after their
+// parent, so indices only grow along a path (decode() checks it: no cycles).
+// Leaf stats, one block of doubles:
+//   head      classification: K class weights | regression: [w, mean, M2]
+//   linear    regression with linear leaves: m + 1 weights (bias last)
+//   observer  per observed attribute, obs_size_ doubles:
+//     Gaussian  K x [w, mean, M2, min, max]
+//     histogram [lo, width, initialised] then bins x S (S = K, or 3 for [w, mean, M2])
+// A split turns the leaf into a routing node; its slot is reused by the left
+// child and the right child takes a free slot, so the tree allocates only
+// when it grows past its largest size.
+//
+// Cost per sample: depth routing + O(m K) estimator updates (NB leaves: the
+// same again for the log-likelihoods). Split attempt: O(m K P) for Gaussian,
+// O(m K B) for histograms. Thread safety: one thread at a time (const methods
+// use mutable scratch).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/rng.hpp"
+#include "irithyll/core/status.hpp"
+#include "irithyll/learner.hpp"
+#include "irithyll/tree/vfdt_config.hpp"
+
+namespace irithyll {
+
+class Vfdt {
+ public:
+  Vfdt() = default;
+  // REQUIRES: config.validate() ok; classification n_classes >= 2; n_features
+  // >= 1; subspace in [1, n_features] (0 = all features).
+  Vfdt(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
+       std::size_t subspace, std::uint64_t seed);
+
+  // Learns x (length n_features) with weight w > 0 and returns what the tree
+  // predicted for x just before (class index or value): ARF's detectors and
+  // the adaptive leaves both need it, so it is computed once.
+  double learn_one(std::span<const double> x, double y, double w);
+  // Class index or value.
+  double predict_one(std::span<const double> x) const;
+  // Classification: proba.size() == n_classes, sums to 1.
+  void predict_proba(std::span<const double> x, std::span<double> proba) const;
+  // Back to a single empty leaf, RNG re-seeded.
+  void reset();
+
+  Task task() const { return task_; }
+  std::size_t n_classes() const { return n_classes_; }
+  std::size_t n_features() const { return n_features_; }
+  std::size_t subspace() const { return subspace_; }
+  std::size_t n_nodes() const { return nodes_.size(); }
+  std::size_t n_leaves() const { return leaves_.size() - free_.size(); }
+  std::size_t depth() const;
+  std::size_t memory_bytes() const;
+  const HoeffdingTreeConfig& config() const { return config_; }
+
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+
+ private:
+  struct Node {
+    double threshold = 0.0;
+    std::int32_t feature = -1;  // < 0: leaf
+    std::uint32_t a = 0;        // leaf: slot in leaves_; routing: left child (x <= threshold or NaN)
+    std::uint32_t b = 0;        // routing: right child
+  };
+  struct Leaf {
+    std::vector<std::uint32_t> features;  // observed attributes (subspace)
+    std::vector<double> stats;            // head | linear | observers (see layout)
+    double weight_at_attempt = 0.0;
+    double mc_correct = 0.0;              // adaptive NB: weight the majority class got right
+    double nb_correct = 0.0;              // ... and naive Bayes
+    std::uint32_t depth = 0;
+  };
+  struct Candidate {
+    double merit = 0.0;
+    double threshold = 0.0;
+    std::int32_t feature = -1;
+  };
+
+  // Sizes and offsets of the stats block (fixed at construction).
+  void compute_layout();
+  std::size_t find_leaf_node(std::span<const double> x) const;
+  std::uint32_t new_leaf_slot();
+  void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head);
+  double leaf_weight(const Leaf& leaf) const;
+
+  // Classification leaf predictions (vfdt_predict.cpp).
+  std::size_t majority_class(const Leaf& leaf) const;
+  // Fills log_scores_ with log P(c) + sum_f log p(x_f | c); returns arg-max.
+  std::size_t naive_bayes_class(const Leaf& leaf, std::span<const double> x) const;
+  // The same, reusing the last answer when the tree has not learned since
+  // and x and the leaf are the same (bitwise equal inputs, same result).
+  std::size_t naive_bayes_class_cached(const Leaf& leaf, std::span<const double> x) const;
+  bool use_naive_bayes(const Leaf& leaf) const;
+  // Arg-max of leaf_proba without the probabilities.
+  std::size_t leaf_class(const Leaf& leaf, std::span<const double> x) const;
+  void leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const;
+  double leaf_value(const Leaf& leaf, std::span<const double> x) const;
+  double standardised(std::size_t f, double v) const;
+
+  // Estimators (vfdt_observer.cpp).
+  void observe(Leaf& leaf, std::span<const double> x, double y, double w);
+  // Grows the histogram block of attribute f until it covers v; returns v's bin row.
+  double* histogram_row(double* block, std::size_t f, double v);
+  void update_linear(Leaf& leaf, std::span<const double> x, double y, double w);
+
+  // Split search (vfdt_split.cpp).
+  void attempt_split(std::size_t node);
+  Candidate best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
+  Candidate best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
+  double merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const;
+
+  HoeffdingTreeConfig config_{};
+  Task task_ = Task::kClassification;
+  std::size_t n_classes_ = 2;
+  std::size_t n_features_ = 1;
+  std::size_t subspace_ = 1;
+  std::uint64_t seed_ = 0;
+  Xorshift64 rng_{};
+
+  // Layout, derived from the above.
+  std::size_t head_size_ = 0, linear_size_ = 0, obs_size_ = 0, bin_stride_ = 0;
+  bool gaussian_ = true, linear_ = false;
+
+  std::vector<Node> nodes_;
+  std::vector<Leaf> leaves_;
+  std::vector<std::uint32_t> free_;  // slots of leaves_ not in the tree
+  // Per feature, over every sample: range (histogram initial width) and
+  // weighted moments [w, mean, M2] (linear leaves' standardisation).
+  std::vector<double> feat_min_, feat_max_, feat_moments_;
+
+  // Scratch (never persisted).
+  mutable std::vector<double> log_scores_, proba_, var_product_;
+  struct NbCache {
+    bool valid = false;
+    std::size_t slot = 0;  // leaves_ index (an index, so copies of the tree stay consistent)
+    std::size_t cls = 0;
+    std::vector<double> x;
+  };
+  mutable NbCache nb_cache_;  // invalidated by every learn_one
+  std::vector<double> cand_left_, cand_right_, best_left_, best_right_, tmp_left_, tmp_right_, tmp_total_;
+  std::vector<std::uint32_t> perm_;
+  double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
+};
+
+}  // namespace irithyll

@@ -1,0 +1,62 @@
+// HoeffdingTreeConfig: every setting of the incremental decision tree behind
+// `hoeffding_tree` and the members of `arf` (Domingos & Hulten, "Mining
+// high-speed data streams", KDD 2000: VFDT; Ikonomovska, Gama & Dzeroski,
+// "Learning model trees from evolving data streams", DMKD 2011: FIMT-DD for
+// regression). Defaults are MOA's HoeffdingTree defaults (grace 200, split
+// confidence 1e-7, tie threshold 0.05, information gain, Gaussian numeric
+// estimators with 10 split points, adaptive naive-Bayes leaves).
+//
+// One source of truth: hoeffding_tree_config_fields() names every field with
+// its default, range and help; validate() checks the rows, then the rules
+// that tie fields together; encode/decode persist it in checkpoints.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/core/status.hpp"
+
+namespace irithyll {
+
+// Merit of a classification split; regression always uses variance reduction.
+enum class SplitCriterion : std::uint8_t { kInfoGain = 0, kGini = 1 };
+// What a leaf predicts. Classification: majority class, naive Bayes over the
+// leaf's attribute estimators, or adaptive (whichever of the two has been
+// right more often at this leaf). Regression: the leaf mean, or a linear
+// model on the normalised features (FIMT-DD's perceptron leaves).
+enum class LeafModel : std::uint8_t { kMajority = 0, kNaiveBayes = 1, kNaiveBayesAdaptive = 2, kMean = 3, kLinear = 4 };
+// How a leaf summarises a numeric attribute: one Gaussian per class (MOA's
+// default; classification only) or a range-doubling histogram (both tasks).
+enum class NumericEstimator : std::uint8_t { kGaussian = 0, kHistogram = 1 };
+
+struct HoeffdingTreeConfig {
+  std::uint32_t grace_period = 200;     // >= 1; leaf weight between split attempts
+  double delta = 1e-7;                  // (0, 1); split confidence of the Hoeffding bound
+  double tie_threshold = 0.05;          // [0, 1]; split anyway once epsilon < tau
+  SplitCriterion criterion = SplitCriterion::kInfoGain;
+  LeafModel leaf_model = LeafModel::kNaiveBayesAdaptive;  // regression: mean|linear (nb* means mean)
+  NumericEstimator numeric = NumericEstimator::kGaussian; // regression always uses histograms
+  std::uint32_t n_split_points = 10;    // [1, 1000]; Gaussian: candidate thresholds per attribute
+  std::uint32_t n_bins = 32;            // [2, 1024], even; histogram bins per attribute
+  std::uint32_t max_depth = 0;          // 0 = unlimited, else [1, 60]
+  double min_branch_fraction = 0.01;    // [0, 0.5); a split keeps this much weight on two branches
+  double learning_rate = 0.01;          // (0, 1]; linear leaves: SGD step on normalised features
+
+  Status validate() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
+};
+
+std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields();
+
+Result<SplitCriterion> parse_split_criterion(std::string_view name);
+std::string_view split_criterion_name(SplitCriterion c);
+Result<LeafModel> parse_leaf_model(std::string_view name);
+std::string_view leaf_model_name(LeafModel m);
+Result<NumericEstimator> parse_numeric_estimator(std::string_view name);
+std::string_view numeric_estimator_name(NumericEstimator e);
+
+}  // namespace irithyll

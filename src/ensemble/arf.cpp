@@ -1,0 +1,173 @@
+#include "irithyll/ensemble/arf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "irithyll/core/poisson.hpp"
+
+namespace irithyll {
+
+AdaptiveRandomForest::AdaptiveRandomForest() = default;
+
+AdaptiveRandomForest::AdaptiveRandomForest(const ARFConfig& config, Task task, std::size_t n_classes,
+                                           std::size_t n_features, std::uint64_t seed)
+    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0), n_features_(n_features), seed_(seed) {
+  reset();
+}
+
+Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const ARFConfig& config, Task task,
+                                                                         std::size_t n_classes, std::size_t n_features,
+                                                                         std::uint64_t seed) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  const bool cls = task == Task::kClassification;
+  if (cls && (n_classes < 2 || n_classes > 65536))
+    return Status::invalid_argument("arf: classification needs 2..65536 classes, got " + std::to_string(n_classes));
+  const LeafModel leaf = config.tree.leaf_model;
+  if (cls && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
+    return Status::invalid_argument("arf: leaf-model " + std::string(leaf_model_name(leaf)) +
+                                    " is for regression (classification: mc|nb|nba)");
+  if (n_features > (1u << 20)) return Status::invalid_argument("arf: too many features");
+  return std::make_unique<AdaptiveRandomForest>(config, task, n_classes, n_features, seed);
+}
+
+Vfdt AdaptiveRandomForest::new_tree() {
+  return Vfdt(config_.tree, task_, n_classes_, n_features_, config_.subspace(n_features_), rng_.next_u64());
+}
+
+void AdaptiveRandomForest::build_members() {
+  poisson_limit_ = std::exp(-config_.lambda);
+  // Detector deltas of 0 mean "off"; the detectors still exist (a valid
+  // delta) so the layout is fixed, and are simply not consulted.
+  const double wd = config_.warning_delta > 0.0 ? config_.warning_delta : 0.01;
+  const double dd = config_.drift_delta > 0.0 ? config_.drift_delta : 0.001;
+  members_.clear();
+  members_.reserve(config_.n_trees);
+  for (std::uint32_t i = 0; i < config_.n_trees; ++i) members_.push_back(Member{new_tree(), std::nullopt, Adwin(wd), Adwin(dd), 0.0, 0.0});
+  votes_.assign(task_ == Task::kClassification ? n_classes_ : 0, 0.0);
+  member_proba_.assign(votes_.size(), 0.0);
+  class_proba_.assign(votes_.size(), 0.0);
+}
+
+void AdaptiveRandomForest::reset() {
+  rng_ = Xorshift64(seed_);
+  members_.clear();
+  if (n_features_ > 0) build_members();
+  samples_seen_ = skipped_ = n_warnings_ = n_drifts_ = 0;
+}
+
+std::size_t AdaptiveRandomForest::n_background() const {
+  std::size_t n = 0;
+  for (const Member& m : members_) n += m.background.has_value();
+  return n;
+}
+
+std::size_t AdaptiveRandomForest::n_nodes() const {
+  std::size_t n = 0;
+  for (const Member& m : members_) n += m.tree.n_nodes() + (m.background.has_value() ? m.background->n_nodes() : 0);
+  return n;
+}
+
+std::span<const double> AdaptiveRandomForest::fit(std::span<const double> x) const {
+  if (x.size() == n_features_) return x;
+  padded_.assign(n_features_, std::numeric_limits<double>::quiet_NaN());
+  std::copy_n(x.begin(), std::min(x.size(), n_features_), padded_.begin());
+  return padded_;
+}
+
+void AdaptiveRandomForest::learn_one(std::span<const double> x, double y, double weight) {
+  const bool cls = task_ == Task::kClassification;
+  const bool bad_y = !std::isfinite(y) || (cls && (y < 0.0 || y >= static_cast<double>(n_classes_) || y != std::floor(y)));
+  if (bad_y || !(weight > 0.0) || !std::isfinite(weight) || x.empty() || (n_features_ > 0 && x.size() != n_features_)) {
+    ++skipped_;
+    return;
+  }
+  if (members_.empty()) {
+    n_features_ = x.size();
+    build_members();
+  }
+  for (Member& m : members_) {
+    const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
+    const double kw = static_cast<double>(k) * weight;
+    // Test then train: the member's prediction before it sees the sample.
+    const double pred = k > 0 ? m.tree.learn_one(x, y, kw) : m.tree.predict_one(x);
+    if (m.background.has_value() && k > 0) m.background->learn_one(x, y, kw);
+    const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
+    m.correct += cls ? weight * (1.0 - error) : 0.0;
+    m.seen += weight;
+    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift) {
+      // Warning: start (or restart) a background tree on the new concept.
+      m.background.emplace(new_tree());
+      m.warning.reset();
+      ++n_warnings_;
+    }
+    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift) {
+      // Drift: the background tree, trained since the warning, takes over.
+      if (m.background.has_value()) {
+        m.tree = std::move(*m.background);
+        m.background.reset();
+      } else {
+        m.tree = new_tree();
+      }
+      m.warning.reset();
+      m.drift.reset();
+      m.correct = m.seen = 0.0;
+      ++n_drifts_;
+    }
+  }
+  ++samples_seen_;
+}
+
+void AdaptiveRandomForest::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (task_ != Task::kClassification || proba.size() != n_classes_) return;
+  if (members_.empty()) {
+    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(n_classes_));
+    return;
+  }
+  const std::span<const double> xs = fit(x);
+  std::fill(votes_.begin(), votes_.end(), 0.0);
+  double total_weight = 0.0;
+  for (int pass = 0; pass < 2 && !(total_weight > 0.0); ++pass) {
+    // Pass 0 weights members by accuracy; if none has any (all fresh), pass 1
+    // gives every member one unit.
+    for (const Member& m : members_) {
+      const double w = pass == 1 || config_.vote == ARFVote::kMajority ? 1.0 : (m.seen > 0.0 ? m.correct / m.seen : 0.0);
+      if (!(w > 0.0)) continue;
+      m.tree.predict_proba(xs, member_proba_);
+      if (config_.vote == ARFVote::kMajority) {
+        votes_[static_cast<std::size_t>(std::max_element(member_proba_.begin(), member_proba_.end()) - member_proba_.begin())] += 1.0;
+      } else {
+        for (std::size_t c = 0; c < n_classes_; ++c) votes_[c] += w * member_proba_[c];
+      }
+      total_weight += w;
+    }
+  }
+  double sum = 0.0;
+  for (double v : votes_) sum += v;
+  for (std::size_t c = 0; c < n_classes_; ++c) proba[c] = sum > 0.0 ? votes_[c] / sum : 1.0 / static_cast<double>(n_classes_);
+}
+
+double AdaptiveRandomForest::predict_one(std::span<const double> x) const {
+  if (members_.empty()) return 0.0;
+  if (task_ == Task::kRegression) {
+    const std::span<const double> xs = fit(x);
+    double s = 0.0;
+    for (const Member& m : members_) s += m.tree.predict_one(xs);
+    return s / static_cast<double>(members_.size());
+  }
+  predict_proba_one(x, class_proba_);
+  return static_cast<double>(std::max_element(class_proba_.begin(), class_proba_.end()) - class_proba_.begin());
+}
+
+std::size_t AdaptiveRandomForest::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) +
+                      (padded_.capacity() + votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) * sizeof(double);
+  for (const Member& m : members_) {
+    bytes += m.tree.memory_bytes() - sizeof(Vfdt);
+    if (m.background.has_value()) bytes += m.background->memory_bytes() - sizeof(Vfdt);
+  }
+  return bytes;
+}
+
+}  // namespace irithyll

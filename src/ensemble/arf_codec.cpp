@@ -1,0 +1,97 @@
+// AdaptiveRandomForest checkpoint. Layout (little-endian, ByteWriter):
+//   version u32 | config | task u8 | n_classes u64 | n_features u64 | seed u64 | rng u64
+//   samples_seen, skipped, n_warnings, n_drifts u64 | n_members u64
+//   per member: tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
+// decode() checks the member count against the config and every tree's shape
+// against the forest's, on top of each component's own checks.
+#include <cmath>
+#include <string>
+
+#include "irithyll/ensemble/arf.hpp"
+
+namespace irithyll {
+
+namespace {
+constexpr std::uint32_t kFormatVersion = 1;
+}
+
+void AdaptiveRandomForest::encode(ByteWriter& out) const {
+  out.u32(kFormatVersion);
+  config_.encode(out);
+  out.u8(static_cast<std::uint8_t>(task_));
+  out.u64(n_classes_);
+  out.u64(n_features_);
+  out.u64(seed_);
+  out.u64(rng_.state());
+  out.u64(samples_seen_);
+  out.u64(skipped_);
+  out.u64(n_warnings_);
+  out.u64(n_drifts_);
+  out.u64(members_.size());
+  for (const Member& m : members_) {
+    m.tree.encode(out);
+    out.boolean(m.background.has_value());
+    if (m.background.has_value()) m.background->encode(out);
+    m.warning.encode(out);
+    m.drift.encode(out);
+    out.f64(m.correct);
+    out.f64(m.seen);
+  }
+}
+
+Status AdaptiveRandomForest::decode(ByteReader& in) {
+  const std::uint32_t version = in.u32("arf version");
+  if (!in.ok()) return in.status();
+  if (version != kFormatVersion) return Status::corruption("arf: unknown record version " + std::to_string(version));
+  AdaptiveRandomForest f;
+  IRITHYLL_RETURN_IF_ERROR(f.config_.decode(in));
+  const std::uint8_t task = in.u8("task");
+  f.n_classes_ = in.u64("n_classes");
+  f.n_features_ = in.u64("n_features");
+  f.seed_ = in.u64("seed");
+  f.rng_.set_state(in.u64("rng"));
+  f.samples_seen_ = in.u64("samples_seen");
+  f.skipped_ = in.u64("skipped");
+  f.n_warnings_ = in.u64("n_warnings");
+  f.n_drifts_ = in.u64("n_drifts");
+  const std::uint64_t n_members = in.u64("n_members");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("arf: bad task");
+  f.task_ = static_cast<Task>(task);
+  const bool cls = f.task_ == Task::kClassification;
+  if (cls ? (f.n_classes_ < 2 || f.n_classes_ > 65536) : f.n_classes_ != 0) return Status::corruption("arf: bad class count");
+  if (f.n_features_ > (1u << 20)) return Status::corruption("arf: bad feature count");
+  if (n_members != (f.n_features_ > 0 ? f.config_.n_trees : 0)) return Status::corruption("arf: member count does not match");
+  const std::size_t m = f.n_features_ > 0 ? f.config_.subspace(f.n_features_) : 0;
+  auto check = [&](const Vfdt& t) {
+    return t.task() == f.task_ && t.n_classes() == f.n_classes_ && t.n_features() == f.n_features_ && t.subspace() == m;
+  };
+  for (std::uint64_t i = 0; i < n_members; ++i) {
+    Member mem{Vfdt(), std::nullopt, Adwin(), Adwin(), 0.0, 0.0};
+    IRITHYLL_RETURN_IF_ERROR(mem.tree.decode(in));
+    if (!check(mem.tree)) return Status::corruption("arf: member tree shape does not match the forest");
+    const bool has_bg = in.boolean("has_background");
+    if (!in.ok()) return in.status();
+    if (has_bg) {
+      Vfdt bg;
+      IRITHYLL_RETURN_IF_ERROR(bg.decode(in));
+      if (!check(bg)) return Status::corruption("arf: background tree shape does not match the forest");
+      mem.background.emplace(std::move(bg));
+    }
+    IRITHYLL_RETURN_IF_ERROR(mem.warning.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(mem.drift.decode(in));
+    mem.correct = in.f64("correct");
+    mem.seen = in.f64("seen");
+    if (!in.ok()) return in.status();
+    f.members_.push_back(std::move(mem));
+  }
+  f.poisson_limit_ = std::exp(-f.config_.lambda);
+  if (f.n_features_ > 0) {
+    f.votes_.assign(cls ? f.n_classes_ : 0, 0.0);
+    f.member_proba_ = f.class_proba_ = f.votes_;
+  }
+  *this = std::move(f);
+  return Status::ok();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,146 @@
+#include "irithyll/ensemble/bagged_sgbt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "irithyll/core/poisson.hpp"
+
+namespace irithyll {
+
+namespace {
+
+constexpr std::uint32_t kFormatVersion = 1;
+
+// Bag b's SGBT seed: a SplitMix64 finaliser of (seed, b), so bags differ
+// and neighbouring model seeds share nothing.
+std::uint64_t bag_seed(std::uint64_t seed, std::uint64_t b) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (b + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+BaggedSGBT::BaggedSGBT() = default;
+
+BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_classes, std::uint64_t seed)
+    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0), seed_(seed) {
+  reset();
+}
+
+Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const BaggedSGBTConfig& config, Task task, std::size_t n_classes,
+                                                    std::uint64_t seed) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  if (task == Task::kClassification && (n_classes < 2 || n_classes > 65536))
+    return Status::invalid_argument("bagged_sgbt: classification needs 2..65536 classes, got " + std::to_string(n_classes));
+  auto probe = SGBTLearner::make(config.sgbt, task, n_classes);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context("bagged_sgbt");
+  return std::make_unique<BaggedSGBT>(config, task, n_classes, seed);
+}
+
+void BaggedSGBT::reset() {
+  rng_ = Xorshift64(seed_);
+  bags_.clear();
+  bags_.reserve(config_.n_bags);
+  for (std::uint32_t b = 0; b < config_.n_bags; ++b) {
+    SGBTConfig c = config_.sgbt;
+    c.seed = bag_seed(seed_, b);
+    bags_.emplace_back(c, task_, n_classes_);
+  }
+  bag_proba_.assign(n_classes(), 0.0);
+  mean_proba_.assign(n_classes(), 0.0);
+  samples_seen_ = skipped_ = 0;
+}
+
+void BaggedSGBT::learn_one(std::span<const double> x, double y, double weight) {
+  const bool cls = task_ == Task::kClassification;
+  const bool bad_y = !std::isfinite(y) || (cls && (y < 0.0 || y >= static_cast<double>(n_classes_) || y != std::floor(y)));
+  const std::size_t d = n_features();
+  if (bad_y || !(weight > 0.0) || !std::isfinite(weight) || x.empty() || (d > 0 && x.size() != d)) {
+    ++skipped_;
+    return;
+  }
+  const double limit = std::exp(-config_.lambda);
+  for (SGBTLearner& bag : bags_) {
+    const std::uint32_t k = sample_poisson_limit(rng_, limit);
+    for (std::uint32_t r = 0; r < k; ++r) bag.learn_one(x, y, weight);  // k repeats (Oza & Russell)
+  }
+  ++samples_seen_;
+}
+
+double BaggedSGBT::predict_one(std::span<const double> x) const {
+  if (task_ == Task::kRegression) {
+    double s = 0.0;
+    for (const SGBTLearner& bag : bags_) s += bag.predict_one(x);
+    return s / static_cast<double>(bags_.size());
+  }
+  predict_proba_one(x, mean_proba_);
+  return static_cast<double>(std::max_element(mean_proba_.begin(), mean_proba_.end()) - mean_proba_.begin());
+}
+
+void BaggedSGBT::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (task_ != Task::kClassification || proba.size() != n_classes_) return;
+  std::fill(proba.begin(), proba.end(), 0.0);
+  for (const SGBTLearner& bag : bags_) {
+    bag.predict_proba_one(x, bag_proba_);
+    for (std::size_t c = 0; c < n_classes_; ++c) proba[c] += bag_proba_[c];
+  }
+  for (double& p : proba) p /= static_cast<double>(bags_.size());
+}
+
+std::size_t BaggedSGBT::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + (bag_proba_.capacity() + mean_proba_.capacity()) * sizeof(double) +
+                      (bags_.capacity() - bags_.size()) * sizeof(SGBTLearner);
+  for (const SGBTLearner& bag : bags_) bytes += bag.memory_bytes();
+  return bytes;
+}
+
+void BaggedSGBT::encode(ByteWriter& out) const {
+  out.u32(kFormatVersion);
+  config_.encode(out);
+  out.u8(static_cast<std::uint8_t>(task_));
+  out.u64(n_classes_);
+  out.u64(seed_);
+  out.u64(rng_.state());
+  out.u64(samples_seen_);
+  out.u64(skipped_);
+  for (const SGBTLearner& bag : bags_) bag.encode(out);
+}
+
+Status BaggedSGBT::decode(ByteReader& in) {
+  const std::uint32_t version = in.u32("bagged_sgbt version");
+  if (!in.ok()) return in.status();
+  if (version != kFormatVersion) return Status::corruption("bagged_sgbt: unknown record version " + std::to_string(version));
+  BaggedSGBTConfig config;
+  IRITHYLL_RETURN_IF_ERROR(config.decode(in));
+  const std::uint8_t task = in.u8("task");
+  const std::uint64_t k = in.u64("n_classes"), seed = in.u64("seed"), rng = in.u64("rng");
+  const std::uint64_t seen = in.u64("samples_seen"), skipped = in.u64("skipped");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("bagged_sgbt: bad task");
+  const Task t = static_cast<Task>(task);
+  if (t == Task::kClassification ? (k < 2 || k > 65536) : k != 0) return Status::corruption("bagged_sgbt: bad class count");
+  std::vector<SGBTLearner> bags(config.n_bags);
+  std::size_t d = 0;
+  for (std::uint32_t b = 0; b < config.n_bags; ++b) {
+    IRITHYLL_RETURN_IF_ERROR(bags[b].decode(in).with_context("bagged_sgbt bag"));
+    if (bags[b].task() != t || bags[b].n_classes() != k) return Status::corruption("bagged_sgbt: bag task or classes differ");
+    if (b == 0) d = bags[b].n_features();
+    if (bags[b].n_features() != d) return Status::corruption("bagged_sgbt: bags disagree on the feature count");
+  }
+  config_ = config;
+  task_ = t;
+  n_classes_ = k;
+  seed_ = seed;
+  rng_.set_state(rng);
+  samples_seen_ = seen;
+  skipped_ = skipped;
+  bags_ = std::move(bags);
+  bag_proba_.assign(n_classes(), 0.0);
+  mean_proba_.assign(n_classes(), 0.0);
+  return Status::ok();
+}
+
+}  // namespace irithyll

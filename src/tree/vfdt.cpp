@@ -1,0 +1,174 @@
+// Vfdt construction, routing and the learn step (see irithyll/tree/vfdt.hpp).
+#include "irithyll/tree/vfdt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace irithyll {
+
+Vfdt::Vfdt(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
+           std::size_t subspace, std::uint64_t seed)
+    : config_(config),
+      task_(task),
+      n_classes_(task == Task::kClassification ? n_classes : 0),
+      n_features_(n_features),
+      subspace_(subspace == 0 || subspace > n_features ? n_features : subspace),
+      seed_(seed) {
+  compute_layout();
+  reset();
+}
+
+void Vfdt::compute_layout() {
+  const bool cls = task_ == Task::kClassification;
+  gaussian_ = cls && config_.numeric == NumericEstimator::kGaussian;
+  linear_ = !cls && config_.leaf_model == LeafModel::kLinear;
+  head_size_ = cls ? n_classes_ : 3;
+  linear_size_ = linear_ ? subspace_ + 1 : 0;
+  bin_stride_ = cls ? n_classes_ : 3;
+  obs_size_ = gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
+  log_scores_.assign(cls ? n_classes_ : 0, 0.0);
+  proba_.assign(cls ? n_classes_ : 0, 0.0);
+  var_product_.assign(cls ? n_classes_ : 0, 1.0);
+  nb_cache_ = NbCache{};
+  nb_cache_.x.assign(n_features_, 0.0);
+  for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
+    v->assign(head_size_, 0.0);
+  perm_.resize(n_features_);
+}
+
+void Vfdt::reset() {
+  rng_ = Xorshift64(seed_);
+  nb_cache_.valid = false;
+  nodes_.clear();
+  leaves_.clear();
+  free_.clear();
+  feat_min_.assign(n_features_, std::numeric_limits<double>::infinity());
+  feat_max_.assign(n_features_, -std::numeric_limits<double>::infinity());
+  feat_moments_.assign(3 * n_features_, 0.0);
+  nodes_.push_back(Node{0.0, -1, new_leaf_slot(), 0});
+  std::vector<double> empty(head_size_, 0.0);
+  init_leaf(leaves_[0], 0, empty);
+}
+
+std::uint32_t Vfdt::new_leaf_slot() {
+  if (!free_.empty()) {
+    const std::uint32_t s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  leaves_.emplace_back();
+  return static_cast<std::uint32_t>(leaves_.size() - 1);
+}
+
+void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head) {
+  // A leaf's subspace: the first m of a partial Fisher-Yates shuffle.
+  leaf.features.resize(subspace_);
+  if (subspace_ == n_features_) {
+    for (std::size_t j = 0; j < subspace_; ++j) leaf.features[j] = static_cast<std::uint32_t>(j);
+  } else {
+    for (std::size_t j = 0; j < n_features_; ++j) perm_[j] = static_cast<std::uint32_t>(j);
+    for (std::size_t j = 0; j < subspace_; ++j) {
+      const std::size_t k = j + static_cast<std::size_t>(rng_.below(n_features_ - j));
+      std::swap(perm_[j], perm_[k]);
+      leaf.features[j] = perm_[j];
+    }
+  }
+  leaf.stats.assign(head_size_ + linear_size_ + subspace_ * obs_size_, 0.0);
+  std::copy(head.begin(), head.end(), leaf.stats.begin());
+  leaf.depth = depth;
+  leaf.mc_correct = leaf.nb_correct = 0.0;
+  leaf.weight_at_attempt = leaf_weight(leaf);
+}
+
+double Vfdt::leaf_weight(const Leaf& leaf) const {
+  if (task_ == Task::kRegression) return leaf.stats[0];
+  double w = 0.0;
+  for (std::size_t c = 0; c < n_classes_; ++c) w += leaf.stats[c];
+  return w;
+}
+
+std::size_t Vfdt::find_leaf_node(std::span<const double> x) const {
+  std::size_t n = 0;
+  while (nodes_[n].feature >= 0) {
+    const Node& node = nodes_[n];
+    const double v = x[static_cast<std::size_t>(node.feature)];
+    n = v > node.threshold ? node.b : node.a;  // NaN goes left
+  }
+  return n;
+}
+
+double Vfdt::learn_one(std::span<const double> x, double y, double w) {
+  const std::size_t node = find_leaf_node(x);
+  Leaf& leaf = leaves_[nodes_[node].a];
+  double before = 0.0;
+  // Per-feature range and moments over every sample (histogram widths,
+  // linear-leaf standardisation): weighted Welford.
+  for (std::size_t f = 0; f < n_features_; ++f) {
+    const double v = x[f];
+    if (!std::isfinite(v)) continue;
+    feat_min_[f] = std::min(feat_min_[f], v);
+    feat_max_[f] = std::max(feat_max_[f], v);
+    if (linear_) {
+      double* m = &feat_moments_[3 * f];
+      m[0] += w;
+      const double d = v - m[1];
+      m[1] += w * d / m[0];
+      m[2] += w * d * (v - m[1]);
+    }
+  }
+  if (task_ == Task::kClassification) {
+    const auto yc = static_cast<std::size_t>(y);
+    const std::size_t mc = majority_class(leaf);
+    std::size_t pred = mc;
+    if (config_.leaf_model != LeafModel::kMajority && leaf_weight(leaf) > 0.0) {
+      const std::size_t nb = naive_bayes_class_cached(leaf, x);
+      if (config_.leaf_model == LeafModel::kNaiveBayes || use_naive_bayes(leaf)) pred = nb;
+      // Adaptive leaves score both predictors on the sample before learning it.
+      leaf.mc_correct += mc == yc ? w : 0.0;
+      leaf.nb_correct += nb == yc ? w : 0.0;
+    }
+    before = static_cast<double>(pred);
+  } else {
+    before = leaf_value(leaf, x);
+    if (linear_) update_linear(leaf, x, y, w);
+  }
+  nb_cache_.valid = false;  // the statistics change from here
+  observe(leaf, x, y, w);
+  const double lw = leaf_weight(leaf);
+  if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) &&
+      (config_.max_depth == 0 || leaf.depth < config_.max_depth)) {
+    leaf.weight_at_attempt = lw;
+    attempt_split(node);
+  }
+  return before;
+}
+
+double Vfdt::predict_one(std::span<const double> x) const {
+  const Leaf& leaf = leaves_[nodes_[find_leaf_node(x)].a];
+  if (task_ == Task::kRegression) return leaf_value(leaf, x);
+  return static_cast<double>(leaf_class(leaf, x));
+}
+
+void Vfdt::predict_proba(std::span<const double> x, std::span<double> proba) const {
+  leaf_proba(leaves_[nodes_[find_leaf_node(x)].a], x, proba);
+}
+
+std::size_t Vfdt::depth() const {
+  std::size_t d = 0;
+  for (const Node& n : nodes_)
+    if (n.feature < 0) d = std::max<std::size_t>(d, leaves_[n.a].depth);
+  return d;
+}
+
+std::size_t Vfdt::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(Node) + leaves_.capacity() * sizeof(Leaf) +
+                      free_.capacity() * sizeof(std::uint32_t) + perm_.capacity() * sizeof(std::uint32_t);
+  for (const Leaf& l : leaves_) bytes += l.features.capacity() * sizeof(std::uint32_t) + l.stats.capacity() * sizeof(double);
+  for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &var_product_, &nb_cache_.x, &cand_left_, &cand_right_,
+                        &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
+    bytes += v->capacity() * sizeof(double);
+  return bytes;
+}
+
+}  // namespace irithyll

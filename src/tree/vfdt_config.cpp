@@ -1,0 +1,131 @@
+#include "irithyll/tree/vfdt_config.hpp"
+
+#include <array>
+#include <string>
+
+#include "core/field_rows.hpp"
+
+namespace irithyll {
+
+namespace {
+
+using Row = ConfigField<HoeffdingTreeConfig>;
+
+// The bounds here are the only copy: validate() checks every row against them.
+const std::array kFields = {
+    Row{FieldInfo::integer("grace-period", "200", "leaf weight between split attempts").in(1, 1e9),
+        IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, grace_period)},
+    Row{FieldInfo::real("delta", "1e-07", "split confidence of the Hoeffding bound").in(0, 1, true, true),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, delta)},
+    Row{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, tie_threshold)},
+    Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
+        IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, criterion, parse_split_criterion, split_criterion_name)},
+    Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear",
+                          "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression)"),
+        IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, leaf_model, parse_leaf_model, leaf_model_name)},
+    Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
+                          "numeric attribute estimator (regression always uses histograms)"),
+        IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, numeric, parse_numeric_estimator, numeric_estimator_name)},
+    Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
+        IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, n_split_points)},
+    Row{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
+        IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, n_bins)},
+    Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
+        IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, max_depth)},
+    Row{FieldInfo::real("min-branch-fraction", "0.01", "weight fraction two branches of a split must each hold").in(0, 0.5, false, true),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
+    Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
+};
+
+}  // namespace
+
+std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields() { return kFields; }
+
+Result<SplitCriterion> parse_split_criterion(std::string_view name) {
+  if (name == "info-gain" || name == "info_gain" || name == "entropy") return SplitCriterion::kInfoGain;
+  if (name == "gini") return SplitCriterion::kGini;
+  return Status::invalid_argument("unknown split criterion '" + std::string(name) + "' (info-gain|gini)");
+}
+
+std::string_view split_criterion_name(SplitCriterion c) {
+  return c == SplitCriterion::kGini ? "gini" : c == SplitCriterion::kInfoGain ? "info-gain" : "?";
+}
+
+Result<LeafModel> parse_leaf_model(std::string_view name) {
+  if (name == "mc" || name == "majority") return LeafModel::kMajority;
+  if (name == "nb" || name == "naive-bayes") return LeafModel::kNaiveBayes;
+  if (name == "nba" || name == "naive-bayes-adaptive") return LeafModel::kNaiveBayesAdaptive;
+  if (name == "mean") return LeafModel::kMean;
+  if (name == "linear") return LeafModel::kLinear;
+  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (mc|nb|nba|mean|linear)");
+}
+
+std::string_view leaf_model_name(LeafModel m) {
+  switch (m) {
+    case LeafModel::kMajority: return "mc";
+    case LeafModel::kNaiveBayes: return "nb";
+    case LeafModel::kNaiveBayesAdaptive: return "nba";
+    case LeafModel::kMean: return "mean";
+    case LeafModel::kLinear: return "linear";
+  }
+  return "?";
+}
+
+Result<NumericEstimator> parse_numeric_estimator(std::string_view name) {
+  if (name == "gaussian") return NumericEstimator::kGaussian;
+  if (name == "histogram") return NumericEstimator::kHistogram;
+  return Status::invalid_argument("unknown numeric estimator '" + std::string(name) + "' (gaussian|histogram)");
+}
+
+std::string_view numeric_estimator_name(NumericEstimator e) {
+  return e == NumericEstimator::kGaussian ? "gaussian" : e == NumericEstimator::kHistogram ? "histogram" : "?";
+}
+
+Status HoeffdingTreeConfig::validate() const {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<HoeffdingTreeConfig>("hoeffding_tree", kFields, *this));
+  if (static_cast<unsigned>(criterion) > 1 || static_cast<unsigned>(leaf_model) > 4 || static_cast<unsigned>(numeric) > 1)
+    return Status::invalid_argument("hoeffding_tree: enum setting out of range");
+  // The range-doubling histogram merges bins in pairs.
+  if (n_bins % 2 != 0)
+    return Status::invalid_argument("hoeffding_tree: n-bins = " + std::to_string(n_bins) + " must be even");
+  return Status::ok();
+}
+
+void HoeffdingTreeConfig::encode(ByteWriter& out) const {
+  out.u32(grace_period);
+  out.f64(delta);
+  out.f64(tie_threshold);
+  out.u8(static_cast<std::uint8_t>(criterion));
+  out.u8(static_cast<std::uint8_t>(leaf_model));
+  out.u8(static_cast<std::uint8_t>(numeric));
+  out.u32(n_split_points);
+  out.u32(n_bins);
+  out.u32(max_depth);
+  out.f64(min_branch_fraction);
+  out.f64(learning_rate);
+}
+
+Status HoeffdingTreeConfig::decode(ByteReader& in) {
+  HoeffdingTreeConfig c;
+  c.grace_period = in.u32("grace_period");
+  c.delta = in.f64("delta");
+  c.tie_threshold = in.f64("tie_threshold");
+  const std::uint8_t cr = in.u8("criterion"), lm = in.u8("leaf_model"), nu = in.u8("numeric");
+  c.n_split_points = in.u32("n_split_points");
+  c.n_bins = in.u32("n_bins");
+  c.max_depth = in.u32("max_depth");
+  c.min_branch_fraction = in.f64("min_branch_fraction");
+  c.learning_rate = in.f64("learning_rate");
+  if (!in.ok()) return in.status();
+  if (cr > 1 || lm > 4 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
+  c.criterion = static_cast<SplitCriterion>(cr);
+  c.leaf_model = static_cast<LeafModel>(lm);
+  c.numeric = static_cast<NumericEstimator>(nu);
+  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("hoeffding tree config"));
+  *this = c;
+  return Status::ok();
+}
+
+}  // namespace irithyll

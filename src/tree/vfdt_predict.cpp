@@ -1,0 +1,136 @@
+// Vfdt leaf predictions: majority class, naive Bayes, adaptive choice, mean
+// and linear leaves.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "irithyll/tree/vfdt.hpp"
+
+namespace irithyll {
+
+namespace {
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+}
+
+std::size_t Vfdt::majority_class(const Leaf& leaf) const {
+  return static_cast<std::size_t>(std::max_element(leaf.stats.begin(), leaf.stats.begin() + static_cast<std::ptrdiff_t>(n_classes_)) -
+                                  leaf.stats.begin());
+}
+
+bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
+  switch (config_.leaf_model) {
+    case LeafModel::kNaiveBayes: return true;
+    case LeafModel::kNaiveBayesAdaptive: return !(leaf.mc_correct > leaf.nb_correct);  // ties go to NB (as MOA)
+    default: return false;
+  }
+}
+
+// log P(c) + sum over observed attributes of log p(x_f | c). The Gaussian
+// density follows MOA's estimator: sample variance M2 / (w - 1); a class with
+// zero spread has density 1 at its mean and 0 elsewhere. The constant
+// -log(sqrt(2 pi)) is common to all classes and dropped.
+std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x) const {
+  const double* s = leaf.stats.data();
+  for (std::size_t c = 0; c < n_classes_; ++c) {
+    log_scores_[c] = s[c] > 0.0 ? std::log(s[c]) : kNegInf;
+    var_product_[c] = 1.0;
+  }
+  const double* obs = s + head_size_ + linear_size_;
+  const std::size_t bins = config_.n_bins;
+  for (std::size_t j = 0; j < subspace_; ++j, obs += obs_size_) {
+    const double v = x[leaf.features[j]];
+    if (!std::isfinite(v)) continue;
+    if (gaussian_) {
+      for (std::size_t c = 0; c < n_classes_; ++c) {
+        const double* g = obs + 5 * c;  // [w, mean, M2, min, max]
+        if (log_scores_[c] == kNegInf) continue;
+        if (g[0] <= 0.0) {
+          log_scores_[c] = kNegInf;
+          continue;
+        }
+        const double var = g[0] > 1.0 ? g[2] / (g[0] - 1.0) : 0.0;
+        if (var > 0.0) {
+          const double d = v - g[1];
+          log_scores_[c] -= 0.5 * d * d / var;
+          // sum of -log(sd) taken as one log of the product of variances
+          // (flushed before it can under- or overflow): one log per class
+          // instead of one per attribute.
+          var_product_[c] *= var;
+          if (!(var_product_[c] > 1e-150 && var_product_[c] < 1e150)) {
+            log_scores_[c] -= 0.5 * std::log(var_product_[c]);
+            var_product_[c] = 1.0;
+          }
+        } else if (v != g[1]) {
+          log_scores_[c] = kNegInf;
+        }
+      }
+    } else if (obs[2] != 0.0) {
+      // Histogram: Laplace-smoothed bin frequency.
+      double bf = std::floor((v - obs[0]) / obs[1]);
+      bf = bf >= 0.0 ? std::min(bf, static_cast<double>(bins - 1)) : 0.0;
+      const double* row = obs + 3 + static_cast<std::size_t>(bf) * bin_stride_;
+      for (std::size_t c = 0; c < n_classes_; ++c)
+        if (log_scores_[c] != kNegInf) log_scores_[c] += std::log((row[c] + 1.0) / (s[c] + static_cast<double>(bins)));
+    }
+  }
+  for (std::size_t c = 0; c < n_classes_; ++c)
+    if (log_scores_[c] != kNegInf && var_product_[c] != 1.0) log_scores_[c] -= 0.5 * std::log(var_product_[c]);
+  const auto best = std::max_element(log_scores_.begin(), log_scores_.end());
+  const std::size_t cls = *best == kNegInf ? majority_class(leaf) : static_cast<std::size_t>(best - log_scores_.begin());
+  // Remember the answer for this x until the tree next learns: the
+  // prequential loop predicts x, then learns x, and both need it.
+  nb_cache_.valid = true;
+  nb_cache_.slot = static_cast<std::size_t>(&leaf - leaves_.data());
+  nb_cache_.cls = cls;
+  std::copy(x.begin(), x.end(), nb_cache_.x.begin());
+  return cls;
+}
+
+std::size_t Vfdt::naive_bayes_class_cached(const Leaf& leaf, std::span<const double> x) const {
+  if (nb_cache_.valid && nb_cache_.slot == static_cast<std::size_t>(&leaf - leaves_.data()) && std::equal(x.begin(), x.end(), nb_cache_.x.begin())) return nb_cache_.cls;
+  return naive_bayes_class(leaf, x);
+}
+
+std::size_t Vfdt::leaf_class(const Leaf& leaf, std::span<const double> x) const {
+  if (!(leaf_weight(leaf) > 0.0)) return 0;
+  return use_naive_bayes(leaf) ? naive_bayes_class_cached(leaf, x) : majority_class(leaf);
+}
+
+void Vfdt::leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const {
+  const double total = leaf_weight(leaf);
+  if (!(total > 0.0)) {
+    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(n_classes_));
+    return;
+  }
+  if (use_naive_bayes(leaf)) {
+    const std::size_t best = naive_bayes_class(leaf, x);
+    const double top = log_scores_[best];
+    if (top != kNegInf) {
+      double sum = 0.0;
+      for (std::size_t c = 0; c < n_classes_; ++c) sum += proba[c] = std::exp(log_scores_[c] - top);
+      for (std::size_t c = 0; c < n_classes_; ++c) proba[c] /= sum;
+      return;
+    }
+  }
+  for (std::size_t c = 0; c < n_classes_; ++c) proba[c] = leaf.stats[c] / total;
+}
+
+double Vfdt::standardised(std::size_t f, double v) const {
+  // FIMT-DD scales inputs to about [-1, 1] with (x - mean) / (3 sd).
+  const double* m = &feat_moments_[3 * f];
+  if (!std::isfinite(v) || !(m[0] > 0.0) || !(m[2] > 0.0)) return 0.0;
+  return (v - m[1]) / (3.0 * std::sqrt(m[2] / m[0]));
+}
+
+double Vfdt::leaf_value(const Leaf& leaf, std::span<const double> x) const {
+  double value = leaf.stats[1];  // leaf mean
+  if (linear_) {
+    const double* wts = leaf.stats.data() + head_size_;
+    double dot = wts[subspace_];
+    for (std::size_t j = 0; j < subspace_; ++j) dot += wts[j] * standardised(leaf.features[j], x[leaf.features[j]]);
+    value += dot;
+  }
+  return value;
+}
+
+}  // namespace irithyll

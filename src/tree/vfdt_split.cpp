@@ -1,0 +1,197 @@
+// Vfdt split search: candidate thresholds per attribute, split merits
+// (information gain, Gini, variance reduction) and the Hoeffding test.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "irithyll/tree/split_merit.hpp"
+#include "irithyll/tree/vfdt.hpp"
+
+namespace irithyll {
+
+namespace {
+
+constexpr double kNone = -std::numeric_limits<double>::infinity();
+
+double sum(std::span<const double> v) {
+  double s = 0.0;
+  for (double x : v) s += x;
+  return s;
+}
+
+double variance(const double* m) { return m[0] > 0.0 ? std::max(m[2], 0.0) / m[0] : 0.0; }
+
+}  // namespace
+
+// Merit of a binary split; kNone when a branch holds less than
+// min_branch_fraction of the weight (as MOA's criteria require).
+double Vfdt::merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const {
+  const bool cls = task_ == Task::kClassification;
+  const double wl = cls ? sum(left) : left[0], wr = cls ? sum(right) : right[0];
+  const double total = wl + wr;
+  if (!(total > 0.0)) return kNone;
+  const double fl = wl / total, fr = wr / total;
+  if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return kNone;
+  if (!cls) return variance(pre.data()) - fl * variance(left.data()) - fr * variance(right.data());
+  // pre_impurity_ is the pre-split entropy or Gini of `pre`, computed once per attempt.
+  (void)pre;
+  if (config_.criterion == SplitCriterion::kGini) return pre_impurity_ - fl * gini_impurity(left) - fr * gini_impurity(right);
+  return pre_impurity_ - fl * entropy_bits(left) - fr * entropy_bits(right);
+}
+
+Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
+  const double* obs = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const std::span<const double> pre(leaf.stats.data(), head_size_);
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (std::size_t c = 0; c < n_classes_; ++c) {
+    const double* g = obs + 5 * c;  // [w, mean, M2, min, max]
+    if (g[0] <= 0.0) continue;
+    lo = std::min(lo, g[3]);
+    hi = std::max(hi, g[4]);
+  }
+  Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
+  if (!(hi > lo)) return best;
+  const std::size_t points = config_.n_split_points;
+  for (std::size_t i = 1; i <= points; ++i) {
+    const double t = lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(points + 1);
+    for (std::size_t c = 0; c < n_classes_; ++c) {
+      // Weight of class c at or below t under its Gaussian, clipped to the
+      // class's observed range.
+      const double* g = obs + 5 * c;
+      const double w = std::max(g[0], 0.0);
+      double l = 0.0;
+      if (w > 0.0 && t >= g[3]) {
+        if (t >= g[4]) {
+          l = w;
+        } else {
+          const double var = w > 1.0 ? g[2] / (w - 1.0) : 0.0;
+          l = var > 0.0 ? w * 0.5 * std::erfc(-(t - g[1]) / std::sqrt(2.0 * var)) : (t >= g[1] ? w : 0.0);
+        }
+      }
+      tmp_left_[c] = l;
+      tmp_right_[c] = w - l;
+    }
+    const double m = merit(pre, tmp_left_, tmp_right_);
+    if (m > best.merit) {
+      best.merit = m;
+      best.threshold = t;
+      std::copy(tmp_left_.begin(), tmp_left_.end(), left.begin());
+      std::copy(tmp_right_.begin(), tmp_right_.end(), right.begin());
+    }
+  }
+  return best;
+}
+
+Vfdt::Candidate Vfdt::best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
+  const double* block = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const std::span<const double> pre(leaf.stats.data(), head_size_);
+  Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
+  if (block[2] == 0.0) return best;
+  const double* rows = block + 3;
+  const std::size_t bins = config_.n_bins, stride = bin_stride_;
+  const bool cls = task_ == Task::kClassification;
+  // Totals over all bins, then a left-to-right sweep of cumulative sums.
+  std::vector<double>& cum = tmp_left_;
+  std::vector<double>& rest = tmp_right_;
+  std::fill(cum.begin(), cum.end(), 0.0);
+  double total[3] = {0.0, 0.0, 0.0};
+  std::vector<double>& all = tmp_total_;  // class totals (classification)
+  std::fill(all.begin(), all.end(), 0.0);
+  for (std::size_t b = 0; b < bins; ++b) {
+    const double* r = rows + b * stride;
+    if (cls) {
+      for (std::size_t c = 0; c < n_classes_; ++c) all[c] += r[c];
+    } else if (r[0] > 0.0) {
+      const double n = total[0] + r[0], d = r[1] - total[1];
+      total[1] += d * r[0] / n;
+      total[2] += r[2] + d * d * total[0] * r[0] / n;
+      total[0] = n;
+    }
+  }
+  for (std::size_t i = 1; i < bins; ++i) {
+    const double* r = rows + (i - 1) * stride;
+    if (cls) {
+      for (std::size_t c = 0; c < n_classes_; ++c) {
+        cum[c] += r[c];
+        rest[c] = std::max(all[c] - cum[c], 0.0);
+      }
+    } else {
+      if (r[0] > 0.0) {
+        const double n = cum[0] + r[0], d = r[1] - cum[1];
+        cum[1] += d * r[0] / n;
+        cum[2] += r[2] + d * d * cum[0] * r[0] / n;
+        cum[0] = n;
+      }
+      // Right moments = total minus left (inverse of Chan's merge).
+      rest[0] = total[0] - cum[0];
+      if (rest[0] <= 1e-12 * total[0]) continue;
+      rest[1] = (total[0] * total[1] - cum[0] * cum[1]) / rest[0];
+      const double d = rest[1] - cum[1];
+      rest[2] = std::max(total[2] - cum[2] - d * d * cum[0] * rest[0] / total[0], 0.0);
+    }
+    const double m = merit(pre, cum, rest);
+    if (m > best.merit) {
+      best.merit = m;
+      best.threshold = block[0] + static_cast<double>(i) * block[1];
+      std::copy(cum.begin(), cum.end(), left.begin());
+      std::copy(rest.begin(), rest.end(), right.begin());
+    }
+  }
+  return best;
+}
+
+void Vfdt::attempt_split(std::size_t node) {
+  const std::uint32_t slot = nodes_[node].a;
+  const bool cls = task_ == Task::kClassification;
+  const Leaf& leaf = leaves_[slot];
+  if (cls) {
+    std::size_t present = 0;
+    for (std::size_t c = 0; c < n_classes_; ++c) present += leaf.stats[c] > 0.0;
+    if (present < 2) return;  // pure leaf: nothing to gain
+  } else if (!(leaf.stats[2] > 0.0)) {
+    return;
+  }
+  // Best attribute and runner-up (VFDT compares the two best attributes).
+  // Gini and variance reduction also let "no split" (merit 0) compete; with
+  // information gain it never does, because a one-branch split cannot hold
+  // min_branch_fraction on two branches (as in MOA, whose figures we match).
+  Candidate best{kNone, 0.0, -1};
+  double second = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
+  if (cls) {
+    const std::span<const double> pre(leaf.stats.data(), head_size_);
+    pre_impurity_ = config_.criterion == SplitCriterion::kGini ? gini_impurity(pre) : entropy_bits(pre);
+  }
+  for (std::size_t j = 0; j < subspace_; ++j) {
+    const Candidate c = gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
+                                  : best_histogram(leaf, j, cand_left_, cand_right_);
+    if (c.merit > best.merit) {
+      second = std::max(second, best.merit);
+      best = c;
+      best_left_.swap(cand_left_);
+      best_right_.swap(cand_right_);
+    } else {
+      second = std::max(second, c.merit);
+    }
+  }
+  if (!(best.merit > 0.0) || best.feature < 0) return;
+  // Hoeffding bound on the merit's mean after n observations of range R.
+  const double n = leaf_weight(leaf);
+  const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
+  const double eps = hoeffding_bound(range, config_.delta, n);
+  const bool split = cls ? (best.merit - second > eps || eps < config_.tie_threshold)
+                         : (second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
+  if (!split) return;
+
+  const std::uint32_t depth = leaf.depth + 1;
+  const std::uint32_t right_slot = new_leaf_slot();  // may move leaves_: `leaf` is dead from here
+  const auto left_node = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.push_back(Node{0.0, -1, slot, 0});
+  nodes_.push_back(Node{0.0, -1, right_slot, 0});
+  nodes_[node] = Node{best.threshold, best.feature, left_node, left_node + 1};
+  // Children start from the branch statistics the split predicted, so they
+  // predict sensibly at once (as MOA's new leaves do).
+  init_leaf(leaves_[slot], depth, best_left_);
+  init_leaf(leaves_[right_slot], depth, best_right_);
+}
+
+}  // namespace irithyll

@@ -1,0 +1,120 @@
+#include "irithyll/ensemble/bagged_sgbt.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "tree/streams.hpp"
+
+namespace irithyll {
+namespace {
+
+BaggedSGBTConfig small_config() {
+  BaggedSGBTConfig c;
+  c.n_bags = 4;
+  c.sgbt.n_steps = 10;
+  c.sgbt.learning_rate = 0.1;
+  c.sgbt.grace_period = 50;
+  return c;
+}
+
+std::vector<std::uint8_t> encoded(const Learner& m) {
+  ByteWriter w;
+  m.encode(w);
+  return w.take();
+}
+
+TEST(BaggedSGBT, ClassifiesTheLineFarAboveMajority) {
+  auto m = BaggedSGBT::make(small_config(), Task::kClassification, 2, 3).value();
+  test::LineStream s;
+  int correct = 0;
+  const int n = 6000;
+  for (int i = 0; i < n; ++i) {
+    const double y = s.next();
+    correct += m->predict_one(s.x) == y;
+    m->learn_one(s.x, y);
+  }
+  EXPECT_GT(static_cast<double>(correct) / n, 0.8);  // majority class: ~0.5
+  std::vector<double> p(2);
+  m->predict_proba_one(s.x, p);
+  EXPECT_NEAR(p[0] + p[1], 1.0, 1e-12);
+}
+
+TEST(BaggedSGBT, RegressionBeatsTheMean) {
+  auto m = BaggedSGBT::make(small_config(), Task::kRegression, 0, 3).value();
+  test::FriedmanStream s;
+  double se = 0.0;
+  int n = 0;
+  for (int i = 0; i < 6000; ++i) {
+    const double y = s.next();
+    const double p = m->predict_one(s.x);
+    if (i >= 4000) se += (p - y) * (p - y), ++n;
+    m->learn_one(s.x, y);
+  }
+  EXPECT_LT(std::sqrt(se / n), 4.0);  // target sd ~4.9
+}
+
+TEST(BaggedSGBT, ResumeIsBitIdenticalAndHostileBytesGiveStatus) {
+  auto a = BaggedSGBT::make(small_config(), Task::kClassification, 2, 9).value();
+  test::LineStream s;
+  for (int i = 0; i < 1500; ++i) {
+    const double y = s.next();
+    a->learn_one(s.x, y);
+  }
+  const auto bytes = encoded(*a);
+  BaggedSGBT b;
+  ByteReader in(bytes);
+  ASSERT_TRUE(b.decode(in).is_ok());
+  EXPECT_EQ(encoded(b), bytes);
+  test::LineStream s2 = s;
+  for (int i = 0; i < 1500; ++i) {
+    const double y = s.next();
+    s2.next();
+    ASSERT_EQ(a->predict_one(s.x), b.predict_one(s2.x));
+    a->learn_one(s.x, y);
+    b.learn_one(s2.x, y);
+  }
+  EXPECT_EQ(encoded(*a), encoded(b));
+  for (std::size_t cut = 0; cut < bytes.size(); cut += bytes.size() / 50 + 1) {
+    BaggedSGBT c;
+    ByteReader r(std::span<const std::uint8_t>(bytes.data(), cut));
+    EXPECT_FALSE(c.decode(r).is_ok()) << "cut " << cut;
+  }
+}
+
+TEST(BaggedSGBT, DeterministicAndBagsDiffer) {
+  auto a = BaggedSGBT::make(small_config(), Task::kRegression, 0, 5).value();
+  auto b = BaggedSGBT::make(small_config(), Task::kRegression, 0, 5).value();
+  test::FriedmanStream s1, s2;
+  for (int i = 0; i < 800; ++i) {
+    const double y1 = s1.next(), y2 = s2.next();
+    a->learn_one(s1.x, y1);
+    b->learn_one(s2.x, y2);
+  }
+  EXPECT_EQ(encoded(*a), encoded(*b));
+  EXPECT_NE(a->config().sgbt.seed, 0u);
+}
+
+TEST(BaggedSGBT, SettingsTableCoversBaggingAndSGBT) {
+  BaggedSGBTConfig c;
+  ASSERT_TRUE(apply_settings<BaggedSGBTConfig>("bagged_sgbt", bagged_sgbt_config_fields(),
+                                               ModelSettings{{"n-bags", "3"}, {"n-steps", "7"}, {"learning-rate", "0.2"}}, c)
+                  .is_ok());
+  EXPECT_EQ(c.n_bags, 3u);
+  EXPECT_EQ(c.sgbt.n_steps, 7u);
+  EXPECT_EQ(c.sgbt.learning_rate, 0.2);
+  EXPECT_EQ(bagged_sgbt_config_fields().size(), 2 + sgbt_config_fields().size());
+  BaggedSGBTConfig bad;
+  bad.lambda = 0.0;
+  auto m = BaggedSGBT::make(bad, Task::kRegression, 0, 1);
+  ASSERT_FALSE(m.is_ok());
+  EXPECT_NE(m.status().message().find("bag-lambda"), std::string::npos);
+  // Every name in the table is distinct (SGBT has its own "lambda").
+  const auto rows = bagged_sgbt_config_fields();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::size_t j = i + 1; j < rows.size(); ++j) EXPECT_NE(rows[i].info.name, rows[j].info.name);
+}
+
+}  // namespace
+}  // namespace irithyll

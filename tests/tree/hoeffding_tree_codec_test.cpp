@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "irithyll/tree/hoeffding_tree_learner.hpp"
+#include "tree/streams.hpp"
+
+namespace irithyll {
+namespace {
+
+std::vector<std::uint8_t> encoded(const Learner& m) {
+  ByteWriter w;
+  m.encode(w);
+  return w.take();
+}
+
+void train(Learner& m, test::LineStream& s, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double y = s.next();
+    m.learn_one(s.x, y);
+  }
+}
+
+class Codec : public ::testing::TestWithParam<int> {};
+
+// Resume equality: a model decoded mid-stream continues bit-identically.
+TEST_P(Codec, ResumeIsBitIdentical) {
+  HoeffdingTreeConfig c;
+  Task task = Task::kClassification;
+  std::size_t k = 2;
+  if (GetParam() == 1) c.numeric = NumericEstimator::kHistogram;
+  if (GetParam() == 2) task = Task::kRegression, k = 0, c.leaf_model = LeafModel::kLinear;
+  auto a = HoeffdingTreeLearner::make(c, task, k, 0, 5).value();
+  test::LineStream s;
+  train(*a, s, 4000);
+  const auto bytes = encoded(*a);
+  HoeffdingTreeLearner b;
+  ByteReader in(bytes);
+  ASSERT_TRUE(b.decode(in).is_ok());
+  EXPECT_TRUE(in.at_end());
+  EXPECT_EQ(encoded(b), bytes);
+  test::LineStream s2 = s;
+  for (int i = 0; i < 4000; ++i) {
+    const double y = s.next();
+    s2.next();
+    ASSERT_EQ(a->predict_one(s.x), b.predict_one(s2.x));
+    a->learn_one(s.x, y);
+    b.learn_one(s2.x, y);
+  }
+  EXPECT_EQ(encoded(*a), encoded(b));
+  EXPECT_GT(a->tree()->n_nodes(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(HoeffdingTreeLearner, Codec, ::testing::Values(0, 1, 2));
+
+// Readers never trust bytes: every truncation and many corruptions give a
+// Status or a model that still predicts; never a crash or a hang.
+TEST(HoeffdingTreeLearnerCodec, HostileBytesGiveStatus) {
+  auto a = HoeffdingTreeLearner::make({}, Task::kClassification, 2, 0, 5).value();
+  test::LineStream s;
+  train(*a, s, 3000);
+  const auto bytes = encoded(*a);
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 7) {
+    HoeffdingTreeLearner b;
+    ByteReader in(std::span<const std::uint8_t>(bytes.data(), cut));
+    EXPECT_FALSE(b.decode(in).is_ok()) << "cut " << cut;
+  }
+  Xorshift64 rng(3);
+  for (int trial = 0; trial < 2000; ++trial) {
+    auto bad = bytes;
+    for (int f = 0; f < 3; ++f) bad[rng.below(bad.size())] ^= static_cast<std::uint8_t>(1u << rng.below(8));
+    HoeffdingTreeLearner b;
+    ByteReader in(bad);
+    if (b.decode(in).is_ok()) {
+      std::vector<double> p(2);
+      b.predict_proba_one(s.x, p);
+      b.learn_one(s.x, 1.0);
+    }
+  }
+}
+
+TEST(HoeffdingTreeLearnerCodec, BlankModelRoundTrips) {
+  HoeffdingTreeLearner a;
+  const auto bytes = encoded(a);
+  HoeffdingTreeLearner b;
+  ByteReader in(bytes);
+  ASSERT_TRUE(b.decode(in).is_ok());
+  EXPECT_EQ(encoded(b), bytes);
+}
+
+}  // namespace
+}  // namespace irithyll
