@@ -82,7 +82,7 @@ class LogLinearClassifier(Classifier):
     def __init__(
         self,
         *,
-        inner: Literal['retnet', 'hawk', 'gla', 'gla_vector', 'deltanet', 'gated_deltanet', 'rwkv', 'mlstm', 'deltaproduct', 'rwkv7', 'hgrn2'] = 'gated_deltanet',
+        inner: Literal['retnet', 'hawk', 'gla', 'gla_vector', 'deltanet', 'gated_deltanet', 'rwkv', 'mlstm', 'deltaproduct', 'rwkv7', 'hgrn2', 'loglinear_mamba2', 'loglinear_gated_deltanet'] = 'gated_deltanet',
         d_model: int = 16,
         d_key: int = 8,
         d_value: int = 8,
@@ -108,7 +108,7 @@ class LogLinearRegressor(Regressor):
     def __init__(
         self,
         *,
-        inner: Literal['retnet', 'hawk', 'gla', 'gla_vector', 'deltanet', 'gated_deltanet', 'rwkv', 'mlstm', 'deltaproduct', 'rwkv7', 'hgrn2'] = 'gated_deltanet',
+        inner: Literal['retnet', 'hawk', 'gla', 'gla_vector', 'deltanet', 'gated_deltanet', 'rwkv', 'mlstm', 'deltaproduct', 'rwkv7', 'hgrn2', 'loglinear_mamba2', 'loglinear_gated_deltanet'] = 'gated_deltanet',
         d_model: int = 16,
         d_key: int = 8,
         d_value: int = 8,
@@ -182,6 +182,7 @@ class MambaClassifier(Classifier):
         rank: int = 2,
         block: int = 1,
         bcnorm: bool = True,
+        bcnorm_lr: float = 0.003,
         warmup: int = 10,
         rls_lambda: float = 0.998,
         rls_delta: float = 100.0,
@@ -209,6 +210,7 @@ class MambaRegressor(Regressor):
         rank: int = 2,
         block: int = 1,
         bcnorm: bool = True,
+        bcnorm_lr: float = 0.003,
         warmup: int = 10,
         rls_lambda: float = 0.998,
         rls_delta: float = 100.0,

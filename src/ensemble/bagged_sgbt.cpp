@@ -127,8 +127,10 @@ Status BaggedSGBT::decode(ByteReader& in) {
   for (std::uint32_t b = 0; b < config.n_bags; ++b) {
     IRITHYLL_RETURN_IF_ERROR(bags[b].decode(in).with_context("bagged_sgbt bag"));
     if (bags[b].task() != t || bags[b].n_classes() != k) return Status::corruption("bagged_sgbt: bag task or classes differ");
-    if (b == 0) d = bags[b].n_features();
-    if (bags[b].n_features() != d) return Status::corruption("bagged_sgbt: bags disagree on the feature count");
+    // A bag that drew k = 0 for every sample so far has no width yet (0).
+    const std::size_t db = bags[b].n_features();
+    if (d == 0) d = db;
+    if (db != 0 && db != d) return Status::corruption("bagged_sgbt: bags disagree on the feature count");
   }
   config_ = config;
   task_ = t;

@@ -118,3 +118,35 @@ TEST(BaggedSGBT, SettingsTableCoversBaggingAndSGBT) {
 
 }  // namespace
 }  // namespace irithyll
+
+namespace irithyll {
+namespace {
+
+// Regression: a bag that drew k = 0 for every sample so far has no feature
+// width yet; its checkpoint once failed to decode ("bags disagree on the
+// feature count") and the learner reported width 0 when bag 0 was such a bag.
+TEST(BaggedSGBT, BagsThatHaveSeenNothingYetStillDecode) {
+  BaggedSGBTConfig c = small_config();
+  c.n_bags = 8;
+  c.lambda = 0.2;  // P(k = 0) = 0.82 per bag and sample
+  auto m = BaggedSGBT::make(c, Task::kRegression, 0, 3).value();
+  const std::vector<double> x{0.1, 0.2, 0.3};
+  bool mixed = false;
+  for (int i = 0; i < 40 && !mixed; ++i) {
+    m->learn_one(x, 1.0 + i);
+    std::size_t seen = 0;
+    for (std::size_t b = 0; b < m->n_bags(); ++b) seen += m->bag(b).n_features() != 0 ? 1 : 0;
+    mixed = seen > 0 && seen < m->n_bags();
+  }
+  ASSERT_TRUE(mixed) << "every bag saw a sample at once; pick another seed";
+  EXPECT_EQ(m->n_features(), 3u);
+  ByteWriter w;
+  m->encode(w);
+  BaggedSGBT back;
+  ByteReader r(w.data());
+  ASSERT_TRUE(back.decode(r).is_ok());
+  EXPECT_EQ(back.predict_one(x), m->predict_one(x));
+}
+
+}  // namespace
+}  // namespace irithyll

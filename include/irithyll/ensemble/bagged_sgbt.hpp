@@ -47,7 +47,13 @@ class BaggedSGBT final : public Learner {
   std::string_view name() const override { return "bagged_sgbt"; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
-  std::size_t n_features() const override { return bags_.empty() ? 0 : bags_[0].n_features(); }
+  // The width any bag has fixed (a bag that drew k = 0 for every sample so
+  // far has none yet; all others agree).
+  std::size_t n_features() const override {
+    for (const SGBTLearner& bag : bags_)
+      if (bag.n_features() != 0) return bag.n_features();
+    return 0;
+  }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
@@ -62,6 +68,7 @@ class BaggedSGBT final : public Learner {
 
   const BaggedSGBTConfig& config() const { return config_; }
   std::size_t n_bags() const { return bags_.size(); }
+  const SGBTLearner& bag(std::size_t i) const { return bags_[i]; }
 
  private:
   BaggedSGBTConfig config_{};
