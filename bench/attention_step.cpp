@@ -13,7 +13,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/multi_head.hpp"
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 
 using irithyll::Xorshift64;
 using namespace irithyll::nn;

@@ -13,7 +13,7 @@
 
 #include <time.h>
 
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 
 namespace irithyll::bench {
 

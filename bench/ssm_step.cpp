@@ -19,10 +19,10 @@
 #include "irithyll/nn/rnn/mingru.hpp"
 #include "irithyll/nn/rnn/slstm.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
-#include "irithyll/nn/ssm/selective_ssm.hpp"
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 
 namespace {
 

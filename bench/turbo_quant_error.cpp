@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/quant/turbo_quant.hpp"
+#include "nn/quant/turbo_quant.hpp"
 
 using namespace irithyll;
 using namespace irithyll::nn;

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/vmath.hpp"
+#include "nn/vmath.hpp"
 
 using namespace irithyll::nn;
 

@@ -2,8 +2,8 @@
 
 #include "irithyll/catalogue.hpp"
 
-#include "irithyll/core/crc32.hpp"
-#include "irithyll/core/file_io.hpp"
+#include "core/crc32.hpp"
+#include "core/file_io.hpp"
 
 namespace irithyll {
 

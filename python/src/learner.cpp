@@ -16,7 +16,7 @@
 
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/exporter.hpp"

@@ -1,4 +1,4 @@
-#include "irithyll/core/crc32.hpp"
+#include "core/crc32.hpp"
 
 #include <array>
 

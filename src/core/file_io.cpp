@@ -1,4 +1,4 @@
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "cpu_features.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The hi32-weight matvec (kernels_hi32.hpp): grid rounding, the packed
 // layout, its scalar reference and its AVX-512 / AVX2 kernels.
-#include "irithyll/nn/kernels_hi32.hpp"
+#include "nn/kernels_hi32.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "irithyll/nn/vmath.hpp"
+#include "nn/vmath.hpp"
 
 namespace irithyll::nn {
 

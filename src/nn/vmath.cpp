@@ -1,4 +1,4 @@
-#include "irithyll/nn/vmath.hpp"
+#include "nn/vmath.hpp"
 #include "cpu_features.hpp"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/packed/format.hpp"
 
 namespace irithyll::packed {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "packed/compiled.hpp"
 #include "packed/lockstep.hpp"
 

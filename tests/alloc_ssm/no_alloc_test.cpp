@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
-#include "irithyll/nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm.hpp"
 #if __has_include("irithyll/nn/rnn/slstm.hpp")
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"

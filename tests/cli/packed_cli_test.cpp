@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/packed_model.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/model_file.hpp"
 #include "support/cli_runner.hpp"
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "irithyll/core/bytes.hpp"
-#include "irithyll/core/crc32.hpp"
+#include "core/crc32.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/model_file.hpp"
 
 namespace irithyll {

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "irithyll/catalogue.hpp"
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"

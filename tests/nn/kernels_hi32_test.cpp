@@ -10,8 +10,8 @@
 
 #include "irithyll/core/aligned.hpp"
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/kernels.hpp"
-#include "irithyll/nn/kernels_hi32.hpp"
+#include "nn/kernels.hpp"
+#include "nn/kernels_hi32.hpp"
 
 namespace irithyll::nn {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/vmath.hpp"
+#include "nn/vmath.hpp"
 
 namespace irithyll::nn {
 namespace {

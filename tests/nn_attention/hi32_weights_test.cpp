@@ -10,7 +10,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/multi_head.hpp"
-#include "irithyll/nn/kernels_hi32.hpp"
+#include "nn/kernels_hi32.hpp"
 
 namespace irithyll::nn {
 namespace {

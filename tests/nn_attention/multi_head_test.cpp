@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "irithyll/nn/attention/fenwick.hpp"
+#include "nn/attention/fenwick.hpp"
 
 namespace irithyll::nn {
 namespace {

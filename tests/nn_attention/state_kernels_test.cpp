@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/attention/state_kernels.hpp"
+#include "nn/attention/state_kernels.hpp"
 
 namespace irithyll::nn::attn {
 namespace {

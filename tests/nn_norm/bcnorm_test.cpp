@@ -1,5 +1,5 @@
 // Seed 000's BCNorm tests, reimplemented.
-#include "irithyll/nn/norm/bcnorm.hpp"
+#include "nn/norm/bcnorm.hpp"
 
 #include <gtest/gtest.h>
 

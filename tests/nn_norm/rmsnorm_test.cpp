@@ -1,4 +1,4 @@
-#include "irithyll/nn/norm/rmsnorm.hpp"
+#include "nn/norm/rmsnorm.hpp"
 
 #include <gtest/gtest.h>
 

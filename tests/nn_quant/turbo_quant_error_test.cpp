@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/quant/turbo_quant.hpp"
+#include "nn/quant/turbo_quant.hpp"
 
 namespace irithyll::nn {
 namespace {

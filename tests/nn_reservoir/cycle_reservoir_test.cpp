@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/reservoir/reservoir_kernels.hpp"
+#include "nn/reservoir/reservoir_kernels.hpp"
 
 namespace irithyll::nn {
 namespace {

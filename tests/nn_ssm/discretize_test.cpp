@@ -1,4 +1,4 @@
-#include "irithyll/nn/ssm/discretize.hpp"
+#include "nn/ssm/discretize.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/ssm/init.hpp"
+#include "nn/ssm/init.hpp"
 
 namespace irithyll::nn {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 
 namespace irithyll::nn {

@@ -1,11 +1,11 @@
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "irithyll/nn/ssm/discretize.hpp"
+#include "nn/ssm/discretize.hpp"
 
 namespace irithyll::nn {
 namespace {

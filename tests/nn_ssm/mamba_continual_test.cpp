@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 #include "support/continual_checks.hpp"
 
 namespace irithyll::nn {

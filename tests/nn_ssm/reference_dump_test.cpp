@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/ssm/mamba3.hpp"
-#include "irithyll/nn/ssm/selective_ssm.hpp"
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/mamba3.hpp"
+#include "nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 
 namespace irithyll::nn {
 namespace {

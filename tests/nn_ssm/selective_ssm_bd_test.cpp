@@ -1,4 +1,4 @@
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 
 #include <gtest/gtest.h>
 

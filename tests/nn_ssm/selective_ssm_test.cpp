@@ -1,4 +1,4 @@
-#include "irithyll/nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm.hpp"
 
 #include <gtest/gtest.h>
 

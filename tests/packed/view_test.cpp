@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/packed/packed_model.hpp"
 #include "irithyll/packed/view.hpp"
 #include "packed_test_util.hpp"

@@ -10,7 +10,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"

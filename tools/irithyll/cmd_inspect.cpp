@@ -11,7 +11,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
-#include "irithyll/core/file_io.hpp"
+#include "core/file_io.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/attention/fenwick.hpp"
+#include "nn/attention/fenwick.hpp"
 
 #include <algorithm>
 

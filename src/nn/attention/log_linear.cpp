@@ -6,8 +6,8 @@
 #include <cassert>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/attention/fenwick.hpp"
-#include "irithyll/nn/kernels.hpp"
+#include "nn/attention/fenwick.hpp"
+#include "nn/kernels.hpp"
 #include "irithyll/nn/primitives.hpp"
 
 namespace irithyll::nn {

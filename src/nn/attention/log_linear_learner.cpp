@@ -5,7 +5,7 @@
 #include <cassert>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 
 namespace irithyll::nn {
 

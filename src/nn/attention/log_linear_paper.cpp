@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/nn/attention/fenwick.hpp"
+#include "nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/attention/loglinear_paper.hpp"
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "irithyll/nn/primitives.hpp"
 
 namespace irithyll::nn {

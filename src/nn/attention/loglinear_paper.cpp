@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "irithyll/nn/attention/fenwick.hpp"
+#include "nn/attention/fenwick.hpp"
 
 namespace irithyll::nn {
 

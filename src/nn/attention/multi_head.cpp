@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cassert>
 
-#include "irithyll/nn/attention/fenwick.hpp"
+#include "nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/loglinear_paper.hpp"
-#include "irithyll/nn/attention/state_kernels.hpp"
-#include "irithyll/nn/kernels_hi32.hpp"
+#include "nn/attention/state_kernels.hpp"
+#include "nn/kernels_hi32.hpp"
 #include "irithyll/nn/primitives.hpp"
-#include "irithyll/nn/vmath.hpp"
+#include "nn/vmath.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/attention/state_kernels.hpp"
+#include "nn/attention/state_kernels.hpp"
 #include "../cpu_features.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "irithyll/nn/norm/bcnorm.hpp"
+#include "nn/norm/bcnorm.hpp"
 
 #include <cassert>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "irithyll/nn/quant/turbo_quant.hpp"
+#include "nn/quant/turbo_quant.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/reservoir/reservoir_kernels.hpp"
+#include "nn/reservoir/reservoir_kernels.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/reservoir/reservoir_kernels.hpp"
+#include "nn/reservoir/reservoir_kernels.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "rnn_math.hpp"
 
 namespace irithyll::nn {

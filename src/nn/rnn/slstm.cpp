@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "rnn_math.hpp"
 
 namespace irithyll::nn {

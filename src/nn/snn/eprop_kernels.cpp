@@ -1,4 +1,4 @@
-#include "irithyll/nn/snn/eprop_kernels.hpp"
+#include "nn/snn/eprop_kernels.hpp"
 
 #include "irithyll/nn/snn/q14.hpp"
 

@@ -4,8 +4,8 @@
 #include <array>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/snn/delta_encoder.hpp"
-#include "irithyll/nn/snn/eprop_kernels.hpp"
+#include "nn/snn/delta_encoder.hpp"
+#include "nn/snn/eprop_kernels.hpp"
 #include "irithyll/nn/snn/q14.hpp"
 
 namespace irithyll::nn {

@@ -1,4 +1,4 @@
-#include "irithyll/nn/ssm/discretize.hpp"
+#include "nn/ssm/discretize.hpp"
 
 #include <cmath>
 

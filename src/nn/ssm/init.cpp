@@ -1,4 +1,4 @@
-#include "irithyll/nn/ssm/init.hpp"
+#include "nn/ssm/init.hpp"
 
 #include <cmath>
 #include <numbers>

@@ -1,10 +1,10 @@
-#include "irithyll/nn/ssm/mamba3.hpp"
+#include "nn/ssm/mamba3.hpp"
 
 #include <cmath>
 
-#include "irithyll/nn/kernels.hpp"
-#include "irithyll/nn/ssm/discretize.hpp"
-#include "irithyll/nn/ssm/init.hpp"
+#include "nn/kernels.hpp"
+#include "nn/ssm/discretize.hpp"
+#include "nn/ssm/init.hpp"
 #include "ssm_math.hpp"
 
 namespace irithyll::nn {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
-#include "irithyll/nn/ssm/mamba3.hpp"
-#include "irithyll/nn/ssm/selective_ssm.hpp"
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/mamba3.hpp"
+#include "nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 
 namespace irithyll::nn {
 

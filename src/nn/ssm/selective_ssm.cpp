@@ -1,11 +1,11 @@
-#include "irithyll/nn/ssm/selective_ssm.hpp"
+#include "nn/ssm/selective_ssm.hpp"
 
 #include <cmath>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/kernels.hpp"
-#include "irithyll/nn/ssm/discretize.hpp"
-#include "irithyll/nn/ssm/init.hpp"
+#include "nn/kernels.hpp"
+#include "nn/ssm/discretize.hpp"
+#include "nn/ssm/init.hpp"
 #include "scan_kernels.hpp"
 #include "ssm_math.hpp"
 

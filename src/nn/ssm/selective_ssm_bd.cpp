@@ -1,9 +1,9 @@
-#include "irithyll/nn/ssm/selective_ssm_bd.hpp"
+#include "nn/ssm/selective_ssm_bd.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/nn/kernels.hpp"
+#include "nn/kernels.hpp"
 #include "ssm_math.hpp"
 
 namespace irithyll::nn {

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/norm/bcnorm.hpp"
+#include "nn/norm/bcnorm.hpp"
 #include "irithyll/nn/ssm/ssm_layer.hpp"
 
 namespace irithyll::nn {
