@@ -231,7 +231,9 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     g_sum_[leaf] += g;
     h_sum_[leaf] += h;
   }
-  value_[leaf] = learned_leaf_output(leaf);
+  // Without leaf options (the common case) the value is the plain Newton
+  // step: one branch here instead of the clamping path.
+  value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
