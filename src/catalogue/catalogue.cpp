@@ -107,15 +107,11 @@ std::string catalogue_json() {
       }
       if (f.type == FieldType::kChoice) {
         out += ",\"choices\":[";
-        std::string_view rest = f.choices;
         bool first_choice = true;
-        while (!rest.empty()) {
-          const std::size_t bar = rest.find('|');
+        for (std::string_view choice : split_list_items(f.choices, '|')) {
           if (!first_choice) out += ',';
           first_choice = false;
-          json_string(out, rest.substr(0, bar));
-          if (bar == std::string_view::npos) break;
-          rest.remove_prefix(bar + 1);
+          json_string(out, choice);
         }
         out += ']';
       }

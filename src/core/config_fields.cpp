@@ -10,12 +10,8 @@ namespace {
 std::string quote(std::string_view v) { return "'" + std::string(v) + "'"; }
 
 bool in_choices(std::string_view choices, std::string_view v) {
-  while (!choices.empty()) {
-    const std::size_t bar = choices.find('|');
-    if (choices.substr(0, bar) == v) return true;
-    if (bar == std::string_view::npos) break;
-    choices.remove_prefix(bar + 1);
-  }
+  for (std::string_view choice : split_list_items(choices, '|'))
+    if (choice == v) return true;
   return false;
 }
 
@@ -85,6 +81,17 @@ bool field_name_matches(const FieldInfo& field, std::string_view name) {
     return true;
   };
   return same(field.name, name) || same(field.alias, name);
+}
+
+std::vector<std::string_view> split_list_items(std::string_view text, char separator) {
+  std::vector<std::string_view> items;
+  while (!text.empty()) {
+    const std::size_t at = text.find(separator);
+    items.push_back(text.substr(0, at));
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return items;
 }
 
 std::string format_field_real(double v) {

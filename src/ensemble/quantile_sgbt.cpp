@@ -20,13 +20,10 @@ constexpr double kSpreadAlpha = 0.999;
 
 Result<std::vector<double>> parse_quantiles(std::string_view text) {
   std::vector<double> out;
-  while (!text.empty()) {
-    const std::size_t comma = text.find(',');
-    auto v = parse_field_real("quantiles", text.substr(0, comma));
+  for (std::string_view item : split_list_items(text, ',')) {
+    auto v = parse_field_real("quantiles", item);
     if (!v) return v.status();
     out.push_back(*v);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
   }
   return out;
 }

@@ -25,17 +25,13 @@ Status set_drift(SGBTConfig& c, std::string_view v) {
 
 Status set_monotone(SGBTConfig& c, std::string_view v) {
   std::vector<std::int8_t> out;
-  while (!v.empty()) {
-    const std::size_t comma = v.find(',');
-    std::string_view item = v.substr(0, comma);
+  for (std::string_view item : split_list_items(v, ',')) {
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item == "1" || item == "+1") out.push_back(1);
     else if (item == "0") out.push_back(0);
     else if (item == "-1") out.push_back(-1);
     else return Status::invalid_argument("monotone: '" + std::string(item) + "' is not -1, 0 or 1 (a list like 0,1,-1)");
-    if (comma == std::string_view::npos) break;
-    v.remove_prefix(comma + 1);
   }
   c.monotone = std::move(out);
   return Status::ok();
@@ -122,7 +118,6 @@ const std::array kFields = {
         &set_monotone, &get_monotone},
 };
 
-std::string fmt(double v) { return format_field_real(v); }
 
 }  // namespace
 
@@ -192,7 +187,7 @@ Status SGBTConfig::validate() const {
   // Every single-field bound lives in the table; what follows are the rules
   // that tie fields together or reach into components.
   IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
-  if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + fmt(static_cast<double>(variant)) + " is unknown");
+  if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + format_field_real(static_cast<double>(variant)) + " is unknown");
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
   if (adaptive_mts_k > 0.0 && max_tree_samples == 0)
     return Status::invalid_argument("sgbt: adaptive-mts needs max-tree-samples (its base)");

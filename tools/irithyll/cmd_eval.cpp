@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <vector>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -149,14 +150,16 @@ Status check_load_flags(const ArgParser& args, const Learner& loaded) {
   if (args.given("model") && args.get("model") != loaded.name())
     return Status::invalid_argument("--model " + args.get("model") + " but the checkpoint holds a '" +
                                     std::string(loaded.name()) + "' model");
-  std::string given;
+  // Several models share a setting's name; each given one is named once.
+  std::vector<std::string> names;
   for (const auto& e : catalogue())
     for (const FieldInfo& f : e.fields()) {
       const std::string name(f.name);
-      if (e.listed && args.given(name) && given.find("--" + name + ",") == std::string::npos &&
-          !given.ends_with("--" + name))
-        given += (given.empty() ? "--" : ", --") + name;
+      if (e.listed && args.given(name) && std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(name);
     }
+  std::string given;
+  for (const std::string& name : names) given += (given.empty() ? "--" : ", --") + name;
   if (!given.empty())
     return Status::invalid_argument("model options (" + given + ") cannot change a loaded checkpoint; drop them " +
                                     "or train a new model without --load");

@@ -115,6 +115,10 @@ Result<double> parse_field_real(std::string_view name, std::string_view value);
 Result<std::int64_t> parse_field_int(std::string_view name, std::string_view value);
 Result<std::uint64_t> parse_field_uint(std::string_view name, std::string_view value);
 Result<bool> parse_field_bool(std::string_view name, std::string_view value);
+// The items of a separated list ("0.05,0.5,0.95", "pht|adwin|ddm|none"), as
+// views into `text`: empty text has none, an item may be empty ("a,,b"), and
+// a separator at the very end closes the list without adding an item.
+std::vector<std::string_view> split_list_items(std::string_view text, char separator);
 // Shortest text that parses back to exactly `v`.
 std::string format_field_real(double v);
 
