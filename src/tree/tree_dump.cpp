@@ -1,29 +1,13 @@
 #include "irithyll/tree/tree_dump.hpp"
 
-#include <cstdio>
+#include "tree/dump_format.hpp"
 
 namespace irithyll {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string feature_name(std::uint32_t f, std::span<const std::string> names) {
-  return f < names.size() && !names[f].empty() ? names[f] : "x" + std::to_string(f);
-}
-
-// Dot string literal: quotes and backslashes escaped.
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
+using dump::feature_name;
+using dump::num;
+using dump::quoted;
 
 void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names, std::string& out) {
   out.append(2 * static_cast<std::size_t>(t.node_depth(n)), ' ');

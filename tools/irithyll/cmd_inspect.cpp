@@ -2,7 +2,9 @@
 // else apart by the first four bytes, then describes it. A packed model:
 // format, trees, nodes, depth histogram, features used, bytes, after
 // validating it. A checkpoint: learner, task, classes, features, samples
-// seen, memory, the stored column names. Anything else: says it is neither.
+// seen, memory, the stored column names, and for tree models the tree count
+// and feature importances (--json: the same as one object; --tree N [--dot]:
+// one tree). Anything else: says it is neither.
 // A file the reader refuses prints the reason and exits 1.
 #include <algorithm>
 #include <cstdio>
@@ -12,9 +14,12 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "core/file_io.hpp"
+#include "importance_report.hpp"
+#include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
+#include "irithyll/tree_model.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -25,16 +30,70 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-int inspect_checkpoint(const std::string& path) {
+// What `inspect` was asked to show of a checkpoint beyond its summary.
+struct CheckpointView {
+  bool json = false;
+  std::int64_t tree = -1;  // >= 0: dump that tree instead of the summary
+  TreeDumpFormat format = TreeDumpFormat::kText;
+};
+
+int dump_one_tree(const std::string& path, const Learner& l, const Schema& schema, const CheckpointView& view) {
+  const auto* trees = dynamic_cast<const TreeModel*>(&l);
+  if (trees == nullptr)
+    return fail(Status::invalid_argument(path + ": --tree: learner '" + std::string(l.name()) + "' has no trees"));
+  const std::size_t n = trees->n_dump_trees();
+  if (static_cast<std::uint64_t>(view.tree) >= n)
+    return fail(Status::invalid_argument(path + ": --tree " + std::to_string(view.tree) + ": the model has " +
+                                     std::to_string(n) + " trees (0.." + (n == 0 ? "none" : std::to_string(n - 1)) +
+                                     ")"));
+  const std::size_t i = static_cast<std::size_t>(view.tree);
+  const std::string body = trees->dump_tree(i, view.format, schema.feature_names);
+  if (view.format == TreeDumpFormat::kDot) {
+    std::fputs(body.c_str(), stdout);
+  } else {
+    std::printf("tree %zu of %zu (%s):\n%s", i, n, trees->tree_label(i).c_str(), body.c_str());
+  }
+  return 0;
+}
+
+int inspect_checkpoint(const std::string& path, const CheckpointView& view) {
   Schema schema;
   auto learner = load_learner(path, &schema);
   if (!learner) return fail(learner.status());
   const Learner& l = **learner;
+  if (view.tree >= 0) return dump_one_tree(path, l, schema, view);
+  const auto* trees = dynamic_cast<const TreeModel*>(&l);
+  const bool cls = l.task() == Task::kClassification;
+  if (view.json) {
+    std::string j = "{\"file\":" + json_quote(path) + ",\"kind\":\"checkpoint\",\"version\":" +
+                    std::to_string(kCheckpointVersion) + ",\"learner\":" + json_quote(l.name()) +
+                    ",\"task\":\"" + (cls ? "classification" : "regression") + "\"";
+    if (cls) j += ",\"classes\":" + std::to_string(l.n_classes());
+    j += ",\"n_features\":" + std::to_string(l.n_features()) +
+         ",\"samples_seen\":" + std::to_string(l.n_samples_seen()) +
+         ",\"memory_bytes\":" + std::to_string(l.memory_bytes());
+    if (!schema.feature_names.empty()) {
+      j += ",\"features\":[";
+      for (std::size_t f = 0; f < schema.feature_names.size(); ++f)
+        j += (f > 0 ? "," : "") + json_quote(schema.feature_names[f]);
+      j += "],\"target\":" + json_quote(schema.target_name);
+      if (!schema.class_names.empty()) {
+        j += ",\"class_names\":[";
+        for (std::size_t c = 0; c < schema.class_names.size(); ++c)
+          j += (c > 0 ? "," : "") + json_quote(schema.class_names[c]);
+        j += "]";
+      }
+    }
+    if (trees != nullptr) j += ",\"trees\":" + std::to_string(trees->n_dump_trees());
+    if (const std::string imp = importance_json(l, schema); !imp.empty()) j += ",\"feature_importances\":" + imp;
+    std::printf("%s}\n", j.c_str());
+    return 0;
+  }
   std::printf("file: %s\n", path.c_str());
   std::printf("kind: checkpoint (IRCK, version %u): the complete training state\n", kCheckpointVersion);
   std::printf("learner: %.*s\n", static_cast<int>(l.name().size()), l.name().data());
-  std::printf("task: %s\n", l.task() == Task::kClassification ? "classification" : "regression");
-  if (l.task() == Task::kClassification) std::printf("classes: %zu\n", l.n_classes());
+  std::printf("task: %s\n", cls ? "classification" : "regression");
+  if (cls) std::printf("classes: %zu\n", l.n_classes());
   std::printf("n_features: %zu\n", l.n_features());
   std::printf("samples seen: %llu\n", static_cast<unsigned long long>(l.n_samples_seen()));
   std::printf("memory: %zu bytes\n", l.memory_bytes());
@@ -45,23 +104,44 @@ int inspect_checkpoint(const std::string& path) {
     std::printf("target: %s\n", schema.target_name.c_str());
     if (!schema.class_names.empty()) std::printf("class names: %s\n", joined(schema.class_names).c_str());
   }
+  if (trees != nullptr)
+    std::printf("trees: %zu (show one with --tree N, as Graphviz with --dot)\n", trees->n_dump_trees());
+  std::fputs(importance_table(l, schema).c_str(), stdout);
   return 0;
 }
 
 int run_inspect(std::span<char* const> argv) {
   ArgParser args("irithyll inspect FILE", "Tells a packed model from a checkpoint, validates it and describes it.");
   args.positional("FILE", "packed model (f32 \"IRIT\" or int16 \"IR16\") or checkpoint (\"IRCK\")");
+  args.flag("json", "checkpoint: the description as one JSON object (importances included)");
+  args.option("tree", "N", "checkpoint: print tree N (0-based; the summary says how many) instead of the summary");
+  args.flag("dot", "with --tree: Graphviz dot instead of the indented outline");
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  CheckpointView view;
+  view.json = args.given("json");
+  if (args.given("tree")) {
+    auto t = args.get_int("tree");
+    if (!t) return fail(t.status());
+    if (*t < 0) return fail(Status::invalid_argument("--tree " + std::to_string(*t) + ": must be >= 0"));
+    view.tree = *t;
+  }
+  if (args.given("dot")) {
+    if (view.tree < 0) return fail(Status::invalid_argument("--dot needs --tree N"));
+    view.format = TreeDumpFormat::kDot;
+  }
+  if (view.json && view.tree >= 0) return fail(Status::invalid_argument("--json and --tree are exclusive"));
   if (args.positionals().size() != 1) return fail(Status::invalid_argument("inspect takes one FILE"));
   const std::string& path = args.positionals()[0];
   auto bytes = read_file_bytes(path);
   if (!bytes) return fail(bytes.status());
   const std::string magic(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, bytes->size())));
-  if (magic == "IRCK") return inspect_checkpoint(path);
+  if (magic == "IRCK") return inspect_checkpoint(path, view);
+  if (view.json || view.tree >= 0)
+    return fail(Status::invalid_argument(path + ": --json and --tree apply to checkpoints (\"IRCK\"), not packed models"));
   if (magic == "IRMC") {
     auto bundle = packed::PackedClassBundle::from_bytes(*bytes);
     if (!bundle) return fail(bundle.status().with_context(path));

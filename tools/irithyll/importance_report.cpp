@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/tree_model.hpp"
 #include "irithyll/eval/report.hpp"
 
 namespace irithyll::cli {
@@ -13,19 +13,19 @@ namespace {
 
 struct Row {
   std::string name;
-  double gain = 0.0;
+  double gain = -1.0;  // < 0: the model records no split gains
   std::uint64_t splits = 0;
 };
 
 std::vector<Row> rows_of(const Learner& learner, const Schema& schema) {
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
-  if (sgbt == nullptr) return {};
-  const std::vector<double> gain = sgbt->feature_importances();
-  const std::vector<std::uint64_t> splits = sgbt->feature_split_counts();
+  const auto* trees = dynamic_cast<const TreeModel*>(&learner);
+  if (trees == nullptr) return {};
+  const std::vector<double> gain = trees->feature_importances();
+  const std::vector<std::uint64_t> splits = trees->feature_split_counts();
   std::vector<Row> rows(splits.size());
   for (std::size_t f = 0; f < rows.size(); ++f) {
     rows[f].name = f < schema.feature_names.size() ? schema.feature_names[f] : "x" + std::to_string(f);
-    rows[f].gain = f < gain.size() ? gain[f] : 0.0;
+    if (!gain.empty()) rows[f].gain = f < gain.size() ? gain[f] : 0.0;
     rows[f].splits = splits[f];
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
@@ -41,11 +41,16 @@ std::string importance_table(const Learner& learner, const Schema& schema) {
   if (rows.empty()) return {};
   std::size_t width = 7;
   for (const Row& r : rows) width = std::max(width, r.name.size());
-  std::string out = "feature importances (share of split gain, splits in the active trees):\n";
+  const bool has_gain = rows.front().gain >= 0.0;
+  std::string out = has_gain ? "feature importances (share of split gain, splits in the active trees):\n"
+                             : "feature importances (splits in the live trees; this model records no gains):\n";
   char buf[64];
   for (const Row& r : rows) {
     out += "  " + r.name + std::string(width - r.name.size() + 2, ' ');
-    std::snprintf(buf, sizeof buf, "%6.4f %8llu\n", r.gain, static_cast<unsigned long long>(r.splits));
+    if (has_gain)
+      std::snprintf(buf, sizeof buf, "%6.4f %8llu\n", r.gain, static_cast<unsigned long long>(r.splits));
+    else
+      std::snprintf(buf, sizeof buf, "%8llu\n", static_cast<unsigned long long>(r.splits));
     out += buf;
   }
   return out;
@@ -57,8 +62,9 @@ std::string importance_json(const Learner& learner, const Schema& schema) {
   std::string out = "[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (i > 0) out += ",";
-    out += "{\"feature\":" + json_quote(rows[i].name) + ",\"gain\":" + json_number(rows[i].gain) +
-           ",\"splits\":" + std::to_string(rows[i].splits) + "}";
+    out += "{\"feature\":" + json_quote(rows[i].name);
+    if (rows[i].gain >= 0.0) out += ",\"gain\":" + json_number(rows[i].gain);
+    out += ",\"splits\":" + std::to_string(rows[i].splits) + "}";
   }
   return out + "]";
 }

@@ -1,6 +1,7 @@
-// Feature importances of a trained model for `irithyll eval`: a table sorted
-// by gain share (text output) and a JSON array (--json). Only models that
-// have them (SGBT) print anything.
+// Feature importances of a trained tree model (a TreeModel: SGBT, the
+// Hoeffding tree, ARF) for `irithyll eval` and `inspect`: a table sorted by
+// gain share, or by split count for models that record no gains (text
+// output), and a JSON array (--json). Other models print nothing.
 #pragma once
 
 #include <string>

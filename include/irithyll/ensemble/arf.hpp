@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -37,7 +38,7 @@
 
 namespace irithyll {
 
-class AdaptiveRandomForest final : public Learner {
+class AdaptiveRandomForest final : public Learner, public TreeModel {
  public:
   // Blank classification instance (default config), e.g. to decode() into.
   AdaptiveRandomForest();
@@ -64,6 +65,15 @@ class AdaptiveRandomForest final : public Learner {
   Status decode(ByteReader& in) override;
 
   const ARFConfig& config() const { return config_; }
+  // TreeModel: the members' live trees, in member order
+  // (background trees are not shown).
+  std::size_t n_dump_trees() const override;
+  std::string tree_label(std::size_t i) const override;
+  std::string dump_tree(std::size_t i, TreeDumpFormat format,
+                        std::span<const std::string> feature_names = {}) const override;
+  std::vector<std::uint64_t> feature_split_counts() const override;
+  // Empty: the Hoeffding tree records no split gains.
+  std::vector<double> feature_importances() const override { return {}; }
   // Counters since construction or reset.
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }

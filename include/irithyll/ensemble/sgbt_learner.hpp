@@ -25,10 +25,11 @@
 
 #include "irithyll/ensemble/sgbt.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/tree_model.hpp"
 
 namespace irithyll {
 
-class SGBTLearner final : public Learner {
+class SGBTLearner final : public Learner, public TreeModel {
  public:
   // Blank regression instance (default config), e.g. to decode() into.
   SGBTLearner();
@@ -71,9 +72,15 @@ class SGBTLearner final : public Learner {
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }
   // Splits per feature over every committee's active trees.
-  std::vector<std::uint64_t> feature_split_counts() const;
+  std::vector<std::uint64_t> feature_split_counts() const override;
   // Mean of the committees' normalised importances (by gain).
-  std::vector<double> feature_importances() const;
+  std::vector<double> feature_importances() const override;
+  // TreeModel: the active trees, committee-major (tree c * n_steps + s is
+  // step s of committee c; committee = class for multi-class).
+  std::size_t n_dump_trees() const override;
+  std::string tree_label(std::size_t i) const override;
+  std::string dump_tree(std::size_t i, TreeDumpFormat format,
+                        std::span<const std::string> feature_names = {}) const override;
 
  private:
   // x with non-finite values -> NaN and length fixed to n_features_.

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "irithyll/learner.hpp"
@@ -25,7 +26,7 @@
 
 namespace irithyll {
 
-class HoeffdingTreeLearner final : public Learner {
+class HoeffdingTreeLearner final : public Learner, public TreeModel {
  public:
   // Blank classification instance (default config), e.g. to decode() into.
   HoeffdingTreeLearner();
@@ -53,6 +54,14 @@ class HoeffdingTreeLearner final : public Learner {
   Status decode(ByteReader& in) override;
 
   const HoeffdingTreeConfig& config() const { return config_; }
+  // TreeModel: its one tree (none before the feature count is known).
+  std::size_t n_dump_trees() const override;
+  std::string tree_label(std::size_t i) const override;
+  std::string dump_tree(std::size_t i, TreeDumpFormat format,
+                        std::span<const std::string> feature_names = {}) const override;
+  std::vector<std::uint64_t> feature_split_counts() const override;
+  // Empty: the Hoeffding tree records no split gains.
+  std::vector<double> feature_importances() const override { return {}; }
   // nullptr until the number of features is known.
   const Vfdt* tree() const { return tree_.has_value() ? &*tree_ : nullptr; }
 

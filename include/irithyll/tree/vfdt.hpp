@@ -46,12 +46,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/tree_model.hpp"
 #include "irithyll/tree/vfdt_config.hpp"
 
 namespace irithyll {
@@ -87,6 +89,14 @@ class Vfdt {
 
   void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);
+
+  // An indented outline (kText) or a Graphviz graph (kDot) of the tree:
+  // splits read "feature <= threshold" (the left branch; missing values go
+  // left), leaves their prediction and weight (vfdt_dump.cpp).
+  std::string dump(TreeDumpFormat format, std::span<const std::string> feature_names = {}) const;
+  // Adds, per feature, the number of internal nodes splitting on it.
+  // REQUIRES: counts.size() >= n_features().
+  void add_split_counts(std::span<std::uint64_t> counts) const;
 
  private:
   struct Node {
