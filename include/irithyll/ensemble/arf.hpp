@@ -35,10 +35,11 @@
 #include "irithyll/ensemble/arf_config.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/tree/vfdt.hpp"
+#include "irithyll/tree/vfdt_tree_model.hpp"
 
 namespace irithyll {
 
-class AdaptiveRandomForest final : public Learner, public TreeModel {
+class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
  public:
   // Blank classification instance (default config), e.g. to decode() into.
   AdaptiveRandomForest();
@@ -69,11 +70,6 @@ class AdaptiveRandomForest final : public Learner, public TreeModel {
   // (background trees are not shown).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
-  std::string dump_tree(std::size_t i, TreeDumpFormat format,
-                        std::span<const std::string> feature_names = {}) const override;
-  std::vector<std::uint64_t> feature_split_counts() const override;
-  // Empty: the Hoeffding tree records no split gains.
-  std::vector<double> feature_importances() const override { return {}; }
   // Counters since construction or reset.
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }
@@ -82,6 +78,8 @@ class AdaptiveRandomForest final : public Learner, public TreeModel {
   std::size_t n_nodes() const;
 
  private:
+  const Vfdt& vfdt_tree(std::size_t i) const override;
+  std::size_t vfdt_n_features() const override { return n_features_; }
   struct Member {
     Vfdt tree;
     std::optional<Vfdt> background;

@@ -23,10 +23,11 @@
 
 #include "irithyll/learner.hpp"
 #include "irithyll/tree/vfdt.hpp"
+#include "irithyll/tree/vfdt_tree_model.hpp"
 
 namespace irithyll {
 
-class HoeffdingTreeLearner final : public Learner, public TreeModel {
+class HoeffdingTreeLearner final : public Learner, public VfdtTreeModel {
  public:
   // Blank classification instance (default config), e.g. to decode() into.
   HoeffdingTreeLearner();
@@ -57,15 +58,12 @@ class HoeffdingTreeLearner final : public Learner, public TreeModel {
   // TreeModel: its one tree (none before the feature count is known).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
-  std::string dump_tree(std::size_t i, TreeDumpFormat format,
-                        std::span<const std::string> feature_names = {}) const override;
-  std::vector<std::uint64_t> feature_split_counts() const override;
-  // Empty: the Hoeffding tree records no split gains.
-  std::vector<double> feature_importances() const override { return {}; }
   // nullptr until the number of features is known.
   const Vfdt* tree() const { return tree_.has_value() ? &*tree_ : nullptr; }
 
  private:
+  const Vfdt& vfdt_tree(std::size_t i) const override;
+  std::size_t vfdt_n_features() const override { return n_features_; }
   std::span<const double> fit(std::span<const double> x) const;  // pads a short vector with NaN
 
   HoeffdingTreeConfig config_{};
