@@ -247,6 +247,38 @@ class Learner:
             raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
         return self._model.export_packed(str(path), format)
 
+    # --- tree models: importances and tree dumps -----------------------------------
+    def _tree_model(self, what):
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: {what} before the first learn_one")
+        return self._model
+
+    def feature_importances(self, importance_type="gain"):
+        """Per feature name, its share of the split gain ("gain", SGBT) or its
+        number of splits in the live trees ("split", every tree model), as
+        LightGBM's feature_importance(importance_type=...). Raises ValueError
+        for models without trees, or "gain" on trees that record none."""
+        model = self._tree_model("feature_importances")
+        if importance_type == "split":
+            values = model.split_counts()
+        elif importance_type == "gain":
+            values = model.gain_shares()
+            if not values and model.n_trees() > 0:
+                raise ValueError(f"{type(self).__name__}: records no split gains; use importance_type='split'")
+        else:
+            raise ValueError(f"importance_type must be 'gain' or 'split', not {importance_type!r}")
+        return {name: v for name, v in zip(self._features, values)}
+
+    def num_trees(self):
+        """How many trees dump_tree can show (tree models only; a method, as
+        in LightGBM, since n_trees is ARF's setting)."""
+        return self._tree_model("num_trees").n_trees()
+
+    def dump_tree(self, i=0, format="text"):
+        """Tree i as an indented outline ("text") or Graphviz ("dot"), with
+        the feature names of the first sample."""
+        return self._tree_model("dump_tree").dump_tree(i, format, [str(f) for f in self._features])
+
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
         the Python side (feature names, labels, settings)."""

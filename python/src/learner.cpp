@@ -20,6 +20,7 @@
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/exporter.hpp"
+#include "irithyll/tree_model.hpp"
 
 namespace py = pybind11;
 
@@ -209,9 +210,32 @@ class PyLearner {
     model_->reset();
   }
 
+  // Tree models (TreeModel): tree count, one tree as text or dot, and the
+  // per-feature split counts and gain shares; other models raise.
+  std::size_t n_trees() const { return trees("n_trees").n_dump_trees(); }
+  std::string dump_tree(std::size_t i, const std::string& format, const std::vector<std::string>& names) const {
+    const TreeModel& t = trees("dump_tree");
+    if (format != "text" && format != "dot")
+      raise_status(Status::invalid_argument("dump_tree: format must be text or dot, got '" + format + "'"));
+    if (i >= t.n_dump_trees())
+      raise_status(Status::invalid_argument("dump_tree: tree " + std::to_string(i) + " of a model with " +
+                                            std::to_string(t.n_dump_trees()) + " trees"));
+    return t.dump_tree(i, format == "dot" ? TreeDumpFormat::kDot : TreeDumpFormat::kText, names);
+  }
+  std::vector<std::uint64_t> split_counts() const { return trees("feature_importances").feature_split_counts(); }
+  std::vector<double> gain_shares() const { return trees("feature_importances").feature_importances(); }
+
   const Learner& model() const { return *model_; }
 
  private:
+  const TreeModel& trees(const char* what) const {
+    const auto* t = dynamic_cast<const TreeModel*>(model_.get());
+    if (t == nullptr)
+      raise_status(Status::invalid_argument(std::string(what) + ": '" + std::string(model_->name()) +
+                                            "' is not a tree model"));
+    return *t;
+  }
+
   static std::string class_path(const std::string& out, std::size_t k) {
     const std::string suffix = ".class" + std::to_string(k);
     const std::size_t slash = out.find_last_of('/');
@@ -292,6 +316,10 @@ void bind_learner(py::module_& m) {
       .def("settings", &PyLearner::settings)
       .def("reset", &PyLearner::reset)
       .def("export_packed", &PyLearner::export_packed, py::arg("path"), py::arg("format") = "f32")
+      .def("n_trees", &PyLearner::n_trees)
+      .def("dump_tree", &PyLearner::dump_tree, py::arg("i"), py::arg("format"), py::arg("names"))
+      .def("split_counts", &PyLearner::split_counts)
+      .def("gain_shares", &PyLearner::gain_shares)
       .def_property_readonly("name", [](const PyLearner& l) { return std::string(l.model().name()); })
       .def_property_readonly("classification",
                              [](const PyLearner& l) { return l.model().task() == Task::kClassification; })

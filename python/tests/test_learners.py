@@ -138,3 +138,36 @@ def test_signature_lists_catalogue_settings():
     assert params["n_steps"].default == 50 and params["seed"].default == 42 and "classes" in params
     with pytest.raises(TypeError):
         ensemble.SGBTClassifier(5)  # keyword-only, as in River
+
+
+def test_tree_models_rank_features_and_dump_trees():
+    from irithyll import forest, tree
+    rows = [({"price": (i * 37 % 100) / 100, "noise": (i * 53 % 100) / 100}, (i * 37 % 100) >= 50)
+            for i in range(3000)]
+    for model, has_gain in [(ensemble.SGBTClassifier(n_steps=4, grace_period=50), True),
+                            (tree.HoeffdingTreeClassifier(grace_period=50), False),
+                            (forest.ARFClassifier(n_trees=3), False)]:
+        for x, y in rows:
+            model.learn_one(x, y)
+        splits = model.feature_importances("split")
+        assert set(splits) == {"price", "noise"}
+        assert splits["price"] > 0, type(model).__name__
+        if has_gain:
+            gain = model.feature_importances()
+            assert gain["price"] > gain["noise"]
+            assert abs(sum(gain.values()) - 1.0) < 1e-9
+        else:
+            with pytest.raises(ValueError, match="records no split gains"):
+                model.feature_importances("gain")
+        assert model.num_trees() >= 1
+        text = model.dump_tree(0)
+        assert text.splitlines()[0].startswith("price <= "), text
+        assert model.dump_tree(model.num_trees() - 1, format="dot").startswith("digraph tree {")
+        with pytest.raises(ValueError, match="format must be text or dot"):
+            model.dump_tree(0, format="svg")
+        with pytest.raises(ValueError, match="trees"):
+            model.dump_tree(model.num_trees())
+    with pytest.raises(ValueError, match="not a tree model"):
+        att = nn.AttentionRegressor()
+        att.learn_one({"a": 1.0}, 1.0)
+        att.num_trees()
