@@ -2,7 +2,9 @@
 // else apart by the first four bytes, then describes it. A packed model:
 // format, trees, nodes, depth histogram, features used, bytes, after
 // validating it. A checkpoint: learner, task, classes, features, samples
-// seen, memory, the stored column names. Anything else: says it is neither.
+// seen, memory, the stored column names, and for SGBT the ensemble
+// diagnostics (per committee and per tree); --json prints a checkpoint's
+// description as one JSON object. Anything else: says it is neither.
 // A file the reader refuses prints the reason and exits 1.
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +14,8 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "core/file_io.hpp"
+#include "diagnostics_report.hpp"
+#include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/packed_model.hpp"
@@ -25,11 +29,26 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-int inspect_checkpoint(const std::string& path) {
+int inspect_checkpoint_json(const std::string& path, const Learner& l, const Schema& schema) {
+  std::string out = "{\"file\":" + json_quote(path) + ",\"kind\":\"checkpoint\",\"version\":" +
+                    std::to_string(kCheckpointVersion) + ",\"learner\":" + json_quote(l.name()) + ",\"task\":" +
+                    (l.task() == Task::kClassification ? "\"classification\"" : "\"regression\"") +
+                    ",\"n_classes\":" + std::to_string(l.n_classes()) + ",\"n_features\":" +
+                    std::to_string(l.n_features()) + ",\"samples_seen\":" + std::to_string(l.n_samples_seen()) +
+                    ",\"memory_bytes\":" + std::to_string(l.memory_bytes()) + ",\"features\":[";
+  for (std::size_t i = 0; i < schema.feature_names.size(); ++i) out += (i ? "," : "") + json_quote(schema.feature_names[i]);
+  out += "]";
+  if (const std::string d = diagnostics_json(l); !d.empty()) out += ",\"diagnostics\":" + d;
+  std::printf("%s}\n", out.c_str());
+  return 0;
+}
+
+int inspect_checkpoint(const std::string& path, bool json) {
   Schema schema;
   auto learner = load_learner(path, &schema);
   if (!learner) return fail(learner.status());
   const Learner& l = **learner;
+  if (json) return inspect_checkpoint_json(path, l, schema);
   std::printf("file: %s\n", path.c_str());
   std::printf("kind: checkpoint (IRCK, version %u): the complete training state\n", kCheckpointVersion);
   std::printf("learner: %.*s\n", static_cast<int>(l.name().size()), l.name().data());
@@ -45,12 +64,14 @@ int inspect_checkpoint(const std::string& path) {
     std::printf("target: %s\n", schema.target_name.c_str());
     if (!schema.class_names.empty()) std::printf("class names: %s\n", joined(schema.class_names).c_str());
   }
+  std::fputs(diagnostics_text(l).c_str(), stdout);
   return 0;
 }
 
 int run_inspect(std::span<char* const> argv) {
   ArgParser args("irithyll inspect FILE", "Tells a packed model from a checkpoint, validates it and describes it.");
   args.positional("FILE", "packed model (f32 \"IRIT\" or int16 \"IR16\") or checkpoint (\"IRCK\")");
+  args.flag("json", "print a checkpoint's description (with the SGBT diagnostics) as one JSON object");
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -61,7 +82,10 @@ int run_inspect(std::span<char* const> argv) {
   auto bytes = read_file_bytes(path);
   if (!bytes) return fail(bytes.status());
   const std::string magic(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, bytes->size())));
-  if (magic == "IRCK") return inspect_checkpoint(path);
+  if (magic == "IRCK") return inspect_checkpoint(path, args.given("json"));
+  if (args.given("json"))
+    return fail(Status::invalid_argument("inspect --json describes checkpoints (\"IRCK\"); " + path +
+                                         " is not one (packed models are described as text)"));
   if (magic == "IRMC") {
     auto bundle = packed::PackedClassBundle::from_bytes(*bytes);
     if (!bundle) return fail(bundle.status().with_context(path));
