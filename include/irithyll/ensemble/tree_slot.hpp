@@ -68,11 +68,11 @@ class TreeSlot {
   // a = left / window, left counting down from window by tick_handoff() once
   // per committee sample, so a falls linearly to 0 (tree_slot.cpp).
   void set_handoff_window(std::uint32_t window) { handoff_window_ = window; }
-  const HoeffdingTree* retiring() const { return handoff_left_ > 0 ? &retiring_ : nullptr; }
+  const HoeffdingTree* retiring() const { return handoff_left_ > 0 ? retiring_.get() : nullptr; }
   double retiring_weight() const { return static_cast<double>(handoff_left_) / static_cast<double>(handoff_window_); }
   std::uint32_t handoff_left() const { return handoff_left_; }
   void tick_handoff() {
-    if (handoff_left_ > 0 && --handoff_left_ == 0) retiring_.release_storage();
+    if (handoff_left_ > 0 && --handoff_left_ == 0) retiring_.reset();
   }
 
   void reset();
@@ -90,7 +90,7 @@ class TreeSlot {
   std::uint64_t max_tree_samples_ = 0;
   std::uint64_t replacements_ = 0;
   std::uint64_t warnings_ = 0;
-  HoeffdingTree retiring_;
+  std::unique_ptr<HoeffdingTree> retiring_;  // allocated by a handoff, freed when it ends
   std::uint32_t handoff_window_ = 0, handoff_left_ = 0;
 };
 
