@@ -2,7 +2,10 @@
 // Gomes & Bifet 2024). n_steps tree slots are trained sequentially on each
 // sample: step s sees the gradient of the loss at the running score
 //   F_s(x) = base + lr * sum_{t<s} tree_t(x)     (pre-training predictions)
-// and the committee predicts base + lr * sum_s tree_s(x) with hard routing.
+// and the committee predicts base + lr * sum_s tree_s(x) with hard routing
+// (options: soft routing, src/ensemble/sgbt_soft.cpp, and the graduated
+// handoff of a replaced tree, tree_slot.hpp; both off by default, and then
+// the plain path only tests one flag per sample and per prediction).
 //
 // Base prediction warm-up (a deliberate change from the original): the first
 // initial_target_count samples are buffered while the base is estimated from
