@@ -48,6 +48,9 @@ class AdaptiveSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -99,6 +102,9 @@ class AdaptiveSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
     ) -> None: ...
 
@@ -145,6 +151,9 @@ class BaggedSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -193,6 +202,9 @@ class BaggedSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
     ) -> None: ...
 
@@ -238,6 +250,9 @@ class DistributionalSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
     ) -> None: ...
 
@@ -283,6 +298,9 @@ class QuantileSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
     ) -> None: ...
 
@@ -328,6 +346,9 @@ class SGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -375,6 +396,9 @@ class SGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         seed: int = 42,
     ) -> None: ...
 

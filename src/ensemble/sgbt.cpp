@@ -17,7 +17,12 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), 
       if (made) d = std::move(*made);
     }
     slots_.emplace_back(config_.tree_config(s), std::move(d), config_.max_tree_samples);
+    if (config_.handoff_window > 0) slots_.back().set_handoff_window(config_.handoff_window);
   }
+  soft_ = config_.soft_routing;
+  soft_auto_ = soft_ && !(config_.soft_bandwidth > 0.0);
+  handoff_ = config_.handoff_window > 0;
+  routed_ = soft_ || handoff_;
   if (config_.prunes()) {
     contrib_ewma_.assign(config_.n_steps, 0.0);
     idle_run_.assign(config_.n_steps, 0);
@@ -60,6 +65,7 @@ double SGBT::drift_monitor_scale() const noexcept {
 void SGBT::train_one(std::span<const double> x, double y, double w, double offset) {
   ++samples_seen_;
   if (n_features_ == 0) n_features_ = x.size();
+  if (soft_) track_bandwidths(x);
   if (loss_.gradient_scales_with_target()) {
     ++target_n_;
     const double d = y - target_mean_;
@@ -152,6 +158,14 @@ void SGBT::prune(std::span<const double> contributions) noexcept {
 }
 
 void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
+  if (handoff_)
+    boost_steps<true>(x, y, w, offset);
+  else
+    boost_steps<false>(x, y, w, offset);
+}
+
+template <bool kHandoff>
+void SGBT::boost_steps(std::span<const double> x, double y, double w, double offset) {
   // Software-pipelined over the steps: step s is routed (and its histogram
   // bins prefetched) before step s-1 is trained, so the cache misses of one
   // tree's histogram update overlap the next tree's routing. Trees are
@@ -173,7 +187,19 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     loss_.grad_hess(y, current - offset, g, h);
     const std::uint32_t count = train_count(h);
     std::uint32_t leaf;
-    const double p = slot.begin(x, count, leaf);
+    double p;
+    if constexpr (kHandoff) {
+      // The step's output is the handoff blend, so later steps' gradients
+      // see what the committee predicts.
+      slot.tick_handoff();
+      p = slot.begin(x, count, leaf);
+      if (const HoeffdingTree* r = slot.retiring()) {
+        const double a = slot.retiring_weight();
+        p = a * r->predict(x) + (1.0 - a) * p;
+      }
+    } else {
+      p = slot.begin(x, count, leaf);
+    }
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
     pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
@@ -190,6 +216,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
+  if (routed_) return predict_raw_routed(x);
   double sum = 0.0;
   for (const TreeSlot& slot : slots_) sum += slot.predict(x);
   return base_ + config_.learning_rate * sum;
@@ -197,6 +224,10 @@ double SGBT::predict_raw(std::span<const double> x) const noexcept {
 
 void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept {
   const std::size_t n = out.size();
+  if (routed_) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = predict_raw_routed(rows.subspan(i * d, d));
+    return;
+  }
   std::fill(out.begin(), out.end(), 0.0);
   for (const TreeSlot& slot : slots_)
     for (std::size_t i = 0; i < n; ++i) out[i] += slot.predict(rows.subspan(i * d, d));
@@ -216,9 +247,15 @@ ExportModel SGBT::export_model() const {
   m.base_prediction = base_;
   m.learning_rate = config_.learning_rate;
   m.n_features = static_cast<std::uint32_t>(n_features_);
+  if (soft_)
+    m.unsupported =
+        "soft-routing is on: the packed formats route hard (x > threshold goes right) and cannot reproduce "
+        "the soft prediction; predict from the checkpoint, or train with soft-routing off";
   m.trees.reserve(slots_.size());
-  for (const TreeSlot& slot : slots_) {
-    const HoeffdingTree& t = slot.active();
+  // A tree's leaves scaled by `share`: during a graduated handoff the slot's
+  // output a r + (1 - a) active is exported as two trees, exact for the
+  // moment of export (a packed model does not learn, so a stays put).
+  const auto add_tree = [&m](const HoeffdingTree& t, double share) {
     ExportTree et;
     et.root = 0;
     et.nodes.resize(t.n_nodes());
@@ -226,7 +263,7 @@ ExportModel SGBT::export_model() const {
       ExportNode& e = et.nodes[n];
       e.is_leaf = t.is_leaf(n);
       if (e.is_leaf) {
-        e.leaf_value = t.node_value(n);
+        e.leaf_value = share * t.node_value(n);
       } else {
         e.feature = t.node(n).feature;
         e.threshold = t.node(n).threshold;
@@ -235,6 +272,15 @@ ExportModel SGBT::export_model() const {
       }
     }
     m.trees.push_back(std::move(et));
+  };
+  for (const TreeSlot& slot : slots_) {
+    if (const HoeffdingTree* r = slot.retiring()) {
+      const double a = slot.retiring_weight();
+      add_tree(*r, a);
+      add_tree(slot.active(), 1.0 - a);
+    } else {
+      add_tree(slot.active(), 1.0);
+    }
   }
   return m;
 }
@@ -300,6 +346,11 @@ void SGBT::reset() {
   for (TreeSlot& s : slots_) s.set_max_tree_samples(config_.max_tree_samples);
   std::fill(contrib_ewma_.begin(), contrib_ewma_.end(), 0.0);
   std::fill(idle_run_.begin(), idle_run_.end(), 0u);
+  bandwidth_.clear();
+  gap_bw_.clear();
+  x_mean_.clear();
+  x_m2_.clear();
+  x_n_.clear();
 }
 
 std::size_t SGBT::memory_bytes() const {
@@ -308,6 +359,9 @@ std::size_t SGBT::memory_bytes() const {
   b += (warm_x_.capacity() + warm_y_.capacity() + warm_w_.capacity() + warm_offset_.capacity()) * sizeof(double);
   b += (contrib_ewma_.capacity() + prune_scratch_.capacity() + contrib_.capacity()) * sizeof(double) +
        idle_run_.capacity() * sizeof(std::uint32_t);
+  b += (bandwidth_.capacity() + gap_bw_.capacity() + x_mean_.capacity() + x_m2_.capacity() + gap_scratch_.capacity()) *
+           sizeof(double) +
+       x_n_.capacity() * sizeof(std::uint64_t) + threshold_scratch_.capacity() * sizeof(threshold_scratch_[0]);
   return b;
 }
 

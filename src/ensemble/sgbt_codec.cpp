@@ -37,6 +37,7 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
     out.f64s(contrib_ewma_);
     for (std::uint32_t r : idle_run_) out.u32(r);
   }
+  encode_routing(out);  // writes nothing unless soft routing is on
 }
 
 Status SGBT::decode(ByteReader& in, bool with_target_spread) {
@@ -103,6 +104,9 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
     for (std::uint32_t& r : m.idle_run_) r = in.u32("idle run");
     if (!in.ok()) return in.status();
   }
+  IRITHYLL_RETURN_IF_ERROR(m.decode_routing(in));
+  if (m.soft_ && !m.bandwidth_.empty() && m.bandwidth_.size() != m.n_features_)
+    return Status::corruption("soft routing bandwidth count differs from the feature count");
   *this = std::move(m);
   return Status::ok();
 }

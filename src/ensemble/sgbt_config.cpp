@@ -116,6 +116,12 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
+    Row{FieldInfo::boolean("soft-routing", "off", "predict with soft splits: x goes left with weight sigmoid((threshold - x) / bandwidth), smooth in x (training routes hard)"),
+        IRITHYLL_FIELD_BOOL(SGBTConfig, soft_routing)},
+    Row{FieldInfo::real("soft-bandwidth", "0", "soft routing bandwidth in feature units (0 = automatic per feature, from the split thresholds and the feature's spread)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, soft_bandwidth)},
+    Row{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
+        IRITHYLL_FIELD_UINT(SGBTConfig, handoff_window)},
 };
 
 
@@ -191,6 +197,8 @@ Status SGBTConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
   if (adaptive_mts_k > 0.0 && max_tree_samples == 0)
     return Status::invalid_argument("sgbt: adaptive-mts needs max-tree-samples (its base)");
+  if (soft_bandwidth > 0.0 && !soft_routing)
+    return Status::invalid_argument("sgbt: soft-bandwidth needs soft-routing on");
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
     if (!d) return d.status().with_context("sgbt: drift");
@@ -256,7 +264,10 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
   if (!options) return;
-  out.u8(1);  // options block version
+  // Version 2 appends the routing options; written only when one is on, so
+  // records without them stay byte-identical to version 1.
+  const bool routing = has_routing_options();
+  out.u8(routing ? 2 : 1);  // options block version
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -270,6 +281,10 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(quality_prune_threshold);
   out.u32(quality_prune_patience);
   out.u64(proactive_prune_interval);
+  if (!routing) return;
+  out.boolean(soft_routing);
+  out.f64(soft_bandwidth);
+  out.u32(handoff_window);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -303,7 +318,7 @@ Status SGBTConfig::decode(ByteReader& in) {
   c.min_samples_leaf = in.u32("min_samples_leaf");
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("sgbt options version");
-    if (in.ok() && v != 1) in.fail("unsupported sgbt options version " + std::to_string(v));
+    if (in.ok() && v != 1 && v != 2) in.fail("unsupported sgbt options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -320,6 +335,11 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.quality_prune_threshold = in.f64("quality_prune_threshold");
     c.quality_prune_patience = in.u32("quality_prune_patience");
     c.proactive_prune_interval = in.u64("proactive_prune_interval");
+    if (v == 2) {
+      c.soft_routing = in.boolean("soft_routing");
+      c.soft_bandwidth = in.f64("soft_bandwidth");
+      c.handoff_window = in.u32("handoff_window");
+    }
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

@@ -175,8 +175,9 @@ std::size_t SGBTLearner::memory_bytes() const {
 void SGBTLearner::encode(ByteWriter& out) const {
   // State version: 2 added each committee's target spread for the drift
   // monitor; 3 = 2 whose configs carry the leaf-control options block
-  // (written only when an option is on, so other records stay version 2).
-  out.u32(config_.has_options() ? 3 : 2);
+  // (written only when an option is on, so other records stay version 2);
+  // 4 = 3 with the routing options (soft routing, handoff) and their state.
+  out.u32(config_.has_routing_options() ? 4 : config_.has_options() ? 3 : 2);
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);
@@ -190,7 +191,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
 Status SGBTLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("sgbt state version");
   if (!in.ok()) return in.status();
-  if (version < 1 || version > 3) return Status::not_supported("sgbt state version " + std::to_string(version));
+  if (version < 1 || version > 4) return Status::not_supported("sgbt state version " + std::to_string(version));
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t task = in.u8("task");

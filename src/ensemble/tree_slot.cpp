@@ -9,7 +9,15 @@ TreeSlot::TreeSlot(const TreeConfig& tree, std::unique_ptr<DriftDetector> detect
 
 void TreeSlot::replace_active() {
   if (has_alternate_) {
-    std::swap(active_, alternate_);  // the retired tree lands in alternate_
+    if (handoff_window_ > 0) {
+      // Graduated: the retired tree moves to retiring_ (dropping any handoff
+      // still running) and blends out over the window; what retiring_ held
+      // lands in alternate_ and is released below.
+      if (!retiring_) retiring_ = std::make_unique<HoeffdingTree>(active_.config());
+      std::swap(*retiring_, active_);
+      handoff_left_ = handoff_window_;
+    }
+    std::swap(active_, alternate_);  // the retired tree (abrupt) lands in alternate_
     has_alternate_ = false;
     // The next alternate may be many samples away (or never come): don't
     // park the retired tree's histograms and nodes until then.
@@ -54,6 +62,8 @@ void TreeSlot::reset() {
   active_.reset();
   alternate_.release_storage();
   has_alternate_ = false;
+  retiring_.reset();
+  handoff_left_ = 0;
   if (detector_) detector_->reset();
   replacements_ = 0;
   warnings_ = 0;
@@ -61,6 +71,7 @@ void TreeSlot::reset() {
 
 std::size_t TreeSlot::memory_bytes() const {
   return sizeof(*this) + active_.memory_bytes() + alternate_.memory_bytes() - 2 * sizeof(HoeffdingTree) +
+         (retiring_ ? retiring_->memory_bytes() : 0) +
          (detector_ ? detector_->memory_bytes() : 0);
 }
 
@@ -73,6 +84,9 @@ void TreeSlot::encode(ByteWriter& out) const {
   out.u64(max_tree_samples_);
   out.u64(replacements_);
   out.u64(warnings_);
+  if (handoff_window_ == 0) return;  // present exactly when the config enables the handoff
+  out.u32(handoff_left_);
+  if (handoff_left_ > 0) retiring_->encode(out);
 }
 
 Status TreeSlot::decode(ByteReader& in) {
@@ -92,6 +106,18 @@ Status TreeSlot::decode(ByteReader& in) {
   max_tree_samples_ = in.u64("max tree samples");
   replacements_ = in.u64("replacements");
   warnings_ = in.u64("warnings");
+  retiring_.reset();
+  handoff_left_ = 0;
+  if (handoff_window_ > 0) {
+    const std::uint32_t left = in.u32("handoff samples left");
+    if (!in.ok()) return in.status();
+    if (left > handoff_window_) return Status::corruption("handoff samples left exceed the handoff window");
+    if (left > 0) {
+      retiring_ = std::make_unique<HoeffdingTree>(active_.config());
+      IRITHYLL_RETURN_IF_ERROR(retiring_->decode(in));
+    }
+    handoff_left_ = left;
+  }
   return in.status();
 }
 

@@ -14,6 +14,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_options.hpp"
+#include "diagnostics_report.hpp"
 #include "importance_report.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/eval/class_report.hpp"
@@ -323,6 +324,7 @@ int run_eval(std::span<char* const> argv) {
       json.pop_back();  // the closing brace: the class report and importances go inside
       if (schema.task == Task::kClassification) json += class_report_json_members(report->confusion, schema.class_names);
       if (const std::string imp = importance_json(*learner, schema); !imp.empty()) json += ",\"feature_importances\":" + imp;
+      if (const std::string diag = diagnostics_json(*learner); !diag.empty()) json += ",\"diagnostics\":" + diag;
       json += "}";
     }
     std::printf("%s\n", json.c_str());

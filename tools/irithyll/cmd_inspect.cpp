@@ -4,7 +4,8 @@
 // validating it. A checkpoint: learner, task, classes, features, samples
 // seen, memory, the stored column names, and for tree models the tree count
 // and feature importances (--json: the same as one object; --tree N [--dot]:
-// one tree). Anything else: says it is neither.
+// one tree), and for SGBT the ensemble diagnostics (per committee and per
+// tree). Anything else: says it is neither.
 // A file the reader refuses prints the reason and exits 1.
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "core/file_io.hpp"
+#include "diagnostics_report.hpp"
 #include "importance_report.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
@@ -86,6 +88,7 @@ int inspect_checkpoint(const std::string& path, const CheckpointView& view) {
     }
     if (trees != nullptr) j += ",\"trees\":" + std::to_string(trees->n_dump_trees());
     if (const std::string imp = importance_json(l, schema); !imp.empty()) j += ",\"feature_importances\":" + imp;
+    if (const std::string d = diagnostics_json(l); !d.empty()) j += ",\"diagnostics\":" + d;
     std::printf("%s}\n", j.c_str());
     return 0;
   }
@@ -107,13 +110,14 @@ int inspect_checkpoint(const std::string& path, const CheckpointView& view) {
   if (trees != nullptr)
     std::printf("trees: %zu (show one with --tree N, as Graphviz with --dot)\n", trees->n_dump_trees());
   std::fputs(importance_table(l, schema).c_str(), stdout);
+  std::fputs(diagnostics_text(l).c_str(), stdout);
   return 0;
 }
 
 int run_inspect(std::span<char* const> argv) {
   ArgParser args("irithyll inspect FILE", "Tells a packed model from a checkpoint, validates it and describes it.");
   args.positional("FILE", "packed model (f32 \"IRIT\" or int16 \"IR16\") or checkpoint (\"IRCK\")");
-  args.flag("json", "checkpoint: the description as one JSON object (importances included)");
+  args.flag("json", "checkpoint: the description as one JSON object (importances and SGBT diagnostics included)");
   args.option("tree", "N", "checkpoint: print tree N (0-based; the summary says how many) instead of the summary");
   args.flag("dot", "with --tree: Graphviz dot instead of the indented outline");
   if (Status s = args.parse(argv); !s) return fail(s);

@@ -2,7 +2,10 @@
 // Gomes & Bifet 2024). n_steps tree slots are trained sequentially on each
 // sample: step s sees the gradient of the loss at the running score
 //   F_s(x) = base + lr * sum_{t<s} tree_t(x)     (pre-training predictions)
-// and the committee predicts base + lr * sum_s tree_s(x) with hard routing.
+// and the committee predicts base + lr * sum_s tree_s(x) with hard routing
+// (options: soft routing, src/ensemble/sgbt_soft.cpp, and the graduated
+// handoff of a replaced tree, tree_slot.hpp; both off by default, and then
+// the plain path only tests one flag per sample and per prediction).
 //
 // Base prediction warm-up (a deliberate change from the original): the first
 // initial_target_count samples are buffered while the base is estimated from
@@ -40,6 +43,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_config.hpp"
+#include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/ensemble/tree_slot.hpp"
 #include "irithyll/loss/loss.hpp"
 #include "irithyll/packed/export_model.hpp"
@@ -73,6 +77,10 @@ class SGBT {
   // (importance by split count; feature_importances() is by gain).
   std::vector<std::uint64_t> feature_split_counts() const;
   std::vector<double> feature_importances() const;
+  // Per-tree and committee statistics (sgbt_diagnostics.hpp); O(nodes).
+  SGBTDiagnostics diagnostics() const;
+  // Soft routing's current per-feature bandwidths (empty when it is off).
+  std::span<const double> soft_bandwidths() const { return bandwidth_; }
 
   const SGBTConfig& config() const { return config_; }
   // The shrinkage applied to every tree's output from now on (prediction is
@@ -106,6 +114,8 @@ class SGBT {
 
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
+  template <bool kHandoff>
+  void boost_steps(std::span<const double> x, double y, double w, double offset);
   std::uint32_t train_count(double h) noexcept;
 
   SGBTConfig config_;
@@ -144,6 +154,23 @@ class SGBT {
   std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
   void adapt_max_tree_samples(double sd) noexcept;
   double error_weight(double y) noexcept;
+
+  // Routing options (sgbt_soft.cpp), flags fixed at construction so that the
+  // plain path only tests routed_ once per prediction and handoff_ once per
+  // sample. Soft routing: bandwidth_ per feature; with the automatic
+  // bandwidth, per feature the running spread (Welford count, mean, M2 of
+  // x_f) and gap_bw_ (from the split thresholds, refreshed every grace
+  // period), combined into bandwidth_ after every sample.
+  bool soft_ = false, soft_auto_ = false, handoff_ = false, routed_ = false;
+  std::vector<double> bandwidth_, gap_bw_, x_mean_, x_m2_;
+  std::vector<std::uint64_t> x_n_;
+  std::vector<std::pair<std::uint32_t, double>> threshold_scratch_;
+  std::vector<double> gap_scratch_;
+  void track_bandwidths(std::span<const double> x);
+  void refresh_gap_bandwidths();
+  double predict_raw_routed(std::span<const double> x) const noexcept;
+  void encode_routing(ByteWriter& out) const;
+  Status decode_routing(ByteReader& in);
 };
 
 }  // namespace irithyll

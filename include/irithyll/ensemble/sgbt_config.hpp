@@ -89,12 +89,23 @@ struct SGBTConfig {
   std::uint32_t quality_prune_patience = 500;  // >= 1
   std::uint64_t proactive_prune_interval = 0;  // 0 = off, else >= 100
   bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0; }
+  // Soft routing (prediction only; training routes hard): each split sends x
+  // left with weight sigmoid((threshold - x) / bandwidth), so the committee's
+  // output is smooth in x. soft_bandwidth 0 = per feature, automatic
+  // (src/ensemble/sgbt_soft.cpp); > 0 = that bandwidth for every feature.
+  bool soft_routing = false;
+  double soft_bandwidth = 0.0;
+  // Graduated handoff: when a replacement promotes the alternate, the retired
+  // tree keeps a share of the slot's output that falls linearly to 0 over
+  // this many samples (0 = the abrupt swap).
+  std::uint32_t handoff_window = 0;
+  bool has_routing_options() const { return soft_routing || soft_bandwidth > 0.0 || handoff_window > 0; }
 
   // True when any option of the options block (leaf controls, error
   // weighting) is on: the encoding then carries the block.
   bool has_options() const {
     return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
-           tree_config(0).has_options();
+           has_routing_options() || tree_config(0).has_options();
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.

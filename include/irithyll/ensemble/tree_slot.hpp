@@ -62,6 +62,19 @@ class TreeSlot {
   // fresh tree), counted as a replacement.
   void prune() { replace_active(); }
 
+  // Graduated handoff (SGBTConfig::handoff_window; 0 = abrupt, the default).
+  // A replacement that promotes the alternate keeps the retired tree, frozen,
+  // for `window` samples: the slot's output is a r + (1 - a) active with
+  // a = left / window, left counting down from window by tick_handoff() once
+  // per committee sample, so a falls linearly to 0 (tree_slot.cpp).
+  void set_handoff_window(std::uint32_t window) { handoff_window_ = window; }
+  const HoeffdingTree* retiring() const { return handoff_left_ > 0 ? retiring_.get() : nullptr; }
+  double retiring_weight() const { return static_cast<double>(handoff_left_) / static_cast<double>(handoff_window_); }
+  std::uint32_t handoff_left() const { return handoff_left_; }
+  void tick_handoff() {
+    if (handoff_left_ > 0 && --handoff_left_ == 0) retiring_.reset();
+  }
+
   void reset();
   std::size_t memory_bytes() const;
   void encode(ByteWriter& out) const;
@@ -77,6 +90,8 @@ class TreeSlot {
   std::uint64_t max_tree_samples_ = 0;
   std::uint64_t replacements_ = 0;
   std::uint64_t warnings_ = 0;
+  std::unique_ptr<HoeffdingTree> retiring_;  // allocated by a handoff, freed when it ends
+  std::uint32_t handoff_window_ = 0, handoff_left_ = 0;
 };
 
 }  // namespace irithyll

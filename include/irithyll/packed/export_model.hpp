@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace irithyll {
@@ -32,6 +33,9 @@ struct ExportModel {
   double learning_rate = 1.0;
   std::uint32_t n_features = 0;
   std::vector<ExportTree> trees;
+  // Non-empty: the model uses an option the packed formats cannot express
+  // (it names the option); the exporters refuse with this message.
+  std::string unsupported;
 };
 
 }  // namespace irithyll

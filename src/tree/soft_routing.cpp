@@ -1,0 +1,41 @@
+#include "tree/soft_routing.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace irithyll {
+
+double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept {
+  struct Pending {
+    std::uint32_t node;
+    double weight;
+  };
+  // Depth-first: each pop pushes at most two children, so the stack never
+  // holds more than depth + 1 entries (max_depth is at most 30).
+  Pending stack[64];
+  int top = 0;
+  stack[top++] = Pending{0, 1.0};
+  double sum = 0.0;
+  while (top > 0) {
+    const Pending p = stack[--top];
+    const HoeffdingTree::RouteNode& r = tree.node(p.node);
+    if (r.left == 0) {
+      sum += p.weight * tree.node_value(p.node);
+      continue;
+    }
+    const double v = x[r.feature];
+    double left = 1.0;  // NaN (missing) goes left
+    if (v == v) {
+      const double b = r.feature < bandwidth.size() ? bandwidth[r.feature] : 0.0;
+      if (b > 0.0 && std::isfinite(b))
+        left = 1.0 / (1.0 + std::exp((v - r.threshold) / b));
+      else
+        left = v > r.threshold ? 0.0 : 1.0;
+    }
+    if (left < 1.0 && top < 64) stack[top++] = Pending{r.left + 1, p.weight * (1.0 - left)};
+    if (left > 0.0 && top < 64) stack[top++] = Pending{r.left, p.weight * left};
+  }
+  return sum;
+}
+
+}  // namespace irithyll

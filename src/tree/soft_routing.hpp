@@ -1,0 +1,24 @@
+// Soft routing of a HoeffdingTree: the tree's output as a smooth function of
+// x. At a split on feature f with threshold t, x goes left with weight
+//   a = sigmoid((t - x_f) / b_f) = 1 / (1 + exp((x_f - t) / b_f))
+// and right with 1 - a; the prediction is the sum over leaves of the product
+// of the weights on the path times the leaf value (the soft decision trees of
+// Irsoy, Yildiz & Alpaydin 2012, applied at prediction time only). As b -> 0
+// this is the hard rule (x > t goes right). A bandwidth that is missing
+// (f beyond the span), not finite or not positive routes that split hard;
+// NaN (missing) goes left, as in training.
+//
+// Cost: every node whose path weight is non-zero is visited, so up to the
+// whole tree (2^depth leaves) instead of one path. No allocation (fixed
+// stack: depth <= 30 needs at most 31 entries). Thread safety: const.
+#pragma once
+
+#include <span>
+
+#include "irithyll/tree/hoeffding_tree.hpp"
+
+namespace irithyll {
+
+double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept;
+
+}  // namespace irithyll

@@ -1,0 +1,94 @@
+#include "diagnostics_report.hpp"
+
+#include <cstdio>
+
+#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/eval/report.hpp"
+
+namespace irithyll::cli {
+namespace {
+
+std::string u(std::uint64_t v) { return std::to_string(v); }
+
+std::string number_list(const std::vector<double>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + json_number(v[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string diagnostics_text(const Learner& learner) {
+  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
+  if (sgbt == nullptr) return {};
+  std::string out;
+  char buf[256];
+  for (std::size_t c = 0; c < sgbt->n_committees(); ++c) {
+    const SGBTDiagnostics d = sgbt->committee(c).diagnostics();
+    if (sgbt->n_committees() > 1) out += "committee " + u(c) + ":\n";
+    std::snprintf(buf, sizeof buf,
+                  "ensemble: %zu steps, %zu trees (%zu alternates growing, %zu handoffs running), %zu leaves\n",
+                  d.n_steps, d.n_trees, d.alternates, d.handoffs, d.n_leaves);
+    out += buf;
+    std::snprintf(buf, sizeof buf, "depth: mean %.3g, max %u; replacements %llu, drift warnings %llu\n", d.mean_depth,
+                  d.max_depth, static_cast<unsigned long long>(d.replacements),
+                  static_cast<unsigned long long>(d.warnings));
+    out += buf;
+    std::snprintf(buf, sizeof buf, "base prediction %.9g; mean |lr * leaf| per tree %.6g\n", d.base_prediction,
+                  d.mean_abs_contribution);
+    out += buf;
+    if (!d.soft_bandwidths.empty()) {
+      out += "soft routing bandwidths:";
+      for (double b : d.soft_bandwidths) {
+        std::snprintf(buf, sizeof buf, " %.4g", b);
+        out += buf;
+      }
+      out += "\n";
+    }
+    out += "tree  depth  leaves   samples  repl  warn  alt_samples  handoff  leaf_min     leaf_max     mean|contrib|\n";
+    for (std::size_t t = 0; t < d.trees.size(); ++t) {
+      const SGBTTreeDiagnostics& s = d.trees[t];
+      std::snprintf(buf, sizeof buf, "%4zu  %5u  %6zu  %8llu  %4llu  %4llu  %11s  %7u  %-11.4g  %-11.4g  %.4g\n", t,
+                    s.depth, s.n_leaves, static_cast<unsigned long long>(s.n_samples),
+                    static_cast<unsigned long long>(s.replacements), static_cast<unsigned long long>(s.warnings),
+                    s.has_alternate ? u(s.alternate_samples).c_str() : "-", s.handoff_left, s.leaf_min, s.leaf_max,
+                    s.contribution_abs);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+std::string diagnostics_json(const Learner& learner) {
+  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
+  if (sgbt == nullptr) return {};
+  std::string out = "[";
+  for (std::size_t c = 0; c < sgbt->n_committees(); ++c) {
+    const SGBTDiagnostics d = sgbt->committee(c).diagnostics();
+    out += c ? "," : "";
+    out += "{\"committee\":" + u(c) + ",\"n_samples\":" + u(d.n_samples) + ",\"n_steps\":" + u(d.n_steps) +
+           ",\"n_trees\":" + u(d.n_trees) + ",\"n_leaves\":" + u(d.n_leaves) +
+           ",\"mean_depth\":" + json_number(d.mean_depth) + ",\"max_depth\":" + u(d.max_depth) +
+           ",\"replacements\":" + u(d.replacements) + ",\"warnings\":" + u(d.warnings) +
+           ",\"alternates\":" + u(d.alternates) + ",\"handoffs\":" + u(d.handoffs) +
+           ",\"base_prediction\":" + json_number(d.base_prediction) +
+           ",\"mean_abs_contribution\":" + json_number(d.mean_abs_contribution) +
+           ",\"soft_bandwidths\":" + number_list(d.soft_bandwidths) + ",\"trees\":[";
+    for (std::size_t t = 0; t < d.trees.size(); ++t) {
+      const SGBTTreeDiagnostics& s = d.trees[t];
+      out += t ? "," : "";
+      out += "{\"depth\":" + u(s.depth) + ",\"n_leaves\":" + u(s.n_leaves) + ",\"n_samples\":" + u(s.n_samples) +
+             ",\"replacements\":" + u(s.replacements) + ",\"warnings\":" + u(s.warnings) +
+             ",\"has_alternate\":" + (s.has_alternate ? "true" : "false") +
+             ",\"alternate_samples\":" + u(s.alternate_samples) + ",\"handoff_left\":" + u(s.handoff_left) +
+             ",\"leaf_min\":" + json_number(s.leaf_min) + ",\"leaf_max\":" + json_number(s.leaf_max) +
+             ",\"contribution_mean\":" + json_number(s.contribution_mean) +
+             ",\"contribution_sd\":" + json_number(s.contribution_sd) +
+             ",\"contribution_abs\":" + json_number(s.contribution_abs) + "}";
+    }
+    out += "]}";
+  }
+  return out + "]";
+}
+
+}  // namespace irithyll::cli
