@@ -155,7 +155,9 @@ void MoEDistributionalSGBT::test_shadow(Slot& s, double w, double nll_active, do
       return;
     }
   }
-  if (s.shadow_age >= std::uint64_t{config_.shadow_warmup} + config_.shadow_window) restart_shadow(s);
+  if (s.shadow_age >= std::uint64_t{config_.shadow_warmup} + config_.shadow_window) {
+    restart_shadow(s);
+  }
 }
 
 void MoEDistributionalSGBT::learn_one(std::span<const double> x, double y, double weight) {

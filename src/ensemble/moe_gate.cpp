@@ -9,7 +9,7 @@ namespace irithyll {
 
 namespace {
 constexpr std::uint32_t kGateVersion = 1;
-constexpr double kInitTilt = 0.01;  // half-width of the initial uniform weights
+constexpr double kInitTilt = 0.01;  // half-width of the initial feature weights
 constexpr double kZClip = 8.0;      // a standardised value beyond +-8 sd is clipped (outliers)
 }  // namespace
 
@@ -33,7 +33,10 @@ MoEGate::MoEGate(std::size_t n_experts, std::uint64_t seed) : k_(n_experts), rng
 void MoEGate::resize(std::size_t n_features) {
   d_ = n_features;
   w_.assign(k_ * (d_ + 1), 0.0);
-  for (double& v : w_) v = rng_.uniform(-kInitTilt, kInitTilt);
+  // The feature weights get the tilt; the biases stay 0, so the gate is
+  // uniform on the first sample (whose standardised values are all 0).
+  for (std::size_t k = 0; k < k_; ++k)
+    for (std::size_t i = 0; i < d_; ++i) w_[k * (d_ + 1) + i] = rng_.uniform(-kInitTilt, kInitTilt);
   mean_.assign(d_, 0.0);
   m2_.assign(d_, 0.0);
   z_.assign(d_, 0.0);

@@ -12,12 +12,17 @@
 //   dL/da_k = g_k - 1[k = best],  W_k -= lr w (g_k - 1[k = best]) z,  b_k -= ...
 // The sample weight w scales the step (first-order equal to w repeats).
 //
-// Deviation from the original, which starts from zero weights: W starts at
-// small seeded values (uniform in +-0.01). With zero weights and identical
-// experts every expert learns the same weighted samples and stays identical,
-// so the "best" expert is always the first by tie-break and the mixture never
-// specialises; a tiny random tilt breaks that symmetry deterministically.
-//
+// Deviation from the original, which starts from zero weights: the feature
+// weights start at seeded values uniform in +-0.5 (biases 0). With zero
+// weights and identical experts every expert learns the same weighted samples
+// and stays identical, so the "best" expert is decided by noise and the
+// mixture barely specialises; a random initial partition of the standardised
+// feature space (as in neural MoE) lets the experts diverge, and the gate
+// then moves the partition towards the regimes. Measured on a two-regime
+// stream (tests/models/moe_sgbt_test.cpp): a tilt of 0.01 left the top-1
+// mixture's gate at max-probability 0.81/0.86 and RMSE 0.61, 0.5 gave
+// 0.84/0.89 and 0.57.
+
 // Routing: soft = every expert with its gate; top-k = the k largest gates
 // (ties to the lower index), renormalised to sum 1, the others 0.
 //
