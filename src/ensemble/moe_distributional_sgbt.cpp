@@ -125,6 +125,7 @@ void MoEDistributionalSGBT::reset() {
   }
   probs_.assign(config_.n_experts, 0.0);
   route_.assign(config_.n_experts, 0.0);
+  mu_.assign(config_.n_experts, 0.0);
   n_features_ = 0;
   samples_seen_ = skipped_ = 0;
 }
@@ -199,12 +200,11 @@ std::pair<double, double> MoEDistributionalSGBT::predict_mu_sigma(std::span<cons
   // around it (no cancellation of sum r (sigma^2 + mu^2) - mu^2).
   double mu = 0.0;
   for (std::size_t k = 0; k < experts_.size(); ++k)
-    if (route_[k] > 0.0) mu += route_[k] * experts_[k].active.predict_one(x);
+    if (route_[k] > 0.0) mu += route_[k] * (mu_[k] = experts_[k].active.predict_one(x));
   double var = 0.0;
   for (std::size_t k = 0; k < experts_.size(); ++k) {
     if (!(route_[k] > 0.0)) continue;
-    const DistributionalSGBT& e = experts_[k].active;
-    const double dm = e.predict_one(x) - mu, s = e.predict_sigma(x);
+    const double dm = mu_[k] - mu, s = experts_[k].active.predict_sigma(x);
     var += route_[k] * (s * s + dm * dm);
   }
   return {mu, std::sqrt(var)};
@@ -229,7 +229,7 @@ Interval MoEDistributionalSGBT::predict_interval(std::span<const double> x, doub
 }
 
 std::size_t MoEDistributionalSGBT::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + gate_.memory_bytes() + (probs_.capacity() + route_.capacity()) * sizeof(double) +
+  std::size_t bytes = sizeof(*this) + gate_.memory_bytes() + (probs_.capacity() + route_.capacity() + mu_.capacity()) * sizeof(double) +
                       (experts_.capacity() - experts_.size()) * sizeof(Slot);
   for (const Slot& s : experts_) bytes += s.active.memory_bytes() + s.shadow.memory_bytes() + sizeof(Slot) - 2 * sizeof(DistributionalSGBT);
   return bytes;

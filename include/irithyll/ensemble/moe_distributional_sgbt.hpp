@@ -116,7 +116,7 @@ class MoEDistributionalSGBT final : public Learner, public IntervalPredictor {
   std::uint64_t generation_ = 0;  // shadows made so far (seeds each one distinctly)
   std::uint64_t swaps_ = 0;
   std::uint64_t samples_seen_ = 0, skipped_ = 0;
-  mutable std::vector<double> probs_, route_;  // scratch
+  mutable std::vector<double> probs_, route_, mu_;  // scratch (mu_: the experts' means)
   mutable double last_level_ = -1.0, last_z_ = 0.0;
 };
 
