@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -286,6 +287,51 @@ TEST(MoESGBT, CheckpointResumesBitIdentically) {
   expect_resume_bit_identical(top, 800, 600);
 }
 
+// top-k at or above the expert count routes every expert: exactly soft routing.
+TEST(MoESGBT, TopKOfAllIsSoft) {
+  MoESGBTConfig c = moe_config(3, 6, 0.1);
+  MoESGBT soft(c, Task::kRegression, 0);
+  c.routing = MoERouting::kTopK;
+  c.top_k = 10;
+  MoESGBT all(c, Task::kRegression, 0);
+  RegimeStream s(4);
+  std::vector<double> x(4);
+  for (int t = 0; t < 1500; ++t) {
+    const double y = s.next(x);
+    ASSERT_EQ(soft.predict_one(x), all.predict_one(x)) << t;
+    soft.learn_one(x, y);
+    all.learn_one(x, y);
+  }
+}
+
+TEST(MoESGBT, HostileBytesAreRefused) {
+  MoESGBT moe(moe_config(2, 4, 0.1), Task::kClassification, 3);
+  MoEDistributionalSGBTConfig dc;
+  dc.n_experts = 2;
+  dc.base = small_base(4);
+  MoEDistributionalSGBT dist(dc);
+  RegimeStream s(6);
+  std::vector<double> x(4);
+  for (int t = 0; t < 300; ++t) {
+    const double y = s.next(x);
+    moe.learn_one(x, y > 0 ? 2.0 : (y > -1 ? 1.0 : 0.0));
+    dist.learn_one(x, y);
+  }
+  for (const Learner* m : {static_cast<const Learner*>(&moe), static_cast<const Learner*>(&dist)}) {
+    const std::vector<std::uint8_t> good = encode_learner(*m);
+    ASSERT_TRUE(decode_learner(good).is_ok());
+    for (std::size_t cut = 0; cut < good.size(); cut += 1 + good.size() / 97) {
+      std::vector<std::uint8_t> bad(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+      EXPECT_FALSE(decode_learner(bad).is_ok()) << m->name() << " cut " << cut;
+    }
+    for (std::size_t i = 24; i < good.size(); i += 1 + good.size() / 61) {
+      std::vector<std::uint8_t> bad = good;
+      bad[i] ^= 0x5A;
+      EXPECT_FALSE(decode_learner(bad).is_ok()) << m->name() << " flip " << i;
+    }
+  }
+}
+
 TEST(MoESGBT, BadSamplesAreSkipped) {
   MoESGBT moe(moe_config(2, 5, 0.1), Task::kClassification, 2);
   std::vector<double> x{0.1, 0.2};
@@ -295,6 +341,11 @@ TEST(MoESGBT, BadSamplesAreSkipped) {
   moe.learn_one(std::vector<double>{1.0}, 0.0);  // wrong width
   EXPECT_EQ(moe.n_samples_seen(), 1u);
   EXPECT_EQ(moe.n_skipped(), 3u);
+  // A missing feature value is learned (the gate reads it as the mean, the trees as missing).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  moe.learn_one(std::vector<double>{nan, 0.5}, 0.0);
+  EXPECT_EQ(moe.n_samples_seen(), 2u);
+  EXPECT_TRUE(std::isfinite(moe.predict_one(std::vector<double>{nan, nan})));
   EXPECT_FALSE(MoESGBT::make(moe_config(2, 5, 0.1), Task::kClassification, 1).is_ok());
   MoESGBTConfig bad = moe_config(0, 5, 0.1);
   auto m = MoESGBT::make(bad, Task::kRegression, 0);
