@@ -22,9 +22,11 @@
 // = (sum r)^2 / sum r^2 the effective sample count, at least 30). A shadow
 // that has not won by the window's end restarts fresh, so the challenger is
 // always a model of the recent stream: after a change it beats an expert that
-// carries the old regime. The original tests from the shadow's birth with
-// bound sqrt(R^2 ln(1/delta) / 2n), i.e. range R where [-R, R] has width 2R,
-// and never restarts a loser, so two same-age models rarely differ.
+// carries the old regime. The original's bound is sqrt(R^2 ln(1/delta) / 2n)
+// over all samples after the minimum count, i.e. Hoeffding with width R for
+// values in [-R, R] (width 2R, corrected here); the inventory records no
+// restart of a losing shadow, without which a shadow as old as its expert
+// rarely differs from it.
 //
 // Regression only. Cost: 2K DistributionalSGBTs learn per sample (4K SGBTs
 // with the tree scale). Allocation-free per sample after the first, except
