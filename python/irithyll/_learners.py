@@ -29,6 +29,8 @@ _NAMES = {
     "quantile_sgbt": ("ensemble", "QuantileSGBT"),
     "distributional_sgbt": ("ensemble", "DistributionalSGBT"),
     "bagged_sgbt": ("ensemble", "BaggedSGBT"),
+    "moe_sgbt": ("ensemble", "MoESGBT"),
+    "moe_distributional_sgbt": ("ensemble", "MoEDistributionalSGBT"),
     "stacked": ("ensemble", "Stacked"),
     "hoeffding_tree": ("tree", "HoeffdingTree"),
     "arf": ("forest", "ARF"),

@@ -24,5 +24,7 @@ CatalogueEntry stacked_row();
 CatalogueEntry hoeffding_tree_row();
 CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
+CatalogueEntry moe_sgbt_row();
+CatalogueEntry moe_distributional_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -1,9 +1,12 @@
 // Catalogue rows of the SGBT family members built on SGBT committees:
-// "adaptive_sgbt", "quantile_sgbt" and "distributional_sgbt". Their settings are their own
+// "adaptive_sgbt", "quantile_sgbt", "distributional_sgbt", "moe_sgbt" and
+// "moe_distributional_sgbt". Their settings are their own
 // table's rows followed by every row of the SGBT table (for the committees'
 // `base` config), so `--learning-rate` means the same in every family member.
 #include "irithyll/ensemble/adaptive_sgbt.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
+#include "irithyll/ensemble/moe_distributional_sgbt.hpp"
+#include "irithyll/ensemble/moe_sgbt.hpp"
 #include "irithyll/ensemble/quantile_sgbt.hpp"
 #include "rows.hpp"
 
@@ -91,6 +94,14 @@ Result<std::unique_ptr<Learner>> make_adaptive(const ModelSettings& s, const Lea
                      &build_any_task<AdaptiveSGBT, AdaptiveSGBTConfig>>("adaptive_sgbt", s, c);
 }
 
+Result<std::unique_ptr<Learner>> make_moe(const ModelSettings& s, const LearnerContext& c) {
+  return make_family<MoESGBTConfig, &moe_sgbt_config_fields, &build_any_task<MoESGBT, MoESGBTConfig>>("moe_sgbt", s, c);
+}
+Result<std::unique_ptr<Learner>> make_moe_distributional(const ModelSettings& s, const LearnerContext& c) {
+  return make_family<MoEDistributionalSGBTConfig, &moe_distributional_sgbt_config_fields,
+                     &build_regressor<MoEDistributionalSGBT, MoEDistributionalSGBTConfig>>("moe_distributional_sgbt", s, c);
+}
+
 }  // namespace
 
 CatalogueEntry adaptive_sgbt_row() {
@@ -127,6 +138,30 @@ CatalogueEntry distributional_sgbt_row() {
           &make_distributional,
           &make_blank<DistributionalSGBT>,
           &family_settings<DistributionalSGBT, DistributionalSGBTConfig, &distributional_sgbt_config_fields>};
+}
+
+CatalogueEntry moe_sgbt_row() {
+  return {"moe_sgbt",
+          "mixture of SGBT experts behind an online softmax gate (soft or top-k routing)",
+          true,
+          true,
+          true,
+          &family_infos<MoESGBTConfig, &moe_sgbt_config_fields>,
+          &make_moe,
+          &make_blank<MoESGBT>,
+          &family_settings<MoESGBT, MoESGBTConfig, &moe_sgbt_config_fields>};
+}
+
+CatalogueEntry moe_distributional_sgbt_row() {
+  return {"moe_distributional_sgbt",
+          "mixture of Gaussian SGBT experts with shadow challengers: mixture mean, total variance, intervals",
+          true,
+          false,
+          true,
+          &family_infos<MoEDistributionalSGBTConfig, &moe_distributional_sgbt_config_fields>,
+          &make_moe_distributional,
+          &make_blank<MoEDistributionalSGBT>,
+          &family_settings<MoEDistributionalSGBT, MoEDistributionalSGBTConfig, &moe_distributional_sgbt_config_fields>};
 }
 
 }  // namespace irithyll::catalogue_detail

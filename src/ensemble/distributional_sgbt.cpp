@@ -115,13 +115,16 @@ Interval DistributionalSGBT::predict_interval(std::span<const double> x, double 
 void DistributionalSGBT::learn_one(std::span<const double> x, double y, double weight) {
   if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight)) return;
   if (samples_seen_ >= kWarmup) {
+    // A weight-w sample moves the averages like w unit samples would (a^w);
+    // weight 1, the common case, keeps the plain factor.
+    const double a = weight == 1.0 ? alpha_ : std::pow(alpha_, weight);
     const double r = y - location_.predict_one(x);
     const double r2 = r * r;
     // Calibration first, from the sigma this sample was predicted with.
     const double s = sigma_raw(x);
     if (samples_seen_ > kWarmup && s > 0.0 && std::isfinite(s))
-      calibration_ = alpha_ * calibration_ + (1.0 - alpha_) * std::min(r2 / (s * s), 1e6);
-    residual_sq_ = samples_seen_ == kWarmup ? r2 : alpha_ * residual_sq_ + (1.0 - alpha_) * r2;
+      calibration_ = a * calibration_ + (1.0 - a) * std::min(r2 / (s * s), 1e6);
+    residual_sq_ = samples_seen_ == kWarmup ? r2 : a * residual_sq_ + (1.0 - a) * r2;
     if (config_.scale == ScaleModel::kTree) scale_.learn_one(x, std::abs(r), weight);
   }
   location_.learn_one(x, y, weight);

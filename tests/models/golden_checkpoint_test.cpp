@@ -70,6 +70,12 @@ constexpr Golden kGolden[] = {
     // a schema omits: byte equality of the re-encoding is not checked, the
     // decode, predictions and continued learning are.
     {"hoeffding_tree", "sea", false}, {"arf", "sea", false}, {"bagged_sgbt", "friedman", false},
+    // The mixtures of experts (issue 13), saved by the CLI likewise: `eval --model moe_sgbt
+    // --stream friedman --n-experts 2 --n-steps 2 --max-depth 3 --n-bins 4 --drift none
+    // --max-samples 300` and `--model moe_distributional_sgbt --stream hetero` with the
+    // same plus `--scale empirical --shadow-warmup 60 --shadow-window 60` (a swap or restart
+    // inside the file's history).
+    {"moe_sgbt", "friedman", false}, {"moe_distributional_sgbt", "hetero", false},
 };
 constexpr std::size_t kRows = 8;
 

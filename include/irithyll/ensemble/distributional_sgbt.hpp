@@ -15,6 +15,10 @@
 //             variance and nominal Gaussian intervals keep their coverage
 //             across drifts and when the scale trees lag.
 //
+// Sample weights reach both ensembles (SGBT scales g and h) and the EWMAs (a
+// weight-w sample moves them like w unit samples), so a mixture expert's sigma
+// follows the samples routed to it.
+//
 // Every statistic uses the prediction made before the sample is learned, so
 // nothing is scored on a target it has seen. Intervals: mu +- z sigma with
 // z = Phi^-1((1 + level) / 2). predict_one returns mu.

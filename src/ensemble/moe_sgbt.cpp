@@ -1,0 +1,220 @@
+#include "irithyll/ensemble/moe_sgbt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "moe_rows.hpp"
+
+namespace irithyll {
+
+namespace {
+
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint64_t kGateStream = 0x6A7E0000ull;  // the gate's seed index, apart from any expert's
+
+using Row = ConfigField<MoESGBTConfig>;
+
+const std::vector<Row>& table() {
+  static const std::vector<Row> rows = moe_gate_rows<MoESGBTConfig>();
+  return rows;
+}
+
+// Samples whose target or weight cannot be learned.
+bool bad_target(Task task, std::size_t n_classes, double y) {
+  if (!std::isfinite(y)) return true;
+  return task == Task::kClassification && (y < 0.0 || y >= static_cast<double>(n_classes) || y != std::floor(y));
+}
+
+}  // namespace
+
+std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields() { return table(); }
+
+Status MoESGBTConfig::validate() const {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<MoESGBTConfig>("moe_sgbt", table(), *this));
+  return base.validate().with_context("moe_sgbt");
+}
+
+void MoESGBTConfig::encode(ByteWriter& out) const {
+  out.u32(n_experts);
+  out.f64(gate_lr);
+  out.u8(static_cast<std::uint8_t>(routing));
+  out.u32(top_k);
+  base.encode(out);
+}
+
+Status MoESGBTConfig::decode(ByteReader& in) {
+  MoESGBTConfig c;
+  c.n_experts = in.u32("n_experts");
+  c.gate_lr = in.f64("gate_lr");
+  const std::uint8_t routing = in.u8("routing");
+  c.top_k = in.u32("top_k");
+  if (!in.ok()) return in.status();
+  if (routing > 1) return Status::corruption("moe_sgbt: bad routing");
+  c.routing = static_cast<MoERouting>(routing);
+  IRITHYLL_RETURN_IF_ERROR(c.base.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("moe_sgbt config"));
+  *this = c;
+  return Status::ok();
+}
+
+MoESGBT::MoESGBT() : MoESGBT(MoESGBTConfig{}, Task::kRegression, 0) {}
+
+MoESGBT::MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes)
+    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0) {
+  reset();
+}
+
+Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const MoESGBTConfig& config, Task task, std::size_t n_classes) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  auto probe = SGBTLearner::make(config.base, task, n_classes);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context("moe_sgbt");
+  return std::make_unique<MoESGBT>(config, task, n_classes);
+}
+
+void MoESGBT::reset() {
+  const std::uint64_t seed = config_.base.seed;
+  gate_ = MoEGate(config_.n_experts, moe_expert_seed(seed, kGateStream));
+  experts_.clear();
+  experts_.reserve(config_.n_experts);
+  for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
+    SGBTConfig c = config_.base;
+    c.seed = moe_expert_seed(seed, e);
+    experts_.emplace_back(c, task_, n_classes_);
+  }
+  probs_.assign(config_.n_experts, 0.0);
+  route_.assign(config_.n_experts, 0.0);
+  proba_.assign(n_classes(), 0.0);
+  mix_.assign(n_classes(), 0.0);
+  n_features_ = 0;
+  samples_seen_ = skipped_ = 0;
+}
+
+void MoESGBT::routing_weights(std::span<const double> x, std::span<double> out) const {
+  gate_.probabilities(x, probs_);
+  MoEGate::route(probs_, config_.routing, config_.top_k, out);
+}
+
+double MoESGBT::expert_loss(std::size_t k, std::span<const double> x, double y) const {
+  if (task_ == Task::kRegression) {
+    const double r = experts_[k].predict_one(x) - y;
+    return r * r;
+  }
+  experts_[k].predict_proba_one(x, proba_);
+  return -std::log(std::max(proba_[static_cast<std::size_t>(y)], 1e-300));
+}
+
+void MoESGBT::learn_one(std::span<const double> x, double y, double weight) {
+  if (bad_target(task_, n_classes_, y) || !(weight > 0.0) || !std::isfinite(weight) || x.empty() ||
+      (n_features_ > 0 && x.size() != n_features_)) {
+    ++skipped_;
+    return;
+  }
+  if (n_features_ == 0) {
+    n_features_ = x.size();
+    gate_.resize(n_features_);
+  }
+  gate_.probabilities(x, probs_);
+  MoEGate::route(probs_, config_.routing, config_.top_k, route_);
+  std::size_t best = 0;
+  double best_loss = 0.0;
+  for (std::size_t k = 0; k < experts_.size(); ++k) {
+    const double loss = expert_loss(k, x, y);
+    if (k == 0 || loss < best_loss) best = k, best_loss = loss;
+  }
+  const double n_routed = config_.routing == MoERouting::kSoft
+                              ? static_cast<double>(experts_.size())
+                              : static_cast<double>(std::min<std::size_t>(config_.top_k, experts_.size()));
+  for (std::size_t k = 0; k < experts_.size(); ++k) {
+    const double w = weight * n_routed * route_[k];
+    if (w > 0.0) experts_[k].learn_one(x, y, w);
+  }
+  gate_.learn(x, probs_, best, config_.gate_lr, weight);
+  ++samples_seen_;
+}
+
+double MoESGBT::predict_one(std::span<const double> x) const {
+  if (task_ == Task::kClassification) {
+    predict_proba_one(x, mix_);  // proba_ is the experts' scratch; the mixture has its own
+    return static_cast<double>(std::max_element(mix_.begin(), mix_.end()) - mix_.begin());
+  }
+  routing_weights(x, route_);
+  double s = 0.0;
+  for (std::size_t k = 0; k < experts_.size(); ++k)
+    if (route_[k] > 0.0) s += route_[k] * experts_[k].predict_one(x);
+  return s;
+}
+
+void MoESGBT::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (task_ != Task::kClassification || proba.size() != n_classes_) return;
+  routing_weights(x, route_);
+  std::fill(proba.begin(), proba.end(), 0.0);
+  for (std::size_t k = 0; k < experts_.size(); ++k) {
+    if (!(route_[k] > 0.0)) continue;
+    experts_[k].predict_proba_one(x, proba_);
+    for (std::size_t c = 0; c < n_classes_; ++c) proba[c] += route_[k] * proba_[c];
+  }
+}
+
+std::size_t MoESGBT::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + gate_.memory_bytes() +
+                      (probs_.capacity() + route_.capacity() + proba_.capacity() + mix_.capacity()) * sizeof(double) +
+                      (experts_.capacity() - experts_.size()) * sizeof(SGBTLearner);
+  for (const SGBTLearner& e : experts_) bytes += e.memory_bytes();
+  return bytes;
+}
+
+void MoESGBT::encode(ByteWriter& out) const {
+  out.u32(kFormatVersion);
+  config_.encode(out);
+  out.u8(static_cast<std::uint8_t>(task_));
+  out.u64(n_classes_);
+  out.u64(n_features_);
+  out.u64(samples_seen_);
+  out.u64(skipped_);
+  gate_.encode(out);
+  for (const SGBTLearner& e : experts_) e.encode(out);
+}
+
+Status MoESGBT::decode(ByteReader& in) {
+  const std::uint32_t version = in.u32("moe_sgbt version");
+  if (!in.ok()) return in.status();
+  if (version != kFormatVersion) return Status::corruption("moe_sgbt: unknown record version " + std::to_string(version));
+  MoESGBTConfig config;
+  IRITHYLL_RETURN_IF_ERROR(config.decode(in));
+  const std::uint8_t task = in.u8("task");
+  const std::uint64_t k = in.u64("n_classes"), d = in.u64("n_features");
+  const std::uint64_t seen = in.u64("samples_seen"), skipped = in.u64("skipped");
+  if (!in.ok()) return in.status();
+  if (task > 1) return Status::corruption("moe_sgbt: bad task");
+  const Task t = static_cast<Task>(task);
+  if (t == Task::kClassification ? (k < 2 || k > 4096) : k != 0) return Status::corruption("moe_sgbt: bad class count");
+  MoEGate gate;
+  IRITHYLL_RETURN_IF_ERROR(gate.decode(in).with_context("moe_sgbt gate"));
+  if (gate.n_experts() != config.n_experts || gate.n_features() != d)
+    return Status::corruption("moe_sgbt: gate sizes differ from the model's");
+  std::vector<SGBTLearner> experts(config.n_experts);
+  for (std::uint32_t e = 0; e < config.n_experts; ++e) {
+    IRITHYLL_RETURN_IF_ERROR(experts[e].decode(in).with_context("moe_sgbt expert"));
+    if (experts[e].task() != t || experts[e].n_classes() != k) return Status::corruption("moe_sgbt: expert task or classes differ");
+    // An expert never routed a sample has no width yet (0).
+    if (experts[e].n_features() != 0 && experts[e].n_features() != d)
+      return Status::corruption("moe_sgbt: an expert's feature count differs");
+  }
+  config_ = config;
+  task_ = t;
+  n_classes_ = k;
+  n_features_ = d;
+  samples_seen_ = seen;
+  skipped_ = skipped;
+  gate_ = std::move(gate);
+  experts_ = std::move(experts);
+  probs_.assign(config_.n_experts, 0.0);
+  route_.assign(config_.n_experts, 0.0);
+  proba_.assign(n_classes(), 0.0);
+  mix_.assign(n_classes(), 0.0);
+  return Status::ok();
+}
+
+}  // namespace irithyll
