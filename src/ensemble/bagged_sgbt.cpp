@@ -5,21 +5,13 @@
 #include <string>
 
 #include "irithyll/core/poisson.hpp"
+#include "irithyll/core/rng.hpp"
 
 namespace irithyll {
 
 namespace {
 
 constexpr std::uint32_t kFormatVersion = 1;
-
-// Bag b's SGBT seed: a SplitMix64 finaliser of (seed, b), so bags differ
-// and neighbouring model seeds share nothing.
-std::uint64_t bag_seed(std::uint64_t seed, std::uint64_t b) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (b + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 
@@ -46,7 +38,7 @@ void BaggedSGBT::reset() {
   bags_.reserve(config_.n_bags);
   for (std::uint32_t b = 0; b < config_.n_bags; ++b) {
     SGBTConfig c = config_.sgbt;
-    c.seed = bag_seed(seed_, b);
+    c.seed = derive_seed(seed_, b);
     bags_.emplace_back(c, task_, n_classes_);
   }
   bag_proba_.assign(n_classes(), 0.0);

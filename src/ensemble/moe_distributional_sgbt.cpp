@@ -115,12 +115,12 @@ Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const
 
 void MoEDistributionalSGBT::reset() {
   const std::uint64_t seed = config_.base.seed;
-  gate_ = MoEGate(config_.n_experts, moe_expert_seed(seed, kGateStream));
+  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kGateStream));
   generation_ = swaps_ = 0;
   experts_.clear();
   experts_.resize(config_.n_experts);
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
-    experts_[e].active = DistributionalSGBT(config_.expert_config(moe_expert_seed(seed, e)));
+    experts_[e].active = DistributionalSGBT(config_.expert_config(derive_seed(seed, e)));
     restart_shadow(experts_[e]);
   }
   probs_.assign(config_.n_experts, 0.0);
@@ -131,7 +131,7 @@ void MoEDistributionalSGBT::reset() {
 }
 
 void MoEDistributionalSGBT::restart_shadow(Slot& s) {
-  s.shadow = DistributionalSGBT(config_.expert_config(moe_expert_seed(config_.base.seed, kShadowStream + generation_++)));
+  s.shadow = DistributionalSGBT(config_.expert_config(derive_seed(config_.base.seed, kShadowStream + generation_++)));
   s.shadow_age = 0;
   s.sum_w = s.sum_w2 = s.sum_wd = s.range = 0.0;
 }

@@ -21,12 +21,6 @@ Result<MoERouting> parse_moe_routing(std::string_view s) {
 
 std::string_view moe_routing_name(MoERouting r) { return r == MoERouting::kSoft ? "soft" : "topk"; }
 
-std::uint64_t moe_expert_seed(std::uint64_t seed, std::uint64_t e) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (e + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 MoEGate::MoEGate(std::size_t n_experts, std::uint64_t seed) : k_(n_experts), rng_(seed) {}
 

@@ -75,12 +75,12 @@ Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const MoESGBTConfig& config, Task
 
 void MoESGBT::reset() {
   const std::uint64_t seed = config_.base.seed;
-  gate_ = MoEGate(config_.n_experts, moe_expert_seed(seed, kGateStream));
+  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kGateStream));
   experts_.clear();
   experts_.reserve(config_.n_experts);
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
     SGBTConfig c = config_.base;
-    c.seed = moe_expert_seed(seed, e);
+    c.seed = derive_seed(seed, e);
     experts_.emplace_back(c, task_, n_classes_);
   }
   probs_.assign(config_.n_experts, 0.0);

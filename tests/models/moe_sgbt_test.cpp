@@ -137,7 +137,7 @@ TEST(MoESGBT, SampleWeightsReachTheExperts) {
   std::vector<SGBTLearner> mirror, unweighted;
   for (std::uint32_t e = 0; e < k; ++e) {
     SGBTConfig ec = c.base;
-    ec.seed = moe_expert_seed(c.base.seed, e);
+    ec.seed = derive_seed(c.base.seed, e);
     mirror.emplace_back(ec, Task::kRegression);
     unweighted.emplace_back(ec, Task::kRegression);
   }
@@ -171,7 +171,7 @@ TEST(MoESGBT, OneExpertIsExactlyAnSGBT) {
   MoESGBTConfig c = moe_config(1, 10, 0.1);
   MoESGBT moe(c, Task::kRegression, 0);
   SGBTConfig ec = c.base;
-  ec.seed = moe_expert_seed(c.base.seed, 0);
+  ec.seed = derive_seed(c.base.seed, 0);
   SGBTLearner lone(ec, Task::kRegression);
   RegimeStream s(2);
   std::vector<double> x(4);
@@ -258,7 +258,7 @@ TEST(MoESGBT, DeterministicGivenTheSeedAndExpertsDiffer) {
   };
   EXPECT_EQ(run(7), run(7));
   EXPECT_NE(run(7), run(8));
-  EXPECT_NE(moe_expert_seed(7, 0), moe_expert_seed(7, 1));
+  EXPECT_NE(derive_seed(7, 0), derive_seed(7, 1));
 }
 
 template <class Model>

@@ -59,4 +59,14 @@ class Xorshift64 {
   std::uint64_t state_;
 };
 
+// The seed of sub-model `stream` of a model seeded `seed` (bags, experts,
+// gates): a SplitMix64 finaliser of (seed, stream), so siblings differ and
+// neighbouring model seeds share nothing.
+constexpr std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) noexcept {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 }  // namespace irithyll

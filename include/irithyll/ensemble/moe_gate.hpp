@@ -46,10 +46,6 @@ enum class MoERouting : std::uint8_t { kSoft = 0, kTopK = 1 };
 Result<MoERouting> parse_moe_routing(std::string_view s);
 std::string_view moe_routing_name(MoERouting r);
 
-// Expert e's seed: a SplitMix64 finaliser of (seed, e), so the experts (and
-// the gate, at an index of its own) draw unrelated streams.
-std::uint64_t moe_expert_seed(std::uint64_t seed, std::uint64_t e);
-
 class MoEGate {
  public:
   MoEGate() = default;
