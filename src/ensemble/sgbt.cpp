@@ -216,6 +216,9 @@ ExportModel SGBT::export_model() const {
   m.base_prediction = base_;
   m.learning_rate = config_.learning_rate;
   m.n_features = static_cast<std::uint32_t>(n_features_);
+  if (config_.leaf_model != TreeLeafModel::kConstant)
+    m.unsupported = "leaf-model " + std::string(tree_leaf_model_name(config_.leaf_model)) +
+                    " is not supported by the packed formats (they carry constant leaves only; use leaf-model constant)";
   m.trees.reserve(slots_.size());
   for (const TreeSlot& slot : slots_) {
     const HoeffdingTree& t = slot.active();

@@ -116,6 +116,14 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
+    Row{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin); linear leaves cannot be packed-exported"),
+        IRITHYLL_FIELD_ENUM(SGBTConfig, leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
+    Row{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, linear_learning_rate)},
+    Row{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; >= grace-period)").in(1, 1e9).or_off(),
+        IRITHYLL_FIELD_UINT(SGBTConfig, split_reeval_interval)},
+    Row{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
 };
 
 
@@ -217,6 +225,10 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.gradient_clip_sigma = gradient_clip_sigma;
   t.adaptive_leaf_bound = adaptive_leaf_bound;
   t.monotone = monotone;
+  t.leaf_model = leaf_model;
+  t.linear_learning_rate = linear_learning_rate;
+  t.split_reeval_interval = split_reeval_interval;
+  t.adaptive_depth = adaptive_depth;
   return t;
 }
 
@@ -256,7 +268,10 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
   if (!options) return;
-  out.u8(1);  // options block version
+  // Options block version: 2 adds the tree's model and structure options at
+  // the end; version 1 is still written without them (byte-identical records).
+  const bool extensions = tree_config(0).has_extensions();
+  out.u8(extensions ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -270,6 +285,11 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(quality_prune_threshold);
   out.u32(quality_prune_patience);
   out.u64(proactive_prune_interval);
+  if (!extensions) return;
+  out.u8(static_cast<std::uint8_t>(leaf_model));
+  out.f64(linear_learning_rate);
+  out.u32(split_reeval_interval);
+  out.f64(adaptive_depth);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -303,7 +323,7 @@ Status SGBTConfig::decode(ByteReader& in) {
   c.min_samples_leaf = in.u32("min_samples_leaf");
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("sgbt options version");
-    if (in.ok() && v != 1) in.fail("unsupported sgbt options version " + std::to_string(v));
+    if (in.ok() && v != 1 && v != 2) in.fail("unsupported sgbt options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -320,6 +340,14 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.quality_prune_threshold = in.f64("quality_prune_threshold");
     c.quality_prune_patience = in.u32("quality_prune_patience");
     c.proactive_prune_interval = in.u64("proactive_prune_interval");
+    if (in.ok() && v == 2) {
+      const std::uint8_t lm = in.u8("leaf_model");
+      if (in.ok() && lm > 2) in.fail("leaf_model " + std::to_string(lm) + " is unknown");
+      c.leaf_model = static_cast<TreeLeafModel>(lm);
+      c.linear_learning_rate = in.f64("linear_learning_rate");
+      c.split_reeval_interval = in.u32("split_reeval_interval");
+      c.adaptive_depth = in.f64("adaptive_depth");
+    }
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

@@ -43,6 +43,7 @@ Result<std::vector<std::uint32_t>> bfs_order(const ExportModel& m, std::size_t t
 }
 
 Status check_model(const ExportModel& m) {
+  if (!m.unsupported.empty()) return Status::invalid_argument("export: " + m.unsupported);
   if (m.trees.size() > 65535) return Status::invalid_argument("export: more than 65535 trees");
   if (m.n_features > 32767) return Status::invalid_argument("export: more than 32767 features");
   if (!std::isfinite(m.base_prediction) || !std::isfinite(m.learning_rate))

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace irithyll {
@@ -32,6 +33,9 @@ struct ExportModel {
   double learning_rate = 1.0;
   std::uint32_t n_features = 0;
   std::vector<ExportTree> trees;
+  // Non-empty when the model uses something the packed formats cannot carry
+  // (e.g. linear leaves): the exporters refuse with this reason.
+  std::string unsupported;
 };
 
 }  // namespace irithyll
