@@ -48,6 +48,10 @@ class AdaptiveSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -99,6 +103,10 @@ class AdaptiveSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -145,6 +153,10 @@ class BaggedSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -193,6 +205,10 @@ class BaggedSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -238,6 +254,10 @@ class DistributionalSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -283,6 +303,10 @@ class QuantileSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -328,6 +352,10 @@ class SGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -375,6 +403,10 @@ class SGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 

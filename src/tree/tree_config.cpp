@@ -58,8 +58,6 @@ Status TreeConfig::validate() const {
     return bad("linear_learning_rate", "must be in (0, 1]", linear_learning_rate);
   if (leaf_model != TreeLeafModel::kConstant && has_monotone())
     return Status::invalid_argument("leaf_model linear/adaptive cannot be combined with monotone constraints (the linear term is unconstrained)");
-  if (split_reeval_interval > 0 && split_reeval_interval < grace_period)
-    return bad("split_reeval_interval", "must be 0 (off) or >= grace_period", split_reeval_interval);
   if (!(adaptive_depth >= 0.0) || !std::isfinite(adaptive_depth))
     return bad("adaptive_depth", "must be 0 (off) or > 0", adaptive_depth);
   return Status::ok();

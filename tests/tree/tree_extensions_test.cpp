@@ -252,9 +252,6 @@ TEST(TreeExtensions, ConfigEncodingAndValidation) {
   EXPECT_EQ(back.depth_ceiling(), 2 * c.max_depth);
 
   TreeConfig bad = base();
-  bad.split_reeval_interval = 10;  // below grace_period
-  EXPECT_FALSE(bad.validate().is_ok());
-  bad = base();
   bad.linear_learning_rate = 0.0;
   EXPECT_FALSE(bad.validate().is_ok());
   bad = base();

@@ -55,8 +55,9 @@ struct TreeConfig {
   // default; any of them set encodes the options block at version 2.
   TreeLeafModel leaf_model = TreeLeafModel::kConstant;
   double linear_learning_rate = 0.1;     // (0, 1]; NLMS step of linear leaves (fraction of the way to the sample's Newton target)
-  // 0 = off, else >= grace_period: every this many samples (rounded up to a
-  // multiple of grace_period) a leaf at the depth ceiling re-scores its
+  // 0 = off, else every this many samples (rounded up to a multiple of
+  // grace_period: the original requires >= grace_period; any value is
+  // accepted here and rounded, so a smaller one means every grace period) a leaf at the depth ceiling re-scores its
   // parent's split on the two children's histograms and replaces it when
   // another split beats it by the Hoeffding bound. Leaves at the ceiling then
   // keep histograms.
