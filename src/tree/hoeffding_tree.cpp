@@ -70,6 +70,7 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
   if (linear_) {
     lin_w_.resize(lin_w_.size() + n_features_, 0.0);
     lin_mean_.resize(lin_mean_.size() + n_features_, 0.0);
+    lin_power_.push_back(0.0);
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       promoted_.push_back(0);
       adv_n_.push_back(0);
@@ -113,6 +114,7 @@ void HoeffdingTree::reset() {
   out_m2_.clear();
   lin_w_.clear();
   lin_mean_.clear();
+  lin_power_.clear();
   promoted_.clear();
   adv_n_.clear();
   adv_sum_.clear();
@@ -433,7 +435,7 @@ std::size_t HoeffdingTree::memory_bytes() const {
        slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
        (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
-       (lin_w_.capacity() + lin_mean_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
+       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
        promoted_.capacity() + merged_.capacity() * sizeof(GradBin);
   return b;
 }

@@ -59,6 +59,7 @@ void HoeffdingTree::encode(ByteWriter& out) const {
   if (linear_) {
     out.f64s(lin_w_);
     out.f64s(lin_mean_);
+    out.f64s(lin_power_);
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       for (std::size_t n = 0; n < route_.size(); ++n) {
         out.u8(promoted_[n]);
@@ -145,7 +146,8 @@ Status HoeffdingTree::decode(ByteReader& in) {
   if (t.linear_ && in.ok()) {
     t.lin_w_ = in.f64s("linear leaf weights");
     t.lin_mean_ = in.f64s("linear leaf means");
-    if (in.ok() && (t.lin_w_.size() != nn * nf || t.lin_mean_.size() != nn * nf))
+    t.lin_power_ = in.f64s("linear leaf input power");
+    if (in.ok() && (t.lin_w_.size() != nn * nf || t.lin_mean_.size() != nn * nf || t.lin_power_.size() != nn))
       in.fail("linear leaf state size differs from nodes x n_features");
     if (cfg.leaf_model == TreeLeafModel::kAdaptive) {
       t.promoted_.clear();

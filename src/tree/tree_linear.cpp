@@ -9,9 +9,8 @@
 namespace irithyll {
 
 namespace {
-// Curvature floor of the normalised step: a saturated logistic sample has
-// h -> 0 and a Newton target -g/h -> infinity; 1e-3 is the hessian of a
-// logistic at |margin| ~ 7.
+// Curvature floor of the normalised step when lambda = 0 (a saturated
+// logistic sample has h -> 0); 1e-3 is the hessian of a logistic at |margin| ~ 7.
 constexpr double kMinCurvature = 1e-3;
 // Samples an adaptive leaf compares before it may promote (the original's).
 constexpr std::uint64_t kMinPromotionSamples = 10;
@@ -57,16 +56,23 @@ void HoeffdingTree::train_linear(std::uint32_t leaf, std::span<const double> x, 
         mean * mean > r * r * std::log(1.0 / config_.delta) / (2.0 * static_cast<double>(n)))
       promoted_[leaf] = 1;
   }
-  if (uu > 0.0) {
-    // Normalised LMS on the surrogate: moves p a fraction eta of the way to
-    // the sample's Newton target -g/h.
-    const double step = config_.linear_learning_rate * (g + h * p) / (std::max(std::abs(h), kMinCurvature) * uu);
+  double& power = lin_power_[leaf];
+  if (uu + power > 0.0) {
+    // Normalised LMS on the surrogate, with the leaf's L2 in the curvature
+    // and the input power P (running mean of |u|^2) beside |u|^2: moves p a
+    // fraction eta h/(h+lambda) |u|^2/(P+|u|^2) of the way to the sample's
+    // Newton target -g/h. lambda bounds the step of a saturated logistic
+    // sample (h -> 0, -g/h -> inf) to about eta |g| / lambda; P keeps a
+    // sample near the leaf mean (|u| -> 0) from a step in w of size 1/|u|.
+    const double step = config_.linear_learning_rate * (g + h * p) /
+                        (std::max(std::abs(h) + config_.lambda, kMinCurvature) * (power + uu));
     for (std::size_t f = 0; f < d; ++f) {
       const double xv = x[f];
       if (xv == xv) w[f] -= step * (xv - m[f]);
     }
   }
   const double inv_n = 1.0 / static_cast<double>(count_[leaf]);
+  power += (uu - power) * inv_n;
   for (std::size_t f = 0; f < d; ++f) {
     const double xv = x[f];
     if (xv == xv) m[f] += (xv - m[f]) * inv_n;
@@ -79,6 +85,7 @@ void HoeffdingTree::init_linear_node(std::uint32_t n, std::uint32_t from, bool w
   const auto dst = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * d);
   const auto dd = static_cast<std::ptrdiff_t>(d);
   std::copy(lin_mean_.begin() + src, lin_mean_.begin() + src + dd, lin_mean_.begin() + dst);
+  lin_power_[n] = lin_power_[from];
   if (warm) {
     std::copy(lin_w_.begin() + src, lin_w_.begin() + src + dd, lin_w_.begin() + dst);
   } else {

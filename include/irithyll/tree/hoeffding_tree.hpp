@@ -40,16 +40,18 @@
 //   v + w.(x - m), v its Newton weight -G/(H+lambda), m the running mean of
 //   its samples' x (NaN entries count as x = m) and w learned by normalised
 //   LMS on the second-order surrogate g p + h p^2 / 2 of each sample: with
-//   u = x - m and r = g + h p, w -= eta r u / (max(|h|, 1e-3) |u|^2), which
-//   moves p eta of the way to the sample's Newton target -g/h (the floor on
-//   |h| bounds the step of a saturated logistic sample). Centring keeps the
+//   u = x - m, r = g + h p and P the running mean of |u|^2,
+//   w -= eta r u / ((|h| + lambda)(P + |u|^2)): p moves at most a fraction
+//   eta of the way to the sample's Newton target -g/h; lambda bounds the
+//   step of a saturated logistic sample (target -g/h unbounded; a floor of
+//   1e-3 applies if lambda = 0), P the step in w of a sample near the mean. Centring keeps the
 //   Newton weight as the intercept, so a linear leaf is never worse-started
 //   than a constant one. Children copy the parent's w and m (warm start).
 //   Adaptive: the leaf predicts v until the mean of (loss of v - loss of
 //   the linear prediction) over its samples exceeds both 0 and the Hoeffding
 //   margin sqrt(R^2 ln(1/delta) / 2n), R the largest |difference| seen, n >= 10;
 //   then it is linear for good. Children start constant with w = 0.
-//   Memory: 2 x n_features doubles per node (+25 bytes adaptive); cost O(features)
+//   Memory: 2 x n_features + 1 doubles per node (+25 bytes adaptive); cost O(features)
 //   per trained sample and per prediction.
 // - Split re-evaluation (split_reeval_interval): leaves at the depth ceiling
 //   keep histograms; periodically a pair of sibling ceiling leaves re-scores
@@ -240,6 +242,7 @@ class HoeffdingTree {
   std::vector<std::uint64_t> out_n_;     // adaptive leaf bound: count, mean, M2 (or EW variance)
   std::vector<double> out_mean_, out_m2_;
   std::vector<double> lin_w_, lin_mean_;  // linear leaves: n_features per node each
+  std::vector<double> lin_power_;         // linear leaves: per node, running mean of |x - mean|^2
   std::vector<std::uint8_t> promoted_;    // adaptive: per node, linear now
   std::vector<std::uint64_t> adv_n_;      // adaptive: samples, summed advantage, largest |advantage|
   std::vector<double> adv_sum_, adv_max_;
