@@ -21,7 +21,8 @@ std::uint32_t HoeffdingTree::parent_of(std::uint32_t n) const noexcept {
 
 bool HoeffdingTree::reevaluate(std::uint32_t leaf) {
   // Checked at split-attempt points (count % grace == 0), so the interval
-  // is rounded up to a multiple of the grace period.
+  // is rounded up to a multiple of the grace period; either child reaching
+  // it re-scores the pair (children restart at 0 after a re-made split).
   const std::uint64_t grace = config_.grace_period;
   const std::uint64_t every = (config_.split_reeval_interval + grace - 1) / grace * grace;
   if (count_[leaf] % every != 0 || leaf == 0) return false;
