@@ -51,6 +51,11 @@ class AdaptiveSGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -105,6 +110,11 @@ class AdaptiveSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -154,6 +164,11 @@ class BaggedSGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -205,6 +220,11 @@ class BaggedSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -399,6 +419,11 @@ class MoESGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -447,6 +472,11 @@ class QuantileSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 
@@ -495,6 +525,11 @@ class SGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -545,6 +580,11 @@ class SGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
         seed: int = 42,
     ) -> None: ...
 

@@ -251,6 +251,9 @@ ExportModel SGBT::export_model() const {
     m.unsupported =
         "soft-routing is on: the packed formats route hard (x > threshold goes right) and cannot reproduce "
         "the soft prediction; predict from the checkpoint, or train with soft-routing off";
+  else if (config_.leaf_model != TreeLeafModel::kConstant)
+    m.unsupported = "leaf-model " + std::string(tree_leaf_model_name(config_.leaf_model)) +
+                    " is not supported by the packed formats (they carry constant leaves only; use leaf-model constant)";
   m.trees.reserve(slots_.size());
   // A tree's leaves scaled by `share`: during a graduated handoff the slot's
   // output a r + (1 - a) active is exported as two trees, exact for the

@@ -122,6 +122,14 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, soft_bandwidth)},
     Row{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, handoff_window)},
+    Row{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin); linear leaves cannot be packed-exported"),
+        IRITHYLL_FIELD_ENUM(SGBTConfig, leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
+    Row{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, linear_learning_rate)},
+    Row{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),
+        IRITHYLL_FIELD_UINT(SGBTConfig, split_reeval_interval)},
+    Row{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
+        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
 };
 
 
@@ -225,6 +233,10 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.gradient_clip_sigma = gradient_clip_sigma;
   t.adaptive_leaf_bound = adaptive_leaf_bound;
   t.monotone = monotone;
+  t.leaf_model = leaf_model;
+  t.linear_learning_rate = linear_learning_rate;
+  t.split_reeval_interval = split_reeval_interval;
+  t.adaptive_depth = adaptive_depth;
   return t;
 }
 
@@ -264,10 +276,11 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
   if (!options) return;
-  // Version 2 appends the routing options; written only when one is on, so
-  // records without them stay byte-identical to version 1.
-  const bool routing = has_routing_options();
-  out.u8(routing ? 2 : 1);  // options block version
+  // Options block version 2 appends the routing options and the tree's
+  // model and structure options; it is written only when one of them is on,
+  // so records without them stay byte-identical to version 1.
+  const bool v2 = has_routing_options() || tree_config(0).has_extensions();
+  out.u8(v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -281,10 +294,14 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(quality_prune_threshold);
   out.u32(quality_prune_patience);
   out.u64(proactive_prune_interval);
-  if (!routing) return;
+  if (!v2) return;
   out.boolean(soft_routing);
   out.f64(soft_bandwidth);
   out.u32(handoff_window);
+  out.u8(static_cast<std::uint8_t>(leaf_model));
+  out.f64(linear_learning_rate);
+  out.u32(split_reeval_interval);
+  out.f64(adaptive_depth);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -335,10 +352,16 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.quality_prune_threshold = in.f64("quality_prune_threshold");
     c.quality_prune_patience = in.u32("quality_prune_patience");
     c.proactive_prune_interval = in.u64("proactive_prune_interval");
-    if (v == 2) {
+    if (in.ok() && v == 2) {
       c.soft_routing = in.boolean("soft_routing");
       c.soft_bandwidth = in.f64("soft_bandwidth");
       c.handoff_window = in.u32("handoff_window");
+      const std::uint8_t lm = in.u8("leaf_model");
+      if (in.ok() && lm > 2) in.fail("leaf_model " + std::to_string(lm) + " is unknown");
+      c.leaf_model = static_cast<TreeLeafModel>(lm);
+      c.linear_learning_rate = in.f64("linear_learning_rate");
+      c.split_reeval_interval = in.u32("split_reeval_interval");
+      c.adaptive_depth = in.f64("adaptive_depth");
     }
   }
   if (!in.ok()) return in.status();

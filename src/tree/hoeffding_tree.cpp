@@ -10,7 +10,10 @@ namespace irithyll {
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
-      rng_(config.seed) {
+      rng_(config.seed),
+      linear_(config.leaf_model != TreeLeafModel::kConstant),
+      reeval_(config.split_reeval_interval > 0),
+      ceiling_(config.depth_ceiling()) {
   reset();
 }
 
@@ -19,7 +22,7 @@ void HoeffdingTree::reserve_nodes() {
   // (capped: deep configurations grow on demand instead). Done at the first
   // sample, not at construction, so a tree that never learns (an idle
   // alternate) costs only its own object.
-  const std::size_t full = config_.max_depth < 12 ? (std::size_t{2} << config_.max_depth) - 1 : 8191;
+  const std::size_t full = ceiling_ < 12 ? (std::size_t{2} << ceiling_) - 1 : 8191;
   route_.reserve(full);
   value_.reserve(full);
   depth_.reserve(full);
@@ -64,6 +67,17 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
     clip_mean_.push_back(0.0);
     clip_m2_.push_back(0.0);
   }
+  if (linear_) {
+    lin_w_.resize(lin_w_.size() + n_features_, 0.0);
+    lin_mean_.resize(lin_mean_.size() + n_features_, 0.0);
+    lin_power_.push_back(0.0);
+    if (config_.leaf_model == TreeLeafModel::kAdaptive) {
+      promoted_.push_back(0);
+      adv_n_.push_back(0);
+      adv_sum_.push_back(0.0);
+      adv_max_.push_back(0.0);
+    }
+  }
   route_.push_back(RouteNode{});
   value_.push_back(value);
   depth_.push_back(depth);
@@ -98,6 +112,15 @@ void HoeffdingTree::reset() {
   out_n_.clear();
   out_mean_.clear();
   out_m2_.clear();
+  lin_w_.clear();
+  lin_mean_.clear();
+  lin_power_.clear();
+  promoted_.clear();
+  adv_n_.clear();
+  adv_sum_.clear();
+  adv_max_.clear();
+  reevals_ = 0;
+  resplits_ = 0;
   std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
   push_leaf(0, 0.0);
 }
@@ -109,6 +132,10 @@ void HoeffdingTree::init_features(std::size_t n) {
   offset_.assign(n + 1, 0);
   split_gains_.assign(n, 0.0);
   mask_.reserve(n);
+  if (linear_) {  // the nodes pushed before the feature count was known
+    lin_w_.assign(route_.size() * n, 0.0);
+    lin_mean_.assign(route_.size() * n, 0.0);
+  }
 }
 
 void HoeffdingTree::build_edges() {
@@ -136,7 +163,7 @@ std::uint32_t HoeffdingTree::depth() const {
 
 double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, std::uint32_t repeats) {
   std::uint32_t leaf = leaf_index(x);
-  const double before = value_[leaf];
+  const double before = leaf_predict(leaf, x);
   for (std::uint32_t r = 0; r < repeats; ++r) {
     if (train_leaf(leaf, x, g, h)) leaf = leaf_index(x);
   }
@@ -223,6 +250,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
   ++samples_seen_;
   if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
   const std::uint64_t n = ++count_[leaf];
+  if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
   const double a = config_.leaf_decay_alpha;
   if (a > 0.0) {
     g_sum_[leaf] = a * g_sum_[leaf] + g;
@@ -239,7 +267,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
     if (n >= config_.grace_period) {
       build_edges();
-      if (depth_[leaf] < config_.max_depth) {
+      if (depth_[leaf] < ceiling_ || reeval_) {
         slab_[leaf] = pool_.acquire();
         accumulate(slab_[leaf], x, g, h);  // earlier samples are not replayed
       }
@@ -270,18 +298,11 @@ void HoeffdingTree::draw_feature_mask() {
   }
 }
 
-bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
-  if (depth_[leaf] >= config_.max_depth || n_features_ == 0) return false;
-  ++split_attempts_;
-  const std::uint32_t slab = slab_[leaf];
-  if (config_.leaf_decay_alpha > 0.0) pool_.materialize(slab);
-  draw_feature_mask();
-  const GradBin* bins = pool_.bins(slab);
-  const double gt = pool_.total(slab).g, ht = pool_.total(slab).h;
-  const std::uint64_t nt = pool_.total(slab).count;
-
-  SplitCandidate best, cand;
-  double second = 0.0;
+bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second) {
+  const double gt = total.g, ht = total.h;
+  const std::uint64_t nt = total.count;
+  SplitCandidate cand;
+  second = 0.0;
   bool found = false;
   for (std::uint32_t f : mask_) {
     const GradBin* fb = bins + offset_[f];
@@ -305,10 +326,27 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
       second = std::max(second, cand.gain);
     }
   }
-  if (!found) return false;
+  return found;
+}
+
+bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
+  if (n_features_ == 0) return false;
+  if (depth_[leaf] >= ceiling_) return reeval_ && reevaluate(leaf);
+  ++split_attempts_;
+  const std::uint32_t slab = slab_[leaf];
+  if (config_.leaf_decay_alpha > 0.0) pool_.materialize(slab);
+  draw_feature_mask();
+  SplitCandidate best;
+  double second = 0.0;
+  if (!find_best(pool_.bins(slab), pool_.total(slab), best, second)) return false;
 
   double n_eff = static_cast<double>(count_[leaf]);
   if (config_.leaf_decay_alpha > 0.0) n_eff = std::min(n_eff, 1.0 / (1.0 - config_.leaf_decay_alpha));
+  // CIR gate (adaptive depth, the original's 1.0 formula): a split must pay
+  // c / (n x features) before the Hoeffding test is even asked.
+  if (config_.adaptive_depth > 0.0 &&
+      best.gain <= config_.adaptive_depth / (n_eff * static_cast<double>(n_features_)))
+    return false;
   const double r = config_.hoeffding_r;
   const double eps = std::sqrt(r * r * std::log(1.0 / config_.delta) / (2.0 * n_eff));
   if (!(best.gain - second > eps || eps < config_.tie_threshold)) return false;
@@ -318,25 +356,8 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
   pool_.release(slab);
   slab_[leaf] = HistogramPool::kNone;
-  // Monotone bounds: children inherit the parent's; a split on a constrained
-  // feature also cuts them at the midpoint of the children's values, so every
-  // leaf left of it stays on one side of every leaf right of it.
-  const double lo = node_lo(leaf), hi = node_hi(leaf);
-  const double wl = leaf_output(best.gl, best.hl, lo, hi), wr = leaf_output(best.gr, best.hr, lo, hi);
-  double llo = lo, lhi = hi, rlo = lo, rhi = hi;
-  if (const std::int8_t m = config_.monotone_of(best.feature); m != 0) {
-    const double mid = std::clamp(0.5 * (wl + wr), lo, hi);
-    if (m > 0) {
-      lhi = mid;
-      rlo = mid;
-    } else {
-      llo = mid;
-      rhi = mid;
-    }
-  }
-  push_leaf(child_depth, std::clamp(wl, llo, lhi), llo, lhi);
-  push_leaf(child_depth, std::clamp(wr, rlo, rhi), rlo, rhi);
-  if (child_depth < config_.max_depth) {
+  set_children(leaf, best, true);
+  if (child_depth < ceiling_ || reeval_) {
     slab_[left] = pool_.acquire();
     slab_[left + 1] = pool_.acquire();
   }
@@ -349,6 +370,62 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   return true;
 }
 
+void HoeffdingTree::set_children(std::uint32_t parent, const SplitCandidate& best, bool fresh) {
+  // Monotone bounds: children inherit the parent's; a split on a constrained
+  // feature also cuts them at the midpoint of the children's values, so every
+  // leaf left of it stays on one side of every leaf right of it.
+  const double lo = node_lo(parent), hi = node_hi(parent);
+  const double wl = leaf_output(best.gl, best.hl, lo, hi), wr = leaf_output(best.gr, best.hr, lo, hi);
+  double llo = lo, lhi = hi, rlo = lo, rhi = hi;
+  if (const std::int8_t m = config_.monotone_of(best.feature); m != 0) {
+    const double mid = std::clamp(0.5 * (wl + wr), lo, hi);
+    if (m > 0) {
+      lhi = mid;
+      rlo = mid;
+    } else {
+      llo = mid;
+      rhi = mid;
+    }
+  }
+  const std::uint32_t left = route_[parent].left;
+  const auto child_depth = static_cast<std::uint16_t>(depth_[parent] + 1);
+  if (fresh) {
+    push_leaf(child_depth, std::clamp(wl, llo, lhi), llo, lhi);
+    push_leaf(child_depth, std::clamp(wr, rlo, rhi), rlo, rhi);
+  } else {  // a re-made split: the children restart as fresh leaves in place
+    const double v[2] = {std::clamp(wl, llo, lhi), std::clamp(wr, rlo, rhi)};
+    const double b[4] = {llo, lhi, rlo, rhi};
+    for (std::uint32_t k = 0; k < 2; ++k) {
+      const std::uint32_t c = left + k;
+      value_[c] = v[k];
+      count_[c] = 0;
+      g_sum_[c] = 0.0;
+      h_sum_[c] = 0.0;
+      if (!lo_.empty()) {
+        lo_[c] = b[2 * k];
+        hi_[c] = b[2 * k + 1];
+      }
+      if (!clip_n_.empty()) {
+        clip_n_[c] = 0;
+        clip_mean_[c] = 0.0;
+        clip_m2_[c] = 0.0;
+      }
+      if (!out_n_.empty()) {
+        out_n_[c] = 0;
+        out_mean_[c] = 0.0;
+        out_m2_[c] = 0.0;
+      }
+    }
+  }
+  if (linear_) {
+    // Linear: warm start from the parent's model; adaptive: children decide
+    // afresh (the original's clone_fresh), so they start constant with w = 0.
+    const bool warm = config_.leaf_model == TreeLeafModel::kLinear;
+    init_linear_node(left, parent, warm);
+    init_linear_node(left + 1, parent, warm);
+  }
+}
+
 std::size_t HoeffdingTree::memory_bytes() const {
   std::size_t b = sizeof(*this) + pool_.memory_bytes() - sizeof(pool_);
   for (const auto& x : binners_) b += x.memory_bytes();
@@ -357,7 +434,9 @@ std::size_t HoeffdingTree::memory_bytes() const {
        depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
        slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
        (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
-       (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8;
+       (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
+       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
+       promoted_.capacity() + merged_.capacity() * sizeof(GradBin);
   return b;
 }
 

@@ -20,7 +20,7 @@ double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::s
     const Pending p = stack[--top];
     const HoeffdingTree::RouteNode& r = tree.node(p.node);
     if (r.left == 0) {
-      sum += p.weight * tree.node_value(p.node);
+      sum += p.weight * tree.leaf_predict(p.node, x);  // linear leaves included
       continue;
     }
     const double v = x[r.feature];

@@ -55,6 +55,24 @@ void HoeffdingTree::encode(ByteWriter& out) const {
       }
     }
   }
+  // Model and structure options (config options block version 2).
+  if (linear_) {
+    out.f64s(lin_w_);
+    out.f64s(lin_mean_);
+    out.f64s(lin_power_);
+    if (config_.leaf_model == TreeLeafModel::kAdaptive) {
+      for (std::size_t n = 0; n < route_.size(); ++n) {
+        out.u8(promoted_[n]);
+        out.u64(adv_n_[n]);
+        out.f64(adv_sum_[n]);
+        out.f64(adv_max_[n]);
+      }
+    }
+  }
+  if (reeval_) {
+    out.u64(reevals_);
+    out.u64(resplits_);
+  }
 }
 
 Status HoeffdingTree::decode(ByteReader& in) {
@@ -125,6 +143,29 @@ Status HoeffdingTree::decode(ByteReader& in) {
       t.out_m2_.push_back(in.f64("output m2"));
     }
   }
+  if (t.linear_ && in.ok()) {
+    t.lin_w_ = in.f64s("linear leaf weights");
+    t.lin_mean_ = in.f64s("linear leaf means");
+    t.lin_power_ = in.f64s("linear leaf input power");
+    if (in.ok() && (t.lin_w_.size() != nn * nf || t.lin_mean_.size() != nn * nf || t.lin_power_.size() != nn))
+      in.fail("linear leaf state size differs from nodes x n_features");
+    if (cfg.leaf_model == TreeLeafModel::kAdaptive) {
+      t.promoted_.clear();
+      t.adv_n_.clear();
+      t.adv_sum_.clear();
+      t.adv_max_.clear();
+      for (std::size_t n = 0; n < nn && in.ok(); ++n) {
+        t.promoted_.push_back(in.u8("promoted") != 0 ? 1 : 0);
+        t.adv_n_.push_back(in.u64("promotion count"));
+        t.adv_sum_.push_back(in.f64("promotion advantage"));
+        t.adv_max_.push_back(in.f64("promotion range"));
+      }
+    }
+  }
+  if (t.reeval_) {
+    t.reevals_ = in.u64("re-evaluations");
+    t.resplits_ = in.u64("re-made splits");
+  }
   if (!in.ok()) return in.status();
   if (nf > 0 && t.split_gains_.size() != nf) return Status::corruption("split gains size differs from n_features");
   if (t.edges_ready_ && t.pool_.bins_per_slab() != t.offset_[nf])
@@ -142,7 +183,7 @@ Status HoeffdingTree::validate_structure() const {
   for (std::size_t n = 0; n < nn; ++n) {
     const RouteNode& r = route_[n];
     if (!std::isfinite(value_[n])) return Status::corruption("non-finite leaf value at node " + std::to_string(n));
-    if (depth_[n] > config_.max_depth) return Status::corruption("node deeper than max_depth");
+    if (depth_[n] > ceiling_) return Status::corruption("node deeper than the depth ceiling");
     if (r.left == 0) {
       const std::uint32_t s = slab_[n];
       if (s != HistogramPool::kNone && (!edges_ready_ || !pool_.owns(s) || slab_used[s]++))

@@ -11,6 +11,22 @@ Status bad(const char* field, const char* rule, double v) {
 }
 }  // namespace
 
+Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name) {
+  if (name == "constant") return TreeLeafModel::kConstant;
+  if (name == "linear") return TreeLeafModel::kLinear;
+  if (name == "adaptive") return TreeLeafModel::kAdaptive;
+  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (constant|linear|adaptive)");
+}
+
+std::string_view tree_leaf_model_name(TreeLeafModel m) {
+  switch (m) {
+    case TreeLeafModel::kConstant: return "constant";
+    case TreeLeafModel::kLinear: return "linear";
+    case TreeLeafModel::kAdaptive: return "adaptive";
+  }
+  return "?";
+}
+
 Status TreeConfig::validate() const {
   if (max_depth < 1 || max_depth > 30) return bad("max_depth", "must be in [1, 30]", max_depth);
   if (n_bins < 2 || n_bins > 65536) return bad("n_bins", "must be in [2, 65536]", n_bins);
@@ -37,6 +53,13 @@ Status TreeConfig::validate() const {
     return bad("adaptive_leaf_bound", "must be 0 (off) or > 0", adaptive_leaf_bound);
   for (std::int8_t m : monotone)
     if (m < -1 || m > 1) return bad("monotone constraint", "must be -1, 0 or 1", m);
+  if (static_cast<unsigned>(leaf_model) > 2) return bad("leaf_model", "unknown", static_cast<double>(leaf_model));
+  if (!(linear_learning_rate > 0.0 && linear_learning_rate <= 1.0))
+    return bad("linear_learning_rate", "must be in (0, 1]", linear_learning_rate);
+  if (leaf_model != TreeLeafModel::kConstant && has_monotone())
+    return Status::invalid_argument("leaf_model linear/adaptive cannot be combined with monotone constraints (the linear term is unconstrained)");
+  if (!(adaptive_depth >= 0.0) || !std::isfinite(adaptive_depth))
+    return bad("adaptive_depth", "must be 0 (off) or > 0", adaptive_depth);
   return Status::ok();
 }
 
@@ -56,16 +79,25 @@ void TreeConfig::encode(ByteWriter& out) const {
   out.u32(min_samples_leaf);
   // Bit 7 of the bin-strategy byte flags the options block that follows;
   // without options the record is byte-identical to the one before them.
-  const bool options = has_options();
+  const bool extensions = has_extensions();
+  const bool options = has_options() || extensions;
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   if (!options) return;
-  out.u8(1);  // options block version
+  // Options block version: 1 = leaf controls; 2 = those and then the model
+  // and structure options. Version 1 is still written when the latter are
+  // off, so such records stay byte-identical to the ones before them.
+  out.u8(extensions ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
   out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
+  if (!extensions) return;
+  out.u8(static_cast<std::uint8_t>(leaf_model));
+  out.f64(linear_learning_rate);
+  out.u32(split_reeval_interval);
+  out.f64(adaptive_depth);
 }
 
 Status TreeConfig::decode(ByteReader& in) {
@@ -87,7 +119,7 @@ Status TreeConfig::decode(ByteReader& in) {
   c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("tree options version");
-    if (in.ok() && v != 1) in.fail("unsupported tree options version " + std::to_string(v));
+    if (in.ok() && v != 1 && v != 2) in.fail("unsupported tree options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -96,6 +128,12 @@ Status TreeConfig::decode(ByteReader& in) {
     if (in.ok()) {
       c.monotone.resize(n);
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+    }
+    if (in.ok() && v == 2) {
+      c.leaf_model = static_cast<TreeLeafModel>(in.u8("leaf_model"));
+      c.linear_learning_rate = in.f64("linear_learning_rate");
+      c.split_reeval_interval = in.u32("split_reeval_interval");
+      c.adaptive_depth = in.f64("adaptive_depth");
     }
   }
   if (!in.ok()) return in.status();

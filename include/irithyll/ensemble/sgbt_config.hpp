@@ -69,6 +69,11 @@ struct SGBTConfig {
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
   double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
+  // Model and structure options of the original tree (tree_config.hpp), off by default:
+  TreeLeafModel leaf_model = TreeLeafModel::kConstant;  // constant | linear (w.x + b per leaf) | adaptive (promoted when better)
+  double linear_learning_rate = 0.1;         // (0, 1]; normalised LMS step of linear leaves
+  std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)
+  double adaptive_depth = 0.0;               // 0 = off; CIR gate factor c (ceiling 2 max_depth, gain > c/(n d))
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
@@ -105,7 +110,7 @@ struct SGBTConfig {
   // weighting) is on: the encoding then carries the block.
   bool has_options() const {
     return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
-           has_routing_options() || tree_config(0).has_options();
+           has_routing_options() || tree_config(0).has_options() || tree_config(0).has_extensions();
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.

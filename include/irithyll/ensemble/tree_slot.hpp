@@ -46,7 +46,7 @@ class TreeSlot {
   double begin(std::span<const double> x, std::uint32_t repeats, std::uint32_t& leaf) const noexcept {
     leaf = active_.leaf_index(x);
     if (repeats > 0) active_.prefetch(leaf, x);
-    return active_.leaf_value(leaf);
+    return active_.leaf_predict(leaf, x);
   }
   void finish(std::span<const double> x, std::uint32_t leaf, double g, double h, double monitor, std::uint32_t repeats);
 

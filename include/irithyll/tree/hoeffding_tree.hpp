@@ -33,6 +33,35 @@
 // leaves, +25% slack) x (total bins + 1) x 24 bytes; nothing for histograms
 // once every leaf is at max_depth. Thread safety: one owner; const methods
 // are safe to call concurrently.
+//
+// Options of the original (tree_config.hpp), each gated by a flag fixed at
+// construction so a tree without them does no extra per-sample work:
+// - Linear leaves (leaf_model linear/adaptive): a leaf predicts
+//   v + w.(x - m), v its Newton weight -G/(H+lambda), m the running mean of
+//   its samples' x (NaN entries count as x = m) and w learned by normalised
+//   LMS on the second-order surrogate g p + h p^2 / 2 of each sample: with
+//   u = x - m, r = g + h p and P the running mean of |u|^2,
+//   w -= eta r u / ((|h| + lambda)(P + |u|^2)): p moves at most a fraction
+//   eta of the way to the sample's Newton target -g/h; lambda bounds the
+//   step of a saturated logistic sample (target -g/h unbounded; a floor of
+//   1e-3 applies if lambda = 0), P the step in w of a sample near the mean. Centring keeps the
+//   Newton weight as the intercept, so a linear leaf is never worse-started
+//   than a constant one. Children copy the parent's w and m (warm start).
+//   Adaptive: the leaf predicts v until the mean of (loss of v - loss of
+//   the linear prediction) over its samples exceeds both 0 and the Hoeffding
+//   margin sqrt(R^2 ln(1/delta) / 2n), R the largest |difference| seen, n >= 10;
+//   then it is linear for good. Children start constant with w = 0.
+//   Memory: 2 x n_features + 1 doubles per node (+25 bytes adaptive); cost O(features)
+//   per trained sample and per prediction.
+// - Split re-evaluation (split_reeval_interval): leaves at the depth ceiling
+//   keep histograms; periodically a pair of sibling ceiling leaves re-scores
+//   its parent's split on their summed histograms (the samples since that
+//   split) and replaces it when the best split beats the current one by the
+//   Hoeffding bound; the two children restart empty. Cost per check
+//   O(features x bins); memory: histograms for every ceiling leaf.
+// - CIR adaptive depth (adaptive_depth = c): ceiling 2 max_depth, and a split
+//   needs gain > c / (n x n_features) before the Hoeffding test (the 1.0
+//   formula, inventory 10.3). No per-sample cost.
 #pragma once
 
 #include <algorithm>
@@ -79,8 +108,24 @@ class HoeffdingTree {
     }
     return n;
   }
-  double predict(std::span<const double> x) const noexcept { return value_[leaf_index(x)]; }
+  double predict(std::span<const double> x) const noexcept { return leaf_predict(leaf_index(x), x); }
+  // The constant part of a leaf (its whole output unless leaves are linear).
   double leaf_value(std::uint32_t leaf) const noexcept { return value_[leaf]; }
+  // What leaf `leaf` predicts for x (== leaf_value without linear leaves).
+  double leaf_predict(std::uint32_t leaf, std::span<const double> x) const noexcept {
+    return linear_ ? linear_value(leaf, x) : value_[leaf];
+  }
+  // Linear leaves: whether node n predicts linearly now, and its w (empty
+  // without linear leaves).
+  bool leaf_is_linear(std::uint32_t n) const noexcept {
+    return linear_ && (config_.leaf_model == TreeLeafModel::kLinear || promoted_[n] != 0);
+  }
+  std::span<const double> leaf_linear_weights(std::uint32_t n) const noexcept {
+    if (!linear_) return {};
+    return std::span<const double>(lin_w_).subspan(static_cast<std::size_t>(n) * n_features_, n_features_);
+  }
+  std::uint64_t n_split_reevaluations() const { return reevals_; }
+  std::uint64_t n_split_replacements() const { return resplits_; }
 
   // Split form of learn_one for callers that interleave many trees: route
   // (leaf_index), then prefetch the histogram bins the sample will touch,
@@ -150,6 +195,17 @@ class HoeffdingTree {
   bool attempt_split(std::uint32_t leaf);
   void draw_feature_mask();
   void push_leaf(std::uint16_t depth, double value, double lo = -kInf, double hi = kInf);
+  // Best and second-best candidate over the feature mask on one histogram.
+  bool find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second);
+  // Split re-evaluation at the depth ceiling (tree_reeval.cpp).
+  bool reevaluate(std::uint32_t leaf);
+  std::uint32_t parent_of(std::uint32_t n) const noexcept;
+  // Children of a split (re)made at `parent`: values, bounds, linear state.
+  void set_children(std::uint32_t parent, const SplitCandidate& best, bool fresh);
+  // Linear leaves (tree_linear.cpp).
+  double linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept;
+  void train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept;
+  void init_linear_node(std::uint32_t n, std::uint32_t from, bool warm);
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   Status validate_structure() const;
 
@@ -160,6 +216,11 @@ class HoeffdingTree {
   bool edges_ready_ = false;
   std::uint64_t samples_seen_ = 0;
   std::uint64_t split_attempts_ = 0;
+  std::uint64_t reevals_ = 0, resplits_ = 0;
+  // Flags fixed by the config at construction.
+  bool linear_ = false;        // leaf_model != constant
+  bool reeval_ = false;        // split_reeval_interval > 0: ceiling leaves keep histograms
+  std::uint32_t ceiling_ = 0;  // depth a leaf never splits past
 
   std::vector<FeatureBinner> binners_;   // root, before edges exist
   std::vector<BinEdges> edges_;          // per feature, fixed at the first grace period
@@ -180,6 +241,12 @@ class HoeffdingTree {
   std::vector<double> clip_mean_, clip_m2_;
   std::vector<std::uint64_t> out_n_;     // adaptive leaf bound: count, mean, M2 (or EW variance)
   std::vector<double> out_mean_, out_m2_;
+  std::vector<double> lin_w_, lin_mean_;  // linear leaves: n_features per node each
+  std::vector<double> lin_power_;         // linear leaves: per node, running mean of |x - mean|^2
+  std::vector<std::uint8_t> promoted_;    // adaptive: per node, linear now
+  std::vector<std::uint64_t> adv_n_;      // adaptive: samples, summed advantage, largest |advantage|
+  std::vector<double> adv_sum_, adv_max_;
+  std::vector<GradBin> merged_;           // re-evaluation scratch: the two children's bins summed
 };
 
 }  // namespace irithyll

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
@@ -11,6 +12,14 @@
 #include "irithyll/histogram/feature_binner.hpp"
 
 namespace irithyll {
+
+// What a leaf predicts (inventory 10.5). kConstant: the Newton weight
+// -G/(H+lambda). kLinear: that weight plus w.(x - mean_x), w learned online
+// (hoeffding_tree.hpp). kAdaptive: constant until the linear shadow's running
+// second-order loss beats it by a Hoeffding margin, then linear.
+enum class TreeLeafModel : std::uint8_t { kConstant = 0, kLinear = 1, kAdaptive = 2 };
+Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name);
+std::string_view tree_leaf_model_name(TreeLeafModel m);
 
 struct TreeConfig {
   std::uint32_t max_depth = 6;        // >= 1; leaves at this depth never split (and keep no histograms)
@@ -42,6 +51,25 @@ struct TreeConfig {
   // child weights break the order is dropped) and on leaf values (each node
   // carries bounds its leaves are clamped into).
   std::vector<std::int8_t> monotone;
+  // Model and structure options of the original (inventory 10.3/10.5), off by
+  // default; any of them set encodes the options block at version 2.
+  TreeLeafModel leaf_model = TreeLeafModel::kConstant;
+  double linear_learning_rate = 0.1;     // (0, 1]; NLMS step of linear leaves (fraction of the way to the sample's Newton target)
+  // 0 = off, else every this many samples (rounded up to a multiple of
+  // grace_period: the original requires >= grace_period; any value is
+  // accepted here and rounded, so a smaller one means every grace period) a leaf at the depth ceiling re-scores its
+  // parent's split on the two children's histograms and replaces it when
+  // another split beats it by the Hoeffding bound. Leaves at the ceiling then
+  // keep histograms.
+  std::uint32_t split_reeval_interval = 0;
+  // 0 = off, else c > 0: the CIR gate. The depth ceiling becomes
+  // 2 max_depth and a split needs gain > c / (n x n_features).
+  double adaptive_depth = 0.0;
+
+  std::uint32_t depth_ceiling() const noexcept { return adaptive_depth > 0.0 ? 2 * max_depth : max_depth; }
+  bool has_extensions() const noexcept {
+    return leaf_model != TreeLeafModel::kConstant || split_reeval_interval > 0 || adaptive_depth > 0.0;
+  }
 
   bool has_monotone() const noexcept {
     for (std::int8_t m : monotone)
