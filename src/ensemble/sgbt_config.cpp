@@ -1,5 +1,6 @@
 #include "irithyll/ensemble/sgbt_config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -40,6 +41,31 @@ Status set_monotone(SGBTConfig& c, std::string_view v) {
 std::string get_monotone(const SGBTConfig& c) {
   std::string s;
   for (std::size_t i = 0; i < c.monotone.size(); ++i) s += (i ? "," : "") + std::to_string(c.monotone[i]);
+  return s;
+}
+
+// "0,3,7": the feature indices read as category codes (sorted, distinct).
+Status set_categorical(SGBTConfig& c, std::string_view v) {
+  std::vector<std::uint32_t> out;
+  for (std::string_view item : split_list_items(v, ',')) {
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    std::uint32_t f = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), f);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || f >= (1u << 24))
+      return Status::invalid_argument("categorical-features: '" + std::string(item) +
+                                      "' is not a feature index (a list like 0,3,7)");
+    out.push_back(f);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  c.categorical = std::move(out);
+  return Status::ok();
+}
+
+std::string get_categorical(const SGBTConfig& c) {
+  std::string s;
+  for (std::size_t i = 0; i < c.categorical.size(); ++i) s += (i ? "," : "") + std::to_string(c.categorical[i]);
   return s;
 }
 
@@ -116,6 +142,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
+    Row{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
+        &set_categorical, &get_categorical},
 };
 
 
@@ -217,6 +245,7 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.gradient_clip_sigma = gradient_clip_sigma;
   t.adaptive_leaf_bound = adaptive_leaf_bound;
   t.monotone = monotone;
+  t.categorical = categorical;
   return t;
 }
 
@@ -256,7 +285,9 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
   if (!options) return;
-  out.u8(1);  // options block version
+  // Version 2 appends the categorical feature list (version 1 without one,
+  // byte-identical to the records before it).
+  out.u8(categorical.empty() ? 1 : 2);  // options block version
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -270,6 +301,9 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(quality_prune_threshold);
   out.u32(quality_prune_patience);
   out.u64(proactive_prune_interval);
+  if (categorical.empty()) return;
+  out.u64(categorical.size());
+  for (std::uint32_t f : categorical) out.u32(f);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -303,7 +337,7 @@ Status SGBTConfig::decode(ByteReader& in) {
   c.min_samples_leaf = in.u32("min_samples_leaf");
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("sgbt options version");
-    if (in.ok() && v != 1) in.fail("unsupported sgbt options version " + std::to_string(v));
+    if (in.ok() && v != 1 && v != 2) in.fail("unsupported sgbt options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -320,6 +354,11 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.quality_prune_threshold = in.f64("quality_prune_threshold");
     c.quality_prune_patience = in.u32("quality_prune_patience");
     c.proactive_prune_interval = in.u64("proactive_prune_interval");
+    if (in.ok() && v == 2) {
+      const std::size_t k = in.read_count(4, "categorical features");
+      if (in.ok() && k == 0) in.fail("sgbt options version 2 with no categorical features");
+      for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
+    }
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

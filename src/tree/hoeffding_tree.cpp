@@ -5,12 +5,15 @@
 #include <cmath>
 #include <limits>
 
+#include "tree/category_split.hpp"
+
 namespace irithyll {
 
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
-      rng_(config.seed) {
+      rng_(config.seed),
+      cat_(!config.categorical.empty()) {
   reset();
 }
 
@@ -27,6 +30,7 @@ void HoeffdingTree::reserve_nodes() {
   g_sum_.reserve(full);
   h_sum_.reserve(full);
   slab_.reserve(full);
+  if (cat_) cat_mask_.reserve(full);
   if (config_.has_monotone()) {
     lo_.reserve(full);
     hi_.reserve(full);
@@ -71,6 +75,7 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
   g_sum_.push_back(0.0);
   h_sum_.push_back(0.0);
   slab_.push_back(HistogramPool::kNone);
+  if (cat_) cat_mask_.push_back(0);
 }
 
 void HoeffdingTree::reset() {
@@ -98,6 +103,7 @@ void HoeffdingTree::reset() {
   out_n_.clear();
   out_mean_.clear();
   out_m2_.clear();
+  cat_mask_.clear();
   std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
   push_leaf(0, 0.0);
 }
@@ -109,11 +115,19 @@ void HoeffdingTree::init_features(std::size_t n) {
   offset_.assign(n + 1, 0);
   split_gains_.assign(n, 0.0);
   mask_.reserve(n);
+  is_cat_.clear();
+  if (cat_) {
+    is_cat_.assign(n, 0);
+    for (std::uint32_t f : config_.categorical)
+      if (f < n) is_cat_[f] = 1;
+  }
 }
 
 void HoeffdingTree::build_edges() {
   for (std::size_t f = 0; f < n_features_; ++f) {
-    edges_[f] = binners_[f].compute_edges();
+    // A categorical feature has one bin per code 0..63 (edges at c + 1/2).
+    edges_[f] = cat_ && is_cat_[f] ? BinEdges::uniform(-0.5, kCategoryBins - 0.5, kCategoryBins)
+                                   : binners_[f].compute_edges();
     offset_[f + 1] = offset_[f] + edges_[f].n_bins();
     binners_[f].reset();
   }
@@ -144,6 +158,7 @@ double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, s
 }
 
 void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept {
+  if (cat_) return accumulate_categorical(slab, x, g, h);
   double m = 1.0;
   if (config_.leaf_decay_alpha > 0.0) m = pool_.decay_step(slab, config_.leaf_decay_alpha);
   const double gs = g * m, hs = h * m;
@@ -283,23 +298,30 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   SplitCandidate best, cand;
   double second = 0.0;
   bool found = false;
+  std::uint64_t best_cats = 0, cats = 0;  // category mask of best / of cand
   for (std::uint32_t f : mask_) {
     const GradBin* fb = bins + offset_[f];
     const std::uint32_t nb = edges_[f].n_bins();
-    double gf = 0.0, hf = 0.0;
-    std::uint64_t nf = 0;
-    for (std::uint32_t b = 0; b < nb; ++b) {
-      gf += fb[b].g;
-      hf += fb[b].h;
-      nf += fb[b].count;
+    cats = 0;
+    if (cat_ && is_cat_[f]) {
+      if (!best_category_split(fb, gt, ht, gain_, cand, cats, nt)) continue;
+    } else {
+      double gf = 0.0, hf = 0.0;
+      std::uint64_t nf = 0;
+      for (std::uint32_t b = 0; b < nb; ++b) {
+        gf += fb[b].g;
+        hf += fb[b].h;
+        nf += fb[b].count;
+      }
+      GainParams gp = gain_;
+      gp.monotone = config_.monotone_of(f);
+      if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     }
-    GainParams gp = gain_;
-    gp.monotone = config_.monotone_of(f);
-    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     cand.feature = f;
     if (!found || cand.gain > best.gain) {
       if (found) second = best.gain;
       best = cand;
+      best_cats = cats;
       found = true;
     } else {
       second = std::max(second, cand.gain);
@@ -315,7 +337,9 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
 
   const auto left = static_cast<std::uint32_t>(route_.size());
   const auto child_depth = static_cast<std::uint16_t>(depth_[leaf] + 1);
-  route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
+  const bool by_set = cat_ && is_cat_[best.feature];
+  route_[leaf] = RouteNode{by_set ? 0.0 : edges_[best.feature].upper_edge(best.bin), best.feature, left};
+  if (by_set) cat_mask_[leaf] = best_cats;
   pool_.release(slab);
   slab_[leaf] = HistogramPool::kNone;
   // Monotone bounds: children inherit the parent's; a split on a constrained
@@ -324,7 +348,7 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   const double lo = node_lo(leaf), hi = node_hi(leaf);
   const double wl = leaf_output(best.gl, best.hl, lo, hi), wr = leaf_output(best.gr, best.hr, lo, hi);
   double llo = lo, lhi = hi, rlo = lo, rhi = hi;
-  if (const std::int8_t m = config_.monotone_of(best.feature); m != 0) {
+  if (const std::int8_t m = by_set ? 0 : config_.monotone_of(best.feature); m != 0) {
     const double mid = std::clamp(0.5 * (wl + wr), lo, hi);
     if (m > 0) {
       lhi = mid;
@@ -357,7 +381,8 @@ std::size_t HoeffdingTree::memory_bytes() const {
        depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
        slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
        (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
-       (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8;
+       (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 + is_cat_.capacity() +
+       cat_mask_.capacity() * 8;
   return b;
 }
 

@@ -59,13 +59,18 @@ void TreeConfig::encode(ByteWriter& out) const {
   const bool options = has_options();
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   if (!options) return;
-  out.u8(1);  // options block version
+  // Version 2 appends the categorical feature list; without one the block
+  // stays version 1, byte-identical to the records before it.
+  out.u8(categorical.empty() ? 1 : 2);  // options block version
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
   out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
+  if (categorical.empty()) return;
+  out.u64(categorical.size());
+  for (std::uint32_t f : categorical) out.u32(f);
 }
 
 Status TreeConfig::decode(ByteReader& in) {
@@ -87,7 +92,7 @@ Status TreeConfig::decode(ByteReader& in) {
   c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("tree options version");
-    if (in.ok() && v != 1) in.fail("unsupported tree options version " + std::to_string(v));
+    if (in.ok() && v != 1 && v != 2) in.fail("unsupported tree options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -96,6 +101,11 @@ Status TreeConfig::decode(ByteReader& in) {
     if (in.ok()) {
       c.monotone.resize(n);
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+    }
+    if (in.ok() && v == 2) {
+      const std::size_t k = in.read_count(4, "categorical features");
+      if (in.ok() && k == 0) in.fail("tree options version 2 with no categorical features");
+      for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
   }
   if (!in.ok()) return in.status();

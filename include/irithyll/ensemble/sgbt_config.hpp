@@ -69,6 +69,7 @@ struct SGBTConfig {
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
   double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
+  std::vector<std::uint32_t> categorical;    // feature indices split by category sets (TreeConfig::categorical)
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
