@@ -1,6 +1,5 @@
 #include "irithyll/ensemble/sgbt_config.hpp"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -44,29 +43,11 @@ std::string get_monotone(const SGBTConfig& c) {
   return s;
 }
 
-// "0,3,7": the feature indices read as category codes (sorted, distinct).
 Status set_categorical(SGBTConfig& c, std::string_view v) {
-  std::vector<std::uint32_t> out;
-  for (std::string_view item : split_list_items(v, ',')) {
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    std::uint32_t f = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), f);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || f >= (1u << 24))
-      return Status::invalid_argument("categorical-features: '" + std::string(item) +
-                                      "' is not a feature index (a list like 0,3,7)");
-    out.push_back(f);
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  c.categorical = std::move(out);
+  auto list = parse_index_list("categorical-features", v);
+  if (!list) return list.status();
+  c.categorical = std::move(list).value();
   return Status::ok();
-}
-
-std::string get_categorical(const SGBTConfig& c) {
-  std::string s;
-  for (std::size_t i = 0; i < c.categorical.size(); ++i) s += (i ? "," : "") + std::to_string(c.categorical[i]);
-  return s;
 }
 
 // The bounds here are the only copy: validate() checks every row against
@@ -143,7 +124,7 @@ const std::array kFields = {
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
     Row{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
-        &set_categorical, &get_categorical},
+        &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
 };
 
 

@@ -40,13 +40,22 @@ TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
   const std::string data = write_temp_file("colours.csv", colour_csv(6000));
   const auto with = run_cli("eval --quiet --data " + data + kModel);
   ASSERT_EQ(with.code, 0) << with.err;
-  EXPECT_NE(with.out.find("categorical  colour (category-set splits)"), std::string::npos) << with.out;
+  EXPECT_NE(with.out.find("categorical  colour (split by category in sgbt)"), std::string::npos) << with.out;
   // The user's empty list wins: the codes are then plain numbers.
   const auto without = run_cli("eval --quiet --data " + data + kModel + " --categorical-features ''");
   ASSERT_EQ(without.code, 0) << without.err;
   const double a = accuracy_of(with.out), b = accuracy_of(without.out);
   EXPECT_GT(a, 0.9) << with.out;
   EXPECT_GT(a, b + 0.1) << "with " << a << ", without " << b;
+  // The VFDT gets the column as a nominal attribute (multiway splits).
+  const std::string ht = " --model hoeffding_tree --leaf-model mc --grace-period 50 --seed 1";
+  const auto ht_with = run_cli("eval --quiet --data " + data + ht);
+  ASSERT_EQ(ht_with.code, 0) << ht_with.err;
+  EXPECT_NE(ht_with.out.find("categorical  colour (split by category in hoeffding_tree)"), std::string::npos)
+      << ht_with.out;
+  const auto ht_without = run_cli("eval --quiet --data " + data + ht + " --categorical-features ''");
+  ASSERT_EQ(ht_without.code, 0) << ht_without.err;
+  EXPECT_GT(accuracy_of(ht_with.out), accuracy_of(ht_without.out) + 0.05) << ht_with.out << ht_without.out;
   std::remove(data.c_str());
 }
 
@@ -64,12 +73,12 @@ TEST(CategoricalCli, NamedNumericColumnAndOtherModels) {
   for (const char* col : {"code", "0"}) {
     const auto r = run_cli("eval --quiet --data " + data + kModel + " --categorical " + col);
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("categorical  code (category-set splits)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("categorical  code (split by category in sgbt)"), std::string::npos) << r.out;
     EXPECT_GT(accuracy_of(r.out), 0.9) << r.out;
   }
   const auto nb = run_cli("eval --quiet --data " + data + " --model loglinear --categorical code");
   ASSERT_EQ(nb.code, 0) << nb.err;
-  EXPECT_NE(nb.out.find("categorical  code (read as category codes"), std::string::npos) << nb.out;
+  EXPECT_NE(nb.out.find("categorical  code (read as category codes 0, 1, ...; no category splits"), std::string::npos) << nb.out;
   const auto bad = run_cli("eval --quiet --data " + data + kModel + " --categorical nope");
   EXPECT_NE(bad.code, 0);
   EXPECT_NE(bad.err.find("nope"), std::string::npos) << bad.err;
@@ -78,9 +87,9 @@ TEST(CategoricalCli, NamedNumericColumnAndOtherModels) {
 
 TEST(CategoricalCli, CompareNamesTheModelsThatSplitByCategory) {
   const std::string data = write_temp_file("colours_cmp.csv", colour_csv(2000));
-  const auto r = run_cli("compare --data " + data + " --models sgbt,loglinear");
+  const auto r = run_cli("compare --data " + data + " --models sgbt,loglinear,hoeffding_tree");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("categorical  colour (category-set splits) in sgbt"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("categorical  colour (split by category in sgbt, hoeffding_tree)"), std::string::npos) << r.out;
   std::remove(data.c_str());
 }
 

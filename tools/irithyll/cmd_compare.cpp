@@ -133,9 +133,7 @@ int run_compare(std::span<char* const> argv) {
                 cls ? "classification" : "regression");
     if (cls) std::printf(", %zu classes", schema.n_classes());
     std::printf("), %llu samples, one pass\n", static_cast<unsigned long long>((*reports)[0].samples));
-    if (const std::string line = categorical_report(schema, !categorical.empty()); !line.empty())
-      std::printf("%s", categorical.empty() ? line.c_str()
-                                            : (line.substr(0, line.size() - 1) + " in " + categorical + "\n").c_str());
+    std::fputs(categorical_report(schema, categorical).c_str(), stdout);
     std::printf("\n");
     if (cls) std::printf("%-14s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "macro_f1", "samples/s", "memory");
     else std::printf("%-14s %11s %11s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "samples/s", "memory");

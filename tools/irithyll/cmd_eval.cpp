@@ -237,7 +237,7 @@ int run_eval(std::span<char* const> argv) {
       return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
     const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
     ModelSettings settings = given_model_settings(args, *model);
-    categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema));
+    categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema) ? std::string(model->name) : "");
     auto made = make_learner(model->name, settings, context);
     // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
     if (!made) return fail(made.status().with_context(source));

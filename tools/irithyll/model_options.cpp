@@ -49,13 +49,14 @@ bool add_schema_categorical(ModelSettings& settings, std::string_view model, con
   return true;
 }
 
-std::string categorical_report(const Schema& schema, bool used) {
+std::string categorical_report(const Schema& schema, const std::string& models) {
   if (schema.categorical_features.empty()) return {};
   std::string names;
   for (const std::size_t f : schema.categorical_features)
     names += (names.empty() ? "" : ", ") + (f < schema.feature_names.size() ? schema.feature_names[f] : std::to_string(f));
   return "categorical  " + names +
-         (used ? " (category-set splits)\n" : " (read as category codes 0, 1, ...; this model has no category splits)\n");
+         (models.empty() ? " (read as category codes 0, 1, ...; no category splits in this model)\n"
+                         : " (split by category in " + models + ")\n");
 }
 
 std::string listed_model_names() {

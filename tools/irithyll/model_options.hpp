@@ -28,10 +28,10 @@ ModelSettings given_model_settings(const ArgParser& parser, const CatalogueEntry
 // setting when its table has that field and `settings` does not set it
 // already. Returns true when it was added.
 bool add_schema_categorical(ModelSettings& settings, std::string_view model, const Schema& schema);
-// "categorical  day, colour (category-set splits)\n" for the text reports, or
-// "" when the stream has no categorical columns; `used` says whether the
-// model splits on them (else they are read as plain numbers, the codes).
-std::string categorical_report(const Schema& schema, bool used);
+// "categorical  day, colour (split by category in sgbt)\n" for the text
+// reports, or "" when the stream has no categorical columns; `models` names
+// the models that split on them (empty: the codes are read as numbers).
+std::string categorical_report(const Schema& schema, const std::string& models);
 
 // "sgbt|attention|..." for help texts.
 std::string listed_model_names();
