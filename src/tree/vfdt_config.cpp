@@ -38,18 +38,20 @@ const std::array kFields = {
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
     Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing) with multiway splits, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
-        [](HoeffdingTreeConfig& c, std::string_view v) {
-          auto list = parse_index_list("categorical-features", v);
-          if (!list) return list.status();
-          c.categorical = std::move(list).value();
-          return Status::ok();
-        },
+        &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
 };
 
 }  // namespace
 
 std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields() { return kFields; }
+
+Status set_categorical_features(HoeffdingTreeConfig& c, std::string_view list) {
+  auto items = parse_index_list("categorical-features", list);
+  if (!items) return items.status();
+  c.categorical = std::move(items).value();
+  return Status::ok();
+}
 
 Result<SplitCriterion> parse_split_criterion(std::string_view name) {
   if (name == "info-gain" || name == "info_gain" || name == "entropy") return SplitCriterion::kInfoGain;

@@ -57,6 +57,8 @@ struct HoeffdingTreeConfig {
 };
 
 std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields();
+// The categorical-features row's parser ("0,3"), shared with arf's table.
+Status set_categorical_features(HoeffdingTreeConfig& c, std::string_view list);
 
 Result<SplitCriterion> parse_split_criterion(std::string_view name);
 std::string_view split_criterion_name(SplitCriterion c);
