@@ -113,6 +113,7 @@ Status Vfdt::decode(ByteReader& in) {
     if (!t.gaussian_) {
       // Histogram blocks must have a finite origin and a positive finite width once used.
       for (std::size_t j = 0; j < m; ++j) {
+        if (t.any_nominal_ && t.nominal_[l.features[j]]) continue;  // value rows, not a histogram block
         const double* b = l.stats.data() + t.head_size_ + t.linear_size_ + j * t.obs_size_;
         if (b[2] != 0.0 && (b[2] != 1.0 || !std::isfinite(b[0]) || !(b[1] > 0.0) || !std::isfinite(b[1])))
           return Status::corruption("hoeffding tree: bad histogram range");

@@ -135,6 +135,17 @@ TEST(VfdtNominal, RegressionSplitsByValue) {
     const double x[2] = {static_cast<double>(k), 0.5};
     EXPECT_NEAR(m->predict_one(x), level[k], 0.3) << k;
   }
+  // Its checkpoint (value rows beside histogram blocks) decodes to the same model.
+  ByteWriter w;
+  m->encode(w);
+  const auto bytes = w.take();
+  HoeffdingTreeLearner b;
+  ByteReader in(bytes);
+  ASSERT_TRUE(b.decode(in).is_ok());
+  for (int k = 0; k < 5; ++k) {
+    const double x[2] = {static_cast<double>(k), 0.5};
+    EXPECT_EQ(b.predict_one(x), m->predict_one(x)) << k;
+  }
 }
 
 TEST(VfdtNominal, ConfigWithoutTheListEncodesAsBefore) {
