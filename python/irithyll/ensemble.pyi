@@ -51,11 +51,11 @@ class AdaptiveSGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -110,11 +110,11 @@ class AdaptiveSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -164,11 +164,11 @@ class BaggedSGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -220,11 +220,11 @@ class BaggedSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -273,6 +273,11 @@ class DistributionalSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -325,6 +330,14 @@ class MoEDistributionalSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -371,6 +384,14 @@ class MoESGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
+        leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
+        linear_leaf_rate: float = 0.1,
+        split_reeval_interval: int = 0,
+        adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -419,11 +440,14 @@ class MoESGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
-
+        soft_routing: bool = False,
+        soft_bandwidth: float = 0.0,
+        handoff_window: int = 0,
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -472,11 +496,11 @@ class QuantileSGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 
@@ -525,11 +549,11 @@ class SGBTClassifier(Classifier):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -580,11 +604,11 @@ class SGBTRegressor(Regressor):
         soft_routing: bool = False,
         soft_bandwidth: float = 0.0,
         handoff_window: int = 0,
-
         leaf_model: Literal['constant', 'linear', 'adaptive'] = 'constant',
         linear_leaf_rate: float = 0.1,
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 

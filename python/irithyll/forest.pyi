@@ -24,6 +24,7 @@ class ARFClassifier(Classifier):
         n_bins: int = 32,
         max_depth: int = 0,
         learning_rate: float = 0.01,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -51,6 +52,7 @@ class ARFRegressor(Regressor):
         n_bins: int = 32,
         max_depth: int = 0,
         learning_rate: float = 0.01,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 

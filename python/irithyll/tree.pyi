@@ -19,6 +19,7 @@ class HoeffdingTreeClassifier(Classifier):
         max_depth: int = 0,
         min_branch_fraction: float = 0.01,
         learning_rate: float = 0.01,
+        categorical_features: str = '',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -41,6 +42,7 @@ class HoeffdingTreeRegressor(Regressor):
         max_depth: int = 0,
         min_branch_fraction: float = 0.01,
         learning_rate: float = 0.01,
+        categorical_features: str = '',
         seed: int = 42,
     ) -> None: ...
 

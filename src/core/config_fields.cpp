@@ -1,5 +1,6 @@
 #include "irithyll/core/config_fields.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -92,6 +93,29 @@ std::vector<std::string_view> split_list_items(std::string_view text, char separ
     text.remove_prefix(at + 1);
   }
   return items;
+}
+
+Result<std::vector<std::uint32_t>> parse_index_list(std::string_view name, std::string_view text) {
+  std::vector<std::uint32_t> out;
+  for (std::string_view item : split_list_items(text, ',')) {
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    std::uint32_t f = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), f);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || f >= (1u << 24))
+      return Status::invalid_argument(std::string(name) + ": '" + std::string(item) +
+                                      "' is not a feature index (a list like 0,3,7)");
+    out.push_back(f);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string format_index_list(std::span<const std::uint32_t> items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + std::to_string(items[i]);
+  return s;
 }
 
 std::string format_field_real(double v) {

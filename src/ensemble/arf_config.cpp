@@ -46,6 +46,9 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(ARFConfig, tree.max_depth)},
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(ARFConfig, tree.learning_rate)},
+    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
+        [](ARFConfig& c, std::string_view v) { return set_categorical_features(c.tree, v); },
+        [](const ARFConfig& c) { return format_index_list(c.tree.categorical); }},
 };
 
 }  // namespace

@@ -272,6 +272,8 @@ ExportModel SGBT::export_model() const {
         e.threshold = t.node(n).threshold;
         e.left = t.node(n).left;
         e.right = t.node(n).left + 1;
+        e.categorical = t.is_categorical_split(n);
+        e.category_mask = t.category_mask(n);
       }
     }
     m.trees.push_back(std::move(et));

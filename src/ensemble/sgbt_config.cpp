@@ -43,6 +43,13 @@ std::string get_monotone(const SGBTConfig& c) {
   return s;
 }
 
+Status set_categorical(SGBTConfig& c, std::string_view v) {
+  auto list = parse_index_list("categorical-features", v);
+  if (!list) return list.status();
+  c.categorical = std::move(list).value();
+  return Status::ok();
+}
+
 // The bounds here are the only copy: validate() checks every row against
 // them, the CLI prints them in --help and `irithyll models` lists them.
 const std::array kFields = {
@@ -130,6 +137,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, split_reeval_interval)},
     Row{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
+    Row{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
+        &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
 };
 
 
@@ -237,6 +246,7 @@ TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.linear_learning_rate = linear_learning_rate;
   t.split_reeval_interval = split_reeval_interval;
   t.adaptive_depth = adaptive_depth;
+  t.categorical = categorical;
   return t;
 }
 
@@ -276,10 +286,11 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(hoeffding_r);
   out.u32(min_samples_leaf);
   if (!options) return;
-  // Options block version 2 appends the routing options and the tree's
-  // model and structure options; it is written only when one of them is on,
-  // so records without them stay byte-identical to version 1.
-  const bool v2 = has_routing_options() || tree_config(0).has_extensions();
+  // Options block version 2 appends the routing options, the tree's model
+  // and structure options and the categorical feature list; it is written
+  // only when one of them is on, so records without them stay
+  // byte-identical to version 1.
+  const bool v2 = has_routing_options() || tree_config(0).has_extensions() || !categorical.empty();
   out.u8(v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
@@ -302,6 +313,8 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(linear_learning_rate);
   out.u32(split_reeval_interval);
   out.f64(adaptive_depth);
+  out.u64(categorical.size());
+  for (std::uint32_t f : categorical) out.u32(f);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -362,6 +375,8 @@ Status SGBTConfig::decode(ByteReader& in) {
       c.linear_learning_rate = in.f64("linear_learning_rate");
       c.split_reeval_interval = in.u32("split_reeval_interval");
       c.adaptive_depth = in.f64("adaptive_depth");
+      const std::size_t k = in.read_count(4, "categorical features");
+      for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
   }
   if (!in.ok()) return in.status();

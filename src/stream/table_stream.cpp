@@ -123,6 +123,7 @@ class TableStreamImpl final : public TableStream {
   Status hold_lookahead();
   Status choose_columns();
   Status infer_target();
+  void settle_feature_kinds();  // after the look-ahead: fills schema_.categorical_features
   Status check_width(std::size_t found) const;
   bool deliver(std::span<double> x, double& y);
 
@@ -333,7 +334,11 @@ Status TableStreamImpl::choose_columns() {
   kinds_.assign(header_.size(), ColumnKind::kUnknown);
   categories_.resize(header_.size());
   for (const std::string& k : options_.categorical) {
-    const std::size_t c = column_of(k, false);
+    std::size_t c = column_of(k, false);
+    // Not a column name: a 0-based feature index ("2" = the third feature).
+    if (c == SIZE_MAX && !k.empty() && k.size() < 10 && k.find_first_not_of("0123456789") == std::string::npos &&
+        std::stoul(k) < feature_cols_.size())
+      c = feature_cols_[std::stoul(k)];
     if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --categorical names unknown column " + quoted(k));
     kinds_[c] = ColumnKind::kCategorical;
   }
@@ -433,7 +438,30 @@ Status TableStreamImpl::open() {
   IRITHYLL_RETURN_IF_ERROR(read_header());
   IRITHYLL_RETURN_IF_ERROR(hold_lookahead());
   IRITHYLL_RETURN_IF_ERROR(choose_columns());
-  return infer_target();
+  IRITHYLL_RETURN_IF_ERROR(infer_target());
+  settle_feature_kinds();
+  return Status::ok();
+}
+
+void TableStreamImpl::settle_feature_kinds() {
+  // A feature column's kind is its first non-missing value's (deliver()
+  // would decide the same on replay, as the held rows come first), so it is
+  // known here for every column the look-ahead shows a value of; a column
+  // empty throughout the look-ahead stays undecided and is not listed.
+  std::vector<std::uint8_t> is_feature(header_.size(), 0);
+  for (const std::size_t c : feature_cols_) is_feature[c] = 1;
+  for (const HeldRow& r : held_rows_) {
+    for (std::size_t i = r.first; i < r.first + r.count; ++i) {
+      const HeldCell& cell = held_cells_[i];
+      if (cell.column >= header_.size() || !is_feature[cell.column] || kinds_[cell.column] != ColumnKind::kUnknown) continue;
+      const Cell parsed = parse_cell(std::string_view(held_text_).substr(cell.begin, cell.size));
+      if (parsed.kind != CellKind::kMissing)
+        kinds_[cell.column] = parsed.kind == CellKind::kNumber ? ColumnKind::kNumeric : ColumnKind::kCategorical;
+    }
+  }
+  schema_.categorical_features.clear();
+  for (std::size_t f = 0; f < feature_cols_.size(); ++f)
+    if (kinds_[feature_cols_[f]] == ColumnKind::kCategorical) schema_.categorical_features.push_back(f);
 }
 
 bool TableStreamImpl::deliver(std::span<double> x, double& y) {

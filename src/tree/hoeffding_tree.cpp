@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "tree/category_split.hpp"
+
 namespace irithyll {
 
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
@@ -13,7 +15,8 @@ HoeffdingTree::HoeffdingTree(const TreeConfig& config)
       rng_(config.seed),
       linear_(config.leaf_model != TreeLeafModel::kConstant),
       reeval_(config.split_reeval_interval > 0),
-      ceiling_(config.depth_ceiling()) {
+      ceiling_(config.depth_ceiling()),
+      cat_(!config.categorical.empty()) {
   reset();
 }
 
@@ -30,6 +33,7 @@ void HoeffdingTree::reserve_nodes() {
   g_sum_.reserve(full);
   h_sum_.reserve(full);
   slab_.reserve(full);
+  if (cat_) cat_mask_.reserve(full);
   if (config_.has_monotone()) {
     lo_.reserve(full);
     hi_.reserve(full);
@@ -85,6 +89,7 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
   g_sum_.push_back(0.0);
   h_sum_.push_back(0.0);
   slab_.push_back(HistogramPool::kNone);
+  if (cat_) cat_mask_.push_back(0);
 }
 
 void HoeffdingTree::reset() {
@@ -121,6 +126,7 @@ void HoeffdingTree::reset() {
   adv_max_.clear();
   reevals_ = 0;
   resplits_ = 0;
+  cat_mask_.clear();
   std::fill(split_gains_.begin(), split_gains_.end(), 0.0);
   push_leaf(0, 0.0);
 }
@@ -136,11 +142,19 @@ void HoeffdingTree::init_features(std::size_t n) {
     lin_w_.assign(route_.size() * n, 0.0);
     lin_mean_.assign(route_.size() * n, 0.0);
   }
+  is_cat_.clear();
+  if (cat_) {
+    is_cat_.assign(n, 0);
+    for (std::uint32_t f : config_.categorical)
+      if (f < n) is_cat_[f] = 1;
+  }
 }
 
 void HoeffdingTree::build_edges() {
   for (std::size_t f = 0; f < n_features_; ++f) {
-    edges_[f] = binners_[f].compute_edges();
+    // A categorical feature has one bin per code 0..63 (edges at c + 1/2).
+    edges_[f] = cat_ && is_cat_[f] ? BinEdges::uniform(-0.5, kCategoryBins - 0.5, kCategoryBins)
+                                   : binners_[f].compute_edges();
     offset_[f + 1] = offset_[f] + edges_[f].n_bins();
     binners_[f].reset();
   }
@@ -171,6 +185,7 @@ double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, s
 }
 
 void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept {
+  if (cat_) return accumulate_categorical(slab, x, g, h);
   double m = 1.0;
   if (config_.leaf_decay_alpha > 0.0) m = pool_.decay_step(slab, config_.leaf_decay_alpha);
   const double gs = g * m, hs = h * m;
@@ -298,29 +313,38 @@ void HoeffdingTree::draw_feature_mask() {
   }
 }
 
-bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second) {
+bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second,
+                              std::uint64_t& best_cats) {
   const double gt = total.g, ht = total.h;
   const std::uint64_t nt = total.count;
   SplitCandidate cand;
   second = 0.0;
   bool found = false;
+  best_cats = 0;
+  std::uint64_t cats = 0;  // category mask of cand
   for (std::uint32_t f : mask_) {
     const GradBin* fb = bins + offset_[f];
     const std::uint32_t nb = edges_[f].n_bins();
-    double gf = 0.0, hf = 0.0;
-    std::uint64_t nf = 0;
-    for (std::uint32_t b = 0; b < nb; ++b) {
-      gf += fb[b].g;
-      hf += fb[b].h;
-      nf += fb[b].count;
+    cats = 0;
+    if (cat_ && is_cat_[f]) {
+      if (!best_category_split(fb, gt, ht, gain_, cand, cats, nt)) continue;
+    } else {
+      double gf = 0.0, hf = 0.0;
+      std::uint64_t nf = 0;
+      for (std::uint32_t b = 0; b < nb; ++b) {
+        gf += fb[b].g;
+        hf += fb[b].h;
+        nf += fb[b].count;
+      }
+      GainParams gp = gain_;
+      gp.monotone = config_.monotone_of(f);
+      if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     }
-    GainParams gp = gain_;
-    gp.monotone = config_.monotone_of(f);
-    if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     cand.feature = f;
     if (!found || cand.gain > best.gain) {
       if (found) second = best.gain;
       best = cand;
+      best_cats = cats;
       found = true;
     } else {
       second = std::max(second, cand.gain);
@@ -338,7 +362,8 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   draw_feature_mask();
   SplitCandidate best;
   double second = 0.0;
-  if (!find_best(pool_.bins(slab), pool_.total(slab), best, second)) return false;
+  std::uint64_t best_cats = 0;
+  if (!find_best(pool_.bins(slab), pool_.total(slab), best, second, best_cats)) return false;
 
   double n_eff = static_cast<double>(count_[leaf]);
   if (config_.leaf_decay_alpha > 0.0) n_eff = std::min(n_eff, 1.0 / (1.0 - config_.leaf_decay_alpha));
@@ -353,7 +378,9 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
 
   const auto left = static_cast<std::uint32_t>(route_.size());
   const auto child_depth = static_cast<std::uint16_t>(depth_[leaf] + 1);
-  route_[leaf] = RouteNode{edges_[best.feature].upper_edge(best.bin), best.feature, left};
+  const bool by_set = cat_ && is_cat_[best.feature];
+  route_[leaf] = RouteNode{by_set ? 0.0 : edges_[best.feature].upper_edge(best.bin), best.feature, left};
+  if (by_set) cat_mask_[leaf] = best_cats;
   pool_.release(slab);
   slab_[leaf] = HistogramPool::kNone;
   set_children(leaf, best, true);
@@ -377,7 +404,8 @@ void HoeffdingTree::set_children(std::uint32_t parent, const SplitCandidate& bes
   const double lo = node_lo(parent), hi = node_hi(parent);
   const double wl = leaf_output(best.gl, best.hl, lo, hi), wr = leaf_output(best.gr, best.hr, lo, hi);
   double llo = lo, lhi = hi, rlo = lo, rhi = hi;
-  if (const std::int8_t m = config_.monotone_of(best.feature); m != 0) {
+  const bool by_set = cat_ && is_cat_[best.feature];  // category sets carry no order
+  if (const std::int8_t m = by_set ? 0 : config_.monotone_of(best.feature); m != 0) {
     const double mid = std::clamp(0.5 * (wl + wr), lo, hi);
     if (m > 0) {
       lhi = mid;
@@ -436,7 +464,7 @@ std::size_t HoeffdingTree::memory_bytes() const {
        (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
        (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
-       promoted_.capacity() + merged_.capacity() * sizeof(GradBin);
+       promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8;
   return b;
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "tree/category_split.hpp"
+
 namespace irithyll {
 
 double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept {
@@ -25,7 +27,10 @@ double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::s
     }
     const double v = x[r.feature];
     double left = 1.0;  // NaN (missing) goes left
-    if (v == v) {
+    if (tree.is_categorical_split(p.node)) {
+      // Category sets have no order to be soft along: hard, as in training.
+      left = category_goes_left(tree.category_mask(p.node), v) ? 1.0 : 0.0;
+    } else if (v == v) {
       const double b = r.feature < bandwidth.size() ? bandwidth[r.feature] : 0.0;
       if (b > 0.0 && std::isfinite(b))
         left = 1.0 / (1.0 + std::exp((v - r.threshold) / b));

@@ -73,6 +73,10 @@ void HoeffdingTree::encode(ByteWriter& out) const {
     out.u64(reevals_);
     out.u64(resplits_);
   }
+  // Category masks, present exactly when the config lists categorical
+  // features (its options block version 2): older records have none.
+  if (cat_)
+    for (std::uint64_t m : cat_mask_) out.u64(m);
 }
 
 Status HoeffdingTree::decode(ByteReader& in) {
@@ -111,6 +115,7 @@ Status HoeffdingTree::decode(ByteReader& in) {
   t.out_n_.clear();
   t.out_mean_.clear();
   t.out_m2_.clear();
+  t.cat_mask_.clear();
   for (std::size_t n = 0; n < nn; ++n) {
     RouteNode r;
     r.threshold = in.f64("threshold");
@@ -166,6 +171,7 @@ Status HoeffdingTree::decode(ByteReader& in) {
     t.reevals_ = in.u64("re-evaluations");
     t.resplits_ = in.u64("re-made splits");
   }
+  for (std::size_t n = 0; n < nn && in.ok() && t.cat_; ++n) t.cat_mask_.push_back(in.u64("category mask"));
   if (!in.ok()) return in.status();
   if (nf > 0 && t.split_gains_.size() != nf) return Status::corruption("split gains size differs from n_features");
   if (t.edges_ready_ && t.pool_.bins_per_slab() != t.offset_[nf])
@@ -193,6 +199,8 @@ Status HoeffdingTree::validate_structure() const {
     if (r.left <= n || static_cast<std::size_t>(r.left) + 1 >= nn) return Status::corruption("child index out of range at node " + std::to_string(n));
     if (r.feature >= n_features_) return Status::corruption("split feature out of range at node " + std::to_string(n));
     if (std::isnan(r.threshold)) return Status::corruption("NaN threshold at node " + std::to_string(n));
+    if (is_categorical_split(static_cast<std::uint32_t>(n)) && cat_mask_[n] == 0)
+      return Status::corruption("category split with an empty mask at node " + std::to_string(n));
     if (slab_[n] != HistogramPool::kNone) return Status::corruption("internal node holds a histogram");
     if (parents[r.left]++ || parents[r.left + 1]++) return Status::corruption("node with two parents");
     if (depth_[r.left] != depth_[n] + 1 || depth_[r.left + 1] != depth_[n] + 1)

@@ -83,21 +83,25 @@ void TreeConfig::encode(ByteWriter& out) const {
   const bool options = has_options() || extensions;
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   if (!options) return;
-  // Options block version: 1 = leaf controls; 2 = those and then the model
-  // and structure options. Version 1 is still written when the latter are
-  // off, so such records stay byte-identical to the ones before them.
-  out.u8(extensions ? 2 : 1);
+  // Options block version: 1 = leaf controls; 2 = those, then the model and
+  // structure options and the categorical feature list. Version 1 is still
+  // written when the latter are off, so such records stay byte-identical to
+  // the ones before them.
+  const bool v2 = extensions || !categorical.empty();
+  out.u8(v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
   out.f64(adaptive_leaf_bound);
   out.u64(monotone.size());
   for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
-  if (!extensions) return;
+  if (!v2) return;
   out.u8(static_cast<std::uint8_t>(leaf_model));
   out.f64(linear_learning_rate);
   out.u32(split_reeval_interval);
   out.f64(adaptive_depth);
+  out.u64(categorical.size());
+  for (std::uint32_t f : categorical) out.u32(f);
 }
 
 Status TreeConfig::decode(ByteReader& in) {
@@ -134,6 +138,8 @@ Status TreeConfig::decode(ByteReader& in) {
       c.linear_learning_rate = in.f64("linear_learning_rate");
       c.split_reeval_interval = in.u32("split_reeval_interval");
       c.adaptive_depth = in.f64("adaptive_depth");
+      const std::size_t k = in.read_count(4, "categorical features");
+      for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
   }
   if (!in.ok()) return in.status();

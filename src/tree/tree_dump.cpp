@@ -9,6 +9,19 @@ using dump::feature_name;
 using dump::num;
 using dump::quoted;
 
+// The left branch's condition: "x <= t", or "x in {a,b,c}" for a
+// category-set split (the codes whose mask bit is set; the rest and missing
+// values go right).
+std::string condition(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names) {
+  const auto& r = t.node(n);
+  if (!t.is_categorical_split(n)) return feature_name(r.feature, names) + " <= " + num(r.threshold);
+  std::string set;
+  const std::uint64_t m = t.category_mask(n);
+  for (int c = 0; c < 64; ++c)
+    if ((m >> c) & 1u) set += (set.empty() ? "" : ",") + std::to_string(c);
+  return feature_name(r.feature, names) + " in {" + set + "}";
+}
+
 void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names, std::string& out) {
   out.append(2 * static_cast<std::size_t>(t.node_depth(n)), ' ');
   if (t.is_leaf(n)) {
@@ -16,7 +29,7 @@ void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::str
     return;
   }
   const auto& r = t.node(n);
-  out += feature_name(r.feature, names) + " <= " + num(r.threshold) + "\n";
+  out += condition(t, n, names) + "\n";
   text_node(t, r.left, names, out);
   text_node(t, r.left + 1, names, out);
 }
@@ -39,7 +52,7 @@ std::string dump_tree_dot(const HoeffdingTree& tree, std::span<const std::string
       continue;
     }
     const auto& r = tree.node(n);
-    out += id + " [label=" + quoted(feature_name(r.feature, feature_names) + " <= " + num(r.threshold)) + "];\n";
+    out += id + " [label=" + quoted(condition(tree, n, feature_names)) + "];\n";
     out += id + " -> n" + std::to_string(r.left) + " [label=\"yes\"];\n";
     out += id + " -> n" + std::to_string(r.left + 1) + " [label=\"no\"];\n";
   }

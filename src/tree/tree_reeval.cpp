@@ -42,9 +42,11 @@ bool HoeffdingTree::reevaluate(std::uint32_t leaf) {
   draw_feature_mask();
   SplitCandidate best;
   double second = 0.0;
-  if (!find_best(merged_.data(), merged_[nb], best, second)) return false;
-  const double thr = edges_[best.feature].upper_edge(best.bin);
-  if (best.feature == route_[p].feature && thr == route_[p].threshold) return false;
+  std::uint64_t cats = 0;
+  if (!find_best(merged_.data(), merged_[nb], best, second, cats)) return false;
+  const bool by_set = cat_ && is_cat_[best.feature];
+  const double thr = by_set ? 0.0 : edges_[best.feature].upper_edge(best.bin);
+  if (best.feature == route_[p].feature && thr == route_[p].threshold && (!by_set || cats == cat_mask_[p])) return false;
   const GradBin& tl = pool_.total(slab_[l]);
   const GradBin& tr = pool_.total(slab_[r]);
   const double current = split_gain(tl.g, tl.h, tr.g, tr.h, config_.lambda, config_.gamma);
@@ -58,6 +60,7 @@ bool HoeffdingTree::reevaluate(std::uint32_t leaf) {
   ++resplits_;
   route_[p].feature = best.feature;
   route_[p].threshold = thr;
+  if (cat_) cat_mask_[p] = by_set ? cats : 0;
   // The children's histograms describe the old partition: start both empty
   // (release + acquire reuses the two slabs, zeroed, no allocation).
   pool_.release(slab_[l]);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "tree/category_split.hpp"
+
 namespace irithyll {
 
 Vfdt::Vfdt(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
@@ -27,6 +29,13 @@ void Vfdt::compute_layout() {
   linear_size_ = linear_ ? subspace_ + 1 : 0;
   bin_stride_ = cls ? n_classes_ : 3;
   obs_size_ = gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
+  nominal_.assign(n_features_, 0);
+  any_nominal_ = false;
+  for (std::uint32_t f : config_.categorical)
+    if (f < n_features_) nominal_[f] = 1, any_nominal_ = true;
+  if (any_nominal_) obs_size_ = std::max(obs_size_, kCategoryBins * bin_stride_);
+  cand_branches_.assign(any_nominal_ ? kCategoryBins * bin_stride_ : 0, 0.0);
+  best_branches_.assign(cand_branches_.size(), 0.0);
   log_scores_.assign(cls ? n_classes_ : 0, 0.0);
   proba_.assign(cls ? n_classes_ : 0, 0.0);
   var_product_.assign(cls ? n_classes_ : 0, 1.0);
@@ -93,9 +102,15 @@ std::size_t Vfdt::find_leaf_node(std::span<const double> x) const {
   while (nodes_[n].feature >= 0) {
     const Node& node = nodes_[n];
     const double v = x[static_cast<std::size_t>(node.feature)];
-    n = v > node.threshold ? node.b : node.a;  // NaN goes left
+    n = node.kind == kThreshold ? (v > node.threshold ? node.b : node.a) : route(node, v);  // NaN goes left
   }
   return n;
+}
+
+std::size_t Vfdt::route(const Node& node, double v) const {
+  const int c = category_code(v);
+  if (node.kind == kEqual) return c >= 0 && static_cast<double>(c) == node.threshold ? node.a : node.b;
+  return c >= 0 && static_cast<double>(c) < node.threshold ? node.a + static_cast<std::uint32_t>(c) : node.b;
 }
 
 double Vfdt::learn_one(std::span<const double> x, double y, double w) {

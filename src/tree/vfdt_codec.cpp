@@ -1,7 +1,9 @@
 // Vfdt checkpoint encoding. Layout (little-endian, ByteWriter):
 //   config | task u8 | n_classes u64 | n_features u64 | subspace u64 | seed u64 | rng state u64
 //   feat_min f64s | feat_max f64s | feat_moments f64s
-//   n_nodes u64 | per node: threshold f64, feature i32 (as u32), a u32, b u32
+//   n_nodes u64 | per node: threshold f64, feature i32 (as u32; a routing node's
+//                 kind in its top byte: 0 threshold, 1 multiway, 2 equal, so
+//                 records from before nominal attributes read as threshold), a u32, b u32
 //   n_leaves u64 | per leaf: depth u32, weight_at_attempt f64, mc_correct f64, nb_correct f64,
 //                           n features u64 + u32 each, stats f64s
 //   free u64 count + u32 each
@@ -28,7 +30,8 @@ void Vfdt::encode(ByteWriter& out) const {
   out.u64(nodes_.size());
   for (const Node& n : nodes_) {
     out.f64(n.threshold);
-    out.u32(static_cast<std::uint32_t>(n.feature));
+    out.u32(n.feature < 0 ? static_cast<std::uint32_t>(n.feature)
+                          : static_cast<std::uint32_t>(n.feature) | (static_cast<std::uint32_t>(n.kind) << 24));
     out.u32(n.a);
     out.u32(n.b);
   }
@@ -77,7 +80,13 @@ Status Vfdt::decode(ByteReader& in) {
   t.nodes_.resize(n_nodes);
   for (Node& n : t.nodes_) {
     n.threshold = in.f64("threshold");
-    n.feature = static_cast<std::int32_t>(in.u32("feature"));
+    const std::uint32_t f = in.u32("feature");
+    if (f == 0xFFFFFFFFu) {
+      n.feature = -1;
+    } else {
+      n.feature = static_cast<std::int32_t>(f & 0xFFFFFFu);
+      n.kind = static_cast<std::uint8_t>(f >> 24);
+    }
     n.a = in.u32("node a");
     n.b = in.u32("node b");
   }
@@ -104,6 +113,7 @@ Status Vfdt::decode(ByteReader& in) {
     if (!t.gaussian_) {
       // Histogram blocks must have a finite origin and a positive finite width once used.
       for (std::size_t j = 0; j < m; ++j) {
+        if (t.any_nominal_ && t.nominal_[l.features[j]]) continue;  // value rows, not a histogram block
         const double* b = l.stats.data() + t.head_size_ + t.linear_size_ + j * t.obs_size_;
         if (b[2] != 0.0 && (b[2] != 1.0 || !std::isfinite(b[0]) || !(b[1] > 0.0) || !std::isfinite(b[1])))
           return Status::corruption("hoeffding tree: bad histogram range");
@@ -126,8 +136,17 @@ Status Vfdt::decode(ByteReader& in) {
       if (n.feature != -1 || n.a >= n_leaves || used[n.a]) return Status::corruption("hoeffding tree: bad leaf reference");
       used[n.a] = 1;  // each slot belongs to one leaf node
     } else if (static_cast<std::uint64_t>(n.feature) >= d || n.a <= i || n.b <= i || n.a >= n_nodes || n.b >= n_nodes ||
-               !std::isfinite(n.threshold)) {
+               !std::isfinite(n.threshold) || n.kind > kEqual) {
       return Status::corruption("hoeffding tree: bad routing node");
+    } else if (n.kind != kThreshold) {
+      // Nominal nodes: an integer code (equal) or branch count (multiway,
+      // children a .. a + count - 1 with the default b among them).
+      const double v = n.threshold;
+      const bool ok = n.kind == kEqual ? v >= 0.0 && v < 64.0 && v == std::floor(v)
+                                       : v >= 2.0 && v <= 64.0 && v == std::floor(v) &&
+                                             n.a + static_cast<std::uint64_t>(v) <= n_nodes && n.b >= n.a &&
+                                             n.b < n.a + static_cast<std::uint64_t>(v);
+      if (!ok) return Status::corruption("hoeffding tree: bad nominal routing node");
     }
   }
   *this = std::move(t);

@@ -37,11 +37,21 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
+    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing) with multiway splits, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
+        &set_categorical_features,
+        [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
 };
 
 }  // namespace
 
 std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields() { return kFields; }
+
+Status set_categorical_features(HoeffdingTreeConfig& c, std::string_view list) {
+  auto items = parse_index_list("categorical-features", list);
+  if (!items) return items.status();
+  c.categorical = std::move(items).value();
+  return Status::ok();
+}
 
 Result<SplitCriterion> parse_split_criterion(std::string_view name) {
   if (name == "info-gain" || name == "info_gain" || name == "entropy") return SplitCriterion::kInfoGain;
@@ -97,7 +107,9 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.u32(grace_period);
   out.f64(delta);
   out.f64(tie_threshold);
-  out.u8(static_cast<std::uint8_t>(criterion));
+  // Bit 7 of the criterion byte flags the nominal attribute list at the end;
+  // without one the record is byte-identical to the one before it.
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(criterion) | (categorical.empty() ? 0 : 0x80)));
   out.u8(static_cast<std::uint8_t>(leaf_model));
   out.u8(static_cast<std::uint8_t>(numeric));
   out.u32(n_split_points);
@@ -105,6 +117,9 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.u32(max_depth);
   out.f64(min_branch_fraction);
   out.f64(learning_rate);
+  if (categorical.empty()) return;
+  out.u64(categorical.size());
+  for (std::uint32_t f : categorical) out.u32(f);
 }
 
 Status HoeffdingTreeConfig::decode(ByteReader& in) {
@@ -112,12 +127,19 @@ Status HoeffdingTreeConfig::decode(ByteReader& in) {
   c.grace_period = in.u32("grace_period");
   c.delta = in.f64("delta");
   c.tie_threshold = in.f64("tie_threshold");
-  const std::uint8_t cr = in.u8("criterion"), lm = in.u8("leaf_model"), nu = in.u8("numeric");
+  std::uint8_t cr = in.u8("criterion");
+  const std::uint8_t lm = in.u8("leaf_model"), nu = in.u8("numeric");
   c.n_split_points = in.u32("n_split_points");
   c.n_bins = in.u32("n_bins");
   c.max_depth = in.u32("max_depth");
   c.min_branch_fraction = in.f64("min_branch_fraction");
   c.learning_rate = in.f64("learning_rate");
+  if (in.ok() && (cr & 0x80) != 0) {
+    cr &= 0x7F;
+    const std::size_t k = in.read_count(4, "nominal attributes");
+    if (in.ok() && k == 0) in.fail("nominal attribute flag with an empty list");
+    for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("nominal attribute"));
+  }
   if (!in.ok()) return in.status();
   if (cr > 1 || lm > 4 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
   c.criterion = static_cast<SplitCriterion>(cr);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "irithyll/tree/vfdt.hpp"
+#include "tree/category_split.hpp"
 
 namespace irithyll {
 
@@ -90,7 +91,16 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
     const std::size_t f = leaf.features[j];
     const double v = x[f];
     if (!std::isfinite(v)) continue;
-    if (gaussian_) {
+    if (any_nominal_ && nominal_[f]) {
+      const int code = category_code(v);
+      if (code < 0) continue;  // not a code: missing
+      double* row = obs + static_cast<std::size_t>(code) * bin_stride_;
+      if (cls) {
+        row[yc] += w;
+      } else {
+        add_sample(row, y, w);
+      }
+    } else if (gaussian_) {
       double* g = obs + 5 * yc;  // [w, mean, M2, min, max]
       if (g[0] <= 0.0) {
         g[3] = g[4] = v;

@@ -40,7 +40,9 @@ std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x)
   for (std::size_t j = 0; j < subspace_; ++j, obs += obs_size_) {
     const double v = x[leaf.features[j]];
     if (!std::isfinite(v)) continue;
-    if (gaussian_) {
+    if (any_nominal_ && nominal_[leaf.features[j]]) {
+      add_nominal_log_likelihood(obs, v);
+    } else if (gaussian_) {
       for (std::size_t c = 0; c < n_classes_; ++c) {
         const double* g = obs + 5 * c;  // [w, mean, M2, min, max]
         if (log_scores_[c] == kNegInf) continue;

@@ -162,13 +162,15 @@ void Vfdt::attempt_split(std::size_t node) {
     pre_impurity_ = config_.criterion == SplitCriterion::kGini ? gini_impurity(pre) : entropy_bits(pre);
   }
   for (std::size_t j = 0; j < subspace_; ++j) {
-    const Candidate c = gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
-                                  : best_histogram(leaf, j, cand_left_, cand_right_);
+    const Candidate c = any_nominal_ && nominal_[leaf.features[j]] ? best_nominal(leaf, j, cand_left_, cand_right_, cand_branches_)
+                        : gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
+                                    : best_histogram(leaf, j, cand_left_, cand_right_);
     if (c.merit > best.merit) {
       second = std::max(second, best.merit);
       best = c;
       best_left_.swap(cand_left_);
       best_right_.swap(cand_right_);
+      if (c.kind == kMultiway) best_branches_.swap(cand_branches_);
     } else {
       second = std::max(second, c.merit);
     }
@@ -181,13 +183,14 @@ void Vfdt::attempt_split(std::size_t node) {
   const bool split = cls ? (best.merit - second > eps || eps < config_.tie_threshold)
                          : (second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
   if (!split) return;
+  if (best.kind == kMultiway) return split_multiway(node, best);
 
   const std::uint32_t depth = leaf.depth + 1;
   const std::uint32_t right_slot = new_leaf_slot();  // may move leaves_: `leaf` is dead from here
   const auto left_node = static_cast<std::uint32_t>(nodes_.size());
   nodes_.push_back(Node{0.0, -1, slot, 0});
   nodes_.push_back(Node{0.0, -1, right_slot, 0});
-  nodes_[node] = Node{best.threshold, best.feature, left_node, left_node + 1};
+  nodes_[node] = Node{best.threshold, best.feature, left_node, left_node + 1, best.kind};
   // Children start from the branch statistics the split predicted, so they
   // predict sensibly at once (as MOA's new leaves do).
   init_leaf(leaves_[slot], depth, best_left_);

@@ -293,7 +293,9 @@ TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {
   plain.handoff_window = 1;
   ByteWriter wp;
   plain.encode(wp);
-  EXPECT_EQ(wp.data().size(), wo.data().size() + 1 + 8 + 4);  // the version-2 tail
+  // The version-2 tail: routing (u8 f64 u32), leaf options (u8 f64 u32 f64),
+  // categorical list (u64 count, here empty).
+  EXPECT_EQ(wp.data().size(), wo.data().size() + (1 + 8 + 4) + (1 + 8 + 4 + 8) + 8);
 }
 
 TEST(SGBTRoutingExport, SoftRoutingIsRefusedByName) {

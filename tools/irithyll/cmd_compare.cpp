@@ -98,9 +98,12 @@ int run_compare(std::span<char* const> argv) {
   auto specs = parse_model_specs(args.get("models"));
   if (!specs) return fail(specs.status().with_context("--models"));
   std::vector<std::string> names;
+  std::string categorical;  // text report: which columns each model splits by category sets
   for (const ModelSpec& spec : *specs) {
     names.push_back(spec.name);
-    auto made = make_learner(spec.name, spec.settings,
+    ModelSettings settings = spec.settings;
+    if (add_schema_categorical(settings, spec.name, schema)) categorical += (categorical.empty() ? "" : ", ") + spec.name;
+    auto made = make_learner(spec.name, settings,
                              LearnerContext{schema.task, schema.n_classes(), schema.n_features(), *seed});
     if (!made) return fail(made.status().with_context("--models"));
     owned.push_back(std::move(made).value());
@@ -129,7 +132,9 @@ int run_compare(std::span<char* const> argv) {
     std::printf("stream  %s (%zu features, %s", source.c_str(), schema.n_features(),
                 cls ? "classification" : "regression");
     if (cls) std::printf(", %zu classes", schema.n_classes());
-    std::printf("), %llu samples, one pass\n\n", static_cast<unsigned long long>((*reports)[0].samples));
+    std::printf("), %llu samples, one pass\n", static_cast<unsigned long long>((*reports)[0].samples));
+    std::fputs(categorical_report(schema, categorical).c_str(), stdout);
+    std::printf("\n");
     if (cls) std::printf("%-14s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "macro_f1", "samples/s", "memory");
     else std::printf("%-14s %11s %11s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "samples/s", "memory");
     for (std::size_t i = 0; i < reports->size(); ++i) {

@@ -111,12 +111,14 @@ class ProgressObserver final : public PrequentialObserver {
   ProgressBar& bar_;
 };
 
-void print_summary(const PrequentialReport& r, const Schema& schema, const std::string& source) {
+void print_summary(const PrequentialReport& r, const Schema& schema, const std::string& source,
+                   const std::string& categorical) {
   std::printf("model        %s\n", r.learner.c_str());
   std::printf("stream       %s (%zu features, %s", source.c_str(), schema.n_features(),
               schema.task == Task::kClassification ? "classification" : "regression");
   if (schema.task == Task::kClassification) std::printf(", %zu classes", schema.n_classes());
   std::printf(")\n");
+  std::fputs(categorical.c_str(), stdout);
   std::printf("samples      %llu\n", static_cast<unsigned long long>(r.samples));
   if (r.unlabelled > 0) std::printf("unlabelled   %llu\n", static_cast<unsigned long long>(r.unlabelled));
   if (schema.task == Task::kClassification) {
@@ -223,6 +225,7 @@ int run_eval(std::span<char* const> argv) {
                              : args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
 
   std::unique_ptr<Learner> learner;
+  std::string categorical;  // the report's line on categorical columns (new models only)
   if (args.given("load")) {
     Schema stored;
     auto loaded = load_learner(args.get("load"), &stored);
@@ -234,7 +237,9 @@ int run_eval(std::span<char* const> argv) {
     if (model == nullptr)
       return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
     const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
-    auto made = make_learner(model->name, given_model_settings(args, *model), context);
+    ModelSettings settings = given_model_settings(args, *model);
+    categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema) ? std::string(model->name) : "");
+    auto made = make_learner(model->name, settings, context);
     // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
     if (!made) return fail(made.status().with_context(source));
     learner = std::move(made).value();
@@ -329,7 +334,7 @@ int run_eval(std::span<char* const> argv) {
     }
     std::printf("%s\n", json.c_str());
   } else {
-    print_summary(*report, schema, source);
+    print_summary(*report, schema, source, categorical);
     std::fputs(importance_table(*learner, schema).c_str(), stdout);
   }
   return 0;

@@ -8,7 +8,7 @@ void declare_data_options(ArgParser& p) {
       .flag("no-header", "the CSV has no header row; columns are named c1, c2, ...")
       .option("features", "COLS", "comma-separated feature columns, in this order (default: all but the target)")
       .option("drop", "COLS", "comma-separated columns never used as features (ids, timestamps)")
-      .option("categorical", "COLS", "comma-separated columns read as categories even when numeric")
+      .option("categorical", "COLS", "comma-separated columns (names, or 0-based feature indices) read as category codes 0, 1, ... in order of first appearance, even when numeric; string columns always are. Models with category splits (sgbt, hoeffding_tree) split them by category sets")
       .option("classes", "LIST", "comma-separated class labels; class ids follow this order (default: inferred)")
       .option("max-classes", "N", "refuse an id-like target with more distinct values than N", "1000")
       .option("lookahead", "N", "rows read ahead to infer the task, classes and JSON keys", "10000");

@@ -29,6 +29,36 @@ ModelSettings given_model_settings(const ArgParser& parser, const CatalogueEntry
   return settings;
 }
 
+namespace {
+constexpr std::string_view kCategoricalField = "categorical-features";
+}  // namespace
+
+bool add_schema_categorical(ModelSettings& settings, std::string_view model, const Schema& schema) {
+  if (schema.categorical_features.empty()) return false;
+  const CatalogueEntry* entry = find_model(model);
+  if (entry == nullptr) return false;
+  const FieldInfo* field = nullptr;
+  for (const FieldInfo& f : entry->fields())
+    if (field_name_matches(f, kCategoricalField)) field = &f;
+  if (field == nullptr) return false;
+  for (const auto& [name, value] : settings.items())
+    if (field_name_matches(*field, name)) return !value.empty();  // the user's own list wins
+  std::string list;
+  for (const std::size_t f : schema.categorical_features) list += (list.empty() ? "" : ",") + std::to_string(f);
+  settings.set(std::string(kCategoricalField), list);
+  return true;
+}
+
+std::string categorical_report(const Schema& schema, const std::string& models) {
+  if (schema.categorical_features.empty()) return {};
+  std::string names;
+  for (const std::size_t f : schema.categorical_features)
+    names += (names.empty() ? "" : ", ") + (f < schema.feature_names.size() ? schema.feature_names[f] : std::to_string(f));
+  return "categorical  " + names +
+         (models.empty() ? " (read as category codes 0, 1, ...; no category splits in this model)\n"
+                         : " (split by category in " + models + ")\n");
+}
+
 std::string listed_model_names() {
   std::string names;
   for (const auto& e : catalogue())

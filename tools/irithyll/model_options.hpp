@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/stream/stream.hpp"
 
 namespace irithyll::cli {
 
@@ -21,6 +22,16 @@ void declare_model_options(ArgParser& parser, const CatalogueEntry& entry);
 
 // The settings the user gave on the command line (defaults are left to the table).
 ModelSettings given_model_settings(const ArgParser& parser, const CatalogueEntry& entry);
+
+// The table reader's categorical columns (--categorical and string columns,
+// Schema::categorical_features) become the model's categorical-features
+// setting when its table has that field and `settings` does not set it
+// already. Returns true when it was added.
+bool add_schema_categorical(ModelSettings& settings, std::string_view model, const Schema& schema);
+// "categorical  day, colour (split by category in sgbt)\n" for the text
+// reports, or "" when the stream has no categorical columns; `models` names
+// the models that split on them (empty: the codes are read as numbers).
+std::string categorical_report(const Schema& schema, const std::string& models);
 
 // "sgbt|attention|..." for help texts.
 std::string listed_model_names();

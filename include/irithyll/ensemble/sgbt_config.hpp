@@ -74,6 +74,7 @@ struct SGBTConfig {
   double linear_learning_rate = 0.1;         // (0, 1]; normalised LMS step of linear leaves
   std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)
   double adaptive_depth = 0.0;               // 0 = off; CIR gate factor c (ceiling 2 max_depth, gain > c/(n d))
+  std::vector<std::uint32_t> categorical;    // feature indices split by category sets (TreeConfig::categorical)
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;

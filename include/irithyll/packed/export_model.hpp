@@ -21,6 +21,10 @@ struct ExportNode {
   std::uint32_t left = 0;     // index into ExportTree::nodes (internal nodes)
   std::uint32_t right = 0;
   double leaf_value = 0.0;    // leaf output before the learning rate (leaves)
+  // A category-set split (x goes left iff bit x of the mask is set): the
+  // packed formats have no such node, so the exporters refuse it.
+  bool categorical = false;
+  std::uint64_t category_mask = 0;
 };
 
 struct ExportTree {

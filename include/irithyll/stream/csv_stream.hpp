@@ -47,7 +47,12 @@
 //   - A feature column is numeric if its first non-missing value parses as a
 //     number, categorical otherwise or when listed in CsvOptions::categorical.
 //     A later non-number in a numeric column is an error. Categorical values
-//     become ids 0, 1, 2, ... in order of first appearance, per column.
+//     become ids 0, 1, 2, ... in order of first appearance, per column
+//     (the dictionary is the reader's: the same input gives the same ids).
+//     Schema::categorical_features lists the categorical feature columns
+//     decided by the end of the look-ahead (listed ones, and those whose
+//     first value there is not a number); a column with no value in the
+//     look-ahead is decided later and not listed (name it in categorical).
 //   - Task, when CsvOptions::task is empty (from the look-ahead): a
 //     non-numeric target means classification; a numeric target with only
 //     integer values and at most 32 distinct values means classification;
@@ -87,7 +92,7 @@ struct CsvOptions {
   bool header = true;              // CSV; false = columns c1, c2, ...
   std::vector<std::string> features;     // empty = every column but the target
   std::vector<std::string> drop;         // never features
-  std::vector<std::string> categorical;  // categorical even if numbers
+  std::vector<std::string> categorical;  // categorical even if numbers (names, or 0-based feature indices)
   std::vector<std::string> classes;      // fixed class list; empty = infer
   std::size_t max_classes = 1000;        // guard rail (see above)
   std::uint64_t lookahead_rows = 10000;  // >= 1

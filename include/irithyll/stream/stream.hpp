@@ -23,6 +23,10 @@ struct Schema {
   std::string target_name;
   Task task = Task::kRegression;
   std::vector<std::string> class_names;  // classification only; size = n_classes
+  // Feature indices whose values are category codes 0, 1, 2, ... (a table
+  // reader's string columns and --categorical ones), ascending; models with
+  // category-set splits can be told to use them (categorical-features).
+  std::vector<std::size_t> categorical_features = {};
   std::size_t n_features() const { return feature_names.size(); }
   std::size_t n_classes() const { return class_names.size(); }
 };

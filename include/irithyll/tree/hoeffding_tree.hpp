@@ -17,6 +17,11 @@
 // Routing. x[feature] <= threshold goes left; NaN goes left; i.e. right iff
 // x > threshold, exactly as the packed formats. NaN values are skipped when
 // binning; their gradient mass is credited to the left side of every split.
+// A feature listed in TreeConfig::categorical instead gets one bin per code
+// 0..63 and category-set splits (src/tree/category_split.hpp): x goes left
+// iff its code's bit is set in the node's 64-bit mask; missing and
+// out-of-range values go right. Trees without categorical features keep the
+// plain paths (one flag test per route and per accumulate).
 //
 // Layout (struct of arrays, one index per node): routing nodes are 16 bytes
 // {threshold, feature, left}; left == 0 marks a leaf (the root is never a
@@ -100,6 +105,7 @@ class HoeffdingTree {
   double learn_one(std::span<const double> x, double g, double h, std::uint32_t repeats = 1);
 
   std::uint32_t leaf_index(std::span<const double> x) const noexcept {
+    if (cat_) return leaf_index_categorical(x);
     const RouteNode* nodes = route_.data();
     std::uint32_t n = 0;
     while (nodes[n].left != 0) {
@@ -157,6 +163,13 @@ class HoeffdingTree {
   std::uint32_t depth() const;
   bool is_leaf(std::uint32_t n) const { return route_[n].left == 0; }
   const RouteNode& node(std::uint32_t n) const { return route_[n]; }
+  // A category-set split (its threshold is unused, 0): x goes left iff bit
+  // category_code(x[feature]) of category_mask(n) is set.
+  bool is_categorical_split(std::uint32_t n) const {
+    return cat_ && route_[n].left != 0 && is_cat_[route_[n].feature] != 0;
+  }
+  std::uint64_t category_mask(std::uint32_t n) const { return cat_mask_.empty() ? 0 : cat_mask_[n]; }
+  bool has_categorical_splits() const;
   double node_value(std::uint32_t n) const { return value_[n]; }
   std::uint16_t node_depth(std::uint32_t n) const { return depth_[n]; }
   std::uint64_t node_count(std::uint32_t n) const { return count_[n]; }
@@ -192,11 +205,16 @@ class HoeffdingTree {
   void reserve_nodes();
   void build_edges();
   void accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept;
+  // The categorical forms (hoeffding_tree_categorical.cpp), used iff cat_.
+  std::uint32_t leaf_index_categorical(std::span<const double> x) const noexcept;
+  void accumulate_categorical(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept;
   bool attempt_split(std::uint32_t leaf);
   void draw_feature_mask();
   void push_leaf(std::uint16_t depth, double value, double lo = -kInf, double hi = kInf);
   // Best and second-best candidate over the feature mask on one histogram.
-  bool find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second);
+  // best_cats: the category mask when the best split is by category set.
+  bool find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second,
+                 std::uint64_t& best_cats);
   // Split re-evaluation at the depth ceiling (tree_reeval.cpp).
   bool reevaluate(std::uint32_t leaf);
   std::uint32_t parent_of(std::uint32_t n) const noexcept;
@@ -247,6 +265,13 @@ class HoeffdingTree {
   std::vector<std::uint64_t> adv_n_;      // adaptive: samples, summed advantage, largest |advantage|
   std::vector<double> adv_sum_, adv_max_;
   std::vector<GradBin> merged_;           // re-evaluation scratch: the two children's bins summed
+
+  // Categorical features (config().categorical non-empty): cat_ is fixed at
+  // construction; is_cat_ per feature, cat_mask_ per node (0 on leaves and
+  // numeric splits).
+  bool cat_ = false;
+  std::vector<std::uint8_t> is_cat_;
+  std::vector<std::uint64_t> cat_mask_;
 };
 
 }  // namespace irithyll

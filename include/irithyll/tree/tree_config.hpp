@@ -70,6 +70,11 @@ struct TreeConfig {
   bool has_extensions() const noexcept {
     return leaf_model != TreeLeafModel::kConstant || split_reeval_interval > 0 || adaptive_depth > 0.0;
   }
+  // Feature indices read as category codes (integers 0..63, one histogram
+  // bin each) and split by category sets: see category_split.hpp. Other
+  // values of such a feature (NaN, negative, non-integer, >= 64) are
+  // missing and go right. Indices past the feature count are ignored.
+  std::vector<std::uint32_t> categorical;
 
   bool has_monotone() const noexcept {
     for (std::int8_t m : monotone)
@@ -78,7 +83,12 @@ struct TreeConfig {
   }
   bool has_options() const noexcept {
     return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || adaptive_leaf_bound > 0.0 ||
-           !monotone.empty();
+           !monotone.empty() || !categorical.empty();
+  }
+  bool is_categorical(std::size_t feature) const noexcept {
+    for (std::uint32_t c : categorical)
+      if (c == feature) return true;
+    return false;
   }
   std::int8_t monotone_of(std::size_t feature) const noexcept {
     return feature < monotone.size() ? monotone[feature] : std::int8_t{0};

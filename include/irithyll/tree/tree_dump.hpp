@@ -1,6 +1,7 @@
 // Human-readable views of one Hoeffding tree: an indented text outline and
 // a Graphviz dot graph. Splits read "feature <= threshold" (the left branch;
-// missing values go left too); leaves show their value and sample count.
+// missing values go left too) or "feature in {a,b,c}" for a category-set
+// split (missing values go right); leaves show their value and sample count.
 // Feature names are optional: an empty list (or a short one) prints x<i>.
 #pragma once
 

@@ -21,6 +21,17 @@
 // merging in pairs) whenever a value falls outside it, so they need no
 // warm-up and cost nothing per sample to re-grid.
 //
+// Nominal attributes (config.categorical; MOA's NominalAttributeClassObserver):
+// values are codes 0..63 (others are missing), the leaf keeps one row of
+// class weights (or [w, mean, M2]) per value, naive Bayes uses the
+// Laplace-smoothed per-value frequency, and the split search scores both a
+// multiway split (one branch per value seen at the leaf; merit over all
+// branches, at least two holding min_branch_fraction) and every
+// one-value-vs-rest binary split, as MOA's HoeffdingTree does by default.
+// At a multiway node, a missing value or one not seen when it split goes to
+// the branch that held the most weight then; at "x == v", anything else goes
+// right.
+//
 // Subspaces (ARF, Gomes et al. 2017): with subspace m < d every new leaf
 // observes its own m attributes drawn without replacement from the tree's RNG.
 //
@@ -33,6 +44,8 @@
 //   observer  per observed attribute, obs_size_ doubles:
 //     Gaussian  K x [w, mean, M2, min, max]
 //     histogram [lo, width, initialised] then bins x S (S = K, or 3 for [w, mean, M2])
+//     nominal   64 value rows x S (obs_size_ is the larger of this and the
+//               numeric size when any attribute is nominal)
 // A split turns the leaf into a routing node; its slot is reused by the left
 // child and the right child takes a free slot, so the tree allocates only
 // when it grows past its largest size.
@@ -99,11 +112,16 @@ class Vfdt {
   void add_split_counts(std::span<std::uint64_t> counts) const;
 
  private:
+  // Routing kinds: x <= threshold (or NaN) goes to a, else b; multiway:
+  // code c < threshold (the branch count) goes to a + c, else b (the
+  // default branch); equal: code == threshold goes to a, else b.
+  enum : std::uint8_t { kThreshold = 0, kMultiway = 1, kEqual = 2 };
   struct Node {
     double threshold = 0.0;
     std::int32_t feature = -1;  // < 0: leaf
     std::uint32_t a = 0;        // leaf: slot in leaves_; routing: left child (x <= threshold or NaN)
     std::uint32_t b = 0;        // routing: right child
+    std::uint8_t kind = kThreshold;
   };
   struct Leaf {
     std::vector<std::uint32_t> features;  // observed attributes (subspace)
@@ -115,8 +133,9 @@ class Vfdt {
   };
   struct Candidate {
     double merit = 0.0;
-    double threshold = 0.0;
+    double threshold = 0.0;  // kEqual: the value; kMultiway: the branch count
     std::int32_t feature = -1;
+    std::uint8_t kind = kThreshold;
   };
 
   // Sizes and offsets of the stats block (fixed at construction).
@@ -151,6 +170,15 @@ class Vfdt {
   Candidate best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
   Candidate best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
   double merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const;
+  // Nominal attributes (vfdt_nominal.cpp): the best multiway or
+  // one-vs-rest split of observed attribute j (branch rows of a multiway one
+  // into `branches`), the multiway merit, and the naive Bayes term.
+  Candidate best_nominal(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right,
+                         std::vector<double>& branches);
+  double multiway_merit(const double* rows, std::size_t n_branches) const;
+  void add_nominal_log_likelihood(const double* rows, double v) const;
+  void split_multiway(std::size_t node, const Candidate& best);
+  std::size_t route(const Node& node, double v) const;
 
   HoeffdingTreeConfig config_{};
   Task task_ = Task::kClassification;
@@ -163,6 +191,8 @@ class Vfdt {
   // Layout, derived from the above.
   std::size_t head_size_ = 0, linear_size_ = 0, obs_size_ = 0, bin_stride_ = 0;
   bool gaussian_ = true, linear_ = false;
+  bool any_nominal_ = false;
+  std::vector<std::uint8_t> nominal_;  // per feature: 1 = nominal (config.categorical)
 
   std::vector<Node> nodes_;
   std::vector<Leaf> leaves_;
@@ -181,6 +211,7 @@ class Vfdt {
   };
   mutable NbCache nb_cache_;  // invalidated by every learn_one
   std::vector<double> cand_left_, cand_right_, best_left_, best_right_, tmp_left_, tmp_right_, tmp_total_;
+  std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
   std::vector<std::uint32_t> perm_;
   double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
 };

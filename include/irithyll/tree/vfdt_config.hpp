@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/config_fields.hpp"
@@ -44,6 +45,11 @@ struct HoeffdingTreeConfig {
   std::uint32_t max_depth = 0;          // 0 = unlimited, else [1, 60]
   double min_branch_fraction = 0.01;    // [0, 0.5); a split keeps this much weight on two branches
   double learning_rate = 0.01;          // (0, 1]; linear leaves: SGD step on normalised features
+  // Feature indices read as nominal attributes (codes 0..63, as MOA's
+  // NominalAttributeClassObserver): per-value statistics, and multiway
+  // (one branch per value) or one-value-vs-rest splits. Other values of such
+  // a feature are missing. Indices past the feature count are ignored.
+  std::vector<std::uint32_t> categorical;
 
   Status validate() const;
   void encode(ByteWriter& out) const;
@@ -51,6 +57,8 @@ struct HoeffdingTreeConfig {
 };
 
 std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields();
+// The categorical-features row's parser ("0,3"), shared with arf's table.
+Status set_categorical_features(HoeffdingTreeConfig& c, std::string_view list);
 
 Result<SplitCriterion> parse_split_criterion(std::string_view name);
 std::string_view split_criterion_name(SplitCriterion c);

@@ -1,0 +1,109 @@
+// String feature columns end to end: `irithyll eval` reads a CSV whose
+// colour column holds names, codes them in order of first appearance, marks
+// the column categorical for SGBT (saying so in the report) and learns a
+// target that depends on a set of colours; naming the column, or giving an
+// empty categorical-features list, decides it explicitly.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "irithyll/core/rng.hpp"
+#include "support/cli_runner.hpp"
+
+namespace irithyll::testing {
+namespace {
+
+// 16 colour names; y = yes iff the colour is in a scattered half of them.
+std::string colour_csv(int rows) {
+  static const char* kNames[] = {"red",  "green", "blue",  "cyan",  "pink", "gold",  "grey", "navy",
+                                 "lime", "teal",  "olive", "coral", "plum", "khaki", "mint", "rust"};
+  std::string csv = "colour,noise,label\n";
+  Xorshift64 rng(9);
+  for (int i = 0; i < rows; ++i) {
+    const auto c = static_cast<int>(rng.uniform() * 16.0);
+    const bool y = ((0x6A93u >> c) & 1u) != 0;
+    csv += std::string(kNames[c]) + "," + std::to_string(rng.uniform()) + "," + (y ? "yes" : "no") + "\n";
+  }
+  return csv;
+}
+
+double accuracy_of(const std::string& out) {
+  const auto at = out.find("accuracy");
+  if (at == std::string::npos) return -1.0;
+  return std::stod(out.substr(at + 8));
+}
+
+const std::string kModel = " --model sgbt --n-steps 5 --max-depth 2 --seed 1";
+
+TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
+  const std::string data = write_temp_file("colours.csv", colour_csv(6000));
+  const auto with = run_cli("eval --quiet --data " + data + kModel);
+  ASSERT_EQ(with.code, 0) << with.err;
+  EXPECT_NE(with.out.find("categorical  colour (split by category in sgbt)"), std::string::npos) << with.out;
+  // The user's empty list wins: the codes are then plain numbers.
+  const auto without = run_cli("eval --quiet --data " + data + kModel + " --categorical-features ''");
+  ASSERT_EQ(without.code, 0) << without.err;
+  const double a = accuracy_of(with.out), b = accuracy_of(without.out);
+  EXPECT_GT(a, 0.9) << with.out;
+  EXPECT_GT(a, b + 0.1) << "with " << a << ", without " << b;
+  // The VFDT gets the column as a nominal attribute (multiway splits).
+  const std::string ht = " --model hoeffding_tree --leaf-model mc --grace-period 50 --seed 1";
+  const auto ht_with = run_cli("eval --quiet --data " + data + ht);
+  ASSERT_EQ(ht_with.code, 0) << ht_with.err;
+  EXPECT_NE(ht_with.out.find("categorical  colour (split by category in hoeffding_tree)"), std::string::npos)
+      << ht_with.out;
+  const auto ht_without = run_cli("eval --quiet --data " + data + ht + " --categorical-features ''");
+  ASSERT_EQ(ht_without.code, 0) << ht_without.err;
+  EXPECT_GT(accuracy_of(ht_with.out), accuracy_of(ht_without.out) + 0.05) << ht_with.out << ht_without.out;
+  std::remove(data.c_str());
+}
+
+// A numeric column named in --categorical (by name or feature index) is
+// coded and split the same way; a model without category splits is told so.
+TEST(CategoricalCli, NamedNumericColumnAndOtherModels) {
+  std::string csv = "code,noise,label\n";
+  Xorshift64 rng(4);
+  for (int i = 0; i < 4000; ++i) {
+    const auto c = static_cast<int>(rng.uniform() * 16.0);
+    csv += std::to_string(100 + 7 * c) + "," + std::to_string(rng.uniform()) + "," +
+           (((0x6A93u >> c) & 1u) != 0 ? "1" : "0") + "\n";
+  }
+  const std::string data = write_temp_file("codes.csv", csv);
+  for (const char* col : {"code", "0"}) {
+    const auto r = run_cli("eval --quiet --data " + data + kModel + " --categorical " + col);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("categorical  code (split by category in sgbt)"), std::string::npos) << r.out;
+    EXPECT_GT(accuracy_of(r.out), 0.9) << r.out;
+  }
+  const auto nb = run_cli("eval --quiet --data " + data + " --model loglinear --categorical code");
+  ASSERT_EQ(nb.code, 0) << nb.err;
+  EXPECT_NE(nb.out.find("categorical  code (read as category codes 0, 1, ...; no category splits"), std::string::npos) << nb.out;
+  const auto bad = run_cli("eval --quiet --data " + data + kModel + " --categorical nope");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("nope"), std::string::npos) << bad.err;
+  std::remove(data.c_str());
+}
+
+TEST(CategoricalCli, CompareNamesTheModelsThatSplitByCategory) {
+  const std::string data = write_temp_file("colours_cmp.csv", colour_csv(2000));
+  const auto r = run_cli("compare --data " + data + " --models sgbt,loglinear,hoeffding_tree");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("categorical  colour (split by category in sgbt, hoeffding_tree)"), std::string::npos) << r.out;
+  std::remove(data.c_str());
+}
+
+// Packed export of a checkpoint with category splits fails with a clear error.
+TEST(CategoricalCli, ExportRefusesCategorySplits) {
+  const std::string data = write_temp_file("colours_exp.csv", colour_csv(3000));
+  const std::string ckpt = temp_path("colours.ckpt"), out = temp_path("colours.bin");
+  const auto e = run_cli("eval --quiet --data " + data + kModel + " --save " + ckpt);
+  ASSERT_EQ(e.code, 0) << e.err;
+  const auto x = run_cli("export --checkpoint " + ckpt + " --out " + out);
+  EXPECT_NE(x.code, 0);
+  EXPECT_NE(x.err.find("category-set split"), std::string::npos) << x.err;
+  for (const auto& p : {data, ckpt, out}) std::remove(p.c_str());
+}
+
+}  // namespace
+}  // namespace irithyll::testing
