@@ -24,5 +24,6 @@ CatalogueEntry stacked_row();
 CatalogueEntry hoeffding_tree_row();
 CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
+CatalogueEntry multi_target_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail

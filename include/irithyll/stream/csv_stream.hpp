@@ -78,6 +78,10 @@ enum class TableFormat : std::uint8_t { kCsv, kJsonLines };
 struct CsvOptions {
   TableFormat format = TableFormat::kCsv;
   std::string target;              // target column name; empty = last column
+  // Further regression targets after `target` (multi-target streams): never
+  // features, numeric, delivered by next_multi() in this order; the task is
+  // then regression.
+  std::vector<std::string> extra_targets;
   std::optional<Task> task;        // empty = infer (rules above)
   std::uint64_t skip_rows = 0;     // physical lines ignored before the header
   // A learner needs features, so one column is normally an error; a drift
