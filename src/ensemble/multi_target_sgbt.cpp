@@ -36,9 +36,7 @@ void MultiTargetSGBT::build() {
 }
 
 void MultiTargetSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  const std::uint64_t before = members_[0].n_samples_seen();
-  members_[0].learn_one(x, y, weight);
-  if (members_[0].n_samples_seen() != before) ++samples_seen_;
+  learn_multi(x, std::span<const double>(&y, 1), weight);
 }
 
 double MultiTargetSGBT::predict_one(std::span<const double> x) const { return members_[0].predict_one(x); }
@@ -50,9 +48,12 @@ void MultiTargetSGBT::predict_multi(std::span<const double> x, std::span<double>
 void MultiTargetSGBT::learn_multi(std::span<const double> x, std::span<const double> y, double weight) {
   bool taught = false;
   for (std::size_t k = 0; k < members_.size() && k < y.size(); ++k) {
-    const std::uint64_t before = members_[k].n_samples_seen();
-    members_[k].learn_one(x, y[k], weight);  // skips a non-finite target or weight itself
-    taught = taught || members_[k].n_samples_seen() != before;
+    // A missing target is not offered to its member at all, so member k is
+    // exactly the SGBT trained on the rows where target k is present.
+    if (!std::isfinite(y[k])) continue;
+    const std::uint64_t skipped = members_[k].n_skipped();
+    members_[k].learn_one(x, y[k], weight);  // skips a bad weight or width itself
+    taught = taught || members_[k].n_skipped() == skipped;
   }
   if (taught) ++samples_seen_;
 }
