@@ -4,6 +4,7 @@
 // and a checkpoint resumes bit-identically through --save/--load.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -124,6 +125,13 @@ TEST(MultiTargetCli, CheckpointResumeIsBitIdentical) {
   auto fewer = run_cli("eval --quiet --data " + csv + " --target a,b --drop c --load " + ckpt);
   EXPECT_NE(fewer.code, 0);
   EXPECT_NE(fewer.err.find("predicts 3 target"), std::string::npos) << fewer.err;
+  // `predict` writes one column per target.
+  auto predicted = run_cli("predict --checkpoint " + ckpt + " --data " + csv + " --drop a,b,c");
+  ASSERT_EQ(predicted.code, 0) << predicted.err;
+  std::istringstream lines(predicted.out);
+  std::string first;
+  ASSERT_TRUE(std::getline(lines, first));
+  EXPECT_EQ(std::count(first.begin(), first.end(), ','), 2) << first;
 }
 
 }  // namespace

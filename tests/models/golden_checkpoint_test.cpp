@@ -70,6 +70,8 @@ constexpr Golden kGolden[] = {
     // a schema omits: byte equality of the re-encoding is not checked, the
     // decode, predictions and continued learning are.
     {"hoeffding_tree", "sea", false}, {"arf", "sea", false}, {"bagged_sgbt", "friedman", false},
+    // Several targets (issue 13); the rows exercise target 0 through predict_one / learn_one.
+    {"multi_target_sgbt", "", false},
 };
 constexpr std::size_t kRows = 8;
 
