@@ -48,7 +48,7 @@ const std::array kFields = {
         [](const QuantileSGBTConfig& c) { return print_quantiles(c.quantiles); }},
     Row{FieldInfo::boolean("calibrate", "on", "online coverage correction per tau (adaptive conformal inference)"),
         IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, calibrate)},
-    Row{FieldInfo::real("calibration-rate", "0.005", "step of the coverage correction, in target spreads").in(0, 1, true),
+    Row{FieldInfo::real("calibration-rate", "0.01", "step of the coverage correction, in target spreads").in(0, 1, true),
         IRITHYLL_FIELD_REAL(QuantileSGBTConfig, calibration_rate)},
     Row{FieldInfo::boolean("center", "on", "tau models learn the residual around a squared-loss SGBT (narrower bands)"),
         IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, center)},
