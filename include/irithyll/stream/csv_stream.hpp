@@ -37,6 +37,9 @@
 //   row.
 // Common rules:
 //   - The target column is CsvOptions::target (default: the last column).
+//     CsvOptions::extra_targets adds further regression targets (multi-target:
+//     Schema::target_names, Stream::next_multi); an unknown one is an error
+//     naming it, a text cell in one is an error naming its row and column.
 //     Features: CsvOptions::features when given (in that order), else every
 //     other column in file order; minus CsvOptions::drop.
 //   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
