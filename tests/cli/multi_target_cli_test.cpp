@@ -102,8 +102,9 @@ TEST(MultiTargetCli, MissingColumnAndOneOutputModelAreNamedErrors) {
                        write_temp_file("mt_curve.csv", ""));
   EXPECT_NE(curve.code, 0);
   EXPECT_NE(curve.err.find("--curve"), std::string::npos) << curve.err;
-  auto predict = run_cli("compare --quiet --data " + csv + " --models sgbt --target a,b");
-  EXPECT_NE(predict.code, 0);
+  auto compare = run_cli("compare --quiet --data " + csv + " --models sgbt --target a,b");
+  EXPECT_NE(compare.code, 0);
+  EXPECT_NE(compare.err.find("--target names one column here"), std::string::npos) << compare.err;
 }
 
 TEST(MultiTargetCli, CheckpointResumeIsBitIdentical) {
