@@ -344,9 +344,8 @@ Status TableStreamImpl::choose_columns() {
     for (const std::string& f : options_.features) {
       const std::size_t c = column_of(f, false);
       if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --features names unknown column " + quoted(f));
-      if (c == target_col_ || (dropped[c] && !options_.extra_targets.empty() &&
-                               std::find(extra_target_cols_.begin(), extra_target_cols_.end(), c) !=
-                                   extra_target_cols_.end()))
+      if (c == target_col_ ||
+          std::find(extra_target_cols_.begin(), extra_target_cols_.end(), c) != extra_target_cols_.end())
         return Status::invalid_argument(name_ + ": column " + quoted(f) + " is a target, not a feature");
       if (!dropped[c]) feature_cols_.push_back(c);
     }
