@@ -90,6 +90,15 @@ TEST(MultiTargetCli, EveryTargetMatchesItsOwnSgbt) {
   EXPECT_NE(text.out.find("model bytes"), std::string::npos);
 }
 
+TEST(MultiTargetCli, BuiltInGeneratorWithThreeTargets) {
+  auto r = run_cli("eval --quiet --json --model multi_target_sgbt --stream friedman3 --max-samples 3000 --n-steps 10");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* t : {"y1", "y2", "y3"}) EXPECT_GT(std::stod(metric_of(r.out, t, "r2")), 0.3) << t << r.out;
+  auto single = run_cli("eval --quiet --model sgbt --stream friedman3 --max-samples 10");
+  EXPECT_NE(single.code, 0);
+  EXPECT_NE(single.err.find("predicts 1 target"), std::string::npos) << single.err;
+}
+
 TEST(MultiTargetCli, MissingColumnAndOneOutputModelAreNamedErrors) {
   const std::string csv = write_temp_file("mt_err.csv", three_target_csv(50));
   auto missing = run_cli("eval --quiet --data " + csv + " --model multi_target_sgbt --target a,zz,c");

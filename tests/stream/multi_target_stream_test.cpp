@@ -1,12 +1,14 @@
 // Multi-target tables (CsvOptions::extra_targets): next_multi delivers every
 // target in the order named, targets are never features, a missing target
-// column is named, and the task is regression.
+// column is named, and the task is regression. The friedman3 generator.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/generators.hpp"
+#include "irithyll/stream/generators/friedman.hpp"
 
 namespace irithyll {
 namespace {
@@ -97,6 +99,43 @@ TEST(MultiTargetStream, JsonLines) {
   ASSERT_TRUE((*s)->next_multi(x, y));
   EXPECT_EQ(y, (std::vector<double>{5, 6}));
   EXPECT_EQ(x[0], 4);
+}
+
+}  // namespace
+}  // namespace irithyll
+
+namespace irithyll {
+namespace {
+
+// friedman3: target 1 is the "friedman" stream's target for the same
+// features; next() and next_multi() walk the same samples.
+TEST(MultiTargetStream, Friedman3Generator) {
+  auto multi = make_generator("friedman3", 5, 200);
+  auto plain = make_generator("friedman3", 5, 200);
+  ASSERT_TRUE(multi && plain);
+  const Schema& schema = (*multi)->schema();
+  EXPECT_EQ(schema.target_names, (std::vector<std::string>{"y1", "y2", "y3"}));
+  EXPECT_EQ(schema.n_features(), 10u);
+  std::vector<double> x(10), x2(10), y(3), noise_free(3);
+  double y1 = 0.0;
+  double spread[3] = {0, 0, 0};
+  while ((*multi)->next_multi(x, y)) {
+    ASSERT_TRUE((*plain)->next(x2, y1));
+    ASSERT_EQ(x, x2);
+    EXPECT_EQ(y[0], y1);
+    const double f1 = FriedmanGenerator::target(x);
+    for (std::size_t k = 0; k < 3; ++k) ASSERT_TRUE(std::isfinite(y[k]));
+    spread[0] += std::abs(y[0] - f1);
+    spread[1] += std::abs(y[1] - (10 * x[6] * x[7] + 5 * std::cos(3.141592653589793 * x[8])));
+    spread[2] += std::abs(y[2] - (0.5 * f1 - 4 * x[9]));
+  }
+  EXPECT_TRUE((*multi)->status().is_ok());
+  // Mean |noise|: sqrt(2/pi) sigma, sigma = 1, 0.5, 0.5 (loose: 200 samples).
+  EXPECT_NEAR(spread[0] / 200, 0.80, 0.15);
+  EXPECT_NEAR(spread[1] / 200, 0.40, 0.08);
+  EXPECT_NEAR(spread[2] / 200, 0.40, 0.08);
+  std::vector<double> wrong(2);
+  EXPECT_FALSE((*multi)->next_multi(x, wrong));
 }
 
 }  // namespace
