@@ -40,6 +40,9 @@ struct LearnerContext {
   std::size_t n_classes = 0;   // classification: >= 2
   std::size_t n_features = 0;  // 0 = taken from the first sample, where the model allows it
   std::uint64_t seed = 42;
+  // Regression targets per sample; more than 1 needs a model whose
+  // n_outputs() matches (multi_target_sgbt), else make_learner refuses.
+  std::size_t n_targets = 1;
 };
 
 struct CatalogueEntry {

@@ -56,6 +56,17 @@ class Learner {
   // it, with results bit-identical to predict_one.
   virtual void predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const;
 
+  // Multi-output regression (several targets per sample). Single-output
+  // learners keep the defaults: n_outputs() = 1, and the _multi calls forward
+  // to predict_one / learn_one on element 0, so nothing on their per-sample
+  // path changes. Multi-output learners (multi_target_sgbt) override all
+  // three; their predict_one / learn_one then see target 0 only.
+  virtual std::size_t n_outputs() const { return 1; }
+  // REQUIRES: out.size() == n_outputs().
+  virtual void predict_multi(std::span<const double> x, std::span<double> out) const;
+  // REQUIRES: y.size() == n_outputs(). A non-finite y[k] leaves output k untaught.
+  virtual void learn_multi(std::span<const double> x, std::span<const double> y, double weight = 1.0);
+
   // Back to the freshly constructed state (same configuration, same seed).
   virtual void reset() = 0;
   virtual std::uint64_t n_samples_seen() const = 0;

@@ -44,7 +44,12 @@ _NAMES = {
     "spikenet": ("nn", "SpikeNet"),
 }
 
-CATALOGUE = _core.catalogue()
+# Rows the one-target Regressor / Classifier API cannot express: several
+# targets per sample (multi_target_sgbt) take a target list, which only the
+# CLI's `eval --target a,b,c` passes today. Checkpoints of them still load,
+# as opaque learners.
+NOT_IN_PYTHON = {"multi_target_sgbt"}
+CATALOGUE = [row for row in _core.catalogue() if row["name"] not in NOT_IN_PYTHON]
 # A setting whose Python spelling is a keyword (SGBT's "lambda") takes a
 # trailing underscore, Python's usual escape: SGBTRegressor(lambda_=2.0).
 for _row in CATALOGUE:

@@ -16,7 +16,7 @@ const std::vector<CatalogueEntry>& table() {
   static const std::vector<CatalogueEntry> rows = {
       adaptive_sgbt_row(), arf_row(),      attention_row(),     bagged_sgbt_row(), distributional_sgbt_row(), esn_row(),
       hoeffding_tree_row(), loglinear_row(), mamba_row(),        mgrade_row(),
-      moe_distributional_sgbt_row(), moe_sgbt_row(),
+      moe_distributional_sgbt_row(), moe_sgbt_row(), multi_target_sgbt_row(),
       ngrc_row(),                pipeline_row(),
       quantile_sgbt_row(), sgbt_row(),      slstm_row(),         spikenet_row(),    stacked_row(),
   };
@@ -68,7 +68,15 @@ Result<std::unique_ptr<Learner>> make_learner(std::string_view name, const Model
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument(std::string(name) + ": classification needs at least 2 classes, got " +
                                     std::to_string(context.n_classes));
-  return e->make(settings, context);
+  if (context.n_targets == 0) return Status::invalid_argument(std::string(name) + ": n_targets must be >= 1");
+  if (context.n_targets > 1 && context.task != Task::kRegression)
+    return Status::invalid_argument(std::string(name) + ": several targets are for regression only");
+  auto made = e->make(settings, context);
+  if (made && (*made)->n_outputs() != context.n_targets)
+    return Status::invalid_argument(std::string(name) + ": predicts " + std::to_string((*made)->n_outputs()) +
+                                    " target(s), but " + std::to_string(context.n_targets) +
+                                    " were given (multi_target_sgbt learns several)");
+  return made;
 }
 
 std::string catalogue_json() {

@@ -26,5 +26,6 @@ CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
 CatalogueEntry moe_sgbt_row();
 CatalogueEntry moe_distributional_sgbt_row();
+CatalogueEntry multi_target_sgbt_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -17,4 +17,12 @@ void Learner::predict_batch(std::span<const double> rows, std::size_t n_features
     out[i] = predict_one(rows.subspan(i * n_features, n_features));
 }
 
+void Learner::predict_multi(std::span<const double> x, std::span<double> out) const {
+  if (!out.empty()) out[0] = predict_one(x);
+}
+
+void Learner::learn_multi(std::span<const double> x, std::span<const double> y, double weight) {
+  if (!y.empty()) learn_one(x, y[0], weight);
+}
+
 }  // namespace irithyll

@@ -12,7 +12,9 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+// Version 2 adds the `center` flag and the centre model; a model without a
+// centre still writes version 1, so older readers and golden files agree.
+constexpr std::uint32_t kStateVersion = 2;
 constexpr std::size_t kMaxQuantiles = 32;
 // The target spread used for the correction's step follows the stream with a
 // half-life of about 700 samples, so a drift in scale re-sizes the step.
@@ -46,8 +48,10 @@ const std::array kFields = {
         [](const QuantileSGBTConfig& c) { return print_quantiles(c.quantiles); }},
     Row{FieldInfo::boolean("calibrate", "on", "online coverage correction per tau (adaptive conformal inference)"),
         IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, calibrate)},
-    Row{FieldInfo::real("calibration-rate", "0.005", "step of the coverage correction, in target spreads").in(0, 1, true),
+    Row{FieldInfo::real("calibration-rate", "0.01", "step of the coverage correction, in target spreads").in(0, 1, true),
         IRITHYLL_FIELD_REAL(QuantileSGBTConfig, calibration_rate)},
+    Row{FieldInfo::boolean("center", "on", "tau models learn the residual around a squared-loss SGBT (narrower bands)"),
+        IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, center)},
 };
 
 SGBTConfig member_config(const SGBTConfig& base, double tau, std::size_t i) {
@@ -117,6 +121,12 @@ void QuantileSGBT::build() {
   members_.reserve(k);
   for (std::size_t i = 0; i < k; ++i)
     members_.emplace_back(member_config(config_.base, config_.quantiles[i], i), Task::kRegression, 0);
+  center_.clear();
+  if (config_.center) {
+    SGBTConfig c = config_.base;  // the squared loss (validate() keeps base.loss at its default)
+    c.seed = config_.base.seed + 0x9E3779B97F4A7C15ull * k;
+    center_.emplace_back(c, Task::kRegression, 0);
+  }
   offsets_.assign(k, 0.0);
   scratch_.assign(k, 0.0);
   spread_mean_ = spread_var_ = 0.0;
@@ -137,9 +147,24 @@ std::size_t QuantileSGBT::n_features() const {
   return members_.empty() ? 0 : members_[0].n_features();
 }
 
+void QuantileSGBT::raw_quantiles(std::span<const double> x, std::span<double> out) const {
+  const double c = center_.empty() ? 0.0 : center_[0].predict_one(x);
+  for (std::size_t i = 0; i < members_.size(); ++i)
+    out[i] = origin_ + unit_ * (c + members_[i].predict_one(x)) + offsets_[i];
+}
+
 void QuantileSGBT::predict_quantiles(std::span<const double> x, std::span<double> out) const {
-  for (std::size_t i = 0; i < members_.size(); ++i) out[i] = origin_ + unit_ * members_[i].predict_one(x) + offsets_[i];
+  raw_quantiles(x, out);
   pava_non_decreasing(out);
+}
+
+void QuantileSGBT::learn_standardised(std::span<const double> x, double z, double weight) {
+  if (!center_.empty()) {
+    const double c = center_[0].predict_one(x);  // before the centre learns this sample
+    center_[0].learn_one(x, z, weight);
+    z -= c;
+  }
+  for (auto& m : members_) m.learn_one(x, z, weight);
 }
 
 double QuantileSGBT::predict_one(std::span<const double> x) const {
@@ -167,8 +192,7 @@ void QuantileSGBT::learn_one(std::span<const double> x, double y, double weight)
   if (!standardised_ && !warm_y_.empty() && x.size() * warm_y_.size() != warm_x_.size()) return;
   if (config_.calibrate && samples_seen_ > 0) {
     // Correction from the prediction this sample would have received.
-    for (std::size_t i = 0; i < members_.size(); ++i)
-      scratch_[i] = origin_ + unit_ * members_[i].predict_one(x) + offsets_[i];
+    raw_quantiles(x, scratch_);
     const double eta = config_.calibration_rate * std::sqrt(spread_var_);
     for (std::size_t i = 0; i < members_.size(); ++i)
       offsets_[i] += eta * weight * (config_.quantiles[i] - (y <= scratch_[i] ? 1.0 : 0.0));
@@ -182,7 +206,7 @@ void QuantileSGBT::learn_one(std::span<const double> x, double y, double weight)
   }
   ++samples_seen_;
   if (standardised_) {
-    for (auto& m : members_) m.learn_one(x, (y - origin_) / unit_, weight);
+    learn_standardised(x, (y - origin_) / unit_, weight);
     return;
   }
   warm_x_.insert(warm_x_.end(), x.begin(), x.end());
@@ -207,7 +231,7 @@ void QuantileSGBT::standardise_and_replay() {
   const std::size_t d = warm_x_.size() / warm_y_.size();
   for (std::size_t i = 0; i < warm_y_.size(); ++i) {
     const std::span<const double> xi(warm_x_.data() + i * d, d);
-    for (auto& m : members_) m.learn_one(xi, (warm_y_[i] - origin_) / unit_, warm_w_[i]);
+    learn_standardised(xi, (warm_y_[i] - origin_) / unit_, warm_w_[i]);
   }
   std::vector<double>().swap(warm_x_);
   std::vector<double>().swap(warm_y_);
@@ -219,12 +243,15 @@ void QuantileSGBT::reset() { build(); }
 std::size_t QuantileSGBT::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + (offsets_.capacity() + scratch_.capacity()) * sizeof(double);
   for (const auto& m : members_) bytes += m.memory_bytes();
+  for (const auto& m : center_) bytes += m.memory_bytes();
   return bytes;
 }
 
 void QuantileSGBT::encode(ByteWriter& out) const {
-  out.u32(kStateVersion);
+  const std::uint32_t version = config_.center ? kStateVersion : 1;
+  out.u32(version);
   config_.encode(out);
+  if (version >= 2) out.boolean(config_.center);
   out.u64(samples_seen_);
   out.f64(spread_mean_);
   out.f64(spread_var_);
@@ -236,14 +263,18 @@ void QuantileSGBT::encode(ByteWriter& out) const {
   out.f64s(warm_y_);
   out.f64s(warm_w_);
   for (const auto& m : members_) m.encode(out);
+  for (const auto& m : center_) m.encode(out);
 }
 
 Status QuantileSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("quantile_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion) return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
+  if (version != 1 && version != kStateVersion)
+    return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
   QuantileSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+  next.config_.center = version >= 2 ? in.u8("center") != 0 : false;  // version 1 had no centre
+  if (!in.ok()) return in.status();
   next.build();
   next.samples_seen_ = in.u64("samples seen");
   next.spread_mean_ = in.f64("spread mean");
@@ -269,6 +300,10 @@ Status QuantileSGBT::decode(ByteReader& in) {
   for (auto& m : next.members_) {
     IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("quantile_sgbt member"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: member is not a regressor");
+  }
+  for (auto& m : next.center_) {
+    IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("quantile_sgbt centre"));
+    if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: centre is not a regressor");
   }
   *this = std::move(next);
   return Status::ok();

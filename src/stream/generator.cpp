@@ -18,6 +18,18 @@ bool GeneratorStream::next(std::span<double> x, double& y) {
   return true;
 }
 
+bool GeneratorStream::next_multi(std::span<double> x, std::span<double> y) {
+  if (!status_.is_ok()) return false;
+  if (y.size() != schema_.n_targets()) {
+    status_ = Status::invalid_argument("generator: next_multi() given " + std::to_string(y.size()) +
+                                       " target slots, the schema has " + std::to_string(schema_.n_targets()));
+    return false;
+  }
+  if (!next(x, y[0])) return false;
+  extra_targets(y.subspan(1));
+  return true;
+}
+
 std::vector<std::string> numbered_class_names(std::size_t n_classes) {
   std::vector<std::string> names;
   for (std::size_t k = 0; k < n_classes; ++k) names.push_back(std::to_string(k));

@@ -4,6 +4,7 @@
 
 #include "irithyll/stream/generators/agrawal.hpp"
 #include "irithyll/stream/generators/friedman.hpp"
+#include "irithyll/stream/generators/friedman_multi.hpp"
 #include "irithyll/stream/generators/hetero.hpp"
 #include "irithyll/stream/generators/hyperplane.hpp"
 #include "irithyll/stream/generators/rbf.hpp"
@@ -43,6 +44,10 @@ Result<std::unique_ptr<Stream>> make_friedman(std::uint64_t seed, std::optional<
   return build<FriedmanGenerator>(FriedmanConfig{}, seed, n);
 }
 
+Result<std::unique_ptr<Stream>> make_friedman3(std::uint64_t seed, std::optional<std::uint64_t> n) {
+  return build<FriedmanMultiGenerator>(FriedmanMultiConfig{}, seed, n);
+}
+
 Result<std::unique_ptr<Stream>> make_hetero(std::uint64_t seed, std::optional<std::uint64_t> n) {
   return build<HeteroGenerator>(HeteroConfig{}, seed, n);
 }
@@ -58,6 +63,8 @@ constexpr GeneratorInfo kGenerators[] = {
     {"friedman", "Friedman #1 regression: 10 features (5 relevant), N(0,1) noise", &make_friedman},
     {"hetero", "Friedman #1 mean with noise sd 0.5 + 3 x6; at 50k the mean and the noise (0.5 + 6 x7) change",
      &make_hetero},
+    {"friedman3", "three regression targets on the Friedman #1 features (multi_target_sgbt): y1 = friedman, y2, y3",
+     &make_friedman3},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The table reader (CSV or JSON lines) in one pass: header, bounded
 // look-ahead, then rows as they come (see csv_stream.hpp for the rules).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -89,6 +90,7 @@ class TableStreamImpl final : public TableStream {
   const Status& status() const override { return status_; }
   std::optional<std::uint64_t> size_hint() const override { return size_hint_; }
   bool next(std::span<double> x, double& y) override;
+  bool next_multi(std::span<double> x, std::span<double> y) override;
   std::uint64_t ignored_keys() const override { return ignored_keys_; }
   std::uint64_t current_line() const override { return line_; }
   std::optional<double> fraction_read() const override { return tok_.fraction_read(); }
@@ -145,6 +147,8 @@ class TableStreamImpl final : public TableStream {
   std::map<std::string, std::size_t, std::less<>> column_index_;
   bool columns_frozen_ = false;  // JSON lines: no new columns after the look-ahead
   std::size_t target_col_ = 0;
+  std::vector<std::size_t> extra_target_cols_;  // multi-target streams
+  std::vector<double> extra_y_;                 // their values in the last delivered row
   std::vector<std::size_t> feature_cols_;
   std::vector<ColumnKind> kinds_;                                       // per column
   std::vector<std::map<std::string, double, std::less<>>> categories_;  // per column
@@ -286,6 +290,8 @@ Status TableStreamImpl::hold_lookahead() {
     for (const std::string& f : options_.features) column_of(f, true);
   }
   if (jsonl() && !options_.target.empty()) column_of(options_.target, true);
+  if (jsonl())
+    for (const std::string& t : options_.extra_targets) column_of(t, true);
   columns_frozen_ = true;
   n_held_ = held_rows_.size();
   if (input_ended_) size_hint_ = held_rows_.size();
@@ -312,6 +318,24 @@ Status TableStreamImpl::choose_columns() {
                                       (options_.header ? "" : " (without a header the columns are c1, c2, ...)"));
   }
   std::vector<bool> dropped(header_.size(), false);
+  if (!options_.extra_targets.empty()) {
+    if (target_col_ == SIZE_MAX) return Status::invalid_argument(name_ + ": further targets need a first target");
+    std::vector<bool> is_target(header_.size(), false);
+    is_target[target_col_] = true;
+    for (const std::string& t : options_.extra_targets) {
+      const std::size_t c = column_of(t, false);
+      if (c == SIZE_MAX)
+        return Status::invalid_argument(name_ + (header_line_ > 0 ? ":" + std::to_string(header_line_) : "") +
+                                        ": unknown target column " + quoted(t) +
+                                        (options_.header ? "" : " (without a header the columns are c1, c2, ...)"));
+      if (is_target[c]) return Status::invalid_argument(name_ + ": target column " + quoted(t) + " is listed twice");
+      is_target[c] = true;
+      dropped[c] = true;  // a target is never a feature
+      extra_target_cols_.push_back(c);
+      schema_.target_names.push_back(header_[c]);
+    }
+    extra_y_.assign(extra_target_cols_.size(), kNaN);
+  }
   for (const std::string& d : options_.drop) {
     const std::size_t c = column_of(d, false);
     if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --drop names unknown column " + quoted(d));
@@ -321,8 +345,9 @@ Status TableStreamImpl::choose_columns() {
     for (const std::string& f : options_.features) {
       const std::size_t c = column_of(f, false);
       if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --features names unknown column " + quoted(f));
-      if (c == target_col_)
-        return Status::invalid_argument(name_ + ": column " + quoted(f) + " is the target, not a feature");
+      if (c == target_col_ ||
+          std::find(extra_target_cols_.begin(), extra_target_cols_.end(), c) != extra_target_cols_.end())
+        return Status::invalid_argument(name_ + ": column " + quoted(f) + " is a target, not a feature");
       if (!dropped[c]) feature_cols_.push_back(c);
     }
   } else {
@@ -343,6 +368,7 @@ Status TableStreamImpl::choose_columns() {
     kinds_[c] = ColumnKind::kCategorical;
   }
   if (target_col_ != SIZE_MAX) schema_.target_name = header_[target_col_];
+  if (!schema_.target_names.empty()) schema_.target_names.insert(schema_.target_names.begin(), schema_.target_name);
   for (const std::size_t c : feature_cols_) schema_.feature_names.push_back(header_[c]);
   return Status::ok();
 }
@@ -353,6 +379,13 @@ Status TableStreamImpl::infer_target() {
     return Status::ok();
   }
   const std::string& column = header_[target_col_];
+  if (!extra_target_cols_.empty()) {
+    // Several targets: regression (each target's cells are checked as rows come).
+    if ((options_.task.has_value() && *options_.task == Task::kClassification) || !options_.classes.empty())
+      return Status::invalid_argument(name_ + ": several targets are for regression only");
+    schema_.task = Task::kRegression;
+    return Status::ok();
+  }
   if (!options_.classes.empty()) {
     if (options_.task.has_value() && *options_.task == Task::kRegression)
       return Status::invalid_argument(name_ + ": a class list was given for a regression task");
@@ -500,6 +533,17 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
       }
     }
   }
+  for (std::size_t t = 0; t < extra_target_cols_.size(); ++t) {
+    const std::size_t c = extra_target_cols_[t];
+    const Cell cell = parse_cell(row_[c]);
+    if (cell.kind == CellKind::kMissing && !options_.allow_missing_target)
+      return fail(Status::invalid_argument(where(line, c) + "missing target value " + quoted(row_[c]) +
+                                           " in column " + quoted(header_[c])));
+    if (cell.kind == CellKind::kText)
+      return fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(row_[c]) +
+                                           " in regression target " + quoted(header_[c])));
+    extra_y_[t] = cell.value;
+  }
   for (std::size_t f = 0; f < feature_cols_.size(); ++f) {
     const std::size_t c = feature_cols_[f];
     const std::string_view text = row_[c];
@@ -562,6 +606,15 @@ bool TableStreamImpl::next(std::span<double> x, double& y) {
     return false;
   }
   return deliver(x, y);
+}
+
+bool TableStreamImpl::next_multi(std::span<double> x, std::span<double> y) {
+  if (y.size() != schema_.n_targets())
+    return fail(Status::invalid_argument(name_ + ": next_multi() given " + std::to_string(y.size()) +
+                                         " target slots, the schema has " + std::to_string(schema_.n_targets())));
+  if (!next(x, y[0])) return false;
+  std::copy(extra_y_.begin(), extra_y_.end(), y.begin() + 1);
+  return true;
 }
 
 Result<std::unique_ptr<TableStream>> open_with(std::string name, std::unique_ptr<detail::ByteSource> source,

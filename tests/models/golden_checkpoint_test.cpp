@@ -76,6 +76,8 @@ constexpr Golden kGolden[] = {
     // same plus `--scale empirical --shadow-warmup 60 --shadow-window 60` (a swap or restart
     // inside the file's history).
     {"moe_sgbt", "friedman", false}, {"moe_distributional_sgbt", "hetero", false},
+    // Several targets (issue 13); the rows exercise target 0 through predict_one / learn_one.
+    {"multi_target_sgbt", "", false},
 };
 constexpr std::size_t kRows = 8;
 

@@ -15,6 +15,7 @@
 #include "command.hpp"
 #include "data_options.hpp"
 #include "diagnostics_report.hpp"
+#include "eval_multi.hpp"
 #include "importance_report.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/eval/class_report.hpp"
@@ -40,7 +41,8 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
               "Prequential evaluation: every sample is predicted, scored, then learned, once.");
   p.option("data", "FILE", "read the stream from a CSV or JSON-lines file, .gz or not; '-' = stdin (one pass)")
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
-      .option("target", "COL", "target column of the CSV (default: the last)")
+      .option("target", "COL", "target column of the CSV (default: the last); a,b,c = several regression targets "
+              "(multi_target_sgbt)")
       .option("task", "TASK", "classification|regression (default: inferred from the target)")
       .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
       .option("seed", "N", "seed of the generator and the model", "42")
@@ -82,7 +84,7 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
   if (args.given("data") && args.given("stream"))
     return Status::invalid_argument("give either --data or --stream, not both");
   if (args.given("data")) {
-    auto options = read_data_options(args);
+    auto options = read_data_options(args, true);
     if (!options) return options.status();
     options->allow_missing_target = args.get("unlabelled") != "error";
     auto opened = open_csv_stream(args.get("data"), *options);
@@ -233,10 +235,14 @@ int run_eval(std::span<char* const> argv) {
     learner = std::move(loaded).value();
     if (Status s = check_load_flags(args, *learner); !s) return fail(s);
     if (Status s = check_schema(stored, schema, args.get("load")); !s) return fail(s);
+    if (learner->n_outputs() != schema.n_targets())
+      return fail(Status::invalid_argument(args.get("load") + ": the model predicts " +
+                                           std::to_string(learner->n_outputs()) + " target(s), the stream has " +
+                                           std::to_string(schema.n_targets())));
   } else {
     if (model == nullptr)
       return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
-    const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
+    const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed, schema.n_targets()};
     ModelSettings settings = given_model_settings(args, *model);
     categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema) ? std::string(model->name) : "");
     auto made = make_learner(model->name, settings, context);
@@ -263,6 +269,12 @@ int run_eval(std::span<char* const> argv) {
   else if (unlabelled == "error") options.unlabelled = UnlabelledPolicy::kError;
   else return fail(Status::invalid_argument("--unlabelled must be predict, skip or error, not '" + unlabelled + "'"));
 
+  const bool multi = schema.n_targets() > 1;
+  if (multi)
+    for (const char* single : {"curve", "plot", "label-delay", "interval"})
+      if (args.given(single))
+        return fail(Status::invalid_argument(std::string("--") + single + " is not available with several targets"));
+
   ObserverList observers;
   std::ofstream curve_file, predictions_file;
   std::optional<LearningCurveWriter> curve;
@@ -273,7 +285,7 @@ int run_eval(std::span<char* const> argv) {
     curve.emplace(curve_file, schema.task);
     observers.add(&*curve);
   }
-  if (args.given("predictions")) {
+  if (args.given("predictions") && !multi) {
     predictions_file.open(args.get("predictions"));
     if (!predictions_file) return fail(Status::io_error(args.get("predictions") + ": cannot open for writing"));
     predictions.emplace(predictions_file, schema.task, schema.n_classes());
@@ -293,6 +305,11 @@ int run_eval(std::span<char* const> argv) {
   CurveRecorder recorder(drift_event_counter(*learner));
   if (args.given("plot")) observers.add(&recorder);
 
+  if (multi) {
+    const int code = run_multi_target_eval(args, *learner, **stream, options, source, &progress);
+    bar.finish();
+    return code;
+  }
   auto report = run_prequential(*learner, **stream, options, &observers);
   bar.finish();
   if (!report) {

@@ -234,7 +234,7 @@ int run_checkpoint(const ArgParser& args) {
   const std::string source = source_name(args);
   auto columns = map_columns(s.schema(), stored, nf, source);
   if (!columns) return fail(columns.status());
-  std::vector<double> x(s.schema().n_features()), features(nf), proba(k);
+  std::vector<double> x(s.schema().n_features()), features(nf), proba(k), outputs(l.n_outputs());
   std::vector<std::vector<double>> held;  // --bench only
   double y = 0.0;
   const bool bench = args.given("bench"), all = args.given("proba");
@@ -264,6 +264,12 @@ int run_checkpoint(const ArgParser& args) {
       } else {
         line += ',';
         append_shortest(line, proba[c]);
+      }
+    } else if (outputs.size() > 1) {  // multi-target model: one column per target
+      l.predict_multi(features, outputs);
+      for (std::size_t t = 0; t < outputs.size(); ++t) {
+        if (t > 0) line += ',';
+        append_shortest(line, outputs[t]);
       }
     } else {
       append_shortest(line, l.predict_one(features));

@@ -35,9 +35,18 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 }  // namespace
 
-Result<CsvOptions> read_data_options(const ArgParser& args) {
+Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets) {
   CsvOptions o;
   if (args.has("target")) o.target = args.get("target");
+  if (o.target.find(',') != std::string::npos) {
+    if (!several_targets)
+      return Status::invalid_argument("--target names one column here, got '" + o.target + "' (several targets: eval)");
+    std::vector<std::string> names = split_list(o.target);
+    for (const std::string& n : names)
+      if (n.empty()) return Status::invalid_argument("--target '" + o.target + "' has an empty column name");
+    o.target = names.front();
+    o.extra_targets.assign(names.begin() + 1, names.end());
+  }
   if (args.has("task") && args.given("task")) {
     const std::string t = args.get("task");
     if (t == "classification") o.task = Task::kClassification;

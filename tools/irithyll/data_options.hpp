@@ -16,7 +16,9 @@ namespace irithyll::cli {
 // command words those itself).
 void declare_data_options(ArgParser& p);
 // CsvOptions from those options plus --target/--task when the parser has them.
-Result<CsvOptions> read_data_options(const ArgParser& args);
+// several_targets: --target may list several columns (a,b,c: multi-target
+// regression); else a list is refused.
+Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets = false);
 // "a,b,c" -> {"a","b","c"} (no quoting: names with commas need the header fixed).
 std::vector<std::string> split_list(const std::string& text);
 

@@ -17,6 +17,18 @@
 // spread of the first `base.initial_target_count` targets (buffered, then
 // replayed in order), and predictions are mapped back.
 //
+// Centring (`center`, on by default): one more SGBT, on the squared loss,
+// learns the mean c(x) of the standardised target, and each tau's SGBT learns
+// the residual z - c(x) (c taken before the centre learns the sample):
+//
+//   q_tau(x) = m0 + s0 (c(x) + f_tau(x)) + d_tau
+//
+// The squared-loss gradient moves c quickly (it scales with the error, where
+// the pinball gradient is a bounded sign), so the tau models no longer have to
+// chase the whole conditional mean with unit-sized pinball steps: they only
+// learn the spread around it, and the bands come out much narrower at the same
+// coverage (BENCHMARKS.md). Off: every tau's SGBT learns z itself.
+//
 // Regression only. predict_one is the quantile nearest 0.5; an interval at
 // level l reads the quantiles at (1 - l)/2 and (1 + l)/2, interpolating
 // linearly between the fitted taus and clamping at the outermost ones.
@@ -40,7 +52,11 @@ struct QuantileSGBTConfig {
   SGBTConfig base;                                // settings shared by every tau's SGBT (loss: pinball at tau)
   std::vector<double> quantiles{0.05, 0.5, 0.95};  // each in (0, 1), strictly increasing, 1..32 of them
   bool calibrate = true;                          // the online coverage correction
-  double calibration_rate = 0.005;                // eta in units of the target's spread, (0, 1]
+  // eta in units of the target's spread, (0, 1]. 0.01 (was 0.005): with the
+  // centre the bands are narrow, and the coverage right after a drift needs
+  // the faster correction to stay within 0.03 of the level (BENCHMARKS.md).
+  double calibration_rate = 0.01;
+  bool center = true;                             // tau models learn the residual around a mean SGBT
 
   Status validate() const;
   void encode(ByteWriter& out) const;
@@ -85,6 +101,7 @@ class QuantileSGBT final : public Learner, public IntervalPredictor, public Quan
 
   QuantileSGBTConfig config_;
   std::vector<SGBTLearner> members_;  // one per tau
+  std::vector<SGBTLearner> center_;   // the mean model when config_.center (one), else empty
   std::vector<double> offsets_;       // d_tau
   double spread_mean_ = 0.0, spread_var_ = 0.0;  // EWMA of the target, for eta
   std::uint64_t samples_seen_ = 0;
@@ -93,6 +110,10 @@ class QuantileSGBT final : public Learner, public IntervalPredictor, public Quan
   bool standardised_ = false;
   std::vector<double> warm_x_, warm_y_, warm_w_;  // the first targets, until m0 and s0 are known
   void standardise_and_replay();
+  // The standardised sample taught to the centre and the tau members.
+  void learn_standardised(std::span<const double> x, double z, double weight);
+  // origin + unit (c(x) + f_tau(x)) + d_tau for every tau, before PAVA.
+  void raw_quantiles(std::span<const double> x, std::span<double> out) const;
   mutable std::vector<double> scratch_;
 };
 

@@ -37,6 +37,9 @@
 //   row.
 // Common rules:
 //   - The target column is CsvOptions::target (default: the last column).
+//     CsvOptions::extra_targets adds further regression targets (multi-target:
+//     Schema::target_names, Stream::next_multi); an unknown one is an error
+//     naming it, a text cell in one is an error naming its row and column.
 //     Features: CsvOptions::features when given (in that order), else every
 //     other column in file order; minus CsvOptions::drop.
 //   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
@@ -83,6 +86,10 @@ enum class TableFormat : std::uint8_t { kCsv, kJsonLines };
 struct CsvOptions {
   TableFormat format = TableFormat::kCsv;
   std::string target;              // target column name; empty = last column
+  // Further regression targets after `target` (multi-target streams): never
+  // features, numeric, delivered by next_multi() in this order; the task is
+  // then regression.
+  std::vector<std::string> extra_targets;
   std::optional<Task> task;        // empty = infer (rules above)
   std::uint64_t skip_rows = 0;     // physical lines ignored before the header
   // A learner needs features, so one column is normally an error; a drift

@@ -12,6 +12,9 @@
 //   rbf         classification  10 features, 2 classes, 50 centroids all
 //                               moving at 0.0001 per sample
 //   friedman    regression      Friedman #1, 10 features, N(0, 1) noise
+//   hetero      regression      Friedman #1 mean, feature-dependent noise, drift at 50k
+//   friedman3   regression      three targets (y1 = friedman, y2, y3) on 10
+//                               features, for multi-target models
 //
 // The default stream of `irithyll eval` is kDefaultGenerator with
 // kDefaultGeneratorSamples samples: SEA, 100,000 samples, so each of its four

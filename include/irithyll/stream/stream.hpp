@@ -27,7 +27,11 @@ struct Schema {
   // reader's string columns and --categorical ones), ascending; models with
   // category-set splits can be told to use them (categorical-features).
   std::vector<std::size_t> categorical_features = {};
+  // Several regression targets (multi-target streams): every target's name in
+  // delivery order, target_name being the first. Empty for one target.
+  std::vector<std::string> target_names{};
   std::size_t n_features() const { return feature_names.size(); }
+  std::size_t n_targets() const { return target_names.empty() ? 1 : target_names.size(); }
   std::size_t n_classes() const { return class_names.size(); }
 };
 
@@ -39,6 +43,14 @@ class Stream {
   // false at the end of the stream or on error; then status() tells which.
   // Missing feature values are NaN.
   virtual bool next(std::span<double> x, double& y) = 0;
+  // Every target of the next sample: y.size() == schema().n_targets(). The
+  // default serves one-target streams through next().
+  virtual bool next_multi(std::span<double> x, std::span<double> y) {
+    double first = 0.0;
+    const bool got = next(x, first);
+    if (got && !y.empty()) y[0] = first;
+    return got;
+  }
   virtual const Status& status() const = 0;
   // Total number of samples when known in advance (files, bounded generators).
   virtual std::optional<std::uint64_t> size_hint() const { return std::nullopt; }

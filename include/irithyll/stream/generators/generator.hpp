@@ -24,6 +24,8 @@ class GeneratorStream : public Stream {
   std::optional<std::uint64_t> size_hint() const final { return n_samples_; }
   // Ends after n_samples when bounded; a wrong x.size() is an error.
   bool next(std::span<double> x, double& y) final;
+  // Every target (y.size() == schema().n_targets()): next() plus extra_targets().
+  bool next_multi(std::span<double> x, std::span<double> y) final;
   // Samples produced so far (the 0-based position of the next one).
   std::uint64_t position() const { return t_; }
 
@@ -32,6 +34,9 @@ class GeneratorStream : public Stream {
       : schema_(std::move(schema)), rng_(seed), n_samples_(n_samples) {}
   // Writes sample number position() (x has n_features() slots).
   virtual void generate(std::span<double> x, double& y) = 0;
+  // Multi-target generators: the targets after the first of the sample
+  // generate() just wrote (out.size() == n_targets() - 1).
+  virtual void extra_targets(std::span<double> out) const { (void)out; }
 
   Schema schema_;
   Xorshift64 rng_;
