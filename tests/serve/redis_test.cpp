@@ -144,7 +144,7 @@ TEST(ServeCli, HelpDocumentsEveryOption) {
   ASSERT_EQ(test::wait_exit(p, 30s), 0);
   const std::string text = read_text(out);
   for (const char* o : {"--redis", "--prefix", "--partitions", "--max-partitions", "--features", "--task", "--classes",
-                        "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms",
+                        "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms", "--key-checkpoint-ms",
                         "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps"})
     EXPECT_NE(text.find(o), std::string::npos) << o;
 }

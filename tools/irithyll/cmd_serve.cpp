@@ -41,8 +41,10 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("seed", "N", "seed of every key's model", "42")
       .option("max-keys", "N", "models held in memory per partition; least recently used are evicted", "10000")
       .option("batch", "N", "entries per read (XREADGROUP COUNT)", "500")
-      .option("checkpoint-entries", "N", "checkpoint a partition after N entries ...", "20000")
-      .option("checkpoint-ms", "MS", "... or after MS milliseconds, whichever comes first", "1000")
+      .option("checkpoint-ms", "MS", "commit a partition's checkpoint (label window, acks, keys due) every MS", "1000")
+      .option("key-checkpoint-ms", "MS", "rewrite a changed key's model about every MS (each key at its own phase; "
+                                         "0 = at every commit); a crash replays at most this much", "10000")
+      .option("checkpoint-entries", "N", "write every changed key once N entries await acknowledgement", "1000000")
       .option("lease-ms", "MS", "partition lease time to live (renewed every MS/3); a dead worker's partitions "
                                 "move after this long", "10000")
       .option("label-window", "N", "unlabelled samples per partition kept for a later label message", "10000")
@@ -97,7 +99,7 @@ int run_serve(std::span<char* const> argv) {
   };
   Spec specs[] = {{"partitions", 1}, {"max-partitions", 0}, {"features", 1}, {"classes", 0},
                   {"seed", 0}, {"max-keys", 1}, {"batch", 1}, {"checkpoint-entries", 1},
-                  {"checkpoint-ms", 0}, {"lease-ms", 30}, {"label-window", 0}, {"metrics-ms", 0},
+                  {"checkpoint-ms", 0}, {"key-checkpoint-ms", 0}, {"lease-ms", 30}, {"label-window", 0}, {"metrics-ms", 0},
                   {"idle-exit-ms", 0}};
   for (Spec& s : specs) {
     auto v = count_option(args, s.name, s.min);
@@ -118,6 +120,7 @@ int run_serve(std::span<char* const> argv) {
   config.batch = value("batch");
   config.checkpoint_entries = value("checkpoint-entries");
   config.checkpoint_ms = static_cast<int>(value("checkpoint-ms"));
+  config.key_checkpoint_ms = static_cast<int>(value("key-checkpoint-ms"));
   config.lease_ms = static_cast<int>(value("lease-ms"));
   config.label_window = value("label-window");
   config.token = args.given("token") ? args.get("token") : default_token();
