@@ -301,6 +301,7 @@ Result<bool> Worker::Rep::checkpoint(Partition& part, bool all) {
   auto ok = log.commit(n.lease(part.index), config.token, config.lease_ms, n.checkpoint(part.index), values);
   if (!ok) return ok.status();
   if (!*ok) return false;
+  m.key_writes += saving.size() + part.evicted.size();
   for (KeySlot* s : saving) {
     s->unsaved = {};
     s->saved = part.last;
@@ -465,12 +466,14 @@ std::string Worker::metrics_json(double samples_per_second) {
   }
   std::snprintf(buf, sizeof buf,
                 "{\"samples_per_s\":%.1f,\"entries\":%llu,\"learned\":%llu,\"predictions\":%llu,\"dead_letters\":%llu,"
-                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"checkpoint_ms\":%.3f,"
+                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"key_writes\":%llu,"
+                "\"checkpoint_ms\":%.3f,"
                 "\"checkpoint_ms_max\":%.3f,\"takeovers\":%llu,\"lost\":%llu,\"lag\":{",
                 samples_per_second, static_cast<unsigned long long>(m.entries),
                 static_cast<unsigned long long>(m.learned), static_cast<unsigned long long>(m.predictions),
                 static_cast<unsigned long long>(m.dead_letters), static_cast<unsigned long long>(m.window_expired), keys, bytes,
-                static_cast<unsigned long long>(m.checkpoints), m.last_checkpoint_ms, m.max_checkpoint_ms,
+                static_cast<unsigned long long>(m.checkpoints), static_cast<unsigned long long>(m.key_writes),
+                m.last_checkpoint_ms, m.max_checkpoint_ms,
                 static_cast<unsigned long long>(m.takeovers), static_cast<unsigned long long>(m.lost));
   return std::string(buf) + lags + "}}";
 }

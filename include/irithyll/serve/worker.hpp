@@ -69,6 +69,7 @@ struct WorkerMetrics {
   std::uint64_t dead_letters = 0;
   std::uint64_t window_expired = 0;   // unlabelled samples that left the join window
   std::uint64_t checkpoints = 0;
+  std::uint64_t key_writes = 0;       // key records written (each a full encode of the key's model)
   double last_checkpoint_ms = 0.0;    // latency of the latest commit (encode + write + ack)
   double max_checkpoint_ms = 0.0;
   std::uint64_t takeovers = 0;        // partitions acquired
