@@ -51,7 +51,7 @@ struct KafkaOptions {
 // `state` holds leases and checkpoints; it may be null for a producer only
 // (then every StateStore call is NotSupported).
 Result<std::unique_ptr<Log>> connect_kafka(const KafkaOptions& options, const StreamNames& names,
-                                           std::uint32_t partitions, std::unique_ptr<Log> state);
+                                           std::uint32_t partitions, std::shared_ptr<Log> state);
 
 // Whether this build has the Kafka log.
 bool kafka_available();

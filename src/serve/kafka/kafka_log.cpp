@@ -3,7 +3,7 @@
 
 namespace irithyll::serve::detail {
 
-KafkaLog::KafkaLog(std::unique_ptr<KafkaClient> client, std::unique_ptr<Log> state, const StreamNames& names,
+KafkaLog::KafkaLog(std::unique_ptr<KafkaClient> client, std::shared_ptr<Log> state, const StreamNames& names,
                    std::uint32_t partitions)
     : client_(std::move(client)), state_(std::move(state)), names_(names), topics_(names, partitions) {}
 

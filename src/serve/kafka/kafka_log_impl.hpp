@@ -16,7 +16,7 @@ namespace irithyll::serve::detail {
 
 class KafkaLog final : public Log {
  public:
-  KafkaLog(std::unique_ptr<KafkaClient> client, std::unique_ptr<Log> state, const StreamNames& names,
+  KafkaLog(std::unique_ptr<KafkaClient> client, std::shared_ptr<Log> state, const StreamNames& names,
            std::uint32_t partitions);
 
   // (Re)opens the partition at the group's committed offset: the worker calls
@@ -61,7 +61,7 @@ class KafkaLog final : public Log {
   Result<Log*> state();
 
   std::unique_ptr<KafkaClient> client_;
-  std::unique_ptr<Log> state_;
+  std::shared_ptr<Log> state_;
   StreamNames names_;
   KafkaTopics topics_;
   std::map<TopicPartition, std::int64_t> position_;   // assigned: next offset to read

@@ -5,7 +5,7 @@
 namespace irithyll::serve {
 
 Result<std::unique_ptr<Log>> connect_kafka(const KafkaOptions& /*options*/, const StreamNames& /*names*/,
-                                           std::uint32_t /*partitions*/, std::unique_ptr<Log> /*state*/) {
+                                           std::uint32_t /*partitions*/, std::shared_ptr<Log> /*state*/) {
   return Status::not_supported("this build has no Kafka support (install librdkafka-dev and reconfigure)");
 }
 

@@ -252,7 +252,7 @@ class RdKafkaClient final : public KafkaClient {
 }  // namespace detail
 
 Result<std::unique_ptr<Log>> connect_kafka(const KafkaOptions& options, const StreamNames& names,
-                                           std::uint32_t partitions, std::unique_ptr<Log> state) {
+                                           std::uint32_t partitions, std::shared_ptr<Log> state) {
   if (partitions == 0) return Status::invalid_argument("kafka: partitions must be >= 1");
   auto consumer = detail::consumer_config(options, names.group());
   if (!consumer) return consumer.status();
