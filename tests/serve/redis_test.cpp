@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "irithyll/serve/kafka_log.hpp"
 #include "irithyll/serve/worker.hpp"
 #include "log_conformance.hpp"
 #include "redis_harness.hpp"
@@ -137,6 +138,27 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
   }
 }
 
+// `serve --log kafka` without a reachable broker exits 1 with the reason,
+// within its timeout (no broker can be installed here; the log's logic is
+// tested through a fake client in kafka_test.cpp).
+TEST(ServeCli, KafkaWithoutABrokerFailsCleanly) {
+  START_REDIS(server);
+  const std::string out = server->dir() + "/kafka.log";
+  auto args = test::serve_args(server->address(), 2);
+  args.insert(args.end(), {"--log", "kafka", "--brokers", "127.0.0.1:" + std::to_string(test::free_port()),
+                           "--kafka-timeout-ms", "1000"});
+  const pid_t w = test::spawn(args, out);
+  ASSERT_GT(w, 0);
+  EXPECT_EQ(test::wait_exit(w, 60s), 1) << read_text(out);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find(kafka_available() ? "no broker at" : "no Kafka support"), std::string::npos) << text;
+  auto no_brokers = test::serve_args(server->address(), 2);
+  no_brokers.insert(no_brokers.end(), {"--log", "kafka"});
+  const pid_t v = test::spawn(no_brokers, out);
+  EXPECT_NE(test::wait_exit(v, 30s), 0);
+  EXPECT_NE(read_text(out).find("--brokers"), std::string::npos) << read_text(out);
+}
+
 TEST(ServeCli, HelpDocumentsEveryOption) {
   const std::string out = ::testing::TempDir() + "/serve_help.txt";
   std::remove(out.c_str());
@@ -145,7 +167,8 @@ TEST(ServeCli, HelpDocumentsEveryOption) {
   const std::string text = read_text(out);
   for (const char* o : {"--redis", "--prefix", "--partitions", "--max-partitions", "--features", "--task", "--classes",
                         "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms", "--key-checkpoint-ms",
-                        "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps"})
+                        "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps", "--log",
+                        "--brokers", "--kafka-timeout-ms"})
     EXPECT_NE(text.find(o), std::string::npos) << o;
 }
 

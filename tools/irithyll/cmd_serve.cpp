@@ -1,4 +1,5 @@
-// `irithyll serve`: a long-running worker over Redis Streams. It owns
+// `irithyll serve`: a long-running worker over Redis Streams (or Kafka topics,
+// --log kafka, with leases and checkpoints still in Redis). It owns
 // partitions through leases, keeps one model per key, publishes a prediction
 // for every sample and learns every label exactly once (see
 // include/irithyll/serve/worker.hpp and docs/serve.md). Prints one JSON line
@@ -7,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +18,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/serve/kafka_log.hpp"
 #include "irithyll/serve/redis_log.hpp"
 #include "irithyll/serve/worker.hpp"
 #include "model_options.hpp"
@@ -27,9 +30,16 @@ volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int) { g_stop = 1; }
 
 ArgParser make_parser(const CatalogueEntry* model) {
-  ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--model NAME] [options]",
-              "Serves one model per key from Redis Streams: predicts every sample, learns every label exactly once.");
-  p.option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
+  ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--log kafka --brokers B] "
+              "[--model NAME] [options]",
+              "Serves one model per key from Redis Streams or Kafka: predicts every sample, learns every label "
+              "exactly once.");
+  p.option("log", "redis|kafka", "where samples come from and predictions go; leases and checkpoints stay in "
+                                 "Redis either way", "redis")
+      .option("brokers", "HOST:PORT,...", "Kafka bootstrap servers (--log kafka): topics <prefix>.in and "
+                                          "<prefix>.out with P partitions, <prefix>.dead")
+      .option("kafka-timeout-ms", "MS", "Kafka connect, commit and flush limit (--log kafka)", "5000")
+      .option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
       .option("prefix", "NAME", "stream and key prefix ({<prefix>:<p>}:in, :out, :lease, :ckpt; <prefix>:dead)",
               "irithyll")
       .option("partitions", "P", "partition count; must match the producers", "8")
@@ -127,8 +137,23 @@ int run_serve(std::span<char* const> argv) {
   const auto metrics_ms = value("metrics-ms");
   const auto idle_exit_ms = value("idle-exit-ms");
 
-  auto log = serve::connect_redis(args.get("redis"));
-  if (!log) return fail(log.status());
+  const std::string log_kind = args.get("log");
+  if (log_kind != "redis" && log_kind != "kafka")
+    return fail(Status::invalid_argument("--log must be redis or kafka, got '" + log_kind + "'"));
+  if (log_kind == "kafka" && !args.given("brokers"))
+    return fail(Status::invalid_argument("--log kafka needs --brokers HOST:PORT"));
+  auto redis = serve::connect_redis(args.get("redis"));
+  if (!redis) return fail(redis.status());
+  Result<std::unique_ptr<serve::Log>> log = std::move(redis);
+  if (log_kind == "kafka") {
+    serve::KafkaOptions kafka;
+    kafka.brokers = args.get("brokers");
+    auto timeout = count_option(args, "kafka-timeout-ms", 1);
+    if (!timeout) return fail(timeout.status());
+    kafka.timeout_ms = static_cast<int>(std::min<std::uint64_t>(*timeout, 3600000));
+    log = serve::connect_kafka(kafka, config.names, config.partitions, std::shared_ptr<serve::Log>(std::move(*log)));
+    if (!log) return fail(log.status());
+  }
   auto worker = serve::Worker::make(**log, config);
   if (!worker) return fail(worker.status());
 
@@ -168,7 +193,7 @@ int run_serve(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams, exactly once",
+const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams or Kafka, exactly once",
                                         &run_serve);
 
 }  // namespace
