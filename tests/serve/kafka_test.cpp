@@ -8,6 +8,12 @@
 
 #include <chrono>
 #include <map>
+#include <thread>
+
+#if defined(IRITHYLL_HAVE_RDKAFKA)
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#endif
 
 #include "irithyll/serve/kafka_log.hpp"
 #include "irithyll/serve/memory_log.hpp"
@@ -252,6 +258,84 @@ TEST(ServeKafka, ClientErrorsBecomeStatuses) {
 }
 
 #if defined(IRITHYLL_HAVE_RDKAFKA)
+// librdkafka's in-process mock cluster (rdkafka_mock.h) is not a broker, but
+// it speaks the protocol: produce, fetch, group offsets. The real client runs
+// the worker over it, with a crash in the middle, to the exact per-key models.
+TEST(ServeKafka, WorkerOverLibrdkafkasMockCluster) {
+  char err[256];
+  rd_kafka_t* owner = rd_kafka_new(RD_KAFKA_PRODUCER, rd_kafka_conf_new(), err, sizeof err);
+  ASSERT_NE(owner, nullptr) << err;
+  rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(owner, 1);
+  ASSERT_NE(cluster, nullptr);
+  struct Cleanup {
+    rd_kafka_t* rk;
+    rd_kafka_mock_cluster_t* mc;
+    ~Cleanup() {
+      rd_kafka_mock_cluster_destroy(mc);
+      rd_kafka_destroy(rk);
+    }
+  } cleanup{owner, cluster};
+  const std::uint32_t partitions = 2;
+  const std::uint64_t n = 1200, keys = 8;
+  StreamNames names;
+  ASSERT_EQ(rd_kafka_mock_topic_create(cluster, "irithyll.in", partitions, 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+  ASSERT_EQ(rd_kafka_mock_topic_create(cluster, "irithyll.out", partitions, 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+  ASSERT_EQ(rd_kafka_mock_topic_create(cluster, "irithyll.dead", 1, 1), RD_KAFKA_RESP_ERR_NO_ERROR);
+  KafkaOptions o;
+  o.brokers = rd_kafka_mock_cluster_bootstraps(cluster);
+  o.timeout_ms = 10000;
+  {
+    auto sink = connect_kafka(o, names, partitions, nullptr);
+    ASSERT_TRUE(sink.is_ok()) << sink.status().to_string();
+    auto stream = make_generator("friedman", 6, n);
+    ProduceOptions po;
+    po.partitions = partitions;
+    po.keys = keys;
+    po.seed = 6;
+    ASSERT_TRUE(produce(**sink, **stream, po, n).is_ok());
+  }
+  auto state = std::make_shared<MemoryLog>();
+  WorkerConfig c = kafka_worker("a", partitions);
+  c.batch = 100;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  {
+    auto log = connect_kafka(o, names, partitions, state);
+    ASSERT_TRUE(log.is_ok()) << log.status().to_string();
+    auto a = Worker::make(**log, c);
+    ASSERT_TRUE(a.is_ok());
+    while ((*a)->metrics().learned < n / 3 && std::chrono::steady_clock::now() < deadline) {
+      auto done = (*a)->poll();
+      ASSERT_TRUE(done.is_ok()) << done.status().to_string();
+      if (*done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_GE((*a)->metrics().learned, n / 3) << "no progress over the mock cluster";
+  }  // dropped without shutdown
+  for (std::uint32_t p = 0; p < partitions; ++p) state->expire_lease(names.lease(p));
+  auto log = connect_kafka(o, names, partitions, state);
+  ASSERT_TRUE(log.is_ok()) << log.status().to_string();
+  c.token = "b";
+  auto w = Worker::make(**log, c);
+  ASSERT_TRUE(w.is_ok());
+  // Done when every key's record holds all of its samples (the worker's own
+  // count restarts from the checkpoint, so count through the state).
+  auto learned = [&] {
+    std::uint64_t total = 0;
+    for (const auto& [key, rec] : test::checkpointed(*state, names, partitions)) total += rec.learned;
+    return total;
+  };
+  while (learned() < n && std::chrono::steady_clock::now() < deadline) {
+    auto done = (*w)->poll();
+    ASSERT_TRUE(done.is_ok()) << done.status().to_string();
+    if (*done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  test::expect_matches(test::checkpointed(*state, names, partitions),
+                       test::learn_reference(test::generate("friedman", 6, n, keys), "sgbt", test::small_sgbt(),
+                                             LearnerContext{Task::kRegression, 0, 10, 7}));
+  const auto in_lag = (*log)->lag(names.input(0), names.group());
+  ASSERT_TRUE(in_lag.is_ok()) << in_lag.status().to_string();
+}
+
 TEST(ServeKafka, UnreachableBrokerFailsWithinTheTimeout) {
   KafkaOptions o;
   o.brokers = "127.0.0.1:1";  // nothing listens on port 1

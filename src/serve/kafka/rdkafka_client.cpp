@@ -7,6 +7,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -102,6 +103,7 @@ class RdKafkaClient final : public KafkaClient {
   Status assign(const std::string& topic, std::int32_t partition) override {
     const TopicPartition tp{topic, partition};
     // Dropping it first makes a re-assignment restart at the committed offset.
+    stash_.erase(tp);
     if (assigned_.erase(tp) > 0) IRITHYLL_RETURN_IF_ERROR(apply_assignment());
     assigned_.insert(tp);
     IRITHYLL_RETURN_IF_ERROR(apply_assignment());
@@ -115,6 +117,7 @@ class RdKafkaClient final : public KafkaClient {
   }
 
   Status unassign(const std::string& topic, std::int32_t partition) override {
+    stash_.erase(TopicPartition{topic, partition});
     if (assigned_.erase(TopicPartition{topic, partition}) == 0) return Status::ok();
     return apply_assignment();
   }
@@ -123,18 +126,32 @@ class RdKafkaClient final : public KafkaClient {
                                         int timeout_ms) override {
     auto q = queues_.find(TopicPartition{topic, partition});
     if (q == queues_.end()) return Status::invalid_argument("kafka: " + where(topic, partition) + " is not assigned");
-    // Errors of the consumer itself (an unknown topic, authorisation) arrive
-    // on the consumer queue, which carries no records here.
-    if (rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer_.rk, 0); m != nullptr) {
+    // librdkafka forwards a partition's queue to the consumer queue when its
+    // fetch starts, asynchronously after assign(): undo that each time, and
+    // take what already went there (errors of the consumer itself, such as
+    // an unknown topic, arrive there too). Those records precede the ones
+    // still in the partition queue, so they are handed out first.
+    rd_kafka_queue_forward(q->second, nullptr);
+    while (rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer_.rk, 0)) {
       const rd_kafka_resp_err_t err = m->err;
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        const TopicPartition at{rd_kafka_topic_name(m->rkt), m->partition};
+        if (assigned_.count(at) > 0) stash_[at].push_back(record_from(*m));
+      }
       rd_kafka_message_destroy(m);
       if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR__PARTITION_EOF)
         return kafka_error("consumer", err);
     }
-    std::vector<rd_kafka_message_t*> batch(std::max<std::size_t>(max, 1));
-    const ssize_t n = rd_kafka_consume_batch_queue(q->second, timeout_ms, batch.data(), batch.size());
-    if (n < 0) return kafka_error("read " + where(topic, partition), rd_kafka_last_error());
     std::vector<KafkaRecord> out;
+    auto& early = stash_[q->first];
+    while (!early.empty() && out.size() < max) {
+      out.push_back(std::move(early.front()));
+      early.pop_front();
+    }
+    if (out.size() >= max) return out;
+    std::vector<rd_kafka_message_t*> batch(max - out.size());
+    const ssize_t n = rd_kafka_consume_batch_queue(q->second, out.empty() ? timeout_ms : 0, batch.data(), batch.size());
+    if (n < 0) return kafka_error("read " + where(topic, partition), rd_kafka_last_error());
     Status failed;
     for (ssize_t i = 0; i < n; ++i) {
       rd_kafka_message_t* m = batch[static_cast<std::size_t>(i)];
@@ -245,6 +262,7 @@ class RdKafkaClient final : public KafkaClient {
   Handle consumer_, producer_;
   std::set<TopicPartition> assigned_;
   std::map<TopicPartition, rd_kafka_queue_t*> queues_;
+  std::map<TopicPartition, std::deque<KafkaRecord>> stash_;  // records that reached the consumer queue
   Status delivery_;
 };
 
