@@ -3,7 +3,9 @@
 // end-to-end over KafkaLog with a fake client in place of librdkafka,
 // including a crash and takeover, while the fake checks that no group offset
 // is ever committed past the checkpoint that covers it. With librdkafka in
-// the build, connecting to an unreachable broker fails within its timeout.
+// the build, the real client runs the worker over librdkafka's in-process
+// mock cluster, and connecting to an unreachable broker fails within its
+// timeout.
 #include <gtest/gtest.h>
 
 #include <chrono>
