@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -136,6 +137,29 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
     EXPECT_TRUE(log->read_group(names.input(p), names.group(), names.consumer(p), "0", 10, 0)->empty())
         << "entries left unacknowledged";
   }
+}
+
+// `produce --data F --key COL`: the column's text is the key (routed by
+// partition_of) and not a feature.
+TEST(ServeRedis, ProduceKeyColumn) {
+  START_REDIS(server);
+  const std::string csv = server->dir() + "/keyed.csv";
+  std::ofstream(csv) << "a,user,b,y\n1,alice,2,0.5\n3,bob,4,1.5\n5,carol,6,2.5\n";
+  const pid_t p = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--data", csv,
+                               "--key", "user"},
+                              server->dir() + "/produce.log");
+  ASSERT_EQ(test::wait_exit(p, 60s), 0) << read_text(server->dir() + "/produce.log");
+  StreamNames names;
+  std::map<std::string, std::string> x_of;
+  for (std::uint32_t part = 0; part < 2; ++part) {
+    const auto entries = log->range(names.input(part), 10);
+    ASSERT_TRUE(entries.is_ok());
+    for (const auto& e : *entries) {
+      EXPECT_EQ(partition_of(e.fields.at(1).second, 2), part) << e.fields.at(1).second;
+      x_of[e.fields.at(1).second] = e.fields.at(2).second;
+    }
+  }
+  EXPECT_EQ(x_of, (std::map<std::string, std::string>{{"alice", "1,2"}, {"bob", "3,4"}, {"carol", "5,6"}}));
 }
 
 // `serve --log kafka` without a reachable broker exits 1 with the reason,
