@@ -242,21 +242,16 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
     if (!key_has_it) learn(*id, **s, x, *msg->y, true);
     return Status::ok();
   }
-  if (key_has_it) {
-    // The key's record holds this sample (its prediction went out before that
-    // record was written); only the window may still need it.
-    if (!msg->y) {
-      m.window_expired += part.window.add(msg->key, msg->id, std::move(msg->x));
-      part.window_dirty = true;
-    }
-    return Status::ok();
+  // When the key's record holds this sample, its prediction went out before
+  // that record was written: only the window may still need the sample.
+  if (!key_has_it) {
+    const double prediction = (*s)->model->predict_one(msg->x);
+    log.append(config.names.output(part.index),
+               Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
+    ++m.predictions;
+    if (msg->y) learn(*id, **s, msg->x, *msg->y, false);
   }
-  const double prediction = (*s)->model->predict_one(msg->x);
-  log.append(config.names.output(part.index), Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
-  ++m.predictions;
-  if (msg->y) {
-    learn(*id, **s, msg->x, *msg->y, false);
-  } else if (!window_has_it) {
+  if (!msg->y && !window_has_it) {
     m.window_expired += part.window.add(msg->key, msg->id, std::move(msg->x));
     part.window_dirty = true;
   }
