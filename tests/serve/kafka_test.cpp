@@ -357,8 +357,9 @@ TEST(ServeKafka, UnreachableBrokerFailsWithinTheTimeout) {
 #else
 TEST(ServeKafka, WithoutLibrdkafkaConnectSaysSo) {
   EXPECT_FALSE(kafka_available());
-  EXPECT_EQ(connect_kafka(KafkaOptions{"k:9092"}, StreamNames{}, 8, nullptr).status().code(),
-            StatusCode::kNotSupported);
+  KafkaOptions o;
+  o.brokers = "k:9092";
+  EXPECT_EQ(connect_kafka(o, StreamNames{}, 8, nullptr).status().code(), StatusCode::kNotSupported);
 }
 #endif
 
