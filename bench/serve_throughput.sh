@@ -5,11 +5,14 @@
 #
 # Starts a throwaway redis-server on a loopback port, then measures
 #   bare     `irithyll eval` on the same stream and model (predict + learn, one model)
+#   bare keyed  build/bench/bench_serve_bare_keys: the same samples, one learner
+#            per key as the workers hold them, no log (the like-for-like baseline)
 #   1 worker `irithyll serve` over 8 partitions of the same N samples (KEYS keys)
 #   2 workers the same samples under another prefix, each worker owning 4 partitions
 # Worker time is wall time from start to the last prediction, plus the CPU
 # time of each process (which includes the final checkpoint). Prints one
-# markdown table. Needs build/irithyll (Release) and redis-server.
+# markdown table. Needs build/irithyll, build/bench/bench_serve_bare_keys (Release)
+# and redis-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
@@ -18,11 +21,15 @@ shift $(( $# > 2 ? 2 : $# )) || true
 MODEL=(--model sgbt "$@")
 CLI=build/irithyll
 IDLE_MS=1000
-# Checkpoint interval of the workers: a checkpoint writes every key learned
-# since the previous one, so its cost is (dirty keys x model bytes) per
-# interval; SGBT defaults are 2-8 MB per key. CHECKPOINT_MS=600000 leaves only
-# the final checkpoint, i.e. measures the serving path itself.
+# Checkpoint intervals of the workers (the serve defaults): a partition
+# commits every CHECKPOINT_MS (window, acks, keys due); a changed key's model
+# (SGBT defaults: 2-8 MB) is rewritten about every KEY_CHECKPOINT_MS.
+# KEY_CHECKPOINT_MS=0 rewrites every changed key at every commit (the first
+# design); CHECKPOINT_MS=KEY_CHECKPOINT_MS=600000 leaves only the final
+# checkpoint, i.e. measures the serving path itself. Runs should last several
+# KEY_CHECKPOINT_MS for the figure to include the rewrites.
 CHECKPOINT_MS=${CHECKPOINT_MS:-1000}
+KEY_CHECKPOINT_MS=${KEY_CHECKPOINT_MS:-10000}
 tmp=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" >"$tmp/redis.log" 2>&1 &
@@ -31,13 +38,16 @@ trap 'kill -9 $redis_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
 
 now() { date +%s.%N; }
+keyed=$(build/bench/bench_serve_bare_keys "$N" "$KEYS" "${MODEL[@]:2}")
+keyed_wall=$(echo "$keyed" | python3 -c 'import json,sys; print(json.load(sys.stdin)["samples_per_second"])')
+keyed_cpu=$(echo "$keyed" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpu_s"])')
 bare=$(/usr/bin/time -f '%U %S' -o "$tmp/bare.cpu" $CLI eval --quiet --json --stream friedman --max-samples "$N" "${MODEL[@]}" |
        python3 -c 'import json,sys; print(json.load(sys.stdin)["samples_per_second"])')
 
 serve() {  # prefix max-partitions log
   /usr/bin/time -f '%U %S' -o "$3.cpu" $CLI serve --redis "127.0.0.1:$port" --prefix "$1" --partitions 8 \
     --max-partitions "$2" --features 10 "${MODEL[@]}" --metrics-ms 0 --idle-exit-ms $IDLE_MS \
-    --checkpoint-ms "$CHECKPOINT_MS" --checkpoint-entries 100000000 >"$3" 2>&1
+    --checkpoint-ms "$CHECKPOINT_MS" --key-checkpoint-ms "$KEY_CHECKPOINT_MS" --checkpoint-entries 100000000 >"$3" 2>&1
 }
 for prefix in one two; do
   $CLI produce --redis "127.0.0.1:$port" --prefix $prefix --partitions 8 --stream friedman \
@@ -60,16 +70,18 @@ cpu() { awk '{print $1 + $2}' "$1.cpu"; }
 # Redis CPU over everything (2 x produce + 2 x serve of N samples), from /proc.
 redis_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/$redis_pid/stat)
 echo "redis-server CPU: ${redis_cpu}s for 2 x $N samples = $(python3 -c "print(round($redis_cpu / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack)"
-echo "final checkpoint (1 worker): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
-python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" <<'PY'
+echo "checkpoints (1 worker): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits,", m["key_writes"], "key records written, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
+python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" "$keyed_wall" "$keyed_cpu" <<'PY'
 import sys
 bare, one, two, c1, c2a, c2b = map(float, sys.argv[1:7])
 n, keys, cb = int(sys.argv[7]), sys.argv[8], float(sys.argv[9])
+kw, kc = float(sys.argv[10]), float(sys.argv[11])
 # CPU rate: samples per CPU-second of the learner or worker process (what it
 # sustains with a core to itself; Redis runs in its own process).
 print(f"| run ({n} samples, {keys} keys, 8 partitions) | wall samples/s | wall ratio | process CPU s | CPU samples/s | CPU ratio |")
 print("|---|---|---|---|---|---|")
 print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | {cb:.2f} | {n / cb:,.0f} | 1.00 |")
-print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare | {c1:.2f} | {n / c1:,.0f} | {cb / c1:.2f} of bare |")
+print(f"| bare keyed (one learner per key, no log) | {kw:,.0f} | {kw / bare:.2f} | {kc:.2f} | {n / kc:,.0f} | {cb / kc:.2f} |")
+print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare, {one / kw:.2f} of keyed | {c1:.2f} | {n / c1:,.0f} | {cb / c1:.2f} of bare, {kc / c1:.2f} of keyed |")
 print(f"| 2 workers | {two:,.0f} | {two / one:.2f}x one worker | {c2a:.2f} + {c2b:.2f} | {n / max(c2a, c2b):,.0f} (slower worker) | {c1 / max(c2a, c2b):.2f}x one worker |")
 PY

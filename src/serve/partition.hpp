@@ -18,11 +18,27 @@
 
 namespace irithyll::serve::detail {
 
+// What a key owes the checkpoint: set while it has learned entries that its
+// stored record does not hold yet.
+struct Unsaved {
+  bool dirty = false;
+  EntryId first;                                // first entry learned since the stored record
+  std::chrono::steady_clock::time_point since;  // when that happened
+  bool joined = false;  // learned a sample taken from the label window (saved with the window)
+};
+
 struct KeySlot {
   std::unique_ptr<Learner> model;
   std::uint64_t learned = 0;
-  bool dirty = false;                    // learned since the last checkpoint
+  EntryId saved;                         // entries up to this id are in the model already (replay skips them)
+  Unsaved unsaved;
   std::list<std::string>::iterator lru;  // position in Partition::lru
+};
+
+// An evicted key whose changes await the next checkpoint, which always writes it.
+struct EvictedKey {
+  std::string record;
+  Unsaved unsaved;
 };
 
 // Unlabelled samples waiting for their label, oldest first. Keyed by
@@ -54,15 +70,15 @@ struct Partition {
   std::uint32_t index;
   std::unordered_map<std::string, KeySlot> keys;
   std::list<std::string> lru;                          // front: most recently used
-  std::unordered_map<std::string, std::string> evicted;  // key -> record not yet checkpointed
+  std::unordered_map<std::string, EvictedKey> evicted;  // key -> record not yet checkpointed
   LabelWindow window;
   bool window_dirty = false;
-  EntryId committed;                // "__last" of the latest checkpoint
-  EntryId last;                     // last entry processed
+  EntryId committed;                // "__last" of the latest checkpoint: the window holds entries up to it
+  EntryId last;                     // last entry processed (the highest id seen)
   bool replaying = true;            // reading this consumer's pending entries first
   bool lost = false;                // a fenced read found the lease gone: drop unsaved
   std::string cursor = "0";         // replay position
-  std::vector<std::string> unacked; // entries processed since the last checkpoint
+  std::vector<std::string> unacked; // entries read and not yet acknowledged, in id order
   std::chrono::steady_clock::time_point last_commit, last_renew;
 };
 

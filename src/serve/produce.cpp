@@ -26,7 +26,7 @@ std::string sample_key(std::uint64_t index, std::uint64_t keys, std::uint64_t se
 }
 
 Result<ProduceReport> produce(LogSink& sink, Stream& stream, const ProduceOptions& options,
-                              std::optional<std::uint64_t> max_samples) {
+                              std::optional<std::uint64_t> max_samples, KeySource* keys) {
   if (options.partitions == 0) return Status::invalid_argument("partitions must be >= 1");
   if (options.keys == 0) return Status::invalid_argument("keys must be >= 1");
   ProduceReport report;
@@ -47,7 +47,14 @@ Result<ProduceReport> produce(LogSink& sink, Stream& stream, const ProduceOption
       break;
     }
     const std::uint64_t index = options.first_index + report.samples;
-    const std::string key = sample_key(index, options.keys, options.seed);
+    std::string key;
+    if (keys != nullptr) {
+      auto k = keys->next_key();
+      if (!k) return k.status();
+      key = std::move(*k);
+    } else {
+      key = sample_key(index, options.keys, options.seed);
+    }
     const std::string id = "s" + std::to_string(index);
     const std::string target = options.names.input(partition_of(key, options.partitions));
     if (options.label_delay == 0) {

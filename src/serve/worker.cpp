@@ -35,21 +35,42 @@ double ms_since(Clock::time_point t0) {
 
 }  // namespace
 
-std::string encode_key_record(std::uint64_t learned, std::span<const std::uint8_t> model) {
+namespace {
+constexpr std::string_view kRecordTag = "IRK2";
+constexpr std::size_t kRecordHeader = 4 + 3 * 8;
+}  // namespace
+
+std::string encode_key_record(std::uint64_t learned, EntryId position, std::span<const std::uint8_t> model) {
   ByteWriter w;
+  w.bytes(std::span(reinterpret_cast<const std::uint8_t*>(kRecordTag.data()), kRecordTag.size()));
   w.u64(learned);
-  w.bytes(model);
-  const auto bytes = w.take();
-  return std::string(bytes.begin(), bytes.end());
+  w.u64(position.ms);
+  w.u64(position.seq);
+  std::string out;
+  out.reserve(kRecordHeader + model.size());
+  out.append(reinterpret_cast<const char*>(w.data().data()), w.size());
+  out.append(reinterpret_cast<const char*>(model.data()), model.size());
+  return out;
 }
 
 Result<KeyRecord> decode_key_record(std::string_view bytes) {
-  if (bytes.size() < 8) return Status::corruption("key record shorter than its 8-byte count");
-  ByteReader r(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
   KeyRecord rec;
+  // The first layout: u64 count, then the IRCK container.
+  if (bytes.size() >= 12 && bytes.substr(8, 4) == "IRCK") {
+    rec.learned = ByteReader(std::span(data, 8)).u64();
+    rec.model.assign(data + 8, data + bytes.size());
+    return rec;
+  }
+  if (bytes.size() < kRecordHeader || bytes.substr(0, 4) != kRecordTag)
+    return Status::corruption("key record: no 'IRK2' header (" + std::to_string(bytes.size()) + " bytes)");
+  ByteReader r(std::span(data + 4, kRecordHeader - 4));
   rec.learned = r.u64("learned count");
-  const auto model = r.bytes(r.remaining(), "model");
-  rec.model.assign(model.begin(), model.end());
+  EntryId position;
+  position.ms = r.u64("position ms");
+  position.seq = r.u64("position seq");
+  rec.position = position;
+  rec.model.assign(data + kRecordHeader, data + bytes.size());
   return rec;
 }
 
@@ -66,16 +87,19 @@ struct Worker::Rep {
 
   Status open(std::uint32_t p);
   Result<KeySlot*> slot(Partition& part, const std::string& key);
-  void learn(KeySlot& s, std::span<const double> x, double y) {
+  void learn(const EntryId& entry, KeySlot& s, std::span<const double> x, double y, bool joined) {
     s.model->learn_one(x, y);
     ++s.learned;
-    s.dirty = true;
+    if (!s.unsaved.dirty) s.unsaved = {true, entry, Clock::now(), false};
+    s.unsaved.joined = s.unsaved.joined || joined;
     ++m.learned;
   }
+  bool key_due(const std::string& key, const KeySlot& s, Clock::time_point now) const;
   void dead_letter(std::uint32_t p, const LogEntry& e, const std::string& reason);
   Status process(Partition& part, const LogEntry& e);
-  // False: the lease is lost and the partition dropped.
-  Result<bool> checkpoint(Partition& part);
+  // False: the lease is lost and the partition dropped. `all`: write every
+  // changed key, due or not (shutdown, replay bound).
+  Result<bool> checkpoint(Partition& part, bool all);
   Status renew_due();
   Status acquire_and_renew();
 };
@@ -107,7 +131,7 @@ Status Worker::Rep::open(std::uint32_t p) {
   if (last->has_value()) {
     const auto id = EntryId::parse(**last);
     if (!id) return Status::corruption("partition " + std::to_string(p) + ": bad checkpoint id '" + **last + "'");
-    part->committed = part->last = *id;
+    part->committed = *id;
   }
   auto window = log.hash_get(n.checkpoint(p), kWindowField);
   if (!window) return window.status();
@@ -128,9 +152,9 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
   KeySlot s;
   std::optional<std::string> record;
   if (auto ev = part.evicted.find(key); ev != part.evicted.end()) {
-    record = std::move(ev->second);
+    record = std::move(ev->second.record);
+    s.unsaved = ev->second.unsaved;  // its changes are not checkpointed yet
     part.evicted.erase(ev);
-    s.dirty = true;  // its changes are not checkpointed yet
   } else {
     auto stored = log.hash_get_owned(config.names.lease(part.index), config.token,
                                      config.names.checkpoint(part.index), key_field(key));
@@ -148,6 +172,8 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
     if (!model) return model.status().with_context("key '" + key + "'");
     s.model = std::move(*model);
     s.learned = rec->learned;
+    // A first-layout record is current up to the hash's "__last".
+    s.saved = rec->position.value_or(part.committed);
   } else {
     auto model = make_learner(config.model, config.settings, config.context);
     if (!model) return model.status();
@@ -160,7 +186,9 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
   while (part.keys.size() > config.max_keys) {
     const std::string victim = part.lru.back();
     auto v = part.keys.find(victim);
-    if (v->second.dirty) part.evicted[victim] = encode_key_record(v->second.learned, encode_learner(*v->second.model));
+    if (v->second.unsaved.dirty)
+      part.evicted[victim] = detail::EvictedKey{
+          encode_key_record(v->second.learned, part.last, encode_learner(*v->second.model)), v->second.unsaved};
     part.keys.erase(v);
     part.lru.pop_back();
   }
@@ -178,15 +206,32 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
   const auto id = EntryId::parse(e.id);
   if (!id) return Status::corruption("log returned a bad entry id '" + e.id + "'");
   part.unacked.push_back(e.id);
-  if (*id <= part.committed) return Status::ok();  // already in the checkpoint: acknowledge only
-  part.last = *id;
-  ++m.entries;
+  // Replay after a takeover: the window is current up to `committed`, each
+  // key up to its own `saved`; an entry is applied only where it is not yet.
+  const bool window_has_it = *id <= part.committed;
+  part.last = *id;  // replay, then new entries: ids only grow
   auto msg = parse_message(e.fields, shape);
   if (!msg) {
-    dead_letter(part.index, e, msg.status().message());
+    // Its dead letter went out before the checkpoint that passed it.
+    if (!window_has_it) {
+      ++m.entries;
+      dead_letter(part.index, e, msg.status().message());
+    }
     return Status::ok();
   }
+  auto s = slot(part, msg->key);
+  if (!s) return s.status();
+  if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
+  const bool key_has_it = *id <= (*s)->saved;
+  if (window_has_it && key_has_it) return Status::ok();  // in the checkpoint: acknowledge only
+  ++m.entries;
   if (msg->is_label) {
+    if (window_has_it) {
+      // The window gave this sample away before its checkpoint, and a key that
+      // learns from the window is saved in that same commit: key_has_it must hold.
+      return Status::corruption("partition " + std::to_string(part.index) + ": label entry " + e.id + " of key '" +
+                                msg->key + "' is behind the window's checkpoint but not in the key's record");
+    }
     std::vector<double> x;
     if (!part.window.take(msg->key, msg->id, x)) {
       dead_letter(part.index, e, "label for sample '" + msg->id + "' of key '" + msg->key +
@@ -194,48 +239,80 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
       return Status::ok();
     }
     part.window_dirty = true;
-    auto s = slot(part, msg->key);
-    if (!s) return s.status();
-    if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
-    learn(**s, x, *msg->y);
+    if (!key_has_it) learn(*id, **s, x, *msg->y, true);
     return Status::ok();
   }
-  auto s = slot(part, msg->key);
-  if (!s) return s.status();
-  if (*s == nullptr) return Status::ok();  // lease lost: the caller drops the partition
-  const double prediction = (*s)->model->predict_one(msg->x);
-  log.append(config.names.output(part.index), Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
-  ++m.predictions;
-  if (msg->y) {
-    learn(**s, msg->x, *msg->y);
-  } else {
+  // When the key's record holds this sample, its prediction went out before
+  // that record was written: only the window may still need the sample.
+  if (!key_has_it) {
+    const double prediction = (*s)->model->predict_one(msg->x);
+    log.append(config.names.output(part.index),
+               Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
+    ++m.predictions;
+    if (msg->y) learn(*id, **s, msg->x, *msg->y, false);
+  }
+  if (!msg->y && !window_has_it) {
     m.window_expired += part.window.add(msg->key, msg->id, std::move(msg->x));
     part.window_dirty = true;
   }
   return Status::ok();
 }
 
-Result<bool> Worker::Rep::checkpoint(Partition& part) {
+// A key is rewritten key_checkpoint_ms after its first unsaved change, scaled
+// by a factor in [0.5, 1) fixed per key (its hash), so keys that all changed in
+// the same round are not all encoded in the same commit.
+bool Worker::Rep::key_due(const std::string& key, const KeySlot& s, Clock::time_point now) const {
+  if (s.unsaved.joined || config.key_checkpoint_ms <= 0) return true;
+  const double phase = 0.5 + 0.5 * static_cast<double>(key_hash(key) % 1024) / 1024.0;
+  return std::chrono::duration<double, std::milli>(now - s.unsaved.since).count() >=
+         phase * static_cast<double>(config.key_checkpoint_ms);
+}
+
+Result<bool> Worker::Rep::checkpoint(Partition& part, bool all) {
   const auto t0 = Clock::now();
   const auto& n = config.names;
-  // Predictions go out before the entries behind them are acknowledged.
+  // Predictions (and dead letters) go out before the records that pass their
+  // entries are written, so replay never has to publish them again.
   IRITHYLL_RETURN_IF_ERROR(log.flush());
   Fields values;
-  for (auto& [key, s] : part.keys)
-    if (s.dirty) values.emplace_back(key_field(key), encode_key_record(s.learned, encode_learner(*s.model)));
-  for (auto& [key, record] : part.evicted) values.emplace_back(key_field(key), std::move(record));
+  std::vector<KeySlot*> saving;
+  // Entries from `floor` on changed a key that stays unsaved: not acknowledged.
+  std::optional<EntryId> floor;
+  for (auto& [key, s] : part.keys) {
+    if (!s.unsaved.dirty) continue;
+    if (all || key_due(key, s, t0)) {
+      values.emplace_back(key_field(key), encode_key_record(s.learned, part.last, encode_learner(*s.model)));
+      saving.push_back(&s);
+    } else if (!floor || s.unsaved.first < *floor) {
+      floor = s.unsaved.first;
+    }
+  }
+  for (auto& [key, ev] : part.evicted) values.emplace_back(key_field(key), std::move(ev.record));
+  // The window skipped entries up to `committed` during replay: it is current
+  // up to the later of the two.
+  const EntryId window_at = std::max(part.committed, part.last);
   if (part.window_dirty) values.emplace_back(std::string(kWindowField), part.window.encode());
-  values.emplace_back(std::string(kLastField), part.last.to_string());
+  values.emplace_back(std::string(kLastField), window_at.to_string());
   auto ok = log.commit(n.lease(part.index), config.token, config.lease_ms, n.checkpoint(part.index), values);
   if (!ok) return ok.status();
   if (!*ok) return false;
-  for (auto& [key, s] : part.keys) s.dirty = false;
+  m.key_writes += saving.size() + part.evicted.size();
+  for (KeySlot* s : saving) {
+    s->unsaved = {};
+    s->saved = part.last;
+  }
   part.evicted.clear();
   part.window_dirty = false;
-  part.committed = part.last;
+  part.committed = window_at;
   part.last_commit = part.last_renew = Clock::now();
-  IRITHYLL_RETURN_IF_ERROR(log.ack(n.input(part.index), n.group(), part.unacked));
-  part.unacked.clear();
+  // unacked is in id order: acknowledge the prefix below the floor.
+  std::size_t cut = part.unacked.size();
+  if (floor) {
+    cut = 0;
+    while (cut < part.unacked.size() && *EntryId::parse(part.unacked[cut]) < *floor) ++cut;
+  }
+  IRITHYLL_RETURN_IF_ERROR(log.ack(n.input(part.index), n.group(), std::span(part.unacked).first(cut)));
+  part.unacked.erase(part.unacked.begin(), part.unacked.begin() + static_cast<std::ptrdiff_t>(cut));
   ++m.checkpoints;
   m.last_checkpoint_ms = ms_since(t0);
   m.max_checkpoint_ms = std::max(m.max_checkpoint_ms, m.last_checkpoint_ms);
@@ -324,10 +401,10 @@ Result<std::size_t> Worker::poll() {
     }
     done += (*batch)->size();
     IRITHYLL_RETURN_IF_ERROR(r.log.flush());
-    const bool due = part.unacked.size() >= r.config.checkpoint_entries ||
-                     ms_since(part.last_commit) >= static_cast<double>(r.config.checkpoint_ms);
+    const bool full = part.unacked.size() >= r.config.checkpoint_entries;
+    const bool due = full || ms_since(part.last_commit) >= static_cast<double>(r.config.checkpoint_ms);
     if (due && !part.unacked.empty()) {
-      auto kept = r.checkpoint(part);
+      auto kept = r.checkpoint(part, full);
       if (!kept) return kept.status();
       if (!*kept) {
         r.owned.erase(it);
@@ -345,7 +422,7 @@ Status Worker::shutdown() {
   Rep& r = *rep_;
   Status first;
   for (auto& [p, part] : r.owned) {
-    auto kept = r.checkpoint(*part);
+    auto kept = r.checkpoint(*part, true);
     if (!kept && first.is_ok()) first = kept.status();
     if (kept && *kept) {
       Status s = r.log.release_lease(r.config.names.lease(p), r.config.token);
@@ -384,12 +461,14 @@ std::string Worker::metrics_json(double samples_per_second) {
   }
   std::snprintf(buf, sizeof buf,
                 "{\"samples_per_s\":%.1f,\"entries\":%llu,\"learned\":%llu,\"predictions\":%llu,\"dead_letters\":%llu,"
-                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"checkpoint_ms\":%.3f,"
+                "\"window_expired\":%llu,\"keys_held\":%zu,\"model_bytes\":%zu,\"checkpoints\":%llu,\"key_writes\":%llu,"
+                "\"checkpoint_ms\":%.3f,"
                 "\"checkpoint_ms_max\":%.3f,\"takeovers\":%llu,\"lost\":%llu,\"lag\":{",
                 samples_per_second, static_cast<unsigned long long>(m.entries),
                 static_cast<unsigned long long>(m.learned), static_cast<unsigned long long>(m.predictions),
                 static_cast<unsigned long long>(m.dead_letters), static_cast<unsigned long long>(m.window_expired), keys, bytes,
-                static_cast<unsigned long long>(m.checkpoints), m.last_checkpoint_ms, m.max_checkpoint_ms,
+                static_cast<unsigned long long>(m.checkpoints), static_cast<unsigned long long>(m.key_writes),
+                m.last_checkpoint_ms, m.max_checkpoint_ms,
                 static_cast<unsigned long long>(m.takeovers), static_cast<unsigned long long>(m.lost));
   return std::string(buf) + lags + "}}";
 }

@@ -190,4 +190,19 @@ CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) 
   }
 }
 
+char guess_separator(std::string_view line) {
+  const char candidates[] = {',', ';', '\t', '|'};
+  std::size_t counts[4] = {0, 0, 0, 0};
+  bool in_quotes = false;
+  for (const char c : line) {
+    if (c == '"') in_quotes = !in_quotes;
+    if (in_quotes) continue;
+    for (int k = 0; k < 4; ++k) counts[k] += c == candidates[k] ? 1 : 0;
+  }
+  int best = 0;
+  for (int k = 1; k < 4; ++k)
+    if (counts[k] > counts[best]) best = k;
+  return candidates[best];
+}
+
 }  // namespace irithyll::detail

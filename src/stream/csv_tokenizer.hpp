@@ -44,6 +44,10 @@ class ByteSource {
 Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path);
 std::unique_ptr<ByteSource> make_string_source(std::string text);
 
+// The most frequent candidate separator (',', ';', tab, '|') outside quotes
+// in a header line; ',' on a tie or none.
+char guess_separator(std::string_view line);
+
 class CsvTokenizer {
  public:
   static constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;

@@ -63,22 +63,6 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-// The most frequent candidate separator outside quotes; ',' on a tie or none.
-char guess_separator(std::string_view line) {
-  const char candidates[] = {',', ';', '\t', '|'};
-  std::size_t counts[4] = {0, 0, 0, 0};
-  bool in_quotes = false;
-  for (const char c : line) {
-    if (c == '"') in_quotes = !in_quotes;
-    if (in_quotes) continue;
-    for (int k = 0; k < 4; ++k) counts[k] += c == candidates[k] ? 1 : 0;
-  }
-  int best = 0;
-  for (int k = 1; k < 4; ++k)
-    if (counts[k] > counts[best]) best = k;
-  return candidates[best];
-}
-
 class TableStreamImpl final : public TableStream {
  public:
   TableStreamImpl(std::string name, std::unique_ptr<detail::ByteSource> source, CsvOptions options)
@@ -187,7 +171,7 @@ std::size_t TableStreamImpl::column_of(std::string_view key, bool add) {
 Status TableStreamImpl::read_header() {
   tok_.skip_lines(options_.skip_rows);
   if (jsonl()) return Status::ok();  // columns come from the keys
-  const char sep = options_.separator != 0 ? options_.separator : guess_separator(tok_.peek_first_line());
+  const char sep = options_.separator != 0 ? options_.separator : detail::guess_separator(tok_.peek_first_line());
   tok_.set_separator(sep);
   const auto outcome = tok_.next(fields_);
   if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "irithyll/serve/kafka_log.hpp"
 #include "irithyll/serve/worker.hpp"
 #include "log_conformance.hpp"
 #include "redis_harness.hpp"
@@ -137,6 +139,50 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
   }
 }
 
+// `produce --data F --key COL`: the column's text is the key (routed by
+// partition_of) and not a feature.
+TEST(ServeRedis, ProduceKeyColumn) {
+  START_REDIS(server);
+  const std::string csv = server->dir() + "/keyed.csv";
+  std::ofstream(csv) << "a,user,b,y\n1,alice,2,0.5\n3,bob,4,1.5\n5,carol,6,2.5\n";
+  const pid_t p = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--data", csv,
+                               "--key", "user"},
+                              server->dir() + "/produce.log");
+  ASSERT_EQ(test::wait_exit(p, 60s), 0) << read_text(server->dir() + "/produce.log");
+  StreamNames names;
+  std::map<std::string, std::string> x_of;
+  for (std::uint32_t part = 0; part < 2; ++part) {
+    const auto entries = log->range(names.input(part), 10);
+    ASSERT_TRUE(entries.is_ok());
+    for (const auto& e : *entries) {
+      EXPECT_EQ(partition_of(e.fields.at(1).second, 2), part) << e.fields.at(1).second;
+      x_of[e.fields.at(1).second] = e.fields.at(2).second;
+    }
+  }
+  EXPECT_EQ(x_of, (std::map<std::string, std::string>{{"alice", "1,2"}, {"bob", "3,4"}, {"carol", "5,6"}}));
+}
+
+// `serve --log kafka` without a reachable broker exits 1 with the reason,
+// within its timeout (no broker can be installed here; the log's logic is
+// tested through a fake client in kafka_test.cpp).
+TEST(ServeCli, KafkaWithoutABrokerFailsCleanly) {
+  START_REDIS(server);
+  const std::string out = server->dir() + "/kafka.log";
+  auto args = test::serve_args(server->address(), 2);
+  args.insert(args.end(), {"--log", "kafka", "--brokers", "127.0.0.1:" + std::to_string(test::free_port()),
+                           "--kafka-timeout-ms", "1000"});
+  const pid_t w = test::spawn(args, out);
+  ASSERT_GT(w, 0);
+  EXPECT_EQ(test::wait_exit(w, 60s), 1) << read_text(out);
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find(kafka_available() ? "no broker at" : "no Kafka support"), std::string::npos) << text;
+  auto no_brokers = test::serve_args(server->address(), 2);
+  no_brokers.insert(no_brokers.end(), {"--log", "kafka"});
+  const pid_t v = test::spawn(no_brokers, out);
+  EXPECT_NE(test::wait_exit(v, 30s), 0);
+  EXPECT_NE(read_text(out).find("--brokers"), std::string::npos) << read_text(out);
+}
+
 TEST(ServeCli, HelpDocumentsEveryOption) {
   const std::string out = ::testing::TempDir() + "/serve_help.txt";
   std::remove(out.c_str());
@@ -144,8 +190,9 @@ TEST(ServeCli, HelpDocumentsEveryOption) {
   ASSERT_EQ(test::wait_exit(p, 30s), 0);
   const std::string text = read_text(out);
   for (const char* o : {"--redis", "--prefix", "--partitions", "--max-partitions", "--features", "--task", "--classes",
-                        "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms",
-                        "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps"})
+                        "--model", "--seed", "--max-keys", "--batch", "--checkpoint-entries", "--checkpoint-ms", "--key-checkpoint-ms",
+                        "--lease-ms", "--label-window", "--metrics-ms", "--idle-exit-ms", "--token", "--n-steps", "--log",
+                        "--brokers", "--kafka-timeout-ms"})
     EXPECT_NE(text.find(o), std::string::npos) << o;
 }
 

@@ -91,11 +91,13 @@ inline void expect_matches(const std::map<std::string, KeyRecord>& got, const Re
 
 inline const std::string kCli = std::string(IRITHYLL_BINARY_DIR) + "/irithyll";
 
-// `irithyll serve` with the small SGBT on the 10-feature friedman stream.
+// `irithyll serve` with the small SGBT on the 10-feature friedman stream;
+// commits every 200 ms, each key rewritten every 0.5-1 s (at its own phase),
+// so a crash replays entries per key from different positions.
 inline std::vector<std::string> serve_args(const std::string& address, std::uint32_t partitions) {
   return {kCli, "serve", "--redis", address, "--partitions", std::to_string(partitions), "--features", "10",
           "--model", "sgbt", "--n-steps", "3", "--grace-period", "50", "--seed", "7", "--lease-ms", "1000",
-          "--checkpoint-ms", "200", "--metrics-ms", "100"};
+          "--checkpoint-ms", "200", "--key-checkpoint-ms", "1000", "--metrics-ms", "100"};
 }
 
 // Sample ids with a prediction in the output streams; every repeat must

@@ -28,6 +28,8 @@ ArgParser make_parser() {
       .option("max-samples", "N", "send at most N samples (generators default to 100000)")
       .option("seed", "N", "seed of the generator and of the key assignment", "42")
       .option("keys", "N", "distinct keys; sample i gets key k<hash(seed, i) mod N>", "1000")
+      .option("key", "COL", "--data only: each row's key is its column COL (not a feature), routed to partition "
+                            "FNV-1a-64(key) mod P")
       .option("first-index", "N", "index of the first sample (ids s<index>): continue an earlier run", "0")
       .option("label-delay", "N", "0: labels in the samples; N: send each label as a separate message N samples later",
               "0");
@@ -65,8 +67,18 @@ int run_produce(std::span<char* const> argv) {
   }
   if (args.given("data") && args.given("stream")) return fail(Status::invalid_argument("give --data or --stream"));
   Result<std::unique_ptr<Stream>> stream = Status::invalid_argument("no stream");
+  std::unique_ptr<serve::KeySource> keys;
+  if (args.given("key")) {
+    if (!args.given("data")) return fail(Status::invalid_argument("--key COL needs --data FILE.csv"));
+    if (args.given("keys")) return fail(Status::invalid_argument("give --key (a column) or --keys (a count)"));
+    auto k = serve::open_csv_keys(args.get("data"), args.get("key"));
+    if (!k) return fail(k.status());
+    keys = std::move(*k);
+  }
   if (args.given("data")) {
-    auto table = open_csv_stream(args.get("data"));
+    CsvOptions csv;
+    if (keys) csv.drop.push_back(args.get("key"));  // the key is not a feature
+    auto table = open_csv_stream(args.get("data"), csv);
     if (!table) return fail(table.status());
     stream = std::unique_ptr<Stream>(std::move(table).value());
   } else {
@@ -76,7 +88,7 @@ int run_produce(std::span<char* const> argv) {
   if (!stream) return fail(stream.status());
   auto log = serve::connect_redis(args.get("redis"));
   if (!log) return fail(log.status());
-  auto report = serve::produce(**log, **stream, options, max_samples);
+  auto report = serve::produce(**log, **stream, options, max_samples, keys.get());
   if (!report) return fail(report.status());
   std::printf("{\"samples\":%llu,\"labels\":%llu}\n", static_cast<unsigned long long>(report->samples),
               static_cast<unsigned long long>(report->labels));

@@ -1,4 +1,5 @@
-// `irithyll serve`: a long-running worker over Redis Streams. It owns
+// `irithyll serve`: a long-running worker over Redis Streams (or Kafka topics,
+// --log kafka, with leases and checkpoints still in Redis). It owns
 // partitions through leases, keeps one model per key, publishes a prediction
 // for every sample and learns every label exactly once (see
 // include/irithyll/serve/worker.hpp and docs/serve.md). Prints one JSON line
@@ -7,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +18,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/serve/kafka_log.hpp"
 #include "irithyll/serve/redis_log.hpp"
 #include "irithyll/serve/worker.hpp"
 #include "model_options.hpp"
@@ -27,9 +30,16 @@ volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int) { g_stop = 1; }
 
 ArgParser make_parser(const CatalogueEntry* model) {
-  ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--model NAME] [options]",
-              "Serves one model per key from Redis Streams: predicts every sample, learns every label exactly once.");
-  p.option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
+  ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--log kafka --brokers B] "
+              "[--model NAME] [options]",
+              "Serves one model per key from Redis Streams or Kafka: predicts every sample, learns every label "
+              "exactly once.");
+  p.option("log", "redis|kafka", "where samples come from and predictions go; leases and checkpoints stay in "
+                                 "Redis either way", "redis")
+      .option("brokers", "HOST:PORT,...", "Kafka bootstrap servers (--log kafka): topics <prefix>.in and "
+                                          "<prefix>.out with P partitions, <prefix>.dead")
+      .option("kafka-timeout-ms", "MS", "Kafka connect, commit and flush limit (--log kafka)", "5000")
+      .option("redis", "HOST:PORT", "Redis server", "127.0.0.1:6379")
       .option("prefix", "NAME", "stream and key prefix ({<prefix>:<p>}:in, :out, :lease, :ckpt; <prefix>:dead)",
               "irithyll")
       .option("partitions", "P", "partition count; must match the producers", "8")
@@ -41,8 +51,10 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("seed", "N", "seed of every key's model", "42")
       .option("max-keys", "N", "models held in memory per partition; least recently used are evicted", "10000")
       .option("batch", "N", "entries per read (XREADGROUP COUNT)", "500")
-      .option("checkpoint-entries", "N", "checkpoint a partition after N entries ...", "20000")
-      .option("checkpoint-ms", "MS", "... or after MS milliseconds, whichever comes first", "1000")
+      .option("checkpoint-ms", "MS", "commit a partition's checkpoint (label window, acks, keys due) every MS", "1000")
+      .option("key-checkpoint-ms", "MS", "rewrite a changed key's model about every MS (each key at its own phase; "
+                                         "0 = at every commit); a crash replays at most this much", "10000")
+      .option("checkpoint-entries", "N", "write every changed key once N entries await acknowledgement", "1000000")
       .option("lease-ms", "MS", "partition lease time to live (renewed every MS/3); a dead worker's partitions "
                                 "move after this long", "10000")
       .option("label-window", "N", "unlabelled samples per partition kept for a later label message", "10000")
@@ -97,7 +109,7 @@ int run_serve(std::span<char* const> argv) {
   };
   Spec specs[] = {{"partitions", 1}, {"max-partitions", 0}, {"features", 1}, {"classes", 0},
                   {"seed", 0}, {"max-keys", 1}, {"batch", 1}, {"checkpoint-entries", 1},
-                  {"checkpoint-ms", 0}, {"lease-ms", 30}, {"label-window", 0}, {"metrics-ms", 0},
+                  {"checkpoint-ms", 0}, {"key-checkpoint-ms", 0}, {"lease-ms", 30}, {"label-window", 0}, {"metrics-ms", 0},
                   {"idle-exit-ms", 0}};
   for (Spec& s : specs) {
     auto v = count_option(args, s.name, s.min);
@@ -118,14 +130,30 @@ int run_serve(std::span<char* const> argv) {
   config.batch = value("batch");
   config.checkpoint_entries = value("checkpoint-entries");
   config.checkpoint_ms = static_cast<int>(value("checkpoint-ms"));
+  config.key_checkpoint_ms = static_cast<int>(value("key-checkpoint-ms"));
   config.lease_ms = static_cast<int>(value("lease-ms"));
   config.label_window = value("label-window");
   config.token = args.given("token") ? args.get("token") : default_token();
   const auto metrics_ms = value("metrics-ms");
   const auto idle_exit_ms = value("idle-exit-ms");
 
-  auto log = serve::connect_redis(args.get("redis"));
-  if (!log) return fail(log.status());
+  const std::string log_kind = args.get("log");
+  if (log_kind != "redis" && log_kind != "kafka")
+    return fail(Status::invalid_argument("--log must be redis or kafka, got '" + log_kind + "'"));
+  if (log_kind == "kafka" && !args.given("brokers"))
+    return fail(Status::invalid_argument("--log kafka needs --brokers HOST:PORT"));
+  auto redis = serve::connect_redis(args.get("redis"));
+  if (!redis) return fail(redis.status());
+  Result<std::unique_ptr<serve::Log>> log = std::move(redis);
+  if (log_kind == "kafka") {
+    serve::KafkaOptions kafka;
+    kafka.brokers = args.get("brokers");
+    auto timeout = count_option(args, "kafka-timeout-ms", 1);
+    if (!timeout) return fail(timeout.status());
+    kafka.timeout_ms = static_cast<int>(std::min<std::uint64_t>(*timeout, 3600000));
+    log = serve::connect_kafka(kafka, config.names, config.partitions, std::shared_ptr<serve::Log>(std::move(*log)));
+    if (!log) return fail(log.status());
+  }
   auto worker = serve::Worker::make(**log, config);
   if (!worker) return fail(worker.status());
 
@@ -165,7 +193,7 @@ int run_serve(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams, exactly once",
+const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams or Kafka, exactly once",
                                         &run_serve);
 
 }  // namespace

@@ -9,10 +9,15 @@
 // out unlabelled and its label follows in a label message after d more
 // samples (the rest at the end), exercising the worker's join window.
 //
+// With a KeySource (`produce --key COL`), sample i's key is the source's i-th
+// key instead: a CSV column read alongside the stream. Routing is the same,
+// partition_of(key, P).
+//
 // Cost: one XADD per message, flushed (pipelined) every flush_every.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -39,8 +44,23 @@ struct ProduceReport {
 
 std::string sample_key(std::uint64_t index, std::uint64_t keys, std::uint64_t seed);
 
-// Produces up to max_samples samples (all when empty) from `stream`.
+// The key of each successive sample.
+class KeySource {
+ public:
+  virtual ~KeySource() = default;
+  virtual Result<std::string> next_key() = 0;
+};
+
+// The keys of a CSV file's column `column` (by header name), row by row in
+// file order: read beside open_csv_stream(path) with the column dropped from
+// its features, it yields each row's key in step with the row's sample. An
+// empty key, a short row or a missing column is an InvalidArgument naming
+// the file and line. Regular files only (the file is read twice).
+Result<std::unique_ptr<KeySource>> open_csv_keys(const std::string& path, const std::string& column);
+
+// Produces up to max_samples samples (all when empty) from `stream`, keyed by
+// `keys` when given.
 Result<ProduceReport> produce(LogSink& sink, Stream& stream, const ProduceOptions& options,
-                              std::optional<std::uint64_t> max_samples);
+                              std::optional<std::uint64_t> max_samples, KeySource* keys = nullptr);
 
 }  // namespace irithyll::serve

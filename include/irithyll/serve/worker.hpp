@@ -2,19 +2,22 @@
 // leases, keeps one learner per key (made from the model catalogue), and for
 // each entry predicts, publishes the prediction, and learns once labelled.
 //
-// Exactly-once learning. A partition's checkpoint is one hash: per key its
-// learned count and checkpoint bytes (model_file.hpp), the label-join window,
-// and "__last", the id of the last entry the state includes. The worker
-// writes the keys changed since the previous checkpoint together with
-// "__last" in one fenced, atomic commit (StateStore::commit: only while it
-// holds the lease), and acknowledges entries only after the commit that
-// covers them. A worker taking a partition over loads "__last", replays the
-// partition consumer's pending entries after it (acknowledging older ones
-// without learning them), then reads new ones: no entry is learned twice or
-// lost. Predictions between the last checkpoint and a crash are published
-// again by the next owner, with the same value (the model is restored
-// bit-identically): consumers deduplicate by sample id. docs/serve.md has
-// the argument and its limits.
+// Exactly-once learning with per-key checkpoints. A partition's checkpoint is
+// one hash: per key a record (learned count, the id of the last entry the
+// record holds, the learner's checkpoint bytes), the label-join window, and
+// "__last", the id up to which the window is current. Every checkpoint_ms the
+// worker commits, in one fenced atomic write (StateStore::commit: only while
+// it holds the lease), the window, "__last" and the keys that are due: a key
+// is rewritten about every key_checkpoint_ms (each key at its own phase, so
+// the multi-megabyte encodes spread over time), or at once when it learned a
+// sample taken from the window (the window no longer holds that sample's
+// features). An entry is acknowledged only once every key it changed is
+// stored past it. A worker taking a partition over replays the pending
+// entries and applies each to a key only when the key's record does not hold
+// it yet (and to the window only after "__last"): no entry is learned twice or
+// lost. Predictions after a key's record are published again by the next
+// owner, with the same value (the model is restored bit-identically):
+// consumers deduplicate by sample id. docs/serve.md has the argument and its limits.
 //
 // Memory: at most max_keys learners live per partition; the least recently
 // used is evicted (its bytes kept until the next checkpoint writes them, then
@@ -44,8 +47,9 @@ struct WorkerConfig {
   LearnerContext context;               // task, classes, n_features (> 0), seed: the same for every key
   std::size_t max_keys = 10000;         // learners held per partition (LRU bound)
   std::size_t batch = 500;              // entries per read (XREADGROUP COUNT)
-  std::uint64_t checkpoint_entries = 20000;  // checkpoint after this many entries ...
-  int checkpoint_ms = 1000;             // ... or this long, whichever first
+  int checkpoint_ms = 1000;             // commit (window, acks, due keys) this often
+  int key_checkpoint_ms = 10000;        // rewrite a changed key's model about this often (0: every commit)
+  std::uint64_t checkpoint_entries = 1000000;  // unacknowledged entries that force every key out (replay bound)
   int lease_ms = 10000;                 // lease time to live; renewed every lease_ms / 3 (and before each batch)
   std::size_t label_window = 10000;     // unlabelled samples awaiting a label, per partition
   std::string token;                    // this worker's lease token (unique per process)
@@ -65,6 +69,7 @@ struct WorkerMetrics {
   std::uint64_t dead_letters = 0;
   std::uint64_t window_expired = 0;   // unlabelled samples that left the join window
   std::uint64_t checkpoints = 0;
+  std::uint64_t key_writes = 0;       // key records written (each a full encode of the key's model)
   double last_checkpoint_ms = 0.0;    // latency of the latest commit (encode + write + ack)
   double max_checkpoint_ms = 0.0;
   std::uint64_t takeovers = 0;        // partitions acquired
@@ -96,11 +101,15 @@ class Worker {
   std::unique_ptr<Rep> rep_;
 };
 
-// A key's record in the checkpoint hash (field "k:<key>"): u64 learned
-// count, then the learner's checkpoint bytes (encode_learner).
-std::string encode_key_record(std::uint64_t learned, std::span<const std::uint8_t> model);
+// A key's record in the checkpoint hash (field "k:<key>"): the tag "IRK2",
+// u64 learned count, the id of the last entry the record holds (u64 ms, u64
+// seq), then the learner's checkpoint bytes (encode_learner). Records of the
+// first layout (u64 count, then the bytes, which start with "IRCK") still
+// decode, with no position: they are current up to the hash's "__last".
+std::string encode_key_record(std::uint64_t learned, EntryId position, std::span<const std::uint8_t> model);
 struct KeyRecord {
   std::uint64_t learned = 0;
+  std::optional<EntryId> position;
   std::vector<std::uint8_t> model;
 };
 Result<KeyRecord> decode_key_record(std::string_view bytes);
