@@ -8,7 +8,11 @@ namespace irithyll {
 
 SGBT::SGBT() : SGBT(SGBTConfig{}, Loss(LossKind::kSquared)) {}
 
-SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), rng_(config.seed) {
+SGBT::SGBT(const SGBTConfig& config, Loss loss)
+    : config_(config),
+      loss_(loss),
+      rng_(config.seed),
+      plain_(!(config.error_weight_alpha > 0.0 || config.adaptive_mts_k > 0.0 || config.prunes())) {
   slots_.reserve(config_.n_steps);
   for (std::uint32_t s = 0; s < config_.n_steps; ++s) {
     std::unique_ptr<DriftDetector> d;
@@ -32,7 +36,9 @@ Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   return SGBT(config, loss);
 }
 
-std::uint32_t SGBT::train_count(double h) noexcept {
+// Inlined into the boosting loop (called once per step; GCC stops inlining it
+// on its own once boost has two instantiations).
+__attribute__((always_inline)) inline std::uint32_t SGBT::train_count(double h) noexcept {
   switch (config_.variant) {
     case SGBTVariant::kStandard:
       return 1;
@@ -152,22 +158,33 @@ void SGBT::prune(std::span<const double> contributions) noexcept {
 }
 
 void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
+  if (plain_)
+    boost_steps<true>(x, y, w, offset);
+  else
+    boost_steps<false>(x, y, w, offset);
+}
+
+template <bool kPlain>
+void SGBT::boost_steps(std::span<const double> x, double y, double w, double offset) {
+  // kPlain: no per-sample option (error weighting, adaptive max-tree-samples,
+  // pruning) is on, so their per-step bookkeeping is compiled out.
   // Software-pipelined over the steps: step s is routed (and its histogram
   // bins prefetched) before step s-1 is trained, so the cache misses of one
   // tree's histogram update overlap the next tree's routing. Trees are
   // independent given their (g, h), so the result equals the plain loop's.
   const double lr = config_.learning_rate;
   const double monitor_scale = drift_monitor_scale();
-  if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
+  if constexpr (!kPlain)
+    if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
   double current = base_;
   struct Pending {
     TreeSlot* slot = nullptr;
     std::uint32_t leaf = 0, count = 0;
     double g = 0.0, h = 0.0, monitor = 0.0;
   } pending;
-  const bool adaptive_mts = config_.adaptive_mts_k > 0.0;
-  double c_mean = 0.0, c_m2 = 0.0;  // Welford over the contributions lr * p
-  std::size_t c_n = 0;
+  [[maybe_unused]] const bool adaptive_mts = config_.adaptive_mts_k > 0.0;
+  [[maybe_unused]] double c_mean = 0.0, c_m2 = 0.0;  // Welford over the contributions lr * p
+  [[maybe_unused]] std::size_t c_n = 0;
   for (TreeSlot& slot : slots_) {
     double g, h;
     loss_.grad_hess(y, current - offset, g, h);
@@ -177,16 +194,20 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
     pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
-    if (!contrib_.empty()) contrib_[static_cast<std::size_t>(&slot - slots_.data())] = std::abs(lr * p);
-    if (adaptive_mts) {
-      const double c = lr * p, d = c - c_mean;
-      c_mean += d / static_cast<double>(++c_n);
-      c_m2 += d * (c - c_mean);
+    if constexpr (!kPlain) {
+      if (!contrib_.empty()) contrib_[static_cast<std::size_t>(&slot - slots_.data())] = std::abs(lr * p);
+      if (adaptive_mts) {
+        const double c = lr * p, d = c - c_mean;
+        c_mean += d / static_cast<double>(++c_n);
+        c_m2 += d * (c - c_mean);
+      }
     }
   }
   if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
-  if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
-  if (!contrib_.empty()) prune(contrib_);
+  if constexpr (!kPlain) {
+    if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
+    if (!contrib_.empty()) prune(contrib_);
+  }
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {

@@ -9,6 +9,7 @@ namespace irithyll {
 
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
+      plain_(!config.has_options()),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
       rng_(config.seed) {
   reset();
@@ -214,15 +215,7 @@ double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   return g;
 }
 
-bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
-  if (samples_seen_ == 0) {
-    reserve_nodes();
-    if (!edges_ready_ && n_features_ != x.size()) init_features(x.size());
-  }
-  assert(x.size() == n_features_);
-  ++samples_seen_;
-  if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
-  const std::uint64_t n = ++count_[leaf];
+void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
   const double a = config_.leaf_decay_alpha;
   if (a > 0.0) {
     g_sum_[leaf] = a * g_sum_[leaf] + g;
@@ -231,9 +224,26 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     g_sum_[leaf] += g;
     h_sum_[leaf] += h;
   }
+}
+
+bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
+  if (samples_seen_ == 0) {
+    reserve_nodes();
+    if (!edges_ready_ && n_features_ != x.size()) init_features(x.size());
+  }
+  assert(x.size() == n_features_);
+  ++samples_seen_;
+  const std::uint64_t n = ++count_[leaf];
   // Without leaf options (the common case) the value is the plain Newton
-  // step: one branch here instead of the clamping path.
-  value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  // step: one test of a flag fixed at construction, no per-option checks.
+  if (plain_) [[likely]] {
+    add_to_leaf_sums(leaf, g, h);
+    value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  } else {
+    if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
+    add_to_leaf_sums(leaf, g, h);
+    value_[leaf] = learned_leaf_output(leaf);
+  }
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
@@ -283,6 +293,8 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   SplitCandidate best, cand;
   double second = 0.0;
   bool found = false;
+  GainParams gp = gain_;
+  const bool monotone = !config_.monotone.empty();
   for (std::uint32_t f : mask_) {
     const GradBin* fb = bins + offset_[f];
     const std::uint32_t nb = edges_[f].n_bins();
@@ -293,8 +305,7 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
       hf += fb[b].h;
       nf += fb[b].count;
     }
-    GainParams gp = gain_;
-    gp.monotone = config_.monotone_of(f);
+    if (monotone) gp.monotone = config_.monotone_of(f);
     if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     cand.feature = f;
     if (!found || cand.gain > best.gain) {

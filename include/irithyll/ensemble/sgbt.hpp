@@ -106,12 +106,18 @@ class SGBT {
 
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
+  template <bool kPlain>
+  void boost_steps(std::span<const double> x, double y, double w, double offset);
   std::uint32_t train_count(double h) noexcept;
 
   SGBTConfig config_;
   Loss loss_;
   std::vector<TreeSlot> slots_;
   Xorshift64 rng_;
+  // No per-sample option of the committee (error weighting, adaptive
+  // max-tree-samples, pruning) is on; fixed at construction, so boost takes
+  // the option-free loop without testing each option per step.
+  bool plain_ = true;
   std::size_t n_features_ = 0;
   std::uint64_t samples_seen_ = 0;
   bool initialized_ = false;
