@@ -1,5 +1,7 @@
 #include "irithyll/ensemble/sgbt.hpp"
 
+#include "sgbt_pipeline.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,14 +32,34 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
   }
 }
 
+SGBT::SGBT(SGBT&&) noexcept = default;
+SGBT& SGBT::operator=(SGBT&&) noexcept = default;
+SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the worker, then the slots go
+
+void SGBT::set_learning_rate(double lr) noexcept {
+  // The worker holds its own copy of lr: drain and let the next sample start
+  // a pipeline with the new one.
+  sync();
+  pipeline_.reset();
+  config_.learning_rate = lr;
+}
+
 Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
   IRITHYLL_RETURN_IF_ERROR(loss.validate());
   return SGBT(config, loss);
 }
 
+namespace {
+// MI repetitions for hessian h: ceil(|h| m), bounded so that a huge hessian
+// cannot stall the stream.
+std::uint32_t multiple_iterations(double h, double m) noexcept {
+  return static_cast<std::uint32_t>(std::clamp(std::ceil(std::abs(h) * m), 1.0, 1000.0));
+}
+}  // namespace
+
 // Inlined into the boosting loop (called once per step; GCC stops inlining it
-// on its own once boost has two instantiations).
+// on its own once boost has two loops).
 __attribute__((always_inline)) inline std::uint32_t SGBT::train_count(double h) noexcept {
   switch (config_.variant) {
     case SGBTVariant::kStandard:
@@ -48,11 +70,8 @@ __attribute__((always_inline)) inline std::uint32_t SGBT::train_count(double h) 
       // MI only where the hessian is p(1-p) <= 1/4: ceil(h * m) stays small.
       if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) return 1;
       [[fallthrough]];
-    case SGBTVariant::kMultipleIterations: {
-      const double reps = std::ceil(std::abs(h) * config_.mi_multiplier);
-      // Bounded so that a huge hessian cannot stall the stream.
-      return static_cast<std::uint32_t>(std::clamp(reps, 1.0, 1000.0));
-    }
+    case SGBTVariant::kMultipleIterations:
+      return multiple_iterations(h, config_.mi_multiplier);
   }
   return 1;
 }
@@ -157,34 +176,107 @@ void SGBT::prune(std::span<const double> contributions) noexcept {
       if (r == std::numeric_limits<std::uint32_t>::max()) r = 0;
 }
 
-void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
-  if (plain_)
-    boost_steps<true>(x, y, w, offset);
-  else
-    boost_steps<false>(x, y, w, offset);
+namespace {
+
+// Trains steps [first, last) on one sample from the running score `current`
+// (F at `first`) and returns F at `last`. count(i, h) is the repeat count of
+// the range's i-th step. Software-pipelined over the steps: step s is routed
+// (and its histogram bins prefetched) before step s-1 is trained, so the
+// cache misses of one tree's histogram update overlap the next tree's
+// routing. Trees are independent given their (g, h), so the result equals
+// the plain loop's.
+template <class CountFn>
+double train_step_range(TreeSlot* first, TreeSlot* last, const Loss& loss, double lr, std::span<const double> x, double y,
+                        double w, double offset, double current, double monitor_scale, CountFn&& count) {
+  struct Pending {
+    TreeSlot* slot = nullptr;
+    std::uint32_t leaf = 0, count = 0;
+    double g = 0.0, h = 0.0, monitor = 0.0;
+  } pending;
+  for (TreeSlot* slot = first; slot != last; ++slot) {
+    double g, h;
+    loss.grad_hess(y, current - offset, g, h);
+    const std::uint32_t n = count(static_cast<std::size_t>(slot - first), h);
+    std::uint32_t leaf;
+    const double p = slot->begin(x, n, leaf);
+    if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
+    pending = Pending{slot, leaf, n, g * w, h * w, std::abs(g) / monitor_scale};
+    current += lr * p;
+  }
+  if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
+  return current;
 }
 
-template <bool kPlain>
-void SGBT::boost_steps(std::span<const double> x, double y, double w, double offset) {
-  // kPlain: no per-sample option (error weighting, adaptive max-tree-samples,
-  // pruning) is on, so their per-step bookkeeping is compiled out.
-  // Software-pipelined over the steps: step s is routed (and its histogram
-  // bins prefetched) before step s-1 is trained, so the cache misses of one
-  // tree's histogram update overlap the next tree's routing. Trees are
-  // independent given their (g, h), so the result equals the plain loop's.
+}  // namespace
+
+void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
+  if (!plain_) {
+    boost_with_options(x, y, w, offset);
+    return;
+  }
+  // No committee option: the option-free loop, over all steps or, with a
+  // second thread, over the first group here and the rest on the worker.
+  const double monitor_scale = drift_monitor_scale();
+  TreeSlot* const slots = slots_.data();
+  const auto count = [this](std::size_t, double h) { return train_count(h); };
+  if (config_.threads < 2 || slots_.size() < 2) {
+    train_step_range(slots, slots + slots_.size(), loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
+    return;
+  }
+  if (!pipeline_) start_pipeline(x.size());
+  const std::size_t k = slots_.size() / 2;
+  const double current =
+      train_step_range(slots, slots + k, loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
+  // The Skip variant draws once per step from the committee's stream: the
+  // second group's draws follow the first's here, in step order.
+  std::span<const std::uint32_t> counts;
+  if (config_.variant == SGBTVariant::kSkip) {
+    for (std::uint32_t& c : skip_counts_) c = train_count(0.0);
+    counts = skip_counts_;
+  }
+  pipeline_->push(x, y, w, offset, current, monitor_scale, counts);
+}
+
+void SGBT::start_pipeline(std::size_t n_features) {
+  const std::size_t k = slots_.size() / 2, n = slots_.size();
+  if (config_.variant == SGBTVariant::kSkip) skip_counts_.assign(n - k, 0);
+  // The worker's context is copied or points into slots_'s buffer, which a
+  // move of this SGBT keeps, so the pipeline survives moves of its owner.
+  TreeSlot* const first = slots_.data() + k;
+  TreeSlot* const last = slots_.data() + n;
+  const Loss loss = loss_;
+  const double lr = config_.learning_rate;
+  const bool mi = config_.variant == SGBTVariant::kMultipleIterations ||
+                  (config_.variant == SGBTVariant::kAuto &&
+                   (loss_.kind() == LossKind::kLogistic || loss_.kind() == LossKind::kSoftmax));
+  const double mi_multiplier = config_.mi_multiplier;
+  pipeline_ = std::make_unique<SGBTPipeline>(
+      n_features, n - k, [first, last, loss, lr, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
+        const auto count = [&](std::size_t i, double h) -> std::uint32_t {
+          if (!s.counts.empty()) return s.counts[i];
+          return mi ? multiple_iterations(h, mi_multiplier) : 1u;
+        };
+        train_step_range(first, last, loss, lr, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale, count);
+      });
+}
+
+void SGBT::drain() const { pipeline_->wait_idle(); }
+
+void SGBT::boost_with_options(std::span<const double> x, double y, double w, double offset) {
+  // The plain loop plus the committee options' bookkeeping (see
+  // train_step_range for the software pipelining).
   const double lr = config_.learning_rate;
   const double monitor_scale = drift_monitor_scale();
-  if constexpr (!kPlain)
-    if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
+  if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
   double current = base_;
   struct Pending {
     TreeSlot* slot = nullptr;
     std::uint32_t leaf = 0, count = 0;
     double g = 0.0, h = 0.0, monitor = 0.0;
   } pending;
-  [[maybe_unused]] const bool adaptive_mts = config_.adaptive_mts_k > 0.0;
-  [[maybe_unused]] double c_mean = 0.0, c_m2 = 0.0;  // Welford over the contributions lr * p
-  [[maybe_unused]] std::size_t c_n = 0;
+  const bool adaptive_mts = config_.adaptive_mts_k > 0.0;
+  double c_mean = 0.0, c_m2 = 0.0;  // Welford over the contributions lr * p
+  std::size_t c_n = 0;
   for (TreeSlot& slot : slots_) {
     double g, h;
     loss_.grad_hess(y, current - offset, g, h);
@@ -194,29 +286,27 @@ void SGBT::boost_steps(std::span<const double> x, double y, double w, double off
     if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
     pending = Pending{&slot, leaf, count, g * w, h * w, std::abs(g) / monitor_scale};
     current += lr * p;
-    if constexpr (!kPlain) {
-      if (!contrib_.empty()) contrib_[static_cast<std::size_t>(&slot - slots_.data())] = std::abs(lr * p);
-      if (adaptive_mts) {
-        const double c = lr * p, d = c - c_mean;
-        c_mean += d / static_cast<double>(++c_n);
-        c_m2 += d * (c - c_mean);
-      }
+    if (!contrib_.empty()) contrib_[static_cast<std::size_t>(&slot - slots_.data())] = std::abs(lr * p);
+    if (adaptive_mts) {
+      const double c = lr * p, d = c - c_mean;
+      c_mean += d / static_cast<double>(++c_n);
+      c_m2 += d * (c - c_mean);
     }
   }
   if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
-  if constexpr (!kPlain) {
-    if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
-    if (!contrib_.empty()) prune(contrib_);
-  }
+  if (adaptive_mts && c_n > 1) adapt_max_tree_samples(std::sqrt(c_m2 / static_cast<double>(c_n - 1)));
+  if (!contrib_.empty()) prune(contrib_);
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
+  sync();
   double sum = 0.0;
   for (const TreeSlot& slot : slots_) sum += slot.predict(x);
   return base_ + config_.learning_rate * sum;
 }
 
 void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept {
+  sync();
   const std::size_t n = out.size();
   std::fill(out.begin(), out.end(), 0.0);
   for (const TreeSlot& slot : slots_)
@@ -225,6 +315,7 @@ void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::s
 }
 
 std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const double> x) const noexcept {
+  sync();
   double var = 0.0;
   const double lr = config_.learning_rate;
   for (const TreeSlot& slot : slots_) var += lr * lr * slot.active().leaf_variance(x);
@@ -233,6 +324,7 @@ std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const doub
 }
 
 ExportModel SGBT::export_model() const {
+  sync();
   ExportModel m;
   m.base_prediction = base_;
   m.learning_rate = config_.learning_rate;
@@ -261,6 +353,7 @@ ExportModel SGBT::export_model() const {
 }
 
 std::vector<double> SGBT::feature_importances() const {
+  sync();
   std::vector<double> imp(n_features_, 0.0);
   for (const TreeSlot& slot : slots_) {
     const auto g = slot.active().split_gains();
@@ -274,6 +367,7 @@ std::vector<double> SGBT::feature_importances() const {
 }
 
 std::vector<std::uint64_t> SGBT::feature_split_counts() const {
+  sync();
   std::vector<std::uint64_t> counts(n_features_, 0);
   for (const TreeSlot& slot : slots_) {
     const HoeffdingTree& t = slot.active();
@@ -284,24 +378,28 @@ std::vector<std::uint64_t> SGBT::feature_split_counts() const {
 }
 
 std::size_t SGBT::n_trees() const {
+  sync();
   std::size_t n = 0;
   for (const TreeSlot& s : slots_) n += 1 + (s.alternate() != nullptr);
   return n;
 }
 
 std::size_t SGBT::n_leaves() const {
+  sync();
   std::size_t n = 0;
   for (const TreeSlot& s : slots_) n += s.active().n_leaves();
   return n;
 }
 
 std::uint64_t SGBT::n_replacements() const {
+  sync();
   std::uint64_t n = 0;
   for (const TreeSlot& s : slots_) n += s.n_replacements();
   return n;
 }
 
 void SGBT::reset() {
+  sync();
   for (TreeSlot& s : slots_) s.reset();
   rng_.set_state(config_.seed);
   n_features_ = 0;
@@ -324,11 +422,13 @@ void SGBT::reset() {
 }
 
 std::size_t SGBT::memory_bytes() const {
+  sync();
   std::size_t b = sizeof(*this) + (slots_.capacity() - slots_.size()) * sizeof(TreeSlot);
   for (const TreeSlot& s : slots_) b += s.memory_bytes();
   b += (warm_x_.capacity() + warm_y_.capacity() + warm_w_.capacity() + warm_offset_.capacity()) * sizeof(double);
   b += (contrib_ewma_.capacity() + prune_scratch_.capacity() + contrib_.capacity()) * sizeof(double) +
-       idle_run_.capacity() * sizeof(std::uint32_t);
+       idle_run_.capacity() * sizeof(std::uint32_t) + skip_counts_.capacity() * sizeof(std::uint32_t);
+  if (pipeline_) b += pipeline_->memory_bytes();
   return b;
 }
 

@@ -116,6 +116,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
     Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
+    Row{FieldInfo::integer("threads", "1", "training threads: 2 pipelines the boosting steps over two threads, same results (not stored in checkpoints)").in(1, 2),
+        IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
 
 

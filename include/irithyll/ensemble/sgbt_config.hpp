@@ -89,6 +89,12 @@ struct SGBTConfig {
   std::uint32_t quality_prune_patience = 500;  // >= 1
   std::uint64_t proactive_prune_interval = 0;  // 0 = off, else >= 100
   bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0; }
+  // Training threads, 1 or 2. With 2 the boosting steps of a committee
+  // without the options above are pipelined over two threads (steps [n/2, n)
+  // of sample t train while steps [0, n/2) take sample t+1), with results,
+  // predictions and checkpoints identical to 1 (src/ensemble/sgbt_pipeline.hpp).
+  // A run-time setting: checkpoints do not store it.
+  std::uint32_t threads = 1;
 
   // True when any option of the options block (leaf controls, error
   // weighting) is on: the encoding then carries the block.
