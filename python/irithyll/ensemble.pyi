@@ -48,6 +48,7 @@ class AdaptiveSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -99,6 +100,7 @@ class AdaptiveSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -145,6 +147,7 @@ class BaggedSGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -193,6 +196,7 @@ class BaggedSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -238,6 +242,7 @@ class DistributionalSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -283,6 +288,7 @@ class QuantileSGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -328,6 +334,7 @@ class SGBTClassifier(Classifier):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -375,6 +382,7 @@ class SGBTRegressor(Regressor):
         quality_prune_patience: int = 500,
         proactive_prune_interval: int = 0,
         monotone: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 

@@ -36,14 +36,6 @@ SGBT::SGBT(SGBT&&) noexcept = default;
 SGBT& SGBT::operator=(SGBT&&) noexcept = default;
 SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the worker, then the slots go
 
-void SGBT::set_learning_rate(double lr) noexcept {
-  // The worker holds its own copy of lr: drain and let the next sample start
-  // a pipeline with the new one.
-  sync();
-  pipeline_.reset();
-  config_.learning_rate = lr;
-}
-
 Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
   IRITHYLL_RETURN_IF_ERROR(loss.validate());
@@ -216,14 +208,21 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   }
   // No committee option: the option-free loop, over all steps or, with a
   // second thread, over the first group here and the rest on the worker.
+  if (config_.threads >= 2 && slots_.size() >= 2) {
+    boost_pipelined(x, y, w, offset);
+    return;
+  }
+  TreeSlot* const slots = slots_.data();
+  train_step_range(slots, slots + slots_.size(), loss_, config_.learning_rate, x, y, w, offset, base_,
+                   drift_monitor_scale(), [this](std::size_t, double h) { return train_count(h); });
+}
+
+// Out of line, so that the sequential loop above is compiled as if alone.
+__attribute__((noinline)) void SGBT::boost_pipelined(std::span<const double> x, double y, double w, double offset) {
+  if (!pipeline_) start_pipeline(x.size());
   const double monitor_scale = drift_monitor_scale();
   TreeSlot* const slots = slots_.data();
   const auto count = [this](std::size_t, double h) { return train_count(h); };
-  if (config_.threads < 2 || slots_.size() < 2) {
-    train_step_range(slots, slots + slots_.size(), loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
-    return;
-  }
-  if (!pipeline_) start_pipeline(x.size());
   const std::size_t k = slots_.size() / 2;
   const double current =
       train_step_range(slots, slots + k, loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
@@ -234,7 +233,7 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
     for (std::uint32_t& c : skip_counts_) c = train_count(0.0);
     counts = skip_counts_;
   }
-  pipeline_->push(x, y, w, offset, current, monitor_scale, counts);
+  pipeline_->push(x, y, w, offset, config_.learning_rate, current, monitor_scale, counts);
 }
 
 void SGBT::start_pipeline(std::size_t n_features) {
@@ -245,18 +244,17 @@ void SGBT::start_pipeline(std::size_t n_features) {
   TreeSlot* const first = slots_.data() + k;
   TreeSlot* const last = slots_.data() + n;
   const Loss loss = loss_;
-  const double lr = config_.learning_rate;
   const bool mi = config_.variant == SGBTVariant::kMultipleIterations ||
                   (config_.variant == SGBTVariant::kAuto &&
                    (loss_.kind() == LossKind::kLogistic || loss_.kind() == LossKind::kSoftmax));
   const double mi_multiplier = config_.mi_multiplier;
   pipeline_ = std::make_unique<SGBTPipeline>(
-      n_features, n - k, [first, last, loss, lr, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
+      n_features, n - k, [first, last, loss, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
         const auto count = [&](std::size_t i, double h) -> std::uint32_t {
           if (!s.counts.empty()) return s.counts[i];
           return mi ? multiple_iterations(h, mi_multiplier) : 1u;
         };
-        train_step_range(first, last, loss, lr, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale, count);
+        train_step_range(first, last, loss, s.learning_rate, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale, count);
       });
 }
 

@@ -6,8 +6,20 @@
 namespace irithyll {
 
 namespace {
-constexpr std::size_t kScalars = 5;
+constexpr std::size_t kScalars = 6;
+
+// Waits until `a` no longer holds `old`: a short spin first (a sample takes
+// a few microseconds, less than a futex sleep and wake-up), then blocks.
+void wait_change(const std::atomic<std::uint64_t>& a, std::uint64_t old) {
+  for (int i = 0; i < 512; ++i) {
+    if (a.load(std::memory_order_acquire) != old) return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  a.wait(old, std::memory_order_acquire);
 }
+}  // namespace
 
 SGBTPipeline::SGBTPipeline(std::size_t n_features, std::size_t n_counts, std::function<void(const Sample&)> second_group)
     : d_(n_features),
@@ -30,20 +42,21 @@ SGBTPipeline::~SGBTPipeline() {
   worker_.join();
 }
 
-void SGBTPipeline::push(std::span<const double> x, double y, double w, double offset, double current,
-                        double monitor_scale, std::span<const std::uint32_t> counts) {
+void SGBTPipeline::push(std::span<const double> x, double y, double w, double offset, double learning_rate,
+                        double current, double monitor_scale, std::span<const std::uint32_t> counts) {
   const std::uint64_t h = head_.load(std::memory_order_relaxed);
   // Full ring: wait for the worker to free a slot.
   for (std::uint64_t t = tail_.load(std::memory_order_acquire); h - t >= kCapacity; t = tail_.load(std::memory_order_acquire))
-    tail_.wait(t, std::memory_order_acquire);
+    wait_change(tail_, t);
   const std::size_t slot = static_cast<std::size_t>(h % kCapacity);
   std::copy(x.begin(), x.end(), x_.begin() + static_cast<std::ptrdiff_t>(slot * d_));
   double* s = scalars_.data() + slot * kScalars;
   s[0] = y;
   s[1] = w;
   s[2] = offset;
-  s[3] = current;
-  s[4] = monitor_scale;
+  s[3] = learning_rate;
+  s[4] = current;
+  s[5] = monitor_scale;
   has_counts_[slot] = counts.empty() ? 0 : 1;
   if (!counts.empty()) std::copy(counts.begin(), counts.end(), counts_.begin() + static_cast<std::ptrdiff_t>(slot * n_counts_));
   head_.store(h + 1, std::memory_order_release);
@@ -53,7 +66,7 @@ void SGBTPipeline::push(std::span<const double> x, double y, double w, double of
 void SGBTPipeline::wait_idle() const {
   const std::uint64_t h = head_.load(std::memory_order_relaxed);
   for (std::uint64_t t = tail_.load(std::memory_order_acquire); t != h; t = tail_.load(std::memory_order_acquire))
-    tail_.wait(t, std::memory_order_acquire);
+    wait_change(tail_, t);
 }
 
 void SGBTPipeline::run() {
@@ -62,7 +75,7 @@ void SGBTPipeline::run() {
     std::uint64_t h = head_.load(std::memory_order_acquire);
     while (h == t) {
       if (stop_.load(std::memory_order_acquire)) return;
-      head_.wait(h, std::memory_order_acquire);
+      wait_change(head_, h);
       h = head_.load(std::memory_order_acquire);
     }
     if (stop_.load(std::memory_order_acquire)) return;  // only the destructor's bump is left
@@ -74,8 +87,9 @@ void SGBTPipeline::run() {
       sample.y = s[0];
       sample.w = s[1];
       sample.offset = s[2];
-      sample.current = s[3];
-      sample.monitor_scale = s[4];
+      sample.learning_rate = s[3];
+      sample.current = s[4];
+      sample.monitor_scale = s[5];
       if (has_counts_[slot]) sample.counts = std::span<const std::uint32_t>(counts_).subspan(slot * n_counts_, n_counts_);
       second_group_(sample);
       tail_.store(t + 1, std::memory_order_release);

@@ -13,7 +13,7 @@
 // and every prediction are bit-identical to threads = 1.
 //
 // What crosses over, per sample, in a single-producer single-consumer ring:
-// x (copied), y, w, offset, F_k(x), the drift monitor's scale and, for the
+// x (copied), y, w, offset, the learning rate, F_k(x), the drift monitor's scale and, for the
 // Skip variant, the second group's draws (drawn by the caller in step order
 // from the committee's one stream, as sequential SGBT draws them).
 // Committee options that couple all steps after each sample (adaptive
@@ -40,6 +40,7 @@ class SGBTPipeline {
   struct Sample {
     std::span<const double> x;
     double y = 0.0, w = 1.0, offset = 0.0;
+    double learning_rate = 0.1;  // the committee's at push time (AdaptiveSGBT moves it every sample)
     double current = 0.0;        // F_k(x): the score after the first group
     double monitor_scale = 1.0;  // divides |g| for the drift detectors
     std::span<const std::uint32_t> counts;  // Skip variant: one per second-group step, else empty
@@ -53,8 +54,8 @@ class SGBTPipeline {
 
   // Queues one sample (waits while the ring is full). counts.size() must be
   // the n_counts given at construction or 0.
-  void push(std::span<const double> x, double y, double w, double offset, double current, double monitor_scale,
-            std::span<const std::uint32_t> counts);
+  void push(std::span<const double> x, double y, double w, double offset, double learning_rate, double current,
+            double monitor_scale, std::span<const std::uint32_t> counts);
   // Returns once the worker has trained every queued sample.
   void wait_idle() const;
   std::size_t n_features() const { return d_; }
@@ -68,7 +69,7 @@ class SGBTPipeline {
   std::size_t d_, n_counts_;
   std::function<void(const Sample&)> second_group_;
   std::vector<double> x_;            // kCapacity x d
-  std::vector<double> scalars_;      // kCapacity x 5: y, w, offset, current, monitor scale
+  std::vector<double> scalars_;      // kCapacity x 6: y, w, offset, learning rate, current, monitor scale
   std::vector<std::uint32_t> counts_;  // kCapacity x n_counts
   std::vector<std::uint8_t> has_counts_;
   // head_: samples pushed; tail_: samples trained. Each written by one side.

@@ -27,11 +27,11 @@ struct Stream {
   double x[kD];
   int t = 0;
   Stream(std::size_t c, std::uint64_t s) : classes(c), seed(s), rng(s) {}
-  // Friedman-like target; the concept flips sign at sample 4000, so drift
+  // Friedman-like target; the concept flips sign at sample 2500, so drift
   // detectors fire and trees are replaced.
   double next() {
     for (double& v : x) v = rng.uniform();
-    const double sign = t++ < 4000 ? 1.0 : -1.0;
+    const double sign = t++ < 2500 ? 1.0 : -1.0;
     const double f = 10.0 * std::sin(3.14159 * x[0] * x[1]) + 20.0 * (x[2] - 0.5) * (x[2] - 0.5) + 10.0 * x[3] + 5.0 * x[4];
     const double s = sign * (f - 14.0) + rng.normal();
     if (classes == 0) return s;
@@ -88,10 +88,12 @@ TEST(SGBTParallel, PrequentialPredictionsEqualSequential) {
         auto seq = model(config(1, variant, drift), classes);
         auto par = model(config(2, variant, drift), classes);
         Stream a(classes, seed), b(classes, seed);
-        const auto expected = prequential(*seq, a, 8000);
-        EXPECT_EQ(prequential(*par, b, 8000), expected);
+        const auto expected = prequential(*seq, a, 5000);
+        EXPECT_EQ(prequential(*par, b, 5000), expected);
         EXPECT_EQ(bytes(*par), bytes(*seq));
         EXPECT_GT(seq->committee(0).n_replacements(), 0u);  // the drift reached the trees
+        EXPECT_TRUE(par->committee(0).pipelined());         // the second thread really ran
+        EXPECT_FALSE(seq->committee(0).pipelined());
       }
 }
 
@@ -146,6 +148,7 @@ TEST(SGBTParallel, CommitteeOptionsTrainSequentiallyAndStillEqual) {
   auto par = model(c2, 0);
   Stream a(0, 7), b(0, 7);
   EXPECT_EQ(prequential(*par, b, 5000), prequential(*seq, a, 5000));
+  EXPECT_FALSE(par->committee(0).pipelined());
 }
 
 TEST(SGBTParallel, MovedAndResetModelsKeepWorking) {
@@ -166,6 +169,29 @@ TEST(SGBTParallel, MovedAndResetModelsKeepWorking) {
   seq->reset();
   Stream a2(0, 12), b2(0, 12);
   EXPECT_EQ(prequential(moved_again, b2, 2000), prequential(*seq, a2, 2000));
+}
+
+TEST(SGBTParallel, LearningRateMovedEverySampleEqualsSequential) {
+  // AdaptiveSGBT sets the rate before every sample: queued samples keep the
+  // rate they were pushed with.
+  SGBTConfig c1 = config(1, "standard", "pht"), c2 = config(2, "standard", "pht");
+  SGBT seq(c1, c1.make_loss()), par(c2, c2.make_loss());
+  Stream a(0, 13), b(0, 13);
+  for (int i = 0; i < 4000; ++i) {
+    const double lr = 0.02 + 0.1 * (i % 7) / 7.0;
+    seq.set_learning_rate(lr);
+    par.set_learning_rate(lr);
+    seq.train_one(a.x, a.next());
+    const double y = b.next();
+    par.train_one(b.x, y);
+    if (i % 500 == 499) {
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(par.predict_raw(b.x)), std::bit_cast<std::uint64_t>(seq.predict_raw(a.x)));
+    }
+  }
+  ByteWriter wa, wb;
+  seq.encode(wa);
+  par.encode(wb);
+  EXPECT_EQ(wb.data(), wa.data());
 }
 
 }  // namespace

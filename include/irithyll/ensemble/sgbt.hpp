@@ -84,7 +84,9 @@ class SGBT {
   // The shrinkage applied to every tree's output from now on (prediction is
   // base + lr * sum of tree outputs, so this rescales the whole committee, as
   // the original's set_learning_rate does). REQUIRES: 0 < lr <= 1.
-  void set_learning_rate(double lr) noexcept;
+  // With threads = 2, samples already queued keep the rate they were pushed
+  // with, as they would have trained with it sequentially.
+  void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
   std::size_t n_steps() const { return slots_.size(); }
   const TreeSlot& slot(std::size_t s) const {
@@ -98,6 +100,8 @@ class SGBT {
   void sync() const {
     if (pipeline_) drain();
   }
+  // True once a two-thread committee has started its worker.
+  bool pipelined() const { return pipeline_ != nullptr; }
   std::size_t n_trees() const;   // active + alternates
   std::size_t n_leaves() const;  // over active trees
   std::size_t n_features() const { return n_features_; }
@@ -123,6 +127,7 @@ class SGBT {
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
   void boost_with_options(std::span<const double> x, double y, double w, double offset);
+  void boost_pipelined(std::span<const double> x, double y, double w, double offset);
   void start_pipeline(std::size_t n_features);
   void drain() const;
   std::uint32_t train_count(double h) noexcept;
