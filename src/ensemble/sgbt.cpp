@@ -297,9 +297,16 @@ void SGBT::boost_with_options(std::span<const double> x, double y, double w, dou
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
-  sync();
   double sum = 0.0;
-  for (const TreeSlot& slot : slots_) sum += slot.predict(x);
+  std::size_t s = 0;
+  if (pipeline_) {
+    // The first group's trees are trained on this thread only: sum them
+    // while the worker finishes the second group, then wait (same order,
+    // same sum).
+    for (const std::size_t k = slots_.size() / 2; s < k; ++s) sum += slots_[s].predict(x);
+    drain();
+  }
+  for (; s < slots_.size(); ++s) sum += slots_[s].predict(x);
   return base_ + config_.learning_rate * sum;
 }
 
