@@ -404,7 +404,9 @@ std::uint64_t SGBT::n_replacements() const {
 }
 
 void SGBT::reset() {
-  sync();
+  // Drains and stops the worker: the next first sample may have another
+  // width, and the pipeline restarts with it.
+  pipeline_.reset();
   for (TreeSlot& s : slots_) s.reset();
   rng_.set_state(config_.seed);
   n_features_ = 0;

@@ -171,6 +171,33 @@ TEST(SGBTParallel, MovedAndResetModelsKeepWorking) {
   EXPECT_EQ(prequential(moved_again, b2, 2000), prequential(*seq, a2, 2000));
 }
 
+TEST(SGBTParallel, ResetThenAnotherWidthRestartsThePipeline) {
+  SGBTConfig c1 = config(1, "standard", "pht"), c2 = config(2, "standard", "pht");
+  SGBT seq(c1, c1.make_loss()), par(c2, c2.make_loss());
+  Stream a(0, 21), b(0, 21);
+  for (int i = 0; i < 500; ++i) {
+    seq.train_one(a.x, a.next());
+    const double y = b.next();
+    par.train_one(b.x, y);
+  }
+  seq.reset();
+  par.reset();
+  EXPECT_FALSE(par.pipelined());
+  // Now 2 features (the stream's first two) instead of 5.
+  for (int i = 0; i < 500; ++i) {
+    seq.train_one(std::span<const double>(a.x, 2), a.next());
+    const double y = b.next();
+    par.train_one(std::span<const double>(b.x, 2), y);
+  }
+  EXPECT_TRUE(par.pipelined());
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(par.predict_raw(std::span<const double>(b.x, 2))),
+            std::bit_cast<std::uint64_t>(seq.predict_raw(std::span<const double>(a.x, 2))));
+  ByteWriter wa, wb;
+  seq.encode(wa);
+  par.encode(wb);
+  EXPECT_EQ(wb.data(), wa.data());
+}
+
 TEST(SGBTParallel, LearningRateMovedEverySampleEqualsSequential) {
   // AdaptiveSGBT sets the rate before every sample: queued samples keep the
   // rate they were pushed with.
