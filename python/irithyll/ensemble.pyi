@@ -56,6 +56,7 @@ class AdaptiveSGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -115,6 +116,7 @@ class AdaptiveSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -169,6 +171,7 @@ class BaggedSGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -225,6 +228,7 @@ class BaggedSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -278,6 +282,7 @@ class DistributionalSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -338,6 +343,7 @@ class MoEDistributionalSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -392,6 +398,7 @@ class MoESGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -448,6 +455,7 @@ class MoESGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -502,6 +510,7 @@ class QuantileSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 
@@ -555,6 +564,7 @@ class SGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: int = 2,
@@ -610,6 +620,7 @@ class SGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        threads: int = 1,
         seed: int = 42,
     ) -> None: ...
 

@@ -1,5 +1,7 @@
 #include "irithyll/ensemble/sgbt.hpp"
 
+#include "sgbt_pipeline.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,7 +10,12 @@ namespace irithyll {
 
 SGBT::SGBT() : SGBT(SGBTConfig{}, Loss(LossKind::kSquared)) {}
 
-SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), rng_(config.seed) {
+SGBT::SGBT(const SGBTConfig& config, Loss loss)
+    : config_(config),
+      loss_(loss),
+      rng_(config.seed),
+      plain_(!(config.error_weight_alpha > 0.0 || config.adaptive_mts_k > 0.0 || config.prunes() ||
+               config.handoff_window > 0)) {
   slots_.reserve(config_.n_steps);
   for (std::uint32_t s = 0; s < config_.n_steps; ++s) {
     std::unique_ptr<DriftDetector> d;
@@ -31,13 +38,27 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), 
   }
 }
 
+SGBT::SGBT(SGBT&&) noexcept = default;
+SGBT& SGBT::operator=(SGBT&&) noexcept = default;
+SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the worker, then the slots go
+
 Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
   IRITHYLL_RETURN_IF_ERROR(loss.validate());
   return SGBT(config, loss);
 }
 
-std::uint32_t SGBT::train_count(double h) noexcept {
+namespace {
+// MI repetitions for hessian h: ceil(|h| m), bounded so that a huge hessian
+// cannot stall the stream.
+std::uint32_t multiple_iterations(double h, double m) noexcept {
+  return static_cast<std::uint32_t>(std::clamp(std::ceil(std::abs(h) * m), 1.0, 1000.0));
+}
+}  // namespace
+
+// Inlined into the boosting loop (called once per step; GCC stops inlining it
+// on its own once boost has two loops).
+__attribute__((always_inline)) inline std::uint32_t SGBT::train_count(double h) noexcept {
   switch (config_.variant) {
     case SGBTVariant::kStandard:
       return 1;
@@ -47,11 +68,8 @@ std::uint32_t SGBT::train_count(double h) noexcept {
       // MI only where the hessian is p(1-p) <= 1/4: ceil(h * m) stays small.
       if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) return 1;
       [[fallthrough]];
-    case SGBTVariant::kMultipleIterations: {
-      const double reps = std::ceil(std::abs(h) * config_.mi_multiplier);
-      // Bounded so that a huge hessian cannot stall the stream.
-      return static_cast<std::uint32_t>(std::clamp(reps, 1.0, 1000.0));
-    }
+    case SGBTVariant::kMultipleIterations:
+      return multiple_iterations(h, config_.mi_multiplier);
   }
   return 1;
 }
@@ -157,19 +175,106 @@ void SGBT::prune(std::span<const double> contributions) noexcept {
       if (r == std::numeric_limits<std::uint32_t>::max()) r = 0;
 }
 
-void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
-  if (handoff_)
-    boost_steps<true>(x, y, w, offset);
-  else
-    boost_steps<false>(x, y, w, offset);
+namespace {
+
+// Trains steps [first, last) on one sample from the running score `current`
+// (F at `first`) and returns F at `last`. count(i, h) is the repeat count of
+// the range's i-th step. Software-pipelined over the steps: step s is routed
+// (and its histogram bins prefetched) before step s-1 is trained, so the
+// cache misses of one tree's histogram update overlap the next tree's
+// routing. Trees are independent given their (g, h), so the result equals
+// the plain loop's.
+template <class CountFn>
+double train_step_range(TreeSlot* first, TreeSlot* last, const Loss& loss, double lr, std::span<const double> x, double y,
+                        double w, double offset, double current, double monitor_scale, CountFn&& count) {
+  struct Pending {
+    TreeSlot* slot = nullptr;
+    std::uint32_t leaf = 0, count = 0;
+    double g = 0.0, h = 0.0, monitor = 0.0;
+  } pending;
+  for (TreeSlot* slot = first; slot != last; ++slot) {
+    double g, h;
+    loss.grad_hess(y, current - offset, g, h);
+    const std::uint32_t n = count(static_cast<std::size_t>(slot - first), h);
+    std::uint32_t leaf;
+    const double p = slot->begin(x, n, leaf);
+    if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
+    pending = Pending{slot, leaf, n, g * w, h * w, std::abs(g) / monitor_scale};
+    current += lr * p;
+  }
+  if (pending.slot != nullptr) pending.slot->finish(x, pending.leaf, pending.g, pending.h, pending.monitor, pending.count);
+  return current;
 }
 
+}  // namespace
+
+void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
+  if (!plain_) {
+    if (handoff_)
+      boost_with_options<true>(x, y, w, offset);
+    else
+      boost_with_options<false>(x, y, w, offset);
+    return;
+  }
+  // No committee option: the option-free loop, over all steps or, with a
+  // second thread, over the first group here and the rest on the worker.
+  if (config_.threads >= 2 && slots_.size() >= 2) {
+    boost_pipelined(x, y, w, offset);
+    return;
+  }
+  TreeSlot* const slots = slots_.data();
+  train_step_range(slots, slots + slots_.size(), loss_, config_.learning_rate, x, y, w, offset, base_,
+                   drift_monitor_scale(), [this](std::size_t, double h) { return train_count(h); });
+}
+
+// Out of line, so that the sequential loop above is compiled as if alone.
+__attribute__((noinline)) void SGBT::boost_pipelined(std::span<const double> x, double y, double w, double offset) {
+  if (!pipeline_) start_pipeline(x.size());
+  const double monitor_scale = drift_monitor_scale();
+  TreeSlot* const slots = slots_.data();
+  const auto count = [this](std::size_t, double h) { return train_count(h); };
+  const std::size_t k = slots_.size() / 2;
+  const double current =
+      train_step_range(slots, slots + k, loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
+  // The Skip variant draws once per step from the committee's stream: the
+  // second group's draws follow the first's here, in step order.
+  std::span<const std::uint32_t> counts;
+  if (config_.variant == SGBTVariant::kSkip) {
+    for (std::uint32_t& c : skip_counts_) c = train_count(0.0);
+    counts = skip_counts_;
+  }
+  pipeline_->push(x, y, w, offset, config_.learning_rate, current, monitor_scale, counts);
+}
+
+void SGBT::start_pipeline(std::size_t n_features) {
+  const std::size_t k = slots_.size() / 2, n = slots_.size();
+  if (config_.variant == SGBTVariant::kSkip) skip_counts_.assign(n - k, 0);
+  // The worker's context is copied or points into slots_'s buffer, which a
+  // move of this SGBT keeps, so the pipeline survives moves of its owner.
+  TreeSlot* const first = slots_.data() + k;
+  TreeSlot* const last = slots_.data() + n;
+  const Loss loss = loss_;
+  const bool mi = config_.variant == SGBTVariant::kMultipleIterations ||
+                  (config_.variant == SGBTVariant::kAuto &&
+                   (loss_.kind() == LossKind::kLogistic || loss_.kind() == LossKind::kSoftmax));
+  const double mi_multiplier = config_.mi_multiplier;
+  pipeline_ = std::make_unique<SGBTPipeline>(
+      n_features, n - k, [first, last, loss, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
+        const auto count = [&](std::size_t i, double h) -> std::uint32_t {
+          if (!s.counts.empty()) return s.counts[i];
+          return mi ? multiple_iterations(h, mi_multiplier) : 1u;
+        };
+        train_step_range(first, last, loss, s.learning_rate, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale, count);
+      });
+}
+
+void SGBT::drain() const { pipeline_->wait_idle(); }
+
 template <bool kHandoff>
-void SGBT::boost_steps(std::span<const double> x, double y, double w, double offset) {
-  // Software-pipelined over the steps: step s is routed (and its histogram
-  // bins prefetched) before step s-1 is trained, so the cache misses of one
-  // tree's histogram update overlap the next tree's routing. Trees are
-  // independent given their (g, h), so the result equals the plain loop's.
+void SGBT::boost_with_options(std::span<const double> x, double y, double w, double offset) {
+  // The plain loop plus the committee options' bookkeeping and, with
+  // kHandoff, the graduated handoff's blend (see train_step_range for the
+  // software pipelining).
   const double lr = config_.learning_rate;
   const double monitor_scale = drift_monitor_scale();
   if (config_.error_weight_alpha > 0.0) w *= error_weight(y);
@@ -216,13 +321,25 @@ void SGBT::boost_steps(std::span<const double> x, double y, double w, double off
 }
 
 double SGBT::predict_raw(std::span<const double> x) const noexcept {
-  if (routed_) return predict_raw_routed(x);
+  if (routed_) {
+    sync();
+    return predict_raw_routed(x);
+  }
   double sum = 0.0;
-  for (const TreeSlot& slot : slots_) sum += slot.predict(x);
+  std::size_t s = 0;
+  if (pipeline_) {
+    // The first group's trees are trained on this thread only: sum them
+    // while the worker finishes the second group, then wait (same order,
+    // same sum).
+    for (const std::size_t k = slots_.size() / 2; s < k; ++s) sum += slots_[s].predict(x);
+    drain();
+  }
+  for (; s < slots_.size(); ++s) sum += slots_[s].predict(x);
   return base_ + config_.learning_rate * sum;
 }
 
 void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept {
+  sync();
   const std::size_t n = out.size();
   if (routed_) {
     for (std::size_t i = 0; i < n; ++i) out[i] = predict_raw_routed(rows.subspan(i * d, d));
@@ -235,6 +352,7 @@ void SGBT::predict_raw_batch(std::span<const double> rows, std::size_t d, std::s
 }
 
 std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const double> x) const noexcept {
+  sync();
   double var = 0.0;
   const double lr = config_.learning_rate;
   for (const TreeSlot& slot : slots_) var += lr * lr * slot.active().leaf_variance(x);
@@ -243,6 +361,7 @@ std::pair<double, double> SGBT::predict_raw_with_confidence(std::span<const doub
 }
 
 ExportModel SGBT::export_model() const {
+  sync();
   ExportModel m;
   m.base_prediction = base_;
   m.learning_rate = config_.learning_rate;
@@ -291,6 +410,7 @@ ExportModel SGBT::export_model() const {
 }
 
 std::vector<double> SGBT::feature_importances() const {
+  sync();
   std::vector<double> imp(n_features_, 0.0);
   for (const TreeSlot& slot : slots_) {
     const auto g = slot.active().split_gains();
@@ -304,6 +424,7 @@ std::vector<double> SGBT::feature_importances() const {
 }
 
 std::vector<std::uint64_t> SGBT::feature_split_counts() const {
+  sync();
   std::vector<std::uint64_t> counts(n_features_, 0);
   for (const TreeSlot& slot : slots_) {
     const HoeffdingTree& t = slot.active();
@@ -314,24 +435,30 @@ std::vector<std::uint64_t> SGBT::feature_split_counts() const {
 }
 
 std::size_t SGBT::n_trees() const {
+  sync();
   std::size_t n = 0;
   for (const TreeSlot& s : slots_) n += 1 + (s.alternate() != nullptr);
   return n;
 }
 
 std::size_t SGBT::n_leaves() const {
+  sync();
   std::size_t n = 0;
   for (const TreeSlot& s : slots_) n += s.active().n_leaves();
   return n;
 }
 
 std::uint64_t SGBT::n_replacements() const {
+  sync();
   std::uint64_t n = 0;
   for (const TreeSlot& s : slots_) n += s.n_replacements();
   return n;
 }
 
 void SGBT::reset() {
+  // Drains and stops the worker: the next first sample may have another
+  // width, and the pipeline restarts with it.
+  pipeline_.reset();
   for (TreeSlot& s : slots_) s.reset();
   rng_.set_state(config_.seed);
   n_features_ = 0;
@@ -359,14 +486,16 @@ void SGBT::reset() {
 }
 
 std::size_t SGBT::memory_bytes() const {
+  sync();
   std::size_t b = sizeof(*this) + (slots_.capacity() - slots_.size()) * sizeof(TreeSlot);
   for (const TreeSlot& s : slots_) b += s.memory_bytes();
   b += (warm_x_.capacity() + warm_y_.capacity() + warm_w_.capacity() + warm_offset_.capacity()) * sizeof(double);
   b += (contrib_ewma_.capacity() + prune_scratch_.capacity() + contrib_.capacity()) * sizeof(double) +
-       idle_run_.capacity() * sizeof(std::uint32_t);
+       idle_run_.capacity() * sizeof(std::uint32_t) + skip_counts_.capacity() * sizeof(std::uint32_t);
   b += (bandwidth_.capacity() + gap_bw_.capacity() + x_mean_.capacity() + x_m2_.capacity() + gap_scratch_.capacity()) *
            sizeof(double) +
        x_n_.capacity() * sizeof(std::uint64_t) + threshold_scratch_.capacity() * sizeof(threshold_scratch_[0]);
+  if (pipeline_) b += pipeline_->memory_bytes();
   return b;
 }
 

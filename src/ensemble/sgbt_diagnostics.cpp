@@ -6,6 +6,7 @@
 namespace irithyll {
 
 SGBTDiagnostics SGBT::diagnostics() const {
+  sync();
   SGBTDiagnostics d;
   d.n_samples = samples_seen_;
   d.n_steps = slots_.size();

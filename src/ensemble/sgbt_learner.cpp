@@ -110,18 +110,38 @@ void SGBTLearner::predict_proba_one(std::span<const double> x, std::span<double>
 }
 
 void SGBTLearner::predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const {
-  bool fast = committees_.size() == 1 && n_features == n_features_ && n_features > 0 &&
-              rows.size() >= out.size() * n_features;
+  bool fast = n_features == n_features_ && n_features > 0 && rows.size() >= out.size() * n_features;
   for (std::size_t i = 0; fast && i < out.size() * n_features; ++i) fast = std::isfinite(rows[i]);
   if (!fast) {
     Learner::predict_batch(rows, n_features, out);
     return;
   }
-  committees_[0].predict_raw_batch(rows, n_features, out);
-  if (task_ == Task::kRegression) {
-    for (double& v : out) v = committees_[0].loss().transform(v);
-  } else {
-    for (double& v : out) v = v > 0.0 ? 1.0 : 0.0;
+  if (committees_.size() == 1) {
+    committees_[0].predict_raw_batch(rows, n_features, out);
+    if (task_ == Task::kRegression) {
+      for (double& v : out) v = committees_[0].loss().transform(v);
+    } else {
+      for (double& v : out) v = v > 0.0 ? 1.0 : 0.0;
+    }
+    return;
+  }
+  // Softmax: each committee tree-major over a block of rows (its trees stay
+  // in cache across the block), then predict_one's arg-max per row. Blocks
+  // bound the scratch to kBlock x classes scores.
+  constexpr std::size_t kBlock = 256;
+  const std::size_t k = committees_.size(), n = out.size();
+  std::vector<double> scores(std::min(n, kBlock) * k);
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t m = std::min(kBlock, n - start);
+    const std::span<const double> block = rows.subspan(start * n_features, m * n_features);
+    for (std::size_t c = 0; c < k; ++c)
+      committees_[c].predict_raw_batch(block, n_features, std::span<double>(scores).subspan(c * m, m));
+    for (std::size_t i = 0; i < m; ++i) {
+      std::size_t best = 0;  // the first maximum, as std::max_element
+      for (std::size_t c = 1; c < k; ++c)
+        if (scores[best * m + i] < scores[c * m + i]) best = c;
+      out[start + i] = static_cast<double>(best);
+    }
   }
 }
 

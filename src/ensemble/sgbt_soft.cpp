@@ -56,6 +56,7 @@ void SGBT::track_bandwidths(std::span<const double> x) {
 }
 
 void SGBT::refresh_gap_bandwidths() {
+  sync();  // reads every tree's thresholds (threads = 2: the worker's too)
   threshold_scratch_.clear();
   for (const TreeSlot& slot : slots_) {
     const HoeffdingTree& t = slot.active();

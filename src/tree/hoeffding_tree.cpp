@@ -11,6 +11,7 @@ namespace irithyll {
 
 HoeffdingTree::HoeffdingTree(const TreeConfig& config)
     : config_(config),
+      plain_(!config.has_options() && !config.has_extensions()),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
       rng_(config.seed),
       linear_(config.leaf_model != TreeLeafModel::kConstant),
@@ -263,20 +264,19 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
   }
   assert(x.size() == n_features_);
   ++samples_seen_;
-  if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
   const std::uint64_t n = ++count_[leaf];
-  if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
-  const double a = config_.leaf_decay_alpha;
-  if (a > 0.0) {
-    g_sum_[leaf] = a * g_sum_[leaf] + g;
-    h_sum_[leaf] = a * h_sum_[leaf] + h;
+  // Without leaf options or extensions (the common case) the value is the
+  // plain Newton step: one test of a flag fixed at construction, no
+  // per-option checks.
+  if (plain_) [[likely]] {
+    add_to_leaf_sums(leaf, g, h);
+    value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
   } else {
-    g_sum_[leaf] += g;
-    h_sum_[leaf] += h;
+    if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
+    if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
+    add_to_leaf_sums(leaf, g, h);
+    value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
   }
-  // Without leaf options (the common case) the value is the plain Newton
-  // step: one branch here instead of the clamping path.
-  value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
@@ -294,6 +294,17 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
   accumulate(slab, x, g, h);
   if (n % config_.grace_period != 0) return false;
   return attempt_split(leaf);
+}
+
+void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
+  const double a = config_.leaf_decay_alpha;
+  if (a > 0.0) {
+    g_sum_[leaf] = a * g_sum_[leaf] + g;
+    h_sum_[leaf] = a * h_sum_[leaf] + h;
+  } else {
+    g_sum_[leaf] += g;
+    h_sum_[leaf] += h;
+  }
 }
 
 void HoeffdingTree::draw_feature_mask() {
@@ -322,6 +333,8 @@ bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCa
   bool found = false;
   best_cats = 0;
   std::uint64_t cats = 0;  // category mask of cand
+  GainParams gp = gain_;
+  const bool monotone = !config_.monotone.empty();
   for (std::uint32_t f : mask_) {
     const GradBin* fb = bins + offset_[f];
     const std::uint32_t nb = edges_[f].n_bins();
@@ -336,8 +349,7 @@ bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCa
         hf += fb[b].h;
         nf += fb[b].count;
       }
-      GainParams gp = gain_;
-      gp.monotone = config_.monotone_of(f);
+      if (monotone) gp.monotone = config_.monotone_of(f);
       if (!best_split(fb, nb, gt, ht, gt - gf, ht - hf, gp, cand, nt, nt - nf)) continue;
     }
     cand.feature = f;

@@ -36,16 +36,16 @@ bool best_split_ref(const GradBin* bins, std::uint32_t n_bins, double g_total, d
   return found;
 }
 
-bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
-                double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total,
-                std::uint64_t n_miss) noexcept {
-  if (n_bins < 2) return false;
-  // gain > 0  <=>  score > parent + 2 gamma, with score = GL^2/(HL+l) + GR^2/(HR+l).
-  const double parent = g_total * g_total / (h_total + p.lambda);
-  const double floor_score = parent + 2.0 * p.gamma;
+namespace {
+
+// The best bin of best_split's left-to-right scan (n_bins when none beats
+// floor_score); its left sums in best_gl, best_hl.
+template <bool kMonotone>
+std::uint32_t scan_bins(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
+                        double h_miss, const GainParams& p, std::uint64_t n_total, std::uint64_t n_miss,
+                        double floor_score, double& best_gl, double& best_hl) noexcept {
   double best_score = floor_score;
   std::uint32_t best_bin = n_bins;
-  double best_gl = 0.0, best_hl = 0.0;
   double gl = g_miss, hl = h_miss;
   // With no sample limit the count test is always true (0 >= 0, n - nl >= 0).
   const std::uint64_t min_n = p.min_child_samples;
@@ -56,7 +56,7 @@ bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, doubl
     nl += bins[b].count;
     const double gr = g_total - gl, hr = h_total - hl;
     bool ok = hl >= p.min_child_hessian && hr >= p.min_child_hessian && nl >= min_n && n_total - nl >= min_n;
-    if (p.monotone != 0) ok = ok && p.monotone * (leaf_weight(gr, hr, p.lambda) - leaf_weight(gl, hl, p.lambda)) >= 0.0;
+    if constexpr (kMonotone) ok = ok && p.monotone * (leaf_weight(gr, hr, p.lambda) - leaf_weight(gl, hl, p.lambda)) >= 0.0;
     const double score = gl * gl / (hl + p.lambda) + gr * gr / (hr + p.lambda);
     if (ok && score > best_score) {
       best_score = score;
@@ -65,6 +65,24 @@ bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, doubl
       best_hl = hl;
     }
   }
+  return best_bin;
+}
+
+}  // namespace
+
+bool best_split(const GradBin* bins, std::uint32_t n_bins, double g_total, double h_total, double g_miss,
+                double h_miss, const GainParams& p, SplitCandidate& out, std::uint64_t n_total,
+                std::uint64_t n_miss) noexcept {
+  if (n_bins < 2) return false;
+  // gain > 0  <=>  score > parent + 2 gamma, with score = GL^2/(HL+l) + GR^2/(HR+l).
+  const double parent = g_total * g_total / (h_total + p.lambda);
+  const double floor_score = parent + 2.0 * p.gamma;
+  // The scan is instantiated with and without the monotone test, so an
+  // unconstrained feature (the common case) pays nothing for it per bin.
+  double best_gl = 0.0, best_hl = 0.0;
+  const std::uint32_t best_bin =
+      p.monotone != 0 ? scan_bins<true>(bins, n_bins, g_total, h_total, g_miss, h_miss, p, n_total, n_miss, floor_score, best_gl, best_hl)
+                      : scan_bins<false>(bins, n_bins, g_total, h_total, g_miss, h_miss, p, n_total, n_miss, floor_score, best_gl, best_hl);
   if (best_bin == n_bins) return false;
   out.bin = best_bin;
   out.gl = best_gl;

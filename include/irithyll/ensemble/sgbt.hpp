@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -50,11 +51,16 @@
 
 namespace irithyll {
 
+class SGBTPipeline;  // src/ensemble/sgbt_pipeline.hpp
+
 class SGBT {
  public:
   SGBT();
   // REQUIRES: config.validate().is_ok() and loss.validate().is_ok() (make() checks).
   SGBT(const SGBTConfig& config, Loss loss);
+  SGBT(SGBT&&) noexcept;
+  SGBT& operator=(SGBT&&) noexcept;
+  ~SGBT();
   static Result<SGBT> make(const SGBTConfig& config, Loss loss);
 
   // REQUIRES: finite y, finite w > 0, x.size() constant across calls; NaN
@@ -86,10 +92,24 @@ class SGBT {
   // The shrinkage applied to every tree's output from now on (prediction is
   // base + lr * sum of tree outputs, so this rescales the whole committee, as
   // the original's set_learning_rate does). REQUIRES: 0 < lr <= 1.
+  // With threads = 2, samples already queued keep the rate they were pushed
+  // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
   std::size_t n_steps() const { return slots_.size(); }
-  const TreeSlot& slot(std::size_t s) const { return slots_[s]; }
+  const TreeSlot& slot(std::size_t s) const {
+    sync();
+    return slots_[s];
+  }
+  // With config.threads = 2 the last steps of a sample may still be training
+  // on the worker when train_one returns: every reader of the trees (all
+  // predictions, encode, export, statistics) waits for it first, so each
+  // sees every sample learned so far. Callers never need this themselves.
+  void sync() const {
+    if (pipeline_) drain();
+  }
+  // True once a two-thread committee has started its worker.
+  bool pipelined() const { return pipeline_ != nullptr; }
   std::size_t n_trees() const;   // active + alternates
   std::size_t n_leaves() const;  // over active trees
   std::size_t n_features() const { return n_features_; }
@@ -115,13 +135,25 @@ class SGBT {
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
   template <bool kHandoff>
-  void boost_steps(std::span<const double> x, double y, double w, double offset);
+  void boost_with_options(std::span<const double> x, double y, double w, double offset);
+  void boost_pipelined(std::span<const double> x, double y, double w, double offset);
+  void start_pipeline(std::size_t n_features);
+  void drain() const;
   std::uint32_t train_count(double h) noexcept;
 
+  // config.threads = 2 on a committee without options: steps [n/2, n) train
+  // on a worker thread (started at the first boosted sample). First member:
+  // a move assignment stops the old worker before the slots it trains go;
+  // the destructor stops it explicitly before any member dies.
+  std::unique_ptr<SGBTPipeline> pipeline_;
   SGBTConfig config_;
   Loss loss_;
   std::vector<TreeSlot> slots_;
   Xorshift64 rng_;
+  // No per-sample option of the committee (error weighting, adaptive
+  // max-tree-samples, pruning) is on; fixed at construction, so boost takes
+  // the option-free loop without testing each option per step.
+  bool plain_ = true;
   std::size_t n_features_ = 0;
   std::uint64_t samples_seen_ = 0;
   bool initialized_ = false;
@@ -152,6 +184,7 @@ class SGBT {
   std::vector<double> prune_scratch_;
   void prune(std::span<const double> contributions) noexcept;
   std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
+  std::vector<std::uint32_t> skip_counts_;  // Skip variant: the worker's draws for one sample
   void adapt_max_tree_samples(double sd) noexcept;
   double error_weight(double y) noexcept;
 

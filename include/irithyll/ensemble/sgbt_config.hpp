@@ -106,6 +106,12 @@ struct SGBTConfig {
   // this many samples (0 = the abrupt swap).
   std::uint32_t handoff_window = 0;
   bool has_routing_options() const { return soft_routing || soft_bandwidth > 0.0 || handoff_window > 0; }
+  // Training threads, 1 or 2. With 2 the boosting steps of a committee
+  // without the options above are pipelined over two threads (steps [n/2, n)
+  // of sample t train while steps [0, n/2) take sample t+1), with results,
+  // predictions and checkpoints identical to 1 (src/ensemble/sgbt_pipeline.hpp).
+  // A run-time setting: checkpoints do not store it.
+  std::uint32_t threads = 1;
 
   // True when any option of the options block (leaf controls, error
   // weighting) is on: the encoding then carries the block.

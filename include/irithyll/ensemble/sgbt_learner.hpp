@@ -47,9 +47,10 @@ class SGBTLearner final : public Learner, public TreeModel {
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
   // One raw score per committee. REQUIRES: out.size() == n_committees().
   void predict_raw(std::span<const double> x, std::span<double> out) const;
-  // Tree-major over the rows for one committee (regression, binary);
-  // multi-class, rows of another length or with non-finite values take the
-  // per-row path. Bit-identical to predict_one either way.
+  // Tree-major over the rows: one committee (regression, binary) over all
+  // of them, softmax committees block by block, then the arg-max; rows of
+  // another length or with non-finite values take the per-row path.
+  // Bit-identical to predict_one either way.
   void predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const override;
   // predict_one and a confidence 1/sqrt(sum lr^2/(H+lambda)) over the trees
   // (summed over committees for multi-class); 0 when untrained.

@@ -201,6 +201,8 @@ class HoeffdingTree {
   // Gradient clipping (inventory 10.3 step 3): once the leaf has seen 10
   // gradients, clamps g to their mean +- k sd (Welford), then folds it in.
   double clip_gradient(std::uint32_t leaf, double g) noexcept;
+  // g and h into the leaf's sums (decayed first under leaf_decay_alpha).
+  void add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept;
   void init_features(std::size_t n);
   void reserve_nodes();
   void build_edges();
@@ -228,6 +230,9 @@ class HoeffdingTree {
   Status validate_structure() const;
 
   TreeConfig config_;
+  // No leaf option set (config_.has_options() false), fixed at construction:
+  // train_leaf then takes the plain Newton step with no per-option checks.
+  bool plain_ = true;
   GainParams gain_;
   Xorshift64 rng_;
   std::size_t n_features_ = 0;
