@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "irithyll/ensemble/tree_slot.hpp"
+
 namespace irithyll {
 
 SGBT::SGBT() : SGBT(SGBTConfig{}, Loss(LossKind::kSquared)) {}
@@ -25,6 +27,12 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss) : config_(config), loss_(loss), 
     contrib_.assign(config_.n_steps, 0.0);
   }
 }
+
+SGBT::~SGBT() = default;
+SGBT::SGBT(SGBT&&) noexcept = default;
+SGBT& SGBT::operator=(SGBT&&) noexcept = default;
+std::size_t SGBT::n_steps() const noexcept { return slots_.size(); }
+const TreeSlot& SGBT::slot(std::size_t s) const { return slots_[s]; }
 
 Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
