@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/ensemble/tree_slot.hpp"
 #include "irithyll/stream/generators.hpp"
 
 namespace {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "irithyll/ensemble/tree_slot.hpp"
+
 namespace irithyll {
 
 SGBT::SGBT() : SGBT(SGBTConfig{}, Loss(LossKind::kSquared)) {}
@@ -41,6 +43,11 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
 SGBT::SGBT(SGBT&&) noexcept = default;
 SGBT& SGBT::operator=(SGBT&&) noexcept = default;
 SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the worker, then the slots go
+std::size_t SGBT::n_steps() const noexcept { return slots_.size(); }
+const TreeSlot& SGBT::slot(std::size_t s) const {
+  sync();
+  return slots_[s];
+}
 
 Result<SGBT> SGBT::make(const SGBTConfig& config, Loss loss) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());

@@ -13,6 +13,10 @@
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
+#include "nn/ssm/mamba_core.hpp"
+#include "nn/rnn/slstm_core.hpp"
+#include "nn/rnn/mgrade_core.hpp"
+#include "nn/attention/log_linear_core.hpp"
 #include "support/alloc_counter.hpp"
 
 namespace irithyll::nn {
@@ -57,7 +61,7 @@ TEST(NoAllocContinual, SlstmRegeneration) {
     c.d_hidden = 8;
     c.n_heads = 2;
     c.continual = continual(ContinualKind::kRegen, det);
-    SlstmLearner m(c);
+    SlstmCore m(c);
     check_learner(m, 4);
     EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
   }
@@ -68,7 +72,7 @@ TEST(NoAllocContinual, MgradeRegeneration) {
   c.n_features = 4;
   c.d_hidden = 8;
   c.continual = continual(ContinualKind::kRegen, DriftKind::kPageHinkley);
-  MgradeLearner m(c);
+  MgradeCore m(c);
   check_learner(m, 4);
   EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
 }
@@ -82,7 +86,7 @@ TEST(NoAllocContinual, MambaRegeneration) {
     c.n_groups = 2;
     c.block_size = 2;
     c.continual = continual(ContinualKind::kRegen, DriftKind::kPageHinkley);
-    MambaLearner m(c);
+    MambaCore m(c);
     check_learner(m, 4);
     EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
   }
@@ -93,7 +97,7 @@ TEST(NoAllocContinual, LogLinearEveryStrategy) {
     LogLinearLearnerConfig c;
     c.n_features = 4;
     c.continual = continual(k, DriftKind::kPageHinkley);
-    LogLinearLearner m(c);
+    LogLinearCore m(c);
     check_learner(m, 4);
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "irithyll/ensemble/tree_slot.hpp"
 
 namespace irithyll {
 namespace {

@@ -6,16 +6,17 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "nn/attention/log_linear_core.hpp"
 
 namespace irithyll::nn {
 namespace {
 
-TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
+TEST(LogLinearCore, FitsRegressionTrainsLayerAndCheckpoints) {
   double rel_total = 0.0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     LogLinearLearnerConfig c;
     c.layer.seed = seed;
-    LogLinearLearner m(c);
+    LogLinearCore m(c);
     Xorshift64 rng(seed + 50);
     std::vector<double> x(3);
     double se = 0.0, n = 0.0;
@@ -34,7 +35,7 @@ TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
     EXPECT_EQ(m.layer().train_steps(), 3000u);
     ByteWriter w;
     m.encode(w);
-    LogLinearLearner d;
+    LogLinearCore d;
     ByteReader r(w.data());
     ASSERT_TRUE(d.decode(r).is_ok());
     for (int t = 0; t < 20; ++t) {
@@ -44,7 +45,7 @@ TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
       d.learn_one(x, x[0]);
     }
     for (std::size_t cut = 0; cut < w.data().size(); cut += 17) {
-      LogLinearLearner e;
+      LogLinearCore e;
       ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
       EXPECT_FALSE(e.decode(tr).is_ok());
     }
@@ -53,12 +54,12 @@ TEST(LogLinearLearner, FitsRegressionTrainsLayerAndCheckpoints) {
 }
 
 // The paper's forms train inside the learner too, and checkpoint with their form.
-TEST(LogLinearLearner, PaperFormsFitAndCheckpoint) {
+TEST(LogLinearCore, PaperFormsFitAndCheckpoint) {
   for (LogLinearForm form : {LogLinearForm::kMamba2, LogLinearForm::kGatedDeltaNet}) {
     LogLinearLearnerConfig c;
     c.layer.form = form;
     c.layer.max_levels = 8;
-    LogLinearLearner m(c);
+    LogLinearCore m(c);
     Xorshift64 rng(77);
     std::vector<double> x(3);
     double se = 0.0, n = 0.0;
@@ -76,7 +77,7 @@ TEST(LogLinearLearner, PaperFormsFitAndCheckpoint) {
     EXPECT_EQ(m.layer().train_steps(), 2000u);
     ByteWriter w;
     m.encode(w);
-    LogLinearLearner d;
+    LogLinearCore d;
     ByteReader r(w.data());
     ASSERT_TRUE(d.decode(r).is_ok());
     EXPECT_EQ(d.layer().config().form, form);
@@ -89,11 +90,11 @@ TEST(LogLinearLearner, PaperFormsFitAndCheckpoint) {
   }
 }
 
-TEST(LogLinearLearner, ClassifiesWithBadInputs) {
+TEST(LogLinearCore, ClassifiesWithBadInputs) {
   LogLinearLearnerConfig c;
   c.task = Task::kClassification;
   c.n_classes = 2;
-  LogLinearLearner m(c);
+  LogLinearCore m(c);
   Xorshift64 rng(3);
   std::vector<double> x(2), proba(2);
   int correct = 0, n = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "irithyll/nn/attention/log_linear_learner.hpp"
+#include "nn/attention/log_linear_core.hpp"
 #include "support/continual_checks.hpp"
 
 namespace irithyll::nn {
@@ -26,14 +27,14 @@ LogLinearLearnerConfig guarded(ContinualKind kind, std::uint64_t seed) {
   return c;
 }
 
-std::vector<double> params_of(const LogLinearLearner& m) {
+std::vector<double> params_of(const LogLinearCore& m) {
   std::vector<double> p(m.layer().n_params());
   m.layer().copy_params(p);
   return p;
 }
 
 TEST(LogLinearContinual, MaskFreezesOnDriftAndFrozenWeightsStayPut) {
-  LogLinearLearner m(guarded(ContinualKind::kMask, 1));
+  LogLinearCore m(guarded(ContinualKind::kMask, 1));
   const testing::SwitchStream s(1, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -69,7 +70,7 @@ TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
   LogLinearLearnerConfig loose = guarded(ContinualKind::kEwc, 2), tight = loose;
   loose.continual.ewc_lambda = 0.0;
   tight.continual.ewc_lambda = 1e4;
-  LogLinearLearner a(loose), b(tight);
+  LogLinearCore a(loose), b(tight);
   const testing::SwitchStream s(2, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -100,7 +101,7 @@ TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
 TEST(LogLinearContinual, RegenerationRedrawsRows) {
   LogLinearLearnerConfig c = guarded(ContinualKind::kRegen, 3);
   c.continual.interval = 100;
-  LogLinearLearner m(c);
+  LogLinearCore m(c);
   const testing::SwitchStream s(3, 100);
   for (std::size_t t = 0; t < 99; ++t) m.learn_one(s.x[t], s.y[t]);
   const auto before = params_of(m);
@@ -120,7 +121,7 @@ TEST(LogLinearContinual, RegenerationRedrawsRows) {
 TEST(LogLinearContinual, ResumesBitIdentically) {
   for (ContinualKind k : {ContinualKind::kEwc, ContinualKind::kMask, ContinualKind::kRegen}) {
     SCOPED_TRACE(std::string(continual_kind_name(k)));
-    LogLinearLearner a(guarded(k, 4));
+    LogLinearCore a(guarded(k, 4));
     const testing::SwitchStream s(4, 1400, 4, 500);
     for (std::size_t t = 0; t < 700; ++t) a.learn_one(s.x[t], s.y[t]);
     if (k != ContinualKind::kRegen) {
@@ -139,7 +140,7 @@ TEST(LogLinearContinual, NotWorseAfterAnAbruptChange) {
       const testing::SwitchStream s(seed, 6000);
       LogLinearLearnerConfig plain = guarded(k, seed);
       plain.continual = ContinualConfig{};
-      LogLinearLearner a(plain), b(guarded(k, seed));
+      LogLinearCore a(plain), b(guarded(k, seed));
       const double ra = testing::prequential_rmse(a, s, 3000, 6000);
       const double rb = testing::prequential_rmse(b, s, 3000, 6000);
       EXPECT_LE(rb, 1.25 * ra) << continual_kind_name(k) << " seed " << seed;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
+#include "nn/rnn/mgrade_core.hpp"
 #include "support/continual_checks.hpp"
 
 namespace irithyll::nn {
@@ -24,7 +25,7 @@ MgradeLearnerConfig regen_config(std::uint64_t seed, std::uint64_t interval) {
 }
 
 TEST(MgradeContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
-  MgradeLearner m(regen_config(3, 50));
+  MgradeCore m(regen_config(3, 50));
   const testing::SwitchStream s(1, 400);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -50,7 +51,7 @@ TEST(MgradeContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
 }
 
 TEST(MgradeContinual, ResumesBitIdentically) {
-  MgradeLearner a(regen_config(5, 60));
+  MgradeCore a(regen_config(5, 60));
   const testing::SwitchStream s(2, 900, 4, 400);
   for (std::size_t t = 0; t < 450; ++t) a.learn_one(s.x[t], s.y[t]);
   testing::check_bit_identical_resume(a, s, 450);
@@ -65,7 +66,7 @@ TEST(MgradeContinual, NotWorseAfterAnAbruptChange) {
     const testing::SwitchStream s(seed, 6000);
     MgradeLearnerConfig plain = regen_config(seed, 250);
     plain.continual = ContinualConfig{};
-    MgradeLearner a(plain), b(regen_config(seed, 250));
+    MgradeCore a(plain), b(regen_config(seed, 250));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     EXPECT_LE(rb, 1.25 * ra) << "seed " << seed;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "irithyll/nn/rnn/slstm_learner.hpp"
+#include "nn/rnn/slstm_core.hpp"
 #include "support/continual_checks.hpp"
 
 namespace irithyll::nn {
@@ -25,7 +26,7 @@ SlstmLearnerConfig regen_config(std::uint64_t seed, std::uint64_t interval) {
 }
 
 TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
-  SlstmLearner m(regen_config(3, 50));
+  SlstmCore m(regen_config(3, 50));
   const testing::SwitchStream s(1, 400);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -56,7 +57,7 @@ TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
 TEST(SlstmContinual, ResumesBitIdentically) {
   SlstmLearnerConfig c = regen_config(5, 60);
   c.continual.detector = DriftKind::kAdwin;
-  SlstmLearner a(c);
+  SlstmCore a(c);
   const testing::SwitchStream s(2, 900, 4, 400);
   for (std::size_t t = 0; t < 450; ++t) a.learn_one(s.x[t], s.y[t]);
   testing::check_bit_identical_resume(a, s, 450);
@@ -77,7 +78,7 @@ TEST(SlstmContinual, NotWorseAfterAnAbruptChange) {
     const testing::SwitchStream s(seed, 6000);
     SlstmLearnerConfig plain = regen_config(seed, 250);
     plain.continual = ContinualConfig{};
-    SlstmLearner a(plain), b(regen_config(seed, 250));
+    SlstmCore a(plain), b(regen_config(seed, 250));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     std::printf("slstm seed %llu: plain %.4f regen %.4f (regenerations %llu, drifts %llu)\n",

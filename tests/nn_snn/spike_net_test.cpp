@@ -8,6 +8,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/snn/q14.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
+#include "nn/snn/spike_net_core.hpp"
 
 namespace irithyll::nn {
 namespace {
@@ -91,7 +92,7 @@ TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
     SpikeNetLearnerConfig c;
     c.readout = readout;
     c.net.seed = seed;
-    SpikeNetLearner m(c);
+    SpikeNetCore m(c);
     double se_early = 0.0, se_late = 0.0;
     std::size_t spikes_late = 0;
     for (int t = 0; t < 10000; ++t) {
@@ -114,14 +115,14 @@ TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
 
 TEST(SpikeNet, CheckpointContinuesBitIdenticallyAndHostileBytesAreRefused) {
   SpikeNetLearnerConfig c;
-  SpikeNetLearner a(c);
+  SpikeNetCore a(c);
   for (int t = 0; t < 300; ++t) {
     const double x[2] = {std::sin(t * 0.1), std::cos(t * 0.07)};
     a.learn_one(x, x[0] * x[1]);
   }
   ByteWriter w;
   a.encode(w);
-  SpikeNetLearner b;
+  SpikeNetCore b;
   ByteReader r(w.data());
   ASSERT_TRUE(b.decode(r).is_ok());
   EXPECT_TRUE(r.at_end());
@@ -133,7 +134,7 @@ TEST(SpikeNet, CheckpointContinuesBitIdenticallyAndHostileBytesAreRefused) {
   }
   const auto& bytes = w.data();
   for (std::size_t cut = 0; cut < bytes.size(); cut += 13) {
-    SpikeNetLearner v;
+    SpikeNetCore v;
     ByteReader rr(std::span<const std::uint8_t>(bytes.data(), cut));
     EXPECT_FALSE(v.decode(rr).is_ok());
   }
@@ -142,7 +143,7 @@ TEST(SpikeNet, CheckpointContinuesBitIdenticallyAndHostileBytesAreRefused) {
     auto corrupt = bytes;
     corrupt[rng.below(200)] ^= static_cast<std::uint8_t>(1 + rng.below(255));  // header and config region
     corrupt[rng.below(corrupt.size())] ^= static_cast<std::uint8_t>(1 + rng.below(255));
-    SpikeNetLearner v;
+    SpikeNetCore v;
     ByteReader rr(corrupt);
     if (v.decode(rr).is_ok()) {
       const double x[2] = {0.1, 0.2};
@@ -156,7 +157,7 @@ TEST(SpikeNet, LearnerHandlesBadInputAndClassification) {
   SpikeNetLearnerConfig c;
   c.task = Task::kClassification;
   c.n_classes = 3;
-  SpikeNetLearner m(c);
+  SpikeNetCore m(c);
   Xorshift64 rng(3);
   for (int t = 0; t < 2000; ++t) {
     double x[2] = {rng.normal(), rng.normal()};

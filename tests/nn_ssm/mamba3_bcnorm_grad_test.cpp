@@ -10,6 +10,7 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
+#include "nn/ssm/mamba_core.hpp"
 
 namespace irithyll::nn {
 namespace {
@@ -66,7 +67,7 @@ TEST(Mamba3BcNorm, LearnerTrainsGammaAndCheckpointsIt) {
   c.version = MambaVersion::kV3;
   c.bcnorm_lr = 0.01;
   c.n_state = 8;
-  MambaLearner m(c);
+  MambaCore m(c);
   Xorshift64 rng(8);
   std::vector<double> x(4);
   for (int t = 0; t < 300; ++t) {
@@ -80,7 +81,7 @@ TEST(Mamba3BcNorm, LearnerTrainsGammaAndCheckpointsIt) {
   EXPECT_GT(moved, 1e-6);
   ByteWriter w;
   m.encode(w);
-  MambaLearner d;
+  MambaCore d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   EXPECT_EQ(d.config().bcnorm_lr, 0.01);
@@ -101,7 +102,7 @@ TEST(Mamba3BcNorm, FixedGammaRecordsKeepFixedGamma) {
   c.version = MambaVersion::kV3;
   c.n_state = 8;
   c.bcnorm_lr = 0.0;
-  MambaLearner m(c);
+  MambaCore m(c);
   Xorshift64 rng(12);
   std::vector<double> x(4);
   for (int t = 0; t < 100; ++t) {
@@ -111,7 +112,7 @@ TEST(Mamba3BcNorm, FixedGammaRecordsKeepFixedGamma) {
   ByteWriter w;
   m.encode(w);
   EXPECT_EQ(w.data()[4 + 1 + 8 + 8] & 0x80u, 0u);  // version byte after u32 version, task, n_classes, n_features
-  MambaLearner d;
+  MambaCore d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   EXPECT_EQ(d.config().bcnorm_lr, 0.0);

@@ -9,6 +9,7 @@
 
 #include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
+#include "nn/ssm/mamba_core.hpp"
 #include "nn/ssm/selective_ssm_bd.hpp"
 #include "support/continual_checks.hpp"
 
@@ -30,7 +31,7 @@ MambaLearnerConfig regen_config(MambaVersion v, std::uint64_t seed, std::uint64_
 }
 
 TEST(MambaContinual, RegenerationRedrawsTheGroupAndResetsItsReadout) {
-  MambaLearner m(regen_config(MambaVersion::kV3, 3, 40));
+  MambaCore m(regen_config(MambaVersion::kV3, 3, 40));
   const testing::SwitchStream s(1, 300);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -59,7 +60,7 @@ TEST(MambaContinual, RegenerationRedrawsTheGroupAndResetsItsReadout) {
 }
 
 TEST(MambaContinual, BlockDiagonalRegenerationRedrawsOneBlock) {
-  MambaLearner m(regen_config(MambaVersion::kBlockDiagonal, 4, 30));
+  MambaCore m(regen_config(MambaVersion::kBlockDiagonal, 4, 30));
   const testing::SwitchStream s(2, 200);
   for (std::size_t t = 0; t < s.y.size(); ++t) {
     const auto* l = dynamic_cast<const SelectiveSsmBd*>(m.layer());
@@ -83,7 +84,7 @@ TEST(MambaContinual, ResumesBitIdentically) {
   for (MambaVersion v : {MambaVersion::kV3, MambaVersion::kBlockDiagonal}) {
     MambaLearnerConfig c = regen_config(v, 5, 70);
     c.continual.detector = DriftKind::kDdm;
-    MambaLearner a(c);
+    MambaCore a(c);
     const testing::SwitchStream s(2, 800, 4, 350);
     for (std::size_t t = 0; t < 400; ++t) a.learn_one(s.x[t], s.y[t]);
     testing::check_bit_identical_resume(a, s, 400);
@@ -109,7 +110,7 @@ TEST(MambaContinual, NotWorseAfterAnAbruptChange) {
     const testing::SwitchStream s(seed, 6000);
     MambaLearnerConfig plain = regen_config(MambaVersion::kV3, seed, 500);
     plain.continual = ContinualConfig{};
-    MambaLearner a(plain), b(regen_config(MambaVersion::kV3, seed, 500));
+    MambaCore a(plain), b(regen_config(MambaVersion::kV3, seed, 500));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     std::printf("mamba v3 seed %llu: plain %.4f regen %.4f (regenerations %llu, drifts %llu)\n",

@@ -8,9 +8,10 @@ instruction: arithmetic, compares, conversions, FMA, or scalar float moves
 (movss/movsd on xmm). Packed moves and bitwise ops (vmovdqu, vpxor, even
 movaps used as a plain copy) carry no float semantics and are allowed.
 
-As a negative control it also disassembles SpikeNetLearner::predict_one,
-which converts Q14 to double on purpose, and fails if *that* is not flagged:
-the check proves on every run that it can see a float instruction.
+As a negative control it also disassembles SpikeNetCore::predict_one (the
+machinery behind SpikeNetLearner), which converts Q14 to double on purpose,
+and fails if *that* is not flagged: the check proves on every run that it can
+see a float instruction.
 Exit 77 when objdump is missing.
 Usage: snn_no_float.py ANY_BINARY PATH_TO_libirithyll_nn_snn.a
 """
@@ -23,7 +24,7 @@ from missing_tool import missing_tool
 
 STEP = re.compile(r"irithyll::nn::(SpikeNet::(step|forward|forward_into|train_step)\(|"
                   r"eprop_row|accumulate_row|\(anonymous namespace\)::(eprop_row|accumulate_row))")
-CONTROL = re.compile(r"irithyll::nn::SpikeNetLearner::predict_one\(")
+CONTROL = re.compile(r"irithyll::nn::SpikeNetCore::predict_one\(")
 
 FLOAT_OPS = [
     re.compile(r"^f(ld|st|ild|ist|add|sub|mul|div|com|ucom|chs|abs|sqrt|xch|rnd|prem|scale|sin|cos|yl2x|2xm1)"),
@@ -89,7 +90,7 @@ def main():
             if bad:
                 failures.append(f"{name}: {len(bad)} float instruction(s), e.g. {bad[:3]}")
     if not control_seen:
-        failures.append("negative control SpikeNetLearner::predict_one not found")
+        failures.append("negative control SpikeNetCore::predict_one not found")
     needed = ["SpikeNet::step(", "SpikeNet::train_step(", "eprop_row"]
     for n in needed:
         if not any(n in c for c in checked):

@@ -45,23 +45,29 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_config.hpp"
 #include "irithyll/ensemble/sgbt_diagnostics.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
 #include "irithyll/loss/loss.hpp"
 #include "irithyll/packed/export_model.hpp"
 
 namespace irithyll {
 
 class SGBTPipeline;  // src/ensemble/sgbt_pipeline.hpp
+// One boosting step (active tree, alternate, drift detector): internal
+// (src/ensemble/tree_slot.hpp). SGBT holds its slots by value in a vector, so
+// the special members are defined where TreeSlot is complete (sgbt.cpp) and
+// the per-sample loop reaches the slots with no extra indirection.
+class TreeSlot;
 
 class SGBT {
  public:
   SGBT();
   // REQUIRES: config.validate().is_ok() and loss.validate().is_ok() (make() checks).
   SGBT(const SGBTConfig& config, Loss loss);
+  static Result<SGBT> make(const SGBTConfig& config, Loss loss);
+  ~SGBT();
   SGBT(SGBT&&) noexcept;
   SGBT& operator=(SGBT&&) noexcept;
-  ~SGBT();
-  static Result<SGBT> make(const SGBTConfig& config, Loss loss);
+  SGBT(const SGBT&) = delete;  // a slot owns its drift detector
+  SGBT& operator=(const SGBT&) = delete;
 
   // REQUIRES: finite y, finite w > 0, x.size() constant across calls; NaN
   // entries of x are missing values (routed left).
@@ -96,11 +102,11 @@ class SGBT {
   // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
-  std::size_t n_steps() const { return slots_.size(); }
-  const TreeSlot& slot(std::size_t s) const {
-    sync();
-    return slots_[s];
-  }
+  std::size_t n_steps() const noexcept;
+  // Internal: step s's trees and detector (callers in src/, tests and bench
+  // include ensemble/tree_slot.hpp). Public callers use the inspection
+  // functions (feature_importances, dump_sgbt_tree in ensemble/sgbt_dump.hpp).
+  const TreeSlot& slot(std::size_t s) const;
   // With config.threads = 2 the last steps of a sample may still be training
   // on the worker when train_one returns: every reader of the trees (all
   // predictions, encode, export, statistics) waits for it first, so each

@@ -27,7 +27,7 @@
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/drift/drift_detector.hpp"
-#include "irithyll/histogram/feature_binner.hpp"
+#include "irithyll/tree/bin_strategy.hpp"
 #include "irithyll/loss/loss.hpp"
 #include "irithyll/tree/tree_config.hpp"
 

@@ -8,7 +8,7 @@
 //             64 kept); edges at midpoints, so routing by threshold still
 //             separates categories.
 //
-// Strategies are rows of one table (bin_strategy_table()), parsed by name.
+// Strategies are rows of one table (tree/bin_strategy.hpp), parsed by name.
 // NaN and +-inf values are not observed. Thread safety: one owner.
 #pragma once
 
@@ -21,18 +21,9 @@
 #include "irithyll/core/status.hpp"
 #include "irithyll/histogram/bin_edges.hpp"
 #include "irithyll/histogram/quantile_sketch.hpp"
+#include "irithyll/tree/bin_strategy.hpp"
 
 namespace irithyll {
-
-enum class BinStrategy : std::uint8_t { kUniform = 0, kQuantile = 1, kCategorical = 2 };
-
-struct BinStrategyRow {
-  BinStrategy strategy;
-  std::string_view name;
-};
-std::span<const BinStrategyRow> bin_strategy_table();
-Result<BinStrategy> parse_bin_strategy(std::string_view name);
-std::string_view bin_strategy_name(BinStrategy s);
 
 inline constexpr std::size_t kMaxCategories = 64;
 

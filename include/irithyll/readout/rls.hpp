@@ -18,13 +18,9 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll {
-
-struct RlsConfig {
-  double forgetting_factor = 0.998;  // lambda in (0, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
-  double delta = 100.0;              // P(0) = delta * I; larger = faster initial adaptation.
-};
 
 class RecursiveLeastSquares {
  public:

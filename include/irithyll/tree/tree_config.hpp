@@ -9,7 +9,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
-#include "irithyll/histogram/feature_binner.hpp"
+#include "irithyll/tree/bin_strategy.hpp"
 
 namespace irithyll {
 

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "nn/attention/attention_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "nn/kernels.hpp"
 
 namespace irithyll::nn {
@@ -32,13 +34,13 @@ Result<AttentionLearner> AttentionLearner::make(const AttentionLearnerConfig& co
   return AttentionLearner(config);
 }
 
-AttentionLearner::AttentionLearner(const AttentionLearnerConfig& config) : RlsReadoutLearner(config) {
+AttentionCore::AttentionCore(const AttentionLearnerConfig& config) : RlsReadoutLearner(config) {
   assert(validate(config).is_ok());
   cfg_.attention = resolved(cfg_.attention);
   if (cfg_.n_features > 0) build(cfg_.n_features);
 }
 
-void AttentionLearner::build(std::size_t n_features) {
+void AttentionCore::build(std::size_t n_features) {
   cfg_.n_features = n_features;
   layer_ = MultiHeadAttention(cfg_.attention);
   // W_in is drawn from a stream separate from the layer's (seed + 1).
@@ -60,7 +62,7 @@ void AttentionLearner::build(std::size_t n_features) {
   built_ = true;
 }
 
-void AttentionLearner::featurize(std::span<const double> x, bool learn) const {
+void AttentionCore::featurize(std::span<const double> x, bool learn) const {
   const std::size_t d = cfg_.attention.d_model, nf = cfg_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
@@ -76,32 +78,32 @@ void AttentionLearner::featurize(std::span<const double> x, bool learn) const {
   std::copy_n(z_.begin(), nf, features_.begin());
 }
 
-bool AttentionLearner::try_build(std::size_t n_features) {
+bool AttentionCore::try_build(std::size_t n_features) {
   if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
   build(n_features);
   return true;
 }
 
-void AttentionLearner::advance(std::span<const double> x, double, double) {
+void AttentionCore::advance(std::span<const double> x, double, double) {
   // Features for this sample use the statistics before it, as predict_one did.
   featurize(x, true);
   scaler_.update(x);
 }
 
-void AttentionLearner::restart() {
+void AttentionCore::restart() {
   layer_.reset();
   scaler_.reset();
   head_.reset();
 }
 
-std::size_t AttentionLearner::extractor_memory_bytes() const {
+std::size_t AttentionCore::extractor_memory_bytes() const {
   // The layer and the readout already lie inside sizeof(*this): count only
   // what they own beyond it.
   return layer_.memory_bytes() - sizeof(layer_) - sizeof(head_) +
          (w_in_.capacity() + z_.capacity() + u_.capacity()) * sizeof(double) + scaler_.dim() * 3 * sizeof(double);
 }
 
-void AttentionLearner::encode(ByteWriter& out) const {
+void AttentionCore::encode(ByteWriter& out) const {
   out.u32(1);  // format version
   out.u8(static_cast<std::uint8_t>(cfg_.task));
   out.u64(cfg_.n_classes);
@@ -120,7 +122,7 @@ void AttentionLearner::encode(ByteWriter& out) const {
   head_.encode(out);
 }
 
-Status AttentionLearner::decode(ByteReader& in) {
+Status AttentionCore::decode(ByteReader& in) {
   if (in.u32("attention learner version") != 1) in.fail("attention learner: unsupported version");
   AttentionLearnerConfig c;
   const std::uint8_t task = in.u8("task");
@@ -137,7 +139,7 @@ Status AttentionLearner::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(in.status());
   if (Status s = validate(c); !s.is_ok()) return Status::corruption(s.message());
   if (built && c.n_features == 0) return Status::corruption("attention learner: built without features");
-  AttentionLearner fresh;
+  AttentionCore fresh;
   fresh.cfg_ = c;
   fresh.n_seen_ = n_seen;
   if (built) {
@@ -169,4 +171,9 @@ Status AttentionLearner::decode(ByteReader& in) {
   return Status::ok();
 }
 
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::AttentionCore, nn::AttentionLearnerConfig>;
+}  // namespace irithyll

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cassert>
 
+#include "nn/attention/log_linear_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "irithyll/core/rng.hpp"
 #include "nn/kernels.hpp"
 
@@ -29,12 +31,12 @@ Result<LogLinearLearner> LogLinearLearner::make(const LogLinearLearnerConfig& co
   return LogLinearLearner(config);
 }
 
-LogLinearLearner::LogLinearLearner(const LogLinearLearnerConfig& config) : RlsReadoutLearner(config) {
+LogLinearCore::LogLinearCore(const LogLinearLearnerConfig& config) : RlsReadoutLearner(config) {
   assert(validate(config).is_ok());
   if (cfg_.n_features > 0) build(cfg_.n_features);
 }
 
-void LogLinearLearner::build(std::size_t n_features) {
+void LogLinearCore::build(std::size_t n_features) {
   cfg_.n_features = n_features;
   layer_ = LogLinearAttention(cfg_.layer);
   Xorshift64 rng(cfg_.layer.seed ^ 0x5DEECE66Dull);
@@ -60,7 +62,7 @@ void LogLinearLearner::build(std::size_t n_features) {
   built_ = true;
 }
 
-void LogLinearLearner::train_guarded(std::span<double> out) {
+void LogLinearCore::train_guarded(std::span<double> out) {
   if (!layer_.forward_and_gradient(u_, target_, out)) return;
   std::span<double> params = guard_->params(), grads = guard_->grads();
   layer_.copy_params(params);
@@ -76,7 +78,7 @@ void LogLinearLearner::train_guarded(std::span<double> out) {
   guard_->observe_loss(loss);
 }
 
-void LogLinearLearner::input(std::span<const double> x) const {
+void LogLinearCore::input(std::span<const double> x) const {
   const std::size_t nf = cfg_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
@@ -85,13 +87,13 @@ void LogLinearLearner::input(std::span<const double> x) const {
   std::copy_n(z_.begin(), nf, features_.begin());
 }
 
-bool LogLinearLearner::try_build(std::size_t n_features) {
+bool LogLinearCore::try_build(std::size_t n_features) {
   if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
   build(n_features);
   return true;
 }
 
-void LogLinearLearner::advance(std::span<const double> x, double y, double weight) {
+void LogLinearCore::advance(std::span<const double> x, double y, double weight) {
   input(x);
   std::span<double> o(features_.data() + cfg_.n_features, cfg_.layer.d_value);
   const bool good = std::isfinite(y) && weight > 0.0 && std::isfinite(weight);
@@ -118,12 +120,12 @@ void LogLinearLearner::advance(std::span<const double> x, double y, double weigh
   if (good && cfg_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
 }
 
-void LogLinearLearner::peek_features(std::span<const double> x) const {
+void LogLinearCore::peek_features(std::span<const double> x) const {
   input(x);
   layer_.peek(u_, std::span<double>(features_.data() + cfg_.n_features, cfg_.layer.d_value));
 }
 
-std::size_t LogLinearLearner::extractor_memory_bytes() const {
+std::size_t LogLinearCore::extractor_memory_bytes() const {
   // The layer and the readout already lie inside sizeof(*this): count only
   // what they own beyond it.
   return layer_.memory_bytes() - sizeof(layer_) - sizeof(head_) +
@@ -131,7 +133,7 @@ std::size_t LogLinearLearner::extractor_memory_bytes() const {
          (scaler_.dim() + 1) * 3 * sizeof(double) + (guard_ ? guard_->memory_bytes() : 0);
 }
 
-void LogLinearLearner::encode(ByteWriter& out) const {
+void LogLinearCore::encode(ByteWriter& out) const {
   // Version 2 adds the continual configuration (and, when built, the guard's
   // state at the end); without continual learning the bytes are version 1's.
   const bool continual = cfg_.continual.enabled();
@@ -160,7 +162,7 @@ void LogLinearLearner::encode(ByteWriter& out) const {
   if (guard_) guard_->encode_state(out);
 }
 
-Status LogLinearLearner::decode(ByteReader& in) {
+Status LogLinearCore::decode(ByteReader& in) {
   const std::uint32_t record = in.u32("loglinear learner version");
   if (record != 1 && record != 2) in.fail("loglinear learner: unsupported version");
   LogLinearLearnerConfig c;
@@ -180,7 +182,7 @@ Status LogLinearLearner::decode(ByteReader& in) {
   if (task > 1) return Status::corruption("loglinear learner: bad task");
   c.task = static_cast<Task>(task);
   if (built && c.n_features == 0) return Status::corruption("loglinear learner: built without features");
-  LogLinearLearner fresh;
+  LogLinearCore fresh;
   if (!built) {
     LogLinearAttention layer;
     IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
@@ -227,4 +229,9 @@ Status LogLinearLearner::decode(ByteReader& in) {
   return Status::ok();
 }
 
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::LogLinearCore, nn::LogLinearLearnerConfig>;
+}  // namespace irithyll

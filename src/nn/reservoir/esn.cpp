@@ -1,5 +1,8 @@
 #include "irithyll/nn/reservoir/esn.hpp"
 
+#include "nn/reservoir/esn_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,22 +25,22 @@ constexpr std::size_t kMaxReadoutInputs = 4096;
 }  // namespace
 
 Status EsnConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(EchoStateNetwork::kName, task, n_classes, 1024));
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(EsnCore::kName, task, n_classes, 1024));
   IRITHYLL_RETURN_IF_ERROR(reservoir_config(*this, std::max<std::size_t>(n_features, 1)).validate().with_context("esn"));
   if (n_neurons + n_features + 1 > kMaxReadoutInputs)
     return Status::invalid_argument("esn: n_neurons + n_features must stay below 4096 (the readout is O(m^2))");
-  return check_reservoir_rls(EchoStateNetwork::kName, rls);
+  return check_reservoir_rls(EsnCore::kName, rls);
 }
 
-EchoStateNetwork::EchoStateNetwork(const EsnConfig& config) : ReadoutBankLearner(config) {
+EsnCore::EsnCore(const EsnConfig& config) : ReadoutBankLearner(config) {
   if (config.n_features > 0) init(config.n_features);
 }
 
-bool EchoStateNetwork::accepts_width(std::size_t d) const noexcept {
+bool EsnCore::accepts_width(std::size_t d) const noexcept {
   return config_.n_neurons + d + 1 <= kMaxReadoutInputs;
 }
 
-void EchoStateNetwork::init(std::size_t d) {
+void EsnCore::init(std::size_t d) {
   n_features_ = d;
   reservoir_ = CycleReservoir(reservoir_config(config_, d));
   const std::size_t m = config_.n_neurons + (config_.include_input ? d : 0) + 1;
@@ -48,7 +51,7 @@ void EchoStateNetwork::init(std::size_t d) {
   cache_valid_ = false;
 }
 
-bool EchoStateNetwork::prepare(std::span<const double> x) const noexcept {
+bool EsnCore::prepare(std::span<const double> x) const noexcept {
   if (n_features_ == 0 || x.size() != n_features_) return false;
   // Compare before overwriting u_: a bitwise-equal sanitised x hits the cache.
   bool same = cache_valid_;
@@ -68,21 +71,21 @@ bool EchoStateNetwork::prepare(std::span<const double> x) const noexcept {
   return true;
 }
 
-void EchoStateNetwork::commit() noexcept {
+void EsnCore::commit() noexcept {
   std::copy(next_state_.begin(), next_state_.end(), reservoir_.mutable_state().begin());
   cache_valid_ = false;
 }
 
-void EchoStateNetwork::reset_extractor() noexcept {
+void EsnCore::reset_extractor() noexcept {
   cache_valid_ = false;
   reservoir_.reset();
 }
 
-std::size_t EchoStateNetwork::extractor_memory_bytes() const noexcept {
+std::size_t EsnCore::extractor_memory_bytes() const noexcept {
   return reservoir_.memory_bytes() + (u_.capacity() + next_state_.capacity()) * sizeof(double);
 }
 
-void EchoStateNetwork::encode(ByteWriter& out) const {
+void EsnCore::encode(ByteWriter& out) const {
   encode_head(out);
   out.u64(config_.n_neurons);
   out.f64(config_.spectral_radius);
@@ -100,7 +103,7 @@ void EchoStateNetwork::encode(ByteWriter& out) const {
   readout_.encode(out);
 }
 
-Status EchoStateNetwork::decode(ByteReader& in) {
+Status EsnCore::decode(ByteReader& in) {
   EsnConfig c;
   const std::uint8_t task = decode_head(c, in);
   c.n_neurons = in.u64("n_neurons");
@@ -119,7 +122,7 @@ Status EchoStateNetwork::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("esn model"));
   if (d > 4096 || (c.n_features != 0 && d != c.n_features) || c.n_neurons + d + 1 > kMaxReadoutInputs)
     return Status::corruption("esn: feature count does not match the configuration");
-  EchoStateNetwork fresh(c);
+  EsnCore fresh(c);
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     IRITHYLL_RETURN_IF_ERROR(fresh.reservoir_.decode(in));
@@ -132,4 +135,14 @@ Status EchoStateNetwork::decode(ByteReader& in) {
   return Status::ok();
 }
 
+
+Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const EsnConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return std::make_unique<EchoStateNetwork>(config);
+}
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::EsnCore, nn::EsnConfig>;
+}  // namespace irithyll

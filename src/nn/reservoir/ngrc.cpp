@@ -1,5 +1,8 @@
 #include "irithyll/nn/reservoir/ngrc.hpp"
 
+#include "nn/reservoir/ngrc_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,25 +22,25 @@ constexpr std::size_t kMaxReadoutInputs = 4096;
 }  // namespace
 
 Status NgrcLearnerConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(NextGenReservoir::kName, task, n_classes, 1024));
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(NgrcCore::kName, task, n_classes, 1024));
   const NgrcConfig f = feature_config(*this, std::max<std::size_t>(n_features, 1));
   IRITHYLL_RETURN_IF_ERROR(f.validate());
   if (f.n_features() > kMaxReadoutInputs)
     return Status::invalid_argument("ngrc: more than 4096 features (the readout is O(m^2)); reduce k or degree");
-  return check_reservoir_rls(NextGenReservoir::kName, rls);
+  return check_reservoir_rls(NgrcCore::kName, rls);
 }
 
-NextGenReservoir::NextGenReservoir(const NgrcLearnerConfig& config) : ReadoutBankLearner(config) {
+NgrcCore::NgrcCore(const NgrcLearnerConfig& config) : ReadoutBankLearner(config) {
   if (config.n_features > 0) init(config.n_features);
 }
 
-bool NextGenReservoir::accepts_width(std::size_t d) const {
+bool NgrcCore::accepts_width(std::size_t d) const {
   NgrcLearnerConfig c = config_;
   c.n_features = d;
   return c.validate().is_ok();
 }
 
-void NextGenReservoir::init(std::size_t d) {
+void NgrcCore::init(std::size_t d) {
   n_features_ = d;
   features_ = NgrcFeatures(feature_config(config_, d));
   readout_ = ReadoutBank(config_.task, config_.n_classes, features_.n_features(), config_.rls);
@@ -45,18 +48,18 @@ void NextGenReservoir::init(std::size_t d) {
   feat_.assign(features_.n_features(), 0.0);
 }
 
-bool NextGenReservoir::prepare(std::span<const double> x) const noexcept {
+bool NgrcCore::prepare(std::span<const double> x) const noexcept {
   if (n_features_ == 0 || x.size() != n_features_) return false;
   sanitize_input(x, u_);
   features_.features_with(u_, feat_);
   return true;
 }
 
-std::size_t NextGenReservoir::extractor_memory_bytes() const noexcept {
+std::size_t NgrcCore::extractor_memory_bytes() const noexcept {
   return features_.memory_bytes() + u_.capacity() * sizeof(double);
 }
 
-void NextGenReservoir::encode(ByteWriter& out) const {
+void NgrcCore::encode(ByteWriter& out) const {
   encode_head(out);
   out.u64(config_.k);
   out.u64(config_.s);
@@ -69,7 +72,7 @@ void NextGenReservoir::encode(ByteWriter& out) const {
   readout_.encode(out);
 }
 
-Status NextGenReservoir::decode(ByteReader& in) {
+Status NgrcCore::decode(ByteReader& in) {
   NgrcLearnerConfig c;
   const std::uint8_t task = decode_head(c, in);
   c.k = in.u64("k");
@@ -83,7 +86,7 @@ Status NextGenReservoir::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("ngrc model"));
   if (d > 4096 || (c.n_features != 0 && d != c.n_features))
     return Status::corruption("ngrc: feature count does not match the configuration");
-  NextGenReservoir fresh(c);
+  NgrcCore fresh(c);
   if (d > 0) {
     NgrcLearnerConfig cd = c;
     cd.n_features = d;
@@ -97,4 +100,14 @@ Status NextGenReservoir::decode(ByteReader& in) {
   return Status::ok();
 }
 
+
+Result<std::unique_ptr<NextGenReservoir>> NextGenReservoir::make(const NgrcLearnerConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return std::make_unique<NextGenReservoir>(config);
+}
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::NgrcCore, nn::NgrcLearnerConfig>;
+}  // namespace irithyll

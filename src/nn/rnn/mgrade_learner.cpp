@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nn/rnn/mgrade_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
 
 namespace irithyll::nn {
@@ -14,11 +16,11 @@ Status MgradeLearner::validate(const MgradeLearnerConfig& c) {
   return check_shared_readout(kName, c, "cell");
 }
 
-MgradeLearner::MgradeLearner(const MgradeLearnerConfig& config) : UnitRegenLearner(config) {
+MgradeCore::MgradeCore(const MgradeLearnerConfig& config) : UnitRegenLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
-Status MgradeLearner::build(std::size_t n_features) {
+Status MgradeCore::build(std::size_t n_features) {
   MgradeLearnerConfig c = cfg_;
   c.n_features = n_features;
   IRITHYLL_RETURN_IF_ERROR(validate(c));
@@ -30,7 +32,7 @@ Status MgradeLearner::build(std::size_t n_features) {
 }
 
 template <bool kLearn>
-void MgradeLearner::featurize(std::span<const double> x) const {
+void MgradeCore::featurize(std::span<const double> x) const {
   const std::size_t d = cfg_.n_features, hd = cfg_.d_hidden;
   sanitize_input(x, xin_);
   const std::span<double> conv_out(features_.data() + hd, d);
@@ -46,14 +48,14 @@ void MgradeLearner::featurize(std::span<const double> x) const {
 }
 
 // Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
-template void MgradeLearner::featurize<true>(std::span<const double>) const;
-template void MgradeLearner::featurize<false>(std::span<const double>) const;
+template void MgradeCore::featurize<true>(std::span<const double>) const;
+template void MgradeCore::featurize<false>(std::span<const double>) const;
 
-std::size_t MgradeLearner::extractor_memory_bytes() const {
+std::size_t MgradeCore::extractor_memory_bytes() const {
   return conv_.memory_bytes() + cell_.memory_bytes() + scratch_and_guard_bytes();
 }
 
-void MgradeLearner::encode(ByteWriter& out) const {
+void MgradeCore::encode(ByteWriter& out) const {
   encode_shared_head(cfg_, out);
   out.u64(cfg_.d_hidden);
   out.u64(cfg_.taps);
@@ -61,12 +63,12 @@ void MgradeLearner::encode(ByteWriter& out) const {
   encode_state(out);
 }
 
-void MgradeLearner::encode_extractor(ByteWriter& out) const {
+void MgradeCore::encode_extractor(ByteWriter& out) const {
   conv_.encode(out);
   cell_.encode(out);
 }
 
-Status MgradeLearner::decode(ByteReader& in) {
+Status MgradeCore::decode(ByteReader& in) {
   MgradeLearnerConfig c;
   SharedRecord r;
   IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
@@ -79,7 +81,7 @@ Status MgradeLearner::decode(ByteReader& in) {
   return decode_state(c, r.n_seen, r.built, in);
 }
 
-Status MgradeLearner::decode_extractor(ByteReader& in) {
+Status MgradeCore::decode_extractor(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(conv_.decode(in));
   IRITHYLL_RETURN_IF_ERROR(cell_.decode(in));
   if (conv_.d_in() != cfg_.n_features || conv_.taps() != cfg_.taps || cell_.d_in() != cfg_.n_features ||
@@ -88,4 +90,9 @@ Status MgradeLearner::decode_extractor(ByteReader& in) {
   return Status::ok();
 }
 
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::MgradeCore, nn::MgradeLearnerConfig>;
+}  // namespace irithyll

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nn/rnn/slstm_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
 
 namespace irithyll::nn {
@@ -17,11 +19,11 @@ Status SlstmLearner::validate(const SlstmLearnerConfig& c) {
   return check_shared_readout(kName, c, "cell");
 }
 
-SlstmLearner::SlstmLearner(const SlstmLearnerConfig& config) : UnitRegenLearner(config) {
+SlstmCore::SlstmCore(const SlstmLearnerConfig& config) : UnitRegenLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
-Status SlstmLearner::build(std::size_t n_features) {
+Status SlstmCore::build(std::size_t n_features) {
   SlstmLearnerConfig c = cfg_;
   c.n_features = n_features;
   IRITHYLL_RETURN_IF_ERROR(validate(c));
@@ -37,7 +39,7 @@ Status SlstmLearner::build(std::size_t n_features) {
 }
 
 template <bool kLearn>
-void SlstmLearner::featurize(std::span<const double> x) const {
+void SlstmCore::featurize(std::span<const double> x) const {
   const std::size_t hd = cfg_.d_hidden;
   sanitize_input(x, xin_);
   std::copy(xin_.begin(), xin_.end(), features_.begin() + static_cast<std::ptrdiff_t>(hd));
@@ -50,14 +52,14 @@ void SlstmLearner::featurize(std::span<const double> x) const {
 }
 
 // Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
-template void SlstmLearner::featurize<true>(std::span<const double>) const;
-template void SlstmLearner::featurize<false>(std::span<const double>) const;
+template void SlstmCore::featurize<true>(std::span<const double>) const;
+template void SlstmCore::featurize<false>(std::span<const double>) const;
 
-std::size_t SlstmLearner::extractor_memory_bytes() const {
+std::size_t SlstmCore::extractor_memory_bytes() const {
   return cell_.memory_bytes() + scratch_and_guard_bytes();
 }
 
-void SlstmLearner::encode(ByteWriter& out) const {
+void SlstmCore::encode(ByteWriter& out) const {
   encode_shared_head(cfg_, out);
   out.u64(cfg_.d_hidden);
   out.u64(cfg_.n_heads);
@@ -67,7 +69,7 @@ void SlstmLearner::encode(ByteWriter& out) const {
   encode_state(out);
 }
 
-Status SlstmLearner::decode(ByteReader& in) {
+Status SlstmCore::decode(ByteReader& in) {
   SlstmLearnerConfig c;
   SharedRecord r;
   IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
@@ -82,11 +84,16 @@ Status SlstmLearner::decode(ByteReader& in) {
   return decode_state(c, r.n_seen, r.built, in);
 }
 
-Status SlstmLearner::decode_extractor(ByteReader& in) {
+Status SlstmCore::decode_extractor(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(cell_.decode(in));
   if (cell_.d_in() != cfg_.n_features || cell_.d_hidden() != cfg_.d_hidden)
     return Status::corruption("slstm: cell does not match the configuration");
   return Status::ok();
 }
 
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::SlstmCore, nn::SlstmLearnerConfig>;
+}  // namespace irithyll

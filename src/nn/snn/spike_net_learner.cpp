@@ -3,29 +3,31 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nn/snn/spike_net_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
 #include "irithyll/nn/snn/q14.hpp"
 
 namespace irithyll::nn {
 
 Status SpikeNetLearnerConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(SpikeNetLearner::kName, task, n_classes, 64));
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(SpikeNetCore::kName, task, n_classes, 64));
   if (n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
   if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
     return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
   if (readout != SpikeNetReadout::kRls && readout != SpikeNetReadout::kEprop) return Status::invalid_argument("spikenet: unknown readout");
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_rls(SpikeNetLearner::kName, rls, "finite and > 0"));
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_rls(SpikeNetCore::kName, rls, "finite and > 0"));
   SpikeNetConfig n = net;
   n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
   n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
   return n.validate();
 }
 
-SpikeNetLearner::SpikeNetLearner(const SpikeNetLearnerConfig& config) : ReservoirLearnerBase(config) {
+SpikeNetCore::SpikeNetCore(const SpikeNetLearnerConfig& config) : ReservoirLearnerBase(config) {
   if (config.n_features > 0) init(config.n_features);
 }
 
-void SpikeNetLearner::init(std::size_t d) {
+void SpikeNetCore::init(std::size_t d) {
   n_features_ = d;
   SpikeNetConfig n = config_.net;
   n.n_input = static_cast<std::uint32_t>(d);
@@ -42,7 +44,7 @@ void SpikeNetLearner::init(std::size_t d) {
   }
 }
 
-void SpikeNetLearner::fill_features(const SpikeNet::State& s, std::span<const double> x) const noexcept {
+void SpikeNetCore::fill_features(const SpikeNet::State& s, std::span<const double> x) const noexcept {
   const std::size_t h = s.z.size(), d = n_features_;
   double* f = feat_.data();
   for (std::size_t j = 0; j < h; ++j) f[j] = 4.0 * q14::from_q14(s.z[j]);
@@ -51,13 +53,13 @@ void SpikeNetLearner::fill_features(const SpikeNet::State& s, std::span<const do
   f[h + 3 * d] = 1.0;
 }
 
-bool SpikeNetLearner::convert(std::span<const double> x) const noexcept {
+bool SpikeNetCore::convert(std::span<const double> x) const noexcept {
   if (n_features_ == 0 || x.size() != n_features_) return false;
   for (std::size_t j = 0; j < n_features_; ++j) xq_[j] = q14::to_q14(std::isfinite(x[j]) ? x[j] * config_.input_scale : 0.0);
   return true;
 }
 
-void SpikeNetLearner::learn_one(std::span<const double> x, double y, double weight) {
+void SpikeNetCore::learn_one(std::span<const double> x, double y, double weight) {
   if (n_features_ == 0) {
     if (x.empty() || x.size() > 256) return;
     init(x.size());
@@ -83,7 +85,7 @@ void SpikeNetLearner::learn_one(std::span<const double> x, double y, double weig
   }
 }
 
-double SpikeNetLearner::predict_one(std::span<const double> x) const {
+double SpikeNetCore::predict_one(std::span<const double> x) const {
   if (!convert(x)) return 0.0;
   net_.forward_into(shadow_, xq_);
   if (config_.readout == SpikeNetReadout::kRls) {
@@ -97,7 +99,7 @@ double SpikeNetLearner::predict_one(std::span<const double> x) const {
   return static_cast<double>(best);
 }
 
-void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+void SpikeNetCore::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
   if (config_.task != Task::kClassification) return;
   if (!convert(x)) {
     fill_uniform(proba);
@@ -121,20 +123,20 @@ void SpikeNetLearner::predict_proba_one(std::span<const double> x, std::span<dou
   for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) proba[k] /= total;
 }
 
-void SpikeNetLearner::reset() {
+void SpikeNetCore::reset() {
   if (reset_to_blank()) return;
   net_.reset();
   rls_.reset();
 }
 
-std::size_t SpikeNetLearner::memory_bytes() const {
+std::size_t SpikeNetCore::memory_bytes() const {
   return sizeof(*this) + net_.memory_bytes() + (xq_.capacity() + target_q_.capacity()) * 2 +
          (shadow_.v.capacity() + shadow_.rate.capacity() + shadow_.drive.capacity() + shadow_.enc_ref.capacity() + shadow_.z.capacity()) * 2 +
          (shadow_.spikes.capacity() + shadow_.prev_spikes.capacity() + shadow_.enc_spikes.capacity()) * 8 +
          shadow_.m.capacity() * 4 + rls_.memory_bytes() + feat_.capacity() * sizeof(double);
 }
 
-void SpikeNetLearner::encode(ByteWriter& out) const {
+void SpikeNetCore::encode(ByteWriter& out) const {
   encode_head(out);
   out.f64(config_.input_scale);
   out.f64(config_.target_scale);
@@ -154,7 +156,7 @@ void SpikeNetLearner::encode(ByteWriter& out) const {
   }
 }
 
-Status SpikeNetLearner::decode(ByteReader& in) {
+Status SpikeNetCore::decode(ByteReader& in) {
   SpikeNetLearnerConfig c;
   const std::uint8_t task = decode_head(c, in);
   c.input_scale = in.f64("input_scale");
@@ -175,7 +177,7 @@ Status SpikeNetLearner::decode(ByteReader& in) {
   if (d > 256 || (c.n_features != 0 && d != c.n_features) ||
       (d > 0 && (net.config().n_input != d || net.config().n_output != outputs)))
     return Status::corruption("spikenet: network shape does not match the configuration");
-  SpikeNetLearner fresh(c);
+  SpikeNetCore fresh(c);
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     fresh.net_ = std::move(net);
@@ -186,4 +188,14 @@ Status SpikeNetLearner::decode(ByteReader& in) {
   return Status::ok();
 }
 
+
+Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const SpikeNetLearnerConfig& config) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return std::make_unique<SpikeNetLearner>(config);
+}
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::SpikeNetCore, nn::SpikeNetLearnerConfig>;
+}  // namespace irithyll

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nn/ssm/mamba_core.hpp"
+#include "nn/boxed_learner_impl.hpp"
 #include "nn/kernels.hpp"
 #include "irithyll/nn/sanitize_input.hpp"
 #include "nn/ssm/mamba3.hpp"
@@ -56,11 +58,11 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   return Status::ok();
 }
 
-MambaLearner::MambaLearner(const MambaLearnerConfig& config) : RlsReadoutLearner(config) {
+MambaCore::MambaCore(const MambaLearnerConfig& config) : RlsReadoutLearner(config) {
   if (cfg_.n_features > 0) (void)build(cfg_.n_features);
 }
 
-Status MambaLearner::build(std::size_t n_features) {
+Status MambaCore::build(std::size_t n_features) {
   MambaLearnerConfig c = cfg_;
   c.n_features = n_features;
   IRITHYLL_RETURN_IF_ERROR(validate(c));
@@ -81,7 +83,7 @@ Status MambaLearner::build(std::size_t n_features) {
 
 // Group of each readout feature: output channel q belongs to the group (or
 // block) that computes it, state entries to the group whose state they are.
-Status MambaLearner::make_regenerator() {
+Status MambaCore::make_regenerator() {
   if (!cfg_.continual.enabled()) {
     regen_.reset();
     return Status::ok();
@@ -96,7 +98,7 @@ Status MambaLearner::make_regenerator() {
   return reset_regenerator(regen_, cfg_.continual, groups, std::move(owner));
 }
 
-void MambaLearner::update_readout(double y) {
+void MambaCore::update_readout(double y) {
   SsmLayer* layer = layer_.get();
   if (auto* m3 = dynamic_cast<Mamba3*>(layer); m3 != nullptr && m3->bcnorm_learnable()) {
     // dL/dy for L = 1/2 sum_k (w_k . f - target_k)^2 (one-hot targets for classification).
@@ -117,7 +119,7 @@ void MambaLearner::update_readout(double y) {
 }
 
 template <bool kLearn>
-void MambaLearner::featurize(std::span<const double> x) const {
+void MambaCore::featurize(std::span<const double> x) const {
   sanitize_input(x, xin_);
   const std::size_t d = layer_->output_dim();
   double* f = features_.data();
@@ -135,15 +137,15 @@ void MambaLearner::featurize(std::span<const double> x) const {
 }
 
 // Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
-template void MambaLearner::featurize<true>(std::span<const double>) const;
-template void MambaLearner::featurize<false>(std::span<const double>) const;
+template void MambaCore::featurize<true>(std::span<const double>) const;
+template void MambaCore::featurize<false>(std::span<const double>) const;
 
-std::size_t MambaLearner::extractor_memory_bytes() const {
+std::size_t MambaCore::extractor_memory_bytes() const {
   return (layer_ ? layer_->memory_bytes() : 0) + xin_.capacity() * sizeof(double) +
          (regen_ ? regen_->memory_bytes() : 0);
 }
 
-void MambaLearner::encode(ByteWriter& out) const {
+void MambaCore::encode(ByteWriter& out) const {
   encode_shared_head(cfg_, out);
   // Bit 7: a learned BCNorm gamma (its rate after the state cap, gamma after the layer).
   const bool learned = cfg_.learns_bcnorm();
@@ -159,7 +161,7 @@ void MambaLearner::encode(ByteWriter& out) const {
   encode_state(out);
 }
 
-Status MambaLearner::decode(ByteReader& in) {
+Status MambaCore::decode(ByteReader& in) {
   MambaLearnerConfig c;
   SharedRecord r;
   IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
@@ -181,13 +183,13 @@ Status MambaLearner::decode(ByteReader& in) {
   return decode_state(c, r.n_seen, r.built, in);
 }
 
-void MambaLearner::encode_extractor(ByteWriter& out) const {
+void MambaCore::encode_extractor(ByteWriter& out) const {
   layer_->encode(out);
   if (const auto* m3 = dynamic_cast<const Mamba3*>(layer_.get()); m3 != nullptr && m3->bcnorm_learnable())
     out.f64s(m3->bcnorm_gamma());
 }
 
-Status MambaLearner::decode_extractor(ByteReader& in) {
+Status MambaCore::decode_extractor(ByteReader& in) {
   const std::size_t state_size = layer_->state().size();
   IRITHYLL_RETURN_IF_ERROR(layer_->decode(in));
   if (layer_->input_dim() != cfg_.n_features || layer_->output_dim() != cfg_.n_features ||
@@ -203,4 +205,9 @@ Status MambaLearner::decode_extractor(ByteReader& in) {
   return Status::ok();
 }
 
+
 }  // namespace irithyll::nn
+
+namespace irithyll {
+template class BoxedLearner<nn::MambaCore, nn::MambaLearnerConfig, false>;
+}  // namespace irithyll

@@ -19,11 +19,13 @@
 // No allocation per sample. One owner.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
-#include "irithyll/nn/attention/multi_head.hpp"
-#include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/attention/config.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -39,40 +41,18 @@ struct AttentionLearnerConfig {
   RlsConfig rls{0.9999, 100.0};
 };
 
-class AttentionLearner final : public RlsReadoutLearner<AttentionLearner, AttentionLearnerConfig> {
+class AttentionCore;  // internal (src/nn/attention/attention_core.hpp): the learner's machinery
+
+class AttentionLearner final : public BoxedLearner<AttentionCore, AttentionLearnerConfig> {
  public:
   static constexpr std::string_view kName = "attention";
-  static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
   AttentionLearner() = default;
   // Checked construction: an invalid config (validate()) comes back as its Status.
   static Result<AttentionLearner> make(const AttentionLearnerConfig& config);
-  // REQUIRES: validate(config) is OK (debug assert; use make() for untrusted configs).
-  explicit AttentionLearner(const AttentionLearnerConfig& config);
+  explicit AttentionLearner(const AttentionLearnerConfig& config) : BoxedLearner(config) {}
   static Status validate(const AttentionLearnerConfig& config);
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const MultiHeadAttention& layer() const noexcept { return layer_; }
-
- private:
-  friend RlsReadoutLearner<AttentionLearner, AttentionLearnerConfig>;
-
-  void build(std::size_t n_features);
-  // Fills features_ for x (built, right width); commits the layer step when learn is true.
-  void featurize(std::span<const double> x, bool learn) const;
-  bool try_build(std::size_t n_features);
-  void advance(std::span<const double> x, double y, double weight);
-  void peek_features(std::span<const double> x) const { featurize(x, false); }
-  void restart();
-  std::size_t extractor_memory_bytes() const;
-
-  std::vector<double> w_in_;
-  WelfordNormalizer scaler_;
-  mutable MultiHeadAttention layer_;  // mutated only by learn_one (featurize with learn = true)
-  mutable std::vector<double> z_, u_;
 };
 
 }  // namespace irithyll::nn

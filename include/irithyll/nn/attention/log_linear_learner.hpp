@@ -29,12 +29,14 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
-#include "irithyll/nn/continual/gradient_continual.hpp"
+#include "irithyll/learner.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
-#include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/nn/continual/continual_config.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -48,42 +50,18 @@ struct LogLinearLearnerConfig {
   ContinualConfig continual;
 };
 
-class LogLinearLearner final : public RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig> {
+class LogLinearCore;  // internal (src/nn/attention/log_linear_core.hpp): the learner's machinery
+
+class LogLinearLearner final : public BoxedLearner<LogLinearCore, LogLinearLearnerConfig> {
  public:
   static constexpr std::string_view kName = "loglinear";
-  static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
   LogLinearLearner() = default;
   // Checked construction: an invalid config (validate()) comes back as its Status.
   static Result<LogLinearLearner> make(const LogLinearLearnerConfig& config);
-  // REQUIRES: validate(config) is OK (debug assert; use make() for untrusted configs).
-  explicit LogLinearLearner(const LogLinearLearnerConfig& config);
+  explicit LogLinearLearner(const LogLinearLearnerConfig& config) : BoxedLearner(config) {}
   static Status validate(const LogLinearLearnerConfig& config);
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const LogLinearAttention& layer() const noexcept { return layer_; }
-  // The continual-learning guard when config.continual is on and the learner is built.
-  const GradientContinual* continual() const noexcept { return guard_ ? &*guard_ : nullptr; }
-
- private:
-  friend RlsReadoutLearner<LogLinearLearner, LogLinearLearnerConfig>;
-
-  void build(std::size_t n_features);
-  void input(std::span<const double> x) const;  // z_, u_ and the z part of features_ (built, right width)
-  bool try_build(std::size_t n_features);
-  void advance(std::span<const double> x, double y, double weight);
-  void peek_features(std::span<const double> x) const;
-  std::size_t extractor_memory_bytes() const;
-  void train_guarded(std::span<double> out);
-
-  std::vector<double> w_in_;
-  WelfordNormalizer scaler_, y_stats_;
-  mutable LogLinearAttention layer_;
-  mutable std::vector<double> z_, u_, target_;
-  std::optional<GradientContinual> guard_;
 };
 
 }  // namespace irithyll::nn

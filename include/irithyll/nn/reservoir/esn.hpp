@@ -15,11 +15,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/learner.hpp"
-#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
-#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -41,36 +43,16 @@ struct EsnConfig {
 };
 
 // The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
-class EchoStateNetwork final : public ReadoutBankLearner<EchoStateNetwork, EsnConfig> {
+class EsnCore;  // internal (src/nn/reservoir/esn_core.hpp): the learner's machinery
+
+class EchoStateNetwork final : public BoxedLearner<EsnCore, EsnConfig> {
  public:
   static constexpr std::string_view kName = "esn";
 
   EchoStateNetwork() = default;
-  explicit EchoStateNetwork(const EsnConfig& config);  // REQUIRES: config.validate() ok (make checks it)
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const CycleReservoir& reservoir() const noexcept { return reservoir_; }
-
- private:
-  friend ReadoutBankLearner<EchoStateNetwork, EsnConfig>;
-
-  bool accepts_width(std::size_t n_features) const noexcept;
-  void init(std::size_t n_features);
-  // Prepares feat_ from x via the cached peek; false if x has the wrong width.
-  bool prepare(std::span<const double> x) const noexcept;
-  // Moves the reservoir to the peeked state.
-  void commit() noexcept;
-  bool readout_ready() const noexcept { return n_seen_ > config_.washout; }
-  void reset_extractor() noexcept;
-  std::size_t extractor_memory_bytes() const noexcept;
-
-  CycleReservoir reservoir_;
-  // Scratch: sanitised input, peeked state; cache_valid_ says that
-  // next_state_ is the step from the current state with input u_.
-  mutable std::vector<double> u_, next_state_;
-  mutable bool cache_valid_ = false;
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<std::unique_ptr<EchoStateNetwork>> make(const EsnConfig& config);
+  explicit EchoStateNetwork(const EsnConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -12,11 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/learner.hpp"
-#include "irithyll/nn/reservoir/ngrc_features.hpp"
-#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -33,33 +35,16 @@ struct NgrcLearnerConfig {
 };
 
 // The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
-class NextGenReservoir final : public ReadoutBankLearner<NextGenReservoir, NgrcLearnerConfig> {
+class NgrcCore;  // internal (src/nn/reservoir/ngrc_core.hpp): the learner's machinery
+
+class NextGenReservoir final : public BoxedLearner<NgrcCore, NgrcLearnerConfig> {
  public:
   static constexpr std::string_view kName = "ngrc";
 
   NextGenReservoir() = default;
-  explicit NextGenReservoir(const NgrcLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const NgrcFeatures& features() const noexcept { return features_; }
-
- private:
-  friend ReadoutBankLearner<NextGenReservoir, NgrcLearnerConfig>;
-
-  bool accepts_width(std::size_t n_features) const;
-  void init(std::size_t n_features);
-  bool prepare(std::span<const double> x) const noexcept;
-  // Pushes the sanitised sample into the delay buffer.
-  void commit() { features_.push(u_); }
-  // The readout trains once k taps are available.
-  bool readout_ready() const noexcept { return features_.is_ready(); }
-  void reset_extractor() noexcept { features_.reset(); }
-  std::size_t extractor_memory_bytes() const noexcept;
-
-  NgrcFeatures features_;
-  mutable std::vector<double> u_;
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<std::unique_ptr<NextGenReservoir>> make(const NgrcLearnerConfig& config);
+  explicit NextGenReservoir(const NgrcLearnerConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
 };
 
 }  // namespace irithyll::nn

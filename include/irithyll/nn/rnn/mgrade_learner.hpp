@@ -16,10 +16,11 @@
 // group per unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/unit_regen_learner.hpp"
-#include "irithyll/nn/rnn/delay_conv.hpp"
-#include "irithyll/nn/rnn/mingru.hpp"
+#include <string_view>
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/nn/continual/continual_config.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -35,35 +36,15 @@ struct MgradeLearnerConfig {
   ContinualConfig continual;  // regen only
 };
 
-class MgradeLearner final : public UnitRegenLearner<MgradeLearner, MgradeLearnerConfig> {
+class MgradeCore;  // internal (src/nn/rnn/mgrade_core.hpp): the learner's machinery
+
+class MgradeLearner final : public BoxedLearner<MgradeCore, MgradeLearnerConfig> {
  public:
   static constexpr std::string_view kName = "mgrade";
-  static constexpr bool kProbaNeedsClassCount = false;
 
   MgradeLearner() = default;
-  explicit MgradeLearner(const MgradeLearnerConfig& config);
+  explicit MgradeLearner(const MgradeLearnerConfig& config) : BoxedLearner(config) {}
   static Status validate(const MgradeLearnerConfig& config);
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const MinGruCell& cell() const noexcept { return cell_; }
-  const DelayConv1d& conv() const noexcept { return conv_; }
-
- private:
-  friend RlsReadoutLearner<MgradeLearner, MgradeLearnerConfig>;
-  friend UnitRegenLearner<MgradeLearner, MgradeLearnerConfig>;
-
-  Status build(std::size_t n_features);
-  template <bool kLearn>
-  void featurize(std::span<const double> x) const;
-  std::size_t extractor_memory_bytes() const;
-  void encode_extractor(ByteWriter& out) const;
-  Status decode_extractor(ByteReader& in);
-  void reinitialize_unit(std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); }
-
-  DelayConv1d conv_;
-  MinGruCell cell_;
 };
 
 }  // namespace irithyll::nn

@@ -16,9 +16,11 @@
 // unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/unit_regen_learner.hpp"
-#include "irithyll/nn/rnn/slstm.hpp"
+#include <string_view>
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/nn/continual/continual_config.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -35,33 +37,15 @@ struct SlstmLearnerConfig {
   ContinualConfig continual;  // regen only
 };
 
-class SlstmLearner final : public UnitRegenLearner<SlstmLearner, SlstmLearnerConfig> {
+class SlstmCore;  // internal (src/nn/rnn/slstm_core.hpp): the learner's machinery
+
+class SlstmLearner final : public BoxedLearner<SlstmCore, SlstmLearnerConfig> {
  public:
   static constexpr std::string_view kName = "slstm";
-  static constexpr bool kProbaNeedsClassCount = false;
 
   SlstmLearner() = default;
-  explicit SlstmLearner(const SlstmLearnerConfig& config);
+  explicit SlstmLearner(const SlstmLearnerConfig& config) : BoxedLearner(config) {}
   static Status validate(const SlstmLearnerConfig& config);
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const SlstmCell& cell() const noexcept { return cell_; }
-
- private:
-  friend RlsReadoutLearner<SlstmLearner, SlstmLearnerConfig>;
-  friend UnitRegenLearner<SlstmLearner, SlstmLearnerConfig>;
-
-  Status build(std::size_t n_features);
-  template <bool kLearn>
-  void featurize(std::span<const double> x) const;
-  std::size_t extractor_memory_bytes() const;
-  void encode_extractor(ByteWriter& out) const { cell_.encode(out); }
-  Status decode_extractor(ByteReader& in);
-  void reinitialize_unit(std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); }
-
-  SlstmCell cell_;
 };
 
 }  // namespace irithyll::nn

@@ -20,14 +20,9 @@
 #include <cstdint>
 
 #include "irithyll/nn/snn/q14.hpp"
+#include "irithyll/nn/snn/spike_net_config.hpp"
 
 namespace irithyll::nn {
-
-struct AstrocyteGateConfig {
-  std::int32_t target_rate = 1638;  // Q14 spikes per step (0.1); 0 disables the gate
-  std::int32_t rate_shift = 6;      // rate time constant 2^rate_shift steps, in [1, 14]
-  std::int32_t gain = 819;          // Q14 drive change per unit rate error (0.05)
-};
 
 // One neuron's update; returns nothing, edits rate and drive in place.
 constexpr void astrocyte_update(std::int16_t& rate, std::int16_t& drive, bool spike, const AstrocyteGateConfig& c,

@@ -35,28 +35,9 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/nn/snn/astrocyte_gate.hpp"
+#include "irithyll/nn/snn/spike_net_config.hpp"
 
 namespace irithyll::nn {
-
-struct SpikeNetConfig {
-  std::uint32_t n_input = 1;           // features, [1, 256]
-  std::uint32_t n_hidden = 64;         // [1, 1024]
-  std::uint32_t n_output = 1;          // [1, 64]
-  std::int32_t alpha = 15565;          // membrane and trace decay, Q14 (0.95)
-  std::int32_t kappa = 16220;          // eligibility decay, Q14 (0.99)
-  std::int32_t kappa_out = 14746;      // readout decay, Q14 (0.90)
-  std::int32_t eta = 16;               // hidden (e-prop) learning rate, Q14 (0.001)
-  std::int32_t eta_out = 16384;        // readout learning rate, Q14 (1.0; the readout sees normalised traces)
-  std::int32_t eta_bias = 164;         // readout bias learning rate, Q14 (0.01); 0 = no bias learning
-  std::int32_t threshold = 8192;       // firing threshold, Q14 (0.5), in [1, 32767]
-  std::int32_t gamma = 4915;           // surrogate height, Q14 (0.3)
-  std::int32_t encoder_threshold = 819;  // delta encoder threshold, Q14 (0.05)
-  std::int32_t init_range = 1638;      // weights U{-r..r}, Q14 (0.1)
-  AstrocyteGateConfig gate{1638, 8, 819};  // target rate 0.1, tau 256 steps, gain 0.05
-  std::uint64_t seed = 42;
-
-  Status validate() const;
-};
 
 class SpikeNet {
  public:

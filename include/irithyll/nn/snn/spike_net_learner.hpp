@@ -38,12 +38,14 @@
 // Thread safety: one owner.
 #pragma once
 
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/learner.hpp"
-#include "irithyll/nn/reservoir/readout_bank.hpp"
-#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/nn/snn/spike_net_config.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -73,36 +75,16 @@ struct SpikeNetLearnerConfig {
 
 // The spiking layer is the reservoir of a liquid state machine, so the
 // learner shares the reservoir learners' plumbing (reservoir_learner_base.hpp).
-class SpikeNetLearner final : public ReservoirLearnerBase<SpikeNetLearner, SpikeNetLearnerConfig> {
+class SpikeNetCore;  // internal (src/nn/snn/spike_net_core.hpp): the learner's machinery
+
+class SpikeNetLearner final : public BoxedLearner<SpikeNetCore, SpikeNetLearnerConfig> {
  public:
   static constexpr std::string_view kName = "spikenet";
 
   SpikeNetLearner() = default;
-  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
-
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::size_t memory_bytes() const override;
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const SpikeNet& network() const noexcept { return net_; }
-
- private:
-  void init(std::size_t n_features);
-  bool convert(std::span<const double> x) const noexcept;  // fills xq_
-  // RLS features from a network state and the raw sample.
-  void fill_features(const SpikeNet::State& s, std::span<const double> x) const noexcept;
-  // Runs a forward pass on a copy of the dynamic state; outputs in shadow_.
-  void peek(std::span<const double> x) const noexcept;
-
-  SpikeNet net_;
-  mutable SpikeNet::State shadow_;  // predict_one's copy of the dynamic state
-  mutable std::vector<std::int16_t> xq_, target_q_;
-  ReadoutBank rls_;                 // kRls only
-  mutable std::vector<double> feat_;
+  // Checked construction: an invalid config (config.validate()) comes back as its Status.
+  static Result<std::unique_ptr<SpikeNetLearner>> make(const SpikeNetLearnerConfig& config);
+  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
 };
 
 }  // namespace irithyll::nn

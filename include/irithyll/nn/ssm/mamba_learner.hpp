@@ -35,13 +35,12 @@
 // rejects it; ewc and mask need a gradient and are rejected.
 #pragma once
 
-#include <memory>
-#include <optional>
+#include <string_view>
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/readout_regeneration.hpp"
-#include "irithyll/nn/ssm/ssm_layer.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "irithyll/learner.hpp"
+#include "irithyll/nn/boxed_learner.hpp"
+#include "irithyll/nn/continual/continual_config.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll::nn {
 
@@ -74,46 +73,15 @@ struct MambaLearnerConfig {
   ContinualConfig continual;  // regen only, v3 variants and bd
 };
 
-class MambaLearner final : public RlsReadoutLearner<MambaLearner, MambaLearnerConfig> {
+class MambaCore;  // internal (src/nn/ssm/mamba_core.hpp): the learner's machinery
+
+class MambaLearner final : public BoxedLearner<MambaCore, MambaLearnerConfig, false> {
  public:
   static constexpr std::string_view kName = "mamba";
-  static constexpr bool kProbaNeedsClassCount = false;
 
   MambaLearner() = default;
-  explicit MambaLearner(const MambaLearnerConfig& config);
+  explicit MambaLearner(const MambaLearnerConfig& config) : BoxedLearner(config) {}
   static Status validate(const MambaLearnerConfig& config);
-
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
-
-  const SsmLayer* layer() const noexcept { return layer_.get(); }
-  std::size_t n_readout_features() const noexcept { return features_.size(); }
-  const RlsHead& readout() const noexcept { return head_; }
-  // The regeneration guard when config.continual is on and the learner is built.
-  const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
-
- private:
-  friend RlsReadoutLearner<MambaLearner, MambaLearnerConfig>;
-
-  Status build(std::size_t n_features);
-  // Writes [y, h_{t-1}, 1] into features_; commits the step when kLearn.
-  template <bool kLearn>
-  void featurize(std::span<const double> x) const;
-  std::size_t extractor_memory_bytes() const;
-  void encode_extractor(ByteWriter& out) const;
-  Status decode_extractor(ByteReader& in);
-  Status make_regenerator();
-  void update_readout(double y);
-  void encode_continual(ByteWriter& out) const {
-    if (regen_) regen_->encode_state(out);
-  }
-  Status decode_continual(ByteReader& in) { return regen_ ? regen_->decode_state(in) : Status::ok(); }
-
-  bool use_state_ = false;  // first: shares the base's tail padding
-  std::unique_ptr<SsmLayer> layer_;
-  std::optional<ReadoutRegenerator> regen_;
-  mutable std::vector<double> xin_;
-  std::vector<double> dy_;  // dL/dy for BCNorm's gamma (bcnorm_lr > 0)
 };
 
 }  // namespace irithyll::nn

@@ -1,0 +1,23 @@
+// Human-readable views of one boosting step of an SGBT committee: its active
+// tree as an indented text outline or a Graphviz dot graph (the tree types
+// themselves are internal). Splits read "feature <= threshold" (the left
+// branch; missing values go left too); leaves show value and sample count.
+// Feature names are optional: an empty or short list prints x<i>.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "irithyll/ensemble/sgbt.hpp"
+
+namespace irithyll {
+
+enum class TreeDumpFormat : std::uint8_t { kText = 0, kDot = 1 };
+
+// The active tree of step `step`; an empty string when step >= model.n_steps().
+std::string dump_sgbt_tree(const SGBT& model, std::size_t step, TreeDumpFormat format,
+                           std::span<const std::string> feature_names = {});
+
+}  // namespace irithyll

@@ -1,0 +1,15 @@
+#include "irithyll/ensemble/sgbt_dump.hpp"
+
+#include "irithyll/ensemble/tree_slot.hpp"
+#include "irithyll/tree/tree_dump.hpp"
+
+namespace irithyll {
+
+std::string dump_sgbt_tree(const SGBT& model, std::size_t step, TreeDumpFormat format,
+                           std::span<const std::string> feature_names) {
+  if (step >= model.n_steps()) return {};
+  const HoeffdingTree& tree = model.slot(step).active();
+  return format == TreeDumpFormat::kDot ? dump_tree_dot(tree, feature_names) : dump_tree_text(tree, feature_names);
+}
+
+}  // namespace irithyll

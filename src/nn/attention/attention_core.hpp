@@ -1,0 +1,47 @@
+// AttentionCore: the whole of AttentionLearner, which holds it by pointer (include/irithyll/nn/attention/attention_learner.hpp
+// describes the model). Internal: src/, tests and benches use it.
+#pragma once
+
+#include <vector>
+
+#include "irithyll/nn/attention/attention_learner.hpp"
+#include "irithyll/nn/attention/multi_head.hpp"
+#include "irithyll/nn/primitives.hpp"
+#include "irithyll/readout/readout_learner.hpp"
+
+namespace irithyll::nn {
+
+class AttentionCore final : public RlsReadoutLearner<AttentionCore, AttentionLearnerConfig> {
+ public:
+  static constexpr std::string_view kName = AttentionLearner::kName;
+  static constexpr bool kProbaNeedsClassCount = true;
+  static constexpr double kInputClamp = 5.0;
+
+  AttentionCore() = default;
+  explicit AttentionCore(const AttentionLearnerConfig& config);
+  static Status validate(const AttentionLearnerConfig& config) { return AttentionLearner::validate(config); }
+
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const MultiHeadAttention& layer() const noexcept { return layer_; }
+
+ private:
+  friend RlsReadoutLearner<AttentionCore, AttentionLearnerConfig>;
+
+  void build(std::size_t n_features);
+  // Fills features_ for x (built, right width); commits the layer step when learn is true.
+  void featurize(std::span<const double> x, bool learn) const;
+  bool try_build(std::size_t n_features);
+  void advance(std::span<const double> x, double y, double weight);
+  void peek_features(std::span<const double> x) const { featurize(x, false); }
+  void restart();
+  std::size_t extractor_memory_bytes() const;
+
+  std::vector<double> w_in_;
+  WelfordNormalizer scaler_;
+  mutable MultiHeadAttention layer_;  // mutated only by learn_one (featurize with learn = true)
+  mutable std::vector<double> z_, u_;
+};
+
+}  // namespace irithyll::nn

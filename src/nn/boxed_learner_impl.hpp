@@ -1,0 +1,108 @@
+// Member definitions of BoxedLearner (include/irithyll/nn/boxed_learner.hpp).
+// A learner's .cpp includes this after its Core's header and instantiates
+// `template class BoxedLearner<Core, Config, kCopyable>;` once.
+#pragma once
+
+#include <memory>
+#include <utility>
+
+#include "irithyll/nn/boxed_learner.hpp"
+
+namespace irithyll {
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>::BoxedLearner() : core_(std::make_unique<Core>()) {}
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const Config& config) : core_(std::make_unique<Core>(config)) {}
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>::~BoxedLearner() = default;
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>::BoxedLearner(BoxedLearner&& other) noexcept : core_(std::move(other.core_)) {}
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>& BoxedLearner<Core, Config, kCopyable>::operator=(BoxedLearner&& other) noexcept {
+  core_ = std::move(other.core_);
+  return *this;
+}
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const BoxedLearner& other)
+  requires(kCopyable)
+    : Learner(other), core_(std::make_unique<Core>(*other.core_)) {}
+
+template <class Core, class Config, bool kCopyable>
+BoxedLearner<Core, Config, kCopyable>& BoxedLearner<Core, Config, kCopyable>::operator=(const BoxedLearner& other)
+  requires(kCopyable)
+{
+  if (this == &other) return *this;
+  if (core_) {
+    *core_ = *other.core_;  // reuses this learner's buffers where the Core's assignment does
+  } else {
+    core_ = std::make_unique<Core>(*other.core_);
+  }
+  return *this;
+}
+
+template <class Core, class Config, bool kCopyable>
+std::string_view BoxedLearner<Core, Config, kCopyable>::name() const {
+  return core_->name();
+}
+template <class Core, class Config, bool kCopyable>
+Task BoxedLearner<Core, Config, kCopyable>::task() const {
+  return core_->task();
+}
+template <class Core, class Config, bool kCopyable>
+std::size_t BoxedLearner<Core, Config, kCopyable>::n_classes() const {
+  return core_->n_classes();
+}
+template <class Core, class Config, bool kCopyable>
+std::size_t BoxedLearner<Core, Config, kCopyable>::n_features() const {
+  return core_->n_features();
+}
+template <class Core, class Config, bool kCopyable>
+void BoxedLearner<Core, Config, kCopyable>::learn_one(std::span<const double> x, double y, double weight) {
+  core_->learn_one(x, y, weight);
+}
+template <class Core, class Config, bool kCopyable>
+double BoxedLearner<Core, Config, kCopyable>::predict_one(std::span<const double> x) const {
+  return core_->predict_one(x);
+}
+template <class Core, class Config, bool kCopyable>
+void BoxedLearner<Core, Config, kCopyable>::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  core_->predict_proba_one(x, proba);
+}
+template <class Core, class Config, bool kCopyable>
+void BoxedLearner<Core, Config, kCopyable>::predict_batch(std::span<const double> rows, std::size_t n_features,
+                                                  std::span<double> out) const {
+  core_->predict_batch(rows, n_features, out);
+}
+template <class Core, class Config, bool kCopyable>
+void BoxedLearner<Core, Config, kCopyable>::reset() {
+  core_->reset();
+}
+template <class Core, class Config, bool kCopyable>
+std::uint64_t BoxedLearner<Core, Config, kCopyable>::n_samples_seen() const {
+  return core_->n_samples_seen();
+}
+// The Core's count (its sizeof and heap), as before the handle existed.
+template <class Core, class Config, bool kCopyable>
+std::size_t BoxedLearner<Core, Config, kCopyable>::memory_bytes() const {
+  return core_->memory_bytes();
+}
+template <class Core, class Config, bool kCopyable>
+void BoxedLearner<Core, Config, kCopyable>::encode(ByteWriter& out) const {
+  core_->encode(out);
+}
+template <class Core, class Config, bool kCopyable>
+Status BoxedLearner<Core, Config, kCopyable>::decode(ByteReader& in) {
+  return core_->decode(in);
+}
+template <class Core, class Config, bool kCopyable>
+const Config& BoxedLearner<Core, Config, kCopyable>::config() const noexcept {
+  return core_->config();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,46 @@
+// EsnCore: the whole of EchoStateNetwork, which holds it by pointer (include/irithyll/nn/reservoir/esn.hpp
+// describes the model). Internal: src/, tests and benches use it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "irithyll/nn/reservoir/esn.hpp"
+#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
+
+namespace irithyll::nn {
+
+class EsnCore final : public ReadoutBankLearner<EsnCore, EsnConfig> {
+ public:
+  static constexpr std::string_view kName = EchoStateNetwork::kName;
+
+  EsnCore() = default;
+  explicit EsnCore(const EsnConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const CycleReservoir& reservoir() const noexcept { return reservoir_; }
+
+ private:
+  friend ReadoutBankLearner<EsnCore, EsnConfig>;
+
+  bool accepts_width(std::size_t n_features) const noexcept;
+  void init(std::size_t n_features);
+  // Prepares feat_ from x via the cached peek; false if x has the wrong width.
+  bool prepare(std::span<const double> x) const noexcept;
+  // Moves the reservoir to the peeked state.
+  void commit() noexcept;
+  bool readout_ready() const noexcept { return n_seen_ > config_.washout; }
+  void reset_extractor() noexcept;
+  std::size_t extractor_memory_bytes() const noexcept;
+
+  CycleReservoir reservoir_;
+  // Scratch: sanitised input, peeked state; cache_valid_ says that
+  // next_state_ is the step from the current state with input u_.
+  mutable std::vector<double> u_, next_state_;
+  mutable bool cache_valid_ = false;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,41 @@
+// SlstmCore: the whole of SlstmLearner, which holds it by pointer (include/irithyll/nn/rnn/slstm_learner.hpp
+// describes the model). Internal: src/, tests and benches use it.
+#pragma once
+
+#include "irithyll/nn/continual/readout_learner_fields.hpp"
+#include "irithyll/nn/continual/unit_regen_learner.hpp"
+#include "irithyll/nn/rnn/slstm.hpp"
+#include "irithyll/nn/rnn/slstm_learner.hpp"
+
+namespace irithyll::nn {
+
+class SlstmCore final : public UnitRegenLearner<SlstmCore, SlstmLearnerConfig> {
+ public:
+  static constexpr std::string_view kName = SlstmLearner::kName;
+  static constexpr bool kProbaNeedsClassCount = false;
+
+  SlstmCore() = default;
+  explicit SlstmCore(const SlstmLearnerConfig& config);
+  static Status validate(const SlstmLearnerConfig& config) { return SlstmLearner::validate(config); }
+
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const SlstmCell& cell() const noexcept { return cell_; }
+
+ private:
+  friend RlsReadoutLearner<SlstmCore, SlstmLearnerConfig>;
+  friend UnitRegenLearner<SlstmCore, SlstmLearnerConfig>;
+
+  Status build(std::size_t n_features);
+  template <bool kLearn>
+  void featurize(std::span<const double> x) const;
+  std::size_t extractor_memory_bytes() const;
+  void encode_extractor(ByteWriter& out) const { cell_.encode(out); }
+  Status decode_extractor(ByteReader& in);
+  void reinitialize_unit(std::size_t j, Xorshift64& rng) { cell_.reinitialize_unit(j, rng); }
+
+  SlstmCell cell_;
+};
+
+}  // namespace irithyll::nn

@@ -1,0 +1,46 @@
+// SpikeNetCore: the whole of SpikeNetLearner, which holds it by pointer (include/irithyll/nn/snn/spike_net_learner.hpp
+// describes the model). Internal: src/, tests and benches use it.
+#pragma once
+
+#include <vector>
+
+#include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
+#include "irithyll/nn/snn/spike_net.hpp"
+#include "irithyll/nn/snn/spike_net_learner.hpp"
+
+namespace irithyll::nn {
+
+class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLearnerConfig> {
+ public:
+  static constexpr std::string_view kName = SpikeNetLearner::kName;
+
+  SpikeNetCore() = default;
+  explicit SpikeNetCore(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
+  double predict_one(std::span<const double> x) const override;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
+  void reset() override;
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const SpikeNet& network() const noexcept { return net_; }
+
+ private:
+  void init(std::size_t n_features);
+  bool convert(std::span<const double> x) const noexcept;  // fills xq_
+  // RLS features from a network state and the raw sample.
+  void fill_features(const SpikeNet::State& s, std::span<const double> x) const noexcept;
+  // Runs a forward pass on a copy of the dynamic state; outputs in shadow_.
+  void peek(std::span<const double> x) const noexcept;
+
+  SpikeNet net_;
+  mutable SpikeNet::State shadow_;  // predict_one's copy of the dynamic state
+  mutable std::vector<std::int16_t> xq_, target_q_;
+  ReadoutBank rls_;                 // kRls only
+  mutable std::vector<double> feat_;
+};
+
+}  // namespace irithyll::nn
