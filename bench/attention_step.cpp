@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 #include "nn/kernels.hpp"
 
 using irithyll::Xorshift64;

@@ -14,9 +14,9 @@
 #include <time.h>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/continual/drift_mask.hpp"
-#include "irithyll/nn/continual/neuron_regeneration.hpp"
-#include "irithyll/nn/continual/streaming_ewc.hpp"
+#include "nn/continual/drift_mask.hpp"
+#include "nn/continual/neuron_regeneration.hpp"
+#include "nn/continual/streaming_ewc.hpp"
 
 using namespace irithyll;
 using namespace irithyll::nn;

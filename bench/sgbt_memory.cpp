@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 #include "irithyll/stream/generators.hpp"
 
 namespace {

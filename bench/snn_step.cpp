@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "bench_util_reservoir.hpp"
-#include "irithyll/nn/snn/q14.hpp"
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/snn/q14.hpp"
+#include "nn/snn/spike_net.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 
 using namespace irithyll;

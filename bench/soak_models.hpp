@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/rnn/delay_conv.hpp"
+#include "nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
-#include "irithyll/nn/rnn/mingru.hpp"
-#include "irithyll/nn/rnn/slstm.hpp"
+#include "nn/rnn/mingru.hpp"
+#include "nn/rnn/slstm.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"

@@ -25,7 +25,7 @@
 #include "irithyll/nn/reservoir/esn.hpp"
 #include "irithyll/nn/reservoir/ngrc.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "readout/rls.hpp"
 
 using namespace irithyll;
 using namespace irithyll::nn;

@@ -28,7 +28,7 @@
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "readout/rls.hpp"
 
 namespace {
 

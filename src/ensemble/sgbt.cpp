@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 

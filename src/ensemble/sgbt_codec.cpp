@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "irithyll/ensemble/sgbt.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 

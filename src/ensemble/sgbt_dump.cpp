@@ -1,7 +1,7 @@
 #include "irithyll/ensemble/sgbt_dump.hpp"
 
-#include "irithyll/ensemble/tree_slot.hpp"
-#include "irithyll/tree/tree_dump.hpp"
+#include "ensemble/tree_slot.hpp"
+#include "tree/tree_dump.hpp"
 
 namespace irithyll {
 

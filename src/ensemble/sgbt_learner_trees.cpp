@@ -2,7 +2,7 @@
 #include <string>
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
-#include "irithyll/tree/tree_dump.hpp"
+#include "irithyll/ensemble/sgbt_dump.hpp"
 
 namespace irithyll {
 
@@ -22,8 +22,7 @@ std::string SGBTLearner::tree_label(std::size_t i) const {
 std::string SGBTLearner::dump_tree(std::size_t i, TreeDumpFormat format,
                                    std::span<const std::string> feature_names) const {
   const std::size_t steps = committees_[0].n_steps();
-  const HoeffdingTree& tree = committees_[i / steps].slot(i % steps).active();
-  return format == TreeDumpFormat::kDot ? dump_tree_dot(tree, feature_names) : dump_tree_text(tree, feature_names);
+  return dump_sgbt_tree(committees_[i / steps], i % steps, format, feature_names);
 }
 
 }  // namespace irithyll

@@ -1,4 +1,4 @@
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 
 #include <utility>
 

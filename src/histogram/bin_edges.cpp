@@ -1,4 +1,4 @@
-#include "irithyll/histogram/bin_edges.hpp"
+#include "histogram/bin_edges.hpp"
 
 #include <algorithm>
 #include <cmath>

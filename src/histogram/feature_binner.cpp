@@ -1,4 +1,4 @@
-#include "irithyll/histogram/feature_binner.hpp"
+#include "histogram/feature_binner.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "irithyll/histogram/quantile_sketch.hpp"
+#include "histogram/quantile_sketch.hpp"
 
 #include <algorithm>
 #include <cmath>

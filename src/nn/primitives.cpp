@@ -1,4 +1,4 @@
-#include "irithyll/nn/primitives.hpp"
+#include "nn/primitives.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "irithyll/nn/primitives.hpp"
+#include "nn/primitives.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -1,4 +1,4 @@
-#include "irithyll/readout/rls.hpp"
+#include "readout/rls.hpp"
 
 #include <cmath>
 

@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "irithyll/tree/split.hpp"
+#include "tree/split.hpp"
 
 namespace irithyll {
 

@@ -1,4 +1,4 @@
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -2,7 +2,7 @@
 // categorical features (cat_): routing that tests category masks, and
 // histogram accumulation that bins category codes directly. Kept apart so
 // the plain paths in the header and hoeffding_tree.cpp stay as they were.
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 #include "tree/category_split.hpp"
 
 namespace irithyll {

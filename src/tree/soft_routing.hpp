@@ -15,7 +15,7 @@
 
 #include <span>
 
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 

@@ -1,4 +1,4 @@
-#include "irithyll/tree/split.hpp"
+#include "tree/split.hpp"
 
 namespace irithyll {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 

@@ -1,4 +1,4 @@
-#include "irithyll/tree/tree_dump.hpp"
+#include "tree/tree_dump.hpp"
 
 #include "tree/dump_format.hpp"
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 

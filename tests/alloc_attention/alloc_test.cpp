@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "irithyll/core/aligned.hpp"
+#include "core/aligned.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/attention_learner.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 
 #include "support/alloc_counter.hpp"
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "nn/reservoir/cycle_reservoir.hpp"
 #include "irithyll/nn/reservoir/esn.hpp"
 #include "irithyll/nn/reservoir/ngrc.hpp"
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/snn/spike_net.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 
 #include "support/alloc_counter.hpp"

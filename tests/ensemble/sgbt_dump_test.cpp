@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
-#include "irithyll/tree/tree_dump.hpp"
+#include "ensemble/tree_slot.hpp"
+#include "tree/tree_dump.hpp"
 
 namespace irithyll {
 namespace {

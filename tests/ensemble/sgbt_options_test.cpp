@@ -10,7 +10,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/ensemble/tree_slot.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 namespace {

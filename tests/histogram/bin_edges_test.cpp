@@ -1,4 +1,4 @@
-#include "irithyll/histogram/bin_edges.hpp"
+#include "histogram/bin_edges.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/histogram/feature_binner.hpp"
-#include "irithyll/histogram/quantile_sketch.hpp"
+#include "histogram/feature_binner.hpp"
+#include "histogram/quantile_sketch.hpp"
 
 namespace irithyll {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
-#include "irithyll/histogram/histogram_pool.hpp"
+#include "histogram/histogram_pool.hpp"
 
 namespace irithyll {
 namespace {

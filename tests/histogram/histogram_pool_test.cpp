@@ -1,4 +1,4 @@
-#include "irithyll/histogram/histogram_pool.hpp"
+#include "histogram/histogram_pool.hpp"
 
 #include <gtest/gtest.h>
 

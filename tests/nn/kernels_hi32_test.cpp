@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "irithyll/core/aligned.hpp"
+#include "core/aligned.hpp"
 #include "irithyll/core/rng.hpp"
 #include "nn/kernels.hpp"
 #include "nn/kernels_hi32.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 
 namespace irithyll::nn {
 namespace {

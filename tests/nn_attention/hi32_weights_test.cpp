@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 #include "nn/kernels_hi32.hpp"
 
 namespace irithyll::nn {

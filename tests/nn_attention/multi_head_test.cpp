@@ -1,4 +1,4 @@
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 
 #include <gtest/gtest.h>
 

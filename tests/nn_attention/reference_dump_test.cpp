@@ -14,7 +14,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 
 namespace irithyll::nn {
 namespace {

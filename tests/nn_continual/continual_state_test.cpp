@@ -9,9 +9,9 @@
 
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
-#include "irithyll/nn/continual/gradient_continual.hpp"
-#include "irithyll/nn/continual/readout_regeneration.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "nn/continual/gradient_continual.hpp"
+#include "nn/continual/readout_regeneration.hpp"
+#include "readout/rls.hpp"
 
 namespace irithyll::nn {
 namespace {

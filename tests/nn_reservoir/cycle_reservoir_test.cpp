@@ -1,4 +1,4 @@
-#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "nn/reservoir/cycle_reservoir.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/reservoir/ngrc_features.hpp"
+#include "nn/reservoir/ngrc_features.hpp"
 
 #include <gtest/gtest.h>
 

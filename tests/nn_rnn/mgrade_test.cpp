@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/rnn/delay_conv.hpp"
-#include "irithyll/nn/rnn/mingru.hpp"
+#include "nn/rnn/delay_conv.hpp"
+#include "nn/rnn/mingru.hpp"
 
 namespace irithyll::nn {
 namespace {

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/rnn/delay_conv.hpp"
-#include "irithyll/nn/rnn/mingru.hpp"
-#include "irithyll/nn/rnn/slstm.hpp"
+#include "nn/rnn/delay_conv.hpp"
+#include "nn/rnn/mingru.hpp"
+#include "nn/rnn/slstm.hpp"
 
 namespace irithyll::nn {
 namespace {

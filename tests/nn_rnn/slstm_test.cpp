@@ -1,4 +1,4 @@
-#include "irithyll/nn/rnn/slstm.hpp"
+#include "nn/rnn/slstm.hpp"
 
 #include <gtest/gtest.h>
 

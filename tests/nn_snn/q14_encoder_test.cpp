@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/snn/astrocyte_gate.hpp"
+#include "nn/snn/astrocyte_gate.hpp"
 #include "nn/snn/delta_encoder.hpp"
 #include "nn/snn/eprop_kernels.hpp"
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/snn/q14.hpp"
 
 namespace irithyll::nn {
 namespace {

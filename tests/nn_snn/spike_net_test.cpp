@@ -1,4 +1,4 @@
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/snn/spike_net.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/snn/q14.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 #include "nn/snn/spike_net_core.hpp"
 

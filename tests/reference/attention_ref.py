@@ -4,7 +4,7 @@
 Runs the C++ test binary to dump (weights, 64 inputs, outputs) per mode, then
 recomputes each recurrence here from the published update equations and
 compares to 1e-10. Written from the equations in the module banner of
-include/irithyll/nn/attention/multi_head.hpp and the papers, with NumPy
+src/nn/attention/multi_head.hpp and the papers, with NumPy
 matrix algebra rather than loops, so a transposed state, a wrong gate or a
 read-before-write slip in the C++ shows up as a mismatch.
 

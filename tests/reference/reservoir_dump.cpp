@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "nn/reservoir/cycle_reservoir.hpp"
 #include "irithyll/nn/reservoir/esn.hpp"
 #include "irithyll/nn/reservoir/ngrc.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/snn/spike_net.hpp"
 
 using irithyll::nn::SpikeNet;
 using irithyll::nn::SpikeNetConfig;

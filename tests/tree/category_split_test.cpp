@@ -10,8 +10,8 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "irithyll/tree/hoeffding_tree.hpp"
-#include "irithyll/tree/tree_dump.hpp"
+#include "tree/hoeffding_tree.hpp"
+#include "tree/tree_dump.hpp"
 #include "tree/category_split.hpp"
 
 namespace irithyll {

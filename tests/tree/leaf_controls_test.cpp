@@ -11,7 +11,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/tree/tree_dump.hpp"
+#include "tree/tree_dump.hpp"
 
 namespace irithyll {
 namespace {

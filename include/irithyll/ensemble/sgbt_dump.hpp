@@ -11,10 +11,9 @@
 #include <string>
 
 #include "irithyll/ensemble/sgbt.hpp"
+#include "irithyll/tree_model.hpp"  // TreeDumpFormat
 
 namespace irithyll {
-
-enum class TreeDumpFormat : std::uint8_t { kText = 0, kDot = 1 };
 
 // The active tree of step `step`; an empty string when step >= model.n_steps().
 std::string dump_sgbt_tree(const SGBT& model, std::size_t step, TreeDumpFormat format,

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "irithyll/nn/attention/attention_learner.hpp"
-#include "irithyll/nn/attention/multi_head.hpp"
-#include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "nn/attention/multi_head.hpp"
+#include "nn/primitives.hpp"
+#include "readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 

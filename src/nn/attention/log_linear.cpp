@@ -8,7 +8,7 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/attention/fenwick.hpp"
 #include "nn/kernels.hpp"
-#include "irithyll/nn/primitives.hpp"
+#include "nn/primitives.hpp"
 
 namespace irithyll::nn {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "irithyll/nn/attention/log_linear_learner.hpp"
-#include "irithyll/nn/continual/gradient_continual.hpp"
-#include "irithyll/nn/primitives.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "nn/continual/gradient_continual.hpp"
+#include "nn/primitives.hpp"
+#include "readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 

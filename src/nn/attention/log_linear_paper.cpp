@@ -8,7 +8,7 @@
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/attention/loglinear_paper.hpp"
 #include "nn/kernels.hpp"
-#include "irithyll/nn/primitives.hpp"
+#include "nn/primitives.hpp"
 
 namespace irithyll::nn {
 

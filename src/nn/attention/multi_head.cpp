@@ -1,4 +1,4 @@
-#include "irithyll/nn/attention/multi_head.hpp"
+#include "nn/attention/multi_head.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +9,7 @@
 #include "irithyll/nn/attention/loglinear_paper.hpp"
 #include "nn/attention/state_kernels.hpp"
 #include "nn/kernels_hi32.hpp"
-#include "irithyll/nn/primitives.hpp"
+#include "nn/primitives.hpp"
 #include "nn/vmath.hpp"
 
 namespace irithyll::nn {

@@ -1,4 +1,4 @@
-#include "irithyll/nn/continual/drift_mask.hpp"
+#include "nn/continual/drift_mask.hpp"
 
 #include <algorithm>
 #include <cmath>

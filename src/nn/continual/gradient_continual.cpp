@@ -1,4 +1,4 @@
-#include "irithyll/nn/continual/gradient_continual.hpp"
+#include "nn/continual/gradient_continual.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/continual/neuron_regeneration.hpp"
+#include "nn/continual/neuron_regeneration.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "irithyll/nn/continual/readout_regeneration.hpp"
+#include "nn/continual/readout_regeneration.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "irithyll/nn/continual/streaming_ewc.hpp"
+#include "nn/continual/streaming_ewc.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "irithyll/nn/reservoir/cycle_reservoir.hpp"
+#include "nn/reservoir/cycle_reservoir.hpp"
 #include "irithyll/nn/reservoir/esn.hpp"
-#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
+#include "nn/reservoir/readout_bank_learner.hpp"
 
 namespace irithyll::nn {
 

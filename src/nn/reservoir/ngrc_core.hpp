@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "irithyll/nn/reservoir/ngrc.hpp"
-#include "irithyll/nn/reservoir/ngrc_features.hpp"
-#include "irithyll/nn/reservoir/readout_bank_learner.hpp"
+#include "nn/reservoir/ngrc_features.hpp"
+#include "nn/reservoir/readout_bank_learner.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/reservoir/readout_bank.hpp"
+#include "nn/reservoir/readout_bank.hpp"
 
 #include <algorithm>
 #include <cmath>

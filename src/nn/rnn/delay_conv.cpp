@@ -1,4 +1,4 @@
-#include "irithyll/nn/rnn/delay_conv.hpp"
+#include "nn/rnn/delay_conv.hpp"
 
 #include <algorithm>
 #include <cmath>

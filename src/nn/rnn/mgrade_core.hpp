@@ -2,11 +2,11 @@
 // describes the model). Internal: src/, tests and benches use it.
 #pragma once
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/unit_regen_learner.hpp"
-#include "irithyll/nn/rnn/delay_conv.hpp"
+#include "nn/continual/readout_learner_fields.hpp"
+#include "nn/continual/unit_regen_learner.hpp"
+#include "nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
-#include "irithyll/nn/rnn/mingru.hpp"
+#include "nn/rnn/mingru.hpp"
 
 namespace irithyll::nn {
 

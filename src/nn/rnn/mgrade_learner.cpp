@@ -4,7 +4,7 @@
 
 #include "nn/rnn/mgrade_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
-#include "irithyll/nn/sanitize_input.hpp"
+#include "nn/sanitize_input.hpp"
 
 namespace irithyll::nn {
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/rnn/mingru.hpp"
+#include "nn/rnn/mingru.hpp"
 
 #include <algorithm>
 #include <cmath>

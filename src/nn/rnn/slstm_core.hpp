@@ -2,9 +2,9 @@
 // describes the model). Internal: src/, tests and benches use it.
 #pragma once
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/unit_regen_learner.hpp"
-#include "irithyll/nn/rnn/slstm.hpp"
+#include "nn/continual/readout_learner_fields.hpp"
+#include "nn/continual/unit_regen_learner.hpp"
+#include "nn/rnn/slstm.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 
 namespace irithyll::nn {

@@ -5,7 +5,7 @@
 
 #include "nn/rnn/slstm_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
-#include "irithyll/nn/sanitize_input.hpp"
+#include "nn/sanitize_input.hpp"
 
 namespace irithyll::nn {
 

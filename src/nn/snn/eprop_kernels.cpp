@@ -1,6 +1,6 @@
 #include "nn/snn/eprop_kernels.hpp"
 
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/snn/q14.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

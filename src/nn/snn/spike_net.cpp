@@ -1,4 +1,4 @@
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/snn/spike_net.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/snn/delta_encoder.hpp"
 #include "nn/snn/eprop_kernels.hpp"
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/snn/q14.hpp"
 
 namespace irithyll::nn {
 

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "irithyll/nn/reservoir/readout_bank.hpp"
-#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
-#include "irithyll/nn/snn/spike_net.hpp"
+#include "nn/reservoir/readout_bank.hpp"
+#include "nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/snn/spike_net.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 
 namespace irithyll::nn {

@@ -5,8 +5,8 @@
 
 #include "nn/snn/spike_net_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
-#include "irithyll/nn/sanitize_input.hpp"
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/sanitize_input.hpp"
+#include "nn/snn/q14.hpp"
 
 namespace irithyll::nn {
 

@@ -32,7 +32,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "nn/norm/bcnorm.hpp"
-#include "irithyll/nn/ssm/ssm_layer.hpp"
+#include "nn/ssm/ssm_layer.hpp"
 
 namespace irithyll::nn {
 

@@ -5,11 +5,11 @@
 #include <memory>
 #include <optional>
 
-#include "irithyll/nn/continual/readout_learner_fields.hpp"
-#include "irithyll/nn/continual/readout_regeneration.hpp"
+#include "nn/continual/readout_learner_fields.hpp"
+#include "nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
-#include "irithyll/nn/ssm/ssm_layer.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "nn/ssm/ssm_layer.hpp"
+#include "readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 

@@ -6,7 +6,7 @@
 #include "nn/ssm/mamba_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
 #include "nn/kernels.hpp"
-#include "irithyll/nn/sanitize_input.hpp"
+#include "nn/sanitize_input.hpp"
 #include "nn/ssm/mamba3.hpp"
 #include "nn/ssm/selective_ssm.hpp"
 #include "nn/ssm/selective_ssm_bd.hpp"

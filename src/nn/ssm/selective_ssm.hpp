@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "irithyll/nn/ssm/ssm_layer.hpp"
+#include "nn/ssm/ssm_layer.hpp"
 
 namespace irithyll::nn {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/ssm/ssm_layer.hpp"
+#include "nn/ssm/ssm_layer.hpp"
 
 namespace irithyll::nn {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "irithyll/learner.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "readout/rls.hpp"
 
 namespace irithyll {
 

@@ -26,8 +26,8 @@
 #include <span>
 #include <vector>
 
-#include "irithyll/nn/reservoir/readout_bank.hpp"
-#include "irithyll/nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/reservoir/readout_bank.hpp"
+#include "nn/reservoir/reservoir_learner_base.hpp"
 
 namespace irithyll::nn {
 

@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "irithyll/nn/snn/q14.hpp"
+#include "nn/snn/q14.hpp"
 #include "irithyll/nn/snn/spike_net_config.hpp"
 
 namespace irithyll::nn {

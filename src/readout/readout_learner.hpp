@@ -47,7 +47,7 @@
 #include <vector>
 
 #include "irithyll/learner.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "readout/rls_head.hpp"
 
 namespace irithyll {
 

@@ -19,8 +19,8 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
-#include "irithyll/histogram/bin_edges.hpp"
-#include "irithyll/histogram/quantile_sketch.hpp"
+#include "histogram/bin_edges.hpp"
+#include "histogram/quantile_sketch.hpp"
 #include "irithyll/tree/bin_strategy.hpp"
 
 namespace irithyll {

@@ -68,7 +68,7 @@
 #include <span>
 #include <vector>
 
-#include "irithyll/core/aligned.hpp"
+#include "core/aligned.hpp"
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"

@@ -34,7 +34,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
-#include "irithyll/nn/snn/astrocyte_gate.hpp"
+#include "nn/snn/astrocyte_gate.hpp"
 #include "irithyll/nn/snn/spike_net_config.hpp"
 
 namespace irithyll::nn {

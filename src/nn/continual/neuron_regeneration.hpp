@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/nn/continual/continual_strategy.hpp"
+#include "nn/continual/continual_strategy.hpp"
 
 namespace irithyll::nn {
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "irithyll/nn/continual/continual_strategy.hpp"
+#include "nn/continual/continual_strategy.hpp"
 
 namespace irithyll::nn {
 

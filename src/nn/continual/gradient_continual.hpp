@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "irithyll/nn/continual/continual_config.hpp"
-#include "irithyll/nn/continual/drift_mask.hpp"
-#include "irithyll/nn/continual/loss_watch.hpp"
-#include "irithyll/nn/continual/neuron_regeneration.hpp"
-#include "irithyll/nn/continual/streaming_ewc.hpp"
+#include "nn/continual/drift_mask.hpp"
+#include "nn/continual/loss_watch.hpp"
+#include "nn/continual/neuron_regeneration.hpp"
+#include "nn/continual/streaming_ewc.hpp"
 
 namespace irithyll::nn {
 

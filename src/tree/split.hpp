@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "irithyll/histogram/histogram_pool.hpp"
+#include "histogram/histogram_pool.hpp"
 
 namespace irithyll {
 

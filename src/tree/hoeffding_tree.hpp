@@ -78,10 +78,10 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/core/status.hpp"
-#include "irithyll/histogram/bin_edges.hpp"
-#include "irithyll/histogram/feature_binner.hpp"
-#include "irithyll/histogram/histogram_pool.hpp"
-#include "irithyll/tree/split.hpp"
+#include "histogram/bin_edges.hpp"
+#include "histogram/feature_binner.hpp"
+#include "histogram/histogram_pool.hpp"
+#include "tree/split.hpp"
 #include "irithyll/tree/tree_config.hpp"
 
 namespace irithyll {

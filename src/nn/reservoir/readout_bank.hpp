@@ -14,8 +14,8 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
-#include "irithyll/nn/sanitize_input.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "nn/sanitize_input.hpp"
+#include "readout/rls.hpp"
 
 namespace irithyll::nn {
 

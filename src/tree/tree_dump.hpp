@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 

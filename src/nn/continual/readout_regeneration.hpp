@@ -27,9 +27,9 @@
 
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
-#include "irithyll/nn/continual/loss_watch.hpp"
-#include "irithyll/nn/continual/neuron_regeneration.hpp"
-#include "irithyll/readout/rls_head.hpp"
+#include "nn/continual/loss_watch.hpp"
+#include "nn/continual/neuron_regeneration.hpp"
+#include "readout/rls_head.hpp"
 
 namespace irithyll::nn {
 

@@ -20,8 +20,8 @@
 #include <optional>
 #include <vector>
 
-#include "irithyll/nn/continual/readout_regeneration.hpp"
-#include "irithyll/readout/readout_learner.hpp"
+#include "nn/continual/readout_regeneration.hpp"
+#include "readout/readout_learner.hpp"
 
 namespace irithyll::nn {
 

@@ -32,7 +32,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
-#include "irithyll/readout/rls.hpp"
+#include "readout/rls.hpp"
 
 namespace irithyll::nn {
 

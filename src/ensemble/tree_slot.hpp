@@ -25,7 +25,7 @@
 #include <span>
 
 #include "irithyll/drift/drift_detector.hpp"
-#include "irithyll/tree/hoeffding_tree.hpp"
+#include "tree/hoeffding_tree.hpp"
 
 namespace irithyll {
 

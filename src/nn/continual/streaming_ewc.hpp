@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "irithyll/nn/continual/continual_strategy.hpp"
+#include "nn/continual/continual_strategy.hpp"
 
 namespace irithyll::nn {
 
