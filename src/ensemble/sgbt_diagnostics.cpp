@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "irithyll/ensemble/sgbt.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 

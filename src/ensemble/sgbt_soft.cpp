@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "irithyll/ensemble/sgbt.hpp"
+#include "ensemble/tree_slot.hpp"
 #include "tree/soft_routing.hpp"
 
 namespace irithyll {

@@ -18,6 +18,7 @@
 #include "irithyll/ensemble/sgbt.hpp"
 #include "irithyll/packed/exporter.hpp"
 #include "irithyll/packed/packed_model.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 namespace {

@@ -13,6 +13,7 @@
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
+#include "ensemble/tree_slot.hpp"
 
 namespace irithyll {
 namespace {
