@@ -1,8 +1,13 @@
-// RlsHead: the task-aware readout used by the recurrent feature learners (SSM,
-// sLSTM, mGRADE): one RecursiveLeastSquares for regression, or one per class on
-// one-hot targets for classification (predict = arg-max score; probabilities
-// are the scores clipped at 0 plus 1e-9 and normalised, a calibrated-enough
-// proxy that always sums to 1).
+// RlsHead: the task-aware readout of every "features -> RLS" learner (SSM,
+// sLSTM, mGRADE, attention, log-linear, and the reservoirs ESN, NG-RC and the
+// spiking network): one RecursiveLeastSquares for regression, or one per class
+// on one-hot targets for classification (predict = arg-max score).
+// Probabilities: predict_proba clips the scores at 0, adds 1e-9 and normalises
+// (a calibrated-enough proxy that always sums to 1); the reservoir learners
+// keep their own rule, predict_proba_clipped (scores clipped to [1e-6, 1],
+// normalised). Two record layouts: encode writes the task byte and the heads
+// (the feature learners'), encode_heads the heads alone (the reservoirs',
+// whose shape is fixed by their config, so decode_heads checks it).
 //
 // Cost per update O(K n^2) for K heads over n features; no allocation after
 // construction. Header-only so that every neural area can use it without a new
@@ -60,6 +65,18 @@ class RlsHead {
     for (std::size_t k = 0; k < proba.size(); ++k) proba[k] = k < heads_.size() ? proba[k] / total : 0.0;
   }
 
+  // The reservoir learners' rule. No-op for regression.
+  void predict_proba_clipped(std::span<const double> x, std::span<double> proba) const noexcept {
+    if (task_ == Task::kRegression) return;
+    double total = 0.0;
+    for (std::size_t k = 0; k < heads_.size() && k < proba.size(); ++k) {
+      const double s = heads_[k].predict(x);
+      proba[k] = std::isfinite(s) ? std::clamp(s, 1e-6, 1.0) : 1e-6;
+      total += proba[k];
+    }
+    for (std::size_t k = 0; k < heads_.size() && k < proba.size(); ++k) proba[k] /= total;
+  }
+
   void reset() noexcept {
     for (auto& h : heads_) h.reset();
   }
@@ -77,8 +94,23 @@ class RlsHead {
 
   void encode(ByteWriter& out) const {
     out.u8(static_cast<std::uint8_t>(task_));
+    encode_heads(out);
+  }
+  void encode_heads(ByteWriter& out) const {
     out.u64(heads_.size());
     for (const auto& h : heads_) h.encode(out);
+  }
+  // Reads what encode_heads wrote into a head constructed with the same shape.
+  Status decode_heads(ByteReader& in) {
+    const std::uint64_t k = in.u64("readout count");
+    if (!in.ok()) return in.status();
+    if (k != heads_.size()) return Status::corruption("readout bank: readout count does not match the configuration");
+    for (auto& h : heads_) {
+      const std::size_t n = h.n_inputs();
+      IRITHYLL_RETURN_IF_ERROR(h.decode(in));
+      if (h.n_inputs() != n) return Status::corruption("readout bank: readout size does not match the configuration");
+    }
+    return Status::ok();
   }
   // REQUIRES of the bytes: every head has n_inputs inputs.
   Status decode(ByteReader& in, std::size_t n_inputs) {

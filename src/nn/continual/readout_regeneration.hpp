@@ -44,8 +44,7 @@ class ReadoutRegenerator {
                                          std::vector<std::int32_t> feature_group);
 
   // Call with the features of the sample before the readout learns y.
-  // Readout: RlsHead, or any bank of RecursiveLeastSquares with predict,
-  // n_readouts / readout(k) and reset_input(i) (reservoir/readout_bank.hpp).
+  // Readout: RlsHead (readout/rls_head.hpp).
   template <class Readout>
   void observe(const Readout& head, std::span<const double> features, double y, Task task) noexcept {
     if (watch_.has_detector()) observe_prediction(head.predict(features), y, task);
@@ -57,11 +56,7 @@ class ReadoutRegenerator {
   template <class Readout, class Reinit>
   std::size_t after_update(Readout& head, std::span<const double> features, Reinit&& reinit) noexcept {
     std::fill(score_.begin(), score_.end(), 0.0);
-    if constexpr (requires(const Readout& h) { h.n_heads(); }) {
-      for (std::size_t k = 0; k < head.n_heads(); ++k) add_scores(head.head(k).weights(), features);
-    } else {
-      for (std::size_t k = 0; k < head.n_readouts(); ++k) add_scores(head.readout(k).weights(), features);
-    }
+    for (std::size_t k = 0; k < head.n_heads(); ++k) add_scores(head.head(k).weights(), features);
     if (!finish_step()) return 0;
     for (const std::uint32_t g : regen_.last_regenerated()) {
       reinit(static_cast<std::size_t>(g), regen_.rng());

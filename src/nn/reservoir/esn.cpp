@@ -44,7 +44,7 @@ void EsnCore::init(std::size_t d) {
   n_features_ = d;
   reservoir_ = CycleReservoir(reservoir_config(config_, d));
   const std::size_t m = config_.n_neurons + (config_.include_input ? d : 0) + 1;
-  readout_ = ReadoutBank(config_.task, config_.n_classes, m, config_.rls);
+  readout_ = RlsHead(config_.task, config_.n_classes, m, config_.rls);
   u_.assign(d, 0.0);
   next_state_.assign(config_.n_neurons, 0.0);
   feat_.assign(m, 0.0);
@@ -100,7 +100,7 @@ void EsnCore::encode(ByteWriter& out) const {
   encode_counts(out);
   if (n_features_ == 0) return;
   reservoir_.encode(out);
-  readout_.encode(out);
+  readout_.encode_heads(out);
 }
 
 Status EsnCore::decode(ByteReader& in) {
@@ -128,7 +128,7 @@ Status EsnCore::decode(ByteReader& in) {
     IRITHYLL_RETURN_IF_ERROR(fresh.reservoir_.decode(in));
     if (fresh.reservoir_.n_neurons() != c.n_neurons || fresh.reservoir_.n_inputs() != d)
       return Status::corruption("esn: reservoir shape does not match the configuration");
-    IRITHYLL_RETURN_IF_ERROR(fresh.readout_.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(fresh.readout_.decode_heads(in));
   }
   fresh.n_seen_ = seen;
   *this = std::move(fresh);

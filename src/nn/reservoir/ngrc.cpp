@@ -43,7 +43,7 @@ bool NgrcCore::accepts_width(std::size_t d) const {
 void NgrcCore::init(std::size_t d) {
   n_features_ = d;
   features_ = NgrcFeatures(feature_config(config_, d));
-  readout_ = ReadoutBank(config_.task, config_.n_classes, features_.n_features(), config_.rls);
+  readout_ = RlsHead(config_.task, config_.n_classes, features_.n_features(), config_.rls);
   u_.assign(d, 0.0);
   feat_.assign(features_.n_features(), 0.0);
 }
@@ -69,7 +69,7 @@ void NgrcCore::encode(ByteWriter& out) const {
   encode_counts(out);
   if (n_features_ == 0) return;
   features_.buffer().encode(out);
-  readout_.encode(out);
+  readout_.encode_heads(out);
 }
 
 Status NgrcCore::decode(ByteReader& in) {
@@ -93,7 +93,7 @@ Status NgrcCore::decode(ByteReader& in) {
     IRITHYLL_RETURN_IF_ERROR(cd.validate().with_context("ngrc model"));
     if (fresh.n_features_ == 0) fresh.init(d);
     IRITHYLL_RETURN_IF_ERROR(fresh.features_.buffer().decode(in));
-    IRITHYLL_RETURN_IF_ERROR(fresh.readout_.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(fresh.readout_.decode_heads(in));
   }
   fresh.n_seen_ = seen;
   *this = std::move(fresh);

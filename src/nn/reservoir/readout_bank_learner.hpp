@@ -1,6 +1,6 @@
 // ReadoutBankLearner<Derived, Config>: the one learning flow of the reservoir
-// learners whose extractor runs unsupervised and whose only trained part is a
-// ReadoutBank (esn, ngrc; the spiking network trains itself and keeps its
+// learners whose extractor runs unsupervised and whose only trained part is an
+// RlsHead (esn, ngrc; the spiking network trains itself and keeps its
 // own flow). Built on ReservoirLearnerBase (config, width, count, record
 // head), it adds the readout, its feature vector and the Learner overrides:
 //  - learn_one: take the width from the first sample when Derived accepts it,
@@ -8,7 +8,7 @@
 //    x and writes feat_ without changing the model), commit the extractor's
 //    step, count the sample, then train the readout unless Derived says it is
 //    not ready yet (washout, taps not filled) or the weight is not finite and
-//    > 0. A non-finite target still advances the state; ReadoutBank skips it.
+//    > 0. A non-finite target still advances the state; RlsHead skips it.
 //  - predict_one / predict_proba_one: prepare, then read the readout; an
 //    unbuilt learner or a wrong width gives 0 or a uniform distribution.
 //  - reset: back to blank when the width came from the first sample, else
@@ -26,8 +26,9 @@
 #include <span>
 #include <vector>
 
-#include "nn/reservoir/readout_bank.hpp"
 #include "nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/sanitize_input.hpp"
+#include "readout/rls_head.hpp"
 
 namespace irithyll::nn {
 
@@ -57,7 +58,7 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
       this->fill_uniform(proba);
       return;
     }
-    readout_.predict_proba(feat_, proba);
+    readout_.predict_proba_clipped(feat_, proba);
   }
 
   void reset() override {
@@ -71,13 +72,13 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
            feat_.capacity() * sizeof(double);
   }
 
-  const ReadoutBank& readout() const noexcept { return readout_; }
+  const RlsHead& readout() const noexcept { return readout_; }
 
  protected:
   ReadoutBankLearner() = default;
   explicit ReadoutBankLearner(const Config& config) : ReservoirLearnerBase<Derived, Config>(config) {}
 
-  ReadoutBank readout_;
+  RlsHead readout_;
   mutable std::vector<double> feat_;  // readout input for the current sample
 
  private:

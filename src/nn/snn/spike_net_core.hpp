@@ -4,9 +4,10 @@
 
 #include <vector>
 
-#include "nn/reservoir/readout_bank.hpp"
 #include "nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/sanitize_input.hpp"
 #include "nn/snn/spike_net.hpp"
+#include "readout/rls_head.hpp"
 #include "irithyll/nn/snn/spike_net_learner.hpp"
 
 namespace irithyll::nn {
@@ -39,7 +40,7 @@ class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLea
   SpikeNet net_;
   mutable SpikeNet::State shadow_;  // predict_one's copy of the dynamic state
   mutable std::vector<std::int16_t> xq_, target_q_;
-  ReadoutBank rls_;                 // kRls only
+  RlsHead rls_;                 // kRls only
   mutable std::vector<double> feat_;
 };
 

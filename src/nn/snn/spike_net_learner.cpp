@@ -39,7 +39,7 @@ void SpikeNetCore::init(std::size_t d) {
   target_q_.assign(n.n_output, 0);
   if (config_.readout == SpikeNetReadout::kRls) {
     const std::size_t m = n.n_hidden + 3 * d + 1;
-    rls_ = ReadoutBank(config_.task, config_.n_classes, m, config_.rls);
+    rls_ = RlsHead(config_.task, config_.n_classes, m, config_.rls);
     feat_.assign(m, 0.0);
   }
 }
@@ -109,7 +109,7 @@ void SpikeNetCore::predict_proba_one(std::span<const double> x, std::span<double
   if (config_.readout == SpikeNetReadout::kRls) {
     fill_features(shadow_, x);
     if (proba.size() == config_.n_classes) {
-      rls_.predict_proba(feat_, proba);
+      rls_.predict_proba_clipped(feat_, proba);
     } else {
       fill_uniform(proba);
     }
@@ -147,7 +147,7 @@ void SpikeNetCore::encode(ByteWriter& out) const {
   // The network carries its own configuration; a blank learner stores the template.
   if (n_features_ > 0) {
     net_.encode(out);
-    if (config_.readout == SpikeNetReadout::kRls) rls_.encode(out);
+    if (config_.readout == SpikeNetReadout::kRls) rls_.encode_heads(out);
   } else {
     SpikeNetConfig n = config_.net;
     n.n_input = 1;
@@ -181,7 +181,7 @@ Status SpikeNetCore::decode(ByteReader& in) {
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     fresh.net_ = std::move(net);
-    if (c.readout == SpikeNetReadout::kRls) IRITHYLL_RETURN_IF_ERROR(fresh.rls_.decode(in).with_context("spikenet readout"));
+    if (c.readout == SpikeNetReadout::kRls) IRITHYLL_RETURN_IF_ERROR(fresh.rls_.decode_heads(in).with_context("spikenet readout"));
   }
   fresh.n_seen_ = seen;
   *this = std::move(fresh);
