@@ -1,6 +1,7 @@
 #include "readout/rls.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace irithyll {
 
@@ -106,6 +107,14 @@ void RecursiveLeastSquares::encode(ByteWriter& out) const {
   out.f64s(p_);
   out.f64(s2_);
   out.u64(n_updates_);
+}
+
+Status check_rls_config(std::string_view who, const RlsConfig& rls) {
+  if (!(rls.forgetting_factor > 0.0 && rls.forgetting_factor <= 1.0))
+    return Status::invalid_argument(std::string(who) + ": RLS forgetting factor must be in (0, 1]");
+  if (!(rls.delta > 0.0) || !std::isfinite(rls.delta))
+    return Status::invalid_argument(std::string(who) + ": RLS delta must be finite and > 0");
+  return Status::ok();
 }
 
 Status RecursiveLeastSquares::decode(ByteReader& in) {

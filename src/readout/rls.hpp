@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
@@ -21,6 +22,11 @@
 #include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll {
+
+// The one check of an RLS readout's settings, for every learner that has one:
+// "<who>: RLS forgetting factor must be in (0, 1]" or
+// "<who>: RLS delta must be finite and > 0".
+Status check_rls_config(std::string_view who, const RlsConfig& rls);
 
 class RecursiveLeastSquares {
  public:

@@ -57,7 +57,7 @@ void expect_shared_messages(const std::string& name) {
   EXPECT_EQ(c.validate().message(), name + ": RLS forgetting factor must be in (0, 1]");
   c = Config{};
   c.rls.delta = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(c.validate().message(), name + ": RLS delta must be > 0");
+  EXPECT_EQ(c.validate().message(), name + ": RLS delta must be finite and > 0");
 }
 
 TEST(ReservoirFingerprint, ConfigurationMessages) {

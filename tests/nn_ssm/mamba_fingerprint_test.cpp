@@ -68,7 +68,7 @@ TEST(MambaFingerprint, ConfigurationMessages) {
   EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: classification needs 2..1024 classes");
   c = MambaLearnerConfig{};
   c.rls.delta = -1.0;
-  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: RLS forgetting factor must be in (0, 1] and delta > 0");
+  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: RLS delta must be finite and > 0");
   c = MambaLearnerConfig{};
   c.continual.kind = ContinualKind::kMask;
   EXPECT_EQ(MambaLearner::validate(c).message(),

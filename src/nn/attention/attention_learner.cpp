@@ -23,9 +23,7 @@ Status AttentionLearner::validate(const AttentionLearnerConfig& c) {
   if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 4096))
     return Status::invalid_argument("attention learner: classification needs 2..4096 classes");
   if (c.n_features > kMaxFeatures) return Status::invalid_argument("attention learner: too many features");
-  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
-      !std::isfinite(c.rls.delta))
-    return Status::invalid_argument("attention learner: RLS needs lambda in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(check_rls_config("attention learner", c.rls));
   return resolved(c.attention).validate();
 }
 

@@ -19,9 +19,7 @@ Status LogLinearLearner::validate(const LogLinearLearnerConfig& c) {
   if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 4096))
     return Status::invalid_argument("loglinear learner: classification needs 2..4096 classes");
   if (c.n_features > kMaxFeatures) return Status::invalid_argument("loglinear learner: too many features");
-  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
-      !std::isfinite(c.rls.delta))
-    return Status::invalid_argument("loglinear learner: RLS needs lambda in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(check_rls_config("loglinear learner", c.rls));
   IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
   return c.layer.validate();
 }

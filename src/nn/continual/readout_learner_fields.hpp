@@ -28,6 +28,7 @@
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
+#include "readout/rls.hpp"
 
 namespace irithyll::nn {
 
@@ -43,9 +44,7 @@ Status check_shared_task(std::string_view name, const Config& c) {
 // train by gradient ("cell", "SSM"), which is why only regen applies.
 template <class Config>
 Status check_shared_readout(std::string_view name, const Config& c, std::string_view extractor) {
-  if (!(c.rls.forgetting_factor > 0.0 && c.rls.forgetting_factor <= 1.0) || !(c.rls.delta > 0.0) ||
-      !std::isfinite(c.rls.delta))
-    return Status::invalid_argument(std::string(name) + ": RLS forgetting factor must be in (0, 1] and delta > 0");
+  IRITHYLL_RETURN_IF_ERROR(check_rls_config(name, c.rls));
   IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
   if (c.continual.enabled() && c.continual.kind != ContinualKind::kRegen)
     return Status::invalid_argument(std::string(name) + ": the " + std::string(extractor) +

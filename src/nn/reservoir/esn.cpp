@@ -29,7 +29,7 @@ Status EsnConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(reservoir_config(*this, std::max<std::size_t>(n_features, 1)).validate().with_context("esn"));
   if (n_neurons + n_features + 1 > kMaxReadoutInputs)
     return Status::invalid_argument("esn: n_neurons + n_features must stay below 4096 (the readout is O(m^2))");
-  return check_reservoir_rls(EsnCore::kName, rls);
+  return check_rls_config(EsnCore::kName, rls);
 }
 
 EsnCore::EsnCore(const EsnConfig& config) : ReadoutBankLearner(config) {

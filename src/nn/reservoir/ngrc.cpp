@@ -27,7 +27,7 @@ Status NgrcLearnerConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(f.validate());
   if (f.n_features() > kMaxReadoutInputs)
     return Status::invalid_argument("ngrc: more than 4096 features (the readout is O(m^2)); reduce k or degree");
-  return check_reservoir_rls(NgrcCore::kName, rls);
+  return check_rls_config(NgrcCore::kName, rls);
 }
 
 NgrcCore::NgrcCore(const NgrcLearnerConfig& config) : ReadoutBankLearner(config) {

@@ -48,14 +48,6 @@ inline Status check_reservoir_task(std::string_view name, Task task, std::size_t
 }
 
 // `delta_rule` ends the message for a bad delta ("> 0", "finite and > 0").
-inline Status check_reservoir_rls(std::string_view name, const RlsConfig& rls, std::string_view delta_rule = "> 0") {
-  if (!(rls.forgetting_factor > 0.0 && rls.forgetting_factor <= 1.0))
-    return Status::invalid_argument(std::string(name) + ": RLS forgetting factor must be in (0, 1]");
-  if (!(rls.delta > 0.0) || !std::isfinite(rls.delta))
-    return Status::invalid_argument(std::string(name) + ": RLS delta must be " + std::string(delta_rule));
-  return Status::ok();
-}
-
 template <class Derived, class Config>
 class ReservoirLearnerBase : public Learner {
  public:

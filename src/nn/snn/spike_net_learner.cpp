@@ -16,7 +16,7 @@ Status SpikeNetLearnerConfig::validate() const {
   if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
     return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
   if (readout != SpikeNetReadout::kRls && readout != SpikeNetReadout::kEprop) return Status::invalid_argument("spikenet: unknown readout");
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_rls(SpikeNetCore::kName, rls, "finite and > 0"));
+  IRITHYLL_RETURN_IF_ERROR(check_rls_config(SpikeNetCore::kName, rls));
   SpikeNetConfig n = net;
   n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
   n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
