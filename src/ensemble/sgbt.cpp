@@ -17,7 +17,8 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
       loss_(loss),
       rng_(config.seed),
       plain_(!(config.error_weight_alpha > 0.0 || config.adaptive_mts_k > 0.0 || config.prunes() ||
-               config.handoff_window > 0)) {
+               config.handoff_window > 0)),
+      plain_trees_(config.leaf_model == TreeLeafModel::kConstant && config.categorical.empty()) {
   slots_.reserve(config_.n_steps);
   for (std::uint32_t s = 0; s < config_.n_steps; ++s) {
     std::unique_ptr<DriftDetector> d;
@@ -332,16 +333,27 @@ double SGBT::predict_raw(std::span<const double> x) const noexcept {
     sync();
     return predict_raw_routed(x);
   }
+  return plain_trees_ ? sum_trees<true>(x) : sum_trees<false>(x);
+}
+
+template <bool kPlainTrees>
+double SGBT::sum_trees(std::span<const double> x) const noexcept {
+  const auto one = [&x](const TreeSlot& slot) {
+    if constexpr (kPlainTrees)
+      return slot.predict_plain(x);
+    else
+      return slot.predict(x);
+  };
   double sum = 0.0;
   std::size_t s = 0;
   if (pipeline_) {
     // The first group's trees are trained on this thread only: sum them
     // while the worker finishes the second group, then wait (same order,
     // same sum).
-    for (const std::size_t k = slots_.size() / 2; s < k; ++s) sum += slots_[s].predict(x);
+    for (const std::size_t k = slots_.size() / 2; s < k; ++s) sum += one(slots_[s]);
     drain();
   }
-  for (; s < slots_.size(); ++s) sum += slots_[s].predict(x);
+  for (; s < slots_.size(); ++s) sum += one(slots_[s]);
   return base_ + config_.learning_rate * sum;
 }
 

@@ -38,6 +38,9 @@ class TreeSlot {
   // prediction before training. repeats == 0 only predicts.
   double learn_one(std::span<const double> x, double g, double h, double monitor, std::uint32_t repeats);
   double predict(std::span<const double> x) const noexcept { return active_.predict(x); }
+  // predict for committees whose trees have no category splits or linear
+  // leaves (SGBT knows it from its config).
+  double predict_plain(std::span<const double> x) const noexcept { return active_.predict_plain(x); }
 
   // learn_one in two halves so SGBT can overlap one tree's histogram memory
   // traffic with the next tree's routing: begin() routes the active tree,

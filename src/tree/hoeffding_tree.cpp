@@ -257,6 +257,29 @@ double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   return g;
 }
 
+void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
+  const double a = config_.leaf_decay_alpha;
+  if (a > 0.0) {
+    g_sum_[leaf] = a * g_sum_[leaf] + g;
+    h_sum_[leaf] = a * h_sum_[leaf] + h;
+  } else {
+    g_sum_[leaf] += g;
+    h_sum_[leaf] += h;
+  }
+}
+
+// The leaf update with options or extensions, out of line so that the plain
+// path of train_leaf stays small enough to inline. Returns g as the histogram
+// must see it (clipped when gradient clipping is on).
+__attribute__((noinline)) double HoeffdingTree::train_leaf_value_general(std::uint32_t leaf, std::span<const double> x,
+                                                                         double g, double h) {
+  if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
+  if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
+  add_to_leaf_sums(leaf, g, h);
+  value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  return g;
+}
+
 bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
   if (samples_seen_ == 0) {
     reserve_nodes();
@@ -272,10 +295,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
     add_to_leaf_sums(leaf, g, h);
     value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
   } else {
-    if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
-    if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
-    add_to_leaf_sums(leaf, g, h);
-    value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+    g = train_leaf_value_general(leaf, x, g, h);
   }
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
@@ -296,16 +316,6 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
   return attempt_split(leaf);
 }
 
-void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
-  const double a = config_.leaf_decay_alpha;
-  if (a > 0.0) {
-    g_sum_[leaf] = a * g_sum_[leaf] + g;
-    h_sum_[leaf] = a * h_sum_[leaf] + h;
-  } else {
-    g_sum_[leaf] += g;
-    h_sum_[leaf] += h;
-  }
-}
 
 void HoeffdingTree::draw_feature_mask() {
   mask_.clear();

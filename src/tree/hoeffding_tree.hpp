@@ -106,6 +106,12 @@ class HoeffdingTree {
 
   std::uint32_t leaf_index(std::span<const double> x) const noexcept {
     if (cat_) return leaf_index_categorical(x);
+    return leaf_index_numeric(x);
+  }
+  // For trees with neither category splits nor linear leaves (the caller
+  // knows from the config, once): routing and prediction without the flags.
+  double predict_plain(std::span<const double> x) const noexcept { return value_[leaf_index_numeric(x)]; }
+  std::uint32_t leaf_index_numeric(std::span<const double> x) const noexcept {
     const RouteNode* nodes = route_.data();
     std::uint32_t n = 0;
     while (nodes[n].left != 0) {
@@ -202,6 +208,7 @@ class HoeffdingTree {
   // gradients, clamps g to their mean +- k sd (Welford), then folds it in.
   double clip_gradient(std::uint32_t leaf, double g) noexcept;
   // g and h into the leaf's sums (decayed first under leaf_decay_alpha).
+  double train_leaf_value_general(std::uint32_t leaf, std::span<const double> x, double g, double h);
   void add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept;
   void init_features(std::size_t n);
   void reserve_nodes();

@@ -142,6 +142,8 @@ class SGBT {
   void boost(std::span<const double> x, double y, double w, double offset);
   template <bool kHandoff>
   void boost_with_options(std::span<const double> x, double y, double w, double offset);
+  template <bool kPlainTrees>
+  double sum_trees(std::span<const double> x) const noexcept;
   void boost_pipelined(std::span<const double> x, double y, double w, double offset);
   void start_pipeline(std::size_t n_features);
   void drain() const;
@@ -160,6 +162,8 @@ class SGBT {
   // max-tree-samples, pruning) is on; fixed at construction, so boost takes
   // the option-free loop without testing each option per step.
   bool plain_ = true;
+  // Trees without category splits or linear leaves: prediction skips their flags.
+  bool plain_trees_ = true;
   std::size_t n_features_ = 0;
   std::uint64_t samples_seen_ = 0;
   bool initialized_ = false;
