@@ -227,8 +227,16 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
   // No committee option: the option-free loop, over all steps or, with a
   // second thread, over the first group here and the rest on the worker.
   if (config_.threads >= 2 && slots_.size() >= 2) {
-    boost_pipelined(x, y, w, offset);
-    return;
+    // A reader that had to wait for the worker (a prediction right after a
+    // sample, as in prequential evaluation) gains nothing from the pipeline
+    // and pays a thread hand-over per sample, so the next samples train on
+    // this thread alone. Both paths give the same trees, so switching is free.
+    if (sequential_run_ == 0) {
+      boost_pipelined(x, y, w, offset);
+      return;
+    }
+    --sequential_run_;
+    if (pipeline_) pipeline_->wait_idle();
   }
   TreeSlot* const slots = slots_.data();
   train_step_range(slots, slots + slots_.size(), loss_, config_.learning_rate, x, y, w, offset, base_,
@@ -276,7 +284,10 @@ void SGBT::start_pipeline(std::size_t n_features) {
       });
 }
 
-void SGBT::drain() const { pipeline_->wait_idle(); }
+void SGBT::drain() const {
+  if (!pipeline_->idle()) sequential_run_ = kSequentialAfterWait;
+  pipeline_->wait_idle();
+}
 
 template <bool kHandoff>
 void SGBT::boost_with_options(std::span<const double> x, double y, double w, double offset) {

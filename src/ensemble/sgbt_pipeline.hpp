@@ -58,6 +58,8 @@ class SGBTPipeline {
             double monitor_scale, std::span<const std::uint32_t> counts);
   // Returns once the worker has trained every queued sample.
   void wait_idle() const;
+  // True when the worker has trained every queued sample (caller's thread).
+  bool idle() const noexcept { return tail_.load(std::memory_order_acquire) == head_.load(std::memory_order_relaxed); }
   std::size_t n_features() const { return d_; }
   std::size_t memory_bytes() const;
 

@@ -154,6 +154,11 @@ class SGBT {
   // a move assignment stops the old worker before the slots it trains go;
   // the destructor stops it explicitly before any member dies.
   std::unique_ptr<SGBTPipeline> pipeline_;
+  // threads = 2: samples still to train on this thread alone because a
+  // reader recently had to wait for the worker (see boost); then the
+  // pipeline is tried again.
+  static constexpr std::uint32_t kSequentialAfterWait = 1024;
+  mutable std::uint32_t sequential_run_ = 0;
   SGBTConfig config_;
   Loss loss_;
   std::vector<TreeSlot> slots_;
