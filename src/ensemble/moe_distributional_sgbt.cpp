@@ -173,9 +173,7 @@ void MoEDistributionalSGBT::learn_one(std::span<const double> x, double y, doubl
   }
   gate_.probabilities(x, probs_);
   MoEGate::route(probs_, config_.routing, config_.top_k, route_);
-  const double n_routed = config_.routing == MoERouting::kSoft
-                              ? static_cast<double>(experts_.size())
-                              : static_cast<double>(std::min<std::size_t>(config_.top_k, experts_.size()));
+  const double n_routed = static_cast<double>(MoEGate::n_routed(config_.routing, config_.top_k, experts_.size()));
   std::size_t best = 0;
   double best_nll = 0.0;
   for (std::size_t k = 0; k < experts_.size(); ++k) {

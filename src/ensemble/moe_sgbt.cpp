@@ -123,9 +123,7 @@ void MoESGBT::learn_one(std::span<const double> x, double y, double weight) {
     const double loss = expert_loss(k, x, y);
     if (k == 0 || loss < best_loss) best = k, best_loss = loss;
   }
-  const double n_routed = config_.routing == MoERouting::kSoft
-                              ? static_cast<double>(experts_.size())
-                              : static_cast<double>(std::min<std::size_t>(config_.top_k, experts_.size()));
+  const double n_routed = static_cast<double>(MoEGate::n_routed(config_.routing, config_.top_k, experts_.size()));
   for (std::size_t k = 0; k < experts_.size(); ++k) {
     const double w = weight * n_routed * route_[k];
     if (w > 0.0) experts_[k].learn_one(x, y, w);

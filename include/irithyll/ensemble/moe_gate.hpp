@@ -30,6 +30,7 @@
 // after that. One thread at a time (probabilities use owned scratch).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -61,6 +62,12 @@ class MoEGate {
   // Routing weights from probabilities: soft copies them; top-k keeps the k
   // largest (k clamped to [1, K]) renormalised. REQUIRES: sizes equal.
   static void route(std::span<const double> probs, MoERouting routing, std::size_t top_k, std::span<double> out);
+  // How many experts route() keeps: all for soft, else min(top_k, n_experts).
+  // Learners scale an expert's sample weight by it, so a uniform gate hands
+  // every routed expert the plain sample.
+  static std::size_t n_routed(MoERouting routing, std::size_t top_k, std::size_t n_experts) {
+    return routing == MoERouting::kSoft ? n_experts : std::min(top_k, n_experts);
+  }
 
   // One SGD step towards expert `best` on x (probs = probabilities(x) as
   // computed before this sample), then the standardiser learns x.
