@@ -150,8 +150,13 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
   }
   nb_cache_.valid = false;  // the statistics change from here
   observe(leaf, x, y, w);
+  // Grace period: the leaf weight is a float sum that started from the
+  // fractional weights the split predicted, so after 200 unit samples the
+  // difference can read 199.99999999999994 and the attempt would slip a
+  // sample, depending on the last bit of an erfc; a relative slack keeps it
+  // on the 200th sample whatever the rounding.
   const double lw = leaf_weight(leaf);
-  if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) &&
+  if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) - 1e-9 * lw &&
       (config_.max_depth == 0 || leaf.depth < config_.max_depth)) {
     leaf.weight_at_attempt = lw;
     attempt_split(node);

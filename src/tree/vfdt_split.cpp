@@ -175,7 +175,15 @@ void Vfdt::attempt_split(std::size_t node) {
       second = std::max(second, c.merit);
     }
   }
-  if (!(best.merit > 0.0) || best.feature < 0) return;
+  // With information gain "no split" never competes, so a split the
+  // bound allows is taken even when its estimated gain is negative, as in
+  // MOA: the leaf's class weights include what it inherited when it was made,
+  // while the estimators saw only its own samples, so the pre/post entropies
+  // come from different totals and a useful split can score below zero (on
+  // Electricity, refusing such splits cost 0.007 accuracy). Where "no split"
+  // competes at merit 0 (Gini, variance reduction), it still wins ties.
+  const double min_merit = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
+  if (!(best.merit > min_merit) || best.feature < 0) return;
   // Hoeffding bound on the merit's mean after n observations of range R.
   const double n = leaf_weight(leaf);
   const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
