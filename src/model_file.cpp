@@ -42,36 +42,70 @@ Result<std::span<const std::uint8_t>> open_checkpoint(std::span<const std::uint8
 
 namespace {
 
-constexpr std::uint32_t kSchemaVersion = 1;
+// Version 2 adds the category dictionaries; a schema without any is still
+// written as version 1, so older builds read such files as before.
+constexpr std::uint32_t kSchemaVersion = 2;
 
 void encode_schema(ByteWriter& w, const Schema& schema) {
+  std::uint64_t dictionaries = 0;
+  for (const auto& values : schema.category_values) dictionaries += !values.empty();
   w.u32(kSchemaTag);
-  w.u32(kSchemaVersion);
+  w.u32(dictionaries == 0 ? 1 : kSchemaVersion);
   w.u8(static_cast<std::uint8_t>(schema.task));
   w.str(schema.target_name);
   w.u64(schema.feature_names.size());
   for (const std::string& n : schema.feature_names) w.str(n);
   w.u64(schema.class_names.size());
   for (const std::string& n : schema.class_names) w.str(n);
+  if (dictionaries == 0) return;
+  // [u64 count] then per dictionary [u64 feature index][u64 n][n strings].
+  w.u64(dictionaries);
+  for (std::size_t f = 0; f < schema.category_values.size(); ++f) {
+    if (schema.category_values[f].empty()) continue;
+    w.u64(f);
+    w.u64(schema.category_values[f].size());
+    for (const std::string& v : schema.category_values[f]) w.str(v);
+  }
+}
+
+Status decode_names(ByteReader& r, std::vector<std::string>& names) {
+  const std::uint64_t n = r.u64("name count");
+  if (!r.ok()) return r.status();
+  if (n > r.remaining()) return Status::corruption("schema: name count larger than the bytes left");
+  names.clear();
+  for (std::uint64_t i = 0; i < n && r.ok(); ++i) names.push_back(r.str("name"));
+  return r.ok() ? Status::ok() : r.status();
 }
 
 Status decode_schema(ByteReader& r, Schema& schema) {
   if (r.u32("schema tag") != kSchemaTag) return Status::corruption("unexpected trailing bytes after the learner state");
   const std::uint32_t version = r.u32("schema version");
-  if (r.ok() && version != kSchemaVersion)
-    return Status::not_supported("schema record version " + std::to_string(version) + " (this build reads 1)");
+  if (r.ok() && (version < 1 || version > kSchemaVersion))
+    return Status::not_supported("schema record version " + std::to_string(version) + " (this build reads 1-2)");
   const std::uint8_t task = r.u8("schema task");
   if (r.ok() && task > 1) return Status::corruption("schema: bad task " + std::to_string(task));
   schema.task = static_cast<Task>(task);
   schema.target_name = r.str("target name");
-  for (std::vector<std::string>* names : {&schema.feature_names, &schema.class_names}) {
-    const std::uint64_t n = r.u64("name count");
+  for (std::vector<std::string>* names : {&schema.feature_names, &schema.class_names})
+    IRITHYLL_RETURN_IF_ERROR(decode_names(r, *names));
+  schema.category_values.clear();
+  if (version < 2) return Status::ok();
+  const std::uint64_t dictionaries = r.u64("dictionary count");
+  if (!r.ok()) return r.status();
+  if (dictionaries == 0 || dictionaries > schema.feature_names.size())
+    return Status::corruption("schema: " + std::to_string(dictionaries) + " category dictionaries for " +
+                              std::to_string(schema.feature_names.size()) + " features");
+  schema.category_values.assign(schema.feature_names.size(), {});
+  for (std::uint64_t d = 0; d < dictionaries; ++d) {
+    const std::uint64_t f = r.u64("dictionary feature");
     if (!r.ok()) return r.status();
-    if (n > r.remaining()) return Status::corruption("schema: name count larger than the bytes left");
-    names->clear();
-    for (std::uint64_t i = 0; i < n && r.ok(); ++i) names->push_back(r.str("name"));
+    if (f >= schema.feature_names.size() || !schema.category_values[f].empty())
+      return Status::corruption("schema: category dictionary for feature " + std::to_string(f) +
+                                " (out of range or repeated)");
+    IRITHYLL_RETURN_IF_ERROR(decode_names(r, schema.category_values[f]));
+    if (schema.category_values[f].empty()) return Status::corruption("schema: empty category dictionary");
   }
-  return r.ok() ? Status::ok() : r.status();
+  return Status::ok();
 }
 
 }  // namespace

@@ -112,6 +112,17 @@ class TableStreamImpl final : public TableStream {
   void settle_feature_kinds();  // after the look-ahead: fills schema_.categorical_features
   Status check_width(std::size_t found) const;
   bool deliver(std::span<double> x, double& y);
+  // The code of category `text` of feature f (column c); a new value gets
+  // the next code and joins schema_.category_values.
+  double code_of(std::size_t f, std::size_t c, std::string_view text) {
+    auto& ids = categories_[c];
+    auto it = ids.find(text);
+    if (it == ids.end()) {
+      it = ids.emplace(std::string(text), static_cast<double>(ids.size())).first;
+      schema_.category_values[f].emplace_back(text);
+    }
+    return it->second;
+  }
 
   std::string name_;
   std::unique_ptr<detail::ByteSource> source_;
@@ -351,6 +362,14 @@ Status TableStreamImpl::choose_columns() {
     if (c == SIZE_MAX) return Status::invalid_argument(name_ + ": --categorical names unknown column " + quoted(k));
     kinds_[c] = ColumnKind::kCategorical;
   }
+  schema_.category_values.assign(feature_cols_.size(), {});
+  for (const auto& [name, values] : options_.known_categories) {
+    const std::size_t c = column_of(name, false);
+    const auto f = std::find(feature_cols_.begin(), feature_cols_.end(), c);
+    if (c == SIZE_MAX || f == feature_cols_.end()) continue;
+    kinds_[c] = ColumnKind::kCategorical;
+    for (const std::string& v : values) code_of(static_cast<std::size_t>(f - feature_cols_.begin()), c, v);
+  }
   if (target_col_ != SIZE_MAX) schema_.target_name = header_[target_col_];
   if (!schema_.target_names.empty()) schema_.target_names.insert(schema_.target_names.begin(), schema_.target_name);
   for (const std::size_t c : feature_cols_) schema_.feature_names.push_back(header_[c]);
@@ -534,10 +553,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
     double value = kNaN;
     if (kinds_[c] == ColumnKind::kCategorical) {
       if (!text.empty() && !is_missing_token(text)) {
-        auto& ids = categories_[c];
-        auto it = ids.find(text);
-        if (it == ids.end()) it = ids.emplace(std::string(text), static_cast<double>(ids.size())).first;
-        value = it->second;
+        value = code_of(f, c, text);
       }
     } else {
       const Cell cell = parse_cell(text);
@@ -551,10 +567,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
                                                  " (--categorical or --drop it if that is expected)"));
           value = cell.value;
         } else {
-          auto& ids = categories_[c];
-          auto it = ids.find(text);
-          if (it == ids.end()) it = ids.emplace(std::string(text), static_cast<double>(ids.size())).first;
-          value = it->second;
+          value = code_of(f, c, text);
         }
       }
     }

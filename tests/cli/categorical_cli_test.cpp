@@ -5,6 +5,7 @@
 // empty categorical-features list, decides it explicitly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -103,6 +104,40 @@ TEST(CategoricalCli, ExportRefusesCategorySplits) {
   EXPECT_NE(x.code, 0);
   EXPECT_NE(x.err.find("category-set split"), std::string::npos) << x.err;
   for (const auto& p : {data, ckpt, out}) std::remove(p.c_str());
+}
+
+// A checkpoint keeps its category dictionary: a file whose colours first
+// appear in another order is coded as in training, so `predict` gives the
+// same rows the same predictions and `eval --load` keeps its accuracy. (Before
+// the dictionary was stored, the reversed file re-coded the colours.)
+TEST(CategoricalCli, CheckpointKeepsTheCategoryCodes) {
+  const std::string train = colour_csv(6000);
+  const std::string data = write_temp_file("colours_codes.csv", train), ckpt = temp_path("colours_codes.ckpt");
+  const auto e = run_cli("eval --quiet --data " + data + kModel + " --save " + ckpt);
+  ASSERT_EQ(e.code, 0) << e.err;
+  // The last 600 rows, forwards and reversed, without the label column.
+  const auto lines = split_lines(train);
+  auto features = [](const std::string& line) { return line.substr(0, line.rfind(',')); };
+  std::string fwd = "colour,noise\n", rev = fwd, rev_labelled = lines[0] + "\n";
+  for (std::size_t i = lines.size() - 600; i < lines.size(); ++i) fwd += features(lines[i]) + "\n";
+  for (std::size_t i = lines.size(); i-- > lines.size() - 600;) {
+    rev += features(lines[i]) + "\n";
+    rev_labelled += lines[i] + "\n";
+  }
+  const std::string fwd_path = write_temp_file("colours_fwd.csv", fwd), rev_path = write_temp_file("colours_rev.csv", rev);
+  const std::string rev_labelled_path = write_temp_file("colours_rev_labelled.csv", rev_labelled);
+  const auto a = run_cli("predict --checkpoint " + ckpt + " --data " + fwd_path);
+  const auto b = run_cli("predict --checkpoint " + ckpt + " --data " + rev_path);
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  auto pa = split_lines(a.out), pb = split_lines(b.out);
+  ASSERT_EQ(pa.size(), pb.size());
+  std::reverse(pb.begin(), pb.end());
+  EXPECT_EQ(pa, pb);
+  const auto loaded = run_cli("eval --quiet --load " + ckpt + " --data " + rev_labelled_path);
+  ASSERT_EQ(loaded.code, 0) << loaded.err;
+  EXPECT_GT(accuracy_of(loaded.out), 0.9) << loaded.out;
+  for (const auto& p : {data, ckpt, fwd_path, rev_path, rev_labelled_path}) std::remove(p.c_str());
 }
 
 }  // namespace

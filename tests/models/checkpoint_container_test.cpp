@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/file_io.hpp"
+#include "irithyll/catalogue.hpp"
 #include "irithyll/model_file.hpp"
 
 namespace irithyll {
@@ -86,6 +87,41 @@ TEST(AtomicWrite, FailureLeavesTheTargetUntouched) {
   auto s = write_file_atomic("/nonexistent-dir-irithyll/m.ckpt", std::vector<std::uint8_t>{1});
   EXPECT_FALSE(s.is_ok());
   EXPECT_EQ(s.code(), StatusCode::kIOError);
+}
+
+// The schema's category dictionaries round-trip (record version 2); a schema
+// without any is still written as version 1; every truncation is refused.
+TEST(CheckpointSchema, CategoryDictionariesRoundTripAndTruncationIsRefused) {
+  auto learner = make_learner("hoeffding_tree", {}, LearnerContext{Task::kClassification, 2, 3, 1});
+  ASSERT_TRUE(learner.is_ok());
+  const double x[3] = {0.0, 1.0, 0.5};
+  (*learner)->learn_one(x, 1.0);
+  Schema schema;
+  schema.task = Task::kClassification;
+  schema.feature_names = {"colour", "size", "noise"};
+  schema.class_names = {"no", "yes"};
+  schema.target_name = "label";
+  const auto plain = encode_learner(**learner, &schema);
+  schema.category_values = {{"red", "green", "blue"}, {}, {}};
+  schema.category_values[1] = {"S", "M"};
+  const auto bytes = encode_learner(**learner, &schema);
+  Schema back;
+  ASSERT_TRUE(decode_learner(bytes, &back).is_ok());
+  EXPECT_EQ(back.category_values, schema.category_values);
+  EXPECT_EQ(back.feature_names, schema.feature_names);
+  Schema old;
+  ASSERT_TRUE(decode_learner(plain, &old).is_ok());
+  EXPECT_TRUE(old.category_values.empty());
+  // The version field follows the "SCHM" tag: 1 without dictionaries, 2 with.
+  auto version_after_tag = [](const std::vector<std::uint8_t>& b) {
+    for (std::size_t i = b.size(); i-- > 4;)
+      if (b[i - 4] == 'S' && b[i - 3] == 'C' && b[i - 2] == 'H' && b[i - 1] == 'M') return static_cast<int>(b[i]);
+    return -1;
+  };
+  EXPECT_EQ(version_after_tag(plain), 1);
+  EXPECT_EQ(version_after_tag(bytes), 2);
+  for (std::size_t n = 0; n < bytes.size(); n += 7)
+    EXPECT_FALSE(decode_learner(std::span(bytes.data(), n)).is_ok()) << n;
 }
 
 TEST(LoadLearner, MissingFileIsAnIOError) {

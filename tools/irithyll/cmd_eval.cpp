@@ -80,13 +80,14 @@ Result<std::uint64_t> get_count(const ArgParser& args, const std::string& name) 
 }
 
 Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t seed, std::uint64_t skip,
-                                            std::optional<std::uint64_t> max_samples) {
+                                            std::optional<std::uint64_t> max_samples, const Schema& stored) {
   if (args.given("data") && args.given("stream"))
     return Status::invalid_argument("give either --data or --stream, not both");
   if (args.given("data")) {
     auto options = read_data_options(args, true);
     if (!options) return options.status();
     options->allow_missing_target = args.get("unlabelled") != "error";
+    seed_known_categories(*options, stored);
     auto opened = open_csv_stream(args.get("data"), *options);
     if (!opened) return opened.status();
     return std::unique_ptr<Stream>(std::move(opened).value());
@@ -220,19 +221,23 @@ int run_eval(std::span<char* const> argv) {
     max_samples = *m;
   }
 
-  auto stream = open_stream(args, *seed, *skip, max_samples);
+  // A loaded model's schema comes first: its category dictionaries code
+  // this file's categories as they were coded in training.
+  Schema stored;
+  std::unique_ptr<Learner> learner;
+  if (args.given("load")) {
+    auto loaded = load_learner(args.get("load"), &stored);
+    if (!loaded) return fail(loaded.status());
+    learner = std::move(loaded).value();
+  }
+  auto stream = open_stream(args, *seed, *skip, max_samples, stored);
   if (!stream) return fail(stream.status());
   const Schema& schema = (*stream)->schema();
   const std::string source = args.given("data") ? (args.get("data") == "-" ? std::string("<stdin>") : args.get("data"))
                              : args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
 
-  std::unique_ptr<Learner> learner;
   std::string categorical;  // the report's line on categorical columns (new models only)
-  if (args.given("load")) {
-    Schema stored;
-    auto loaded = load_learner(args.get("load"), &stored);
-    if (!loaded) return fail(loaded.status());
-    learner = std::move(loaded).value();
+  if (learner) {
     if (Status s = check_load_flags(args, *learner); !s) return fail(s);
     if (Status s = check_schema(stored, schema, args.get("load")); !s) return fail(s);
     if (learner->n_outputs() != schema.n_targets())

@@ -93,10 +93,11 @@ Result<ColumnMap> map_columns(const Schema& data, const Schema& model, std::size
   return m;
 }
 
-Result<std::unique_ptr<TableStream>> open_data(const ArgParser& args) {
+Result<std::unique_ptr<TableStream>> open_data(const ArgParser& args, const Schema& stored = {}) {
   auto options = read_data_options(args);
   if (!options) return options.status();
   options->no_target = true;
+  seed_known_categories(*options, stored);
   return open_csv_stream(args.get("data"), *options);
 }
 
@@ -228,7 +229,7 @@ int run_checkpoint(const ArgParser& args) {
     names.clear();
     for (std::size_t c = 0; c < k; ++c) names.push_back(std::to_string(c));
   }
-  auto stream = open_data(args);
+  auto stream = open_data(args, stored);
   if (!stream) return fail(stream.status());
   TableStream& s = **stream;
   const std::string source = source_name(args);

@@ -80,4 +80,10 @@ Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets
   return o;
 }
 
+void seed_known_categories(CsvOptions& options, const Schema& stored) {
+  for (std::size_t f = 0; f < stored.category_values.size() && f < stored.feature_names.size(); ++f)
+    if (!stored.category_values[f].empty())
+      options.known_categories.emplace_back(stored.feature_names[f], stored.category_values[f]);
+}
+
 }  // namespace irithyll::cli

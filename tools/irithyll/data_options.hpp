@@ -19,6 +19,9 @@ void declare_data_options(ArgParser& p);
 // several_targets: --target may list several columns (a,b,c: multi-target
 // regression); else a list is refused.
 Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets = false);
+// A loaded model's category dictionaries (its checkpoint's schema) into the
+// reader's options, so the file's categories get the codes the model learned.
+void seed_known_categories(CsvOptions& options, const Schema& stored);
 // "a,b,c" -> {"a","b","c"} (no quoting: names with commas need the header fixed).
 std::vector<std::string> split_list(const std::string& text);
 

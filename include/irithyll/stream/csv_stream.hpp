@@ -51,7 +51,10 @@
 //     number, categorical otherwise or when listed in CsvOptions::categorical.
 //     A later non-number in a numeric column is an error. Categorical values
 //     become ids 0, 1, 2, ... in order of first appearance, per column
-//     (the dictionary is the reader's: the same input gives the same ids).
+//     (the dictionary is the reader's: the same input gives the same ids),
+//     after the values CsvOptions::known_categories seeds (a loaded model's
+//     dictionary, so other files code the same values alike). The values met
+//     so far are in Schema::category_values.
 //     Schema::categorical_features lists the categorical feature columns
 //     decided by the end of the look-ahead (listed ones, and those whose
 //     first value there is not a number); a column with no value in the
@@ -74,6 +77,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/status.hpp"
@@ -100,6 +104,11 @@ struct CsvOptions {
   std::vector<std::string> features;     // empty = every column but the target
   std::vector<std::string> drop;         // never features
   std::vector<std::string> categorical;  // categorical even if numbers (names, or 0-based feature indices)
+  // A model's category dictionaries (feature name, values in code order): such
+  // a column is categorical, its listed values keep codes 0, 1, ... and
+  // values not listed get the next codes. Names that are not feature columns
+  // are ignored (the caller checks columns against the model).
+  std::vector<std::pair<std::string, std::vector<std::string>>> known_categories;
   std::vector<std::string> classes;      // fixed class list; empty = infer
   std::size_t max_classes = 1000;        // guard rail (see above)
   std::uint64_t lookahead_rows = 10000;  // >= 1

@@ -30,6 +30,10 @@ struct Schema {
   // Several regression targets (multi-target streams): every target's name in
   // delivery order, target_name being the first. Empty for one target.
   std::vector<std::string> target_names{};
+  // Per feature (empty, or size n_features): a categorical feature's values in
+  // code order (value i was given code i), as the table reader has met them
+  // so far. Checkpoints store it so that a model meets its codes again.
+  std::vector<std::vector<std::string>> category_values{};
   std::size_t n_features() const { return feature_names.size(); }
   std::size_t n_targets() const { return target_names.empty() ? 1 : target_names.size(); }
   std::size_t n_classes() const { return class_names.size(); }
