@@ -126,7 +126,6 @@ void MoEDistributionalSGBT::reset() {
   probs_.assign(config_.n_experts, 0.0);
   route_.assign(config_.n_experts, 0.0);
   mu_.assign(config_.n_experts, 0.0);
-  n_features_ = 0;
   samples_seen_ = skipped_ = 0;
 }
 
@@ -163,16 +162,12 @@ void MoEDistributionalSGBT::test_shadow(Slot& s, double w, double nll_active, do
 
 void MoEDistributionalSGBT::learn_one(std::span<const double> x, double y, double weight) {
   if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || x.empty() ||
-      (n_features_ > 0 && x.size() != n_features_)) {
+      (gate_.n_features() > 0 && x.size() != gate_.n_features())) {
     ++skipped_;
     return;
   }
-  if (n_features_ == 0) {
-    n_features_ = x.size();
-    gate_.resize(n_features_);
-  }
-  gate_.probabilities(x, probs_);
-  MoEGate::route(probs_, config_.routing, config_.top_k, route_);
+  if (gate_.n_features() == 0) gate_.resize(x.size());  // the first sample fixes the width
+  gate_.route_at(x, config_.routing, config_.top_k, probs_, route_);
   const double n_routed = static_cast<double>(MoEGate::n_routed(config_.routing, config_.top_k, experts_.size()));
   std::size_t best = 0;
   double best_nll = 0.0;
@@ -192,8 +187,7 @@ void MoEDistributionalSGBT::learn_one(std::span<const double> x, double y, doubl
 }
 
 std::pair<double, double> MoEDistributionalSGBT::predict_mu_sigma(std::span<const double> x) const {
-  gate_.probabilities(x, probs_);
-  MoEGate::route(probs_, config_.routing, config_.top_k, route_);
+  gate_.route_at(x, config_.routing, config_.top_k, probs_, route_);
   // Two passes over the routed experts: the mean, then the total variance
   // around it (no cancellation of sum r (sigma^2 + mu^2) - mu^2).
   double mu = 0.0;
@@ -209,8 +203,7 @@ std::pair<double, double> MoEDistributionalSGBT::predict_mu_sigma(std::span<cons
 }
 
 double MoEDistributionalSGBT::predict_one(std::span<const double> x) const {
-  gate_.probabilities(x, probs_);
-  MoEGate::route(probs_, config_.routing, config_.top_k, route_);
+  gate_.route_at(x, config_.routing, config_.top_k, probs_, route_);
   double mu = 0.0;
   for (std::size_t k = 0; k < experts_.size(); ++k)
     if (route_[k] > 0.0) mu += route_[k] * experts_[k].active.predict_one(x);
@@ -236,7 +229,7 @@ std::size_t MoEDistributionalSGBT::memory_bytes() const {
 void MoEDistributionalSGBT::encode(ByteWriter& out) const {
   out.u32(kFormatVersion);
   config_.encode(out);
-  out.u64(n_features_);
+  out.u64(gate_.n_features());
   out.u64(samples_seen_);
   out.u64(skipped_);
   out.u64(generation_);
@@ -261,14 +254,14 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
   MoEDistributionalSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
   next.reset();
-  next.n_features_ = in.u64("n_features");
+  const std::uint64_t d = in.u64("n_features");
   next.samples_seen_ = in.u64("samples_seen");
   next.skipped_ = in.u64("skipped");
   next.generation_ = in.u64("generation");
   next.swaps_ = in.u64("swaps");
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(next.gate_.decode(in).with_context("moe_distributional_sgbt gate"));
-  if (next.gate_.n_experts() != next.config_.n_experts || next.gate_.n_features() != next.n_features_)
+  if (next.gate_.n_experts() != next.config_.n_experts || next.gate_.n_features() != d)
     return Status::corruption("moe_distributional_sgbt: gate sizes differ from the model's");
   for (Slot& s : next.experts_) {
     IRITHYLL_RETURN_IF_ERROR(s.active.decode(in).with_context("moe_distributional_sgbt expert"));
@@ -280,7 +273,7 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
     s.range = in.f64("shadow range");
     if (!in.ok()) return in.status();
     for (const DistributionalSGBT* e : {&s.active, &s.shadow})
-      if (e->n_features() != 0 && e->n_features() != next.n_features_)
+      if (e->n_features() != 0 && e->n_features() != d)
         return Status::corruption("moe_distributional_sgbt: an expert's feature count differs");
   }
   *this = std::move(next);

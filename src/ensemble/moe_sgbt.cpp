@@ -87,13 +87,11 @@ void MoESGBT::reset() {
   route_.assign(config_.n_experts, 0.0);
   proba_.assign(n_classes(), 0.0);
   mix_.assign(n_classes(), 0.0);
-  n_features_ = 0;
   samples_seen_ = skipped_ = 0;
 }
 
 void MoESGBT::routing_weights(std::span<const double> x, std::span<double> out) const {
-  gate_.probabilities(x, probs_);
-  MoEGate::route(probs_, config_.routing, config_.top_k, out);
+  gate_.route_at(x, config_.routing, config_.top_k, probs_, out);
 }
 
 double MoESGBT::expert_loss(std::size_t k, std::span<const double> x, double y) const {
@@ -107,16 +105,12 @@ double MoESGBT::expert_loss(std::size_t k, std::span<const double> x, double y) 
 
 void MoESGBT::learn_one(std::span<const double> x, double y, double weight) {
   if (bad_target(task_, n_classes_, y) || !(weight > 0.0) || !std::isfinite(weight) || x.empty() ||
-      (n_features_ > 0 && x.size() != n_features_)) {
+      (gate_.n_features() > 0 && x.size() != gate_.n_features())) {
     ++skipped_;
     return;
   }
-  if (n_features_ == 0) {
-    n_features_ = x.size();
-    gate_.resize(n_features_);
-  }
-  gate_.probabilities(x, probs_);
-  MoEGate::route(probs_, config_.routing, config_.top_k, route_);
+  if (gate_.n_features() == 0) gate_.resize(x.size());  // the first sample fixes the width
+  gate_.route_at(x, config_.routing, config_.top_k, probs_, route_);
   std::size_t best = 0;
   double best_loss = 0.0;
   for (std::size_t k = 0; k < experts_.size(); ++k) {
@@ -168,7 +162,7 @@ void MoESGBT::encode(ByteWriter& out) const {
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);
-  out.u64(n_features_);
+  out.u64(gate_.n_features());
   out.u64(samples_seen_);
   out.u64(skipped_);
   gate_.encode(out);
@@ -203,7 +197,6 @@ Status MoESGBT::decode(ByteReader& in) {
   config_ = config;
   task_ = t;
   n_classes_ = k;
-  n_features_ = d;
   samples_seen_ = seen;
   skipped_ = skipped;
   gate_ = std::move(gate);

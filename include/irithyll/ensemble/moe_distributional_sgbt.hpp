@@ -79,7 +79,7 @@ class MoEDistributionalSGBT final : public Learner, public IntervalPredictor {
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }
-  std::size_t n_features() const override { return n_features_; }
+  std::size_t n_features() const override { return gate_.n_features(); }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
@@ -112,7 +112,6 @@ class MoEDistributionalSGBT final : public Learner, public IntervalPredictor {
   void test_shadow(Slot& s, double w, double nll_active, double nll_shadow);
 
   MoEDistributionalSGBTConfig config_{};
-  std::size_t n_features_ = 0;
   MoEGate gate_;
   std::vector<Slot> experts_;
   std::uint64_t generation_ = 0;  // shadows made so far (seeds each one distinctly)

@@ -65,6 +65,12 @@ class MoEGate {
   // How many experts route() keeps: all for soft, else min(top_k, n_experts).
   // Learners scale an expert's sample weight by it, so a uniform gate hands
   // every routed expert the plain sample.
+  // Both steps at x: probs = probabilities(x), route = route(probs).
+  void route_at(std::span<const double> x, MoERouting routing, std::size_t top_k, std::span<double> probs,
+                std::span<double> route) const {
+    probabilities(x, probs);
+    MoEGate::route(probs, routing, top_k, route);
+  }
   static std::size_t n_routed(MoERouting routing, std::size_t top_k, std::size_t n_experts) {
     return routing == MoERouting::kSoft ? n_experts : std::min(top_k, n_experts);
   }

@@ -67,7 +67,7 @@ class MoESGBT final : public Learner {
   std::string_view name() const override { return "moe_sgbt"; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
-  std::size_t n_features() const override { return n_features_; }
+  std::size_t n_features() const override { return gate_.n_features(); }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
@@ -95,7 +95,6 @@ class MoESGBT final : public Learner {
   MoESGBTConfig config_{};
   Task task_ = Task::kRegression;
   std::size_t n_classes_ = 0;
-  std::size_t n_features_ = 0;
   MoEGate gate_;
   std::vector<SGBTLearner> experts_;
   std::uint64_t samples_seen_ = 0, skipped_ = 0;
