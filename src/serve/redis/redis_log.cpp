@@ -59,10 +59,6 @@ std::string text_of(const redisReply* r) {
 constexpr std::string_view kRenewScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end "
     "return 0";
-// HGET only while ARGV[1] holds the lease KEYS[1]: 0, or {1, value-or-nil}.
-constexpr std::string_view kOwnedGetScript =
-    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end "
-    "return {1, redis.call('HGET', KEYS[2], ARGV[2])}";
 constexpr std::string_view kReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end return 1";
 
@@ -101,36 +97,29 @@ class RedisLog final : public Log {
                                                           std::string_view stream, std::string_view group,
                                                           std::string_view consumer, std::string_view start,
                                                           std::size_t count) override {
-    auto held = watch_holder(lease_key, token);
-    if (!held) return held.status();
-    if (!*held) return std::optional<std::vector<LogEntry>>{};
-    Args multi, read, exec;
-    multi.add("MULTI");
+    Args read;
     read.add("XREADGROUP").add("GROUP").add(group).add(consumer).add("COUNT").own(std::to_string(count));
     read.add("STREAMS").add(stream).add(start);
-    exec.add("EXEC");
-    auto done = transact({&multi, &read, &exec}, "owned XREADGROUP");
+    auto done = fenced(lease_key, token, read, "owned XREADGROUP");
     if (!done) return done.status();
-    const redisReply* reply = done->get();
-    if (reply->type != REDIS_REPLY_ARRAY) return std::optional<std::vector<LogEntry>>{};  // the lease moved
-    if (reply->elements != 1) return Status::io_error("owned XREADGROUP: unexpected EXEC reply");
-    IRITHYLL_RETURN_IF_ERROR(check(reply->element[0], "owned XREADGROUP"));
-    auto entries = entries_of(reply->element[0]);
+    if (!*done) return std::optional<std::vector<LogEntry>>{};  // not the holder
+    auto entries = entries_of((*done)->get()->element[0]);
     if (!entries) return entries.status();
     return std::optional<std::vector<LogEntry>>{std::move(*entries)};
   }
 
+  // The same fence as read_owned, around one HGET.
   Result<OwnedValue> hash_get_owned(std::string_view lease_key, std::string_view token, std::string_view hash,
                                     std::string_view field) override {
-    Args a;
-    a.add("EVAL").add(kOwnedGetScript).add("2").add(lease_key).add(hash).add(token).add(field);
-    auto r = call(a, "owned HGET");
-    if (!r) return r.status();
-    const redisReply* reply = r->get();
+    Args get;
+    get.add("HGET").add(hash).add(field);
+    auto done = fenced(lease_key, token, get, "owned HGET");
+    if (!done) return done.status();
     OwnedValue out;
-    if (reply->type != REDIS_REPLY_ARRAY) return out;  // 0: not the holder
+    if (!*done) return out;  // not the holder
     out.held = true;
-    if (reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING) out.value = text_of(reply->element[1]);
+    const redisReply* value = (*done)->get()->element[0];
+    if (value->type == REDIS_REPLY_STRING) out.value = text_of(value);
     return out;
   }
 
@@ -371,6 +360,26 @@ class RedisLog final : public Log {
     }
     if (!first.is_ok()) return first;
     return Held{std::move(last)};
+  }
+  // One command run only while `token` holds the lease: WATCH + GET, then
+  // MULTI / command / EXEC. Empty when the lease is not ours or moved before
+  // EXEC; else EXEC's reply, whose element[0] is the command's (an error
+  // reply there is returned as a status).
+  Result<std::optional<Held>> fenced(std::string_view lease_key, std::string_view token, Args& command,
+                                     std::string_view what) {
+    auto held = watch_holder(lease_key, token);
+    if (!held) return held.status();
+    if (!*held) return std::optional<Held>{};
+    Args multi, exec;
+    multi.add("MULTI");
+    exec.add("EXEC");
+    auto done = transact({&multi, &command, &exec}, what);
+    if (!done) return done.status();
+    const redisReply* reply = done->get();
+    if (reply->type != REDIS_REPLY_ARRAY) return std::optional<Held>{};  // the lease moved
+    if (reply->elements != 1) return Status::io_error(std::string(what) + ": unexpected EXEC reply");
+    IRITHYLL_RETURN_IF_ERROR(check(reply->element[0], what));
+    return std::optional<Held>{std::move(*done)};
   }
   // Reads n pipelined replies; all are consumed even after an error.
   Status drain(std::size_t n, std::string_view what) {
