@@ -53,23 +53,54 @@ for prefix in one two; do
   $CLI produce --redis "127.0.0.1:$port" --prefix $prefix --partitions 8 --stream friedman \
     --max-samples "$N" --keys "$KEYS" >/dev/null
 done
-# Time to the last prediction: sum of XLEN over the output streams reaches N
-# (polled every 20 ms). The final checkpoint and the idle wait come after it;
-# the checkpoint's latency is printed separately.
-predicted() {
-  local total=0 p
-  for p in 0 1 2 3 4 5 6 7; do total=$((total + $(redis-cli -p "$port" xlen "{$1:$p}:out"))); done
-  echo $total
+# Time to the last prediction: the output streams' XLEN sum reaches N, polled
+# every 20 ms over one connection. (A loop of redis-cli calls forked eight
+# processes a poll, about 3 ms of CPU each: half a core taken from the
+# workers, which only two workers on two cores felt.) The final checkpoint
+# and the idle wait come after it; the checkpoint's latency is printed
+# separately. Prints the wall clock (seconds since the epoch) at the poll
+# that saw N, and redis-server's CPU seconds then.
+redis_cpu() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/$redis_pid/stat; }
+wait_predicted() {
+  python3 - "$port" "$1" "$N" "$redis_pid" "$(getconf CLK_TCK)" <<'PY'
+import socket, sys, time
+port, prefix, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+pid, hz = sys.argv[4], int(sys.argv[5])
+s = socket.create_connection(("127.0.0.1", port))
+f = s.makefile("rb")
+def cmd(*args):
+    out = b"*%d\r\n" % len(args)
+    for a in args:
+        a = a.encode()
+        out += b"$%d\r\n%s\r\n" % (len(a), a)
+    return out
+polls = b"".join(cmd("XLEN", "{%s:%d}:out" % (prefix, p)) for p in range(8))
+while True:
+    s.sendall(polls)
+    total = 0
+    for _ in range(8):
+        line = f.readline()
+        if not line.startswith(b":"):
+            sys.exit("unexpected reply: %r" % line)
+        total += int(line[1:])
+    if total >= n:
+        t = time.time()
+        stat = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+        print("%.6f %.2f" % (t, (int(stat[11]) + int(stat[12])) / hz))
+        break
+    time.sleep(0.02)
+PY
 }
-wait_predicted() { while [ "$(predicted "$1")" -lt "$N" ]; do sleep 0.02; done; now; }
-t0=$(now); serve one 8 "$tmp/w1" & a=$!; t1=$(wait_predicted one); wait $a
-one=$(python3 -c "print($N / ($t1 - $t0))")
-t0=$(now); serve two 4 "$tmp/w2a" & a=$!; serve two 4 "$tmp/w2b" & b=$!; t1=$(wait_predicted two); wait $a $b
-two=$(python3 -c "print($N / ($t1 - $t0))")
+# Redis CPU while serving: from the start to the last prediction.
+r0=$(redis_cpu); t0=$(now); serve one 8 "$tmp/w1" & a=$!; read -r t1 r1 <<<"$(wait_predicted one)"; wait $a
+one=$(python3 -c "print($N / ($t1 - $t0))"); redis_one=$(python3 -c "print(round(($r1 - $r0) / $N * 1e6, 2))")
+r0=$(redis_cpu); t0=$(now); serve two 4 "$tmp/w2a" & a=$!; serve two 4 "$tmp/w2b" & b=$!
+read -r t1 r1 <<<"$(wait_predicted two)"; wait $a $b
+two=$(python3 -c "print($N / ($t1 - $t0))"); redis_two=$(python3 -c "print(round(($r1 - $r0) / $N * 1e6, 2))")
 cpu() { awk '{print $1 + $2}' "$1.cpu"; }
-# Redis CPU over everything (2 x produce + 2 x serve of N samples), from /proc.
-redis_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/$redis_pid/stat)
-echo "redis-server CPU: ${redis_cpu}s for 2 x $N samples = $(python3 -c "print(round($redis_cpu / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack)"
+# Redis CPU over everything (2 x produce + 2 x serve of N samples, final checkpoints included).
+redis_all=$(redis_cpu)
+echo "redis-server CPU: ${redis_all}s for 2 x $N samples = $(python3 -c "print(round($redis_all / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack + checkpoints); while serving: $redis_one us (1 worker), $redis_two us (2 workers) per sample"
 echo "checkpoints (1 worker): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits,", m["key_writes"], "key records written, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
 python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" "$keyed_wall" "$keyed_cpu" <<'PY'
 import sys
