@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `irithyll serve` against the bare learner (issue 15).
 #
-#   [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
+#   [ROUNDS=1] [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
 #
 # Starts a throwaway redis-server on a loopback port, then measures
 #   bare     `irithyll eval` on the same stream and model (predict + learn, one model)
@@ -10,8 +10,11 @@
 #   1 worker `irithyll serve` over 8 partitions of the same N samples (KEYS keys)
 #   2 workers the same samples under another prefix, each worker owning 4 partitions
 # Worker time is wall time from start to the last prediction, plus the CPU
-# time of each process (which includes the final checkpoint). Prints one
-# markdown table. Needs build/irithyll, build/bench/bench_serve_bare_keys (Release)
+# time of each process (which includes the final checkpoint). With ROUNDS=R
+# the one- and two-worker runs alternate R times (a fresh prefix each, Redis
+# emptied between rounds), so both see the same stretch of a noisy machine;
+# the table has the medians (range), the ratio the median of the per-round
+# ratios. Prints one markdown table. Needs build/irithyll, build/bench/bench_serve_bare_keys (Release)
 # and redis-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +22,7 @@ N=${1:-100000}
 KEYS=${2:-64}
 shift $(( $# > 2 ? 2 : $# )) || true
 MODEL=(--model sgbt "$@")
-CLI=build/irithyll
+CLI=${IRITHYLL_CLI:-build/irithyll}  # another build to compare: IRITHYLL_CLI=path/irithyll
 IDLE_MS=1000
 # Checkpoint intervals of the workers (the serve defaults): a partition
 # commits every CHECKPOINT_MS (window, acks, keys due); a changed key's model
@@ -49,10 +52,6 @@ serve() {  # prefix max-partitions log
     --max-partitions "$2" --features 10 "${MODEL[@]}" --metrics-ms 0 --idle-exit-ms $IDLE_MS \
     --checkpoint-ms "$CHECKPOINT_MS" --key-checkpoint-ms "$KEY_CHECKPOINT_MS" --checkpoint-entries 100000000 >"$3" 2>&1
 }
-for prefix in one two; do
-  $CLI produce --redis "127.0.0.1:$port" --prefix $prefix --partitions 8 --stream friedman \
-    --max-samples "$N" --keys "$KEYS" >/dev/null
-done
 # Time to the last prediction: the output streams' XLEN sum reaches N, polled
 # every 20 ms over one connection. (A loop of redis-cli calls forked eight
 # processes a poll, about 3 ms of CPU each: half a core taken from the
@@ -91,28 +90,52 @@ while True:
     time.sleep(0.02)
 PY
 }
-# Redis CPU while serving: from the start to the last prediction.
-r0=$(redis_cpu); t0=$(now); serve one 8 "$tmp/w1" & a=$!; read -r t1 r1 <<<"$(wait_predicted one)"; wait $a
-one=$(python3 -c "print($N / ($t1 - $t0))"); redis_one=$(python3 -c "print(round(($r1 - $r0) / $N * 1e6, 2))")
-r0=$(redis_cpu); t0=$(now); serve two 4 "$tmp/w2a" & a=$!; serve two 4 "$tmp/w2b" & b=$!
-read -r t1 r1 <<<"$(wait_predicted two)"; wait $a $b
-two=$(python3 -c "print($N / ($t1 - $t0))"); redis_two=$(python3 -c "print(round(($r1 - $r0) / $N * 1e6, 2))")
+produce() {
+  $CLI produce --redis "127.0.0.1:$port" --prefix "$1" --partitions 8 --stream friedman \
+    --max-samples "$N" --keys "$KEYS" >/dev/null
+}
 cpu() { awk '{print $1 + $2}' "$1.cpu"; }
-# Redis CPU over everything (2 x produce + 2 x serve of N samples, final checkpoints included).
-redis_all=$(redis_cpu)
-echo "redis-server CPU: ${redis_all}s for 2 x $N samples = $(python3 -c "print(round($redis_all / (2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack + checkpoints); while serving: $redis_one us (1 worker), $redis_two us (2 workers) per sample"
-echo "checkpoints (1 worker): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits,", m["key_writes"], "key records written, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
-python3 - "$bare" "$one" "$two" "$(cpu "$tmp/w1")" "$(cpu "$tmp/w2a")" "$(cpu "$tmp/w2b")" "$N" "$KEYS" "$(cpu "$tmp/bare")" "$keyed_wall" "$keyed_cpu" <<'PY'
-import sys
-bare, one, two, c1, c2a, c2b = map(float, sys.argv[1:7])
-n, keys, cb = int(sys.argv[7]), sys.argv[8], float(sys.argv[9])
-kw, kc = float(sys.argv[10]), float(sys.argv[11])
-# CPU rate: samples per CPU-second of the learner or worker process (what it
-# sustains with a core to itself; Redis runs in its own process).
-print(f"| run ({n} samples, {keys} keys, 8 partitions) | wall samples/s | wall ratio | process CPU s | CPU samples/s | CPU ratio |")
-print("|---|---|---|---|---|---|")
-print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | {cb:.2f} | {n / cb:,.0f} | 1.00 |")
-print(f"| bare keyed (one learner per key, no log) | {kw:,.0f} | {kw / bare:.2f} | {kc:.2f} | {n / kc:,.0f} | {cb / kc:.2f} |")
-print(f"| 1 worker | {one:,.0f} | {one / bare:.2f} of bare, {one / kw:.2f} of keyed | {c1:.2f} | {n / c1:,.0f} | {cb / c1:.2f} of bare, {kc / c1:.2f} of keyed |")
-print(f"| 2 workers | {two:,.0f} | {two / one:.2f}x one worker | {c2a:.2f} + {c2b:.2f} | {n / max(c2a, c2b):,.0f} (slower worker) | {c1 / max(c2a, c2b):.2f}x one worker |")
+rate() { python3 -c "print($N / ($2 - $1))"; }
+per_sample() { python3 -c "print(round(($2 - $1) / $N * 1e6, 2))"; }
+ROUNDS=${ROUNDS:-1}
+redis_all=0
+rounds=()
+for r in $(seq "$ROUNDS"); do
+  # Redis CPU while serving: from the start to the last prediction.
+  produce "one$r"
+  r0=$(redis_cpu); t0=$(now); serve "one$r" 8 "$tmp/w1" & a=$!; read -r t1 r1 <<<"$(wait_predicted "one$r")"; wait $a
+  one=$(rate "$t0" "$t1"); redis_one=$(per_sample "$r0" "$r1")
+  produce "two$r"
+  r0=$(redis_cpu); t0=$(now); serve "two$r" 4 "$tmp/w2a" & a=$!; serve "two$r" 4 "$tmp/w2b" & b=$!
+  read -r t1 r1 <<<"$(wait_predicted "two$r")"; wait $a $b
+  two=$(rate "$t0" "$t1"); redis_two=$(per_sample "$r0" "$r1")
+  rounds+=("$one $two $(cpu "$tmp/w1") $(cpu "$tmp/w2a") $(cpu "$tmp/w2b") $redis_one $redis_two")
+  echo "round $r: 1 worker $one/s, 2 workers $two/s" >&2
+  # Redis CPU over everything (produce + serve of 2 x N samples, final checkpoints included).
+  redis_all=$(redis_cpu)
+  [ "$r" -lt "$ROUNDS" ] && redis-cli -p "$port" flushall >/dev/null
+done
+echo "redis-server CPU: ${redis_all}s for $ROUNDS x 2 x $N samples = $(python3 -c "print(round($redis_all / ($ROUNDS * 2 * $N) * 1e6, 2))") us per sample (produce + deliver + predict + ack + checkpoints)"
+echo "checkpoints (1 worker, last round): $(tail -1 "$tmp/w1" | python3 -c 'import json,sys; m=json.load(sys.stdin); print(m["checkpoints"], "commits,", m["key_writes"], "key records written, last", m["checkpoint_ms"], "ms, max", m["checkpoint_ms_max"], "ms")')"
+python3 - "$bare" "$N" "$KEYS" "$(cpu "$tmp/bare")" "$keyed_wall" "$keyed_cpu" "${rounds[@]}" <<'PY'
+import statistics, sys
+bare, n, keys, cb, kw, kc = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3], *map(float, sys.argv[4:7])
+rows = [list(map(float, r.split())) for r in sys.argv[7:]]
+col = lambda i: [r[i] for r in rows]
+def med(xs, fmt):
+    m = statistics.median(xs)
+    return fmt.format(m) if len(xs) == 1 else (fmt + " ({}-{})").format(m, fmt.format(min(xs)), fmt.format(max(xs)))
+one, two = col(0), col(1)
+c1, c2 = col(2), [max(r[3], r[4]) for r in rows]
+print(f"| run ({n} samples, {keys} keys, 8 partitions, {len(rows)} rounds) | wall samples/s | wall ratio | process CPU s | CPU samples/s | CPU ratio | redis-server CPU per sample while serving |")
+print("|---|---|---|---|---|---|---|")
+print(f"| bare learner (irithyll eval) | {bare:,.0f} | 1.00 | {cb:.2f} | {n / cb:,.0f} | 1.00 | - |")
+print(f"| bare keyed (one learner per key, no log) | {kw:,.0f} | {kw / bare:.2f} | {kc:.2f} | {n / kc:,.0f} | {cb / kc:.2f} | - |")
+# CPU rate: samples per CPU-second of the worker process (what it sustains
+# with a core to itself; Redis runs in its own process).
+print(f"| 1 worker | {med(one, '{:,.0f}')} | {med([x / kw for x in one], '{:.2f}')} of keyed | {med(c1, '{:.2f}')} |"
+      f" {med([n / c for c in c1], '{:,.0f}')} | {med([kc / c for c in c1], '{:.2f}')} of keyed | {med(col(5), '{:.2f}')} us |")
+print(f"| 2 workers | {med(two, '{:,.0f}')} | **{med([b / a for a, b in zip(one, two)], '{:.2f}')}x one worker** |"
+      f" {med(c2, '{:.2f}')} (slower worker) | {med([n / c for c in c2], '{:,.0f}')} (slower worker) |"
+      f" {med([a / b for a, b in zip(c1, c2)], '{:.2f}')}x one worker | {med(col(6), '{:.2f}')} us |")
 PY

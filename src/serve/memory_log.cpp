@@ -2,6 +2,8 @@
 // "<n+1>-0", so an id maps back to its index without a search.
 #include "irithyll/serve/memory_log.hpp"
 
+#include <algorithm>
+
 namespace irithyll::serve {
 
 Status MemoryLog::create_group(std::string_view stream, std::string_view group) {
@@ -73,13 +75,26 @@ Status MemoryLog::ack(std::string_view stream, std::string_view group, std::span
   return Status::ok();
 }
 
-Result<std::uint64_t> MemoryLog::lag(std::string_view stream, std::string_view group) {
-  std::lock_guard lock(mu_);
+std::uint64_t MemoryLog::lag_locked(std::string_view stream, std::string_view group) const {
   auto s = streams_.find(stream);
-  if (s == streams_.end()) return std::uint64_t{0};
+  if (s == streams_.end()) return 0;
   auto g = s->second.groups.find(group);
   if (g == s->second.groups.end()) return static_cast<std::uint64_t>(s->second.entries.size());
   return static_cast<std::uint64_t>(s->second.entries.size() - g->second.delivered);
+}
+
+Result<std::uint64_t> MemoryLog::lag(std::string_view stream, std::string_view group) {
+  std::lock_guard lock(mu_);
+  return lag_locked(stream, group);
+}
+
+Result<bool> MemoryLog::wait_for_entries(std::span<const std::string> streams, std::string_view group, int timeout_ms) {
+  std::unique_lock lock(mu_);
+  return appended_.wait_for(lock, std::chrono::milliseconds(std::max(1, timeout_ms)), [&] {
+    for (const auto& s : streams)
+      if (lag_locked(s, group) > 0) return true;
+    return false;
+  });
 }
 
 std::size_t MemoryLog::unacked(std::string_view stream, std::string_view group) {
@@ -97,6 +112,7 @@ void MemoryLog::append(std::string_view stream, const Fields& fields) {
   if (it == streams_.end()) it = streams_.emplace(std::string(stream), Stream{}).first;
   auto& entries = it->second.entries;
   entries.push_back(LogEntry{EntryId{entries.size() + 1, 0}.to_string(), fields});
+  appended_.notify_all();
 }
 
 Result<std::vector<LogEntry>> MemoryLog::range(std::string_view stream, std::size_t count) {

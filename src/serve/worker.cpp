@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <thread>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/model_file.hpp"
@@ -416,6 +417,21 @@ Result<std::size_t> Worker::poll() {
   // A partition that changed hands is activity too: its entries come next round.
   if (done == 0 && r.m.takeovers + r.m.lost != moves_before) done = 1;
   return done;
+}
+
+Result<bool> Worker::wait_for_input(int max_ms) {
+  Rep& r = *rep_;
+  const int ms = std::clamp(max_ms, 1, std::max(1, r.config.lease_ms / 3));
+  std::vector<std::string> streams;
+  for (const auto& [p, part] : r.owned) {
+    if (part->replaying) return true;  // the pending list comes first, no wait
+    streams.push_back(r.config.names.input(p));
+  }
+  if (streams.empty()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return false;
+  }
+  return r.log.wait_for_entries(streams, r.config.names.group(), ms);
 }
 
 Status Worker::shutdown() {

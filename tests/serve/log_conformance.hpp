@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "irithyll/serve/log.hpp"
 
 namespace irithyll::serve::test {
@@ -89,6 +92,47 @@ inline void check_owned_reads(Log& log) {
   auto absent = log.hash_get_owned("ol", "b", "oh", "nope");
   EXPECT_TRUE(absent->held);
   EXPECT_FALSE(absent->value.has_value());
+}
+
+// wait_for_entries on a log that waits on its streams (not the polling
+// default): false while every entry was delivered, true while one was not.
+inline void check_wait_for_entries(Log& log) {
+  ASSERT_TRUE(log.create_group("w", "g").is_ok());
+  ASSERT_TRUE(*log.acquire_lease("wl", "a", 60000));
+  const std::vector<std::string> streams{"w"};
+  auto none = log.read_owned("wl", "a", "w", "g", "c", ">", 10);
+  ASSERT_TRUE(none.is_ok() && none->has_value());
+  EXPECT_TRUE((*none)->empty());
+  auto idle = log.wait_for_entries(streams, "g", 20);
+  ASSERT_TRUE(idle.is_ok()) << idle.status().to_string();
+  EXPECT_FALSE(*idle);
+  log.append("w", {{"i", "0"}});
+  log.append("w", {{"i", "1"}});
+  ASSERT_TRUE(log.flush().is_ok());
+  EXPECT_TRUE(*log.wait_for_entries(streams, "g", 5000));  // at once: both after what was delivered
+  EXPECT_EQ((*log.read_owned("wl", "a", "w", "g", "c", ">", 1))->size(), 1u);
+  EXPECT_TRUE(*log.wait_for_entries(streams, "g", 5000));  // one is still undelivered
+  EXPECT_EQ((*log.read_owned("wl", "a", "w", "g", "c", ">", 10))->size(), 1u);
+  EXPECT_FALSE(*log.wait_for_entries(streams, "g", 20));
+}
+
+// A wait on `log` wakes when `writer` (another connection to the same log,
+// or the same object) appends from another thread. A wait that missed the
+// append would run out its 2 s and answer false.
+inline void check_wait_wakes(Log& log, Log& writer) {
+  ASSERT_TRUE(log.create_group("ww", "g").is_ok());
+  ASSERT_TRUE(*log.acquire_lease("wwl", "a", 60000));
+  ASSERT_TRUE((*log.read_owned("wwl", "a", "ww", "g", "c", ">", 10))->empty());
+  const std::vector<std::string> streams{"ww"};
+  std::thread appender([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    writer.append("ww", {{"i", "0"}});
+    EXPECT_TRUE(writer.flush().is_ok());
+  });
+  auto woke = log.wait_for_entries(streams, "g", 2000);
+  appender.join();
+  ASSERT_TRUE(woke.is_ok()) << woke.status().to_string();
+  EXPECT_TRUE(*woke);
 }
 
 }  // namespace irithyll::serve::test

@@ -174,6 +174,38 @@ class RedisServer {
     auto log = connect_redis(address(), 10000);
     return log ? std::move(*log) : nullptr;
   }
+  // The text of INFO <section> over a plain socket (the Log has no INFO),
+  // empty on any failure.
+  std::string info(const std::string& section) const {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port_));
+    std::string reply;
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+      const std::string cmd = "*2\r\n$4\r\nINFO\r\n$" + std::to_string(section.size()) + "\r\n" + section + "\r\n";
+      if (::write(fd, cmd.data(), cmd.size()) == static_cast<ssize_t>(cmd.size())) {
+        char buf[4096];
+        std::size_t want = 0;  // bytes of the bulk reply, header included, once the header is in
+        for (ssize_t n; (want == 0 || reply.size() < want) && (n = ::read(fd, buf, sizeof buf)) > 0;) {
+          reply.append(buf, static_cast<std::size_t>(n));
+          const auto eol = reply.find("\r\n");
+          if (want == 0 && eol != std::string::npos) want = eol + 2 + std::stoul(reply.substr(1, eol - 1)) + 2;
+        }
+        const auto eol = reply.find("\r\n");
+        reply = eol == std::string::npos ? std::string() : reply.substr(eol + 2);
+      }
+    }
+    if (fd >= 0) ::close(fd);
+    return reply;
+  }
+  // calls=N of one command in INFO commandstats (0 when never called).
+  std::uint64_t command_calls(const std::string& command) const {
+    const std::string stats = info("commandstats"), tag = "cmdstat_" + command + ":calls=";
+    const auto at = stats.find(tag);
+    return at == std::string::npos ? 0 : std::stoull(stats.substr(at + tag.size()));
+  }
 
  private:
   RedisServer() = default;

@@ -166,18 +166,29 @@ int run_serve(std::span<char* const> argv) {
   using Clock = std::chrono::steady_clock;
   auto last_metrics = Clock::now(), last_work = Clock::now();
   std::uint64_t entries_at_last = 0;
+  // The log failed: a supervisor restarts us; state is safe in the last checkpoint.
+  auto log_failed = [](const Status& s) {
+    std::fprintf(stderr, "irithyll serve: %s\n", s.to_string().c_str());
+    return 1;
+  };
   while (g_stop == 0) {
     auto done = (*worker)->poll();
-    if (!done) {
-      std::fprintf(stderr, "irithyll serve: %s\n", done.status().to_string().c_str());
-      return 1;  // the log failed: a supervisor restarts us; state is safe in the last checkpoint
-    }
+    if (!done) return log_failed(done.status());
     const auto now = Clock::now();
     if (*done > 0) {
       last_work = now;
     } else {
       if (idle_exit_ms > 0 && now - last_work >= std::chrono::milliseconds(idle_exit_ms)) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      // Sleep on the log until an entry comes, at most 100 ms, so that the
+      // idle exit, the metrics line and a SIGTERM keep their cadence.
+      const auto left = [&](std::uint64_t period_ms, Clock::time_point since) {
+        return std::chrono::ceil<std::chrono::milliseconds>(std::chrono::milliseconds(period_ms) - (now - since));
+      };
+      auto wait = std::chrono::milliseconds(100);
+      if (idle_exit_ms > 0) wait = std::min(wait, left(idle_exit_ms, last_work));
+      if (metrics_ms > 0) wait = std::min(wait, left(metrics_ms, last_metrics));
+      auto woke = (*worker)->wait_for_input(static_cast<int>(std::max<long long>(1, wait.count())));
+      if (!woke) return log_failed(woke.status());
     }
     if (metrics_ms > 0 && now - last_metrics >= std::chrono::milliseconds(metrics_ms)) {
       const double seconds = std::chrono::duration<double>(now - last_metrics).count();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,8 @@ class MemoryLog final : public Log {
                                            std::string_view start, std::size_t count, int block_ms) override;
   Status ack(std::string_view stream, std::string_view group, std::span<const std::string> ids) override;
   Result<std::uint64_t> lag(std::string_view stream, std::string_view group) override;
+  // Woken by append (a condition variable), not by polling.
+  Result<bool> wait_for_entries(std::span<const std::string> streams, std::string_view group, int timeout_ms) override;
 
   void append(std::string_view stream, const Fields& fields) override;
   Status flush() override { return Status::ok(); }
@@ -69,11 +72,13 @@ class MemoryLog final : public Log {
     std::string token;
     Clock::time_point expires;
   };
+  std::uint64_t lag_locked(std::string_view stream, std::string_view group) const;
   bool holds(std::string_view key, std::string_view token, Clock::time_point now) const;
   Result<std::vector<LogEntry>> read_locked(std::string_view stream, std::string_view group, std::string_view consumer,
                                             std::string_view start, std::size_t count);
 
   std::mutex mu_;
+  std::condition_variable appended_;
   std::map<std::string, Stream, std::less<>> streams_;
   std::map<std::string, Lease, std::less<>> leases_;
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> hashes_;

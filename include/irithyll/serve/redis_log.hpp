@@ -1,7 +1,9 @@
 // The Log on Redis Streams (hiredis), one connection per instance.
 //
 //   LogSource  XGROUP CREATE ... MKSTREAM, XREADGROUP GROUP g c COUNT n
-//              [BLOCK ms] STREAMS s start, XACK, XINFO GROUPS (lag)
+//              [BLOCK ms] STREAMS s start, XACK, XINFO GROUPS (lag); an
+//              idle wait is XREAD BLOCK after each stream's newest delivered
+//              id (taken by XREVRANGE in the fenced read's MULTI)
 //   LogSink    XADD s * f v ..., buffered and sent pipelined on flush()
 //   StateStore leases: one Lua script (SET NX PX, or PEXPIRE when the token
 //              already holds it); commits: WATCH lease, GET, MULTI, HSET

@@ -88,6 +88,11 @@ class Worker {
   // of entries processed, at least 1 when a partition changed hands (0: idle). An error is a log failure; bad messages
   // are dead letters, never errors.
   Result<std::size_t> poll();
+  // After an idle poll(): waits on the log, at most max_ms (and at most a
+  // third of the lease, so renewals keep their cadence), until an owned
+  // partition may have new entries; true when one may. Owning nothing, it
+  // sleeps max_ms (the next poll() tries the free leases again).
+  Result<bool> wait_for_input(int max_ms);
   // Final checkpoint of every owned partition, then the leases are released.
   Status shutdown();
 

@@ -3,9 +3,12 @@
 // are binary-safe. A reply is freed by the Reply guard on every path.
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <charconv>
 #include <initializer_list>
+#include <map>
 #include <memory>
+#include <span>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -64,7 +67,7 @@ constexpr std::string_view kReleaseScript =
 
 class RedisLog final : public Log {
  public:
-  explicit RedisLog(redisContext* c) : c_(c) {}
+  RedisLog(redisContext* c, int timeout_ms) : c_(c), timeout_ms_(timeout_ms) {}
   ~RedisLog() override { redisFree(c_); }
 
   Status create_group(std::string_view stream, std::string_view group) override {
@@ -97,15 +100,53 @@ class RedisLog final : public Log {
                                                           std::string_view stream, std::string_view group,
                                                           std::string_view consumer, std::string_view start,
                                                           std::size_t count) override {
-    Args read;
+    Args read, newest;
     read.add("XREADGROUP").add("GROUP").add(group).add(consumer).add("COUNT").own(std::to_string(count));
     read.add("STREAMS").add(stream).add(start);
-    auto done = fenced(lease_key, token, read, "owned XREADGROUP");
+    // A read of new entries also takes the stream's newest id in the same
+    // transaction: when the read comes back empty, every entry up to that id
+    // was delivered, so wait_for_entries can block on what comes after it.
+    const bool fresh = start == ">";
+    newest.add("XREVRANGE").add(stream).add("+").add("-").add("COUNT").add("1");
+    auto done = fresh ? fenced(lease_key, token, {&read, &newest}, "owned XREADGROUP")
+                      : fenced(lease_key, token, {&read}, "owned XREADGROUP");
     if (!done) return done.status();
     if (!*done) return std::optional<std::vector<LogEntry>>{};  // not the holder
     auto entries = entries_of((*done)->get()->element[0]);
     if (!entries) return entries.status();
+    if (fresh) {
+      std::string& tip = tips_[std::string(stream)];
+      if (!entries->empty()) {
+        tip = entries->back().id;  // what follows it was not delivered
+      } else {
+        const redisReply* last = (*done)->get()->element[1];
+        tip = last->type == REDIS_REPLY_ARRAY && last->elements > 0 && last->element[0]->type == REDIS_REPLY_ARRAY &&
+                      last->element[0]->elements == 2
+                  ? text_of(last->element[0]->element[0])
+                  : std::string("0-0");
+      }
+    }
     return std::optional<std::vector<LogEntry>>{std::move(*entries)};
+  }
+
+  // XREAD BLOCK after each stream's tip (the newest id its last fresh read
+  // saw delivered). No tip yet: answer at once, the caller reads first.
+  Result<bool> wait_for_entries(std::span<const std::string> streams, std::string_view /*group*/,
+                                int timeout_ms) override {
+    if (streams.empty()) return LogSource::wait_for_entries(streams, "", timeout_ms);
+    Args a;
+    // The block must end well inside the connection's timeout.
+    const int block = std::clamp(timeout_ms, 1, std::max(1, timeout_ms_ / 2));
+    a.add("XREAD").add("COUNT").add("1").add("BLOCK").own(std::to_string(block)).add("STREAMS");
+    for (const auto& s : streams) a.add(s);
+    for (const auto& s : streams) {
+      auto it = tips_.find(s);
+      if (it == tips_.end()) return true;
+      a.add(it->second);
+    }
+    auto r = call(a, "XREAD BLOCK");
+    if (!r) return r.status();
+    return r->get()->type == REDIS_REPLY_ARRAY && r->get()->elements > 0;  // nil: the time ran out
   }
 
   // The same fence as read_owned, around one HGET.
@@ -113,7 +154,7 @@ class RedisLog final : public Log {
                                     std::string_view field) override {
     Args get;
     get.add("HGET").add(hash).add(field);
-    auto done = fenced(lease_key, token, get, "owned HGET");
+    auto done = fenced(lease_key, token, {&get}, "owned HGET");
     if (!done) return done.status();
     OwnedValue out;
     if (!*done) return out;  // not the holder
@@ -265,7 +306,8 @@ class RedisLog final : public Log {
     for (const auto& [k, v] : values) hset.add(k).add(v);
     pexpire.add("PEXPIRE").add(lease_key).own(std::to_string(ttl_ms));
     exec.add("EXEC");
-    auto done = transact({&multi, &hset, &pexpire, &exec}, "checkpoint commit");
+    Args* const commands[] = {&multi, &hset, &pexpire, &exec};
+    auto done = transact(commands, "checkpoint commit");
     if (!done) return done.status();
     // EXEC: an array of results, or nil when WATCH saw the lease change.
     return done->get()->type == REDIS_REPLY_ARRAY;
@@ -346,7 +388,7 @@ class RedisLog final : public Log {
   }
   // Sends MULTI ... EXEC pipelined in one round trip and returns EXEC's reply
   // (nil when a watched key changed); the first error before it wins.
-  Result<Held> transact(std::initializer_list<Args*> commands, std::string_view what) {
+  Result<Held> transact(std::span<Args* const> commands, std::string_view what) {
     for (Args* a : commands)
       if (redisAppendCommandArgv(c_, a->argc(), a->argv(), a->lens()) != REDIS_OK) return io(what);
     Status first;
@@ -361,24 +403,27 @@ class RedisLog final : public Log {
     if (!first.is_ok()) return first;
     return Held{std::move(last)};
   }
-  // One command run only while `token` holds the lease: WATCH + GET, then
-  // MULTI / command / EXEC. Empty when the lease is not ours or moved before
-  // EXEC; else EXEC's reply, whose element[0] is the command's (an error
-  // reply there is returned as a status).
-  Result<std::optional<Held>> fenced(std::string_view lease_key, std::string_view token, Args& command,
-                                     std::string_view what) {
+  // Commands run only while `token` holds the lease: WATCH + GET, then
+  // MULTI / commands / EXEC. Empty when the lease is not ours or moved before
+  // EXEC; else EXEC's reply, whose element[i] is command i's (an error reply
+  // there is returned as a status).
+  Result<std::optional<Held>> fenced(std::string_view lease_key, std::string_view token,
+                                     std::initializer_list<Args*> commands, std::string_view what) {
     auto held = watch_holder(lease_key, token);
     if (!held) return held.status();
     if (!*held) return std::optional<Held>{};
     Args multi, exec;
     multi.add("MULTI");
     exec.add("EXEC");
-    auto done = transact({&multi, &command, &exec}, what);
+    std::vector<Args*> all{&multi};
+    all.insert(all.end(), commands.begin(), commands.end());
+    all.push_back(&exec);
+    auto done = transact(all, what);
     if (!done) return done.status();
     const redisReply* reply = done->get();
     if (reply->type != REDIS_REPLY_ARRAY) return std::optional<Held>{};  // the lease moved
-    if (reply->elements != 1) return Status::io_error(std::string(what) + ": unexpected EXEC reply");
-    IRITHYLL_RETURN_IF_ERROR(check(reply->element[0], what));
+    if (reply->elements != commands.size()) return Status::io_error(std::string(what) + ": unexpected EXEC reply");
+    for (std::size_t i = 0; i < reply->elements; ++i) IRITHYLL_RETURN_IF_ERROR(check(reply->element[i], what));
     return std::optional<Held>{std::move(*done)};
   }
   // Reads n pipelined replies; all are consumed even after an error.
@@ -395,6 +440,9 @@ class RedisLog final : public Log {
   }
 
   redisContext* c_;
+  int timeout_ms_;  // every command's, set on the connection
+  // Per stream, the newest id its last fresh read_owned saw delivered.
+  std::map<std::string, std::string, std::less<>> tips_;
   std::size_t buffered_ = 0;
   bool append_failed_ = false;
 };
@@ -420,7 +468,7 @@ Result<std::unique_ptr<Log>> connect_redis(const std::string& address, int timeo
     return s;
   }
   redisSetTimeout(c, tv);
-  return std::unique_ptr<Log>(new RedisLog(c));
+  return std::unique_ptr<Log>(new RedisLog(c, timeout_ms));
 }
 
 bool redis_available() { return true; }
