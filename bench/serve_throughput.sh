@@ -109,7 +109,10 @@ for r in $(seq "$ROUNDS"); do
   r0=$(redis_cpu); t0=$(now); serve "two$r" 4 "$tmp/w2a" & a=$!; serve "two$r" 4 "$tmp/w2b" & b=$!
   read -r t1 r1 <<<"$(wait_predicted "two$r")"; wait $a $b
   two=$(rate "$t0" "$t1"); redis_two=$(per_sample "$r0" "$r1")
-  rounds+=("$one $two $(cpu "$tmp/w1") $(cpu "$tmp/w2a") $(cpu "$tmp/w2b") $redis_one $redis_two")
+  # The slower worker's share of the samples: keys are not split, so with
+  # few keys one worker carries more than half (1/share caps the ratio).
+  share=$(python3 -c "import json; e=[json.loads(open(f).read().strip().splitlines()[-1])['entries'] for f in ('$tmp/w2a', '$tmp/w2b')]; print(max(e) / sum(e))")
+  rounds+=("$one $two $(cpu "$tmp/w1") $(cpu "$tmp/w2a") $(cpu "$tmp/w2b") $redis_one $redis_two $share")
   echo "round $r: 1 worker $one/s, 2 workers $two/s" >&2
   # Redis CPU over everything (produce + serve of 2 x N samples, final checkpoints included).
   redis_all=$(redis_cpu)
@@ -138,4 +141,6 @@ print(f"| 1 worker | {med(one, '{:,.0f}')} | {med([x / kw for x in one], '{:.2f}
 print(f"| 2 workers | {med(two, '{:,.0f}')} | **{med([b / a for a, b in zip(one, two)], '{:.2f}')}x one worker** |"
       f" {med(c2, '{:.2f}')} (slower worker) | {med([n / c for c in c2], '{:,.0f}')} (slower worker) |"
       f" {med([a / b for a, b in zip(c1, c2)], '{:.2f}')}x one worker | {med(col(6), '{:.2f}')} us |")
+print(f"\nTwo workers: the slower one carried {med([100 * x for x in col(7)], '{:.1f}')}% of the samples"
+      f" (keys are not split: the wall ratio is at most 1 / that share).")
 PY
