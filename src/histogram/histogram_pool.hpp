@@ -19,6 +19,10 @@
 // s falls below 1e-100 the slab is materialised (multiplied out, s = 1).
 // Counts are never decayed. Cost: O(1) per sample besides the bin writes.
 //
+// Checkpoints write each slab as a bitmap of its non-zero bins plus those
+// bins (histogram_pool.cpp; docs/format-checkpoint.md), so release() zeroes
+// a slab at once rather than leaving stale bins to acquire().
+//
 // Thread safety: one owner.
 #pragma once
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -96,6 +97,122 @@ TEST(HistogramPool, EncodeDecodeRoundTripAndTruncation) {
     ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
     EXPECT_FALSE(t.decode(tr).is_ok()) << cut;
   }
+}
+
+// Bytes of `pool` in the dense layout every build before the sparse one
+// wrote: bins, slab count, scales, every bin (g, h, count), the free list.
+std::vector<std::uint8_t> dense_bytes(const HistogramPool& pool) {
+  ByteWriter w;
+  const std::size_t k = pool.bins_per_slab() + 1;
+  w.u64(pool.bins_per_slab());
+  w.u64(pool.n_slabs());
+  for (std::uint32_t s = 0; s < pool.n_slabs(); ++s) w.f64(pool.scale(s));
+  for (std::uint32_t s = 0; s < pool.n_slabs(); ++s)
+    for (std::size_t i = 0; i < k; ++i) {
+      w.f64(pool.bins(s)[i].g);
+      w.f64(pool.bins(s)[i].h);
+      w.u64(pool.bins(s)[i].count);
+    }
+  std::vector<std::uint32_t> free;
+  for (std::uint32_t s = 0; s < pool.n_slabs(); ++s)
+    if (!pool.owns(s)) free.push_back(s);
+  w.u64(free.size());
+  for (auto f : free) w.u32(f);
+  return w.take();
+}
+
+bool same_bits(const HistogramPool& a, const HistogramPool& b) {
+  if (a.n_slabs() != b.n_slabs() || a.bins_per_slab() != b.bins_per_slab()) return false;
+  for (std::uint32_t s = 0; s < a.n_slabs(); ++s) {
+    if (a.owns(s) != b.owns(s) || std::bit_cast<std::uint64_t>(a.scale(s)) != std::bit_cast<std::uint64_t>(b.scale(s)))
+      return false;
+    for (std::size_t i = 0; i <= a.bins_per_slab(); ++i) {
+      const GradBin &x = a.bins(s)[i], &y = b.bins(s)[i];
+      if (std::bit_cast<std::uint64_t>(x.g) != std::bit_cast<std::uint64_t>(y.g) ||
+          std::bit_cast<std::uint64_t>(x.h) != std::bit_cast<std::uint64_t>(y.h) || x.count != y.count)
+        return false;
+    }
+  }
+  return true;
+}
+
+// A pool like a young tree's: 40 slabs of 20 bins, a few bins filled per
+// slab, one decayed scale, a -0.0 (not zero bit for bit), a freed slab.
+HistogramPool sample_pool() {
+  HistogramPool pool;
+  pool.configure(19);
+  Xorshift64 rng(3);
+  for (int s = 0; s < 40; ++s) {
+    const std::uint32_t slab = pool.acquire();
+    for (int j = 0; j < 3; ++j) {
+      GradBin& b = pool.bins(slab)[rng.next_u64() % 20];
+      b.g += rng.uniform() - 0.5;
+      b.h += 1.0;
+      ++b.count;
+    }
+  }
+  pool.decay_step(5, 0.5);
+  pool.bins(7)[19].g = -0.0;
+  pool.release(11);
+  return pool;
+}
+
+TEST(HistogramPool, SparseLayoutRoundTripsBitForBitAndIsSmaller) {
+  const HistogramPool pool = sample_pool();
+  ByteWriter w;
+  pool.encode(w);
+  const auto dense = dense_bytes(pool);
+  EXPECT_LT(w.size() * 4, dense.size()) << "sparse " << w.size() << " vs dense " << dense.size();
+  HistogramPool d;
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok()) << r.status().to_string();
+  EXPECT_TRUE(r.at_end());
+  EXPECT_TRUE(same_bits(pool, d));
+  ByteWriter again;
+  d.encode(again);
+  EXPECT_EQ(again.data(), w.data());
+}
+
+// Files written before the sparse layout still decode, to the same pool.
+TEST(HistogramPool, DenseLayoutStillDecodes) {
+  const HistogramPool pool = sample_pool();
+  const auto dense = dense_bytes(pool);
+  HistogramPool d;
+  ByteReader r(dense);
+  ASSERT_TRUE(d.decode(r).is_ok()) << r.status().to_string();
+  EXPECT_TRUE(r.at_end());
+  EXPECT_TRUE(same_bits(pool, d));
+}
+
+// Hostile sparse bytes: a bitmap bit past the slab, a marked bin that is
+// zero, and a slab count the bitmaps cannot fit in the bytes left (which
+// must be refused before anything is allocated).
+TEST(HistogramPool, SparseLayoutRefusesInconsistentBitmaps) {
+  HistogramPool pool;
+  pool.configure(4);  // 5 bins a slab: one bitmap byte, bits 5-7 unused
+  pool.bins(pool.acquire())[1].g = 2.0;
+  ByteWriter w;
+  pool.encode(w);
+  auto bytes = w.take();
+  const std::size_t bitmap_at = 8 + 8 + 8 + 8;  // bins, count, one scale, free count
+  ASSERT_EQ(bytes[bitmap_at], 0x02);
+  auto past = bytes;
+  past[bitmap_at] |= 0x80;
+  HistogramPool d;
+  ByteReader r1(past);
+  EXPECT_EQ(d.decode(r1).code(), StatusCode::kCorruption);
+  auto zero = bytes;
+  for (std::size_t i = bitmap_at + 1; i < bitmap_at + 1 + 24; ++i) zero[i] = 0;
+  ByteReader r2(zero);
+  EXPECT_EQ(d.decode(r2).code(), StatusCode::kCorruption);
+  ByteWriter huge;
+  huge.u64((1ull << 63) | 0xFFFFFFFEull);  // 2^32 - 1 bins a slab
+  huge.u64(4);
+  for (int i = 0; i < 4; ++i) huge.f64(1.0);
+  huge.u64(0);
+  ByteReader r3(huge.data());
+  EXPECT_EQ(d.decode(r3).code(), StatusCode::kCorruption);
+  EXPECT_EQ(d.n_slabs(), 0u);  // nothing adopted
 }
 
 }  // namespace

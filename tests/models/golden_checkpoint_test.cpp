@@ -57,14 +57,17 @@ struct Golden {
 // One row per learner kind and task the release supported (mamba twice: its
 // v1 and v3 records differ).
 constexpr Golden kGolden[] = {
-    {"sgbt_regression", "friedman"}, {"sgbt_binary", "sea"},  {"sgbt_multiclass", ""},
+    // Every kind holding SGBT trees is not current since the sparse layout
+    // of the histogram pool (flag bit 63 of its bins field): these files are
+    // the dense layout's test, and re-encode smaller.
+    {"sgbt_regression", "friedman", false}, {"sgbt_binary", "sea", false}, {"sgbt_multiclass", "", false},
     {"attention", "friedman"},       {"loglinear", "friedman"}, {"mamba_v1", "friedman"},
     {"mamba_v3", "hyperplane"},      {"mgrade", "friedman"},  {"slstm", "sea"},
     {"esn", "friedman"},             {"ngrc", "sea"},    {"spikenet", "friedman"},
-    {"pipeline", "sea"},
+    {"pipeline", "sea", false},
     // Kinds new in the catalogue release (issue 13's SGBT family, stacking).
-    {"adaptive_sgbt", "friedman"},   {"quantile_sgbt", "friedman"}, {"distributional_sgbt", "hetero"},
-    {"stacked", "sea"},
+    {"adaptive_sgbt", "friedman", false},   {"quantile_sgbt", "friedman", false},
+    {"distributional_sgbt", "hetero", false}, {"stacked", "sea", false},
     // The tree family (issue 13). Saved by the CLI after it began writing a
     // schema section (feature names, labels), which encode_learner() without
     // a schema omits: byte equality of the re-encoding is not checked, the
