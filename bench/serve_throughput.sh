@@ -26,7 +26,7 @@ CLI=${IRITHYLL_CLI:-build/irithyll}  # another build to compare: IRITHYLL_CLI=pa
 IDLE_MS=1000
 # Checkpoint intervals of the workers (the serve defaults): a partition
 # commits every CHECKPOINT_MS (window, acks, keys due); a changed key's model
-# (SGBT defaults: 0.6-2.4 MB) is rewritten about every KEY_CHECKPOINT_MS.
+# (SGBT defaults: 0.4-1.1 MB) is rewritten about every KEY_CHECKPOINT_MS.
 # KEY_CHECKPOINT_MS=0 rewrites every changed key at every commit (the first
 # design); CHECKPOINT_MS=KEY_CHECKPOINT_MS=600000 leaves only the final
 # checkpoint, i.e. measures the serving path itself. Runs should last several

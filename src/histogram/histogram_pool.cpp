@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <string>
 
 namespace irithyll {
 
@@ -111,14 +112,41 @@ bool is_zero(const GradBin& b) {
   return std::bit_cast<std::uint64_t>(b.g) == 0 && std::bit_cast<std::uint64_t>(b.h) == 0 && b.count == 0;
 }
 
+// With unit hessians (squared loss, unit weights, no decay) a bin's h is its
+// count, bit for bit: the sparse layout then leaves h out (tag bit 0).
+bool h_is_count(const GradBin& b) {
+  return std::bit_cast<std::uint64_t>(b.h) == std::bit_cast<std::uint64_t>(static_cast<double>(b.count));
+}
+
+// Unsigned LEB128: counts are small, so mostly one or two bytes, not eight.
+void put_varint(ByteWriter& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.u8(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.u8(static_cast<std::uint8_t>(v));
+}
+
+std::uint64_t get_varint(ByteReader& in, const char* what) {
+  std::uint64_t v = 0;
+  for (int shift = 0; shift < 64 && in.ok(); shift += 7) {
+    const std::uint8_t byte = in.u8(what);
+    if (shift == 63 && byte > 1) break;  // past 64 bits
+    v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) return v;
+  }
+  if (in.ok()) in.fail(std::string(what) + ": varint longer than 64 bits");
+  return 0;
+}
+
 }  // namespace
 
 // Sparse layout: most bins of a young leaf are empty (a leaf made at a split
 // starts with zeroed slabs and fills one bin per feature per sample), so each
 // slab is written as a bitmap of its non-zero bins (bit i of byte i/8, bits
-// past the slab zero) followed by those bins. An SGBT with defaults on
-// friedman encodes 3-6x smaller. A bin counts as zero only when all of it is
-// +0.0 / 0 bit for bit, so -0.0 and the stale bins of free slabs round-trip
+// past the slab zero) followed by those bins, each as a tag byte, g, h unless
+// the tag says h equals the count, and the count as a varint. A bin counts as
+// zero only when all of it is +0.0 / 0 bit for bit, so -0.0 round-trips
 // exactly. The bitmap also bounds the decoder's allocation: at most 8 bins
 // per byte of input.
 void HistogramPool::encode(ByteWriter& out) const {
@@ -137,9 +165,11 @@ void HistogramPool::encode(ByteWriter& out) const {
     out.bytes(bitmap);
     for (std::size_t i = 0; i < k; ++i) {
       if (is_zero(b[i])) continue;
+      const bool implied = h_is_count(b[i]);
+      out.u8(implied ? 1 : 0);
       out.f64(b[i].g);
-      out.f64(b[i].h);
-      out.u64(b[i].count);
+      if (!implied) out.f64(b[i].h);
+      put_varint(out, b[i].count);
     }
   }
 }
@@ -181,11 +211,16 @@ Status HistogramPool::decode(ByteReader& in) {
       if (!in.ok()) break;
       if (k % 8 != 0 && (bitmap.back() >> (k % 8)) != 0) return Status::corruption("histogram bitmap marks bins past the slab");
       GradBin* b = data.data() + slab * k;
-      for (std::size_t i = 0; i < k && in.ok(); ++i)
-        if ((bitmap[i / 8] >> (i % 8)) & 1u) {
-          read_bin(b[i]);
-          if (in.ok() && is_zero(b[i])) return Status::corruption("histogram bitmap marks a zero bin");
-        }
+      for (std::size_t i = 0; i < k && in.ok(); ++i) {
+        if (((bitmap[i / 8] >> (i % 8)) & 1u) == 0) continue;
+        const std::uint8_t tag = in.u8("histogram bin tag");
+        if (in.ok() && tag > 1) return Status::corruption("histogram bin tag out of range");
+        b[i].g = in.f64("bin g");
+        if (tag == 0) b[i].h = in.f64("bin h");
+        b[i].count = get_varint(in, "bin count");
+        if (tag == 1) b[i].h = static_cast<double>(b[i].count);
+        if (in.ok() && is_zero(b[i])) return Status::corruption("histogram bitmap marks a zero bin");
+      }
     }
   }
   if (!in.ok()) return in.status();

@@ -151,8 +151,10 @@ HistogramPool sample_pool() {
       ++b.count;
     }
   }
-  pool.decay_step(5, 0.5);
+  pool.decay_step(5, 0.5);  // h no longer equal to the count: written out
   pool.bins(7)[19].g = -0.0;
+  pool.bins(3)[0].count = (1ull << 40) + 5;  // a five-byte varint
+  pool.bins(3)[0].h = static_cast<double>(pool.bins(3)[0].count);
   pool.release(11);
   return pool;
 }
@@ -201,10 +203,21 @@ TEST(HistogramPool, SparseLayoutRefusesInconsistentBitmaps) {
   HistogramPool d;
   ByteReader r1(past);
   EXPECT_EQ(d.decode(r1).code(), StatusCode::kCorruption);
+  // Bin 1 follows the bitmap: tag 1 (h is the count, 0), g = 2.0, count 0.
+  ASSERT_EQ(bytes[bitmap_at + 1], 1);
   auto zero = bytes;
-  for (std::size_t i = bitmap_at + 1; i < bitmap_at + 1 + 24; ++i) zero[i] = 0;
+  for (std::size_t i = bitmap_at + 2; i < bitmap_at + 10; ++i) zero[i] = 0;
   ByteReader r2(zero);
   EXPECT_EQ(d.decode(r2).code(), StatusCode::kCorruption);
+  auto tag = bytes;
+  tag[bitmap_at + 1] = 2;
+  ByteReader r4(tag);
+  EXPECT_EQ(d.decode(r4).code(), StatusCode::kCorruption);
+  auto endless = bytes;  // a count varint that never ends within 64 bits
+  endless.resize(bitmap_at + 10);
+  for (int i = 0; i < 11; ++i) endless.push_back(0xFF);
+  ByteReader r5(endless);
+  EXPECT_EQ(d.decode(r5).code(), StatusCode::kCorruption);
   ByteWriter huge;
   huge.u64((1ull << 63) | 0xFFFFFFFEull);  // 2^32 - 1 bins a slab
   huge.u64(4);
