@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `irithyll serve` against the bare learner (issue 15).
 #
-#   [ROUNDS=1] [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
+#   [ROUNDS=3] [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
 #
 # Starts a throwaway redis-server on a loopback port, then measures
 #   bare     `irithyll eval` on the same stream and model (predict + learn, one model)
@@ -18,7 +18,7 @@
 # and redis-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-100000}
+N=${1:-200000}
 KEYS=${2:-64}
 shift $(( $# > 2 ? 2 : $# )) || true
 MODEL=(--model sgbt "$@")
@@ -97,7 +97,7 @@ produce() {
 cpu() { awk '{print $1 + $2}' "$1.cpu"; }
 rate() { python3 -c "print($N / ($2 - $1))"; }
 per_sample() { python3 -c "print(round(($2 - $1) / $N * 1e6, 2))"; }
-ROUNDS=${ROUNDS:-1}
+ROUNDS=${ROUNDS:-3}
 redis_all=0
 rounds=()
 for r in $(seq "$ROUNDS"); do
