@@ -6,7 +6,10 @@
 //
 // Trees are numbered 0..n_dump_trees()-1 in an order each learner documents
 // (SGBT: class-major, then boosting step; forests: member order). Feature
-// names are optional: a missing or empty name prints as x<i>.
+// names are optional: a missing or empty name prints as x<i>. So are
+// category names (per feature, its values in code order, as
+// Schema::category_values holds them): a split on a category prints the
+// value's name, or its code when there is none.
 #pragma once
 
 #include <cstddef>
@@ -27,8 +30,8 @@ class TreeModel {
   // A short label of tree i for headings ("class 1, step 4"). REQUIRES: i < n_dump_trees().
   virtual std::string tree_label(std::size_t i) const = 0;
   // REQUIRES: i < n_dump_trees().
-  virtual std::string dump_tree(std::size_t i, TreeDumpFormat format,
-                                std::span<const std::string> feature_names = {}) const = 0;
+  virtual std::string dump_tree(std::size_t i, TreeDumpFormat format, std::span<const std::string> feature_names = {},
+                                std::span<const std::vector<std::string>> category_names = {}) const = 0;
 
   // Per feature, the number of internal nodes of the live trees splitting on it.
   virtual std::vector<std::uint64_t> feature_split_counts() const = 0;

@@ -19,10 +19,10 @@ std::string SGBTLearner::tree_label(std::size_t i) const {
   return "class " + std::to_string(i / steps) + ", " + step;
 }
 
-std::string SGBTLearner::dump_tree(std::size_t i, TreeDumpFormat format,
-                                   std::span<const std::string> feature_names) const {
+std::string SGBTLearner::dump_tree(std::size_t i, TreeDumpFormat format, std::span<const std::string> feature_names,
+                                   std::span<const std::vector<std::string>> category_names) const {
   const std::size_t steps = committees_[0].n_steps();
-  return dump_sgbt_tree(committees_[i / steps], i % steps, format, feature_names);
+  return dump_sgbt_tree(committees_[i / steps], i % steps, format, feature_names, category_names);
 }
 
 }  // namespace irithyll

@@ -60,6 +60,32 @@ TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
   std::remove(data.c_str());
 }
 
+// `inspect --tree` spells category splits with the values' names, which the
+// checkpoint keeps: SGBT's category sets and the VFDT's multiway branches.
+TEST(CategoricalCli, TreeDumpsNameTheCategories) {
+  const std::string data = write_temp_file("colours_dump.csv", colour_csv(6000));
+  const std::string sgbt = temp_path("colours_dump_sgbt.ckpt"), ht = temp_path("colours_dump_ht.ckpt");
+  ASSERT_EQ(run_cli("eval --quiet --data " + data + kModel + " --save " + sgbt).code, 0);
+  ASSERT_EQ(run_cli("eval --quiet --data " + data +
+                    " --model hoeffding_tree --leaf-model mc --grace-period 50 --seed 1 --save " + ht)
+                .code,
+            0);
+  const auto s = run_cli("inspect " + sgbt + " --tree 0");
+  ASSERT_EQ(s.code, 0) << s.err;
+  const auto set = s.out.find("colour in {");
+  ASSERT_NE(set, std::string::npos) << s.out;
+  const std::string members = s.out.substr(set, s.out.find('}', set) - set);
+  EXPECT_TRUE(members.find("red") != std::string::npos || members.find("green") != std::string::npos ||
+              members.find("blue") != std::string::npos)
+      << members;
+  EXPECT_EQ(members.find_first_of("0123456789"), std::string::npos) << "codes instead of names: " << members;
+  const auto h = run_cli("inspect " + ht + " --tree 0");
+  ASSERT_EQ(h.code, 0) << h.err;
+  for (const char* v : {"= red\n", "= green\n", "= rust\n"}) EXPECT_NE(h.out.find(v), std::string::npos) << v << h.out;
+  EXPECT_NE(h.out.find("colour (missing or unseen: "), std::string::npos) << h.out;
+  for (const auto& f : {data, sgbt, ht}) std::remove(f.c_str());
+}
+
 // A numeric column named in --categorical (by name or feature index) is
 // coded and split the same way; a model without category splits is told so.
 TEST(CategoricalCli, NamedNumericColumnAndOtherModels) {

@@ -151,6 +151,12 @@ TEST(CategoricalTree, DumpPrintsTheSet) {
                       text.find("colour in {0,2,3,5,7}") != std::string::npos;
   EXPECT_TRUE(in_set) << text;
   EXPECT_NE(dump_tree_dot(t, names).find("colour in {"), std::string::npos);
+  // With the values' names (code order), the set is spelled by name.
+  const std::vector<std::vector<std::string>> values = {{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"}, {}};
+  const std::string named = dump_tree_text(t, names, values);
+  EXPECT_TRUE(named.find("colour in {c1,c4,c6}") != std::string::npos ||
+              named.find("colour in {c0,c2,c3,c5,c7}") != std::string::npos)
+      << named;
 }
 
 std::vector<std::uint8_t> bytes_of(const HoeffdingTree& t) {

@@ -65,6 +65,29 @@ TEST(VfdtNominal, SetTargetNeedsTheNominalSplit) {
   EXPECT_GT(acc_with, acc_without + 0.05) << "with " << acc_with << ", without " << acc_without;
 }
 
+// The dump shows every branch of a multiway split, by value name when the
+// names are given (by code otherwise), and which branch takes missing and
+// unseen values. (It once printed such a node as "x0 <= 8" with two of its
+// eight branches.)
+TEST(VfdtNominal, DumpShowsEveryBranchByName) {
+  auto m = make(true);
+  SetStream s;
+  accuracy(*m, s, 8000);
+  ASSERT_EQ(m->n_dump_trees(), 1u);
+  const std::vector<std::string> features = {"colour", "noise"};
+  const std::vector<std::vector<std::string>> values = {
+      {"red", "green", "blue", "cyan", "plum", "grey", "teal", "gold"}, {}};
+  const std::string text = m->dump_tree(0, TreeDumpFormat::kText, features, values);
+  for (const auto& v : values[0]) EXPECT_NE(text.find("  = " + v + "\n"), std::string::npos) << v << "\n" << text;
+  EXPECT_NE(text.find("colour (missing or unseen: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("colour <= "), std::string::npos) << text;
+  const std::string codes = m->dump_tree(0, TreeDumpFormat::kText, features);
+  for (int c = 0; c < 8; ++c) EXPECT_NE(codes.find("  = " + std::to_string(c) + "\n"), std::string::npos) << codes;
+  const std::string dot = m->dump_tree(0, TreeDumpFormat::kDot, features, values);
+  for (const auto& v : values[0]) EXPECT_NE(dot.find("[label=\"" + v), std::string::npos) << v << "\n" << dot;
+  EXPECT_NE(dot.find("(and missing)"), std::string::npos) << dot;
+}
+
 TEST(VfdtNominal, MissingAndUnseenValuesFollowADefinedBranch) {
   auto m = make(true);
   SetStream s;

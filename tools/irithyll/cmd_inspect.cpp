@@ -49,7 +49,7 @@ int dump_one_tree(const std::string& path, const Learner& l, const Schema& schem
                                      std::to_string(n) + " trees (0.." + (n == 0 ? "none" : std::to_string(n - 1)) +
                                      ")"));
   const std::size_t i = static_cast<std::size_t>(view.tree);
-  const std::string body = trees->dump_tree(i, view.format, schema.feature_names);
+  const std::string body = trees->dump_tree(i, view.format, schema.feature_names, schema.category_values);
   if (view.format == TreeDumpFormat::kDot) {
     std::fputs(body.c_str(), stdout);
   } else {

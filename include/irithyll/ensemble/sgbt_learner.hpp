@@ -80,8 +80,8 @@ class SGBTLearner final : public Learner, public TreeModel {
   // step s of committee c; committee = class for multi-class).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
-  std::string dump_tree(std::size_t i, TreeDumpFormat format,
-                        std::span<const std::string> feature_names = {}) const override;
+  std::string dump_tree(std::size_t i, TreeDumpFormat format, std::span<const std::string> feature_names = {},
+                        std::span<const std::vector<std::string>> category_names = {}) const override;
 
  private:
   // x with non-finite values -> NaN and length fixed to n_features_.

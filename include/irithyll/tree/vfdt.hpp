@@ -106,7 +106,8 @@ class Vfdt {
   // An indented outline (kText) or a Graphviz graph (kDot) of the tree:
   // splits read "feature <= threshold" (the left branch; missing values go
   // left), leaves their prediction and weight (vfdt_dump.cpp).
-  std::string dump(TreeDumpFormat format, std::span<const std::string> feature_names = {}) const;
+  std::string dump(TreeDumpFormat format, std::span<const std::string> feature_names = {},
+                   std::span<const std::vector<std::string>> category_names = {}) const;
   // Adds, per feature, the number of internal nodes splitting on it.
   // REQUIRES: counts.size() >= n_features().
   void add_split_counts(std::span<std::uint64_t> counts) const;

@@ -16,9 +16,9 @@ namespace irithyll {
 
 class VfdtTreeModel : public TreeModel {
  public:
-  std::string dump_tree(std::size_t i, TreeDumpFormat format,
-                        std::span<const std::string> feature_names = {}) const final {
-    return vfdt_tree(i).dump(format, feature_names);
+  std::string dump_tree(std::size_t i, TreeDumpFormat format, std::span<const std::string> feature_names = {},
+                        std::span<const std::vector<std::string>> category_names = {}) const final {
+    return vfdt_tree(i).dump(format, feature_names, category_names);
   }
   std::vector<std::uint64_t> feature_split_counts() const final {
     std::vector<std::uint64_t> counts(vfdt_n_features(), 0);
