@@ -157,6 +157,36 @@ TEST(QuantileSGBT, OutputsNeverCrossAndTrackTheirLevels) {
     EXPECT_NEAR(static_cast<double>(below[i]) / (n - 2000), c.quantiles[i], 0.03) << c.quantiles[i];
 }
 
+// The last quantiles are remembered for the x they were computed for: a
+// model asked for the interval, the point and the quantiles of each sample
+// before learning it (what evaluation does) stays bit-identical, in its
+// predictions and its checkpoint, to one that only learns; and asked again
+// for the x it just learned, it answers as a restored copy of itself (which
+// remembers nothing) does, not with the quantiles from before.
+TEST(QuantileSGBT, RememberedQuantilesNeverGoStale) {
+  QuantileSGBTConfig c;
+  c.base = small_base();
+  QuantileSGBT asked(c), quiet(c);
+  FriedmanGenerator s(FriedmanConfig{}, 4);
+  std::vector<double> x(10), q(c.quantiles.size()), fresh(c.quantiles.size());
+  double y = 0;
+  for (int t = 0; t < 3000 && s.next(x, y); ++t) {
+    const Interval before = asked.predict_interval(x, 0.8);
+    asked.predict_quantiles(x, q);
+    EXPECT_EQ(asked.predict_one(x), q[asked.config().quantiles.size() / 2]) << t;
+    EXPECT_LE(before.lower, before.upper);
+    asked.learn_one(x, y);
+    quiet.learn_one(x, y);
+    if (t % 50 != 49) continue;
+    asked.predict_quantiles(x, q);  // the x it has just learned
+    auto copy = decode_learner(encode_learner(asked));
+    ASSERT_TRUE(copy.is_ok());
+    static_cast<const QuantileSGBT&>(**copy).predict_quantiles(x, fresh);
+    for (std::size_t i = 0; i < q.size(); ++i) ASSERT_EQ(q[i], fresh[i]) << t << " tau " << i;
+  }
+  EXPECT_EQ(encode_learner(asked), encode_learner(quiet));
+}
+
 // The centre (default on) makes the bands much narrower at the same coverage:
 // with it ignored, the two runs would be identical. Deterministic (fixed seed).
 TEST(QuantileSGBT, CentreNarrowsTheBandsAtTheSameCoverage) {

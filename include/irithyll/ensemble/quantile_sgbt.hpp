@@ -115,6 +115,13 @@ class QuantileSGBT final : public Learner, public IntervalPredictor, public Quan
   // origin + unit (c(x) + f_tau(x)) + d_tau for every tau, before PAVA.
   void raw_quantiles(std::span<const double> x, std::span<double> out) const;
   mutable std::vector<double> scratch_;
+  // The last raw quantiles and the x they are for. Evaluation asks for one
+  // sample's interval, its point prediction and (calibrating) the learner's
+  // own prediction before it learns it: three passes over every member,
+  // where one gives all three. Valid until the model changes (learn_one
+  // once past its read, reset, decode).
+  mutable std::vector<double> memo_x_, memo_raw_;
+  mutable bool memo_valid_ = false;
 };
 
 }  // namespace irithyll
