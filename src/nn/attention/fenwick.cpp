@@ -2,16 +2,13 @@
 
 #include <algorithm>
 
+#include "../cpu_features.hpp"
+
 namespace irithyll::nn {
 
-// Compiled for AVX2 and baseline, chosen at load time (see multi_head.cpp).
-#if defined(__x86_64__)
-#define IRITHYLL_STATE_KERNEL __attribute__((target_clones("avx2", "default")))
-#else
-#define IRITHYLL_STATE_KERNEL
-#endif
+// Compiled for AVX2 and baseline, chosen at load time (cpu_features.hpp).
 
-IRITHYLL_STATE_KERNEL
+IRITHYLL_AVX2_CLONES
 void fenwick_push(double* levels, std::uint32_t land, std::size_t dk, std::size_t dv, const double* u,
                   const double* v) noexcept {
   const std::size_t block = dk * dv;
@@ -28,7 +25,7 @@ void fenwick_push(double* levels, std::uint32_t land, std::size_t dk, std::size_
   }
 }
 
-IRITHYLL_STATE_KERNEL
+IRITHYLL_AVX2_CLONES
 void fenwick_read(const double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk, std::size_t dv,
                   const double* lambda, const double* q, double* out) noexcept {
   std::fill(out, out + dv, 0.0);

@@ -2,18 +2,15 @@
 
 #include <algorithm>
 
+#include "../cpu_features.hpp"
+
 #include "nn/attention/fenwick.hpp"
 
 namespace irithyll::nn {
 
-// Compiled for AVX2 and baseline, chosen at load time (as fenwick.cpp).
-#if defined(__x86_64__)
-#define IRITHYLL_STATE_KERNEL __attribute__((target_clones("avx2", "default")))
-#else
-#define IRITHYLL_STATE_KERNEL
-#endif
+// Compiled for AVX2 and baseline, chosen at load time (cpu_features.hpp).
 
-IRITHYLL_STATE_KERNEL
+IRITHYLL_AVX2_CLONES
 std::uint64_t loglinear_paper_merge(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
                                     std::size_t dv) noexcept {
   // The run that token t - 1 completed (an empty mask, t = 0: nothing to merge).
@@ -28,7 +25,7 @@ std::uint64_t loglinear_paper_merge(double* levels, std::uint64_t mask, std::uin
   return fenwick_next_mask(mask, land) | 1u;
 }
 
-IRITHYLL_STATE_KERNEL
+IRITHYLL_AVX2_CLONES
 void loglinear_paper_transition_write(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
                                       std::size_t dv, double alpha, double erase, const double* kh, double write,
                                       const double* v, double* u) noexcept {

@@ -10,16 +10,9 @@
 
 namespace irithyll::nn::attn {
 
-// The references are plain loops; GCC/Clang compile them twice (AVX2 and
-// baseline) and pick at load time. No FP contraction under -std=c++20, so both
-// clones give the same bits.
-#if defined(__x86_64__) && !defined(__clang_analyzer__)
-#define IRITHYLL_REF_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define IRITHYLL_REF_CLONES
-#endif
+// The references are plain loops, cloned for AVX2 (cpu_features.hpp).
 
-IRITHYLL_REF_CLONES
+IRITHYLL_AVX2_CLONES
 void read_ref(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   std::fill(o, o + dv, 0.0);
   for (std::size_t i = 0; i < dk; ++i) {
@@ -28,7 +21,7 @@ void read_ref(const double* s, const double* q, double* o, std::size_t dk, std::
   }
 }
 
-IRITHYLL_REF_CLONES
+IRITHYLL_AVX2_CLONES
 void decay_write_read_ref(double* s, const double* a, std::size_t a_stride, const double* k, const double* v,
                           const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   for (std::size_t i = 0; i < dk; ++i) {
@@ -39,7 +32,7 @@ void decay_write_read_ref(double* s, const double* a, std::size_t a_stride, cons
   if (q != nullptr) read_ref(s, q, o, dk, dv);
 }
 
-IRITHYLL_REF_CLONES
+IRITHYLL_AVX2_CLONES
 void delta_write_read_ref(double* s, double g, const double* kh, const double* v, double beta, const double* q,
                           double* o, std::size_t dk, std::size_t dv, double* u) noexcept {
   if (g != 1.0)
@@ -53,7 +46,7 @@ void delta_write_read_ref(double* s, double g, const double* kh, const double* v
   if (q != nullptr) read_ref(s, q, o, dk, dv);
 }
 
-IRITHYLL_REF_CLONES
+IRITHYLL_AVX2_CLONES
 void rwkv7_write_read_ref(double* s, const double* w, const double* kh, const double* kt, const double* r,
                           const double* v, const double* q, double* o, std::size_t dk, std::size_t dv,
                           double* u) noexcept {
