@@ -64,7 +64,7 @@ std::uint32_t partition_of(std::string_view key, std::uint32_t partitions);
 Fields sample_fields(std::string_view id, std::string_view key, std::span<const double> x, std::optional<double> y);
 Fields label_fields(std::string_view key, std::string_view sample_id, double y);
 
-// "%.17g": the shortest printf form that reads back to the same double.
+// The shortest text that reads back to the same double (std::to_chars).
 std::string format_number(double v);
 
 // Stream and key names for a prefix and partition.
