@@ -34,9 +34,9 @@ std::uint32_t HistogramPool::acquire() {
       data_.reserve(want * stride());
     }
     scale_.push_back(1.0);
-    data_.resize(data_.size() + stride());
+    data_.resize(data_.size() + stride());  // zero bins
   }
-  std::fill_n(bins(s), stride(), GradBin{});
+  // A free slab is already zero (release(), decode()).
   scale_[s] = 1.0;
   return s;
 }
@@ -45,8 +45,8 @@ bool HistogramPool::owns(std::uint32_t slab) const {
   return slab < scale_.size() && std::find(free_.begin(), free_.end(), slab) == free_.end();
 }
 
-// Zeroed here rather than only at acquire(): a free slab's stale bins would
-// otherwise fill the sparse checkpoint (a split frees its leaf's full slab).
+// Free slabs are kept zero, so acquire() need not clear them and the sparse
+// checkpoint does not carry a freed leaf's stale bins.
 void HistogramPool::release(std::uint32_t slab) {
   std::fill_n(bins(slab), stride(), GradBin{});
   free_.push_back(slab);
@@ -229,6 +229,8 @@ Status HistogramPool::decode(ByteReader& in) {
   std::vector<std::uint8_t> seen(n, 0);
   for (auto f : fr)
     if (f >= n || seen[f]++) return Status::corruption("free slab index out of range or repeated");
+  // A dense checkpoint (older builds) kept freed slabs' stale bins.
+  for (auto f : fr) std::fill_n(data.data() + f * (bins + 1), bins + 1, GradBin{});
   bins_ = bins;
   scale_ = std::move(scale);
   data_ = std::move(data);

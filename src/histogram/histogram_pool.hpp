@@ -20,8 +20,8 @@
 // Counts are never decayed. Cost: O(1) per sample besides the bin writes.
 //
 // Checkpoints write each slab as a bitmap of its non-zero bins plus those
-// bins (histogram_pool.cpp; docs/format-checkpoint.md), so release() zeroes
-// a slab at once rather than leaving stale bins to acquire().
+// bins (histogram_pool.cpp; docs/format-checkpoint.md); free slabs are kept
+// zero (release(), decode()), so a freed leaf's bins are not written.
 //
 // Thread safety: one owner.
 #pragma once

@@ -186,6 +186,31 @@ TEST(HistogramPool, DenseLayoutStillDecodes) {
   EXPECT_TRUE(same_bits(pool, d));
 }
 
+// Builds before the sparse layout left a freed slab's bins in place and
+// wrote them out. Decoding clears them: the slab comes back zero from
+// acquire(), and the pool re-encodes as one that never held them.
+TEST(HistogramPool, DenseLayoutsStaleFreeSlabsDecodeZero) {
+  const HistogramPool pool = sample_pool();
+  auto dense = dense_bytes(pool);
+  const std::size_t k = pool.bins_per_slab() + 1;
+  const std::size_t at = 16 + 8 * pool.n_slabs() + 11 * k * 24;  // slab 11's first g
+  ByteWriter stale;
+  stale.f64(3.5);
+  std::copy(stale.data().begin(), stale.data().end(), dense.begin() + static_cast<std::ptrdiff_t>(at));
+  HistogramPool d;
+  ByteReader r(dense);
+  ASSERT_TRUE(d.decode(r).is_ok()) << r.status().to_string();
+  ByteWriter want, got;
+  pool.encode(want);
+  d.encode(got);
+  EXPECT_EQ(got.data(), want.data());
+  ASSERT_EQ(d.acquire(), 11u);
+  for (std::size_t i = 0; i < k; ++i) {
+    EXPECT_EQ(d.bins(11)[i].g, 0.0) << i;
+    EXPECT_EQ(d.bins(11)[i].count, 0u) << i;
+  }
+}
+
 // Hostile sparse bytes: a bitmap bit past the slab, a marked bin that is
 // zero, and a slab count the bitmaps cannot fit in the bytes left (which
 // must be refused before anything is allocated).
