@@ -105,7 +105,9 @@ class Vfdt {
 
   // An indented outline (kText) or a Graphviz graph (kDot) of the tree:
   // splits read "feature <= threshold" (the left branch; missing values go
-  // left), leaves their prediction and weight (vfdt_dump.cpp).
+  // left), "feature == value" (one-vs-rest), or list a nominal multiway
+  // split's branches by value; leaves show their prediction and weight
+  // (vfdt_dump.cpp). Category names as in TreeModel::dump_tree.
   std::string dump(TreeDumpFormat format, std::span<const std::string> feature_names = {},
                    std::span<const std::vector<std::string>> category_names = {}) const;
   // Adds, per feature, the number of internal nodes splitting on it.
