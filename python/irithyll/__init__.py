@@ -8,11 +8,11 @@ Submodules: ensemble, tree, forest, nn (learners generated from the model catalo
 metrics, drift, stream, preprocessing, compose, evaluate, packed, plot.
 """
 from . import _core
-from . import compose, drift, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, tree
+from . import compose, drift, dummy, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, tree
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["compose", "drift", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
+__all__ = ["compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

@@ -57,6 +57,9 @@ py::list catalogue_list() {
     d["description"] = std::string(e.description);
     d["regression"] = e.regression;
     d["classification"] = e.classification;
+    d["python_module"] = std::string(e.python_module);
+    d["python_classifier"] = std::string(e.python_classifier);
+    d["python_regressor"] = std::string(e.python_regressor);
     py::list fields;
     for (const FieldInfo& f : e.fields()) fields.append(field_dict(f));
     d["fields"] = fields;
