@@ -45,7 +45,7 @@ struct LearnerContext {
   std::size_t n_targets = 1;
   // Feature names in column order, when the stream has them (may be empty):
   // learners that report per-feature facts (importances, explanations) use them.
-  std::vector<std::string> feature_names;
+  std::vector<std::string> feature_names = {};
 };
 
 // The context as a checkpoint record (task, classes, features, seed,
