@@ -85,7 +85,7 @@ int run_forecast(std::span<char* const> argv) {
   ArgParser args("irithyll forecast --data FILE.csv --target COL --horizon H [--model " + all_model_names() +
                      "] [options]",
                  "Forecasts a column H steps ahead at every row, then learns the row; reports MAE, RMSE and\n"
-                 "SMAPE per horizon step.");
+                 "SMAPE per horizon step. Exogenous features: only the columns --features names (default none).");
   args.option("data", "FILE", "CSV or JSON-lines file (.gz or not); '-' = standard input")
       .option("target", "COL", "the series to forecast (default: the last column)")
       .option("horizon", "H", "steps ahead forecast at every row", "1")
