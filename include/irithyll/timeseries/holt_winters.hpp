@@ -10,7 +10,7 @@
 //                          s_t = g (y_t - l_{t-1} - phi b_{t-1}) + (1-g) s_{t-m}
 //   multiplicative season  l_t = a y_t / s_{t-m} + (1-a)(l_{t-1} + phi b_{t-1})
 //                          s_t = g y_t / (l_{t-1} + phi b_{t-1}) + (1-g) s_{t-m}
-//   trend                  b_t = b_ (l_t - l_{t-1}) + (1-b_) phi b_{t-1}
+//   trend                  b_t = beta (l_t - l_{t-1}) + (1-beta) phi b_{t-1}
 //   forecast               y_{t+h} = l_t + (phi + ... + phi^h) b_t  [+ or *] s_{t+h-m(k+1)}
 //
 // Initialisation (streaming): the first 2m observations (2 without a season
@@ -58,8 +58,8 @@ struct HoltWintersStates {
   std::vector<double> seasonals;  // seasonals[j] is used for observation j (0-based)
 };
 
-// The streaming initialisation above, from the first warmup_length(config)
-// values. REQUIRES: first.size() == holt_winters_warmup(config), all finite.
+// The streaming initialisation above, from the first holt_winters_warmup(config)
+// values (a = alpha, g = gamma above). REQUIRES: first.size() == that, all finite.
 HoltWintersStates holt_winters_initial_states(const HoltWintersConfig& config, std::span<const double> first);
 std::size_t holt_winters_warmup(const HoltWintersConfig& config);
 
