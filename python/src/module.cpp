@@ -81,6 +81,9 @@ void check_setting(const std::string& model, const std::string& name, const std:
 
 }  // namespace
 
+// explain.cpp: _core.explain_matrix (TreeSHAP).
+void bind_explain(py::module_& m);
+
 }  // namespace irithyll::python
 
 PYBIND11_MODULE(_core, m) {
@@ -92,4 +95,5 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_metrics(m);
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
+  irithyll::python::bind_explain(m);
 }
