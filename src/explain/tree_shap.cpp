@@ -113,6 +113,7 @@ Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const st
         c = e.coef_[q - 1] * static_cast<double>(q) / static_cast<double>(q + 1);
       e.coef_[p * m + q] = c;
     }
+  e.build_tables();
   return e;
 }
 

@@ -107,6 +107,19 @@ void TreeExplainer::tree_shap(std::uint32_t n, std::span<const double> x, std::s
 }
 
 Result<double> TreeExplainer::explain_one(std::span<const double> x, std::size_t output, std::span<double> phi) const {
+  if (!tables_) return explain_one_ref(x, output, phi);
+  if (Status s = check_args(x, output, phi); !s) return s;
+  const std::span<const double> xs = clean(x);
+  std::fill(phi.begin(), phi.end(), 0.0);
+  double raw = bias_[output];
+  for (std::uint32_t root : roots_[output]) {
+    raw += nodes_[leaf_of(root, xs)].value;
+    if (nodes_[root].feature >= 0) table_shap(root, xs, phi, ~0u);
+  }
+  return raw;
+}
+
+Result<double> TreeExplainer::explain_one_ref(std::span<const double> x, std::size_t output, std::span<double> phi) const {
   if (Status s = check_args(x, output, phi); !s) return s;
   const std::span<const double> xs = clean(x);
   std::fill(phi.begin(), phi.end(), 0.0);

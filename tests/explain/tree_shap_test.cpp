@@ -85,6 +85,10 @@ void expect_matches_brute(const TreeEnsembleView& e, const TreeExplainer& ex, st
     }
     EXPECT_NEAR(sum, *raw, kTol);
     EXPECT_NEAR(*raw, *ex.predict_raw(x, k), kTol);
+    // Algorithm 2 (the reference form) agrees as well.
+    std::vector<double> ref2(e.n_features);
+    ASSERT_TRUE(ex.explain_one_ref(x, k, ref2).is_ok());
+    for (std::size_t f = 0; f < e.n_features; ++f) EXPECT_NEAR(ref2[f], ref[f], kTol) << "Algorithm 2, feature " << f;
   }
 }
 
@@ -93,9 +97,21 @@ TEST(TreeShap, RandomTreesMatchBruteForce) {
     const TreeEnsembleView e = random_ensemble(seed, 10, 3, 6);
     auto ex = TreeExplainer::make(e, "random");
     ASSERT_TRUE(ex.is_ok()) << ex.status().message();
+    EXPECT_TRUE(ex->has_tables());
     Xorshift64 rng(seed * 7919);
     for (int r = 0; r < 5; ++r) expect_matches_brute(e, *ex, random_row(rng, 10));
   }
+}
+
+TEST(TreeShap, DeepTreesWithoutTablesMatchBruteForce) {
+  // Depth 14 on 12 features: paths with more than kTableMaxUnique distinct
+  // features, so explain_one runs Algorithm 2.
+  const TreeEnsembleView e = random_ensemble(77, 12, 2, 14);
+  auto ex = TreeExplainer::make(e, "deep");
+  ASSERT_TRUE(ex.is_ok());
+  EXPECT_FALSE(ex->has_tables());
+  Xorshift64 rng(5);
+  for (int r = 0; r < 3; ++r) expect_matches_brute(e, *ex, random_row(rng, 12));
 }
 
 TEST(TreeShap, InterventionalMatchesBruteForce) {
@@ -131,7 +147,7 @@ TEST(TreeShap, InterventionalMatchesBruteForce) {
 std::vector<double> training_row(Xorshift64& rng, std::size_t d, double& y) {
   std::vector<double> x(d);
   for (std::size_t f = 0; f < d; ++f) x[f] = f + 1 == d ? static_cast<double>(rng.next_u64() % 6) : uniform(rng);
-  y = 3.0 * x[0] - 2.0 * x[1] * x[2] + (x[d - 1] == 2.0 ? 1.5 : 0.0) + (x[3] > 0.5 ? 1.0 : -1.0) + 0.1 * uniform(rng);
+  y = 3.0 * x[0] - 2.0 * x[1] * x[2] + (x[d - 1] == 2.0 || x[d - 1] == 4.0 ? 4.0 : 0.0) + (x[3] > 0.5 ? 1.0 : -1.0) + 0.1 * uniform(rng);
   for (double& v : x)
     if (uniform(rng) < 0.1) v = kNaN;
   return x;
@@ -207,6 +223,9 @@ TEST(TreeShap, HoeffdingTreeClassificationWithNominalMultiway) {
   auto view = model.tree_ensemble();
   ASSERT_TRUE(view.is_ok());
   ASSERT_GT(view->trees[0].nodes.size(), 1u);
+  std::size_t category_nodes = 0;
+  for (const TreeNodeView& n : view->trees[0].nodes) category_nodes += n.categorical ? 1 : 0;
+  EXPECT_GT(category_nodes, 0u);  // the nominal feature split (multiway: a chain of one-code splits)
   auto ex = TreeExplainer::make(model);
   ASSERT_TRUE(ex.is_ok());
   std::vector<double> proba(2);

@@ -23,7 +23,8 @@
 // explained; routing (missing values, category sets) is exactly the
 // learner's. Trees deeper than kMaxDepth are refused.
 //
-// Memory: the flattened nodes (56 bytes each) plus O(D^2) path scratch.
+// Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
+// the tables: sum over leaves of 2^u u doubles (u <= depth distinct features).
 // Thread safety: one thread at a time (explain_* use mutable scratch);
 // copies are independent.
 #pragma once
@@ -43,6 +44,11 @@ namespace irithyll {
 class TreeExplainer {
  public:
   static constexpr std::size_t kMaxDepth = 256;
+  // The table form (see below) is used while every leaf's path has at most
+  // kTableMaxUnique distinct features and all tables together hold at most
+  // kTableMaxEntries doubles (64 MB); otherwise Algorithm 2 runs.
+  static constexpr std::size_t kTableMaxUnique = 10;
+  static constexpr std::size_t kTableMaxEntries = std::size_t{1} << 23;
 
   // Validates the view (child indices after their parent and in range, each
   // node one parent, features < n_features, finite values and covers,
@@ -65,7 +71,13 @@ class TreeExplainer {
   // E[f] under the covers: the path-dependent base value.
   double base_value(std::size_t output) const { return expected_[output]; }
   // Writes phi (path-dependent) and returns raw = base_value + sum(phi).
+  // Uses the precomputed tables when built (tree_shap_table.cpp: Fast
+  // TreeSHAP v2, Yang 2021; O(T (N + L D)) per row, N nodes), else
+  // Algorithm 2.
   Result<double> explain_one(std::span<const double> x, std::size_t output, std::span<double> phi) const;
+  // Algorithm 2 always: the reference the tables are tested against.
+  Result<double> explain_one_ref(std::span<const double> x, std::size_t output, std::span<double> phi) const;
+  bool has_tables() const { return tables_; }
 
   // Background rows, row-major (n_rows x n_features), for the
   // interventional form; values are copied. InvalidArgument when empty or
@@ -106,6 +118,9 @@ class TreeExplainer {
                  std::size_t unique_depth, double zero_fraction, double one_fraction, std::int32_t feature) const;
   void interventional(std::uint32_t n, std::span<const double> x, std::span<const double> r, std::span<double> phi,
                       std::size_t nx, std::size_t nr) const;
+  void build_tables();
+  void fill_leaf_table(double value, const std::vector<double>& z, double* out) const;
+  void table_shap(std::uint32_t n, std::span<const double> x, std::span<double> phi, std::uint32_t hot) const;
   double weight(std::size_t p, std::size_t q) const { return coef_[p * (max_depth_ + 1) + q]; }
 
   std::size_t n_features_ = 0, n_trees_ = 0, max_depth_ = 0;
@@ -120,6 +135,16 @@ class TreeExplainer {
   std::vector<double> background_;
   std::size_t n_background_ = 0;
   std::vector<double> background_base_;
+  // Tables (tree_shap_table.cpp). Per node: its split feature's position on
+  // its path (internal), or its table's offset, first feature and u (leaf).
+  // A leaf's table is 2^u rows (H) of u contributions (already times the
+  // leaf value), its features in leaf_features_.
+  bool tables_ = false;
+  std::vector<std::uint8_t> position_, leaf_u_;
+  std::vector<std::uint32_t> leaf_row_;
+  std::vector<std::size_t> leaf_table_;
+  std::vector<std::int32_t> leaf_features_;
+  std::vector<double> table_;
   // Scratch.
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
