@@ -30,7 +30,7 @@ def test_explain_one_sums_to_the_regression_prediction():
 
 
 def test_classifier_names_the_class():
-    model = trained(tree.HoeffdingTreeClassifier, True, n=2000, grace_period=50, leaf_model="majority")
+    model = trained(tree.HoeffdingTreeClassifier, True, n=2000, grace_period=50, leaf_model="mc")
     e = model.explain_one({"a": 0.9, "b": 0.8, "c": 0.1})
     assert e["class"] in ("up", "down")
     assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
