@@ -32,6 +32,7 @@ Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const st
   e.output_names_.resize(view.bias.size());
   e.bias_ = view.bias;
   e.roots_.resize(view.bias.size());
+  e.ends_.resize(view.bias.size());
   e.expected_ = view.bias;
   for (double b : view.bias)
     if (!std::isfinite(b)) return Status::invalid_argument(who + ": non-finite base value");
@@ -93,11 +94,13 @@ Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const st
     }
     e.expected_[tree.output] += expect[0];
     e.roots_[tree.output].push_back(base);
+    e.ends_[tree.output].push_back(base + static_cast<std::uint32_t>(n));
     ++e.n_trees_;
   }
   const std::size_t d = e.max_depth_ + 2;
   e.path_.resize(d * (d + 1) / 2 + d);
   e.clean_x_.resize(e.n_features_);
+  e.hot_.assign(e.nodes_.size(), 0);
   e.origin_.assign(e.n_features_, 0);
   e.on_path_.reserve(e.max_depth_ + 1);
   // p! q! / (p + q + 1)!, built from c(0, 0) = 1 by c(p, q+1) = c(p, q) (q+1) / (p+q+2)

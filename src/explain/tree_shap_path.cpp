@@ -112,9 +112,10 @@ Result<double> TreeExplainer::explain_one(std::span<const double> x, std::size_t
   const std::span<const double> xs = clean(x);
   std::fill(phi.begin(), phi.end(), 0.0);
   double raw = bias_[output];
-  for (std::uint32_t root : roots_[output]) {
-    raw += nodes_[leaf_of(root, xs)].value;
-    if (nodes_[root].feature >= 0) table_shap(root, xs, phi, ~0u);
+  const std::vector<std::uint32_t>& roots = roots_[output];
+  for (std::size_t t = 0; t < roots.size(); ++t) {
+    raw += nodes_[leaf_of(roots[t], xs)].value;
+    table_shap(roots[t], ends_[output][t], xs, phi);
   }
   return raw;
 }

@@ -120,21 +120,29 @@ void TreeExplainer::fill_leaf_table(double value, const std::vector<double>& z, 
   }
 }
 
-void TreeExplainer::table_shap(std::uint32_t n, std::span<const double> x, std::span<double> phi,
-                               std::uint32_t hot) const {
-  const Node& node = nodes_[n];
-  if (node.feature < 0) {
-    const std::size_t u = leaf_u_[n];
-    const double* row = table_.data() + leaf_table_[n] + (hot & ((1u << u) - 1u)) * u;
-    const std::int32_t* features = leaf_features_.data() + leaf_row_[n];
-    for (std::size_t i = 0; i < u; ++i) phi[static_cast<std::size_t>(features[i])] += row[i];
-    return;
+// One pass over the tree's nodes in array order (children after their
+// parent): each child inherits its parent's hot mask, with the split's
+// position cleared on the side x does not take; a leaf adds its table row.
+void TreeExplainer::table_shap(std::uint32_t begin, std::uint32_t end, std::span<const double> x,
+                               std::span<double> phi) const {
+  std::uint32_t* hot = hot_.data();
+  hot[begin] = ~0u;
+  for (std::uint32_t n = begin; n < end; ++n) {
+    const Node& node = nodes_[n];
+    const std::uint32_t h = hot[n];
+    if (node.feature < 0) {
+      const std::size_t u = leaf_u_[n];
+      const double* row = table_.data() + leaf_table_[n] + (h & ((1u << u) - 1u)) * u;
+      const std::int32_t* features = leaf_features_.data() + leaf_row_[n];
+      for (std::size_t i = 0; i < u; ++i) phi[static_cast<std::size_t>(features[i])] += row[i];
+      continue;
+    }
+    const double v = x[static_cast<std::size_t>(node.feature)];
+    const bool right = node.categorical ? !category_goes_left(node.mask, v) : v > node.threshold;
+    const std::uint32_t cold = h & ~(1u << position_[n]);
+    hot[node.left] = right ? cold : h;
+    hot[node.right] = right ? h : cold;
   }
-  const double v = x[static_cast<std::size_t>(node.feature)];
-  const bool right = node.categorical ? !category_goes_left(node.mask, v) : v > node.threshold;
-  const std::uint32_t cold = hot & ~(1u << position_[n]);
-  table_shap(node.left, x, phi, right ? cold : hot);
-  table_shap(node.right, x, phi, right ? hot : cold);
 }
 
 }  // namespace irithyll

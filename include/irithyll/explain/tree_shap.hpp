@@ -120,7 +120,7 @@ class TreeExplainer {
                       std::size_t nx, std::size_t nr) const;
   void build_tables();
   void fill_leaf_table(double value, const std::vector<double>& z, double* out) const;
-  void table_shap(std::uint32_t n, std::span<const double> x, std::span<double> phi, std::uint32_t hot) const;
+  void table_shap(std::uint32_t begin, std::uint32_t end, std::span<const double> x, std::span<double> phi) const;
   double weight(std::size_t p, std::size_t q) const { return coef_[p * (max_depth_ + 1) + q]; }
 
   std::size_t n_features_ = 0, n_trees_ = 0, max_depth_ = 0;
@@ -128,7 +128,7 @@ class TreeExplainer {
   std::string raw_scale_;
   std::vector<std::string> output_names_;
   std::vector<Node> nodes_;
-  std::vector<std::vector<std::uint32_t>> roots_;  // per output
+  std::vector<std::vector<std::uint32_t>> roots_, ends_;  // per output: each tree's [root, end) in nodes_
   std::vector<double> bias_, expected_;
   // Interventional: p! q! / (p + q + 1)! for p, q <= max_depth_.
   std::vector<double> coef_;
@@ -148,6 +148,7 @@ class TreeExplainer {
   // Scratch.
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
+  mutable std::vector<std::uint32_t> hot_;  // table form: per node, the positions x follows
   mutable std::vector<std::uint8_t> origin_;   // interventional: per feature 0 / 1 = from x / 2 = from r
   mutable std::vector<std::int32_t> on_path_;  // interventional: features in the sets
 };
