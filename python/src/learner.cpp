@@ -286,6 +286,8 @@ class PyLearner {
 
 }  // namespace
 
+const Learner& learner_model(py::handle learner) { return learner.cast<const PyLearner&>().model(); }
+
 void bind_learner(py::module_& m) {
   py::class_<PyLearner>(m, "Learner")
       .def_static("make", &PyLearner::make, py::arg("name"), py::arg("settings"), py::arg("classification"),

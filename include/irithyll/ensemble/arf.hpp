@@ -70,6 +70,7 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   // (background trees are not shown).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
+  Result<TreeEnsembleView> tree_ensemble() const override;
   // Counters since construction or reset.
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }
