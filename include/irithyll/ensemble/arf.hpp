@@ -9,7 +9,7 @@
 // absolute error): a warning (delta 0.01) starts a background tree that
 // learns alongside the member; a drift (delta 0.001) replaces the member by
 // its background tree (a fresh tree if none) and resets the detectors and the
-// member's accuracy. The original updated its warning detector and never
+// member's accuracy. The Rust library updated its warning detector and never
 // used it; here the warning does what the paper says.
 //
 // Vote: classification sums each member's normalised class probabilities
