@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
 
 namespace irithyll::cli {
@@ -23,6 +24,17 @@ void print_model(const CatalogueEntry& e) {
   }
 }
 
+void print_detector(const AnomalyEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: anomaly\n");
+  for (const FieldInfo& f : e.fields()) {
+    std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
+                std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
+                f.range_text().c_str());
+    std::printf("  %26s %s\n", "", std::string(f.help).c_str());
+  }
+}
+
 int run_models(std::span<char* const> argv) {
   ArgParser args("irithyll models [--json] [NAME]", "List every model with its settings, defaults and ranges.");
   args.flag("json", "one JSON document (the catalogue) on stdout").positional("NAME", "only this model");
@@ -32,10 +44,14 @@ int run_models(std::span<char* const> argv) {
     return 0;
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
-  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed))
+  const bool is_learner = find_model(only) != nullptr && find_model(only)->listed;
+  if (!only.empty() && !is_learner && find_anomaly_detector(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    std::printf("%s\n", catalogue_json().c_str());
+    // The learner catalogue's object with the anomaly detectors as one more key.
+    std::string json = catalogue_json();
+    json.pop_back();
+    std::printf("%s,\"anomaly_detectors\":%s}\n", json.c_str(), anomaly_catalogue_json().c_str());
     return 0;
   }
   bool first = true;
@@ -44,6 +60,13 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_model(e);
+  }
+  bool heading = false;
+  for (const AnomalyEntry& e : anomaly_catalogue()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!heading) std::printf("%sAnomaly detectors (eval --task anomaly):\n\n", first ? "" : "\n");
+    heading = true;
+    print_detector(e);
   }
   return 0;
 }
