@@ -101,7 +101,8 @@ std::size_t KnnLearner::search(std::span<const double> x) const {
     if (p == 2.0) {
       for (std::size_t i = 0; i < n; ++i) {
         const double d = (col[i] - q) * inv;
-        dist[i] += d == d ? d * d : 0.0;
+        const double sq = d * d;  // the test on sq, not d, keeps the loop branch-free
+        dist[i] += sq == sq ? sq : 0.0;
       }
     } else if (p == 1.0) {
       for (std::size_t i = 0; i < n; ++i) {
