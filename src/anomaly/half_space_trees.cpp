@@ -18,6 +18,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 25;
 // Splits fall in the middle 70% of a node's work range (River's padding).
 constexpr double kPadding = 0.15;
+// The buffered first window holds at most 2^27 values (1 GiB of doubles).
+constexpr std::uint64_t kMaxFirstWindow = std::uint64_t{1} << 27;
 
 bool finite(double v) { return v - v == 0.0; }
 
@@ -38,6 +40,10 @@ Result<std::unique_ptr<HalfSpaceTrees>> HalfSpaceTrees::make(const Config& confi
     return Status::invalid_argument("half_space_trees: n-trees * (2^(height+1) - 1) = " + std::to_string(nodes) +
                                     " nodes, more than the 2^25 allowed (lower n-trees or height)");
   if (context.n_features > (1u << 24)) return Status::invalid_argument("half_space_trees: more than 2^24 features");
+  if (config.limits == HstLimits::kFirstWindow && context.n_features * std::uint64_t{config.window_size} > kMaxFirstWindow)
+    return Status::invalid_argument("half_space_trees: window-size * features = " +
+                                    std::to_string(context.n_features * std::uint64_t{config.window_size}) +
+                                    " buffered values, more than the 2^27 allowed (lower window-size, or limits unit)");
   auto out = std::make_unique<HalfSpaceTrees>();
   out->config_ = config;
   out->context_ = context;
@@ -133,7 +139,9 @@ void HalfSpaceTrees::rotate() {
 
 void HalfSpaceTrees::learn_one(std::span<const double> x) {
   ++seen_;
-  if (x.empty() || (width_ != 0 && x.size() != width_) || x.size() > (1u << 24)) {
+  const bool too_wide = config_.limits == HstLimits::kFirstWindow && nodes_.empty() &&
+                        x.size() * std::uint64_t{config_.window_size} > kMaxFirstWindow;
+  if (x.empty() || (width_ != 0 && x.size() != width_) || x.size() > (1u << 24) || too_wide) {
     ++skipped_;
     return;
   }

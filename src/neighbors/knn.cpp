@@ -17,13 +17,19 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool finite(double v) { return v - v == 0.0; }
 
+// The window holds at most 2^27 values (1 GiB of doubles).
+constexpr std::size_t kMaxCells = std::size_t{1} << 27;
+
 }  // namespace
 
 Result<std::unique_ptr<KnnLearner>> KnnLearner::make(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("knn: classification needs at least 2 classes");
-  if (context.n_features > (1u << 24)) return Status::invalid_argument("knn: more than 2^24 features");
+  if (context.n_features > (1u << 24) || context.n_features * config.window_size > kMaxCells)
+    return Status::invalid_argument("knn: window-size * features = " +
+                                    std::to_string(context.n_features * config.window_size) +
+                                    " values, more than the 2^27 allowed (lower window-size)");
   auto out = std::make_unique<KnnLearner>();
   out->config_ = config;
   out->context_ = context;
@@ -58,7 +64,8 @@ void KnnLearner::reset() {
 
 void KnnLearner::learn_one(std::span<const double> x, double y, double weight) {
   ++seen_;
-  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) || x.size() > (1u << 24)) {
+  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) ||
+      x.size() * config_.window_size > kMaxCells) {
     ++skipped_;
     return;
   }

@@ -37,7 +37,8 @@
 // Cost: n_trees * (height + 1) node visits per score or learn (nodes of a
 // tree are one contiguous array in breadth-first order, 16 bytes each);
 // a window rotation touches every node once (O(nodes) per W samples).
-// Nothing is allocated per sample.
+// Nothing is allocated per sample once the trees exist; the first window
+// (first-window limits) is buffered, at most 2^27 values (window * width).
 #pragma once
 
 #include <cstdint>

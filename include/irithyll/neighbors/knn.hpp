@@ -32,7 +32,9 @@
 // features in order, so results are bit-identical to the scalar loop). The
 // k smallest are kept by insertion into a k-slot array. A query allocates
 // nothing: the scratch row of distances is sized once, with the window.
-// Cost: O(window * features) per prediction, O(features) per learn.
+// Cost: O(window * features) per prediction, O(features) per learn; the
+// window holds at most 2^27 values (window-size * features), else make()
+// refuses (or, with the width taken from the first sample, it is skipped).
 #pragma once
 
 #include <cstdint>
