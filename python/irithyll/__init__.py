@@ -5,14 +5,14 @@
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
 Submodules: ensemble, tree, forest, nn, neighbors (learners generated from the model catalogue),
-anomaly, metrics, drift, stream, preprocessing, compose, evaluate, packed, plot.
+anomaly, metrics, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
 """
 from . import _core
-from . import anomaly, compose, drift, dummy, ensemble, evaluate, forest, metrics, neighbors, nn, packed, plot, preprocessing, stream, tree
+from . import anomaly, compose, drift, dummy, ensemble, evaluate, forest, metrics, neighbors, nn, packed, plot, preprocessing, stream, time_series, tree
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["anomaly", "compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "neighbors", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
+__all__ = ["anomaly", "compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "neighbors", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "time_series", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

@@ -95,5 +95,6 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_metrics(m);
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
+  irithyll::python::bind_timeseries(m);
   irithyll::python::bind_anomaly(m);
 }

@@ -72,7 +72,7 @@ TEST(AnomalyCli, RefusesBadLabelsSettingsAndModels) {
 TEST(AnomalyCli, ModelsListsDetectorsInTheirOwnSection) {
   const auto text = run_cli("models");
   ASSERT_EQ(text.code, 0);
-  const auto section = text.out.find("Anomaly detectors");
+  const auto section = text.out.find("\nanomaly detectors\n");
   ASSERT_NE(section, std::string::npos);
   EXPECT_GT(text.out.find("half_space_trees", section), section);
   EXPECT_NE(text.out.find("\nknn "), std::string::npos);

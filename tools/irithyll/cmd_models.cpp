@@ -8,15 +8,13 @@
 #include "command.hpp"
 #include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
 namespace {
 
-void print_model(const CatalogueEntry& e) {
-  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
-  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
-              e.classification ? "classification" : "");
-  for (const FieldInfo& f : e.fields()) {
+void print_fields(std::span<const FieldInfo> fields) {
+  for (const FieldInfo& f : fields) {
     std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
                 std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
                 f.type == FieldType::kText ? "" : f.range_text().c_str());
@@ -24,15 +22,25 @@ void print_model(const CatalogueEntry& e) {
   }
 }
 
+void print_model(const CatalogueEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
+              e.classification ? "classification" : "");
+  print_fields(e.fields());
+}
+
+// Forecasters (`irithyll forecast --model NAME`) have their own registry.
+void print_forecaster(const timeseries::ForecasterEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: forecasting (irithyll forecast; --period sets %s)\n", std::string(e.period_field).c_str());
+  print_fields(e.fields());
+}
+
+// Anomaly detectors (`irithyll eval --task anomaly --model NAME`) have their own registry.
 void print_detector(const AnomalyEntry& e) {
   std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
-  std::printf("  task: anomaly\n");
-  for (const FieldInfo& f : e.fields()) {
-    std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
-                std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
-                f.range_text().c_str());
-    std::printf("  %26s %s\n", "", std::string(f.help).c_str());
-  }
+  std::printf("  task: anomaly (irithyll eval --task anomaly)\n");
+  print_fields(e.fields());
 }
 
 int run_models(std::span<char* const> argv) {
@@ -44,14 +52,16 @@ int run_models(std::span<char* const> argv) {
     return 0;
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
-  const bool is_learner = find_model(only) != nullptr && find_model(only)->listed;
-  if (!only.empty() && !is_learner && find_anomaly_detector(only) == nullptr)
+  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
+      timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    // The learner catalogue's object with the anomaly detectors as one more key.
+    // The catalogue's document with more top-level keys: "forecasters", "anomaly_detectors".
     std::string json = catalogue_json();
     json.pop_back();
-    std::printf("%s,\"anomaly_detectors\":%s}\n", json.c_str(), anomaly_catalogue_json().c_str());
+    json += ",\"forecasters\":" + timeseries::forecasters_json();
+    json += ",\"anomaly_detectors\":" + anomaly_catalogue_json() + "}";
+    std::printf("%s\n", json.c_str());
     return 0;
   }
   bool first = true;
@@ -61,11 +71,22 @@ int run_models(std::span<char* const> argv) {
     first = false;
     print_model(e);
   }
-  bool heading = false;
+  bool header = false;
+  for (const auto& e : timeseries::forecasters()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\nforecasters\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_forecaster(e);
+  }
+  bool detectors_header = false;
   for (const AnomalyEntry& e : anomaly_catalogue()) {
     if (!only.empty() && e.name != only) continue;
-    if (!heading) std::printf("%sAnomaly detectors (eval --task anomaly):\n\n", first ? "" : "\n");
-    heading = true;
+    if (!detectors_header && only.empty()) std::printf("\nanomaly detectors\n");
+    detectors_header = true;
+    if (!first) std::printf("\n");
+    first = false;
     print_detector(e);
   }
   return 0;
