@@ -100,4 +100,5 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_packed(m);
   irithyll::python::bind_timeseries(m);
   irithyll::python::bind_explain(m);
+  irithyll::python::bind_anomaly(m);
 }

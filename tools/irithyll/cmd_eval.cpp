@@ -15,6 +15,7 @@
 #include "command.hpp"
 #include "data_options.hpp"
 #include "diagnostics_report.hpp"
+#include "eval_anomaly.hpp"
 #include "eval_multi.hpp"
 #include "importance_report.hpp"
 #include "irithyll/catalogue.hpp"
@@ -43,7 +44,8 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
       .option("target", "COL", "target column of the CSV (default: the last); a,b,c = several regression targets "
               "(multi_target_sgbt)")
-      .option("task", "TASK", "classification|regression (default: inferred from the target)")
+      .option("task", "TASK", "classification|regression (default: inferred from the target); anomaly: "
+              "see --task anomaly --help")
       .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
       .option("seed", "N", "seed of the generator and the model", "42")
       .option("max-samples", "N", "evaluate at most N samples (generators default to " +
@@ -193,6 +195,7 @@ Status check_schema(const Schema& stored, const Schema& stream, const std::strin
 }
 
 int run_eval(std::span<char* const> argv) {
+  if (wants_anomaly_task(argv)) return run_eval_anomaly(argv);
   const std::string model_name = model_from_argv(argv, "sgbt");
   const CatalogueEntry* model = find_model(model_name);
   if (model != nullptr && !model->listed) model = nullptr;

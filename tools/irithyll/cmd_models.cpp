@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 
@@ -35,6 +36,13 @@ void print_forecaster(const timeseries::ForecasterEntry& e) {
   print_fields(e.fields());
 }
 
+// Anomaly detectors (`irithyll eval --task anomaly --model NAME`) have their own registry.
+void print_detector(const AnomalyEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: anomaly (irithyll eval --task anomaly)\n");
+  print_fields(e.fields());
+}
+
 int run_models(std::span<char* const> argv) {
   ArgParser args("irithyll models [--json] [NAME]", "List every model with its settings, defaults and ranges.");
   args.flag("json", "one JSON document (the catalogue) on stdout").positional("NAME", "only this model");
@@ -45,13 +53,14 @@ int run_models(std::span<char* const> argv) {
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
   if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
-      timeseries::find_forecaster(only) == nullptr)
+      timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    // The catalogue's document with one more top-level key, "forecasters".
+    // The catalogue's document with more top-level keys: "forecasters", "anomaly_detectors".
     std::string json = catalogue_json();
     json.pop_back();
-    json += ",\"forecasters\":" + timeseries::forecasters_json() + "}";
+    json += ",\"forecasters\":" + timeseries::forecasters_json();
+    json += ",\"anomaly_detectors\":" + anomaly_catalogue_json() + "}";
     std::printf("%s\n", json.c_str());
     return 0;
   }
@@ -70,6 +79,15 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_forecaster(e);
+  }
+  bool detectors_header = false;
+  for (const AnomalyEntry& e : anomaly_catalogue()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!detectors_header && only.empty()) std::printf("\nanomaly detectors\n");
+    detectors_header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_detector(e);
   }
   return 0;
 }
