@@ -1,26 +1,38 @@
 // `irithyll models [--json] [NAME]`: every model of the library's catalogue
 // with every setting, its default and allowed range, read from the one table
-// that also drives `eval`'s options, checkpoints and the Python package.
+// that also drives `eval`'s options, checkpoints and the Python package; then
+// the clusterers (`irithyll cluster`), from their own registry's tables.
 #include <cstdio>
 #include <string>
 
 #include "args.hpp"
 #include "command.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/cluster/registry.hpp"
 
 namespace irithyll::cli {
 namespace {
 
-void print_model(const CatalogueEntry& e) {
-  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
-  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
-              e.classification ? "classification" : "");
-  for (const FieldInfo& f : e.fields()) {
+void print_fields(std::span<const FieldInfo> fields) {
+  for (const FieldInfo& f : fields) {
     std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
                 std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
                 f.type == FieldType::kText ? "" : f.range_text().c_str());
     std::printf("  %26s %s\n", "", std::string(f.help).c_str());
   }
+}
+
+void print_model(const CatalogueEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
+              e.classification ? "classification" : "");
+  print_fields(e.fields());
+}
+
+void print_clusterer(const ClustererEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: clustering (irithyll cluster --model %s)\n", std::string(e.name).c_str());
+  print_fields(e.fields());
 }
 
 int run_models(std::span<char* const> argv) {
@@ -32,10 +44,14 @@ int run_models(std::span<char* const> argv) {
     return 0;
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
-  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed))
+  const bool is_model = find_model(only) != nullptr && find_model(only)->listed;
+  if (!only.empty() && !is_model && find_clusterer(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    std::printf("%s\n", catalogue_json().c_str());
+    // The catalogue's object with the clusterers as one more top-level key.
+    std::string json = catalogue_json();
+    json.pop_back();
+    std::printf("%s,\"clusterers\":%s}\n", json.c_str(), clusterers_json().c_str());
     return 0;
   }
   bool first = true;
@@ -44,6 +60,14 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_model(e);
+  }
+  if (only.empty()) std::printf("\nclusterers\n\n");
+  for (const auto& e : clusterers()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!first && !only.empty()) std::printf("\n");
+    first = false;
+    print_clusterer(e);
+    if (only.empty() && &e != &clusterers().back()) std::printf("\n");
   }
   return 0;
 }

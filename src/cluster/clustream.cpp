@@ -1,0 +1,296 @@
+#include "irithyll/cluster/clustream.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cluster/weighted_kmeans.hpp"
+#include "core/field_rows.hpp"
+#include "irithyll/interval.hpp"
+
+namespace irithyll {
+namespace {
+
+using Row = ConfigField<CluStreamConfig>;
+const std::array kFields = {
+    Row{FieldInfo::integer("n-macro-clusters", "5", "macro clusters of the offline weighted k-means").in(1, 4096),
+        IRITHYLL_FIELD_UINT(CluStreamConfig, n_macro_clusters)},
+    Row{FieldInfo::integer("max-micro-clusters", "100", "micro-clusters kept online (finer summary, slower)").in(2, 100000),
+        IRITHYLL_FIELD_UINT(CluStreamConfig, max_micro_clusters)},
+    Row{FieldInfo::real("micro-cluster-r-factor", "2", "a point joins a micro-cluster within this many RMS deviations").above(0),
+        IRITHYLL_FIELD_REAL(CluStreamConfig, micro_cluster_r_factor)},
+    Row{FieldInfo::integer("time-window", "1000", "samples after which an idle micro-cluster may be dropped; macro horizon").in(1, 1e15),
+        IRITHYLL_FIELD_UINT(CluStreamConfig, time_window)},
+    Row{FieldInfo::integer("time-gap", "100", "samples between offline macro clusterings").in(1, 1e15),
+        IRITHYLL_FIELD_UINT(CluStreamConfig, time_gap)},
+};
+
+// The paper's m: the relevance stamp estimates the mean arrival time of the
+// last m points of a micro-cluster.
+constexpr double kRelevanceM = 10.0;
+constexpr int kMacroRestarts = 3;
+constexpr int kMacroIterations = 100;
+constexpr std::uint64_t kMaxMicro = 100000;
+
+}  // namespace
+
+std::span<const ConfigField<CluStreamConfig>> clustream_config_fields() { return kFields; }
+
+Status CluStreamConfig::validate() const { return validate_fields<CluStreamConfig>("clustream", kFields, *this); }
+
+void ClusterFeature::absorb(std::span<const double> x, double w, double t) {
+  n += w;
+  for (std::size_t f = 0; f < x.size(); ++f) {
+    ls[f] += w * x[f];
+    ss[f] += w * x[f] * x[f];
+  }
+  lst += w * t;
+  sst += w * t * t;
+}
+
+void ClusterFeature::merge(const ClusterFeature& o) {
+  n += o.n;
+  for (std::size_t f = 0; f < ls.size(); ++f) {
+    ls[f] += o.ls[f];
+    ss[f] += o.ss[f];
+  }
+  lst += o.lst;
+  sst += o.sst;
+}
+
+double ClusterFeature::rms_deviation() const {
+  double v = 0.0;
+  for (std::size_t f = 0; f < ls.size(); ++f) {
+    const double m = ls[f] / n;
+    v += std::max(0.0, ss[f] / n - m * m);
+  }
+  return std::sqrt(v);
+}
+
+double ClusterFeature::relevance_stamp(double m) const {
+  const double mu = lst / n;
+  if (n < 2.0 * m) return mu;
+  const double sigma = std::sqrt(std::max(0.0, sst / n - mu * mu));
+  return mu + sigma * normal_quantile(1.0 - m / (2.0 * n));
+}
+
+CluStream::CluStream(CluStreamConfig config, std::uint64_t seed) : config_(config), seed_(seed), rng_(seed) {}
+
+Result<std::unique_ptr<CluStream>> CluStream::make(const CluStreamConfig& config, std::uint64_t seed) {
+  IRITHYLL_RETURN_IF_ERROR(config.validate());
+  return std::make_unique<CluStream>(config, seed);
+}
+
+void CluStream::reset() {
+  rng_ = Xorshift64(seed_);
+  gate_ = {};
+  micro_.clear();
+  macro_.clear();
+  macro_weights_.clear();
+}
+
+std::size_t CluStream::nearest_micro(std::span<const double> x, double& distance2) const {
+  std::size_t best = 0;
+  distance2 = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < micro_.size(); ++i) {
+    const ClusterFeature& m = micro_[i];
+    double s = 0.0;
+    for (std::size_t f = 0; f < x.size(); ++f) {
+      const double t = x[f] - m.ls[f] / m.n;
+      s += t * t;
+    }
+    if (s < distance2) distance2 = s, best = i;
+  }
+  return best;
+}
+
+Status CluStream::learn_one(std::span<const double> x, double weight) {
+  bool learn = false;
+  IRITHYLL_RETURN_IF_ERROR(gate_.admit("clustream", x, weight, learn));
+  if (!learn) return Status::ok();
+  const std::size_t d = x.size();
+  const double t = static_cast<double>(gate_.n_seen);
+  bool absorbed = false;
+  // Start-up: the paper forms the first q micro-clusters offline from the
+  // first points; here each of the first q points is one, so a boundary is
+  // never judged from a handful of far-apart singletons.
+  if (micro_.size() >= config_.max_micro_clusters) {
+    double d2 = 0.0;
+    const std::size_t i = nearest_micro(x, d2);
+    ClusterFeature& m = micro_[i];
+    double boundary = config_.micro_cluster_r_factor * m.rms_deviation();
+    if (!(boundary > 0.0)) {
+      // One point (or identical points): the distance to the nearest other
+      // micro-cluster (paper, Sec. 4.2).
+      boundary = std::numeric_limits<double>::infinity();
+      for (std::size_t j = 0; j < micro_.size(); ++j) {
+        if (j == i) continue;
+        double s = 0.0;
+        for (std::size_t f = 0; f < d; ++f) {
+          const double dd = m.ls[f] / m.n - micro_[j].ls[f] / micro_[j].n;
+          s += dd * dd;
+        }
+        boundary = std::min(boundary, std::sqrt(s));
+      }
+    }
+    if (std::sqrt(d2) <= boundary) {
+      m.absorb(x, weight, t);
+      absorbed = true;
+    }
+  }
+  if (!absorbed) {
+    // At the cap the slot of a dropped or merged micro-cluster is reused, so
+    // the steady state allocates nothing.
+    std::size_t slot = micro_.size();
+    if (micro_.size() >= config_.max_micro_clusters) {
+      std::size_t oldest = 0;
+      double oldest_stamp = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < micro_.size(); ++i) {
+        const double s = micro_[i].relevance_stamp(kRelevanceM);
+        if (s < oldest_stamp) oldest_stamp = s, oldest = i;
+      }
+      slot = oldest_stamp < t - static_cast<double>(config_.time_window) ? oldest : merge_closest_pair();
+    } else {
+      micro_.emplace_back();
+      micro_.back().ls.resize(d);
+      micro_.back().ss.resize(d);
+    }
+    ClusterFeature& fresh = micro_[slot];
+    fresh.n = fresh.lst = fresh.sst = 0.0;
+    std::fill(fresh.ls.begin(), fresh.ls.end(), 0.0);
+    std::fill(fresh.ss.begin(), fresh.ss.end(), 0.0);
+    fresh.absorb(x, weight, t);
+  }
+  if (macro_weights_.empty() || gate_.n_seen % config_.time_gap == 0) recluster();
+  return Status::ok();
+}
+
+std::size_t CluStream::merge_closest_pair() {
+  const std::size_t d = gate_.n_features;
+  std::size_t bi = 0, bj = 1;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < micro_.size(); ++i)
+    for (std::size_t j = i + 1; j < micro_.size(); ++j) {
+      double s = 0.0;
+      for (std::size_t f = 0; f < d; ++f) {
+        const double dd = micro_[i].ls[f] / micro_[i].n - micro_[j].ls[f] / micro_[j].n;
+        s += dd * dd;
+      }
+      if (s < best) best = s, bi = i, bj = j;
+    }
+  micro_[bi].merge(micro_[bj]);
+  return bj;  // free for reuse
+}
+
+void CluStream::recluster() {
+  const std::size_t d = gate_.n_features;
+  if (micro_.empty() || d == 0) return;
+  const double t = static_cast<double>(gate_.n_seen);
+  std::vector<double> points, weights;
+  for (int pass = 0; pass < 2 && weights.empty(); ++pass)
+    for (const ClusterFeature& m : micro_) {
+      if (pass == 0 && m.relevance_stamp(kRelevanceM) < t - static_cast<double>(config_.time_window)) continue;
+      for (std::size_t f = 0; f < d; ++f) points.push_back(m.centre(f));
+      weights.push_back(m.n);
+    }
+  cluster_detail::WeightedKMeansResult r = cluster_detail::weighted_kmeans(
+      points, weights, d, config_.n_macro_clusters, rng_, kMacroRestarts, kMacroIterations);
+  macro_ = std::move(r.centres);
+  macro_weights_ = std::move(r.weights);
+}
+
+std::int64_t CluStream::predict_one(std::span<const double> x) const {
+  if (macro_weights_.empty() || !gate_.can_predict(x)) return -1;
+  const std::size_t d = x.size();
+  std::size_t best = 0;
+  double bd = std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < macro_weights_.size(); ++c) {
+    const double dd = cluster_detail::squared_distance(x.data(), &macro_[c * d], d);
+    if (dd < bd) bd = dd, best = c;
+  }
+  return static_cast<std::int64_t>(best);
+}
+
+std::size_t CluStream::memory_bytes() const {
+  std::size_t b = sizeof(*this) + micro_.capacity() * sizeof(ClusterFeature);
+  for (const ClusterFeature& m : micro_) b += (m.ls.capacity() + m.ss.capacity()) * sizeof(double);
+  return b + (macro_.capacity() + macro_weights_.capacity()) * sizeof(double);
+}
+
+ModelSettings CluStream::settings() const { return settings_of<CluStreamConfig>(kFields, config_); }
+
+void CluStream::encode(ByteWriter& out) const {
+  out.u32(config_.n_macro_clusters);
+  out.u32(config_.max_micro_clusters);
+  out.f64(config_.micro_cluster_r_factor);
+  out.u64(config_.time_window);
+  out.u64(config_.time_gap);
+  out.u64(seed_);
+  out.u64(rng_.state());
+  gate_.encode(out);
+  out.u64(micro_.size());
+  for (const ClusterFeature& m : micro_) {
+    out.f64(m.n);
+    out.f64(m.lst);
+    out.f64(m.sst);
+    for (std::size_t f = 0; f < m.ls.size(); ++f) out.f64(m.ls[f]);
+    for (std::size_t f = 0; f < m.ss.size(); ++f) out.f64(m.ss[f]);
+  }
+  out.f64s(macro_);
+  out.f64s(macro_weights_);
+}
+
+Status CluStream::decode(ByteReader& in) {
+  CluStreamConfig c;
+  c.n_macro_clusters = in.u32("n_macro_clusters");
+  c.max_micro_clusters = in.u32("max_micro_clusters");
+  c.micro_cluster_r_factor = in.f64("micro_cluster_r_factor");
+  c.time_window = in.u64("time_window");
+  c.time_gap = in.u64("time_gap");
+  const std::uint64_t seed = in.u64("seed"), state = in.u64("rng");
+  if (!in.ok()) return in.status();
+  if (Status s = c.validate(); !s) return Status::corruption("clustream checkpoint: " + s.message());
+  config_ = c;
+  seed_ = seed;
+  reset();
+  rng_.set_state(state);
+  gate_.decode(in);
+  const std::size_t d = gate_.n_features;
+  const std::size_t count = in.read_count(24 + 16 * d, "micro-clusters");
+  in.expect(count <= config_.max_micro_clusters && count <= kMaxMicro, "micro-clusters <= max-micro-clusters");
+  in.expect(count == 0 || d > 0, "micro-clusters need a width");
+  bool valid = true;
+  for (std::size_t i = 0; i < count && in.ok(); ++i) {
+    ClusterFeature m;
+    m.n = in.f64("N");
+    m.lst = in.f64("LST");
+    m.sst = in.f64("SST");
+    m.ls.resize(d);
+    m.ss.resize(d);
+    for (double& v : m.ls) v = in.f64("LS");
+    for (double& v : m.ss) v = in.f64("SS");
+    valid = valid && std::isfinite(m.n) && m.n > 0.0 && std::isfinite(m.lst) && std::isfinite(m.sst);
+    for (std::size_t f = 0; f < d; ++f) valid = valid && std::isfinite(m.ls[f]) && std::isfinite(m.ss[f]);
+    micro_.push_back(std::move(m));
+  }
+  in.expect(valid, "finite micro-cluster statistics with N > 0");
+  macro_ = in.f64s("macro centres");
+  macro_weights_ = in.f64s("macro weights");
+  if (in.ok()) {
+    in.expect(macro_weights_.size() <= config_.n_macro_clusters && macro_.size() == macro_weights_.size() * d,
+              "macro centres = k x n_features");
+    bool finite = true;
+    for (const double v : macro_) finite = finite && std::isfinite(v);
+    in.expect(finite, "finite macro centres");
+  }
+  if (!in.ok()) {
+    const Status s = in.status();
+    reset();
+    return Status::corruption("clustream checkpoint: " + s.message());
+  }
+  return Status::ok();
+}
+
+}  // namespace irithyll
