@@ -276,7 +276,7 @@ Status DBStream::decode(ByteReader& in) {
     in.expect(m <= kMaxMicro && (m == 0 || d > 0), "micro-cluster count");
     in.expect(centres_.size() == m * d && weights_.size() == m && times_.size() == m, "micro-cluster arrays");
     bool valid = true;
-    for (std::size_t i = 0; i < m && valid; ++i) {
+    for (std::size_t i = 0; i < m && valid && in.ok(); ++i) {
       valid = ids_[i] < next_id_ && (i == 0 || ids_[i - 1] < ids_[i]) && times_[i] <= gate_.n_seen &&
               std::isfinite(weights_[i]) && weights_[i] >= 0.0;
     }

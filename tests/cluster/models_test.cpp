@@ -227,3 +227,37 @@ TEST(ClusterMetrics, MatchHandWorkedValues) {
 
 }  // namespace
 }  // namespace irithyll
+
+namespace irithyll {
+namespace {
+
+// Found by fuzz/cluster_checkpoint_fuzz.cpp: micro-cluster arrays of
+// different lengths were read past their end while being validated.
+TEST(DBStream, DecodeRefusesMicroClusterArraysOfDifferentLengths) {
+  ByteWriter w;
+  const DBStreamConfig c;
+  w.f64(c.clustering_threshold);
+  w.f64(c.fading_factor);
+  w.u64(c.cleanup_interval);
+  w.f64(c.intersection_factor);
+  w.f64(c.minimum_weight);
+  w.f64(c.minimum_share);
+  w.u64(42);                                   // seed
+  w.u64(2), w.u64(10), w.u64(0);               // width, samples, ignored
+  w.u64(100);                                  // next id
+  w.u64s(std::vector<std::uint64_t>{1, 2, 3});  // three ids ...
+  w.f64s(std::vector<double>{});               // ... and no centres, weights or times
+  w.f64s(std::vector<double>{});
+  w.u64s(std::vector<std::uint64_t>{});
+  w.u64(0), w.u64(0);
+  w.f64s(std::vector<double>{});
+  w.f64s(std::vector<double>{});
+  DBStream db;
+  ByteReader r(w.data());
+  const Status s = db.decode(r);
+  EXPECT_EQ(s.code(), StatusCode::kCorruption) << s.message();
+  EXPECT_EQ(db.n_micro_clusters(), 0u);
+}
+
+}  // namespace
+}  // namespace irithyll
