@@ -89,21 +89,57 @@ void CluStream::reset() {
   micro_.clear();
   macro_.clear();
   macro_weights_.clear();
+  centres_.clear();
+  nn_.clear();
+  nn_d2_.clear();
+  nn_stale_.clear();
+  stamps_.clear();
 }
 
 std::size_t CluStream::nearest_micro(std::span<const double> x, double& distance2) const {
+  const std::size_t d = x.size();
   std::size_t best = 0;
   distance2 = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < micro_.size(); ++i) {
-    const ClusterFeature& m = micro_[i];
-    double s = 0.0;
-    for (std::size_t f = 0; f < x.size(); ++f) {
-      const double t = x[f] - m.ls[f] / m.n;
-      s += t * t;
-    }
+    const double s = cluster_detail::squared_distance(x.data(), &centres_[i * d], d);
     if (s < distance2) distance2 = s, best = i;
   }
   return best;
+}
+
+void CluStream::rescan(std::size_t i) {
+  const std::size_t d = gate_.n_features;
+  nn_[i] = i;
+  nn_d2_[i] = std::numeric_limits<double>::infinity();
+  nn_stale_[i] = 0;
+  for (std::size_t j = 0; j < micro_.size(); ++j) {
+    if (j == i) continue;
+    const double dd = cluster_detail::squared_distance(&centres_[i * d], &centres_[j * d], d);
+    if (dd < nn_d2_[i]) nn_d2_[i] = dd, nn_[i] = j;
+  }
+}
+
+void CluStream::moved(std::size_t i) {
+  const std::size_t d = gate_.n_features;
+  const ClusterFeature& m = micro_[i];
+  for (std::size_t f = 0; f < d; ++f) centres_[i * d + f] = m.ls[f] / m.n;
+  stamps_[i] = std::numeric_limits<double>::quiet_NaN();
+  // i's own neighbour exactly, and every link to i: a link that got shorter
+  // is taken (exact again); one that got longer keeps its old length, now a
+  // lower bound, and is marked stale until a search needs it.
+  nn_[i] = i;
+  nn_d2_[i] = std::numeric_limits<double>::infinity();
+  nn_stale_[i] = 0;
+  for (std::size_t j = 0; j < micro_.size(); ++j) {
+    if (j == i) continue;
+    const double dd = cluster_detail::squared_distance(&centres_[i * d], &centres_[j * d], d);
+    if (dd < nn_d2_[i]) nn_d2_[i] = dd, nn_[i] = j;
+    if (dd < nn_d2_[j] || nn_[j] == j) {
+      nn_d2_[j] = dd, nn_[j] = i, nn_stale_[j] = 0;
+    } else if (nn_[j] == i && dd > nn_d2_[j]) {
+      nn_stale_[j] = 1;
+    }
+  }
 }
 
 Status CluStream::learn_one(std::span<const double> x, double weight) {
@@ -112,76 +148,80 @@ Status CluStream::learn_one(std::span<const double> x, double weight) {
   if (!learn) return Status::ok();
   const std::size_t d = x.size();
   const double t = static_cast<double>(gate_.n_seen);
-  bool absorbed = false;
   // Start-up: the paper forms the first q micro-clusters offline from the
   // first points; here each of the first q points is one, so a boundary is
   // never judged from a handful of far-apart singletons.
   if (micro_.size() >= config_.max_micro_clusters) {
     double d2 = 0.0;
     const std::size_t i = nearest_micro(x, d2);
-    ClusterFeature& m = micro_[i];
-    double boundary = config_.micro_cluster_r_factor * m.rms_deviation();
+    double boundary = config_.micro_cluster_r_factor * micro_[i].rms_deviation();
+    // One point (or identical points): the distance to the nearest other
+    // micro-cluster (paper, Sec. 4.2).
     if (!(boundary > 0.0)) {
-      // One point (or identical points): the distance to the nearest other
-      // micro-cluster (paper, Sec. 4.2).
-      boundary = std::numeric_limits<double>::infinity();
-      for (std::size_t j = 0; j < micro_.size(); ++j) {
-        if (j == i) continue;
-        double s = 0.0;
-        for (std::size_t f = 0; f < d; ++f) {
-          const double dd = m.ls[f] / m.n - micro_[j].ls[f] / micro_[j].n;
-          s += dd * dd;
-        }
-        boundary = std::min(boundary, std::sqrt(s));
-      }
+      if (nn_stale_[i]) rescan(i);
+      boundary = std::sqrt(nn_d2_[i]);
     }
     if (std::sqrt(d2) <= boundary) {
-      m.absorb(x, weight, t);
-      absorbed = true;
+      micro_[i].absorb(x, weight, t);
+      moved(i);
+      if (gate_.n_seen % config_.time_gap == 0) recluster();
+      return Status::ok();
     }
   }
-  if (!absorbed) {
-    // At the cap the slot of a dropped or merged micro-cluster is reused, so
-    // the steady state allocates nothing.
-    std::size_t slot = micro_.size();
-    if (micro_.size() >= config_.max_micro_clusters) {
-      std::size_t oldest = 0;
-      double oldest_stamp = std::numeric_limits<double>::infinity();
-      for (std::size_t i = 0; i < micro_.size(); ++i) {
-        const double s = micro_[i].relevance_stamp(kRelevanceM);
-        if (s < oldest_stamp) oldest_stamp = s, oldest = i;
-      }
-      slot = oldest_stamp < t - static_cast<double>(config_.time_window) ? oldest : merge_closest_pair();
+  // A new micro-cluster. At the cap the slot of a dropped or merged one is
+  // reused, so the steady state allocates nothing.
+  std::size_t slot = micro_.size();
+  if (micro_.size() >= config_.max_micro_clusters) {
+    // A stamp changes only when its micro-cluster does (moved() marks it
+    // NaN), so about one quantile is computed per sample.
+    const double horizon = t - static_cast<double>(config_.time_window);
+    std::size_t oldest = 0;
+    double oldest_stamp = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < micro_.size(); ++i) {
+      if (std::isnan(stamps_[i])) stamps_[i] = micro_[i].relevance_stamp(kRelevanceM);
+      if (stamps_[i] < oldest_stamp) oldest_stamp = stamps_[i], oldest = i;
+    }
+    if (oldest_stamp < horizon) {
+      slot = oldest;
     } else {
-      micro_.emplace_back();
-      micro_.back().ls.resize(d);
-      micro_.back().ss.resize(d);
+      slot = merge_closest_pair();
     }
-    ClusterFeature& fresh = micro_[slot];
-    fresh.n = fresh.lst = fresh.sst = 0.0;
-    std::fill(fresh.ls.begin(), fresh.ls.end(), 0.0);
-    std::fill(fresh.ss.begin(), fresh.ss.end(), 0.0);
-    fresh.absorb(x, weight, t);
+  } else {
+    micro_.emplace_back();
+    micro_.back().ls.resize(d);
+    micro_.back().ss.resize(d);
+    centres_.resize(micro_.size() * d);
+    nn_.push_back(slot);
+    nn_d2_.push_back(std::numeric_limits<double>::infinity());
+    nn_stale_.push_back(0);
+    stamps_.push_back(0.0);
   }
+  ClusterFeature& fresh = micro_[slot];
+  fresh.n = fresh.lst = fresh.sst = 0.0;
+  std::fill(fresh.ls.begin(), fresh.ls.end(), 0.0);
+  std::fill(fresh.ss.begin(), fresh.ss.end(), 0.0);
+  fresh.absorb(x, weight, t);
+  moved(slot);
   if (macro_weights_.empty() || gate_.n_seen % config_.time_gap == 0) recluster();
   return Status::ok();
 }
 
 std::size_t CluStream::merge_closest_pair() {
-  const std::size_t d = gate_.n_features;
-  std::size_t bi = 0, bj = 1;
-  double best = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < micro_.size(); ++i)
-    for (std::size_t j = i + 1; j < micro_.size(); ++j) {
-      double s = 0.0;
-      for (std::size_t f = 0; f < d; ++f) {
-        const double dd = micro_[i].ls[f] / micro_[i].n - micro_[j].ls[f] / micro_[j].n;
-        s += dd * dd;
-      }
-      if (s < best) best = s, bi = i, bj = j;
-    }
+  // The smallest link; a stale one is only a lower bound, so it is rescanned
+  // and the search repeated until the smallest is exact.
+  std::size_t bi = 0;
+  for (;;) {
+    bi = 0;
+    for (std::size_t i = 1; i < micro_.size(); ++i)
+      if (nn_d2_[i] < nn_d2_[bi]) bi = i;
+    if (!nn_stale_[bi]) break;
+    rescan(bi);
+  }
+  std::size_t bj = nn_[bi];
+  if (bj < bi) std::swap(bi, bj);
   micro_[bi].merge(micro_[bj]);
-  return bj;  // free for reuse
+  moved(bi);
+  return bj;  // free for reuse (the caller overwrites it and calls moved())
 }
 
 void CluStream::recluster() {
@@ -216,7 +256,10 @@ std::int64_t CluStream::predict_one(std::span<const double> x) const {
 std::size_t CluStream::memory_bytes() const {
   std::size_t b = sizeof(*this) + micro_.capacity() * sizeof(ClusterFeature);
   for (const ClusterFeature& m : micro_) b += (m.ls.capacity() + m.ss.capacity()) * sizeof(double);
-  return b + (macro_.capacity() + macro_weights_.capacity()) * sizeof(double);
+  return b + (macro_.capacity() + macro_weights_.capacity() + centres_.capacity() + nn_d2_.capacity() +
+              stamps_.capacity()) *
+                 sizeof(double) +
+         nn_.capacity() * sizeof(std::size_t) + nn_stale_.capacity();
 }
 
 ModelSettings CluStream::settings() const { return settings_of<CluStreamConfig>(kFields, config_); }
@@ -237,6 +280,11 @@ void CluStream::encode(ByteWriter& out) const {
     out.f64(m.sst);
     for (std::size_t f = 0; f < m.ls.size(); ++f) out.f64(m.ls[f]);
     for (std::size_t f = 0; f < m.ss.size(); ++f) out.f64(m.ss[f]);
+  }
+  for (std::size_t i = 0; i < micro_.size(); ++i) {
+    out.u64(nn_[i]);
+    out.f64(nn_d2_[i]);
+    out.u8(static_cast<std::uint8_t>(nn_stale_[i]));
   }
   out.f64s(macro_);
   out.f64s(macro_weights_);
@@ -276,6 +324,26 @@ Status CluStream::decode(ByteReader& in) {
     micro_.push_back(std::move(m));
   }
   in.expect(valid, "finite micro-cluster statistics with N > 0");
+  // Centres are LS/N; the neighbour links (with their lower bounds) are
+  // stored, as a rebuild could break ties differently.
+  const std::size_t q = in.ok() ? micro_.size() : 0;
+  centres_.assign(q * d, 0.0);
+  for (std::size_t i = 0; i < q; ++i)
+    for (std::size_t f = 0; f < d; ++f) centres_[i * d + f] = micro_[i].ls[f] / micro_[i].n;
+  nn_.assign(q, 0);
+  nn_d2_.assign(q, 0.0);
+  nn_stale_.assign(q, 0);
+  stamps_.assign(q, std::numeric_limits<double>::quiet_NaN());  // recomputed from the CFs when needed
+  bool links = true;
+  for (std::size_t i = 0; i < q && in.ok(); ++i) {
+    const std::uint64_t j = in.u64("nearest micro-cluster");
+    nn_d2_[i] = in.f64("nearest distance");
+    const std::uint8_t stale = in.u8("stale link");
+    links = links && j < q && (j != i || q == 1) && nn_d2_[i] >= 0.0 && !std::isnan(nn_d2_[i]) && stale <= 1;
+    nn_[i] = links ? static_cast<std::size_t>(j) : 0;
+    nn_stale_[i] = static_cast<char>(stale);
+  }
+  in.expect(links, "nearest-neighbour links within the micro-clusters");
   macro_ = in.f64s("macro centres");
   macro_weights_ = in.f64s("macro weights");
   if (in.ok()) {

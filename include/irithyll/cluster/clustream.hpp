@@ -35,8 +35,10 @@
 // over features (so in 10 dimensions almost no point fell inside a boundary)
 // and absorbed every point into micro-clusters of fewer than 3 points.
 //
-// Cost per sample: O(q d) for q micro-clusters, plus O(q^2 d) when a merge
-// is needed and O(q k d) per restart and iteration every time-gap samples.
+// Cost per sample: O(q d) for q micro-clusters (the nearest micro-cluster,
+// and keeping every micro-cluster's nearest neighbour current, so a merge
+// finds the closest pair in O(q)), plus O(q k d) per k-means restart and
+// iteration every time-gap samples.
 // Memory: q (2d + 3) doubles. Thread safety: none (see clusterer.hpp).
 #pragma once
 
@@ -104,6 +106,9 @@ class CluStream final : public Clusterer {
   std::size_t nearest_micro(std::span<const double> x, double& distance2) const;
   // Merges the closest pair into the lower index; returns the freed index.
   std::size_t merge_closest_pair();
+  // Micro-cluster i changed: its cached centre, stamp and neighbour links.
+  void moved(std::size_t i);
+  void rescan(std::size_t i);  // i's nearest neighbour by a full scan
 
   CluStreamConfig config_;
   std::uint64_t seed_;
@@ -112,6 +117,14 @@ class CluStream final : public Clusterer {
   std::vector<ClusterFeature> micro_;
   std::vector<double> macro_;          // macro centres, k x d
   std::vector<double> macro_weights_;  // k
+  // centres LS/N (q x d); each micro-cluster's nearest other one and the
+  // squared distance to it, exact unless stale (then a lower bound), so the
+  // closest pair is an O(q) search.
+  std::vector<double> centres_;
+  std::vector<std::size_t> nn_;
+  std::vector<double> nn_d2_;
+  std::vector<char> nn_stale_;
+  std::vector<double> stamps_;  // relevance stamps, NaN until needed after a change
 };
 
 }  // namespace irithyll
