@@ -1,4 +1,5 @@
-// libFuzzer target: arbitrary bytes as clusterer state. The first byte picks
+// libFuzzer target: arbitrary bytes as clusterer state (its corpus is
+// replayed by tests/cluster/fuzz_regression_test.cpp). The first byte picks
 // the model (kmeans, clustream, dbstream), the rest goes to its decode()
 // directly (the checkpoint's CRC would reject almost every mutation before
 // the decoder saw it), and load_clusterer() gets the whole input too.

@@ -349,6 +349,7 @@ Status CluStream::decode(ByteReader& in) {
   if (in.ok()) {
     in.expect(macro_weights_.size() <= config_.n_macro_clusters && macro_.size() == macro_weights_.size() * d,
               "macro centres = k x n_features");
+    in.expect(d > 0 || macro_weights_.empty(), "no macro clusters before the width is known");
     bool finite = true;
     for (const double v : macro_) finite = finite && std::isfinite(v);
     in.expect(finite, "finite macro centres");

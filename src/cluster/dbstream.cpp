@@ -304,6 +304,7 @@ Status DBStream::decode(ByteReader& in) {
   if (in.ok()) {
     const std::size_t k = macro_weights_.size();
     in.expect(macro_.size() == k * d, "macro centres = k x n_features");
+    in.expect(d > 0 || k == 0, "no macro clusters before the width is known");
     bool valid = true;
     for (const std::int64_t l : labels_) valid = valid && l >= -1 && l < static_cast<std::int64_t>(k);
     for (const double v : macro_) valid = valid && std::isfinite(v);

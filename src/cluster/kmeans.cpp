@@ -228,6 +228,7 @@ Status KMeans::decode(ByteReader& in) {
   const std::size_t d = gate_.n_features, k = config_.n_clusters;
   if (in.ok()) {
     in.expect(n_centres <= k && weights_.size() == k, "centre count <= n_clusters");
+    in.expect(d > 0 || (n_centres == 0 && buffer_w_.empty()), "no centres before the width is known");
     in.expect(centres_.size() == n_centres * d, "centres = n_centres x n_features");
     in.expect(buffer_.size() == buffer_w_.size() * d, "start-up buffer = rows x n_features");
     in.expect(!initialised_ || (buffer_w_.empty() && n_centres == k && d > 0), "no buffer once started");
