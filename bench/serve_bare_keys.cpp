@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "irithyll/catalogue.hpp"
-#include "irithyll/serve/produce.hpp"
+#include "serve/produce.hpp"
 #include "irithyll/stream/generators.hpp"
 
 namespace {

@@ -34,17 +34,6 @@
 
 namespace irithyll {
 
-// What the stream decides, not the user's settings.
-struct LearnerContext {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: >= 2
-  std::size_t n_features = 0;  // 0 = taken from the first sample, where the model allows it
-  std::uint64_t seed = 42;
-  // Regression targets per sample; more than 1 needs a model whose
-  // n_outputs() matches (multi_target_sgbt), else make_learner refuses.
-  std::size_t n_targets = 1;
-};
-
 struct CatalogueEntry {
   std::string_view name;         // "sgbt": --model NAME, the checkpoint's learner name
   std::string_view description;  // one line
@@ -55,6 +44,12 @@ struct CatalogueEntry {
   Result<std::unique_ptr<Learner>> (*make)(const ModelSettings& settings, const LearnerContext& context);
   std::unique_ptr<Learner> (*make_blank)();           // default instance that decode() fills
   ModelSettings (*settings_of)(const Learner& learner);  // current settings of a learner of this kind
+  // Where the Python package puts the model: River's module ("linear_model")
+  // and class names per task ("LogisticRegression"). Empty: the package's
+  // own placement (stem + "Classifier" / "Regressor").
+  std::string_view python_module = {};
+  std::string_view python_classifier = {};
+  std::string_view python_regressor = {};
 
   bool supports(Task task) const { return task == Task::kClassification ? classification : regression; }
 };

@@ -21,7 +21,9 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/status.hpp"
@@ -29,6 +31,43 @@
 namespace irithyll {
 
 enum class Task : std::uint8_t { kRegression = 0, kClassification = 1 };
+
+// What the stream decides, not the user's settings: every learner is built
+// from its own config (the model's settings only) plus this context, by
+//   static Result<std::unique_ptr<T>> T::make(const T::Config&, const LearnerContext&).
+struct LearnerContext {
+  Task task = Task::kRegression;
+  std::size_t n_classes = 0;   // classification: >= 2
+  std::size_t n_features = 0;  // 0 = taken from the first sample, where the model allows it
+  std::uint64_t seed = 42;
+  // Regression targets per sample; more than 1 needs a model whose
+  // n_outputs() matches (multi_target_sgbt), else make_learner refuses.
+  std::size_t n_targets = 1;
+  // Feature names in column order, when the stream has them (may be empty):
+  // learners that report per-feature facts (importances, explanations) use them.
+  std::vector<std::string> feature_names = {};
+};
+
+// The context as a checkpoint record (task, classes, features, seed,
+// targets, names), so every learner under the contract writes it one way.
+// decode_context refuses a class count below 2 for classification, more than
+// 2^24 features or classes, and names that do not match the feature count.
+void encode_context(const LearnerContext& context, ByteWriter& out);
+Status decode_context(ByteReader& in, LearnerContext& context);
+
+// The one admission rule for a sample (Learner::check_sample words it):
+// x has the learner's width (any width while n_features is 0), the weight is
+// finite and > 0 (a zero weight teaches nothing), the target is finite and,
+// for classification, a class index in 0..n_classes-1.
+inline bool sample_admissible(std::span<const double> x, double y, double weight, std::size_t n_features,
+                              Task task, std::size_t n_classes) {
+  if (x.empty() || (n_features > 0 && x.size() != n_features)) return false;
+  if (!(weight > 0.0) || !(weight <= 1.7976931348623157e308)) return false;  // also refuses NaN and +inf
+  if (!(y - y == 0.0)) return false;                                           // NaN or +-inf
+  if (task == Task::kClassification)
+    return y >= 0.0 && y < static_cast<double>(n_classes) && y == static_cast<double>(static_cast<std::size_t>(y));
+  return true;
+}
 
 class Learner {
  public:
@@ -45,8 +84,16 @@ class Learner {
   virtual std::size_t n_features() const = 0;
 
   // Learns one sample. Non-finite features or targets must never corrupt the
-  // model: each learner documents whether it skips or imputes them.
+  // model: each learner documents whether it skips or imputes them. A sample
+  // that check_sample() refuses is skipped and counted in n_skipped().
   virtual void learn_one(std::span<const double> x, double y, double weight = 1.0) = 0;
+  // Why learn_one would skip this sample, as a message naming what is wrong
+  // (width once fixed, a non-finite or negative weight, a non-finite target,
+  // a class index out of range), or ok. Front ends call it to refuse bad rows
+  // with a clear error instead of learning nothing in silence.
+  Status check_sample(std::span<const double> x, double y, double weight = 1.0) const;
+  // Samples learn_one skipped as unusable (see check_sample).
+  virtual std::uint64_t n_skipped() const { return 0; }
   virtual double predict_one(std::span<const double> x) const = 0;
   // REQUIRES: proba.size() == n_classes(). Regression learners leave it empty.
   virtual void predict_proba_one(std::span<const double> x, std::span<double> proba) const;

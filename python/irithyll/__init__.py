@@ -5,14 +5,14 @@
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
 Submodules: ensemble, tree, forest, nn (learners generated from the model catalogue),
-cluster (KMeans, CluStream, DBSTREAM), metrics, drift, stream, preprocessing, compose, evaluate, packed, plot.
+cluster (KMeans, CluStream, DBSTREAM), metrics, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
 """
 from . import _core
-from . import cluster, compose, drift, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, tree
+from . import cluster, compose, drift, dummy, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, time_series, tree
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["cluster", "compose", "drift", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
+__all__ = ["cluster", "compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "time_series", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

@@ -63,6 +63,20 @@ def place(name):
     return _NAMES.get(name, ("nn", name[:1].upper() + name[1:]))
 
 
+_ROWS = {row["name"]: row for row in CATALOGUE}
+
+
+def class_name(name, classification):
+    """(submodule, class name) of a row's class for one task: the row's own
+    River names where it gives them, else stem + Classifier / Regressor."""
+    row = _ROWS.get(name, {})
+    given = row.get("python_classifier" if classification else "python_regressor", "")
+    if row.get("python_module") and given:
+        return row["python_module"], given
+    module, stem = place(name)
+    return module, stem + ("Classifier" if classification else "Regressor")
+
+
 def from_text(field, text):
     """A catalogue default or current value as the Python value it stands for."""
     kind = field["type"]
@@ -248,8 +262,8 @@ class Learner:
             self._model.set_features(self._features)
 
     def export_packed(self, path, format="f32"):
-        """Writes the packed model (SGBT only; see irithyll.packed) and
-        returns the paths written: one file, or one per class for K > 2."""
+        """Writes the packed model (SGBT; see irithyll.packed) as one file, a
+        multiclass bundle for K > 2 classes, and returns [path]."""
         if self._model is None:
             raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
         return self._model.export_packed(str(path), format)
@@ -475,12 +489,10 @@ def generate():
     """{submodule: {class name: class}} for every catalogue row and task."""
     out = {"ensemble": {}, "nn": {}}
     for row in CATALOGUE:
-        module, stem = place(row["name"])
-        for task, base, suffix in (("regression", Regressor, "Regressor"),
-                                   ("classification", Classifier, "Classifier")):
+        for task, base in (("regression", Regressor), ("classification", Classifier)):
             if not row[task]:
                 continue
-            name = stem + suffix
+            module, name = class_name(row["name"], task == "classification")
             cls = type(name, (base,), {
                 "_model_name": row["name"],
                 "_fields": tuple(row["fields"]),
@@ -497,5 +509,5 @@ GENERATED = generate()
 
 
 def class_for(name, classification):
-    module, stem = place(name)
-    return GENERATED[module][stem + ("Classifier" if classification else "Regressor")]
+    module, cls = class_name(name, classification)
+    return GENERATED[module][cls]

@@ -57,6 +57,9 @@ py::list catalogue_list() {
     d["description"] = std::string(e.description);
     d["regression"] = e.regression;
     d["classification"] = e.classification;
+    d["python_module"] = std::string(e.python_module);
+    d["python_classifier"] = std::string(e.python_classifier);
+    d["python_regressor"] = std::string(e.python_regressor);
     py::list fields;
     for (const FieldInfo& f : e.fields()) fields.append(field_dict(f));
     d["fields"] = fields;
@@ -92,5 +95,6 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_metrics(m);
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
+  irithyll::python::bind_timeseries(m);
   irithyll::python::bind_cluster(m);
 }

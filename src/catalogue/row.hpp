@@ -68,4 +68,49 @@ Result<std::unique_ptr<Learner>> via_make(const Config& config) {
   return std::unique_ptr<Learner>(std::move(made).value());
 }
 
+// The learner contract, as one declarative row. A learner T written against
+// it declares
+//   using Config = ...;                                   // the model's own settings only
+//   static constexpr std::string_view kName = "knn";     // --model NAME, checkpoints
+//   static std::span<const ConfigField<Config>> config_fields();
+//   static Result<std::unique_ptr<T>> make(const Config&, const LearnerContext&);
+//   const Config& config() const;
+// and default construction (the blank instance a checkpoint decodes into);
+// its row is then
+//   learner_row<T>("description", Tasks::kBoth, "linear_model", "LogisticRegression", "LinearRegression")
+template <class T>
+Result<std::unique_ptr<Learner>> contract_make(const ModelSettings& settings, const LearnerContext& context) {
+  using Config = typename T::Config;
+  Config config;
+  IRITHYLL_RETURN_IF_ERROR(apply_settings<Config>(T::kName, T::config_fields(), settings, config));
+  auto made = T::make(config, context);
+  if (!made) {
+    const std::string& msg = made.status().message();
+    if (msg.rfind(std::string(T::kName) + ":", 0) == 0) return made.status();
+    return made.status().with_context(T::kName);
+  }
+  return std::unique_ptr<Learner>(std::move(made).value());
+}
+
+enum class Tasks { kRegression, kClassification, kBoth };
+
+template <class T>
+CatalogueEntry learner_row(std::string_view description, Tasks tasks, std::string_view python_module = {},
+                           std::string_view python_classifier = {}, std::string_view python_regressor = {}) {
+  using Config = typename T::Config;
+  CatalogueEntry e{T::kName,
+                   description,
+                   tasks != Tasks::kClassification,
+                   tasks != Tasks::kRegression,
+                   true,
+                   &infos<Config, &T::config_fields>,
+                   &contract_make<T>,
+                   &make_blank<T>,
+                   &settings_of<T, Config, &T::config_fields>};
+  e.python_module = python_module;
+  e.python_classifier = python_classifier;
+  e.python_regressor = python_regressor;
+  return e;
+}
+
 }  // namespace irithyll::catalogue_detail

@@ -27,5 +27,8 @@ CatalogueEntry bagged_sgbt_row();
 CatalogueEntry moe_sgbt_row();
 CatalogueEntry moe_distributional_sgbt_row();
 CatalogueEntry multi_target_sgbt_row();
+CatalogueEntry no_change_row();
+CatalogueEntry majority_row();
+CatalogueEntry mean_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -36,16 +36,6 @@ void tanh_inplace(std::span<double> v) noexcept {
   for (double& e : v) e = std::tanh(e);
 }
 
-void rank1_update(std::span<double> m, double alpha, std::span<const double> x, std::span<const double> y) noexcept {
-  if (alpha == 0.0) return;
-  const std::size_t cols = y.size();
-  for (std::size_t r = 0; r < x.size(); ++r) {
-    const double a = alpha * x[r];
-    double* row = m.data() + r * cols;
-    for (std::size_t c = 0; c < cols; ++c) row[c] += a * y[c];
-  }
-}
-
 double l2_norm(std::span<const double> v) noexcept {
   double scale = 0.0;
   for (double e : v) scale = std::max(scale, std::fabs(e));
@@ -57,29 +47,6 @@ double l2_norm(std::span<const double> v) noexcept {
     ss += s * s;
   }
   return scale * std::sqrt(ss);
-}
-
-double GateHead::forward(std::span<const double> x) const noexcept {
-  double z = b_;
-  for (std::size_t i = 0; i < w_.size() && i < x.size(); ++i) z += w_[i] * x[i];
-  if (std::isnan(z)) z = 0.0;
-  return std::clamp(sigmoid(z), kClamp, 1.0 - kClamp);
-}
-
-void GateHead::update(std::span<const double> x, double target, double lr) noexcept {
-  if (!std::isfinite(target) || !std::isfinite(lr) || x.size() < w_.size()) return;
-  for (std::size_t i = 0; i < w_.size(); ++i)
-    if (!std::isfinite(x[i])) return;
-  const double g = forward(x);
-  const double grad = (g - target) * g * (1.0 - g);
-  if (grad == 0.0) return;
-  for (std::size_t i = 0; i < w_.size(); ++i) w_[i] -= lr * grad * x[i];
-  b_ -= lr * grad;
-}
-
-void GateHead::reset() noexcept {
-  std::fill(w_.begin(), w_.end(), 0.0);
-  b_ = 0.0;
 }
 
 void WelfordNormalizer::update(std::span<const double> x) noexcept {

@@ -1,13 +1,12 @@
 // Streaming primitives shared by the neural models: numerically safe scalar
 // maps (softplus, sigmoid), the softplus-softmax mix used for bounded level
 // weights in log-linear attention (Han Guo et al., ICLR 2026, sec. 3.2), tanh
-// bounding, a rank-1 update, a learned sigmoid gate head trained by online SGD
-// and a Welford normaliser (Welford 1962, Bessel-corrected).
+// bounding and a Welford normaliser (Welford 1962, Bessel-corrected).
 //
 // Random draws use irithyll::Xorshift64 (core/rng.hpp).
 //
-// Cost: O(n) per call for the vector maps, O(rows*cols) for the rank-1 update,
-// O(d) per GateHead / Welford step; nothing allocates after construction.
+// Cost: O(n) per call for the vector maps, O(d) per Welford step; nothing
+// allocates after construction.
 // Thread safety: free functions are pure; objects have one owner.
 #pragma once
 
@@ -42,36 +41,8 @@ double softplus_softmax_mix(std::span<const double> x, double tau, std::span<dou
 
 void tanh_inplace(std::span<double> v) noexcept;
 
-// M += alpha * x y^T, M row-major rows x cols with rows == x.size(), cols == y.size().
-void rank1_update(std::span<double> m, double alpha, std::span<const double> x, std::span<const double> y) noexcept;
-
 // Euclidean norm; scaled so that components near 1e200 do not overflow.
 double l2_norm(std::span<const double> v) noexcept;
-
-// A learned scalar gate g = sigmoid(w.x + b), clamped to [1e-15, 1 - 1e-15],
-// trained by SGD on 1/2 (g - target)^2. Zero-initialised: g = 0.5 at first.
-class GateHead {
- public:
-  static constexpr double kClamp = 1e-15;
-
-  GateHead() = default;
-  explicit GateHead(std::size_t d_in) : w_(d_in, 0.0) {}
-
-  double forward(std::span<const double> x) const noexcept;
-  // One SGD step: grad_z = (g - target) g (1 - g); w -= lr grad_z x; b -= lr grad_z.
-  // Non-finite x, target or lr leave the head unchanged.
-  void update(std::span<const double> x, double target, double lr) noexcept;
-
-  std::span<const double> weights() const noexcept { return w_; }
-  std::span<double> weights() noexcept { return w_; }
-  double bias() const noexcept { return b_; }
-  void set_bias(double b) noexcept { b_ = b; }
-  void reset() noexcept;
-
- private:
-  std::vector<double> w_;
-  double b_ = 0.0;
-};
 
 // Running per-dimension mean and Bessel-corrected variance (Welford). The
 // normalised output is (x - mean) / sqrt(var + 1e-8), and 0 until two

@@ -3,7 +3,7 @@
 // separator as the table stream, so its records are the stream's rows.
 #include <sys/stat.h>
 
-#include "irithyll/serve/produce.hpp"
+#include "serve/produce.hpp"
 #include "stream/csv_tokenizer.hpp"
 
 namespace irithyll::serve {

@@ -1,6 +1,6 @@
 // EntryId: stream ids "<ms>-<seq>" (a bare "<ms>" means seq 0, as Redis reads
 // it); the polling default of LogSource::wait_for_entries.
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 #include <algorithm>
 #include <charconv>

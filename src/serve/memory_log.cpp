@@ -1,6 +1,6 @@
 // MemoryLog: see memory_log.hpp. Entry n (0-based) of a stream has id
 // "<n+1>-0", so an id maps back to its index without a search.
-#include "irithyll/serve/memory_log.hpp"
+#include "serve/memory_log.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Message schema and routing: see message.hpp.
-#include "irithyll/serve/message.hpp"
+#include "serve/message.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -14,7 +14,7 @@
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 namespace irithyll::serve::detail {
 

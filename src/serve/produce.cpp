@@ -1,5 +1,5 @@
 // produce(): see produce.hpp.
-#include "irithyll/serve/produce.hpp"
+#include "serve/produce.hpp"
 
 #include <deque>
 #include <vector>

@@ -6,7 +6,7 @@
 // owned partition read one batch, process it, flush the predictions, and
 // checkpoint when due. Every step is bounded: one read of at most `batch`
 // entries per partition per round.
-#include "irithyll/serve/worker.hpp"
+#include "serve/worker.hpp"
 
 #include <algorithm>
 #include <chrono>

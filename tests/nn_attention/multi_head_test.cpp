@@ -119,27 +119,6 @@ TEST(MultiHeadAttention, QueryStateIsReadOnlyAndReadsPreviousState) {
   }
 }
 
-TEST(MultiHeadAttention, ReinitializeHeadTouchesOnlyThatHead) {
-  for (const AttentionMode& m : all_modes()) {
-    MultiHeadAttention layer(small(m));
-    Xorshift64 rng(4);
-    std::vector<double> out(8);
-    for (int t = 0; t < 10; ++t) layer.forward(input(rng, 8), out);
-    const std::vector<double> w0(layer.head_weights(0).begin(), layer.head_weights(0).end());
-    const std::vector<double> w1(layer.head_weights(1).begin(), layer.head_weights(1).end());
-    const std::vector<double> s(layer.state().begin(), layer.state().end());
-    Xorshift64 re(99);
-    layer.reinitialize_head(1, re);
-    EXPECT_EQ(std::vector<double>(layer.head_weights(0).begin(), layer.head_weights(0).end()), w0);
-    EXPECT_NE(std::vector<double>(layer.head_weights(1).begin(), layer.head_weights(1).end()), w1);
-    const std::size_t n = layer.state_size_per_head();
-    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(layer.state()[i], s[i]);
-    for (std::size_t i = n; i < 2 * n; ++i) EXPECT_EQ(layer.state()[i], 0.0);
-    layer.reset();
-    for (double v : layer.state()) EXPECT_EQ(v, 0.0);
-  }
-}
-
 TEST(MultiHeadAttention, NonFiniteInputLeavesStateUntouched) {
   for (const AttentionMode& m : all_modes()) {
     MultiHeadAttention layer(small(m));

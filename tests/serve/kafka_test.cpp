@@ -17,8 +17,8 @@
 #include <librdkafka/rdkafka_mock.h>
 #endif
 
-#include "irithyll/serve/kafka_log.hpp"
-#include "irithyll/serve/memory_log.hpp"
+#include "serve/kafka_log.hpp"
+#include "serve/memory_log.hpp"
 #include "serve/kafka/kafka_client.hpp"
 #include "serve/kafka/kafka_log_impl.hpp"
 #include "serve/kafka/kafka_mapping.hpp"

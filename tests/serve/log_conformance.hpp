@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 namespace irithyll::serve::test {
 

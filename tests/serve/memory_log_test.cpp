@@ -1,5 +1,5 @@
 // MemoryLog keeps the Redis semantics the worker relies on.
-#include "irithyll/serve/memory_log.hpp"
+#include "serve/memory_log.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The message schema: what parses, what is refused and why, routing.
-#include "irithyll/serve/message.hpp"
+#include "serve/message.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "irithyll/serve/memory_log.hpp"
-#include "irithyll/serve/produce.hpp"
+#include "serve/memory_log.hpp"
+#include "serve/produce.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 
 namespace irithyll::serve {

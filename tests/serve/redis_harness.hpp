@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "irithyll/serve/redis_log.hpp"
+#include "serve/redis_log.hpp"
 
 namespace irithyll::serve::test {
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "irithyll/serve/kafka_log.hpp"
-#include "irithyll/serve/worker.hpp"
+#include "serve/kafka_log.hpp"
+#include "serve/worker.hpp"
 #include "log_conformance.hpp"
 #include "redis_harness.hpp"
 #include "serve_test_util.hpp"

@@ -11,10 +11,10 @@
 
 #include "irithyll/catalogue.hpp"
 #include "irithyll/model_file.hpp"
-#include "irithyll/serve/log.hpp"
-#include "irithyll/serve/message.hpp"
-#include "irithyll/serve/produce.hpp"
-#include "irithyll/serve/worker.hpp"
+#include "serve/log.hpp"
+#include "serve/message.hpp"
+#include "serve/produce.hpp"
+#include "serve/worker.hpp"
 #include "irithyll/stream/generators.hpp"
 
 namespace irithyll::serve::test {

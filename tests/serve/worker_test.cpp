@@ -1,13 +1,13 @@
 // The worker over the in-memory log: predictions, learning, dead letters,
 // the label-join window, LRU eviction and exactly-once takeover after a crash.
-#include "irithyll/serve/worker.hpp"
+#include "serve/worker.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
-#include "irithyll/serve/memory_log.hpp"
+#include "serve/memory_log.hpp"
 #include "serve_test_util.hpp"
 
 namespace irithyll::serve {

@@ -1,7 +1,6 @@
 // `irithyll models [--json] [NAME]`: every model of the library's catalogue
 // with every setting, its default and allowed range, read from the one table
-// that also drives `eval`'s options, checkpoints and the Python package; then
-// the clusterers (`irithyll cluster`), from their own registry's tables.
+// that also drives `eval`'s options, checkpoints and the Python package.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +8,7 @@
 #include "command.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/cluster/registry.hpp"
+#include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -29,9 +29,17 @@ void print_model(const CatalogueEntry& e) {
   print_fields(e.fields());
 }
 
+// Clusterers (`irithyll cluster --model NAME`) have their own registry too.
 void print_clusterer(const ClustererEntry& e) {
   std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
   std::printf("  tasks: clustering (irithyll cluster --model %s)\n", std::string(e.name).c_str());
+  print_fields(e.fields());
+}
+
+// Forecasters (`irithyll forecast --model NAME`) have their own registry.
+void print_forecaster(const timeseries::ForecasterEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: forecasting (irithyll forecast; --period sets %s)\n", std::string(e.period_field).c_str());
   print_fields(e.fields());
 }
 
@@ -44,14 +52,17 @@ int run_models(std::span<char* const> argv) {
     return 0;
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
-  const bool is_model = find_model(only) != nullptr && find_model(only)->listed;
-  if (!only.empty() && !is_model && find_clusterer(only) == nullptr)
+  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
+      timeseries::find_forecaster(only) == nullptr && find_clusterer(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    // The catalogue's object with the clusterers as one more top-level key.
+    // The catalogue's document with two more top-level keys, "forecasters"
+    // and "clusterers".
     std::string json = catalogue_json();
     json.pop_back();
-    std::printf("%s,\"clusterers\":%s}\n", json.c_str(), clusterers_json().c_str());
+    json += ",\"forecasters\":" + timeseries::forecasters_json();
+    json += ",\"clusterers\":" + clusterers_json() + "}";
+    std::printf("%s\n", json.c_str());
     return 0;
   }
   bool first = true;
@@ -61,13 +72,23 @@ int run_models(std::span<char* const> argv) {
     first = false;
     print_model(e);
   }
-  if (only.empty()) std::printf("\nclusterers\n\n");
+  bool header = false;
+  for (const auto& e : timeseries::forecasters()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\nforecasters\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_forecaster(e);
+  }
+  header = false;
   for (const auto& e : clusterers()) {
     if (!only.empty() && e.name != only) continue;
-    if (!first && !only.empty()) std::printf("\n");
+    if (!header && only.empty()) std::printf("\nclusterers\n");
+    header = true;
+    if (!first) std::printf("\n");
     first = false;
     print_clusterer(e);
-    if (only.empty() && &e != &clusterers().back()) std::printf("\n");
   }
   return 0;
 }

@@ -1,14 +1,14 @@
 // `irithyll produce`: writes a CSV file or a generator to Redis Streams as
 // `irithyll serve` messages, routing each sample by its key's hash to one of
-// P partition streams (schema: include/irithyll/serve/message.hpp). Prints
+// P partition streams (schema: src/serve/message.hpp). Prints
 // one JSON line with the counts.
 #include <cstdio>
 #include <string>
 
 #include "args.hpp"
 #include "command.hpp"
-#include "irithyll/serve/produce.hpp"
-#include "irithyll/serve/redis_log.hpp"
+#include "serve/produce.hpp"
+#include "serve/redis_log.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 

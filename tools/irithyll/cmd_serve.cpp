@@ -2,7 +2,7 @@
 // --log kafka, with leases and checkpoints still in Redis). It owns
 // partitions through leases, keeps one model per key, publishes a prediction
 // for every sample and learns every label exactly once (see
-// include/irithyll/serve/worker.hpp and docs/serve.md). Prints one JSON line
+// src/serve/worker.hpp and docs/serve.md). Prints one JSON line
 // of metrics every --metrics-ms; on SIGTERM or SIGINT it writes a final
 // checkpoint, releases its leases and exits 0.
 #include <signal.h>
@@ -18,9 +18,9 @@
 
 #include "args.hpp"
 #include "command.hpp"
-#include "irithyll/serve/kafka_log.hpp"
-#include "irithyll/serve/redis_log.hpp"
-#include "irithyll/serve/worker.hpp"
+#include "serve/kafka_log.hpp"
+#include "serve/redis_log.hpp"
+#include "serve/worker.hpp"
 #include "model_options.hpp"
 
 namespace irithyll::cli {

@@ -61,7 +61,7 @@ class BaggedSGBT final : public Learner {
 
   void reset() override;
   std::uint64_t n_samples_seen() const override { return samples_seen_; }
-  std::uint64_t n_skipped() const { return skipped_; }
+  std::uint64_t n_skipped() const override { return skipped_; }
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

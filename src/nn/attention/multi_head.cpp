@@ -496,14 +496,6 @@ void MultiHeadAttention::reset() noexcept {
   tokens_ = 0;
 }
 
-void MultiHeadAttention::reinitialize_head(std::size_t h, Xorshift64& rng) noexcept {
-  if (h >= config_.n_heads) return;
-  const std::size_t n = layout_.rows * config_.d_model;
-  for (std::size_t i = 0; i < n; ++i) w_proj_[h * n + i] = to_hi32(rng.normal() * config_.init_scale);
-  repack();
-  std::fill_n(state_.begin() + static_cast<std::ptrdiff_t>(h * head_state_), head_state_, 0.0);
-}
-
 std::size_t MultiHeadAttention::memory_bytes() const noexcept {
   const std::size_t doubles = state_.capacity() + proj_.capacity() + heads_.capacity() + tmp_.capacity() +
                               lambda_.capacity() + peek_state_.capacity() + gates_.capacity() + w_proj_.capacity() +

@@ -40,7 +40,7 @@
 //
 // Weights lie on the hi32 grid (doubles with 21 significant bits, streamed
 // as 4-byte words) and every computation is f64: they are drawn in f64 and
-// rounded onto the grid once (construction, reinitialize_head, the setters),
+// rounded onto the grid once (construction and the setters),
 // and the matvecs widen each word exactly in registers (kernels_hi32.hpp).
 // So the layer is the f64 layer whose weights happen to lie on that grid, and
 // an f64 reference fed the same weight values matches it to rounding, while
@@ -112,8 +112,6 @@ class MultiHeadAttention {
   void query_state(std::span<const double> x, std::span<double> out) const noexcept;
 
   void reset() noexcept;  // zero every state; weights kept
-  // Redraws head h's projection rows (N(0,1) * init_scale) and zeroes its state.
-  void reinitialize_head(std::size_t h, Xorshift64& rng) noexcept;
 
   const AttentionConfig& config() const noexcept { return config_; }
   const HeadLayout& layout() const noexcept { return layout_; }

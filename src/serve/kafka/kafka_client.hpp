@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "irithyll/core/status.hpp"
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 namespace irithyll::serve::detail {
 

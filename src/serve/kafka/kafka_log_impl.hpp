@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 #include "kafka_client.hpp"
 #include "kafka_mapping.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "irithyll/core/status.hpp"
-#include "irithyll/serve/kafka_log.hpp"
+#include "serve/kafka_log.hpp"
 #include "kafka_client.hpp"
 
 namespace irithyll::serve::detail {

@@ -1,6 +1,6 @@
 // Built instead of rdkafka_client.cpp when librdkafka is absent: the CLI
 // still builds and says why `serve --log kafka` cannot run.
-#include "irithyll/serve/kafka_log.hpp"
+#include "serve/kafka_log.hpp"
 
 namespace irithyll::serve {
 

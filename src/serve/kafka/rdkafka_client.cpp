@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 
-#include "irithyll/serve/kafka_log.hpp"
+#include "serve/kafka_log.hpp"
 #include "kafka_log_impl.hpp"
 #include "kafka_mapping.hpp"
 

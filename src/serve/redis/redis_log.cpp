@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "irithyll/serve/redis_log.hpp"
+#include "serve/redis_log.hpp"
 
 namespace irithyll::serve {
 namespace {

@@ -1,6 +1,6 @@
 // Built instead of redis_log.cpp when hiredis is absent: the CLI still builds
 // and says why `serve` and `produce` cannot reach Redis.
-#include "irithyll/serve/redis_log.hpp"
+#include "serve/redis_log.hpp"
 
 namespace irithyll::serve {
 

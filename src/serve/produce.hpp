@@ -21,8 +21,8 @@
 #include <optional>
 #include <string>
 
-#include "irithyll/serve/log.hpp"
-#include "irithyll/serve/message.hpp"
+#include "serve/log.hpp"
+#include "serve/message.hpp"
 #include "irithyll/stream/stream.hpp"
 
 namespace irithyll::serve {

@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 namespace irithyll::serve {
 

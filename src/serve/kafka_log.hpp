@@ -32,8 +32,8 @@
 #include <utility>
 #include <vector>
 
-#include "irithyll/serve/log.hpp"
-#include "irithyll/serve/message.hpp"
+#include "serve/log.hpp"
+#include "serve/message.hpp"
 
 namespace irithyll::serve {
 

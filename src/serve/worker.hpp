@@ -33,8 +33,8 @@
 
 #include "irithyll/catalogue.hpp"
 #include "irithyll/core/status.hpp"
-#include "irithyll/serve/log.hpp"
-#include "irithyll/serve/message.hpp"
+#include "serve/log.hpp"
+#include "serve/message.hpp"
 
 namespace irithyll::serve {
 

@@ -32,7 +32,7 @@
 
 #include "irithyll/core/status.hpp"
 #include "irithyll/learner.hpp"
-#include "irithyll/serve/log.hpp"
+#include "serve/log.hpp"
 
 namespace irithyll::serve {
 
