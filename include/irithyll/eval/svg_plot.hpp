@@ -25,10 +25,10 @@ enum class PlotStyle : unsigned char { kLine = 0, kPoints = 1, kCentres = 2 };
 
 struct PlotSeries {
   std::string label;
-  PlotStyle style = PlotStyle::kLine;
   std::vector<double> x, y;  // same length
   bool dashed = false;
   int colour = -1;  // palette index; -1 = the series' position
+  PlotStyle style = PlotStyle::kLine;  // last, so positional initialisers keep working
 };
 
 struct PlotMarker {
