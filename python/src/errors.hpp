@@ -31,5 +31,6 @@ void bind_drift(pybind11::module_& m);
 void bind_packed(pybind11::module_& m);
 void bind_timeseries(pybind11::module_& m);
 void bind_anomaly(pybind11::module_& m);
+void bind_cluster(pybind11::module_& m);
 
 }  // namespace irithyll::python

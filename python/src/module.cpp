@@ -101,4 +101,5 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_timeseries(m);
   irithyll::python::bind_explain(m);
   irithyll::python::bind_anomaly(m);
+  irithyll::python::bind_cluster(m);
 }

@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/cluster/registry.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
@@ -26,6 +27,13 @@ void print_model(const CatalogueEntry& e) {
   std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
   std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
               e.classification ? "classification" : "");
+  print_fields(e.fields());
+}
+
+// Clusterers (`irithyll cluster --model NAME`) have their own registry too.
+void print_clusterer(const ClustererEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: clustering (irithyll cluster --model %s)\n", std::string(e.name).c_str());
   print_fields(e.fields());
 }
 
@@ -53,14 +61,17 @@ int run_models(std::span<char* const> argv) {
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
   if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
-      timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr)
+      timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr &&
+      find_clusterer(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    // The catalogue's document with more top-level keys: "forecasters", "anomaly_detectors".
+    // The catalogue's document with more top-level keys: "forecasters",
+    // "anomaly_detectors" and "clusterers".
     std::string json = catalogue_json();
     json.pop_back();
     json += ",\"forecasters\":" + timeseries::forecasters_json();
-    json += ",\"anomaly_detectors\":" + anomaly_catalogue_json() + "}";
+    json += ",\"anomaly_detectors\":" + anomaly_catalogue_json();
+    json += ",\"clusterers\":" + clusterers_json() + "}";
     std::printf("%s\n", json.c_str());
     return 0;
   }
@@ -88,6 +99,15 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_detector(e);
+  }
+  header = false;
+  for (const auto& e : clusterers()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\nclusterers\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_clusterer(e);
   }
   return 0;
 }
