@@ -30,5 +30,7 @@ CatalogueEntry multi_target_sgbt_row();
 CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
+CatalogueEntry auto_row();
+CatalogueEntry conformal_row();
 
 }  // namespace irithyll::catalogue_detail
