@@ -25,7 +25,7 @@ std::string_view mode_name(AutoMode m) { return m == AutoMode::kStack ? "stack" 
 using C = AutoConfig;
 using Row = ConfigField<C>;
 const std::array kFields = {
-    Row{FieldInfo::text("pool", "sgbt;sgbt:learning-rate=0.05,max-depth=4;arf;hoeffding_tree",
+    Row{FieldInfo::text("pool", "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree",
                         "configurations raced: catalogue models separated by ';', each with optional "
                         ":key=value,key=value settings (models absent or not for the task are skipped)"),
         [](C& c, std::string_view v) {
@@ -33,7 +33,7 @@ const std::array kFields = {
           return Status::ok();
         },
         [](const C& c) { return c.pool; }},
-    Row{FieldInfo::choice("mode", "select", "select|stack",
+    Row{FieldInfo::choice("mode", "stack", "select|stack",
                           "select: predict with the leader; stack: softmax-weighted mix of the members"),
         IRITHYLL_FIELD_ENUM(C, mode, parse_mode, mode_name)},
     Row{FieldInfo::integer("max-members", "8", "members alive at once (CPU budget); the rest of the pool waits")
@@ -157,8 +157,14 @@ void AutoLearner::reset() {
 }
 
 double AutoLearner::reward(const Learner& m, std::span<const double> x, double y) const {
+  if (context_.task == Task::kClassification) {
+    // The arg-max of the probabilities (ties to the lowest class), as the
+    // evaluation scores accuracy.
+    m.predict_proba_one(x, proba_);
+    const auto top = static_cast<double>(std::max_element(proba_.begin(), proba_.end()) - proba_.begin());
+    return top == y ? 1.0 : 0.0;
+  }
   const double p = m.predict_one(x);
-  if (context_.task == Task::kClassification) return p == y ? 1.0 : 0.0;
   if (!std::isfinite(p)) return 0.0;
   const double e = y - p;
   const double scale = std::max(y_weight_ > 0.0 ? y_var_ / y_weight_ : 0.0, 1e-12);
@@ -222,6 +228,10 @@ void AutoLearner::update_weights() {
     weights_[leader_] = 1.0;
     return;
   }
+  // Exponential weights on the decayed mean rewards; the leader has the
+  // largest among those weighed, so every weight is at most 1 before
+  // normalising. (Weights on the mean log-probability of the truth, a
+  // tempered Bayesian mixture, measured 0.0004-0.0013 lower on elec and SEA.)
   const double top = members_[leader_].ew_mean();
   double total = 0.0;
   for (std::size_t i = 0; i < members_.size(); ++i) {

@@ -28,7 +28,7 @@
 //               before a drift gets another chance after it.
 //
 // The pool is a list of catalogue models with settings, separated by ';':
-//   "sgbt;sgbt:learning-rate=0.05,max-depth=4;arf;hoeffding_tree".
+//   "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree".
 // Entries naming a model the catalogue lacks, or one that does not support
 // the task, are skipped without error (so the default list can name models
 // that a build may not have); an entry with bad settings is an error.
@@ -58,8 +58,8 @@ namespace irithyll {
 enum class AutoMode : std::uint8_t { kSelect = 0, kStack = 1 };
 
 struct AutoConfig {
-  std::string pool = "sgbt;sgbt:learning-rate=0.05,max-depth=4;arf;hoeffding_tree";
-  AutoMode mode = AutoMode::kSelect;
+  std::string pool = "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree";
+  AutoMode mode = AutoMode::kStack;
   std::uint32_t max_members = 8;
   std::uint32_t window = 2000;
   double half_life = 500.0;
