@@ -135,6 +135,9 @@ std::span<const double> StackedLearner::meta_features(std::span<const double> x)
 }
 
 void StackedLearner::learn_one(std::span<const double> x, double y, double weight) {
+  // A sample a base would refuse (wrong width, bad target or weight) is
+  // refused whole, so the meta model never learns from half of it.
+  if (!sample_admissible(x, y, weight, n_features(), task(), n_classes())) return;
   // Temporal holdout: the meta model learns from predictions the bases made
   // before they saw this target.
   meta_->learn_one(meta_features(x), y, weight);

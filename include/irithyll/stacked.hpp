@@ -48,7 +48,10 @@ class StackedLearner final : public Learner {
   std::string_view name() const override { return kName; }
   Task task() const override { return context_.task; }
   std::size_t n_classes() const override { return context_.task == Task::kClassification ? context_.n_classes : 0; }
-  std::size_t n_features() const override { return context_.n_features; }
+  // The context's width, or the one the bases fixed on their first sample.
+  std::size_t n_features() const override {
+    return context_.n_features != 0 || bases_.empty() ? context_.n_features : bases_.front()->n_features();
+  }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;

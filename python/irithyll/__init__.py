@@ -5,14 +5,14 @@
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
 Submodules: ensemble, tree, forest, nn, model_selection, conformal (learners generated from the model catalogue),
-metrics, drift, stream, preprocessing, compose, evaluate, packed, plot.
+metrics, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
 """
 from . import _core
-from . import compose, conformal, drift, dummy, ensemble, evaluate, forest, metrics, model_selection, nn, packed, plot, preprocessing, stream, tree
+from . import compose, conformal, drift, dummy, ensemble, evaluate, forest, metrics, model_selection, nn, packed, plot, preprocessing, stream, time_series, tree
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["compose", "conformal", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "model_selection", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
+__all__ = ["compose", "conformal", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "model_selection", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "time_series", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

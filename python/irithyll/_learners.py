@@ -262,8 +262,8 @@ class Learner:
             self._model.set_features(self._features)
 
     def export_packed(self, path, format="f32"):
-        """Writes the packed model (SGBT only; see irithyll.packed) and
-        returns the paths written: one file, or one per class for K > 2."""
+        """Writes the packed model (SGBT; see irithyll.packed) as one file, a
+        multiclass bundle for K > 2 classes, and returns [path]."""
         if self._model is None:
             raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
         return self._model.export_packed(str(path), format)

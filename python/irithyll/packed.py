@@ -1,11 +1,13 @@
 """Packed SGBT models: compact f32 / int16 trees for fast batch inference.
 
-    paths = model.export_packed("m.bin")          # an SGBT learner; also `irithyll export`
+    model.export_packed("m.bin")                   # an SGBT learner; also `irithyll export`
     raw = PackedModel("m.bin").predict(X)          # float32 raw scores, one per row
 
 Scores are the ensemble's raw output (before the sigmoid / softmax of a
-classifier); a K > 2 class model writes one file per class (m.class<k>.bin).
-Columns of X are the learner's features in order (`model.features`).
+classifier). A K > 2 class model is ONE file, the multiclass bundle that
+`irithyll export` also writes: predict gives one row of K scores per row and
+predict_proba their softmax. Columns of X are the learner's features in
+order (`model.features`).
 """
 import numpy as np
 
@@ -20,6 +22,15 @@ class PackedModel:
     def predict(self, X):
         """Raw scores for the rows of X (float32)."""
         return self._core.predict(np.ascontiguousarray(X, dtype=np.float32))
+
+    def predict_proba(self, X):
+        """Class probabilities of a multiclass bundle (float32, rows x K)."""
+        return self._core.predict_proba(np.ascontiguousarray(X, dtype=np.float32))
+
+    @property
+    def n_classes(self):
+        """K for a multiclass bundle, 0 for a one-ensemble file."""
+        return self._core.n_classes
 
     @property
     def n_features(self):

@@ -29,5 +29,6 @@ void bind_learner(pybind11::module_& m);
 void bind_metrics(pybind11::module_& m);
 void bind_drift(pybind11::module_& m);
 void bind_packed(pybind11::module_& m);
+void bind_timeseries(pybind11::module_& m);
 
 }  // namespace irithyll::python

@@ -17,11 +17,10 @@
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
 #include "core/file_io.hpp"
-#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
-#include "irithyll/packed/exporter.hpp"
+#include "irithyll/packed/exportable.hpp"
 #include "irithyll/tree_model.hpp"
 
 namespace py = pybind11;
@@ -218,25 +217,22 @@ class PyLearner {
     return out;
   }
 
-  // Writes the packed model(s) of an SGBT learner, named as `irithyll
-  // export` names them (one file per committee for K > 2 classes).
+  // Writes the packed model of any learner with the Exportable capability
+  // (SGBT), through the library's one writer: a plain file for one
+  // ensemble, a multiclass bundle for K > 2 classes (what `irithyll export`
+  // writes). Returns the path written.
   py::list export_packed(const std::string& path, const std::string& format) {
     const BusyGuard guard(busy_);
-    const auto* sgbt = dynamic_cast<const SGBTLearner*>(model_.get());
-    if (sgbt == nullptr)
-      raise_status(Status::invalid_argument("export_packed: only sgbt can be packed, not '" +
-                                            std::string(model_->name()) + "'"));
+    const auto* exportable = dynamic_cast<const Exportable*>(model_.get());
+    if (exportable == nullptr)
+      raise_status(Status::invalid_argument("export_packed: '" + std::string(model_->name()) +
+                                            "' has no packed form (sgbt has)"));
     if (format != "f32" && format != "i16")
       raise_status(Status::invalid_argument("export_packed: format must be f32 or i16, got '" + format + "'"));
+    auto bytes = take(packed::export_packed(*exportable, format == "f32" ? packed::PackedFormat::kF32 : packed::PackedFormat::kI16));
+    check(write_file_atomic(path, bytes));
     py::list written;
-    const std::size_t k_max = sgbt->n_committees();
-    for (std::size_t k = 0; k < k_max; ++k) {
-      const ExportModel em = sgbt->export_model(k);
-      auto bytes = take(format == "f32" ? packed::export_f32(em) : packed::export_i16(em));
-      const std::string out = k_max == 1 ? path : class_path(path, k);
-      check(write_file_atomic(out, bytes));
-      written.append(out);
-    }
+    written.append(path);
     return written;
   }
 
@@ -269,14 +265,6 @@ class PyLearner {
       raise_status(Status::invalid_argument(std::string(what) + ": '" + std::string(model_->name()) +
                                             "' is not a tree model"));
     return *t;
-  }
-
-  static std::string class_path(const std::string& out, std::size_t k) {
-    const std::string suffix = ".class" + std::to_string(k);
-    const std::size_t slash = out.find_last_of('/');
-    const std::size_t dot = out.find_last_of('.');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return out + suffix + ".bin";
-    return out.substr(0, dot) + suffix + out.substr(dot);
   }
 
   static std::size_t width(const Array& x) { return static_cast<std::size_t>(x.shape(1)); }

@@ -91,11 +91,21 @@ def test_export_packed_predicts_raw_scores(tmp_path):
         packed.predict(X[:, :1] if packed.n_features > 1 else np.zeros((2, 0)))
     c3 = ensemble.SGBTClassifier(n_steps=3, grace_period=20, classes=["a", "b", "c"])
     c3.learn_many(X, np.array(["a", "b", "c"])[(X[:, 0] * 3).astype(int)])
-    assert [os.path.basename(p) for p in c3.export_packed(tmp_path / "c.bin")] == \
-        ["c.class0.bin", "c.class1.bin", "c.class2.bin"]
+    # One file for K classes, the bundle `irithyll export` writes and reads.
+    assert c3.export_packed(tmp_path / "c.bin") == [str(tmp_path / "c.bin")]
+    bundle = PackedModel(tmp_path / "c.bin")
+    assert bundle.n_classes == 3
+    scores = bundle.predict(X)
+    assert scores.shape == (400, 3)
+    proba = bundle.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-5)
+    want = np.array([[p[c] for c in ["a", "b", "c"]] for p in (c3.predict_proba_one(dict(zip(c3.features, r))) for r in X)])
+    np.testing.assert_allclose(proba, want, atol=1e-4)
+    with pytest.raises(ValueError, match="one ensemble"):
+        packed.predict_proba(X)
     esn = irithyll.nn.ESNRegressor()
     esn.learn_one({"a": 1.0}, 1.0)
-    with pytest.raises(ValueError, match="only sgbt"):
+    with pytest.raises(ValueError, match="no packed form"):
         esn.export_packed(tmp_path / "e.bin")
     with pytest.raises(ValueError, match="format"):
         m.export_packed(tmp_path / "x.bin", format="f64")

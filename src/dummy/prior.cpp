@@ -10,8 +10,7 @@ namespace irithyll {
 std::span<const ConfigField<PriorConfig>> PriorLearner::config_fields() {
   static const ConfigField<PriorConfig> rows[] = {
       {FieldInfo::real("half-life", "0", "samples after which an old sample counts half (0: never forget)")
-           .at_least(0)
-           .or_off(),
+           .in(0, 1e12),
        IRITHYLL_FIELD_REAL(PriorConfig, half_life)},
   };
   return rows;

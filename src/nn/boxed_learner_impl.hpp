@@ -3,6 +3,8 @@
 // `template class BoxedLearner<Core, Config, kCopyable>;` once.
 #pragma once
 
+#include <cmath>
+
 #include <memory>
 #include <utility>
 
@@ -64,6 +66,12 @@ std::size_t BoxedLearner<Core, Config, kCopyable>::n_features() const {
 }
 template <class Core, class Config, bool kCopyable>
 void BoxedLearner<Core, Config, kCopyable>::learn_one(std::span<const double> x, double y, double weight) {
+  // A sample with no weight is not seen at all: a recurrent core would
+  // otherwise advance its state on it, and a zero weight must change nothing.
+  // A row of the wrong width is refused the same way, before it can move the
+  // state (check_sample() says why).
+  const std::size_t d = core_->n_features();
+  if (!(weight > 0.0) || !std::isfinite(weight) || x.empty() || (d > 0 && x.size() != d)) return;
   core_->learn_one(x, y, weight);
 }
 template <class Core, class Config, bool kCopyable>

@@ -81,6 +81,9 @@ constexpr Golden kGolden[] = {
     {"moe_sgbt", "friedman", false}, {"moe_distributional_sgbt", "hetero", false},
     // Several targets (issue 13); the rows exercise target 0 through predict_one / learn_one.
     {"multi_target_sgbt", "", false},
+    // Baselines, the first rows under the learner contract (settings saved as
+    // name/value records from their tables). Saved by the CLI with a schema.
+    {"no_change", "sea", false}, {"majority", "sea", false}, {"mean", "friedman", false},
 };
 constexpr std::size_t kRows = 8;
 

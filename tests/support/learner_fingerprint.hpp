@@ -14,12 +14,16 @@
 // each truncation of the checkpoint's first bytes.
 //
 // The pinned hashes hold for one toolchain and instruction set (GCC, x86-64
-// with AVX2 and FMA, where the dispatched kernels run) in an optimised,
-// uninstrumented build: GCC contracts a*b+c into FMA inside the avx2,fma
-// kernels only when it optimises, and the sanitizers' instrumentation changes
-// which expressions it contracts (the RelWithDebInfo ASan+UBSan build of
-// scripts/test-all computed other last bits for the mamba learner). Elsewhere
-// fingerprint_pinned() says to compare only two runs of one build.
+// with AVX-512F/DQ/VL, where the dense and hi32 matrix kernels dispatch to
+// their 8-lane paths) in an optimised, uninstrumented build. An AVX2-only CPU
+// runs the 4-lane paths, whose sums associate differently and so end in other
+// last bits (an AMD EPYC without AVX-512 differs from the pins by one ulp
+// from the first prediction on). GCC contracts a*b+c into FMA inside the
+// avx2,fma kernels only when it optimises, and the sanitizers'
+// instrumentation changes which expressions it contracts (the RelWithDebInfo
+// ASan+UBSan build of scripts/test-all computed other last bits for the mamba
+// learner). Elsewhere fingerprint_pinned() says to compare only two runs of
+// one build, and golden checkpoints compare predictions to 1e-12.
 // Header-only; include from any test binary.
 #pragma once
 
@@ -57,7 +61,8 @@ struct Fnv1a {
 inline bool fingerprint_pinned() {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__OPTIMIZE__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 #else
   return false;
 #endif

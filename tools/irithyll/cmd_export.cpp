@@ -1,9 +1,8 @@
-// `irithyll export`: writes a trained SGBT checkpoint as ONE packed model,
-// f32 ("IRIT") or int16 ("IR16"). One committee (regression, binary) gives a
-// plain version-1 file. A K-class model has K committees: they go into one
-// multiclass bundle ("IRMC", include/irithyll/packed/class_bundle.hpp) that
-// carries the class count and one version-1 file per class. The written path
-// is printed on stdout.
+// `irithyll export`: writes a trained checkpoint of any learner with the
+// Exportable capability (SGBT) as ONE packed model, f32 ("IRIT") or int16
+// ("IR16"), through packed::export_packed: a plain version-1 file for one
+// ensemble, a multiclass bundle ("IRMC") for K classes. The written path is
+// printed on stdout.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,10 +10,8 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "core/file_io.hpp"
-#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
-#include "irithyll/packed/class_bundle.hpp"
-#include "irithyll/packed/exporter.hpp"
+#include "irithyll/packed/exportable.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -42,26 +39,13 @@ int run_export(std::span<char* const> argv) {
     return fail(Status::invalid_argument("--format must be f32 or i16, got '" + format + "'"));
   auto learner = load_learner(args.get("checkpoint"));
   if (!learner) return fail(learner.status());
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(learner->get());
-  if (sgbt == nullptr)
+  const auto* exportable = dynamic_cast<const Exportable*>(learner->get());
+  if (exportable == nullptr)
     return fail(Status::invalid_argument("export: the checkpoint holds a '" + std::string((*learner)->name()) +
-                                         "' learner; only sgbt can be packed"));
-  std::vector<std::vector<std::uint8_t>> members;
-  for (std::size_t k = 0; k < sgbt->n_committees(); ++k) {
-    const ExportModel em = sgbt->export_model(k);
-    auto bytes = format == "f32" ? packed::export_f32(em) : packed::export_i16(em);
-    if (!bytes) return fail(bytes.status().with_context(sgbt->n_committees() > 1 ? "class " + std::to_string(k) : ""));
-    members.push_back(std::move(bytes).value());
-  }
-  std::vector<std::uint8_t> file;
-  if (members.size() == 1) {
-    file = std::move(members.front());
-  } else {
-    auto bundle = packed::pack_class_bundle(members);
-    if (!bundle) return fail(bundle.status());
-    file = std::move(bundle).value();
-  }
-  if (Status s = write_file_atomic(args.get("out"), file); !s) return fail(s);
+                                         "' learner, which has no packed form (sgbt has)"));
+  auto file = packed::export_packed(*exportable, format == "f32" ? packed::PackedFormat::kF32 : packed::PackedFormat::kI16);
+  if (!file) return fail(file.status());
+  if (Status s = write_file_atomic(args.get("out"), *file); !s) return fail(s);
   std::printf("%s\n", args.get("out").c_str());
   return 0;
 }

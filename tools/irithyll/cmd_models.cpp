@@ -7,20 +7,32 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
 namespace {
 
-void print_model(const CatalogueEntry& e) {
-  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
-  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
-              e.classification ? "classification" : "");
-  for (const FieldInfo& f : e.fields()) {
+void print_fields(std::span<const FieldInfo> fields) {
+  for (const FieldInfo& f : fields) {
     std::printf("  --%-22s %-7s default %-10s %s\n", std::string(f.name).c_str(),
                 std::string(field_type_name(f.type)).c_str(), std::string(f.default_value).c_str(),
                 f.type == FieldType::kText ? "" : f.range_text().c_str());
     std::printf("  %26s %s\n", "", std::string(f.help).c_str());
   }
+}
+
+void print_model(const CatalogueEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: %s%s%s\n", e.regression ? "regression" : "", e.regression && e.classification ? ", " : "",
+              e.classification ? "classification" : "");
+  print_fields(e.fields());
+}
+
+// Forecasters (`irithyll forecast --model NAME`) have their own registry.
+void print_forecaster(const timeseries::ForecasterEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: forecasting (irithyll forecast; --period sets %s)\n", std::string(e.period_field).c_str());
+  print_fields(e.fields());
 }
 
 int run_models(std::span<char* const> argv) {
@@ -32,10 +44,15 @@ int run_models(std::span<char* const> argv) {
     return 0;
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
-  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed))
+  if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
+      timeseries::find_forecaster(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    std::printf("%s\n", catalogue_json().c_str());
+    // The catalogue's document with one more top-level key, "forecasters".
+    std::string json = catalogue_json();
+    json.pop_back();
+    json += ",\"forecasters\":" + timeseries::forecasters_json() + "}";
+    std::printf("%s\n", json.c_str());
     return 0;
   }
   bool first = true;
@@ -44,6 +61,15 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_model(e);
+  }
+  bool header = false;
+  for (const auto& e : timeseries::forecasters()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\nforecasters\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_forecaster(e);
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/eval/report.hpp"
 
 namespace irithyll::cli {
@@ -19,13 +19,13 @@ std::string number_list(const std::vector<double>& v) {
 }  // namespace
 
 std::string diagnostics_text(const Learner& learner) {
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
+  const auto* sgbt = dynamic_cast<const Diagnosable*>(&learner);
   if (sgbt == nullptr) return {};
   std::string out;
   char buf[256];
-  for (std::size_t c = 0; c < sgbt->n_committees(); ++c) {
-    const SGBTDiagnostics d = sgbt->committee(c).diagnostics();
-    if (sgbt->n_committees() > 1) out += "committee " + u(c) + ":\n";
+  for (std::size_t c = 0; c < sgbt->n_diagnosed_ensembles(); ++c) {
+    const SGBTDiagnostics d = sgbt->ensemble_diagnostics(c);
+    if (sgbt->n_diagnosed_ensembles() > 1) out += "committee " + u(c) + ":\n";
     std::snprintf(buf, sizeof buf,
                   "ensemble: %zu steps, %zu trees (%zu alternates growing, %zu handoffs running), %zu leaves\n",
                   d.n_steps, d.n_trees, d.alternates, d.handoffs, d.n_leaves);
@@ -60,11 +60,11 @@ std::string diagnostics_text(const Learner& learner) {
 }
 
 std::string diagnostics_json(const Learner& learner) {
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
+  const auto* sgbt = dynamic_cast<const Diagnosable*>(&learner);
   if (sgbt == nullptr) return {};
   std::string out = "[";
-  for (std::size_t c = 0; c < sgbt->n_committees(); ++c) {
-    const SGBTDiagnostics d = sgbt->committee(c).diagnostics();
+  for (std::size_t c = 0; c < sgbt->n_diagnosed_ensembles(); ++c) {
+    const SGBTDiagnostics d = sgbt->ensemble_diagnostics(c);
     out += c ? "," : "";
     out += "{\"committee\":" + u(c) + ",\"n_samples\":" + u(d.n_samples) + ",\"n_steps\":" + u(d.n_steps) +
            ",\"n_trees\":" + u(d.n_trees) + ",\"n_leaves\":" + u(d.n_leaves) +

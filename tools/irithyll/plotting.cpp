@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "irithyll/ensemble/sgbt_learner.hpp"
+#include "irithyll/ensemble/sgbt_diagnostics.hpp"
 
 namespace irithyll::cli {
 
@@ -21,13 +21,9 @@ void CurveRecorder::on_curve_point(const CurvePoint& point) {
 }
 
 std::function<std::uint64_t()> drift_event_counter(const Learner& learner) {
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&learner);
-  if (sgbt == nullptr) return nullptr;
-  return [sgbt] {
-    std::uint64_t n = 0;
-    for (std::size_t c = 0; c < sgbt->n_committees(); ++c) n += sgbt->committee(c).n_replacements();
-    return n;
-  };
+  const auto* diagnosable = dynamic_cast<const Diagnosable*>(&learner);
+  if (diagnosable == nullptr) return nullptr;
+  return [diagnosable] { return diagnosable->n_tree_replacements(); };
 }
 
 LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const std::string& stream_name,

@@ -1,8 +1,11 @@
 // SGBTDiagnostics: a snapshot of an SGBT committee's structure and state, for
-// `irithyll inspect` / `eval --json` and for users watching a stream (what
-// the original exposes as per-tree diagnostics: depth, leaves, samples, leaf
-// weight statistics, replacements). Computed on demand in O(nodes); nothing
-// is tracked per sample for it.
+// `irithyll inspect` / `eval --json` and for users watching a stream: per
+// tree its depth, leaves, samples, leaf weight statistics and replacements.
+// Computed on demand in O(nodes); nothing is tracked per sample for it.
+//
+// Diagnosable is the capability a learner offers to show them: front ends
+// ask a Learner for this interface (as for TreeModel and Exportable) and
+// never name the concrete model.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +41,18 @@ struct SGBTDiagnostics {
   double mean_abs_contribution = 0.0;  // mean over trees of contribution_abs
   std::vector<double> soft_bandwidths;  // per feature (empty without soft routing)
   std::vector<SGBTTreeDiagnostics> trees;  // one per step
+};
+
+class Diagnosable {
+ public:
+  virtual ~Diagnosable() = default;
+  // Boosted ensembles the learner holds: 1, or one per class of a softmax model.
+  virtual std::size_t n_diagnosed_ensembles() const = 0;
+  // REQUIRES: k < n_diagnosed_ensembles().
+  virtual SGBTDiagnostics ensemble_diagnostics(std::size_t k) const = 0;
+  // Trees replaced so far (drift, age, pruning), over every ensemble: the
+  // events a learning-curve plot marks.
+  virtual std::uint64_t n_tree_replacements() const = 0;
 };
 
 }  // namespace irithyll

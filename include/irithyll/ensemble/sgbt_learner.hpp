@@ -24,12 +24,14 @@
 #include <vector>
 
 #include "irithyll/ensemble/sgbt.hpp"
+#include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/packed/exportable.hpp"
 #include "irithyll/tree_model.hpp"
 
 namespace irithyll {
 
-class SGBTLearner final : public Learner, public TreeModel {
+class SGBTLearner final : public Learner, public TreeModel, public Exportable, public Diagnosable {
  public:
   // Blank regression instance (default config), e.g. to decode() into.
   SGBTLearner();
@@ -71,7 +73,15 @@ class SGBTLearner final : public Learner, public TreeModel {
   }
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
-  ExportModel export_model(std::size_t committee) const { return committees_[committee].export_model(); }
+  ExportModel export_model(std::size_t committee) const override { return committees_[committee].export_model(); }
+  std::size_t n_export_models() const override { return committees_.size(); }
+  std::size_t n_diagnosed_ensembles() const override { return committees_.size(); }
+  SGBTDiagnostics ensemble_diagnostics(std::size_t k) const override { return committees_[k].diagnostics(); }
+  std::uint64_t n_tree_replacements() const override {
+    std::uint64_t n = 0;
+    for (const auto& c : committees_) n += c.n_replacements();
+    return n;
+  }
   // Splits per feature over every committee's active trees.
   std::vector<std::uint64_t> feature_split_counts() const override;
   // Mean of the committees' normalised importances (by gain).

@@ -1,0 +1,100 @@
+// SNARIMAX: seasonal ARIMA with exogenous inputs as an online recurrence
+// (River's time_series.SNARIMAX): the series is differenced, and a linear
+// model trained by stochastic gradient descent, one step at a time, predicts
+// the differenced value from its own lags, the lags of its past errors, the
+// seasonal lags of both, and the exogenous features.
+//
+// With B the backshift operator, the differenced series is
+//   z_t = (1 - B)^d (1 - B^m)^sd y_t   (needs d + sd m past values)
+// and its prediction, from the features known before y_t,
+//   zhat_t = c + sum_{i<=p} a_i z_{t-i} + sum_{j<=q} t_j e_{t-j}
+//              + sum_{k<=sp} A_k z_{t-km} + sum_{k<=sq} T_k e_{t-km} + sum_l w_l x_{t,l}
+// where e_t = z_t - zhat_t (lags before the start of the series count as 0).
+// The update, on the squared error with phi the feature vector and 1 for c:
+//   normalize on  (NLMS):  step = lr e_t / (1 + |phi|^2)
+//   normalize off (SGD):   step = lr e_t
+//   each weight += step * its feature; c += step
+// NLMS makes the step independent of the series' scale (stable for lr in
+// (0, 2)); plain SGD is River's LinearRegression without a scaler. A
+// non-finite prediction or error skips the update. Forecasts run the
+// recurrence forward on the model's own predictions (future errors 0) and
+// undo the differencing. Before d + sd m values have been seen nothing is
+// learned, and forecasts repeat the last value.
+//
+// Cost: O(p + q + sp + sq + n_x) per learn_one; forecast O(h (p + q + sp +
+// sq + n_x + d + sd m)). Memory: the last max(p, sp m), max(q, sq m) and
+// d + sd m values. Thread safety: one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/timeseries/forecaster.hpp"
+
+namespace irithyll::timeseries {
+
+struct SnarimaxConfig {
+  std::uint32_t p = 1;   // AR order: lags of the differenced series
+  std::uint32_t d = 0;   // differencing order
+  std::uint32_t q = 0;   // MA order: lags of the errors
+  std::uint32_t m = 1;   // season length (steps)
+  std::uint32_t sp = 0;  // seasonal AR order
+  std::uint32_t sd = 0;  // seasonal differencing order
+  std::uint32_t sq = 0;  // seasonal MA order
+  double learning_rate = 0.02; // step size; NLMS: (0, 2) is stable without MA terms, lower with them
+  bool normalize = true;       // NLMS (scale-free step); off = plain SGD
+
+  Status validate() const;
+};
+
+std::span<const ConfigField<SnarimaxConfig>> snarimax_fields();
+
+class Snarimax final : public Forecaster {
+ public:
+  Snarimax() : Snarimax(SnarimaxConfig{}) {}
+  // REQUIRES: config.validate() is OK (make_forecaster checks it).
+  explicit Snarimax(const SnarimaxConfig& config);
+
+  std::string_view name() const override { return "snarimax"; }
+  Status learn_one(double y, std::span<const double> x = {}) override;
+  Status forecast(std::span<const double> xs, std::span<double> out) const override;
+  void reset() override;
+  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::size_t memory_bytes() const override;
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+  const SnarimaxConfig& config() const { return config_; }
+  // Weights in feature order: AR, MA, seasonal AR, seasonal MA, exogenous.
+  std::span<const double> weights() const { return weights_; }
+  double intercept() const { return intercept_; }
+  std::size_t n_exogenous() const { return n_exo_; }
+
+ private:
+  // Fills feats_ from histories laid out oldest first, newest last.
+  void features(const double* z_end, const double* e_end, std::span<const double> x) const;
+  double predict_features() const;
+  std::size_t n_lag_features() const { return config_.p + config_.q + config_.sp + config_.sq; }
+
+  SnarimaxConfig config_;
+  std::vector<double> diff_coef_;  // (1-B)^d (1-B^m)^sd: coefficient of B^k, k = 0..D
+  std::size_t z_len_ = 0, e_len_ = 0;  // how many past z and e the lags reach
+  // Histories oldest first, newest last, of fixed length (shifted by one per
+  // step: lengths are small, and a flat layout keeps lag k at end - k).
+  std::vector<double> y_hist_;  // last D raw values (D = d + sd m), or 1
+  std::vector<double> z_hist_;  // last z_len_ differenced values
+  std::vector<double> e_hist_;  // last e_len_ errors
+  std::uint64_t y_count_ = 0;   // raw values pushed (min with D is what y_hist_ holds)
+  std::vector<double> weights_;
+  double intercept_ = 0.0;
+  std::size_t n_exo_ = 0;
+  bool exo_fixed_ = false;
+  std::uint64_t n_seen_ = 0;
+  mutable std::vector<double> feats_;  // scratch: the current feature vector
+  mutable std::vector<double> fy_, fz_, fe_;  // forecast scratch histories
+};
+
+}  // namespace irithyll::timeseries

@@ -1,0 +1,229 @@
+#include "irithyll/timeseries/snarimax.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/field_rows.hpp"
+
+namespace irithyll::timeseries {
+
+namespace {
+
+constexpr std::uint32_t kStateVersion = 1;
+
+using Row = ConfigField<SnarimaxConfig>;
+const std::array kFields = {
+    Row{FieldInfo::integer("p", "1", "AR order: lags of the (differenced) series").in(0, 512),
+        IRITHYLL_FIELD_UINT(SnarimaxConfig, p)},
+    Row{FieldInfo::integer("d", "0", "differencing order").in(0, 4), IRITHYLL_FIELD_UINT(SnarimaxConfig, d)},
+    Row{FieldInfo::integer("q", "0", "MA order: lags of the past errors").in(0, 512),
+        IRITHYLL_FIELD_UINT(SnarimaxConfig, q)},
+    Row{FieldInfo::integer("m", "1", "season length in steps (the seasonal lag)").in(1, 100000),
+        IRITHYLL_FIELD_UINT(SnarimaxConfig, m)},
+    Row{FieldInfo::integer("sp", "0", "seasonal AR order: lags m, 2m, ...").in(0, 64),
+        IRITHYLL_FIELD_UINT(SnarimaxConfig, sp)},
+    Row{FieldInfo::integer("sd", "0", "seasonal differencing order").in(0, 2), IRITHYLL_FIELD_UINT(SnarimaxConfig, sd)},
+    Row{FieldInfo::integer("sq", "0", "seasonal MA order: error lags m, 2m, ...").in(0, 64),
+        IRITHYLL_FIELD_UINT(SnarimaxConfig, sq)},
+    Row{FieldInfo::real("learning-rate", "0.02", "SGD step size (NLMS: stable in (0, 2) without MA terms; MA feedback needs less)").in(0, 10, true),
+        IRITHYLL_FIELD_REAL(SnarimaxConfig, learning_rate)},
+    Row{FieldInfo::boolean("normalize", "on", "NLMS: step divided by 1 + |features|^2 (scale-free); off = plain SGD"),
+        IRITHYLL_FIELD_BOOL(SnarimaxConfig, normalize)},
+};
+
+}  // namespace
+
+std::span<const ConfigField<SnarimaxConfig>> snarimax_fields() { return kFields; }
+
+Status SnarimaxConfig::validate() const {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<SnarimaxConfig>("snarimax", kFields, *this));
+  if (std::uint64_t{std::max(sp, std::max(sd, sq))} * m > 1000000)
+    return Status::invalid_argument("snarimax: seasonal lags reach past 1e6 steps (m * max(sp, sd, sq))");
+  return Status::ok();
+}
+
+Snarimax::Snarimax(const SnarimaxConfig& config) : config_(config) {
+  diff_coef_ = {1.0};
+  auto multiply = [&](std::size_t lag) {
+    std::vector<double> next(diff_coef_.size() + lag, 0.0);
+    for (std::size_t k = 0; k < diff_coef_.size(); ++k) {
+      next[k] += diff_coef_[k];
+      next[k + lag] -= diff_coef_[k];
+    }
+    diff_coef_ = std::move(next);
+  };
+  for (std::uint32_t i = 0; i < config_.d; ++i) multiply(1);
+  for (std::uint32_t i = 0; i < config_.sd; ++i) multiply(config_.m);
+  z_len_ = std::max<std::size_t>(config_.p, std::size_t{config_.sp} * config_.m);
+  e_len_ = std::max<std::size_t>(config_.q, std::size_t{config_.sq} * config_.m);
+  reset();
+}
+
+void Snarimax::reset() {
+  y_hist_.assign(std::max<std::size_t>(diff_coef_.size() - 1, 1), 0.0);
+  z_hist_.assign(z_len_, 0.0);
+  e_hist_.assign(e_len_, 0.0);
+  y_count_ = 0;
+  weights_.assign(n_lag_features(), 0.0);
+  intercept_ = 0.0;
+  n_exo_ = 0;
+  exo_fixed_ = false;
+  n_seen_ = 0;
+  feats_.assign(weights_.size(), 0.0);
+}
+
+namespace {
+void push(std::vector<double>& hist, double v) {
+  if (hist.empty()) return;
+  std::copy(hist.begin() + 1, hist.end(), hist.begin());
+  hist.back() = v;
+}
+}  // namespace
+
+void Snarimax::features(const double* z_end, const double* e_end, std::span<const double> x) const {
+  double* f = feats_.data();
+  for (std::uint32_t i = 1; i <= config_.p; ++i) *f++ = z_end[-static_cast<std::ptrdiff_t>(i)];
+  for (std::uint32_t j = 1; j <= config_.q; ++j) *f++ = e_end[-static_cast<std::ptrdiff_t>(j)];
+  for (std::uint32_t k = 1; k <= config_.sp; ++k) *f++ = z_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
+  for (std::uint32_t k = 1; k <= config_.sq; ++k) *f++ = e_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
+  for (std::size_t l = 0; l < n_exo_; ++l) {
+    const double v = l < x.size() ? x[l] : 0.0;
+    *f++ = std::isfinite(v) ? v : 0.0;
+  }
+}
+
+double Snarimax::predict_features() const {
+  double s = intercept_;
+  for (std::size_t k = 0; k < weights_.size(); ++k) s += weights_[k] * feats_[k];
+  return s;
+}
+
+Status Snarimax::learn_one(double y, std::span<const double> x) {
+  if (!x.empty()) {
+    if (!exo_fixed_) {
+      n_exo_ = x.size();
+      exo_fixed_ = true;
+      weights_.resize(n_lag_features() + n_exo_, 0.0);
+      feats_.assign(weights_.size(), 0.0);
+    } else if (x.size() != n_exo_) {
+      return Status::invalid_argument("snarimax: " + std::to_string(x.size()) + " exogenous features, expected " +
+                                      std::to_string(n_exo_));
+    }
+  }
+  const std::size_t D = diff_coef_.size() - 1;
+  if (!std::isfinite(y)) {
+    if (y_count_ == 0) return Status::ok();  // nothing to coast on yet
+    double one = 0.0;
+    IRITHYLL_RETURN_IF_ERROR(forecast(x, std::span<double>(&one, 1)));
+    y = one;
+  } else {
+    ++n_seen_;
+  }
+  if (y_count_ >= D) {
+    const double* y_end = y_hist_.data() + y_hist_.size();
+    double z = y;
+    for (std::size_t k = 1; k <= D; ++k) z += diff_coef_[k] * y_end[-static_cast<std::ptrdiff_t>(k)];
+    features(z_hist_.data() + z_hist_.size(), e_hist_.data() + e_hist_.size(), x);
+    const double e = z - predict_features();
+    if (std::isfinite(e)) {
+      double step = config_.learning_rate * e;
+      if (config_.normalize) {
+        double norm = 1.0;
+        for (double f : feats_) norm += f * f;
+        step /= norm;
+      }
+      for (std::size_t k = 0; k < weights_.size(); ++k) weights_[k] += step * feats_[k];
+      intercept_ += step;
+    }
+    push(z_hist_, z);
+    push(e_hist_, std::isfinite(e) ? e : 0.0);
+  }
+  push(y_hist_, y);
+  ++y_count_;
+  return Status::ok();
+}
+
+Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) const {
+  if (n_exo_ > 0 && !xs.empty() && xs.size() != out.size() * n_exo_)
+    return Status::invalid_argument("snarimax: forecast of " + std::to_string(out.size()) + " steps needs " +
+                                    std::to_string(out.size() * n_exo_) + " exogenous values, got " +
+                                    std::to_string(xs.size()));
+  const std::size_t D = diff_coef_.size() - 1;
+  if (y_count_ == 0 || y_count_ < D) {
+    std::fill(out.begin(), out.end(), y_count_ == 0 ? 0.0 : y_hist_.back());
+    return Status::ok();
+  }
+  fy_.assign(y_hist_.begin(), y_hist_.end());
+  fz_.assign(z_hist_.begin(), z_hist_.end());
+  fe_.assign(e_hist_.begin(), e_hist_.end());
+  for (std::size_t h = 0; h < out.size(); ++h) {
+    const std::span<const double> row = xs.empty() || n_exo_ == 0 ? std::span<const double>{} : xs.subspan(h * n_exo_, n_exo_);
+    features(fz_.data() + fz_.size(), fe_.data() + fe_.size(), row);
+    const double zhat = predict_features();
+    double yhat = zhat;
+    const double* y_end = fy_.data() + fy_.size();
+    for (std::size_t k = 1; k <= D; ++k) yhat -= diff_coef_[k] * y_end[-static_cast<std::ptrdiff_t>(k)];
+    out[h] = yhat;
+    fy_.push_back(yhat);
+    fz_.push_back(zhat);
+    fe_.push_back(0.0);
+  }
+  return Status::ok();
+}
+
+std::size_t Snarimax::memory_bytes() const {
+  const std::size_t doubles = diff_coef_.capacity() + y_hist_.capacity() + z_hist_.capacity() + e_hist_.capacity() +
+                              weights_.capacity() + feats_.capacity() + fy_.capacity() + fz_.capacity() +
+                              fe_.capacity();
+  return sizeof(*this) + doubles * sizeof(double);
+}
+
+void Snarimax::encode(ByteWriter& out) const {
+  out.u32(kStateVersion);
+  for (std::uint32_t v : {config_.p, config_.d, config_.q, config_.m, config_.sp, config_.sd, config_.sq}) out.u32(v);
+  out.f64(config_.learning_rate);
+  out.boolean(config_.normalize);
+  out.f64s(y_hist_);
+  out.f64s(z_hist_);
+  out.f64s(e_hist_);
+  out.u64(y_count_);
+  out.f64s(weights_);
+  out.f64(intercept_);
+  out.u64(n_exo_);
+  out.boolean(exo_fixed_);
+  out.u64(n_seen_);
+}
+
+Status Snarimax::decode(ByteReader& in) {
+  if (in.u32("snarimax version") != kStateVersion && in.ok())
+    return Status::corruption("snarimax: unsupported state version");
+  SnarimaxConfig c;
+  for (std::uint32_t* v : {&c.p, &c.d, &c.q, &c.m, &c.sp, &c.sd, &c.sq}) *v = in.u32("order");
+  c.learning_rate = in.f64("learning rate");
+  c.normalize = in.boolean("normalize");
+  if (!in.ok()) return in.status();
+  if (Status s = c.validate(); !s) return Status::corruption("snarimax checkpoint: " + s.message());
+  Snarimax m(c);
+  const std::size_t y_len = m.y_hist_.size();
+  m.y_hist_ = in.f64s("series history");
+  m.z_hist_ = in.f64s("differenced history");
+  m.e_hist_ = in.f64s("error history");
+  m.y_count_ = in.u64("values pushed");
+  m.weights_ = in.f64s("weights");
+  m.intercept_ = in.f64("intercept");
+  m.n_exo_ = in.u64("exogenous count");
+  m.exo_fixed_ = in.boolean("exogenous fixed");
+  m.n_seen_ = in.u64("samples seen");
+  if (!in.ok()) return in.status();
+  if (m.y_hist_.size() != y_len || m.z_hist_.size() != m.z_len_ || m.e_hist_.size() != m.e_len_ ||
+      m.n_exo_ > (std::size_t{1} << 24) || m.weights_.size() != m.n_lag_features() + m.n_exo_ ||
+      (!m.exo_fixed_ && m.n_exo_ != 0))
+    return Status::corruption("snarimax checkpoint: inconsistent state sizes");
+  m.feats_.assign(m.weights_.size(), 0.0);
+  *this = std::move(m);
+  return Status::ok();
+}
+
+}  // namespace irithyll::timeseries
