@@ -195,7 +195,7 @@ void AutoLearner::learn_one(std::span<const double> x, double y, double weight) 
     y_var_ = k * y_var_ + d * (y - y_mean_);
   }
   for (Member& m : members_) m.model->learn_one(x, y, weight);
-  if (config_.race_every > 0 && seen_ % config_.race_every == 0) race();
+  if (config_.race_every > 0 && learned() % config_.race_every == 0) race();
   revive();
   update_leader();
   update_weights();
@@ -217,7 +217,7 @@ void AutoLearner::update_leader() {
   leader_ = best;
   if (changed) {
     if (history_.size() == kHistory) history_.erase(history_.begin());
-    history_.push_back(Change{seen_, members_[best].entry});
+    history_.push_back(Change{learned(), members_[best].entry});
   }
 }
 
@@ -269,18 +269,18 @@ void AutoLearner::race() {
   }
   members_ = std::move(kept);
   leader_ = new_leader;
-  if (next_revival_ == 0 && config_.revive_after > 0) next_revival_ = seen_ + config_.revive_after;
+  if (next_revival_ == 0 && config_.revive_after > 0) next_revival_ = learned() + config_.revive_after;
 }
 
 void AutoLearner::revive() {
-  if (next_revival_ == 0 || seen_ < next_revival_) return;
+  if (next_revival_ == 0 || learned() < next_revival_) return;
   next_revival_ = 0;
   if (members_.size() >= config_.max_members || waiting_.empty()) return;
   const std::uint32_t e = waiting_.front();
   waiting_.erase(waiting_.begin());
   auto m = spawn(e);
   if (m) members_.push_back(std::move(m).value());
-  if (members_.size() < config_.max_members && !waiting_.empty()) next_revival_ = seen_ + config_.revive_after;
+  if (members_.size() < config_.max_members && !waiting_.empty()) next_revival_ = learned() + config_.revive_after;
 }
 
 double AutoLearner::predict_one(std::span<const double> x) const {
@@ -376,6 +376,7 @@ Status AutoLearner::decode(ByteReader& in) {
   fresh.y_weight_ = in.f64("auto target weight"), fresh.y_mean_ = in.f64("auto target mean");
   fresh.y_var_ = in.f64("auto target variance");
   if (!in.ok()) return in.status();
+  if (fresh.skipped_ > fresh.seen_) return Status::corruption("auto: more samples skipped than seen");
   if (width > (1u << 24) || (fresh.context_.n_features != 0 && width != fresh.context_.n_features))
     return Status::corruption("auto: width out of range");
   if (!std::isfinite(fresh.y_weight_) || !std::isfinite(fresh.y_mean_) || !(fresh.y_var_ >= 0.0) ||

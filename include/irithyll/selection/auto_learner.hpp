@@ -138,6 +138,9 @@ class AutoLearner final : public Learner, public ModelReport {
   void update_weights();
   void race();
   void revive();
+  // Samples learned (skipped ones excluded): the race's clock, so a refused
+  // sample changes nothing.
+  std::uint64_t learned() const { return seen_ - skipped_; }
 
   MemberFactory factory_;
   Config config_;
