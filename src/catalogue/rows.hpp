@@ -31,5 +31,7 @@ CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
 CatalogueEntry knn_row();
+CatalogueEntry auto_row();
+CatalogueEntry conformal_row();
 
 }  // namespace irithyll::catalogue_detail
