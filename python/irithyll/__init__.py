@@ -4,15 +4,17 @@
     >>> model = ensemble.SGBTClassifier(n_steps=10, seed=1)
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
-Submodules: ensemble, tree, forest, nn (learners generated from the model catalogue),
+Submodules: ensemble, tree, forest, nn, linear_model, naive_bayes, dummy (learners generated from the
+model catalogue),
 metrics, drift, stream, preprocessing, compose, evaluate, packed, plot.
 """
 from . import _core
-from . import compose, drift, dummy, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, tree
+from . import (compose, drift, dummy, ensemble, evaluate, forest, linear_model, metrics, naive_bayes, nn, packed, plot,
+               preprocessing, stream, tree)
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
+__all__ = ["compose", "drift", "dummy", "ensemble", "evaluate", "forest", "linear_model", "load", "metrics", "naive_bayes", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

@@ -30,5 +30,16 @@ CatalogueEntry multi_target_sgbt_row();
 CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
+CatalogueEntry linear_regression_row();
+CatalogueEntry logistic_regression_row();
+CatalogueEntry softmax_regression_row();
+CatalogueEntry passive_aggressive_row();
+CatalogueEntry perceptron_row();
+CatalogueEntry alma_row();
+CatalogueEntry rls_row();
+CatalogueEntry krls_row();
+CatalogueEntry gaussian_nb_row();
+CatalogueEntry multinomial_nb_row();
+CatalogueEntry bernoulli_nb_row();
 
 }  // namespace irithyll::catalogue_detail
