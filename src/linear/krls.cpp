@@ -13,7 +13,7 @@ std::span<const ConfigField<KrlsConfig>> KrlsLearner::config_fields() {
   using C = KrlsConfig;
   static const ConfigField<C> rows[] = {
       {FieldInfo::real("gamma", "0", "RBF kernel exp(-gamma |a-b|^2) on standardised features (0: 1/n_features)")
-           .in(0, 1e6)
+           .in(0, 1e6, true)
            .or_off(),
        IRITHYLL_FIELD_REAL(C, gamma)},
       {FieldInfo::real("ald-threshold", "0.01", "nu: a sample joins the dictionary when its ALD residual exceeds it")
