@@ -9,15 +9,17 @@ import pytest
 from irithyll import linear_model, naive_bayes
 from conftest import stream
 
+# (class, settings, accuracy it must beat on the second half of the stream)
 CLASSIFIERS = [
-    (linear_model.LogisticRegression, {}),
-    (linear_model.SoftmaxRegression, {"optimizer": "adam"}),
-    (linear_model.PAClassifier, {"mode": "pa-ii", "c": 0.5}),
-    (linear_model.Perceptron, {}),
-    (linear_model.ALMAClassifier, {}),
-    (naive_bayes.GaussianNB, {}),
-    (naive_bayes.BernoulliNB, {"binarize": 0.5}),
-    (naive_bayes.MultinomialNB, {"alpha": 0.5}),
+    (linear_model.LogisticRegression, {}, 0.9),
+    (linear_model.SoftmaxRegression, {"optimizer": "adam"}, 0.9),
+    (linear_model.PAClassifier, {"mode": "pa-ii", "c": 0.5}, 0.8),
+    (linear_model.Perceptron, {}, 0.8),
+    (linear_model.ALMAClassifier, {}, 0.8),
+    (naive_bayes.GaussianNB, {}, 0.8),
+    (naive_bayes.BernoulliNB, {"binarize": 0.5}, 0.7),
+    # Uniform features are not counts; the class still shifts their mix.
+    (naive_bayes.MultinomialNB, {"alpha": 0.5}, 0.6),
 ]
 REGRESSORS = [
     (linear_model.LinearRegression, {"optimizer": "adagrad", "learning_rate": 0.1}),
@@ -27,8 +29,8 @@ REGRESSORS = [
 ]
 
 
-@pytest.mark.parametrize("cls,params", CLASSIFIERS, ids=lambda v: getattr(v, "__name__", ""))
-def test_classifier_learns_river_style(cls, params):
+@pytest.mark.parametrize("cls,params,floor", CLASSIFIERS, ids=lambda v: getattr(v, "__name__", ""))
+def test_classifier_learns_river_style(cls, params, floor):
     model = cls(**params)
     correct = 0
     data = stream(2000, seed=1)
@@ -36,8 +38,8 @@ def test_classifier_learns_river_style(cls, params):
         if i >= 1000:
             correct += model.predict_one(x) == y
         model.learn_one(x, y)
-    # y = "up" iff a + b > 1: every model here separates it well.
-    assert correct / 1000 > 0.75, cls.__name__
+    # y = "up" iff a + b > 1.
+    assert correct / 1000 > floor, cls.__name__
     proba = model.predict_proba_one({"a": 0.9, "b": 0.8, "c": 0.1})
     assert set(proba) == {"up", "down"}
     assert abs(sum(proba.values()) - 1.0) < 1e-9
