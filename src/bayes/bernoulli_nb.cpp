@@ -75,7 +75,7 @@ Status BernoulliNbLearner::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
   config_ = config;
   IRITHYLL_RETURN_IF_ERROR(decode_base(in));
-  const std::size_t block = context_.n_classes * width_;
+  const std::size_t block = table_.empty() ? 0 : context_.n_classes * width_;
   for (std::size_t i = 0; i < block; ++i)
     if (table_[i] < 0.0 || table_[block + i] < table_[i])
       return Status::corruption("bernoulli_nb: presence count out of range");

@@ -89,10 +89,10 @@ Status MultinomialNbLearner::decode(ByteReader& in) {
   if (totals.size() != context_.n_classes) return Status::corruption("multinomial_nb: class totals size");
   for (double t : totals)
     if (!(t >= 0.0) || !std::isfinite(t)) return Status::corruption("multinomial_nb: bad class total");
-  for (std::size_t i = 0; i < context_.n_classes * width_; ++i)
+  for (std::size_t i = 0; i < table_.size() / 2; ++i)
     if (table_[i] < 0.0) return Status::corruption("multinomial_nb: negative count");
   class_total_ = std::move(totals);
-  if (width_ != 0) refresh();
+  if (!table_.empty()) refresh();
   return Status::ok();
 }
 

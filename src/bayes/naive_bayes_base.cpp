@@ -17,7 +17,7 @@ Status NaiveBayesBase::setup(const LearnerContext& context) {
   total_ = 0.0;
   seen_ = skipped_ = 0;
   jll_.assign(context.n_classes, 0.0);
-  if (context.n_features > 0) allocate(context.n_features);
+  width_ = context.n_features;  // the tables come with the first admitted sample
   return Status::ok();
 }
 
@@ -38,7 +38,7 @@ void NaiveBayesBase::learn_one(std::span<const double> x, double y, double weigh
     ++skipped_;
     return;
   }
-  if (width_ == 0) allocate(x.size());
+  if (table_.empty()) allocate(width_ == 0 ? x.size() : width_);
   const auto c = static_cast<std::size_t>(y);
   class_weight_[c] += weight;
   total_ += weight;
@@ -50,7 +50,7 @@ void NaiveBayesBase::joint_log_likelihood(std::span<const double> x, std::span<d
   const double log_total = total_ > 0.0 ? std::log(total_) : 0.0;
   for (std::size_t c = 0; c < out.size(); ++c)
     out[c] = class_weight_[c] > 0.0 ? std::log(class_weight_[c]) - log_total : minus_inf;
-  if (total_ > 0.0 && width_ != 0 && x.size() == width_) add_likelihood(x, out);
+  if (total_ > 0.0 && !table_.empty() && x.size() == width_) add_likelihood(x, out);
   for (double& v : out)
     if (std::isnan(v)) v = minus_inf;
 }
@@ -82,7 +82,7 @@ void NaiveBayesBase::encode_base(ByteWriter& out) const {
   out.u64(width_);
   out.f64s(class_weight_);
   out.f64(total_);
-  out.f64s(std::span<const double>(table_).first(width_ == 0 ? 0 : tables() * context_.n_classes * width_));
+  out.f64s(table_);
   out.u64(seen_);
   out.u64(skipped_);
 }
@@ -104,15 +104,14 @@ Status NaiveBayesBase::decode_base(ByteReader& in) {
   const std::uint64_t seen = in.u64("nb seen");
   const std::uint64_t skipped = in.u64("nb skipped");
   if (!in.ok()) return in.status();
-  if (table.size() != tables() * context.n_classes * width || skipped > seen)
+  // Tables (a sample learned) bound the width by the record's own length.
+  if ((!table.empty() && (width == 0 || table.size() != tables() * context.n_classes * width)) || skipped > seen)
     return Status::corruption(std::string(name()) + ": tables do not match the classes and features");
   for (double v : table)
     if (!std::isfinite(v)) return Status::corruption(std::string(name()) + ": non-finite statistic");
   IRITHYLL_RETURN_IF_ERROR(setup(context));
-  if (width != 0) {
-    width_ = width;
-    table_ = std::move(table);
-  }
+  width_ = width;
+  table_ = std::move(table);
   class_weight_ = std::move(class_weight);
   total_ = total;
   seen_ = seen, skipped_ = skipped;

@@ -37,7 +37,7 @@ Status KrlsLearner::init(const Config& config, const LearnerContext& context) {
   dict_.clear(), kinv_.clear(), p_.clear(), alpha_.clear(), z_.clear();
   scaler_.resize(0, config.standardize);
   seen_ = skipped_ = 0;
-  if (context.n_features > 0) allocate(context.n_features);
+  width_ = context.n_features;  // the arrays come with the first admitted sample
   return Status::ok();
 }
 
@@ -79,7 +79,7 @@ void KrlsLearner::learn_one(std::span<const double> x, double y, double weight) 
     ++skipped_;
     return;
   }
-  if (width_ == 0) allocate(x.size());
+  if (dict_.empty()) allocate(width_ == 0 ? x.size() : width_);
   scaler_.learn(x, weight);
   scaler_.transform(x, z_);
   const std::size_t b = config_.budget;
@@ -160,7 +160,7 @@ void KrlsLearner::learn_one(std::span<const double> x, double y, double weight) 
 }
 
 double KrlsLearner::predict_one(std::span<const double> x) const {
-  if (width_ == 0 || x.size() != width_ || m_ == 0) return 0.0;
+  if (m_ == 0 || x.size() != width_) return 0.0;
   scaler_.transform(x, z_);
   kernel_vector(z_);
   double s = 0.0;
@@ -187,9 +187,9 @@ void KrlsLearner::encode(ByteWriter& out) const {
   encode_context(context_, out);
   out.u64(width_);
   out.u64(m_);
-  scaler_.encode(out);
   const std::size_t b = config_.budget;
   out.f64s(std::span<const double>(dict_).first(m_ * width_));
+  scaler_.encode(out);
   for (std::size_t i = 0; i < m_; ++i) out.f64s(std::span<const double>(kinv_).subspan(i * b, m_));
   for (std::size_t i = 0; i < m_; ++i) out.f64s(std::span<const double>(p_).subspan(i * b, m_));
   out.f64s(std::span<const double>(alpha_).first(m_));
@@ -212,9 +212,12 @@ Status KrlsLearner::decode(ByteReader& in) {
   if (width > (1u << 24) || (context.n_features != 0 && width != context.n_features) || m > config.budget ||
       (width == 0 && m != 0))
     return Status::corruption("krls: sizes out of range");
-  Standardizer scaler;
-  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, width, config.standardize));
+  // m > 0 (a sample learned): the dictionary read bounds the width.
   auto dict = in.f64s("krls dictionary");
+  if (!in.ok()) return in.status();
+  if (dict.size() != m * width) return Status::corruption("krls: dictionary size out of range");
+  Standardizer scaler;
+  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, m > 0 ? width : 0, config.standardize));
   std::vector<std::vector<double>> kinv(m), p(m);
   for (auto& row : kinv) row = in.f64s("krls K^-1 row");
   for (auto& row : p) row = in.f64s("krls P row");
@@ -233,7 +236,8 @@ Status KrlsLearner::decode(ByteReader& in) {
   for (std::size_t i = 0; i < m && ok; ++i) ok = finite(kinv[i]) && finite(p[i]);
   if (!ok) return Status::corruption("krls: state sizes or values out of range");
   IRITHYLL_RETURN_IF_ERROR(init(config, context));
-  if (width != 0) {
+  width_ = width;
+  if (m > 0) {
     allocate(width);
     const std::size_t b = config.budget;
     std::copy(dict.begin(), dict.end(), dict_.begin());

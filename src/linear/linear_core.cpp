@@ -23,7 +23,9 @@ void LinearCore::setup(const LearnerContext& context, std::size_t n_out, std::si
   aux_.assign(n_aux, aux_initial());
   scaler_.resize(0, standardize);
   seen_ = skipped_ = 0;
-  if (context.n_features > 0) allocate(context.n_features);
+  // The arrays come with the first admitted sample (allocate), so a record
+  // of a blank model never makes this allocate for a width from its bytes.
+  width_ = context.n_features;
 }
 
 void LinearCore::allocate(std::size_t width) {
@@ -40,7 +42,7 @@ void LinearCore::reset() {
 }
 
 std::span<const double> LinearCore::coefficients(std::size_t k) const {
-  if (w_.empty() || k >= n_out_) return {};
+  if (w_.empty() || k >= n_out_) return {};  // nothing learned yet
   return std::span<const double>(w_).subspan(k * (width_ + 1), width_ + 1);
 }
 
@@ -57,7 +59,7 @@ void LinearCore::learn_one(std::span<const double> x, double y, double weight) {
     ++skipped_;
     return;
   }
-  if (width_ == 0) allocate(x.size());
+  if (w_.empty()) allocate(width_ == 0 ? x.size() : width_);
   // The statistics learn the sample before transforming it (a running
   // standard scaler in front of the model, learning first).
   scaler_.learn(x, weight);
@@ -66,7 +68,7 @@ void LinearCore::learn_one(std::span<const double> x, double y, double weight) {
 }
 
 double LinearCore::predict_one(std::span<const double> x) const {
-  if (width_ == 0 || x.size() != width_) return 0.0;
+  if (w_.empty() || x.size() != width_) return 0.0;
   scaler_.transform(x, z_);
   if (context_.task == Task::kRegression) return score(0, z_);
   if (n_out_ == 1) return score(0, z_) > 0.0 ? 1.0 : 0.0;
@@ -81,7 +83,7 @@ double LinearCore::predict_one(std::span<const double> x) const {
 
 void LinearCore::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
   if (context_.task != Task::kClassification || proba.size() != context_.n_classes) return;
-  if (width_ == 0 || x.size() != width_) {
+  if (w_.empty() || x.size() != width_) {
     std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(proba.size()));
     return;
   }
@@ -99,34 +101,39 @@ std::size_t LinearCore::memory_bytes() const {
 
 void LinearCore::encode_core(ByteWriter& out) const {
   out.u64(width_);
-  scaler_.encode(out);
   out.f64s(w_);
   out.f64s(state_);
   out.f64s(aux_);
+  scaler_.encode(out);
   out.u64(seen_);
   out.u64(skipped_);
 }
 
 Status LinearCore::decode_core(ByteReader& in) {
   const std::uint64_t width = in.u64("linear width");
-  if (!in.ok()) return in.status();
-  if (width > (1u << 24) || (context_.n_features != 0 && width != context_.n_features))
-    return Status::corruption(std::string(name()) + ": width out of range");
-  Standardizer scaler;
-  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, width == 0 ? 0 : width, standardize_));
   auto w = in.f64s("linear coefficients");
   auto state = in.f64s("linear optimiser state");
   auto aux = in.f64s("linear scalars");
+  if (!in.ok()) return in.status();
+  if (width > (1u << 24) || (context_.n_features != 0 && width != context_.n_features))
+    return Status::corruption(std::string(name()) + ": width out of range");
+  // Allocated (a sample learned): the sizes follow from the width, and the
+  // coefficients read bound it by the record's own length.
+  const bool allocated = !w.empty();
+  const std::size_t params = allocated ? n_out_ * (width + 1) : 0;
+  if (w.size() != params || state.size() != n_state_ * params || aux.size() != n_aux_ || (allocated && width == 0))
+    return Status::corruption(std::string(name()) + ": state sizes do not match the model");
+  Standardizer scaler;
+  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, allocated ? width : 0, standardize_));
   const std::uint64_t seen = in.u64("linear seen");
   const std::uint64_t skipped = in.u64("linear skipped");
   if (!in.ok()) return in.status();
-  const std::size_t params = width == 0 ? 0 : n_out_ * (width + 1);
-  if (w.size() != params || state.size() != n_state_ * params || aux.size() != n_aux_ || skipped > seen)
-    return Status::corruption(std::string(name()) + ": state sizes do not match the model");
+  if (skipped > seen) return Status::corruption(std::string(name()) + ": more skipped than seen");
   for (const auto* v : {&w, &state, &aux})
     for (double d : *v)
       if (!std::isfinite(d)) return Status::corruption(std::string(name()) + ": non-finite state");
-  if (width != 0) allocate(width);
+  width_ = width;
+  if (allocated) allocate(width);
   scaler_ = std::move(scaler);
   w_ = std::move(w), state_ = std::move(state), aux_ = std::move(aux);
   seen_ = seen, skipped_ = skipped;

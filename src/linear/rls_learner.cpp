@@ -36,7 +36,7 @@ Status RlsLearner::init(const Config& config, const LearnerContext& context) {
   u_.clear();
   scaler_.resize(0, config.standardize);
   seen_ = skipped_ = 0;
-  if (context.n_features > 0) allocate(context.n_features);
+  width_ = context.n_features;  // the filter comes with the first admitted sample
   return Status::ok();
 }
 
@@ -66,7 +66,7 @@ void RlsLearner::learn_one(std::span<const double> x, double y, double weight) {
     ++skipped_;
     return;
   }
-  if (width_ == 0) allocate(x.size());
+  if (!rls_) allocate(width_ == 0 ? x.size() : width_);
   scaler_.learn(x, weight);
   augment(x);
   const double root = std::sqrt(weight);
@@ -76,7 +76,7 @@ void RlsLearner::learn_one(std::span<const double> x, double y, double weight) {
 }
 
 double RlsLearner::predict_one(std::span<const double> x) const {
-  if (width_ == 0 || x.size() != width_) return 0.0;
+  if (!rls_ || x.size() != width_) return 0.0;
   augment(x);
   const double p = rls_->predict(u_);
   return std::isfinite(p) ? p : 0.0;
@@ -101,8 +101,9 @@ void RlsLearner::encode(ByteWriter& out) const {
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
+  out.boolean(rls_ != nullptr);
+  if (rls_) rls_->encode(out);
   scaler_.encode(out);
-  if (width_ != 0) rls_->encode(out);
   out.u64(seen_);
   out.u64(skipped_);
 }
@@ -116,13 +117,13 @@ Status RlsLearner::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   if (context.task != Task::kRegression) return Status::corruption("rls: checkpoint is not a regressor");
   const std::uint64_t width = in.u64("rls width");
+  const bool learned = in.boolean("rls learned");
   if (!in.ok()) return in.status();
-  if (width > (1u << 24) || (context.n_features != 0 && width != context.n_features))
+  if (width > (1u << 24) || (context.n_features != 0 && width != context.n_features) || (learned && width == 0))
     return Status::corruption("rls: width out of range");
-  Standardizer scaler;
-  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, width, config.standardize));
+  // A learned filter's P (read from the record) bounds the width.
   RecursiveLeastSquares filter;
-  if (width != 0) {
+  if (learned) {
     IRITHYLL_RETURN_IF_ERROR(filter.decode(in));
     const std::size_t n = width + (config.intercept ? 1 : 0);
     if (filter.n_inputs() != n || filter.config().forgetting_factor != config.forgetting_factor ||
@@ -131,12 +132,15 @@ Status RlsLearner::decode(ByteReader& in) {
     for (double v : filter.weights())
       if (!std::isfinite(v)) return Status::corruption("rls: non-finite coefficient");
   }
+  Standardizer scaler;
+  IRITHYLL_RETURN_IF_ERROR(scaler.decode(in, learned ? width : 0, config.standardize));
   const std::uint64_t seen = in.u64("rls seen");
   const std::uint64_t skipped = in.u64("rls skipped");
   if (!in.ok()) return in.status();
   if (skipped > seen) return Status::corruption("rls: more skipped than seen");
   IRITHYLL_RETURN_IF_ERROR(init(config, context));
-  if (width != 0) {
+  width_ = width;
+  if (learned) {
     allocate(width);
     *rls_ = std::move(filter);
   }

@@ -47,6 +47,24 @@ void expect_resume_identical(T& model, const Stream& first, const Stream& second
     model.learn_one(x, y);
     copy.learn_one(x, y);
   }
+  // Hostile bytes: every byte of the record flipped in turn (and a few
+  // random overwrites) decodes to an error or to a model that still predicts
+  // finite values; nothing crashes or over-allocates (ASan/UBSan in CI).
+  std::vector<double> probe_proba(model.n_classes());
+  for (std::size_t i = 0; i < out.data().size(); ++i) {
+    for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xff}}) {
+      std::vector<std::uint8_t> bad = out.data();
+      bad[i] ^= mask;
+      T blank;
+      ByteReader hostile(bad);
+      if (blank.decode(hostile).is_ok() && !second.empty()) {
+        const auto& x = second.front().first;
+        (void)blank.predict_one(x);
+        if (!probe_proba.empty()) blank.predict_proba_one(x, probe_proba);
+        blank.learn_one(x, second.front().second);
+      }
+    }
+  }
   // Truncated records are refused, never crash.
   for (std::size_t cut : {std::size_t{0}, std::size_t{1}, out.data().size() / 2, out.data().size() - 1}) {
     T blank;

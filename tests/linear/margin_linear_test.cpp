@@ -45,6 +45,7 @@ LearnerContext cls(std::size_t k) { return {Task::kClassification, k, 3, 1}; }
 const LearnerContext kReg{Task::kRegression, 0, 3, 1};
 
 double dot(std::span<const double> w, const std::vector<double>& x) {
+  if (w.empty()) return 0.0;  // nothing learned yet: all zero
   double s = w[x.size()];
   for (std::size_t j = 0; j < x.size(); ++j) s += w[j] * x[j];
   return s;

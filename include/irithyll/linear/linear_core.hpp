@@ -11,8 +11,9 @@
 // link of the scores (a logistic sigmoid, normalised over one-vs-rest
 // outputs, or a softmax).
 //
-// The width is the context's, or the first admitted sample's. Cost O(n_out *
-// width) per sample; nothing allocated per sample once the width is known.
+// The width is the context's, or the first admitted sample's; the arrays are
+// allocated with the first admitted sample. Cost O(n_out * width) per
+// sample; nothing allocated per sample after the first.
 // Thread safety: one owner (predictions use mutable scratch).
 #pragma once
 
