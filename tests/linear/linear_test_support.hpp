@@ -47,11 +47,12 @@ void expect_resume_identical(T& model, const Stream& first, const Stream& second
     model.learn_one(x, y);
     copy.learn_one(x, y);
   }
-  // Hostile bytes: every byte of the record flipped in turn (and a few
-  // random overwrites) decodes to an error or to a model that still predicts
+  // Hostile bytes: bytes of the record flipped in turn (about 600 positions
+  // spread over it, so large records stay quick under sanitizers) decode to an error or to a model that still predicts
   // finite values; nothing crashes or over-allocates (ASan/UBSan in CI).
   std::vector<double> probe_proba(model.n_classes());
-  for (std::size_t i = 0; i < out.data().size(); ++i) {
+  const std::size_t stride = out.data().size() / 600 + 1;
+  for (std::size_t i = 0; i < out.data().size(); i += stride) {
     for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xff}}) {
       std::vector<std::uint8_t> bad = out.data();
       bad[i] ^= mask;
