@@ -33,5 +33,16 @@ CatalogueEntry mean_row();
 CatalogueEntry knn_row();
 CatalogueEntry auto_row();
 CatalogueEntry conformal_row();
+CatalogueEntry linear_regression_row();
+CatalogueEntry logistic_regression_row();
+CatalogueEntry softmax_regression_row();
+CatalogueEntry passive_aggressive_row();
+CatalogueEntry perceptron_row();
+CatalogueEntry alma_row();
+CatalogueEntry rls_row();
+CatalogueEntry krls_row();
+CatalogueEntry gaussian_nb_row();
+CatalogueEntry multinomial_nb_row();
+CatalogueEntry bernoulli_nb_row();
 
 }  // namespace irithyll::catalogue_detail
