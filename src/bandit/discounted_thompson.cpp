@@ -26,7 +26,7 @@ constexpr ConfigField<C> kFields[] = {
 std::span<const ConfigField<C>> DiscountedThompsonConfig::fields() { return kFields; }
 
 DiscountedThompson::DiscountedThompson(std::size_t n_arms, const C& config)
-    : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(config.seed) {}
+    : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(detail::mixed_seed(config.seed)) {}
 
 Status DiscountedThompson::check_reward(double r) const {
   if (r < 0.0 || r > 1.0)
@@ -57,7 +57,7 @@ void DiscountedThompson::reset() noexcept {
   reset_common();
   std::fill(success_.begin(), success_.end(), 0.0);
   std::fill(failure_.begin(), failure_.end(), 0.0);
-  rng_ = Xorshift64(config_.seed);
+  rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
 ModelSettings DiscountedThompson::settings() const { return settings_of(C::fields(), config_); }

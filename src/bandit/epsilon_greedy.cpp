@@ -21,7 +21,7 @@ constexpr ConfigField<C> kFields[] = {
 std::span<const ConfigField<C>> EpsilonGreedyConfig::fields() { return kFields; }
 
 EpsilonGreedy::EpsilonGreedy(std::size_t n_arms, const C& config)
-    : BanditPolicy(n_arms), config_(config), rng_(config.seed) {}
+    : BanditPolicy(n_arms), config_(config), rng_(detail::mixed_seed(config.seed)) {}
 
 double EpsilonGreedy::current_epsilon() const noexcept {
   return config_.decay == 0.0 ? config_.epsilon
@@ -35,7 +35,7 @@ std::size_t EpsilonGreedy::select_checked(std::span<const double>) noexcept {
 
 void EpsilonGreedy::reset() noexcept {
   reset_common();
-  rng_ = Xorshift64(config_.seed);
+  rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
 ModelSettings EpsilonGreedy::settings() const { return settings_of(C::fields(), config_); }

@@ -38,7 +38,7 @@ constexpr ConfigField<C> kFields[] = {
 std::span<const ConfigField<C>> ThompsonConfig::fields() { return kFields; }
 
 ThompsonSampling::ThompsonSampling(std::size_t n_arms, const C& config)
-    : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(config.seed) {}
+    : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(detail::mixed_seed(config.seed)) {}
 
 Status ThompsonSampling::check_reward(double r) const {
   if (!config_.gaussian && (r < 0.0 || r > 1.0))
@@ -73,7 +73,7 @@ void ThompsonSampling::reset() noexcept {
   reset_common();
   std::fill(success_.begin(), success_.end(), 0.0);
   std::fill(failure_.begin(), failure_.end(), 0.0);
-  rng_ = Xorshift64(config_.seed);
+  rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
 ModelSettings ThompsonSampling::settings() const { return settings_of(C::fields(), config_); }
