@@ -5,15 +5,16 @@
 //
 // Regret here is pseudo-regret, sum_t (mu* - mu_{a_t}). Each check averages
 // kSeeds independent runs (policy and environment seeds both vary).
-// Calibration (IRITHYLL_BANDIT_CALIBRATE=1 prints the per-seed figures): over
-// 100 seeds per configuration the largest single-run ratio R(100k)/R(10k)
-// was below 2.6 for UCB1 and Thompson on both arm sets (mean about 1.3-1.6,
-// against 10 for linear growth), and R(T)/ln T below the stated bounds with a
-// margin of more than 2x; the averaged figures the test asserts on are
-// tighter still. No run of 100 exceeded a threshold, so the false-failure
-// rate of each assertion is below 1/100 per seed by observation, and the
-// average of 5 seeds crossing a threshold that no single seed crossed is
-// impossible: the false-failure rate is estimated below 1e-4.
+// Calibration (IRITHYLL_BANDIT_CALIBRATE=1 runs 100 seeds per configuration
+// and prints each): the largest single-run ratio R(100k)/R(10k) was 2.38 for
+// UCB1/UCB-Tuned on Bernoulli arms, 2.31 for UCB1 on Gaussian arms, 2.73 and
+// 2.80 for Thompson (Bernoulli, Gaussian), means 1.36-1.47, against about 10
+// for linear growth (epsilon-greedy: mean 9.35, min above 8); the largest
+// single-run R(100k)/ln(100k) was 14.4, 10.2, 3.5 and 9.0. The asserted
+// figures are 5-seed averages under thresholds above every single run of 100
+// (ratio < 3; R/ln T under 15-40 per case), so an average can only cross one
+// if several seeds go beyond anything observed: the false-failure rate is
+// estimated below 1e-4 per assertion.
 #include <gtest/gtest.h>
 
 #include <cmath>

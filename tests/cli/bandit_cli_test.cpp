@@ -75,9 +75,11 @@ TEST_F(BanditCli, JsonIsDeterministicAndPlotIsWritten) {
 }
 
 TEST_F(BanditCli, LoggedDataGivesIpsEstimate) {
-  // Uniform logger over 2 arms; arm 1 always pays 1, arm 0 pays 0. A greedy
-  // policy that learns arm 1 has IPS estimate near 1 (it matches the logged
-  // arm on about half the events, each weighted 1/0.5).
+  // Uniform logger over 2 arms; arm 1 always pays 1, arm 0 pays 0. UCB tries
+  // both arms, then keeps choosing arm 1: its IPS estimate is near 1 (it
+  // matches the logged arm on about half the events, each weighted 1/0.5).
+  // (A greedy epsilon = 0 policy would stay on arm 0 forever: it learns only
+  // from matched events, and arm 0's are all 0.)
   Xorshift64 rng(2);
   const fs::path data = dir_ / "log.csv";
   {
@@ -88,7 +90,7 @@ TEST_F(BanditCli, LoggedDataGivesIpsEstimate) {
       f << rng.uniform() << "," << arm << "," << (arm == 1 ? 1 : 0) << ",0.5\n";
     }
   }
-  const RunResult r = run("--policy epsilon-greedy --epsilon 0 --data " + data.string() + " --arms 2 --json");
+  const RunResult r = run("--policy ucb --data " + data.string() + " --arms 2 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto pos = r.out.find("\"ips\":");
   ASSERT_NE(pos, std::string::npos) << r.out;
