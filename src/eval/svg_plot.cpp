@@ -146,6 +146,29 @@ std::string render_svg(const LinePlot& plot) {
     o += "</g>\n";
   }
 
+  // Density strip: at most kStripBins cells along the bottom edge, each as
+  // dark as its share of the busiest cell.
+  if (!plot.strip_x.empty() && x1 > x0) {
+    constexpr int kStripBins = 100;
+    std::vector<int> bins(kStripBins, 0);
+    for (double x : plot.strip_x) {
+      if (!std::isfinite(x) || x < x0 || x > x1) continue;
+      const int b = std::min(kStripBins - 1, static_cast<int>((x - x0) / (x1 - x0) * kStripBins));
+      ++bins[static_cast<std::size_t>(b)];
+    }
+    const int busiest = *std::max_element(bins.begin(), bins.end());
+    o += "<g class=\"strip\" fill=\"#7F8C8D\">\n";
+    for (int b = 0; b < kStripBins && busiest > 0; ++b) {
+      const int n = bins[static_cast<std::size_t>(b)];
+      if (n == 0) continue;
+      const double bx = left + pw * b / kStripBins;
+      o += "<rect class=\"strip-cell\" x=\"" + num(bx) + "\" y=\"" + num(top + ph - 6) + "\" width=\"" +
+           num(pw / kStripBins) + "\" height=\"6\" fill-opacity=\"" + num(0.15 + 0.85 * n / busiest) + "\"><title>" +
+           std::to_string(n) + "</title></rect>\n";
+    }
+    o += "</g>\n";
+  }
+
   // Curves.
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const PlotSeries& s = plot.series[i];
@@ -212,8 +235,14 @@ std::string render_svg(const LinePlot& plot) {
     const double lx = left + pw + 14;
     o += "<line x1=\"" + num(lx + 12) + "\" y1=\"" + num(ly - 8) + "\" x2=\"" + num(lx + 12) + "\" y2=\"" +
          num(ly + 8) + "\" stroke=\"#C0392B\" stroke-width=\"1.5\"/>\n";
-    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape("drift / tree replacement") +
-         "</text>\n";
+    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape("drift") + "</text>\n";
+    ly += 20;
+  }
+  if (!plot.strip_x.empty()) {
+    const double lx = left + pw + 14;
+    o += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 3) + "\" width=\"24\" height=\"6\" fill=\"#7F8C8D\"/>\n";
+    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" +
+         xml_escape(plot.strip_label.empty() ? "events" : plot.strip_label) + "</text>\n";
   }
   o += "</g>\n</svg>\n";
   return o;

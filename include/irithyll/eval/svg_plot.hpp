@@ -41,7 +41,11 @@ struct LinePlot {
   std::string subtitle;
   std::string x_label, y_label;
   std::vector<PlotSeries> series;
-  std::vector<PlotMarker> markers;
+  std::vector<PlotMarker> markers;  // detected drifts: one vertical line each
+  // Frequent events (tree replacements): a thin density strip along the
+  // bottom edge, binned, so thousands of them never paint the plot.
+  std::vector<double> strip_x;  // event positions (one entry per event)
+  std::string strip_label;      // legend text; empty = "events"
   std::optional<double> y_min, y_max;  // fixed range (else fitted to the data)
   bool x_from_zero = true;             // learning curves start at sample 0
   int width = 860, height = 500;
