@@ -4,7 +4,7 @@ intervals around a regressor, ``ClassifierSets`` prediction sets around a
 classifier. The wrapped model is named with its settings:
 
     >>> from irithyll import conformal
-    >>> model = conformal.Interval(model="sgbt:n_steps=20", level=0.9)
+    >>> model = conformal.Interval(base="sgbt:n_steps=20", level=0.9)
     >>> model.learn_one({"a": 1.0}, 2.0)
     >>> lo, hi = model.predict_interval_one({"a": 1.0})
 """

@@ -28,7 +28,7 @@ def test_interval_covers_about_ninety_percent():
     # 3000 samples after a 500-sample warm-up: coverage sd 0.0055 for a
     # calibrated interval; 0.85-0.95 is 9 sd (false-failure rate < 1e-9).
     rng = random.Random(2)
-    model = conformal.Interval(model="hoeffding_tree", level=0.9, seed=1)
+    model = conformal.Interval(base="hoeffding_tree", level=0.9, seed=1)
     covered = n = 0
     for t in range(3500):
         x, y = _friedman(rng)
@@ -43,7 +43,7 @@ def test_interval_covers_about_ninety_percent():
 
 def test_classifier_sets_hold_labels():
     rng = random.Random(3)
-    model = conformal.ClassifierSets(model="hoeffding_tree", seed=1)
+    model = conformal.ClassifierSets(base="hoeffding_tree", seed=1)
     for _ in range(500):
         a = rng.random()
         model.learn_one({"a": a}, "hi" if a > 0.5 else "lo")

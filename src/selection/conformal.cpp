@@ -15,7 +15,7 @@ constexpr std::uint8_t kVersion = 1;
 using C = ConformalConfig;
 using Row = ConfigField<C>;
 const std::array kFields = {
-    Row{FieldInfo::text("model", "sgbt", "the wrapped model: a catalogue name with optional :key=value,key=value settings"),
+    Row{FieldInfo::text("base", "sgbt", "the wrapped model: a catalogue name with optional :key=value,key=value settings"),
         [](C& c, std::string_view v) {
           c.model = std::string(v);
           return Status::ok();

@@ -109,7 +109,7 @@ TEST(Conformal, PredictionSetsCoverOnSea) {
   // SEA has 10% label noise, so a 90% set is mostly one class; its coverage
   // over 20k samples has sd 0.002; +-0.02 allows 10 sd (false-failure
   // rate below 1e-9 for the noise; ACI bias below 0.01 over 20k samples).
-  auto model = make_learner("conformal", {{"model", "hoeffding_tree"}}, LearnerContext{Task::kClassification, 2, 3, 5});
+  auto model = make_learner("conformal", {{"base", "hoeffding_tree"}}, LearnerContext{Task::kClassification, 2, 3, 5});
   ASSERT_TRUE(model.is_ok()) << model.status().to_string();
   auto& c = dynamic_cast<ConformalLearner&>(**model);
   auto gen = make_generator("sea", 5, 20000);
@@ -130,7 +130,7 @@ TEST(Conformal, PredictionSetsCoverOnSea) {
 }
 
 TEST(Conformal, CheckpointResumesExactly) {
-  auto a = make_learner("conformal", {{"model", "sgbt:n-steps=10"}, {"gamma", "0.01"}},
+  auto a = make_learner("conformal", {{"base", "sgbt:n-steps=10"}, {"gamma", "0.01"}},
                         LearnerContext{Task::kRegression, 0, 10, 3});
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
   FriedmanGenerator gen(FriedmanConfig{1.0, 4000}, 3);

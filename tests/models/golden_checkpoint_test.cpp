@@ -84,6 +84,9 @@ constexpr Golden kGolden[] = {
     // Baselines, the first rows under the learner contract (settings saved as
     // name/value records from their tables). Saved by the CLI with a schema.
     {"no_change", "sea", false}, {"majority", "sea", false}, {"mean", "friedman", false},
+    {"alma", "sea", false},
+    {"auto", "sea", false},
+    {"bernoulli_nb", "sea", false},
 };
 constexpr std::size_t kRows = 8;
 
