@@ -18,7 +18,7 @@ const std::vector<CatalogueEntry>& table() {
       hoeffding_tree_row(), loglinear_row(), majority_row(), mamba_row(), mean_row(), mgrade_row(),
       moe_distributional_sgbt_row(), moe_sgbt_row(), multi_target_sgbt_row(),
       ngrc_row(), no_change_row(), pipeline_row(),
-      quantile_sgbt_row(), sgbt_row(),      slstm_row(),         spikenet_row(),    stacked_row(),
+      quantile_sgbt_row(), sgbt_row(),      slstm_row(),         spikenet_row(),    srp_row(),    stacked_row(),
   };
   return rows;
 }

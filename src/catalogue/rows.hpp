@@ -30,5 +30,6 @@ CatalogueEntry multi_target_sgbt_row();
 CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
+CatalogueEntry srp_row();
 
 }  // namespace irithyll::catalogue_detail
