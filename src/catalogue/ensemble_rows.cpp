@@ -1,5 +1,7 @@
 // Catalogue rows of the tree ensembles written against the learner
-// contract: Streaming Random Patches (irithyll/ensemble/srp.hpp).
+// contract: Streaming Random Patches (irithyll/ensemble/srp.hpp) and
+// Leveraging Bagging (irithyll/ensemble/leveraging_bagging.hpp).
+#include "irithyll/ensemble/leveraging_bagging.hpp"
 #include "irithyll/ensemble/srp.hpp"
 #include "rows.hpp"
 
@@ -10,6 +12,13 @@ CatalogueEntry srp_row() {
       "Streaming Random Patches (Gomes et al. 2019): Hoeffding trees on fixed random feature subsets with online "
       "bagging and ADWIN background/replacement",
       Tasks::kBoth, "ensemble", "SRPClassifier", "SRPRegressor");
+}
+
+CatalogueEntry leveraging_bagging_row() {
+  return learner_row<LeveragingBagging>(
+      "Leveraging Bagging (Bifet et al. 2010): Hoeffding trees with Poisson(6) online bagging, ADWIN resets the "
+      "worst member",
+      Tasks::kClassification, "ensemble", "LeveragingBaggingClassifier");
 }
 
 }  // namespace irithyll::catalogue_detail

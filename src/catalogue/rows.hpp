@@ -31,5 +31,6 @@ CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
 CatalogueEntry srp_row();
+CatalogueEntry leveraging_bagging_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -84,6 +84,8 @@ constexpr Golden kGolden[] = {
     // Baselines, the first rows under the learner contract (settings saved as
     // name/value records from their tables). Saved by the CLI with a schema.
     {"no_change", "sea", false}, {"majority", "sea", false}, {"mean", "friedman", false},
+    // Tree ensembles under the learner contract, saved by the CLI likewise.
+    {"srp", "sea", false}, {"leveraging_bagging", "sea", false},
 };
 constexpr std::size_t kRows = 8;
 
