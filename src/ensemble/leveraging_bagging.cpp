@@ -103,7 +103,10 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
     const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
     poisson_total_ += static_cast<double>(k);
     const double pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
-    if (m.detector.update(pred == target ? 0.0 : 1.0) == DriftSignal::kDrift) change = true;
+    // Only a cut that raised the error estimate is a change (as MOA's LeveragingBag).
+    const double before = m.detector.estimated_mean();
+    if (m.detector.update(pred == target ? 0.0 : 1.0) == DriftSignal::kDrift && m.detector.estimated_mean() > before)
+      change = true;
   }
   if (change) {
     // Reset the member whose detector estimates the largest error.

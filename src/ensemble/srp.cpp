@@ -122,13 +122,18 @@ void StreamingRandomPatches::learn_one(std::span<const double> x, double y, doub
     const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
     m.correct += cls ? weight * (1.0 - error) : 0.0;
     m.seen += weight;
-    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift) {
+    // A detector counts only when its cut raised the error estimate (MOA's
+    // ADWINChangeDetector): a member that got better is not replaced.
+    const double warn_before = m.warning.estimated_mean(), drift_before = m.drift.estimated_mean();
+    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift &&
+        m.warning.estimated_mean() > warn_before) {
       // Warning: a background member on a new random patch.
       m.background.emplace(new_learner());
       m.warning.reset();
       ++n_warnings_;
     }
-    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift) {
+    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift &&
+        m.drift.estimated_mean() > drift_before) {
       static_cast<Learned&>(m) = m.background.has_value() ? std::move(*m.background) : new_learner();
       m.background.reset();
       m.warning.reset();

@@ -5,8 +5,8 @@
 // Online bagging with more randomisation: each member learns every sample
 // with weight k * w, k ~ Poisson(lambda), lambda = 6 (Oza bagging uses 1), so
 // members see more diverse, heavier-weighted resamples. Each member has an
-// ADWIN detector (delta 0.002) on its 0/1 error; when any detector flags a
-// change, the member whose detector estimates the largest error is reset to
+// ADWIN detector (delta 0.002) on its 0/1 error; when any detector's cut
+// raises its error estimate (a change for the worse), the member whose detector estimates the largest error is reset to
 // a fresh tree (and its detector restarted): one reset per sample at most.
 // The error is the member's test-then-train error (its prediction just
 // before it learns the sample); MOA's implementation measures it just after.

@@ -15,7 +15,8 @@
 //
 // Drift: each member's test-then-train error (0/1; regression: absolute
 // error) feeds an ADWIN warning detector (delta 1e-4) and a drift detector
-// (delta 1e-5), MOA's defaults. A warning starts a background member on a
+// (delta 1e-5), MOA's defaults; a detector's cut counts only when it raised
+// the error estimate (a member that improved is kept). A warning starts a background member on a
 // newly drawn subspace that learns alongside; a drift replaces the member by
 // it (or by a fresh member if none) and restarts its accuracy.
 //
