@@ -1,7 +1,7 @@
 // Soak: tokens through every MultiHeadAttention mode at input scales 1, 1e2
 // and 1e4 (d_model 64, 4 heads, d_key = d_value = 16); checks that no output
 // or state entry is ever NaN or inf and that tanh-bounded modes stay in
-// [-1, 1]. The original's RWKV reached 1e103 at scale 1e3 and inf at 1e4.
+// [-1, 1]. The Rust library's RWKV reached 1e103 at scale 1e3 and inf at 1e4.
 // One JSON line per (mode, scale); exit status 1 if any check failed.
 // Usage: bench_attention_soak [tokens=10000000] [mode]   (mode: run only that
 // one, e.g. to split the 36 runs across processes; every mode by default)

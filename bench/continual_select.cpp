@@ -1,6 +1,6 @@
 // Continual-learning selection cost at 10,000 parameters (one JSON line per
 // workload): the worst single step over many repetitions, since the issue's
-// requirement is "no step over 1 ms" (the original stalls 124 ms for a mask
+// requirement is "no step over 1 ms" (the Rust library stalls 124 ms for a mask
 // update and 13 ms for a regeneration because it sorts).
 //   mask_on_drift       DriftMask::on_drift (select + freeze top 30%)
 //   regenerate          NeuronRegeneration::force_regenerate (group size 1, 1% of 10,000)

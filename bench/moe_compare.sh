@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # moe_sgbt and moe_distributional_sgbt beside sgbt and distributional_sgbt
-# (issue 13): prequential accuracy (r2 for regression), median samples/s of
+# prequential accuracy (r2 for regression), median samples/s of
 # REPS runs, model bytes, and 90% interval coverage/width where given.
 #
 #   bench/moe_compare.sh [REPS]        (default 3; needs build/irithyll and ../shared/datasets)

@@ -1,7 +1,7 @@
-// Packed inference speed on the Electricity model written by the original
+// Packed inference speed on the Electricity model written by the Rust library
 // (../shared/interop/elec_50t_d6_lr0.1{,_i16}.bin) over the rows of
 // ../shared/datasets/elec8.csv. Workloads, per format:
-//   single_ref    the view's literal walk (the original's algorithm)
+//   single_ref    the view's literal walk (the Rust library's algorithm)
 //   single_view   the freestanding bounded walk (what runs on a microcontroller)
 //   single        PackedModel::predict (AVX-512 all-splits compare + bit walk
 //                 where available, else the compiled table, 8 trees in lockstep)

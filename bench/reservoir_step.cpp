@@ -2,7 +2,7 @@
 //   cycle_update    CycleReservoir::update at N = 100 and N = 500 (d = 1 and 16)
 //   esn_sample      EchoStateNetwork predict_one + learn_one, N = 100 (RLS readout dominates)
 //   ngrc_sample     NextGenReservoir predict_one + learn_one, d = 3, k = 2 (28 features)
-// Targets (issue 5): cycle update <= 450 ns at N 100 and <= 2500 ns at N 500.
+// Targets: cycle update <= 450 ns at N 100 and <= 2500 ns at N 500.
 #include <cmath>
 #include <vector>
 

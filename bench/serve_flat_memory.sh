@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory of `irithyll serve` with many keys (issue 15): N samples over KEYS
+# Memory of `irithyll serve` with many keys: N samples over KEYS
 # keys (default 200,000 over 100,000), one worker, tiny SGBT per key, once
 # with the LRU bound (--max-keys BOUND per partition) and once unbounded.
 # Prints the worker's peak RSS (GNU time %M) and held keys for each.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of `irithyll serve` against the bare learner (issue 15).
+# Throughput of `irithyll serve` against the bare learner.
 #
 #   [ROUNDS=3] [CHECKPOINT_MS=1000] bench/serve_throughput.sh [N] [KEYS] [extra model options...]
 #

@@ -56,7 +56,7 @@ bool load_csv(const std::string& path, Data& data) {
 }
 
 irithyll::SGBTConfig bench_config(irithyll::DriftKind drift) {
-  // From the original preset, so that the settings not listed here (variant,
+  // From the Rust library preset, so that the settings not listed here (variant,
   // detector thresholds, ...) stay what this benchmark has always measured
   // when the library's defaults move.
   irithyll::SGBTConfig c;

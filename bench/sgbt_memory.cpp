@@ -1,6 +1,6 @@
 // Memory plateau of SGBT on a long stream: the model's reported bytes and the
 // process's peak RSS at checkpoints along a 1,000,000-sample generator stream.
-// Once the trees have grown, both must stop growing (issue: within 10% between
+// Once the trees have grown, both must stop growing (within 10% between
 // sample 200,000 and sample 1,000,000). Prints one JSON line per checkpoint,
 // a breakdown line (where the bytes are: active trees' histograms and nodes,
 // alternates in use, idle alternates, detectors; slabs live / allocated /

@@ -3,7 +3,7 @@
 //   snn_forward      SpikeNet::forward (integer inference step)
 //   snn_train_step   SpikeNet::train_step (forward + e-prop + readout update)
 //   spikenet_sample  SpikeNetLearner predict_one + learn_one (with Q14 conversion)
-// Targets (issue 6): forward <= 800 ns, training step <= 2000 ns.
+// Targets: forward <= 800 ns, training step <= 2000 ns.
 #include <cmath>
 #include <cstdint>
 #include <vector>

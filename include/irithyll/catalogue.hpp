@@ -69,4 +69,9 @@ std::unique_ptr<Learner> make_blank_learner(std::string_view name);
 // as one JSON document: `irithyll models --json` and the Python package.
 std::string catalogue_json();
 
+// The catalogue's own make / blank / availability functions, for learners
+// that hold other catalogue models by name (auto, conformal; selection/).
+struct MemberFactory;
+MemberFactory catalogue_member_factory();
+
 }  // namespace irithyll

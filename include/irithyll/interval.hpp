@@ -9,6 +9,8 @@
 // predict_one (same scratch rules, same thread-safety).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace irithyll {
@@ -33,6 +35,18 @@ class QuantilePredictor {
   virtual std::span<const double> quantile_levels() const = 0;  // increasing, in (0, 1)
   // REQUIRES: out.size() == quantile_levels().size(). Non-decreasing output.
   virtual void predict_quantiles(std::span<const double> x, std::span<double> out) const = 0;
+};
+
+// A classifier that predicts a set of classes holding the true one with a
+// given probability (conformal prediction sets). Evaluation scores a set
+// like an interval: coverage is the share of labels inside, and the width
+// is the set's size.
+class SetPredictor {
+ public:
+  virtual ~SetPredictor() = default;
+  // REQUIRES: 0 < level < 1, in_set.size() == n_classes(). Sets in_set[k]
+  // to 1 for each class in the set, 0 otherwise; returns the set's size.
+  virtual std::size_t predict_set(std::span<const double> x, double level, std::span<std::uint8_t> in_set) const = 0;
 };
 
 // Standard normal quantile Phi^-1(p) for p in (0, 1), to about 1e-12

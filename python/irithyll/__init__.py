@@ -4,15 +4,19 @@
     >>> model = ensemble.SGBTClassifier(n_steps=10, seed=1)
     >>> model.learn_one({"a": 1.0, "b": 0.0}, "up")
 
-Submodules: ensemble, tree, forest, nn (learners generated from the model catalogue),
+Submodules: ensemble, tree, forest, nn, linear_model, naive_bayes, neighbors, dummy, model_selection,
+conformal (learners generated from the model catalogue), anomaly, cluster (KMeans, CluStream, DBSTREAM),
 metrics, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
 """
 from . import _core
-from . import compose, drift, dummy, ensemble, evaluate, forest, metrics, nn, packed, plot, preprocessing, stream, time_series, tree
+from . import (anomaly, cluster, compose, conformal, drift, dummy, ensemble, evaluate, forest, linear_model, metrics,
+               model_selection, naive_bayes, neighbors, nn, packed, plot, preprocessing, stream, time_series, tree)
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["compose", "drift", "dummy", "ensemble", "evaluate", "forest", "load", "metrics", "PackedModel", "nn", "packed", "plot", "preprocessing", "stream", "time_series", "tree",
+__all__ = ["anomaly", "cluster", "compose", "conformal", "drift", "dummy", "ensemble", "evaluate", "forest",
+           "linear_model", "load", "metrics", "model_selection", "naive_bayes", "neighbors", "PackedModel", "nn",
+           "packed", "plot", "preprocessing", "stream", "time_series", "tree",
            "catalogue_json"]
 __version__ = "0.1.0"
 

@@ -300,6 +300,66 @@ class Learner:
         the feature names of the first sample."""
         return self._tree_model("dump_tree").dump_tree(i, format, [str(f) for f in self._features])
 
+    # --- explanations (TreeSHAP) -----------------------------------------------------
+    def _explain_rows(self, X, cls):
+        model = self._tree_model("explain")
+        output = -1
+        if cls is not None:
+            if not self._classification:
+                raise ValueError(f"{type(self).__name__}: cls applies to classifiers")
+            labels = getattr(self, "_labels", [])
+            output = labels.index(cls) if cls in labels else int(cls)
+        return _core.explain_matrix(model, X, output)
+
+    def _class_of(self, index):
+        labels = getattr(self, "_labels", [])
+        return labels[index] if index < len(labels) else index
+
+    def explain_one(self, x, cls=None):
+        """SHAP values (TreeSHAP, path-dependent) of the raw prediction for
+        the dict x: {"base": b, "contributions": {feature: v}, "raw": r},
+        base + sum(contributions) = raw. Raw is the margin (sgbt), leaf
+        class probability or leaf mean (hoeffding_tree, arf). Classifiers
+        add "class" and explain the predicted class unless cls (a label)
+        is given. Raises ValueError / NotImplementedError for models
+        without trees."""
+        import numpy as np
+        self._check_x(x)
+        model = self._tree_model("explain_one")
+        row = np.array([[float(x[f]) if f in x and x[f] is not None else np.nan for f in self._features]])
+        return self._explanations(row, cls, model)[0]
+
+    def explain_many(self, X, cls=None):
+        """explain_one for every row of X: a DataFrame (columns base, one per
+        feature, raw, and class for classifiers) when X is a pandas
+        DataFrame, else a list of dicts."""
+        model = self._tree_model("explain_many")
+        rows = self._matrix(X, build=False)
+        out = self._explanations(rows, cls, model)
+        columns = getattr(X, "columns", None)
+        if columns is not None and hasattr(X, "to_numpy"):
+            import pandas as pd
+            flat = []
+            for e in out:
+                d = {"base": e["base"], **e["contributions"], "raw": e["raw"]}
+                if "class" in e:
+                    d = {"class": e["class"], **d}
+                flat.append(d)
+            return pd.DataFrame(flat, index=getattr(X, "index", None))
+        return out
+
+    def _explanations(self, rows, cls, model):
+        base, phi, raw, which = self._explain_rows(rows, cls)  # which: the class explained
+        out = []
+        for i in range(len(base)):
+            e = {"base": float(base[i]),
+                 "contributions": {f: float(v) for f, v in zip(self._features, phi[i])},
+                 "raw": float(raw[i])}
+            if self._classification:
+                e["class"] = self._class_of(int(which[i]))
+            out.append(e)
+        return out
+
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
         the Python side (feature names, labels, settings)."""

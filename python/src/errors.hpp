@@ -30,5 +30,7 @@ void bind_metrics(pybind11::module_& m);
 void bind_drift(pybind11::module_& m);
 void bind_packed(pybind11::module_& m);
 void bind_timeseries(pybind11::module_& m);
+void bind_anomaly(pybind11::module_& m);
+void bind_cluster(pybind11::module_& m);
 
 }  // namespace irithyll::python

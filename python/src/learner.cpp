@@ -17,7 +17,9 @@
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
 #include "core/file_io.hpp"
+#include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/model_report.hpp"
 #include "irithyll/packed/exportable.hpp"
 #include "irithyll/tree_model.hpp"
 
@@ -96,6 +98,39 @@ class PyLearner {
     const BusyGuard guard(busy_);
     fill_row(x);
     return model_->predict_one(row_);
+  }
+  // (lower, upper) at `level` for models that give intervals.
+  std::pair<double, double> interval_dict(const py::dict& x, double level) {
+    const BusyGuard guard(busy_);
+    const auto* iv = dynamic_cast<const IntervalPredictor*>(model_.get());
+    if (iv == nullptr || model_->task() != Task::kRegression)
+      raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' predicts no intervals (wrap it in "
+                                            "conformal.Interval)"));
+    if (!(level > 0.0 && level < 1.0)) throw py::value_error("level must be in (0, 1)");
+    fill_row(x);
+    const Interval out = iv->predict_interval(row_, level);
+    return {out.lower, out.upper};
+  }
+  // The class indices in the prediction set at `level`.
+  py::list set_dict(const py::dict& x, double level) {
+    const BusyGuard guard(busy_);
+    const auto* sets = dynamic_cast<const SetPredictor*>(model_.get());
+    if (sets == nullptr || model_->task() != Task::kClassification)
+      raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' predicts no sets (wrap it in "
+                                            "conformal.ClassifierSets)"));
+    if (!(level > 0.0 && level < 1.0)) throw py::value_error("level must be in (0, 1)");
+    fill_row(x);
+    std::vector<std::uint8_t> in_set(model_->n_classes(), 0);
+    sets->predict_set(row_, level, in_set);
+    py::list out;
+    for (std::size_t k = 0; k < in_set.size(); ++k)
+      if (in_set[k] != 0) out.append(k);
+    return out;
+  }
+  // ModelReport's JSON ("" for models without one).
+  std::string report_json() const {
+    const auto* r = dynamic_cast<const ModelReport*>(model_.get());
+    return r == nullptr ? std::string() : r->report_json();
   }
   py::list proba_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
@@ -286,6 +321,8 @@ class PyLearner {
 
 }  // namespace
 
+const Learner& learner_model(py::handle learner) { return learner.cast<const PyLearner&>().model(); }
+
 void bind_learner(py::module_& m) {
   py::class_<PyLearner>(m, "Learner")
       .def_static("make", &PyLearner::make, py::arg("name"), py::arg("settings"), py::arg("classification"),
@@ -297,6 +334,9 @@ void bind_learner(py::module_& m) {
       .def("learn_dict", &PyLearner::learn_dict)
       .def("predict_dict", &PyLearner::predict_dict)
       .def("proba_dict", &PyLearner::proba_dict)
+      .def("interval_dict", &PyLearner::interval_dict)
+      .def("set_dict", &PyLearner::set_dict)
+      .def("report_json", &PyLearner::report_json)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())
       .def("predict_many", &PyLearner::predict_many)
       .def("predict_learn_many", &PyLearner::predict_learn_many)

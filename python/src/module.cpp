@@ -84,6 +84,9 @@ void check_setting(const std::string& model, const std::string& name, const std:
 
 }  // namespace
 
+// explain.cpp: _core.explain_matrix (TreeSHAP).
+void bind_explain(py::module_& m);
+
 }  // namespace irithyll::python
 
 PYBIND11_MODULE(_core, m) {
@@ -96,4 +99,7 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
   irithyll::python::bind_timeseries(m);
+  irithyll::python::bind_explain(m);
+  irithyll::python::bind_anomaly(m);
+  irithyll::python::bind_cluster(m);
 }

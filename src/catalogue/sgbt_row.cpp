@@ -1,7 +1,7 @@
 // Catalogue row "sgbt": streaming gradient-boosted trees. Its table is the
 // SGBTConfig table (ensemble/sgbt_config.hpp), preceded by one more setting,
 // "preset": a named set of values (sgbt_presets(): the measured defaults, or
-// the original library's) applied before every other setting. The task picks
+// the Rust library's) applied before every other setting. The task picks
 // the loss (logistic / softmax for classification, the configured loss
 // otherwise).
 #include <string>
@@ -26,7 +26,7 @@ const std::string& preset_choices() {
 std::span<const FieldInfo> sgbt_infos() {
   static const std::vector<FieldInfo> rows = [] {
     std::vector<FieldInfo> out{FieldInfo::choice(kPreset, "default", preset_choices(),
-                                                 "named settings applied before the others (original = the original "
+                                                 "named settings applied before the others (original = the Rust "
                                                  "library's defaults)")};
     for (const auto& f : sgbt_config_fields()) out.push_back(f.info);
     return out;

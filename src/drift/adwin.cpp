@@ -84,7 +84,7 @@ void Adwin::drop_oldest() noexcept {
   total_ = rest_total;
 }
 
-Adwin::Cut Adwin::scan() const noexcept {
+Adwin::Scan Adwin::scan() const noexcept {
   const double w = static_cast<double>(width_);
   const double var = m2_ / w;
   const double ln_w = std::log(w);
@@ -98,7 +98,10 @@ Adwin::Cut Adwin::scan() const noexcept {
   const double c1w = 2.0 / 3.0 * l_warn * w, c2w = 2.0 * var * l_warn * w;
   const double min_side = static_cast<double>(kMinSubwindow);
 
+  Scan out;
   bool warn = false;
+  double best = 0.0;  // largest (D - c1)^2 / (c2 n0 n1) among the splits that cut
+  int buckets = 0;
   double n0 = 0.0, s0 = 0.0;
   for (int r = n_rows_ - 1; r >= 0; --r) {
     const double size = static_cast<double>(bucket_size(r));
@@ -106,16 +109,31 @@ Adwin::Cut Adwin::scan() const noexcept {
     for (int i = 0; i < count; ++i) {
       n0 += size;
       s0 += sum_[slot(r, i)];
+      ++buckets;
       const double n1 = w - n0;
-      if (n1 < min_side) return warn ? Cut::kWarning : Cut::kNone;
+      if (n1 < min_side) {
+        r = -1;
+        break;
+      }
       if (n0 < min_side) continue;
       const double d = std::fabs(s0 * n1 - (total_ - s0) * n0);
       const double prod = n0 * n1;
-      if (d > c1 && (d - c1) * (d - c1) > c2 * prod) return Cut::kDrift;
-      if (d > c1w && (d - c1w) * (d - c1w) > c2w * prod) warn = true;
+      if (d > c1 && (d - c1) * (d - c1) > c2 * prod) {
+        // The split where the evidence is strongest estimates the change
+        // point best; everything older than it goes.
+        const double margin = c2 * prod > 0.0 ? (d - c1) * (d - c1) / (c2 * prod) : HUGE_VAL;
+        if (out.cut != Cut::kDrift || margin > best) {
+          best = margin;
+          out.drop = buckets;
+        }
+        out.cut = Cut::kDrift;
+      } else if (d > c1w && (d - c1w) * (d - c1w) > c2w * prod) {
+        warn = true;
+      }
     }
   }
-  return warn ? Cut::kWarning : Cut::kNone;
+  if (out.cut != Cut::kDrift && warn) out.cut = Cut::kWarning;
+  return out;
 }
 
 DriftSignal Adwin::update(double value) noexcept {
@@ -127,13 +145,15 @@ DriftSignal Adwin::update(double value) noexcept {
   if (width_ <= kMinWindow) return DriftSignal::kStable;
   bool drifted = false;
   for (;;) {
-    const Cut cut = scan();
-    if (cut != Cut::kDrift) {
-      warning_ = !drifted && cut == Cut::kWarning;
+    const Scan scanned = scan();
+    if (scanned.cut != Cut::kDrift) {
+      warning_ = !drifted && scanned.cut == Cut::kWarning;
       break;
     }
     drifted = true;
-    drop_oldest();  // each pass removes a bucket, so this terminates
+    // Drop the whole older side W0 of the strongest split (each pass removes
+    // at least one bucket, so this terminates).
+    for (int i = 0; i < scanned.drop; ++i) drop_oldest();
   }
   if (drifted) return DriftSignal::kDrift;
   return warning_ ? DriftSignal::kWarning : DriftSignal::kStable;

@@ -6,7 +6,7 @@
 namespace irithyll {
 namespace {
 constexpr std::uint8_t kFormatVersion = 1;
-constexpr double kMinEachOutcome = 5.0;  // the usual n p >= 5, n (1 - p) >= 5 rule
+constexpr double kMinEachOutcome = 30.0;  // n p >= 30 and n (1 - p) >= 30 before a minimum is kept
 }
 
 Ddm::Ddm(double warning_level, double drift_level, std::uint32_t min_instances) noexcept

@@ -8,6 +8,9 @@
 
 #include "irithyll/drift/adwin.hpp"
 #include "irithyll/drift/ddm.hpp"
+#include "irithyll/drift/eddm.hpp"
+#include "irithyll/drift/hddm.hpp"
+#include "irithyll/drift/kswin.hpp"
 #include "irithyll/drift/page_hinkley.hpp"
 
 namespace irithyll {
@@ -38,12 +41,53 @@ Status check_ddm(const DriftConfig& c) {
   return Status::ok();
 }
 
+Status check_eddm(const DriftConfig& c) {
+  if (!(c.eddm_drift > 0.0 && c.eddm_drift < c.eddm_warning && c.eddm_warning < 1.0))
+    return Status::invalid_argument("eddm levels must satisfy 0 < drift < warning < 1, got drift " +
+                                    std::to_string(c.eddm_drift) + ", warning " + std::to_string(c.eddm_warning));
+  if (c.min_instances == 0) return Status::invalid_argument("eddm min_instances (errors) must be > 0");
+  return Status::ok();
+}
+
+Status check_hddm(const DriftConfig& c) {
+  if (!(c.drift_confidence > 0.0 && c.drift_confidence < c.warning_confidence && c.warning_confidence < 1.0))
+    return Status::invalid_argument("hddm confidences must satisfy 0 < drift < warning < 1, got drift " +
+                                    std::to_string(c.drift_confidence) + ", warning " +
+                                    std::to_string(c.warning_confidence));
+  if (!(c.ewma_lambda > 0.0 && c.ewma_lambda < 1.0))
+    return Status::invalid_argument("hddm_w lambda must be in (0, 1), got " + std::to_string(c.ewma_lambda));
+  return Status::ok();
+}
+
+Status check_kswin(const DriftConfig& c) {
+  if (!(c.alpha > 0.0 && c.alpha < 1.0))
+    return Status::invalid_argument("kswin alpha must be in (0, 1), got " + std::to_string(c.alpha));
+  if (c.stat_size < 1 || c.window_size < 2ull * c.stat_size || c.window_size > Kswin::kMaxWindow)
+    return Status::invalid_argument("kswin needs 1 <= stat_size and 2 stat_size <= window_size <= " +
+                                    std::to_string(Kswin::kMaxWindow) + ", got stat_size " +
+                                    std::to_string(c.stat_size) + ", window_size " + std::to_string(c.window_size));
+  return Status::ok();
+}
+
 std::unique_ptr<DriftDetector> build_page_hinkley(const DriftConfig& c) {
   return std::make_unique<PageHinkley>(c.delta, c.lambda);
 }
 std::unique_ptr<DriftDetector> build_adwin(const DriftConfig& c) { return std::make_unique<Adwin>(c.delta); }
 std::unique_ptr<DriftDetector> build_ddm(const DriftConfig& c) {
   return std::make_unique<Ddm>(c.warning_level, c.drift_level, c.min_instances);
+}
+
+std::unique_ptr<DriftDetector> build_eddm(const DriftConfig& c) {
+  return std::make_unique<Eddm>(c.eddm_warning, c.eddm_drift, c.min_instances);
+}
+std::unique_ptr<DriftDetector> build_hddm_a(const DriftConfig& c) {
+  return std::make_unique<HddmA>(c.drift_confidence, c.warning_confidence, c.two_sided);
+}
+std::unique_ptr<DriftDetector> build_hddm_w(const DriftConfig& c) {
+  return std::make_unique<HddmW>(c.drift_confidence, c.warning_confidence, c.ewma_lambda, c.two_sided);
+}
+std::unique_ptr<DriftDetector> build_kswin(const DriftConfig& c) {
+  return std::make_unique<Kswin>(c.window_size, c.stat_size, c.alpha, c.seed);
 }
 
 struct KindRow {
@@ -54,12 +98,16 @@ struct KindRow {
   std::unique_ptr<DriftDetector> (*build)(const DriftConfig&);
 };
 
-constexpr std::array<KindRow, 4> kKinds{{
+constexpr std::array<KindRow, 8> kKinds{{
     {DriftKind::kNone, "none", "", "", nullptr, nullptr},
     {DriftKind::kPageHinkley, PageHinkley::kName, "page-hinkley", "page_hinkley", check_page_hinkley,
      build_page_hinkley},
     {DriftKind::kAdwin, Adwin::kName, "", "", check_adwin, build_adwin},
     {DriftKind::kDdm, Ddm::kName, "", "", check_ddm, build_ddm},
+    {DriftKind::kEddm, Eddm::kName, "", "", check_eddm, build_eddm},
+    {DriftKind::kHddmA, HddmA::kName, "hddm-a", "", check_hddm, build_hddm_a},
+    {DriftKind::kHddmW, HddmW::kName, "hddm-w", "", check_hddm, build_hddm_w},
+    {DriftKind::kKswin, Kswin::kName, "", "", check_kswin, build_kswin},
 }};
 
 const KindRow* find_row(DriftKind kind) {
@@ -92,7 +140,7 @@ Result<DriftKind> parse_drift_kind(std::string_view name) {
     if (name == row.name || (!row.alias1.empty() && name == row.alias1) || (!row.alias2.empty() && name == row.alias2))
       return row.kind;
   return Status::invalid_argument("unknown drift detector '" + std::string(name) +
-                                  "' (expected adwin, pht, ddm or none)");
+                                  "' (expected adwin, pht, ddm, eddm, hddm_a, hddm_w, kswin or none)");
 }
 
 std::string_view drift_kind_name(DriftKind kind) {

@@ -21,6 +21,9 @@ DriftSignal PageHinkley::update(double value) noexcept {
   up_min_ = std::min(up_min_, up_);
   down_min_ = std::min(down_min_, down_);
   const double stat = std::max(up_ - up_min_, down_ - down_min_);
+  // The first values after a (re)start only build the mean: a running mean of
+  // a handful of values makes the sums swing (MOA and River wait for 30).
+  if (count_ < kMinInstances) return DriftSignal::kStable;
   if (stat > lambda_) {
     up_ = up_min_ = down_ = down_min_ = 0.0;
     if (full_restart_) {
@@ -29,7 +32,7 @@ DriftSignal PageHinkley::update(double value) noexcept {
     }
     return DriftSignal::kDrift;
   }
-  return stat > 0.5 * lambda_ ? DriftSignal::kWarning : DriftSignal::kStable;
+  return stat > kWarningFraction * lambda_ ? DriftSignal::kWarning : DriftSignal::kStable;
 }
 
 double PageHinkley::estimated_mean() const noexcept {

@@ -119,7 +119,7 @@ void SGBT::train_one(std::span<const double> x, double y, double w, double offse
 }
 
 double SGBT::error_weight(double y) noexcept {
-  // The error is taken against the base prediction (as the original does:
+  // The error is taken against the base prediction (as the Rust library does:
   // known before any tree is trained), on the response scale so that the
   // logistic loss compares a label with a probability, not a log-odds.
   const double a = config_.error_weight_alpha;
@@ -136,7 +136,7 @@ double SGBT::error_weight(double y) noexcept {
 }
 
 void SGBT::adapt_max_tree_samples(double sd) noexcept {
-  // The original recomputes this before training from a separate pass over
+  // The Rust library recomputes this before training from a separate pass over
   // the trees; here the contributions of this sample's own pass set the
   // limit from the next sample on (no second traversal).
   mts_roll_ = 0.999 * mts_roll_ + 0.001 * sd;

@@ -150,7 +150,7 @@ std::span<const ConfigField<SGBTConfig>> sgbt_config_fields() { return kFields; 
 
 namespace {
 using KV = std::pair<std::string_view, std::string_view>;
-// Gunasekara et al.'s settings as the original library shipped them.
+// Gunasekara et al.'s settings as the Rust library shipped them.
 constexpr KV kOriginal[] = {
     {"n-steps", "100"},     {"learning-rate", "0.0125"}, {"n-bins", "64"},  {"lambda", "1"},
     {"grace-period", "200"}, {"drift", "pht"},           {"drift-delta", "0.005"}, {"drift-lambda", "50"},
@@ -164,7 +164,7 @@ constexpr KV kDefault[] = {
 };
 constexpr SGBTPreset kPresets[] = {
     {"default", "the measured defaults (BENCHMARKS.md, SGBT defaults)", kDefault},
-    {"original", "the original library's settings: 100 steps, lr 0.0125, grace 200, 64 bins, Page-Hinkley", kOriginal},
+    {"original", "the Rust library's settings: 100 steps, lr 0.0125, grace 200, 64 bins, Page-Hinkley", kOriginal},
 };
 }  // namespace
 

@@ -1,7 +1,7 @@
 // SGBT's routing options: soft routing with automatic per-feature bandwidths
 // and the prediction side of the graduated handoff (tree_slot.hpp).
 //
-// Automatic bandwidth of feature f (the original derives it from the split
+// Automatic bandwidth of feature f (the Rust library derives it from the split
 // thresholds alone: infinite, i.e. hard routing, until a tree replacement
 // first refreshes it, and infinite whenever a feature has fewer than two
 // distinct thresholds). Here it is the larger of

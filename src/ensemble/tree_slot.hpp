@@ -9,7 +9,7 @@
 // alternate (or a fresh tree) becomes active, the detector restarts, the
 // replacement counter grows. Optionally a tree is also replaced once it has
 // learned max_tree_samples samples. The alternate is kept when the detector
-// goes back to stable (as the original does): it keeps learning and is ready
+// goes back to stable (as the Rust library does): it keeps learning and is ready
 // for the next drift.
 //
 // Both trees are kept as values; replacement swaps them and the retired tree

@@ -3,9 +3,13 @@
 namespace irithyll {
 
 IntervalScorer::IntervalScorer(const Learner& learner, double level)
-    : intervals_(dynamic_cast<const IntervalPredictor*>(&learner)),
-      quantiles_(dynamic_cast<const QuantilePredictor*>(&learner)),
+    : intervals_(learner.task() == Task::kRegression ? dynamic_cast<const IntervalPredictor*>(&learner) : nullptr),
+      quantiles_(learner.task() == Task::kRegression ? dynamic_cast<const QuantilePredictor*>(&learner) : nullptr),
       level_(level) {
+  if (learner.task() == Task::kClassification && learner.n_classes() > 0) {
+    sets_ = dynamic_cast<const SetPredictor*>(&learner);
+    in_set_.assign(learner.n_classes(), 0);
+  }
   if (quantiles_ != nullptr) {
     const std::size_t k = quantiles_->quantile_levels().size();
     q_.assign(k, 0.0);
@@ -15,6 +19,14 @@ IntervalScorer::IntervalScorer(const Learner& learner, double level)
 }
 
 Interval IntervalScorer::observe(std::span<const double> x, double y) {
+  if (sets_ != nullptr) {
+    const std::size_t size = sets_->predict_set(x, level_, in_set_);
+    const auto label = static_cast<std::size_t>(y);
+    ++n_;
+    if (label < in_set_.size() && in_set_[label] != 0) ++covered_;
+    width_sum_ += static_cast<double>(size);
+    return Interval{0.0, static_cast<double>(size)};
+  }
   const Interval iv = intervals_->predict_interval(x, level_);
   ++n_;
   if (y >= iv.lower && y <= iv.upper) ++covered_;
@@ -42,6 +54,7 @@ IntervalReport IntervalScorer::report() const {
   r.coverage = static_cast<double>(covered_) / n;
   r.mean_width = width_sum_ / n;
   r.crossings = crossings_;
+  r.sets = sets_ != nullptr;
   if (quantiles_ != nullptr) {
     const auto taus = quantiles_->quantile_levels();
     for (std::size_t i = 0; i < taus.size(); ++i)

@@ -150,6 +150,7 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
         prediction = static_cast<double>(predicted);
         if (labelled) {
           const auto truth = static_cast<std::size_t>(y);
+          if (lane.intervals.active()) lane.intervals.observe(x, y);  // prediction sets: size and coverage
           lane.scorer.cls.update(truth, predicted, lane.proba[truth]);
           lane.scorer.cls_rolling.update(truth, predicted, lane.proba[truth]);
         }

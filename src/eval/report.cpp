@@ -109,7 +109,7 @@ std::string report_to_json(const PrequentialReport& report, Task task) {
     const IntervalReport& iv = *report.interval;
     out += ",\"interval_level\":" + json_number(iv.level);
     out += ",\"interval_coverage\":" + json_number(iv.coverage);
-    out += ",\"interval_mean_width\":" + json_number(iv.mean_width);
+    out += std::string(iv.sets ? ",\"interval_mean_set_size\":" : ",\"interval_mean_width\":") + json_number(iv.mean_width);
     if (!iv.quantiles.empty()) {
       out += ",\"quantiles\":[";
       for (std::size_t i = 0; i < iv.quantiles.size(); ++i) {

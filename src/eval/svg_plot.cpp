@@ -79,7 +79,7 @@ std::string render_svg(const LinePlot& plot) {
       y1 = std::max(y1, s.y[i]);
     }
   if (!std::isfinite(x0)) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-  x0 = std::min(x0, 0.0);
+  if (plot.x_from_zero) x0 = std::min(x0, 0.0);
   if (plot.y_min) y0 = *plot.y_min;
   if (plot.y_max) y1 = *plot.y_max;
   if (x1 <= x0) x1 = x0 + 1;
@@ -91,6 +91,7 @@ std::string render_svg(const LinePlot& plot) {
   const double xs = nice_step(x1 - x0, 6), ys = nice_step(y1 - y0, 5);
   if (!plot.y_min) y0 = std::floor(y0 / ys) * ys;
   if (!plot.y_max) y1 = std::ceil(y1 / ys) * ys;
+  if (!plot.x_from_zero) x0 = std::floor(x0 / xs) * xs;
   x1 = std::ceil(x1 / xs) * xs;
   auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * pw; };
   auto py = [&](double y) { return top + ph - (std::clamp(y, y0, y1) - y0) / (y1 - y0) * ph; };
@@ -145,10 +146,59 @@ std::string render_svg(const LinePlot& plot) {
     o += "</g>\n";
   }
 
+  // Density strip: at most kStripBins cells along the bottom edge, each as
+  // dark as its share of the busiest cell.
+  if (!plot.strip_x.empty() && x1 > x0) {
+    constexpr int kStripBins = 100;
+    std::vector<int> bins(kStripBins, 0);
+    for (double x : plot.strip_x) {
+      if (!std::isfinite(x) || x < x0 || x > x1) continue;
+      const int b = std::min(kStripBins - 1, static_cast<int>((x - x0) / (x1 - x0) * kStripBins));
+      ++bins[static_cast<std::size_t>(b)];
+    }
+    const int busiest = *std::max_element(bins.begin(), bins.end());
+    o += "<g class=\"strip\" fill=\"#7F8C8D\">\n";
+    for (int b = 0; b < kStripBins && busiest > 0; ++b) {
+      const int n = bins[static_cast<std::size_t>(b)];
+      if (n == 0) continue;
+      const double bx = left + pw * b / kStripBins;
+      o += "<rect class=\"strip-cell\" x=\"" + num(bx) + "\" y=\"" + num(top + ph - 6) + "\" width=\"" +
+           num(pw / kStripBins) + "\" height=\"6\" fill-opacity=\"" + num(0.15 + 0.85 * n / busiest) + "\"><title>" +
+           std::to_string(n) + "</title></rect>\n";
+    }
+    o += "</g>\n";
+  }
+
   // Curves.
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const PlotSeries& s = plot.series[i];
     const char* colour = kPalette[(s.colour >= 0 ? s.colour : static_cast<int>(i)) % kPaletteSize];
+    if (s.style == PlotStyle::kPoints) {
+      o += "<g class=\"points\" data-label=\"" + xml_escape(s.label) + "\" fill=\"" + colour +
+           "\" fill-opacity=\"0.55\">\n";
+      for (std::size_t j = 0; j < s.x.size() && j < s.y.size(); ++j) {
+        if (!std::isfinite(s.x[j]) || !std::isfinite(s.y[j])) continue;
+        o += "<circle cx=\"" + num(px(s.x[j])) + "\" cy=\"" + num(py(s.y[j])) + "\" r=\"2.5\"/>\n";
+      }
+      o += "</g>\n";
+      continue;
+    }
+    if (s.style == PlotStyle::kCentres) {
+      o += "<g class=\"centres\" data-label=\"" + xml_escape(s.label) + "\" stroke-width=\"3\">\n";
+      for (std::size_t j = 0; j < s.x.size() && j < s.y.size(); ++j) {
+        if (!std::isfinite(s.x[j]) || !std::isfinite(s.y[j])) continue;
+        const double cx = px(s.x[j]), cy = py(s.y[j]);
+        const char* c = kPalette[j % kPaletteSize];
+        o += "<path d=\"M" + num(cx - 8) + "," + num(cy - 8) + " L" + num(cx + 8) + "," + num(cy + 8) + " M" +
+             num(cx - 8) + "," + num(cy + 8) + " L" + num(cx + 8) + "," + num(cy - 8) +
+             "\" stroke=\"#000000\" stroke-width=\"5\"/>\n";
+        o += "<path d=\"M" + num(cx - 8) + "," + num(cy - 8) + " L" + num(cx + 8) + "," + num(cy + 8) + " M" +
+             num(cx - 8) + "," + num(cy + 8) + " L" + num(cx + 8) + "," + num(cy - 8) + "\" stroke=\"" + c +
+             "\"><title>" + xml_escape(s.label + " " + std::to_string(j)) + "</title></path>\n";
+      }
+      o += "</g>\n";
+      continue;
+    }
     std::string points;
     for (std::size_t j = 0; j < s.x.size() && j < s.y.size(); ++j) {
       if (!std::isfinite(s.x[j]) || !std::isfinite(s.y[j])) continue;
@@ -167,8 +217,17 @@ std::string render_svg(const LinePlot& plot) {
     const PlotSeries& s = plot.series[i];
     const char* colour = kPalette[(s.colour >= 0 ? s.colour : static_cast<int>(i)) % kPaletteSize];
     const double lx = left + pw + 14;
-    o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 24) + "\" y2=\"" + num(ly) +
-         "\" stroke=\"" + colour + "\" stroke-width=\"2\"" + (s.dashed ? " stroke-dasharray=\"5,3\"" : "") + "/>\n";
+    if (s.style == PlotStyle::kPoints) {
+      o += "<circle cx=\"" + num(lx + 12) + "\" cy=\"" + num(ly) + "\" r=\"4\" fill=\"" + colour + "\"/>\n";
+    } else if (s.style == PlotStyle::kCentres) {
+      o += "<path d=\"M" + num(lx + 6) + "," + num(ly - 6) + " L" + num(lx + 18) + "," + num(ly + 6) + " M" +
+           num(lx + 6) + "," + num(ly + 6) + " L" + num(lx + 18) + "," + num(ly - 6) +
+           "\" stroke=\"#000000\" stroke-width=\"3\"/>\n";
+    } else {
+      o += "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 24) + "\" y2=\"" + num(ly) +
+           "\" stroke=\"" + colour + "\" stroke-width=\"2\"" + (s.dashed ? " stroke-dasharray=\"5,3\"" : "") +
+           "/>\n";
+    }
     o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape(s.label) + "</text>\n";
     ly += 20;
   }
@@ -176,8 +235,14 @@ std::string render_svg(const LinePlot& plot) {
     const double lx = left + pw + 14;
     o += "<line x1=\"" + num(lx + 12) + "\" y1=\"" + num(ly - 8) + "\" x2=\"" + num(lx + 12) + "\" y2=\"" +
          num(ly + 8) + "\" stroke=\"#C0392B\" stroke-width=\"1.5\"/>\n";
-    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape("drift / tree replacement") +
-         "</text>\n";
+    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape("drift") + "</text>\n";
+    ly += 20;
+  }
+  if (!plot.strip_x.empty()) {
+    const double lx = left + pw + 14;
+    o += "<rect x=\"" + num(lx) + "\" y=\"" + num(ly - 3) + "\" width=\"24\" height=\"6\" fill=\"#7F8C8D\"/>\n";
+    o += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" +
+         xml_escape(plot.strip_label.empty() ? "events" : plot.strip_label) + "</text>\n";
   }
   o += "</g>\n</svg>\n";
   return o;

@@ -6,7 +6,7 @@
 // e_1 < ... < e_{n-1}, bin b holds the values in (e_b, e_{b+1}] (e_0 = -inf,
 // e_n = +inf). So a value equal to an edge lands in the LOWER bin, and a split
 // "left = bins 0..b" is exactly the routing rule "x <= e_{b+1} goes left" used
-// by the tree and the packed formats (right iff x > threshold). The original
+// by the tree and the packed formats (right iff x > threshold). The Rust library
 // puts an edge value in the upper bin, so its histograms and its routing
 // disagree on exact-edge values; we keep them consistent.
 //

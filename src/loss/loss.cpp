@@ -73,7 +73,7 @@ double logit_init(std::span<const double> y, std::span<const double> w, double) 
   const double p = clamp_prob(weighted_mean(y, w));
   return std::log(p / (1.0 - p));
 }
-// The original starts every softmax committee at 0 (uniform probabilities);
+// The Rust library starts every softmax committee at 0 (uniform probabilities);
 // log(prior) makes the initial softmax equal the observed class frequencies.
 double log_prior_init(std::span<const double> y, std::span<const double> w, double) {
   return std::log(clamp_prob(weighted_mean(y, w)));

@@ -106,7 +106,7 @@ Result<std::vector<std::uint8_t>> write_trees(ByteWriter& w, const ExportModel& 
 
 }  // namespace
 
-// The original writes thresholds as `thr as f32` (round to nearest). When the
+// The Rust library writes thresholds as `thr as f32` (round to nearest). When the
 // nearest f32 lies above thr, a feature equal to it satisfies x > thr in the
 // trained model but not x > f32(thr) in the file, so it goes the other way
 // (seen on Electricity: rows off by a whole leaf). Rounding toward -inf
@@ -118,10 +118,10 @@ float threshold_to_f32(double threshold) {
   return f;
 }
 
-// The original stores trunc(thr * scale) and routes right when
+// The Rust library stores trunc(thr * scale) and routes right when
 // trunc(x * scale) > that. For the largest |threshold| of a feature the
 // product rounds to 32767 about half the time, and then no feature value can
-// exceed it: every sample above that threshold goes left (the original's
+// exceed it: every sample above that threshold goes left (the Rust library's
 // defect). Capping stored thresholds at 32766 keeps the scale of the
 // original's scheme and routes the whole upper tail right; the one casualty is
 // a feature exactly equal to that largest threshold, which then goes right.

@@ -74,7 +74,7 @@ FormatError parse_view(const std::uint8_t* data, std::size_t size, std::uint16_t
   const std::uint16_t nt = load_u16(data + 6), nf = load_u16(data + 8);
   const std::size_t table = T::table_offset(nf);
   // Sizes fit easily in 64 bits (u16 * small constants); the u32 node sum is
-  // overflow-checked like the original's.
+  // overflow-checked like the Rust library's.
   if (size < table + kTreeEntryBytes * std::size_t{nt}) return FormatError::kTruncated;
   const std::size_t node_area = table + kTreeEntryBytes * std::size_t{nt};
   std::uint32_t total = 0;
@@ -93,7 +93,7 @@ FormatError parse_view(const std::uint8_t* data, std::size_t size, std::uint16_t
     if (static_cast<unsigned long long>(off) + static_cast<unsigned long long>(n) * T::kNode > region)
       return FormatError::kTruncated;
   }
-  // The original's per-node checks, over every tree first.
+  // The Rust library's per-node checks, over every tree first.
   std::uint32_t max_feature_plus1 = 0;
   for (std::uint32_t t = 0; t < nt; ++t) {
     const std::uint8_t* e = data + table + kTreeEntryBytes * t;
@@ -266,7 +266,7 @@ FormatError I16View::predict_ref(const float* x, std::size_t n_x, float* out) co
       const std::uint16_t fl = load_u16(nd + 2);
       if (fl & kLeafFlag) break;
       const std::uint32_t f = fl & kFeatureMask;
-      // A header with n_features 0 has no scales; the original then reads
+      // A header with n_features 0 has no scales; the Rust library then reads
       // past its table. We use scale 1 (documented in docs/format-i16.md).
       const float scale = f < info_.n_features ? feature_scale(f) : 1.0f;
       const std::int16_t q = saturating_trunc_i16(x[f] * scale);

@@ -37,10 +37,19 @@ class ByteSource {
   // Share of the input consumed so far, for regular files (compressed bytes
   // for gzip); empty for pipes and standard input.
   virtual std::optional<double> fraction_read() const { return std::nullopt; }
+  // Live sources (a pipe, FIFO or terminal) deliver bytes as they arrive:
+  // read() returns what is there instead of waiting to fill `n`. This says
+  // whether a byte arrives within `timeout_ms`; files always have one (or
+  // their end) ready.
+  virtual bool wait_readable(int timeout_ms) { return timeout_ms >= 0; }
+  virtual bool live() const { return false; }
 };
 
 // path "-" is standard input. gzip-compressed input (by its magic bytes, not
-// its name) is decompressed on the fly; anything else is read as is.
+// its name) is decompressed on the fly; anything else is read as is. Standard
+// input, pipes, FIFOs and terminals are live sources: each read returns the
+// bytes that have arrived, so a row is delivered as soon as its line is in
+// (gzip too, decompressed as it arrives); regular files read in 128 KiB blocks.
 Result<std::unique_ptr<ByteSource>> open_file_source(const std::string& path);
 std::unique_ptr<ByteSource> make_string_source(std::string text);
 
@@ -75,6 +84,9 @@ class CsvTokenizer {
   // the caller prefixes the file name.
   const std::string& error_message() const { return error_; }
   std::optional<double> fraction_read() const { return source_->fraction_read(); }
+  // False when the source is live and no byte (buffered or arriving within
+  // timeout_ms) is ready: the look-ahead ends there rather than wait.
+  bool data_ready(int timeout_ms) { return pos_ < end_ || !source_->live() || source_->wait_readable(timeout_ms); }
 
  private:
   bool fill();  // false at end of input

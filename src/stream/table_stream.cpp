@@ -275,6 +275,10 @@ Status TableStreamImpl::hold_lookahead() {
   // rows is an error at open, not a silent empty run.
   const std::uint64_t limit = need ? std::max<std::uint64_t>(options_.lookahead_rows, 1) : 1;
   while (held_rows_.size() < limit && held_text_.size() < kMaxLookaheadBytes) {
+    // On a live source (a pipe, `tail -f`) the look-ahead ends, once it holds
+    // a row, when no byte arrives for kLiveLookaheadIdleMs: a slow stream
+    // starts learning from the rows it has instead of waiting for thousands.
+    if (!held_rows_.empty() && !tok_.data_ready(kLiveLookaheadIdleMs)) break;
     bool got = false;
     IRITHYLL_RETURN_IF_ERROR(read_raw(got));
     if (!got) break;

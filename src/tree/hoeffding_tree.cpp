@@ -242,7 +242,7 @@ double HoeffdingTree::learned_leaf_output(std::uint32_t leaf) noexcept {
 
 double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   // Clamped against the statistics of the gradients before it, and folded in
-  // clipped: the original folds first, so an outlier widens its own bound by
+  // clipped: the Rust library folds first, so an outlier widens its own bound by
   // its own size (1e6 among values near 1 would pass at a third of itself).
   std::uint64_t& n = clip_n_[leaf];
   if (n >= 10) {
@@ -389,7 +389,7 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
 
   double n_eff = static_cast<double>(count_[leaf]);
   if (config_.leaf_decay_alpha > 0.0) n_eff = std::min(n_eff, 1.0 / (1.0 - config_.leaf_decay_alpha));
-  // CIR gate (adaptive depth, the original's 1.0 formula): a split must pay
+  // CIR gate (adaptive depth, the Rust library's 1.0 formula): a split must pay
   // c / (n x features) before the Hoeffding test is even asked.
   if (config_.adaptive_depth > 0.0 &&
       best.gain <= config_.adaptive_depth / (n_eff * static_cast<double>(n_features_)))
@@ -469,7 +469,7 @@ void HoeffdingTree::set_children(std::uint32_t parent, const SplitCandidate& bes
   }
   if (linear_) {
     // Linear: warm start from the parent's model; adaptive: children decide
-    // afresh (the original's clone_fresh), so they start constant with w = 0.
+    // afresh (the Rust library's clone_fresh), so they start constant with w = 0.
     const bool warm = config_.leaf_model == TreeLeafModel::kLinear;
     init_linear_node(left, parent, warm);
     init_linear_node(left + 1, parent, warm);

@@ -39,7 +39,7 @@
 // once every leaf is at max_depth. Thread safety: one owner; const methods
 // are safe to call concurrently.
 //
-// Options of the original (tree_config.hpp), each gated by a flag fixed at
+// Options of the Rust library (tree_config.hpp), each gated by a flag fixed at
 // construction so a tree without them does no extra per-sample work:
 // - Linear leaves (leaf_model linear/adaptive): a leaf predicts
 //   v + w.(x - m), v its Newton weight -G/(H+lambda), m the running mean of
@@ -66,7 +66,7 @@
 //   O(features x bins); memory: histograms for every ceiling leaf.
 // - CIR adaptive depth (adaptive_depth = c): ceiling 2 max_depth, and a split
 //   needs gain > c / (n x n_features) before the Hoeffding test (the 1.0
-//   formula, inventory 10.3). No per-sample cost.
+//   formula). No per-sample cost.
 #pragma once
 
 #include <algorithm>
@@ -204,7 +204,7 @@ class HoeffdingTree {
   double learned_leaf_output(std::uint32_t leaf) noexcept;
   double node_lo(std::uint32_t n) const noexcept { return lo_.empty() ? -kInf : lo_[n]; }
   double node_hi(std::uint32_t n) const noexcept { return hi_.empty() ? kInf : hi_[n]; }
-  // Gradient clipping (inventory 10.3 step 3): once the leaf has seen 10
+  // Gradient clipping: once the leaf has seen 10
   // gradients, clamps g to their mean +- k sd (Welford), then folds it in.
   double clip_gradient(std::uint32_t leaf, double g) noexcept;
   // g and h into the leaf's sums (decayed first under leaf_decay_alpha).

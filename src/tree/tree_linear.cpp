@@ -1,6 +1,6 @@
 // HoeffdingTree linear leaves (leaf_model linear / adaptive): the leaf's
 // output v + w.(x - m) and its online update. The design and its costs are in
-// hoeffding_tree.hpp; the promotion rule is the original's (inventory 10.5).
+// hoeffding_tree.hpp; the promotion rule is the Rust library's.
 #include <algorithm>
 #include <cmath>
 
@@ -12,7 +12,7 @@ namespace {
 // Curvature floor of the normalised step when lambda = 0 (a saturated
 // logistic sample has h -> 0); 1e-3 is the hessian of a logistic at |margin| ~ 7.
 constexpr double kMinCurvature = 1e-3;
-// Samples an adaptive leaf compares before it may promote (the original's).
+// Samples an adaptive leaf compares before it may promote (the Rust library's).
 constexpr std::uint64_t kMinPromotionSamples = 10;
 }  // namespace
 

@@ -1,5 +1,5 @@
 // HoeffdingTree split re-evaluation at the depth ceiling (split_reeval_interval;
-// the original's EFDT-style re-check, inventory 10.3): two sibling leaves at
+// the Rust library's EFDT-style re-check): two sibling leaves at
 // the ceiling hold the histograms of every sample their parent has routed
 // since its split, so their sum is the parent's evidence; the split is
 // replaced when the best candidate beats it by the Hoeffding bound. No

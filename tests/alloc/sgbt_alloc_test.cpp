@@ -55,7 +55,7 @@ std::size_t structure(const SGBTLearner& m) {
 }
 
 TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
-  // The structural-allocation budget was recorded on the original's drift
+  // The structural-allocation budget was recorded on the Rust library's drift
   // detector (Page-Hinkley); the steady-state claim holds for any settings.
   SGBTConfig c;
   ASSERT_TRUE(apply_sgbt_preset(c, "original").is_ok());

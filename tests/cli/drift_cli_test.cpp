@@ -87,18 +87,24 @@ std::vector<double> step_stream(bool bernoulli, std::uint64_t seed) {
 }
 
 // What the library says for the same values, printed the CLI's way: every
-// drift, and warnings per `warnings` (onset: only the row a warning zone
-// opens; all: every warning row; none). The CLI must print exactly this.
+// drift, and warnings per `warnings` (onset: only the row a warning episode
+// opens, an episode closing at a drift or after 100 rows without a warning;
+// all: every warning row; none). The CLI must print exactly this.
 std::vector<std::string> signal_lines(DriftDetector& d, const std::vector<double>& values,
                                       const std::string& warnings = "onset") {
   std::vector<std::string> lines;
-  DriftSignal previous = DriftSignal::kStable;
+  long last_warning = -1000000;  // row of the latest warning, -inf after a drift
   for (std::size_t i = 0; i < values.size(); ++i) {
     const DriftSignal s = d.update(values[i]);
-    if (s == DriftSignal::kDrift) lines.push_back("drift " + std::to_string(i));
-    const bool show = warnings == "all" || (warnings == "onset" && previous != DriftSignal::kWarning);
-    if (s == DriftSignal::kWarning && show) lines.push_back("warning " + std::to_string(i));
-    previous = s;
+    const long row = static_cast<long>(i);
+    if (s == DriftSignal::kDrift) {
+      lines.push_back("drift " + std::to_string(i));
+      last_warning = -1000000;
+    }
+    if (s != DriftSignal::kWarning) continue;
+    if (warnings == "all" || (warnings == "onset" && row - last_warning > 100))
+      lines.push_back("warning " + std::to_string(i));
+    last_warning = row;
   }
   return lines;
 }
@@ -116,7 +122,9 @@ TEST_F(DriftCli, PrintsTheLibrarySignalsForEveryDetector) {
     bool bernoulli;
   };
   for (const Case& c : {Case{"adwin", DriftKind::kAdwin, false}, Case{"pht", DriftKind::kPageHinkley, false},
-                        Case{"ddm", DriftKind::kDdm, true}, Case{"adwin", DriftKind::kAdwin, true}}) {
+                        Case{"ddm", DriftKind::kDdm, true}, Case{"adwin", DriftKind::kAdwin, true},
+                        Case{"eddm", DriftKind::kEddm, true}, Case{"hddm_a", DriftKind::kHddmA, true},
+                        Case{"hddm_w", DriftKind::kHddmW, true}, Case{"kswin", DriftKind::kKswin, false}}) {
     const auto values = step_stream(c.bernoulli, 17);
     const std::string csv = write("step.csv", make_csv(values));
     const RunResult r = run(std::string("--detector ") + c.name + " --data " + csv + " --column err");
@@ -225,7 +233,9 @@ TEST_F(DriftCli, NonNumericCellNamesLineAndColumn) {
 
 TEST_F(DriftCli, BadCommandLinesFail) {
   const std::string csv = write("g.csv", make_csv({1.0, 2.0, 3.0}));
-  for (const std::string& args : std::vector<std::string>{"--detector eddm --data " + csv + " --column err",
+  for (const std::string& args : std::vector<std::string>{"--detector adwin3 --data " + csv + " --column err",
+                                 "--detector kswin --stat-size 60 --data " + csv + " --column err",
+                                 "--detector hddm_a --drift-confidence 0.5 --data " + csv + " --column err",
                                  "--detector adwin --delta 1.5 --data " + csv + " --column err",
                                  "--detector pht --lambda -1 --data " + csv + " --column err",
                                  "--detector ddm --drift-level 1 --data " + csv + " --column err",

@@ -1,4 +1,4 @@
-// The baselines against MOA (issue 13): with default settings, `hoeffding_tree`
+// The baselines against MOA: with default settings, `hoeffding_tree`
 // and `arf` are at least as accurate as MOA's HoeffdingTree and ARF (10 trees)
 // on the shared streams, prequentially in file order, as the user runs them.
 // MOA's figures are the issue's (MOA built from source, same files).

@@ -92,6 +92,21 @@ TEST(PlotCli, EvalPlotIsWellFormedWithBothCurvesAndATitle) {
   EXPECT_NE(bad.code, 0);
 }
 
+TEST(PlotCli, TreeReplacementsAreAStripNotLines) {
+  // An elec8-like run (a drifting generated stream, SGBT with per-tree drift
+  // detectors replacing trees often): replacements must not become
+  // thousands of full-height lines painting the background.
+  const std::string svg = temp_path("replacements_plot.svg");
+  auto r = run_cli("eval --stream sea --max-samples 40000 --quiet --plot " + svg);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = read_text_file(svg);
+  std::string why;
+  EXPECT_TRUE(well_formed(text, why)) << why;
+  EXPECT_EQ(count(text, "<line class=\"event\""), 0u);  // SGBT reports no model-level drift
+  EXPECT_LE(count(text, "<rect class=\"strip-cell\""), 100u);
+  EXPECT_NE(text.find("tree replacements"), std::string::npos) << "the run replaced no tree: the check is vacuous";
+}
+
 TEST(PlotCli, CompareDrawsOneCurvePerModelAndATable) {
   const std::string svg = temp_path("compare_plot.svg");
   auto r = run_cli("compare --stream sea --max-samples 3000 --models 'sgbt(n-steps=5),loglinear,esn' --plot " + svg);

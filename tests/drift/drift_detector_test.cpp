@@ -19,12 +19,16 @@ std::unique_ptr<DriftDetector> make(DriftKind kind) {
 }
 
 // A stream that moves, so every detector builds non-trivial state (and ADWIN
-// a multi-row histogram): 0/1 values at rate 0.2 then 0.6, which every
-// detector accepts.
+// a multi-row histogram): values in [0, 1] that are >= 0.5 ("errors") at rate
+// 0.2 then 0.6, spread uniformly within each half so that KSWIN's test sees
+// no ties; every detector accepts them.
 std::vector<double> feed(std::uint64_t seed, std::size_t n) {
   Xorshift64 rng(seed);
   std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = rng.uniform() < (i < n / 2 ? 0.2 : 0.6) ? 1.0 : 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double spread = 0.5 * rng.uniform();
+    v[i] = rng.uniform() < (i < n / 2 ? 0.2 : 0.6) ? 0.5 + spread : spread;
+  }
   return v;
 }
 
@@ -198,7 +202,8 @@ TEST_P(DriftDetectorHarness, EstimatedMeanTracksStationaryStream) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDetectors, DriftDetectorHarness,
-                         ::testing::Values(DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm),
+                         ::testing::Values(DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm, DriftKind::kEddm,
+                                           DriftKind::kHddmA, DriftKind::kHddmW, DriftKind::kKswin),
                          [](const ::testing::TestParamInfo<DriftKind>& param_info) {
                            return std::string(drift_kind_name(param_info.param));
                          });

@@ -15,7 +15,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 bool accepted(DriftConfig c) { return make_drift_detector(c).is_ok(); }
 
 TEST(DriftFactory, DefaultsBuildEveryKind) {
-  for (DriftKind k : {DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm}) {
+  for (DriftKind k : {DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm, DriftKind::kEddm, DriftKind::kHddmA,
+                      DriftKind::kHddmW, DriftKind::kKswin}) {
     auto d = make_drift_detector(default_drift_config(k));
     ASSERT_TRUE(d.is_ok()) << d.status().to_string();
     ASSERT_NE(d->get(), nullptr);
@@ -97,20 +98,49 @@ TEST(DriftFactory, ParseKindNames) {
   EXPECT_EQ(*parse_drift_kind("page_hinkley"), DriftKind::kPageHinkley);
   EXPECT_EQ(*parse_drift_kind("ddm"), DriftKind::kDdm);
   EXPECT_EQ(*parse_drift_kind("none"), DriftKind::kNone);
+  EXPECT_EQ(*parse_drift_kind("eddm"), DriftKind::kEddm);
+  EXPECT_EQ(*parse_drift_kind("hddm_a"), DriftKind::kHddmA);
+  EXPECT_EQ(*parse_drift_kind("hddm-w"), DriftKind::kHddmW);
+  EXPECT_EQ(*parse_drift_kind("kswin"), DriftKind::kKswin);
   EXPECT_FALSE(parse_drift_kind("").is_ok());
   EXPECT_FALSE(parse_drift_kind("ADWIN2").is_ok());
-  for (DriftKind k : {DriftKind::kNone, DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm})
+  for (DriftKind k : {DriftKind::kNone, DriftKind::kPageHinkley, DriftKind::kAdwin, DriftKind::kDdm, DriftKind::kEddm,
+                      DriftKind::kHddmA, DriftKind::kHddmW, DriftKind::kKswin})
     EXPECT_EQ(*parse_drift_kind(drift_kind_name(k)), k);
 }
 
 TEST(DriftFactory, DecodeRejectsUnknownName) {
-  for (const char* name : {"none", "eddm", ""}) {
+  for (const char* name : {"none", "adwin3", ""}) {
     ByteWriter w;
     w.str(name);
     w.u8(1);
     ByteReader r(w.data());
     EXPECT_FALSE(decode_drift_detector(r).is_ok()) << name;
   }
+}
+
+}  // namespace
+}  // namespace irithyll
+
+namespace irithyll {
+namespace {
+
+TEST(DriftFactory, NewKindsValidateTheirParameters) {
+  DriftConfig c = default_drift_config(DriftKind::kEddm);
+  c.eddm_drift = 0.96;  // above the warning ratio
+  EXPECT_FALSE(accepted(c));
+  c = default_drift_config(DriftKind::kHddmA);
+  c.drift_confidence = 0.01;  // above the warning confidence
+  EXPECT_FALSE(accepted(c));
+  c = default_drift_config(DriftKind::kHddmW);
+  c.ewma_lambda = 1.0;
+  EXPECT_FALSE(accepted(c));
+  c = default_drift_config(DriftKind::kKswin);
+  c.stat_size = 60;  // 2 stat_size > window_size
+  EXPECT_FALSE(accepted(c));
+  c = default_drift_config(DriftKind::kKswin);
+  c.alpha = std::nan("");
+  EXPECT_FALSE(accepted(c));
 }
 
 }  // namespace

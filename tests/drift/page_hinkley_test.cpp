@@ -31,16 +31,16 @@ TEST(PageHinkley, ConstantStreamNeverSignals) {
   for (int i = 0; i < 100000; ++i) ASSERT_EQ(d.update(3.0), DriftSignal::kStable);
 }
 
-TEST(PageHinkley, WarningAtHalfLambda) {
+TEST(PageHinkley, WarningAtFourFifthsOfLambda) {
   // Mean 0 for a long time, then values of +1: the up statistic climbs by
-  // about 1 per sample (the mean barely moves), crossing lambda/2 = 5 first.
+  // about 1 per sample (the mean barely moves), crossing 0.8 lambda = 8 first.
   PageHinkley d(0.005, 10.0);
   for (int i = 0; i < 100000; ++i) d.update(0.0);
   std::vector<DriftSignal> s;
   for (int i = 0; i < 12; ++i) s.push_back(d.update(1.0));
-  // up statistic after k ones ~ k (1 - delta); warning once > 5, drift once > 10.
-  EXPECT_EQ(s[4], DriftSignal::kStable);   // ~4.98
-  EXPECT_EQ(s[5], DriftSignal::kWarning);  // ~5.97
+  // up statistic after k ones ~ k (1 - delta); warning once > 8, drift once > 10.
+  EXPECT_EQ(s[7], DriftSignal::kStable);   // ~7.96
+  EXPECT_EQ(s[8], DriftSignal::kWarning);  // ~8.96
   EXPECT_EQ(s[9], DriftSignal::kWarning);  // ~9.95
   EXPECT_EQ(s[10], DriftSignal::kDrift);   // ~10.9
 }

@@ -1,4 +1,4 @@
-// Pool-adjacent-violators: the inventory's worked examples, weights, and the
+// Pool-adjacent-violators: worked examples by hand, weights, and the
 // defining properties (output non-decreasing; already-sorted input unchanged;
 // the weighted mean preserved) on random inputs.
 #include <gtest/gtest.h>

@@ -82,7 +82,7 @@ TEST(SGBTDriftMonitor, DecisionsDoNotDependOnTheTargetsUnits) {
     }
     // Friedman #1 has noise variance 1 and signal variance ~24: measured tail
     // MSE ~7 (r2 ~0.72); the unscaled monitor left ~24 (r2 ~0.05). Not at
-    // 0.001x: there the Hoeffding bound (range 1, as in the original) dwarfs
+    // 0.001x: there the Hoeffding bound (range 1, as in the Rust library) dwarfs
     // the split gains, which scale with the target squared, so trees barely
     // split whatever the monitor does (a separate, known limit).
     EXPECT_LT(unit.mse_tail, 8.0) << seed;

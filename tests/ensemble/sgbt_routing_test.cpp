@@ -107,7 +107,7 @@ TEST(SGBTSoftRouting, FriedmanAccuracyMatchesHardRouting) {
 }
 
 TEST(SGBTSoftRouting, FreshModelHasFiniteBandwidthsFromTheFirstSplit) {
-  // The original's bandwidths stay infinite (hard routing) until the first
+  // The Rust library's bandwidths stay infinite (hard routing) until the first
   // tree replacement; with drift off there is none. Here every feature gets
   // a finite bandwidth from its second sample on, so the first splits are
   // already soft. `hard` learns the same trees and shows the steps.

@@ -43,7 +43,8 @@ constexpr std::size_t kClasses = 3;
 
 // Rows whose learn_one(x, y, 2) is, by design, learn_one twice: counts and
 // sums with no order effect.
-const std::set<std::string, std::less<>> kWeightIsRepetition = {"majority", "mean"};
+const std::set<std::string, std::less<>> kWeightIsRepetition = {"bernoulli_nb", "gaussian_nb", "majority", "mean",
+                                                                 "multinomial_nb"};
 
 struct Case {
   std::string model;

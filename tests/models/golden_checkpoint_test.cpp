@@ -1,7 +1,7 @@
 // Golden checkpoints: one small model file per learner kind, written by the
 // release before the model catalogue (tests/data/golden/regenerate), with the
 // predictions that release made from it. Every later version must decode
-// them ("every checkpoint of the previous release still decodes", issue 10),
+// them ("every checkpoint of the previous release still decodes"),
 // predict the same numbers, keep learning from them the same way, and, while
 // the record versions are unchanged, re-encode them to the same bytes.
 //
@@ -65,21 +65,21 @@ constexpr Golden kGolden[] = {
     {"mamba_v3", "hyperplane"},      {"mgrade", "friedman"},  {"slstm", "sea"},
     {"esn", "friedman"},             {"ngrc", "sea"},    {"spikenet", "friedman"},
     {"pipeline", "sea", false},
-    // Kinds new in the catalogue release (issue 13's SGBT family, stacking).
+    // Kinds new in the catalogue release (SGBT family, stacking).
     {"adaptive_sgbt", "friedman", false},   {"quantile_sgbt", "friedman", false},
     {"distributional_sgbt", "hetero", false}, {"stacked", "sea", false},
-    // The tree family (issue 13). Saved by the CLI after it began writing a
+    // The tree family. Saved by the CLI after it began writing a
     // schema section (feature names, labels), which encode_learner() without
     // a schema omits: byte equality of the re-encoding is not checked, the
     // decode, predictions and continued learning are.
     {"hoeffding_tree", "sea", false}, {"arf", "sea", false}, {"bagged_sgbt", "friedman", false},
-    // The mixtures of experts (issue 13), saved by the CLI likewise: `eval --model moe_sgbt
+    // The mixtures of experts, saved by the CLI likewise: `eval --model moe_sgbt
     // --stream friedman --n-experts 2 --n-steps 2 --max-depth 3 --n-bins 4 --drift none
     // --max-samples 300` and `--model moe_distributional_sgbt --stream hetero` with the
     // same plus `--scale empirical --shadow-warmup 60 --shadow-window 60` (a swap or restart
     // inside the file's history).
     {"moe_sgbt", "friedman", false}, {"moe_distributional_sgbt", "hetero", false},
-    // Several targets (issue 13); the rows exercise target 0 through predict_one / learn_one.
+    // Several targets; the rows exercise target 0 through predict_one / learn_one.
     {"multi_target_sgbt", "", false},
     // Baselines, the first rows under the learner contract (settings saved as
     // name/value records from their tables). Saved by the CLI with a schema.

@@ -79,7 +79,7 @@ TEST(PackedElectricity, TrainedSgbtRoundTripsThroughBothFormats) {
     else
       max_i16_err_same_path = std::fmax(max_i16_err_same_path, ei);
   }
-  EXPECT_LT(max_f32_err, 1e-5);  // the original's export tolerance (DEFAULT_TOLERANCE)
+  EXPECT_LT(max_f32_err, 1e-5);  // the Rust library's export tolerance (DEFAULT_TOLERANCE)
   EXPECT_LE(max_i16_err_same_path, leaf_bound + 1e-4);
   EXPECT_LT(static_cast<double>(rerouted) / static_cast<double>(n), 0.02) << rerouted << " rows rerouted";
   std::printf("[ info ] f32 max |err| %.3g; int16 bound %.3g, max same-path err %.3g, rerouted rows %zu of %zu\n",

@@ -175,7 +175,7 @@ TEST(LogLinear, DeterministicZeroLrNoOpAndAllWeightsTrain) {
 
 // Seed 004's MQAR-2 protocol: bind 2 key->value pairs with train_one, recall
 // them with query_readonly, repeat for 200 epochs; the best recall MSE must be
-// below 0.7x the initial one. Held over 5 seeds (the original used one).
+// below 0.7x the initial one. Held over 5 seeds (the Rust library used one).
 TEST(LogLinear, OnlineTrainingReducesAssociativeRecallError) {
   int passed = 0;
   for (std::uint64_t seed : {0xABCDull, 1ull, 2ull, 3ull, 4ull}) {

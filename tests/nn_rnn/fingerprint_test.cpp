@@ -31,8 +31,8 @@ TEST(RnnFingerprint, MgradeRegression) {
 }
 
 // Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
-// detector, which now restarts completely after a drift (one signal per change,
-// issue 11), so the regenerations come at other samples.
+// detector, which now restarts completely after a drift (one signal per
+// change), so the regenerations come at other samples.
 TEST(RnnFingerprint, MgradeClassificationWithRegen) {
   expect_fingerprint<MgradeLearner>("mgrade classify regen", small_regen_classifier<MgradeLearnerConfig>(),
                                     0x93d14c00f29a9930ull);
@@ -43,8 +43,8 @@ TEST(RnnFingerprint, SlstmRegression) {
 }
 
 // Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
-// detector, which now restarts completely after a drift (one signal per change,
-// issue 11), so the regenerations come at other samples.
+// detector, which now restarts completely after a drift (one signal per
+// change), so the regenerations come at other samples.
 TEST(RnnFingerprint, SlstmClassificationWithRegen) {
   expect_fingerprint<SlstmLearner>("slstm classify regen", small_regen_classifier<SlstmLearnerConfig>(),
                                    0x9945c023ff1ff973ull);

@@ -81,11 +81,11 @@ TEST(SpikeNet, WeightsAreUniformInRange) {
   EXPECT_NEAR(hi, 4096 / 4, 200);
 }
 
-// Inventory section 20: the original's e-prop silences its hidden layer on a sine
+// The Rust library's e-prop silences its hidden layer on a sine
 // target (rate 0.02 -> 0.0001 in 10,000 steps). Ours must stay active and learn.
 TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
-  // Both readouts: the integer e-prop path is the one the inventory's
-  // silencing defect is about; the RLS readout reads the same network.
+  // Both readouts: the integer e-prop path is the one the Rust
+  // library's silencing defect is about; the RLS readout reads the same network.
   for (const SpikeNetReadout readout : {SpikeNetReadout::kEprop, SpikeNetReadout::kRls}) {
   int learned = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
@@ -104,7 +104,7 @@ TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
       if (t >= 8000) spikes_late += m.network().hidden_spike_count();
     }
     const double rate = static_cast<double>(spikes_late) / (2000.0 * 64.0);
-    EXPECT_GT(rate, 0.02) << "seed " << seed;  // the original ends near 0.0001
+    EXPECT_GT(rate, 0.02) << "seed " << seed;  // the Rust library ends near 0.0001
     const double rmse_early = std::sqrt(se_early / 1000), rmse_late = std::sqrt(se_late / 2000);
     // Budget: late error below early error and below 0.6 x the zero predictor (0.707).
     learned += rmse_late < rmse_early && rmse_late < 0.6 * 0.7071;

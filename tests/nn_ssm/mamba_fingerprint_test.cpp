@@ -25,8 +25,8 @@ TEST(MambaFingerprint, V1Regression) {
 }
 
 // Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
-// detector, which now restarts completely after a drift (one signal per change,
-// issue 11), so the regenerations come at other samples.
+// detector, which now restarts completely after a drift (one signal per
+// change), so the regenerations come at other samples.
 TEST(MambaFingerprint, V3ClassificationWithRegen) {
   MambaLearnerConfig c = testing::three_classes(MambaLearnerConfig{});
   c.version = MambaVersion::kV3;

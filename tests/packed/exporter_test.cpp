@@ -112,7 +112,7 @@ TEST(PackedExport, ThresholdRoundingKeepsF64Routing) {
       nearest_would_differ += (x > near) != (static_cast<double>(x) > t);
     }
   }
-  EXPECT_GT(nearest_would_differ, 0u);  // round-to-nearest (the original) does misroute
+  EXPECT_GT(nearest_would_differ, 0u);  // round-to-nearest (the Rust library) does misroute
   EXPECT_EQ(threshold_to_f32(1e39), std::numeric_limits<float>::max());
   EXPECT_EQ(threshold_to_f32(-1e39), -INFINITY);
 }

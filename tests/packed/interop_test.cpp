@@ -1,5 +1,5 @@
-// The Electricity model exported by the original: every path of our readers
-// must reproduce the original's own predictions for all 45,312 rows of
+// The Electricity model exported by the Rust library: every path of our readers
+// must reproduce the Rust library's own predictions for all 45,312 rows of
 // elec8.csv (f32 bit-exact here, which is stricter than "to rounding"; int16
 // exactly, which also pins the quantise-once arithmetic).
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Validation of the packed views: the original's error precedence, our
-// structural checks, golden files written by the original, routing rules.
+// Validation of the packed views: the Rust library's error precedence, our
+// structural checks, golden files written by the Rust library, routing rules.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -152,7 +152,7 @@ TEST(PackedView, UnalignedBufferAndTrailingBytesAccepted) {
   std::memcpy(shifted.data() + 1, good.data(), good.size());
   std::vector<std::uint16_t> scratch(16);
   F32View v;
-  // Unaligned start (the original says Unaligned; we read with memcpy) plus 7 trailing bytes.
+  // Unaligned start (the Rust library says Unaligned; we read with memcpy) plus 7 trailing bytes.
   ASSERT_EQ(v.parse(shifted.data() + 1, shifted.size() - 1, scratch.data(), scratch.size()), FormatError::kOk);
   const float x[2] = {2.0f, 3.0f};
   float out = 0;
@@ -161,7 +161,7 @@ TEST(PackedView, UnalignedBufferAndTrailingBytesAccepted) {
 }
 
 TEST(PackedView, StructureChecksRejectCyclesSharingAndOrphans) {
-  // Self-loop: node 0's left is itself (the original accepts this and hangs).
+  // Self-loop: node 0's left is itself (the Rust library accepts this and hangs).
   EXPECT_EQ(parse_f32(build_f32({{split(0, 1.0f, 0, 1), leaf(1.0f)}}, 1, 0.0f)), FormatError::kNotATree);
   // Back edge: 0 -> 1 -> 0.
   EXPECT_EQ(parse_f32(build_f32({{split(0, 1.0f, 1, 2), split(0, 2.0f, 0, 2), leaf(1.0f)}}, 1, 0.0f)),
@@ -180,7 +180,7 @@ TEST(PackedView, StructureChecksRejectCyclesSharingAndOrphans) {
   EXPECT_EQ(parse_f32(build_f32({{split(0, 1.0f, 1, 4), split(0, 0.0f, 2, 3), leaf(1.0f), leaf(2.0f), leaf(3.0f)}},
                                 1, 0.0f)),
             FormatError::kOk);
-  // The original's checks come first: an out-of-range child in a cyclic file.
+  // The Rust library's checks come first: an out-of-range child in a cyclic file.
   EXPECT_EQ(parse_f32(build_f32({{split(0, 1.0f, 0, 7), leaf(1.0f)}}, 1, 0.0f)), FormatError::kInvalidNodeIndex);
 }
 

@@ -1,4 +1,4 @@
-// The exactly-once crash test (issue 15): 3 `irithyll serve` processes on 8
+// The exactly-once crash test: 3 `irithyll serve` processes on 8
 // partitions learn 200,000 samples over 1,000 keys while a producer writes
 // them; one worker is killed with SIGKILL a quarter of the way through and
 // another at 60%, and both are restarted at once. At the end every key's

@@ -1,4 +1,4 @@
-// The leaf controls of the original (inventory 10.3): max_leaf_output,
+// The leaf controls of the Rust library: max_leaf_output,
 // min_hessian_sum, gradient clipping and monotone constraints, each checked on
 // a case where ignoring the option gives a different answer; and the options
 // block of the tree record (round trip, bit-identical continuation).

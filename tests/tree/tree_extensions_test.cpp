@@ -1,4 +1,4 @@
-// The model and structure options of the SGBT tree (inventory 10.3/10.5):
+// The model and structure options of the SGBT tree:
 // linear and adaptive leaves, split re-evaluation at the depth ceiling and
 // the CIR adaptive-depth gate. Each test is built so that ignoring the option
 // gives a clearly different answer; all streams are seeded (deterministic, no

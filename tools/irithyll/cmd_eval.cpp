@@ -15,6 +15,7 @@
 #include "command.hpp"
 #include "data_options.hpp"
 #include "diagnostics_report.hpp"
+#include "eval_anomaly.hpp"
 #include "eval_multi.hpp"
 #include "importance_report.hpp"
 #include "irithyll/catalogue.hpp"
@@ -22,6 +23,8 @@
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/model_report.hpp"
+#include "irithyll/selection/conformal.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_options.hpp"
@@ -43,7 +46,8 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .option("stream", "NAME", "built-in generator: " + streams + " (default " + std::string(kDefaultGenerator) + ")")
       .option("target", "COL", "target column of the CSV (default: the last); a,b,c = several regression targets "
               "(multi_target_sgbt)")
-      .option("task", "TASK", "classification|regression (default: inferred from the target)")
+      .option("task", "TASK", "classification|regression (default: inferred from the target); anomaly: "
+              "see --task anomaly --help")
       .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
       .option("seed", "N", "seed of the generator and the model", "42")
       .option("max-samples", "N", "evaluate at most N samples (generators default to " +
@@ -53,7 +57,8 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
       .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events); .png via rsvg-convert")
       .option("window", "N", "window of the rolling metrics", "1000")
-      .option("interval", "LEVEL", "level of the prediction intervals scored for models that give them", "0.9")
+      .option("interval", "LEVEL", "level of the prediction intervals scored for models that give them; given, "
+              "any other model gets conformal intervals (regression) or prediction sets (classification)", "0.9")
       .option("predictions", "FILE", "write each prediction, one line per row: class name and its probability")
       .option("unlabelled", "MODE", "rows with an empty label: predict (reported, not learned) | skip | error",
               "predict")
@@ -135,8 +140,8 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
     std::printf("r2           %.4f\n", r.metrics.r2);
   }
   if (r.interval) {
-    std::printf("interval     %.0f%%: coverage %.4f, mean width %.6g\n", 100.0 * r.interval->level,
-                r.interval->coverage, r.interval->mean_width);
+    std::printf("interval     %.0f%%: coverage %.4f, mean %s %.6g\n", 100.0 * r.interval->level,
+                r.interval->coverage, r.interval->sets ? "set size" : "width", r.interval->mean_width);
     for (const QuantileScore& q : r.interval->quantiles)
       std::printf("quantile     tau %-5g pinball %.6g, P(y <= q) %.4f\n", q.tau, q.pinball, q.coverage);
     if (!r.interval->quantiles.empty())
@@ -193,6 +198,7 @@ Status check_schema(const Schema& stored, const Schema& stream, const std::strin
 }
 
 int run_eval(std::span<char* const> argv) {
+  if (wants_anomaly_task(argv)) return run_eval_anomaly(argv);
   const std::string model_name = model_from_argv(argv, "sgbt");
   const CatalogueEntry* model = find_model(model_name);
   if (model != nullptr && !model->listed) model = nullptr;
@@ -275,6 +281,16 @@ int run_eval(std::span<char* const> argv) {
   else return fail(Status::invalid_argument("--unlabelled must be predict, skip or error, not '" + unlabelled + "'"));
 
   const bool multi = schema.n_targets() > 1;
+  // --interval on a model without intervals (or sets): conformal ones around it.
+  const bool has_ranges = schema.task == Task::kRegression ? dynamic_cast<const IntervalPredictor*>(learner.get()) != nullptr
+                                                           : dynamic_cast<const SetPredictor*>(learner.get()) != nullptr;
+  if (args.given("interval") && !multi && !has_ranges) {
+    ConformalConfig conformal;
+    conformal.level = *level;
+    auto wrapped = ConformalLearner::wrap(std::move(learner), conformal, catalogue_member_factory());
+    if (!wrapped) return fail(wrapped.status());
+    learner = std::move(wrapped).value();
+  }
   if (multi)
     for (const char* single : {"curve", "plot", "label-delay", "interval"})
       if (args.given(single))
@@ -352,12 +368,16 @@ int run_eval(std::span<char* const> argv) {
       if (schema.task == Task::kClassification) json += class_report_json_members(report->confusion, schema.class_names);
       if (const std::string imp = importance_json(*learner, schema); !imp.empty()) json += ",\"feature_importances\":" + imp;
       if (const std::string diag = diagnostics_json(*learner); !diag.empty()) json += ",\"diagnostics\":" + diag;
+      if (const auto* facts = dynamic_cast<const ModelReport*>(learner.get()); facts != nullptr)
+        if (const std::string r = facts->report_json(); !r.empty()) json += ",\"model_report\":" + r;
       json += "}";
     }
     std::printf("%s\n", json.c_str());
   } else {
     print_summary(*report, schema, source, categorical);
     std::fputs(importance_table(*learner, schema).c_str(), stdout);
+    if (const auto* facts = dynamic_cast<const ModelReport*>(learner.get()); facts != nullptr)
+      std::printf("\n%s", facts->report_text().c_str());
   }
   return 0;
 }

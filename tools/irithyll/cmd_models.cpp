@@ -6,7 +6,9 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/cluster/registry.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
@@ -28,10 +30,24 @@ void print_model(const CatalogueEntry& e) {
   print_fields(e.fields());
 }
 
+// Clusterers (`irithyll cluster --model NAME`) have their own registry too.
+void print_clusterer(const ClustererEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  tasks: clustering (irithyll cluster --model %s)\n", std::string(e.name).c_str());
+  print_fields(e.fields());
+}
+
 // Forecasters (`irithyll forecast --model NAME`) have their own registry.
 void print_forecaster(const timeseries::ForecasterEntry& e) {
   std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
   std::printf("  task: forecasting (irithyll forecast; --period sets %s)\n", std::string(e.period_field).c_str());
+  print_fields(e.fields());
+}
+
+// Anomaly detectors (`irithyll eval --task anomaly --model NAME`) have their own registry.
+void print_detector(const AnomalyEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  task: anomaly (irithyll eval --task anomaly)\n");
   print_fields(e.fields());
 }
 
@@ -45,13 +61,17 @@ int run_models(std::span<char* const> argv) {
   }
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
   if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
-      timeseries::find_forecaster(only) == nullptr)
+      timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr &&
+      find_clusterer(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
-    // The catalogue's document with one more top-level key, "forecasters".
+    // The catalogue's document with more top-level keys: "forecasters",
+    // "anomaly_detectors" and "clusterers".
     std::string json = catalogue_json();
     json.pop_back();
-    json += ",\"forecasters\":" + timeseries::forecasters_json() + "}";
+    json += ",\"forecasters\":" + timeseries::forecasters_json();
+    json += ",\"anomaly_detectors\":" + anomaly_catalogue_json();
+    json += ",\"clusterers\":" + clusterers_json() + "}";
     std::printf("%s\n", json.c_str());
     return 0;
   }
@@ -70,6 +90,24 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_forecaster(e);
+  }
+  bool detectors_header = false;
+  for (const AnomalyEntry& e : anomaly_catalogue()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!detectors_header && only.empty()) std::printf("\nanomaly detectors\n");
+    detectors_header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_detector(e);
+  }
+  header = false;
+  for (const auto& e : clusterers()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\nclusterers\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_clusterer(e);
   }
   return 0;
 }

@@ -16,6 +16,7 @@ void CurveRecorder::on_curve_point(const CurvePoint& point) {
     markers_.push_back({static_cast<double>(point.samples),
                         std::to_string(now - last_events_) + " tree replacement(s) by sample " +
                             std::to_string(point.samples)});
+    positions_.insert(positions_.end(), now - last_events_, static_cast<double>(point.samples));
     last_events_ = now;
   }
 }
@@ -64,10 +65,11 @@ LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const
     // Several models: the rolling curves would hide the comparison; one
     // curve per model keeps the picture readable.
     if (runs.size() == 1) plot.series.push_back(std::move(rolling));
-    for (const PlotMarker& m : r.recorder->markers())
-      plot.markers.push_back({m.x, (runs.size() == 1 ? "" : r.label + ": ") + m.label});
+    const auto& events = r.recorder->event_positions();
+    plot.strip_x.insert(plot.strip_x.end(), events.begin(), events.end());
     ++colour;
   }
+  if (!plot.strip_x.empty()) plot.strip_label = "tree replacements";
   return plot;
 }
 

@@ -22,12 +22,15 @@ class CurveRecorder final : public PrequentialObserver {
   const std::vector<CurvePoint>& points() const { return points_; }
   // Sample counts at which the event count rose, with how many events.
   const std::vector<PlotMarker>& markers() const { return markers_; }
+  // One entry per event (the curve point's sample count), for the density strip.
+  const std::vector<double>& event_positions() const { return positions_; }
 
  private:
   std::function<std::uint64_t()> events_;
   std::uint64_t last_events_ = 0;
   std::vector<CurvePoint> points_;
   std::vector<PlotMarker> markers_;
+  std::vector<double> positions_;
 };
 
 // The learner's drift/replacement counter, when it has one (SGBT: tree
@@ -40,7 +43,8 @@ struct CurveRun {
 };
 
 // Cumulative (solid) and rolling (dashed) accuracy for classification, MAE
-// for regression, against samples; markers from every run.
+// for regression, against samples. Tree replacements (thousands on a real
+// stream) go to a density strip along the bottom, never to vertical lines.
 LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const std::string& stream_name,
                              std::size_t window);
 

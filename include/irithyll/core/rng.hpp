@@ -4,7 +4,7 @@
 // never shared between threads.
 //
 // Seed 0 is the generator's fixed point, so it is replaced by a fixed non-zero
-// constant (the original keeps 0 and then emits zeros forever; we don't).
+// constant (the Rust library keeps 0 and then emits zeros forever; we don't).
 #pragma once
 
 #include <cmath>

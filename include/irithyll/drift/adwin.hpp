@@ -75,7 +75,11 @@ class Adwin final : public DriftDetector {
   static_assert(kMaxBuckets + 1 <= kSlots && (kSlots & (kSlots - 1)) == 0);
 
   enum class Cut { kNone, kWarning, kDrift };
-  Cut scan() const noexcept;           // tests every bucket boundary, oldest first
+  struct Scan {
+    Cut cut = Cut::kNone;
+    int drop = 0;  // kDrift: buckets older than the strongest split, oldest first
+  };
+  Scan scan() const noexcept;          // tests every bucket boundary, oldest first
   void insert(double value) noexcept;  // appends a 1-value bucket and cascades merges
   void drop_oldest() noexcept;         // removes the oldest bucket from W
   // Slot of the i-th oldest bucket of a row.

@@ -38,7 +38,20 @@ class DriftDetector {
   virtual Status decode(ByteReader& in) = 0;
 };
 
-enum class DriftKind : std::uint8_t { kNone = 0, kPageHinkley = 1, kAdwin = 2, kDdm = 3 };
+// The first four are the ones model settings offer (their checkpoints store
+// the kind in a byte they range-check); the rest are for standalone use
+// (`irithyll drift`, Python irithyll.drift): EDDM and HDDM read 0/1 errors or
+// values in [0, 1], which a model's |gradient| is not.
+enum class DriftKind : std::uint8_t {
+  kNone = 0,
+  kPageHinkley = 1,
+  kAdwin = 2,
+  kDdm = 3,
+  kEddm = 4,
+  kHddmA = 5,
+  kHddmW = 6,
+  kKswin = 7,
+};
 
 // One configuration table for every detector; each reads the fields it uses.
 struct DriftConfig {
@@ -47,7 +60,17 @@ struct DriftConfig {
   double lambda = 50.0;          // PH: alarm threshold (>0).
   double warning_level = 2.0;    // DDM: warning at p+s >= p_min + warning_level * s_min.
   double drift_level = 3.0;      // DDM: drift at p+s >= p_min + drift_level * s_min (> warning_level).
-  std::uint32_t min_instances = 30;  // DDM: no signal before this many observations.
+  std::uint32_t min_instances = 30;  // DDM: no signal before this many observations. EDDM: errors.
+  double eddm_warning = 0.95;        // EDDM: warning when (p'+2s')/max < this.
+  double eddm_drift = 0.90;          // EDDM: drift when (p'+2s')/max < this (< eddm_warning).
+  double drift_confidence = 0.001;   // HDDM_A/W: confidence of the drift test, in (0, 1).
+  double warning_confidence = 0.005; // HDDM_A/W: confidence of the warning test (> drift_confidence).
+  double ewma_lambda = 0.05;         // HDDM_W: weight of the newest value, in (0, 1).
+  bool two_sided = false;            // HDDM_A/W: also detect decreases.
+  std::uint32_t window_size = 100;   // KSWIN: values kept (>= 2 stat_size).
+  std::uint32_t stat_size = 30;      // KSWIN: newest values tested, and values drawn from the rest.
+  double alpha = 0.005;              // KSWIN: p-value at or below which the test signals, in (0, 1).
+  std::uint64_t seed = 42;           // KSWIN: sampling seed.
 };
 
 // DriftConfig's `delta` default is Page-Hinkley's; ADWIN's confidence default
@@ -57,7 +80,8 @@ DriftConfig default_drift_config(DriftKind kind);
 
 // Validates the configuration and builds the detector; kNone yields nullptr.
 Result<std::unique_ptr<DriftDetector>> make_drift_detector(const DriftConfig& config);
-// "adwin" | "pht" | "ddm" | "none" (also "page-hinkley", "page_hinkley").
+// "adwin" | "pht" | "ddm" | "eddm" | "hddm_a" | "hddm_w" | "kswin" | "none"
+// (also "page-hinkley", "page_hinkley", "hddm-a", "hddm-w").
 Result<DriftKind> parse_drift_kind(std::string_view name);
 std::string_view drift_kind_name(DriftKind kind);
 // Decodes a detector written as str(name) + encode().

@@ -4,7 +4,7 @@
 // classification) is handed to the schedule, and the rate it returns becomes
 // every committee's shrinkage (SGBT::set_learning_rate; prediction is
 // base + lr * sum of tree outputs, so a new rate rescales the committee, as in
-// the original). The schedule starts from the SGBT learning rate.
+// the Rust library). The schedule starts from the SGBT learning rate.
 //
 // Cost: one extra prediction per sample. Allocation-free after warm-up.
 #pragma once

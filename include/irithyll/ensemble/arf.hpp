@@ -9,7 +9,7 @@
 // absolute error): a warning (delta 0.01) starts a background tree that
 // learns alongside the member; a drift (delta 0.001) replaces the member by
 // its background tree (a fresh tree if none) and resets the detectors and the
-// member's accuracy. The original updated its warning detector and never
+// member's accuracy. The Rust library updated its warning detector and never
 // used it; here the warning does what the paper says.
 //
 // Vote: classification sums each member's normalised class probabilities
@@ -70,6 +70,7 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   // (background trees are not shown).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
+  Result<TreeEnsembleView> tree_ensemble() const override;
   // Counters since construction or reset.
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }

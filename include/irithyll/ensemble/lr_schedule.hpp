@@ -9,7 +9,7 @@
 //                 best for more than `patience` samples (then the count restarts).
 //                 The loss compared is an average over about `patience`
 //                 samples (EWMA, alpha = 1 - 1/patience), not the last
-//                 sample's: the original compares single-sample losses, whose
+//                 sample's: the Rust library compares single-sample losses, whose
 //                 best is soon near 0 and never beaten again, so its rate
 //                 decays to the floor on any stream (Friedman r2 0.18 -> 0.87).
 //

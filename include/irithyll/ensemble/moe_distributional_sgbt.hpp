@@ -6,7 +6,7 @@
 //   mu     = sum_k r_k mu_k
 //   var    = sum_k r_k (sigma_k^2 + (mu_k - mu)^2)   (law of total variance)
 //   interval: mu +- z sqrt(var), z = Phi^-1((1 + level) / 2); the mixture is
-//   summarised by its first two moments (as the original does).
+//   summarised by its first two moments (as the Rust library does).
 //
 // Learning (x, y, w): the gate's target is the active expert with the lowest
 // Gaussian NLL  log sigma_k + (y - mu_k)^2 / (2 sigma_k^2)  (sigma floored at
@@ -22,10 +22,10 @@
 // = (sum r)^2 / sum r^2 the effective sample count, at least 30). A shadow
 // that has not won by the window's end restarts fresh, so the challenger is
 // always a model of the recent stream: after a change it beats an expert that
-// carries the old regime. The original's bound is sqrt(R^2 ln(1/delta) / 2n)
+// carries the old regime. The Rust library's bound is sqrt(R^2 ln(1/delta) / 2n)
 // over all samples after the minimum count, i.e. Hoeffding with width R for
-// values in [-R, R] (width 2R, corrected here); the inventory records no
-// restart of a losing shadow, without which a shadow as old as its expert
+// values in [-R, R] (width 2R, corrected here); it never restarts a losing
+// shadow, without which a shadow as old as its expert
 // rarely differs from it.
 //
 // Regression only. Cost: 2K DistributionalSGBTs learn per sample (4K SGBTs

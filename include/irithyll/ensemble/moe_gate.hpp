@@ -8,11 +8,11 @@
 //   g(x) = softmax(W z + b)             (K gates, one per expert)
 //
 // trained by SGD on the cross-entropy towards a one-hot target, the expert
-// that had the lowest loss on the sample (as the original does):
+// that had the lowest loss on the sample (as the Rust library does):
 //   dL/da_k = g_k - 1[k = best],  W_k -= lr w (g_k - 1[k = best]) z,  b_k -= ...
 // The sample weight w scales the step (first-order equal to w repeats).
 //
-// Deviation from the original, which starts from zero weights: the feature
+// Deviation from the Rust library, which starts from zero weights: the feature
 // weights start at seeded values uniform in +-0.01 (biases 0, so the first
 // sample, whose standardised values are all 0, is routed uniformly). With
 // zero weights and identical experts every expert would learn the same

@@ -9,11 +9,11 @@
 //   learn (x, y, w):
 //     1. the gate probabilities g(x) and routing r(x), before anything learns;
 //     2. every expert's prequential loss on (x, y) (squared error, or the
-//        log-loss -log p_k(y)); the gate's target is the lowest (the original's
+//        log-loss -log p_k(y)); the gate's target is the lowest (the Rust library's
 //        rule; responsibilities would need a noise model the experts lack);
 //     3. expert k learns (x, y) with weight w * n_routed * r_k (skipped when
 //        r_k = 0): the sample weight reaches the trees (SGBT scales g and h by
-//        it), so soft routing is real (the original drops the weight and every
+//        it), so soft routing is real (the Rust library drops the weight and every
 //        expert learned every sample alike). The factor n_routed (K for soft,
 //        k for topk) makes a uniform gate hand each expert the sample at its
 //        own weight w, so a 1-expert mixture is exactly an SGBT;

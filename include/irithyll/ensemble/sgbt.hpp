@@ -7,10 +7,10 @@
 // handoff of a replaced tree, tree_slot.hpp; both off by default, and then
 // the plain path only tests one flag per sample and per prediction).
 //
-// Base prediction warm-up (a deliberate change from the original): the first
+// Base prediction warm-up (a deliberate change from the Rust library): the first
 // initial_target_count samples are buffered while the base is estimated from
 // their targets; once it is fixed, the buffered samples are replayed through
-// the trees in arrival order. The original instead trains the trees against
+// the trees in arrival order. The Rust library instead trains the trees against
 // base 0 during warm-up and then switches the base on, so its early trees have
 // already absorbed part of the offset and the ensemble jumps by roughly
 // (base - 0) when the base appears. Replay gives the trees exactly the
@@ -18,7 +18,7 @@
 // and costs initial_target_count x n_features doubles once. During warm-up the
 // committee predicts the running base estimate.
 //
-// Sample weights multiply g and h (the original ignores them): a weight-w
+// Sample weights multiply g and h (the Rust library ignores them): a weight-w
 // sample moves leaf sums like w unit samples. Drift detectors see the
 // unweighted |g|. The Skip / MI variants draw from the committee's own
 // xorshift stream. For softmax committees the caller passes `offset`, the
@@ -79,7 +79,7 @@ class SGBT {
   void predict_raw_batch(std::span<const double> rows, std::size_t d, std::span<double> out) const noexcept;
   // (predict_raw, confidence): confidence = 1 / sqrt(sum over trees of
   // lr^2 / (H_leaf + lambda)), the leaf weights' variance proxy; 0 when that
-  // sum is zero or not finite (inventory, predict_with_confidence).
+  // sum is zero or not finite.
   std::pair<double, double> predict_raw_with_confidence(std::span<const double> x) const noexcept;
   double predict(std::span<const double> x) const noexcept { return loss_.transform(predict_raw(x)); }
 
@@ -97,7 +97,7 @@ class SGBT {
   const SGBTConfig& config() const { return config_; }
   // The shrinkage applied to every tree's output from now on (prediction is
   // base + lr * sum of tree outputs, so this rescales the whole committee, as
-  // the original's set_learning_rate does). REQUIRES: 0 < lr <= 1.
+  // the Rust library's set_learning_rate does). REQUIRES: 0 < lr <= 1.
   // With threads = 2, samples already queued keep the rate they were pushed
   // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
@@ -180,7 +180,7 @@ class SGBT {
   // gradient carries the target's units: on a target with spread ~5 the raw
   // |g| made Page-Hinkley fire every few hundred samples, so trees were
   // replaced before they could grow (r2 0.05 on Friedman #1 with the CLI
-  // defaults, 0.71 with drift detection off). The original monitors raw |g|.
+  // defaults, 0.71 with drift detection off). The Rust library monitors raw |g|.
   // Dividing by the target's running standard deviation (Welford) makes the
   // detectors see the same signal at every target scale; losses with bounded
   // gradients (logistic, softmax, quantile, Huber) are monitored as they are.

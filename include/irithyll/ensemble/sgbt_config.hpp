@@ -6,7 +6,7 @@
 // 50 steps at learning rate 0.1, lambda 0.3, grace 50, 32 bins, ADWIN per
 // tree, and the `auto` variant (SGBT-MI on classification losses, whose
 // hessian p(1-p) <= 1/4 makes mi_multiplier 8 train an uncertain sample twice
-// and a confident one once; standard on regression losses). The original's
+// and a confident one once; standard on regression losses). The Rust library's
 // settings are the preset "original" (sgbt_presets()).
 //
 // One source of truth: the field table sgbt_config_fields() names each field
@@ -63,13 +63,13 @@ struct SGBTConfig {
   BinStrategy bin_strategy = BinStrategy::kUniform;
   double hoeffding_r = 1.0;                  // > 0; range R in the Hoeffding bound
   std::uint32_t min_samples_leaf = 0;        // 0 = off; a split leaves each child at least this many samples
-  // Leaf controls of the original (tree_config.hpp), off by default:
+  // Leaf controls of the Rust library (tree_config.hpp), off by default:
   double max_leaf_output = 0.0;              // 0 = off; clamp every leaf value to [-m, m]
   double min_hessian_sum = 0.0;              // 0 = off; a leaf outputs 0 until its hessian sum reaches this
   double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
   double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
   std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
-  // Model and structure options of the original tree (tree_config.hpp), off by default:
+  // Model and structure options of the Rust library tree (tree_config.hpp), off by default:
   TreeLeafModel leaf_model = TreeLeafModel::kConstant;  // constant | linear (w.x + b per leaf) | adaptive (promoted when better)
   double linear_learning_rate = 0.1;         // (0, 1]; normalised LMS step of linear leaves
   std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)

@@ -92,6 +92,8 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   std::string tree_label(std::size_t i) const override;
   std::string dump_tree(std::size_t i, TreeDumpFormat format, std::span<const std::string> feature_names = {},
                         std::span<const std::vector<std::string>> category_names = {}) const override;
+  // Committee c is output c (sgbt_learner_explain.cpp).
+  Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
   // x with non-finite values -> NaN and length fixed to n_features_.

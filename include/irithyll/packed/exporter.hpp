@@ -5,7 +5,7 @@
 // every child index is larger than its parent's (what the readers require).
 // Leaves carry learning_rate * leaf_value; thresholds are rounded toward -inf
 // to f32 (threshold_to_f32), so f32 features route as in the f64 model.
-// int16 scales (inventory section 2):
+// int16 scales:
 //   feature f: 32767 / max |threshold on f|, or 1.0 when f is never split on;
 //   leaves:    32767 / max |learning_rate * leaf|, or 1.0 when all are zero;
 // a threshold is stored as (thr * scale_f) as i16 computed in f32, exactly
@@ -39,12 +39,12 @@ Result<std::vector<std::uint8_t>> export_i16(const ExportModel& model);
 
 // Quantisation helpers, exposed for tests and inspection.
 // The largest f32 <= threshold: with it, x > t in f32 equals x > threshold in
-// f64 for every f32 feature x (the original rounds to nearest and misroutes
+// f64 for every f32 feature x (the Rust library rounds to nearest and misroutes
 // features equal to a threshold rounded up; see exporter.cpp).
 float threshold_to_f32(double threshold);
 float i16_feature_scale(const ExportModel& model, std::uint32_t feature);
 // trunc(thr * scale) in f32, capped at 32766 so that a saturated feature can
-// still exceed the largest threshold (see exporter.cpp; the original caps at
+// still exceed the largest threshold (see exporter.cpp; the Rust library caps at
 // 32767 and routes every sample above that threshold left).
 std::int16_t quantize_threshold(double threshold, float scale);
 float i16_leaf_scale(const ExportModel& model);

@@ -47,8 +47,8 @@ inline constexpr std::uint16_t kFeatureMask = 0x7FFFu;
 inline constexpr std::uint32_t kMaxNodesPerTree = 65535;  // child indices are u16
 inline constexpr std::uint32_t kMaxFeatures = 32768;      // feature index has 15 bits
 
-// Why a buffer was refused. The first seven mirror the original reader and are
-// reported in its order (inventory section 1); the rest are checks it lacks.
+// Why a buffer was refused. The first seven mirror the Rust library reader and are
+// reported in its order; the rest are checks it lacks.
 enum class FormatError : std::uint8_t {
   kOk = 0,
   kTruncated,

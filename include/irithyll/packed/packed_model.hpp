@@ -4,7 +4,7 @@
 // by each tree's depth and allocation-free.
 //
 // Paths, all giving identical results (f32: bit-identical, same summation
-// order as the original; int16: same integer sums):
+// order as the Rust library; int16: same integer sums):
 //   predict_ref        the freestanding view's literal walk (the semantics)
 //   predict            one sample: with AVX-512 (and a model the heap table
 //                      takes) every split of a tree compared at once, then
@@ -23,7 +23,7 @@
 // do the same work for 16 rows (batch) or 16 split slots (single) per
 // instruction. Memory: 16 bytes per node (table + f32 and i32 leaf values),
 // 832 bytes per tree for the heap tables when depth <= 6 and features <= 16,
-// and the original bytes.
+// and the Rust library bytes.
 //
 // Features are f32; a call with fewer than required_features() values is
 // refused (single paths return NaN, batch paths a Status) and reads nothing.

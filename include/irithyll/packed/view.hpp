@@ -3,20 +3,20 @@
 //
 // FREESTANDING (see format.hpp): no heap, no exceptions, no OS headers.
 //
-// Validation (parse) reports the original reader's errors in its order
-// (inventory section 1: size, magic, version, table, node area, offsets,
+// Validation (parse) reports the Rust library reader's errors in its order
+// (size, magic, version, table, node area, offsets,
 // child indices, feature indices), then ours: every tree must be exactly one
 // binary tree rooted at node 0 whose children come after their parent (the
 // BFS order every exporter writes), so no node is reachable twice, none is
 // orphaned, there is no cycle, and traversal ends within the tree's depth.
-// The original accepts cyclic files and then loops forever; we refuse them.
-// The original also refuses a buffer that is not 4-byte aligned because it
+// The Rust library accepts cyclic files and then loops forever; we refuse them.
+// The Rust library also refuses a buffer that is not 4-byte aligned because it
 // casts in place; we read every field with memcpy, so any alignment works.
 //
 // The structure check needs one u16 per node of the largest tree as scratch
 // (the caller's: a static array on a microcontroller, a vector on a host).
 //
-// Prediction: predict_ref follows the original literally (walk while not a
+// Prediction: predict_ref follows the Rust library literally (walk while not a
 // leaf). predict runs exactly max_depth() steps per tree with no
 // data-dependent branch: a leaf keeps its index, so short paths idle. Cost:
 // n_trees * max_depth node reads (12 B or 8 B each). Memory: the view is a
@@ -81,7 +81,7 @@ class I16View {
   std::uint32_t tree_nodes(std::uint32_t tree) const noexcept;
   const std::uint8_t* node(std::uint32_t tree, std::uint32_t index) const noexcept;
 
-  // The original's literal semantics: each comparison quantises the feature
+  // The Rust library's literal semantics: each comparison quantises the feature
   // inline as (x * scale_f) as i16 in f32 arithmetic.
   FormatError predict_ref(const float* x, std::size_t n_x, float* out) const noexcept;
   // Branch-free bounded traversal; same result as predict_ref (quantising is a
@@ -90,7 +90,7 @@ class I16View {
   // Integer-only traversal over already quantised features; returns the
   // summed leaves (i32, cannot overflow: 65535 * 32767 < 2^31).
   FormatError predict_prequantized(const std::int16_t* q, std::size_t n_q, std::int32_t* sum) const noexcept;
-  // base + sum / leaf_scale, in f32 like the original.
+  // base + sum / leaf_scale, in f32 like the Rust library.
   float dequantize(std::int32_t sum) const noexcept {
     return info_.base_prediction + static_cast<float>(sum) / leaf_scale();
   }

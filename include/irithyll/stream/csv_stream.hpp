@@ -120,6 +120,10 @@ struct CsvOptions {
 
 // Rows and bytes of look-ahead at most: memory stays bounded on any input.
 inline constexpr std::uint64_t kMaxLookaheadBytes = std::uint64_t{64} << 20;
+// On a live input (a pipe, FIFO or terminal) the look-ahead also ends once it
+// holds a row and nothing arrives for this long: `tail -f log | irithyll eval`
+// starts at once, while a file and a pipe fed at full speed read the same rows.
+inline constexpr int kLiveLookaheadIdleMs = 500;
 
 // The table reader behind the Stream interface, with what only it knows.
 class TableStream : public Stream {

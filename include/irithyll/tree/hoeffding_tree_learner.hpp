@@ -58,6 +58,7 @@ class HoeffdingTreeLearner final : public Learner, public VfdtTreeModel {
   // TreeModel: its one tree (none before the feature count is known).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
+  Result<TreeEnsembleView> tree_ensemble() const override;
   // nullptr until the number of features is known.
   const Vfdt* tree() const { return tree_.has_value() ? &*tree_ : nullptr; }
 

@@ -13,7 +13,7 @@
 
 namespace irithyll {
 
-// What a leaf predicts (inventory 10.5). kConstant: the Newton weight
+// What a leaf predicts. kConstant: the Newton weight
 // -G/(H+lambda). kLinear: that weight plus w.(x - mean_x), w learned online
 // (hoeffding_tree.hpp). kAdaptive: constant until the linear shadow's running
 // second-order loss beats it by a Hoeffding margin, then linear.
@@ -36,7 +36,7 @@ struct TreeConfig {
   double min_child_hessian = 1.0;     // >= 0; each child's hessian sum must reach this
   std::uint32_t min_samples_leaf = 0; // 0 = off; each child must hold at least this many of the leaf's binned samples
   BinStrategy bin_strategy = BinStrategy::kUniform;
-  // Leaf controls of the original (inventory 10.3), all off by default; a
+  // Leaf controls of the Rust library, all off by default; a
   // config with any of them set encodes an options block (see encode()).
   double max_leaf_output = 0.0;       // 0 = off, else > 0: every leaf value is clamped to [-m, m]
   double min_hessian_sum = 0.0;       // 0 = off, else > 0: a leaf outputs 0 until its hessian sum reaches this
@@ -51,12 +51,12 @@ struct TreeConfig {
   // child weights break the order is dropped) and on leaf values (each node
   // carries bounds its leaves are clamped into).
   std::vector<std::int8_t> monotone;
-  // Model and structure options of the original (inventory 10.3/10.5), off by
+  // Model and structure options of the Rust library, off by
   // default; any of them set encodes the options block at version 2.
   TreeLeafModel leaf_model = TreeLeafModel::kConstant;
   double linear_learning_rate = 0.1;     // (0, 1]; NLMS step of linear leaves (fraction of the way to the sample's Newton target)
   // 0 = off, else every this many samples (rounded up to a multiple of
-  // grace_period: the original requires >= grace_period; any value is
+  // grace_period: the Rust library requires >= grace_period; any value is
   // accepted here and rounded, so a smaller one means every grace period) a leaf at the depth ceiling re-scores its
   // parent's split on the two children's histograms and replaces it when
   // another split beats it by the Hoeffding bound. Leaves at the ceiling then

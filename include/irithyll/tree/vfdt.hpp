@@ -113,6 +113,12 @@ class Vfdt {
   // Adds, per feature, the number of internal nodes splitting on it.
   // REQUIRES: counts.size() >= n_features().
   void add_split_counts(std::span<std::uint64_t> counts) const;
+  // Appends the tree for explanation (vfdt_explain.cpp): classification one
+  // view per class c (output c, leaf value = the leaf's class-c weight
+  // share, the majority-class probability), regression one view of the leaf
+  // means (output 0); each with `scale`. Multiway nodes become chains of
+  // one-code category splits. NotSupported for linear leaves.
+  Status append_tree_views(std::vector<TreeView>& out, double scale) const;
 
  private:
   // Routing kinds: x <= threshold (or NaN) goes to a, else b; multiway:

@@ -13,28 +13,28 @@
 //   mLSTM (Beck et al. 2024)          S <- f S + k (i v)^T
 //   DeltaProduct (Siems et al. 2025)  S <- g S; then n delta steps with their own (kh_j, v_j, beta_j)
 //   RWKV-7 (Peng et al. 2025)         D = diag(w) S; S <- D - (a (.) kh)(D^T kh)^T + k~ v^T
-//                                     (decay first, the original's order), or with
+//                                     (decay first, the Rust library's order), or with
 //                                     mode.rwkv7_upstream_order (the RWKV-7 paper's reference)
 //                                     S <- D - (a (.) kh)(S^T kh)^T + k~ v^T; w in (0.6, 1), a = sigmoid(W_a x), kh = k/|k|,
 //                                     k~ = k (.) (1 + alpha (a - 1)) with the constant alpha
-//                                     = mode.rwkv7_removal (the original's learned key scale xi
+//                                     = mode.rwkv7_removal (the Rust library's learned key scale xi
 //                                     is fixed at 1: this layer has no gradient path)
 //   HGRN2 (Qin et al. 2024)           S <- diag(lb + (1-lb) sigmoid(W x)) S + k v^T
 //   LogLinear (Guo et al. 2026)       Fenwick stack of leaves kh v^T, o = sum_l lambda_l S_l^T q
-//                                     (the original's counter form: no decay, token merged into buckets)
+//                                     (the Rust library's counter form: no decay, token merged into buckets)
 //   LogLinearMamba2 (Guo et al. 2026) the paper's variant (loglinear_paper.hpp): dt = softplus(w . x),
 //                                     every level S_l <- e^-dt S_l, the token's own level 0 += dt k v^T
 //   LogLinearGatedDeltaNet (same)     every level S_l <- g (I - beta kh kh^T) S_l, level 0 += beta kh v^T,
 //                                     g, beta = sigmoid(w . x); both read o = sum_l lambda_l S_l^T q
 //
 // Every mode reads after its update (o_t includes token t), LogLinear
-// included: the leaf is pushed, then the level mix is read. The original's
+// included: the leaf is pushed, then the level mix is read. The Rust library's
 // multi-head path already did so, while its single-head layer read before the
 // push; here both (this layer and LogLinearAttention) read after, which is
 // also the output that LogLinearAttention::train_one optimises.
 // Delta-family, HGRN2 and LogLinear outputs pass through tanh after W_out.
 //
-// RWKV's exp(k) write is computed as exp(min(k, 20)): the original wrote
+// RWKV's exp(k) write is computed as exp(min(k, 20)): the Rust library wrote
 // exp(k) unclamped and reached 1e103 at input scale 1e3 and inf at 1e4; with
 // the clamp every state entry stays finite for any finite input.
 //
@@ -44,7 +44,7 @@
 // and the matvecs widen each word exactly in registers (kernels_hi32.hpp).
 // So the layer is the f64 layer whose weights happen to lie on that grid, and
 // an f64 reference fed the same weight values matches it to rounding, while
-// the weight bytes streamed per token halve. (The original stored f64
+// the weight bytes streamed per token halve. (The Rust library stored f64
 // weights. Checkpoints of this layer from before, version 1 with f64 and
 // version 2 with f32 weights, are rounded onto the grid on decode.) The
 // layer is not trained by gradient, so 21 bits of a random projection lose

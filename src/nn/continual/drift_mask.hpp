@@ -6,7 +6,7 @@
 // order within nth_element) are frozen, frozen sets accumulate across drifts,
 // and frozen gradients are zeroed. unfreeze_all() lifts the mask.
 //
-// The original sorted all n importances for every mask update, O(n^2) in its
+// The Rust library sorted all n importances for every mask update, O(n^2) in its
 // implementation (124 ms at n = 10,000). Selection here is std::nth_element on
 // a preallocated index array: O(n) expected, no allocation.
 // Cost O(n) per update and per drift; memory n doubles + n u32 + n bytes.

@@ -19,7 +19,7 @@
 // update (on_drift itself cannot touch the parameters).
 //
 // Selection is std::nth_element on a preallocated index array, O(groups)
-// expected, where the original sorted (13 ms per regeneration at 10,000).
+// expected, where the Rust library sorted (13 ms per regeneration at 10,000).
 // Cost O(n) per update; memory n/group_size doubles + indices. No allocation
 // after construction. Thread safety: one owner.
 #pragma once

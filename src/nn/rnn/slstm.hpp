@@ -10,10 +10,10 @@
 //
 // Invariant: n_t >= 1. One of f', i' equals 1 each step, so either n_t =
 // n_{t-1} + i' or n_t >= 1, and n_0 = 1; hence the division is always safe and
-// |h| <= 1 (c_t/n_t is a weighted mean of z values). The original guards with
+// |h| <= 1 (c_t/n_t is a weighted mean of z values). The Rust library guards with
 // max(|n|, 1e-6 e^{-m}); we keep a 1e-300 floor only against hostile decoded state.
 //
-// The paper allows f = sigmoid or exp; the original uses exp only. With exp and
+// The paper allows f = sigmoid or exp; the Rust library uses exp only. With exp and
 // a positive forget bias (its default 1.0, or the recommended 3..6) f > 1, so
 // old contributions grow geometrically, i' -> 0 and the memory freezes on the
 // first inputs (in our tests one-step sine prediction falls to the memoryless

@@ -12,7 +12,7 @@
 //
 // added to its input current. A neuron that falls silent is pushed back toward
 // threshold and a saturated one is held back, which is what keeps the hidden
-// layer alive under e-prop (the original's float gate scaled weights with a
+// layer alive under e-prop (the Rust library's float gate scaled weights with a
 // modulation that *grows* with activity, so it could not rescue a silent layer).
 // Integer-only; O(n) per step. Thread safety: one owner.
 #pragma once

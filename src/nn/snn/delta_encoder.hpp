@@ -3,7 +3,7 @@
 // reference. Afterwards UP fires when x - ref > threshold and DOWN when
 // x - ref < -threshold, and a firing channel moves the reference to x.
 //
-// The original stores every input as the new reference, so a slow signal whose
+// The Rust library stores every input as the new reference, so a slow signal whose
 // per-step change stays under the threshold never spikes at all; moving the
 // reference only on a spike (a level-crossing encoder) lets slow drifts
 // accumulate until they are reported. Integer-only; O(n) per step, no

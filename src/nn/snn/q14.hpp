@@ -2,11 +2,12 @@
 // an int16_t spans [-2, 2). Products are formed in 32 or 64 bits and shifted
 // back with round-half-up, (a*b + 2^13) >> 14.
 //
-// The original design shifts with a plain arithmetic >> 14, which floors:
+// The Rust library shifts with a plain arithmetic >> 14, which floors:
 // every product of a negative value rounds away from zero, so tiny negative
 // updates (-1 units) survive while tiny positive ones vanish. Summed over
 // thousands of e-prop steps that bias drags weights and membranes down, one
-// cause of the silenced hidden layer recorded in the inventory (section 20).
+// cause of the Rust library's silenced hidden layer (rate 0.02 -> 0.0001 in
+// 10,000 steps on a sine target).
 // Rounding to nearest removes the bias.
 //
 // Also here: the leaky integrate-and-fire step with subtract reset and the
@@ -35,7 +36,7 @@ constexpr std::int32_t sat32(std::int64_t x) noexcept {
 constexpr std::int32_t mul(std::int32_t a, std::int32_t b) noexcept { return (a * b + kHalf) >> 14; }
 constexpr std::int64_t mul64(std::int64_t a, std::int64_t b) noexcept { return (a * b + kHalf) >> 14; }
 
-// Leaky integrate-and-fire with subtract reset (inventory section 20):
+// Leaky integrate-and-fire with subtract reset:
 // v' = v*alpha + current; spike when v' >= threshold, then v' -= threshold;
 // the membrane saturates to int16. `pre` receives v' before the reset (what
 // the surrogate derivative is evaluated at).

@@ -12,7 +12,7 @@
 // weights via eprop_kernels.hpp with learning signal L_j = sum_k B[j][k]
 // err_k, and the readout delta rule W_out[k][j] += eta_out * err_k * z_j with
 // z_j <- z_j*kappa_out + (1-kappa_out)*spike_j, the exact gradient of the leaky readout
-// (the original updates only on the current spike, ignoring that m_k also
+// (the Rust library updates only on the current spike, ignoring that m_k also
 // holds every earlier spike, which learns far more slowly). The readout is
 // normalised by (1-kappa_out) so m_k and z_j stay in int16 range at any rate.
 // Each output also has a learned bias, y_k = sat16(m_k + b_k) with

@@ -8,7 +8,7 @@
 //   s4d_inv_complex   a_n = -1/2 + i (N/pi)(N/(2n+1) - 1)   (S4D-Inv, Gu et al. 2022 eq. 9)
 //
 // Complex initialisers write interleaved pairs [log(-Re a), Im a] per state.
-// The original's S4D-Inv complex formula was never pinned down; this one is the
+// The Rust library's S4D-Inv complex formula was never pinned down; this one is the
 // paper's. O(N), allocation-free (caller buffers), thread-safe.
 #pragma once
 

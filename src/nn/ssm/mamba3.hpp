@@ -17,7 +17,7 @@
 //   elsewhere; SISO has R = 1 and W_Y = 1.)
 // (SISO broadcasts y_g to every channel of the group.) A_n from S4D-Inv complex.
 //
-// The original's MIMO path with rank > 1 indexes B[n*rank + p mod rank] * x_p,
+// The Rust library's MIMO path with rank > 1 indexes B[n*rank + p mod rank] * x_p,
 // which is a rank-1 update with a re-labelled B, and normalises C only; here
 // the input really is the rank-R matrix B_g X_g^T and BCNorm covers both B and C.
 //

@@ -8,7 +8,7 @@
 //
 // A_n = -exp(log_a_n) with log_a from mamba_init (ln(n+1)). A is shared by the
 // channels (it is not trained here, so per-channel copies would be identical),
-// which is what lets one step cost N exps rather than d_in*N (the original
+// which is what lets one step cost N exps rather than d_in*N (the Rust library
 // recomputes e^{Delta A} for every channel and state).
 //
 // The biases b_B, b_C are an addition to the paper's bias-free projections:

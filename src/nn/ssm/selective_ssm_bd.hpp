@@ -12,7 +12,7 @@
 // row scaled to L1 norm <= 1 and the off-diagonal part to at most half of the
 // diagonal magnitude. With Delta <= 1 that makes I + Delta A_b a contraction
 // in the infinity norm (row sums 1 - Delta(|a_ii| - sum_j|a_ij|) < 1), so the
-// Euler step is stable; the original leaves Delta unbounded, where Euler
+// Euler step is stable; the Rust library leaves Delta unbounded, where Euler
 // diverges for Delta |a_ii| > 2.
 //
 // Cost per step O(N d_in m) + projections 2 N d_in; state d_in N doubles

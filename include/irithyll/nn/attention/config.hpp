@@ -35,7 +35,7 @@ enum class AttentionKind : std::uint8_t {
   kLogLinear,
   // The paper's two variants (loglinear_paper.hpp): each level carries the
   // inner rule's decay / delta transition, the current token has a level of
-  // its own. kLogLinear above is the original's counter form.
+  // its own. kLogLinear above is the Rust library's counter form.
   kLogLinearMamba2,
   kLogLinearGatedDeltaNet,
 };
@@ -54,7 +54,7 @@ struct AttentionMode {
   std::uint32_t max_levels = 32;     // LogLinear (all three forms) Fenwick depth L, 1..62
   double lambda_init = -1.0;         // LogLinear lambda bias; < 0 means 1/L
   double rwkv7_removal = 0.5;        // RWKV-7 alpha in k~ = k (1 + alpha (a - 1)), in [0, 1]
-  // RWKV-7 order of decay and removal. false (default, the original's):
+  // RWKV-7 order of decay and removal. false (default, the Rust library's):
   // decay first, the removal reads the decayed state D = diag(w) S. true: the
   // upstream order of the RWKV-7 paper's reference, S <- diag(w) S - (a kh)(S^T kh)^T
   // + k~ v^T, the removal reading the un-decayed state. Name "rwkv7:upstream".

@@ -8,7 +8,7 @@
 //   o = tanh(sum_l lambda_l S_l^T q)                                 (d_value outputs)
 //
 // Read semantics: forward reads AFTER the push, the same as the multi-head
-// layer and as the output train_one optimises. (The original's single-head
+// layer and as the output train_one optimises. (The Rust library's single-head
 // forward read before the push while its multi-head path and train_one read
 // after; we use one semantics everywhere.) query_readonly reads the current
 // state without pushing.
@@ -56,7 +56,7 @@
 
 namespace irithyll::nn {
 
-// kCounter: the original's counter form (fenwick.hpp); the others are the
+// kCounter: the Rust library's counter form (fenwick.hpp); the others are the
 // paper's Log-Linear Mamba-2 and Log-Linear Gated DeltaNet (loglinear_paper.hpp).
 enum class LogLinearForm : std::uint8_t { kCounter = 0, kMamba2 = 1, kGatedDeltaNet = 2 };
 

@@ -1,6 +1,6 @@
 // SlstmLearner ("slstm"): an sLSTM cell (slstm.hpp) run as a fixed random
 // recurrent feature extractor with an RLS readout (readout/rls_head.hpp), the
-// streaming form of the original's StreamingsLSTM.
+// streaming form of the Rust library's StreamingsLSTM.
 //
 // Features for sample t: [h_t (d_hidden), x_t, 1], where h_t is the cell's
 // output for x_t; predict_one computes it with forward_predict (read-only).

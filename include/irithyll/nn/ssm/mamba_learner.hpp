@@ -1,6 +1,6 @@
 // MambaLearner ("mamba"): a streaming learner that runs a selective SSM as a
 // fixed random feature extractor over the stream and fits an RLS readout on
-// its features (the original's StreamingMamba; readout as in echo-state
+// its features (the Rust library's StreamingMamba; readout as in echo-state
 // networks, Jaeger 2001). The SSM is not trained: its input-dependent Delta, B,
 // C already make the memory selective; the readout adapts with forgetting.
 //
@@ -11,7 +11,7 @@
 // Versions: v1 (Mamba-1, ZOH, real diagonal), v3 (Mamba-3 SISO, complex,
 // exp-trapezoidal, BCNorm), v3-tustin, v3-mimo (rank-R input), bd (block-
 // diagonal transition mixing channels within blocks, selective_ssm_bd.hpp).
-// Defaults follow the original: n_state 32, RLS lambda 0.998, delta 100,
+// Defaults follow the Rust library: n_state 32, RLS lambda 0.998, delta 100,
 // warmup 10 samples (state fills before the readout trains), seed 42.
 //
 // Bad input: non-finite features are imputed as 0; a non-finite target or a

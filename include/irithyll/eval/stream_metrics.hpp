@@ -1,0 +1,108 @@
+// Metrics for drifting streams, beyond accuracy and Cohen's kappa:
+//
+//   BaselineKappa: kappa_t (Zliobaite, Bifet, Read, Pfahringer & Holmes 2015,
+//     "Evaluation methods and decision theory for classification of streaming
+//     data with temporal dependence") against the no-change classifier (it
+//     predicts the previous true label), and kappa_m (Bifet, de Francisci
+//     Morales, Read, Holmes & Pfahringer 2015) against the majority-class
+//     classifier, both kappa = (acc - acc_baseline) / (1 - acc_baseline).
+//     Both baselines run prequentially like the model: the majority class is
+//     the most frequent label seen *before* each sample (ties to the lowest
+//     index), not the hindsight majority, and on the first sample both
+//     baselines have nothing to predict and count as wrong. All accuracies
+//     share the denominator n. kappa is 0 while acc_baseline = 1.
+//   BalancedAccuracy: the mean recall over the classes that occurred as true
+//     labels (scikit-learn's balanced_accuracy_score).
+//   RocAuc: binary ROC AUC, exact over every sample seen (ties count 1/2, as
+//     in scikit-learn's roc_auc_score): a sorted map from score to (positive,
+//     negative) counts, so memory grows with the number of distinct scores
+//     (16 + ~48 bytes each) and auc() walks it, O(distinct scores).
+//     update is O(log distinct scores). 0.5 until both classes have occurred.
+//   Mape / Smape: mean absolute percentage error 100 |y - p| / |y| (samples
+//     with y = 0 are skipped and counted in skipped()), and the symmetric
+//     form 100 * 2 |y - p| / (|y| + |p|) (0 when both are 0), River's
+//     definitions.
+//
+// Per-class precision and recall are in class_report.hpp (ClassificationMetrics).
+// Thread safety: one owner each.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace irithyll {
+
+class BaselineKappa {
+ public:
+  void update(std::size_t truth, std::size_t predicted);
+  std::uint64_t count() const noexcept { return n_; }
+  double accuracy() const noexcept;
+  double no_change_accuracy() const noexcept;  // the no-change classifier's
+  double majority_accuracy() const noexcept;   // the prequential majority classifier's
+  double kappa_t() const noexcept;
+  double kappa_m() const noexcept;
+  void reset() noexcept;
+
+ private:
+  std::uint64_t n_ = 0, correct_ = 0, nc_correct_ = 0, maj_correct_ = 0;
+  bool has_previous_ = false;
+  std::size_t previous_ = 0;
+  std::size_t majority_ = 0;
+  std::vector<std::uint64_t> class_counts_;
+};
+
+class BalancedAccuracy {
+ public:
+  void update(std::size_t truth, std::size_t predicted);
+  double value() const noexcept;
+  std::uint64_t count() const noexcept { return n_; }
+  void reset() noexcept;
+
+ private:
+  std::uint64_t n_ = 0;
+  std::vector<std::uint64_t> support_, hits_;
+};
+
+class RocAuc {
+ public:
+  // score: the model's score for the positive class (finite); positive: the
+  // true label is the positive class. A non-finite score is ignored.
+  void update(bool positive, double score);
+  double auc() const noexcept;
+  std::uint64_t count() const noexcept { return pos_ + neg_; }
+  std::size_t distinct_scores() const noexcept { return by_score_.size(); }
+  void reset() noexcept;
+
+ private:
+  std::map<double, std::pair<std::uint64_t, std::uint64_t>> by_score_;  // score -> (pos, neg)
+  std::uint64_t pos_ = 0, neg_ = 0;
+};
+
+class Mape {
+ public:
+  void update(double y, double prediction) noexcept;
+  double value() const noexcept { return n_ == 0 ? 0.0 : 100.0 * sum_ / static_cast<double>(n_); }
+  std::uint64_t count() const noexcept { return n_; }
+  std::uint64_t skipped() const noexcept { return skipped_; }
+  void reset() noexcept { *this = Mape(); }
+
+ private:
+  double sum_ = 0.0;
+  std::uint64_t n_ = 0, skipped_ = 0;
+};
+
+class Smape {
+ public:
+  void update(double y, double prediction) noexcept;
+  double value() const noexcept { return n_ == 0 ? 0.0 : 100.0 * sum_ / static_cast<double>(n_); }
+  std::uint64_t count() const noexcept { return n_; }
+  void reset() noexcept { *this = Smape(); }
+
+ private:
+  double sum_ = 0.0;
+  std::uint64_t n_ = 0;
+};
+
+}  // namespace irithyll

@@ -1,0 +1,156 @@
+// TreeExplainer: exact Shapley values of a tree model's raw output, per
+// feature (SHAP; Lundberg et al., "From local explanations to global
+// understanding with explainable AI for trees", Nature Machine Intelligence
+// 2020).
+//
+// Path-dependent (explain_one): Algorithm 2 of the paper (TreeSHAP). The
+// value of a feature subset S is E[f(x) | x_S] computed the way the tree
+// splits its training data: at a split on a feature in S, x's branch; on any
+// other, both branches weighted by their cover (the training weight that
+// reached them, TreeNodeView::cover). Cost O(T L D^2) per row for T trees
+// of L leaves and depth D; contributions sum to raw - base_value.
+//
+// Interventional (explain_one_interventional, after set_background): the
+// value of S is the mean over background rows r of f(x_S, r_rest), S taking
+// x's values and the rest r's (the paper's Interventional Tree SHAP). Per
+// background row and tree, only the features on which x and r route
+// differently branch; a leaf reached with a features taken from x and b from
+// r adds (a-1)! b! / (a+b)! of its value to each of the first and subtracts
+// a! (b-1)! / (a+b)! from each of the second. Cost O(T R L D) per row for R
+// background rows; contributions sum to raw - the background's mean raw.
+//
+// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) can be
+// explained; routing (missing values, category sets) is exactly the
+// learner's. Trees deeper than kMaxDepth are refused.
+//
+// Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
+// the tables: sum over leaves of 2^u u doubles (u <= depth distinct features).
+// Thread safety: one thread at a time (explain_* use mutable scratch);
+// copies are independent.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "irithyll/core/status.hpp"
+#include "irithyll/learner.hpp"
+#include "irithyll/tree_model.hpp"
+
+namespace irithyll {
+
+class TreeExplainer {
+ public:
+  static constexpr std::size_t kMaxDepth = 256;
+  // The table form (see below) is used while every leaf's path has at most
+  // kTableMaxUnique distinct features and all tables together hold at most
+  // kTableMaxEntries doubles (64 MB); otherwise Algorithm 2 runs.
+  static constexpr std::size_t kTableMaxUnique = 10;
+  static constexpr std::size_t kTableMaxEntries = std::size_t{1} << 23;
+
+  // Validates the view (child indices after their parent and in range, each
+  // node one parent, features < n_features, finite values and covers,
+  // depth <= kMaxDepth); errors name `model_name` and the tree.
+  static Result<TreeExplainer> make(const TreeEnsembleView& view, const std::string& model_name);
+  // The learner's trees (TreeModel::tree_ensemble). An error naming the
+  // learner when it has no trees.
+  static Result<TreeExplainer> make(const Learner& learner);
+
+  std::size_t n_features() const { return n_features_; }
+  std::size_t n_outputs() const { return bias_.size(); }
+  const std::vector<std::string>& output_names() const { return output_names_; }
+  const std::string& raw_scale() const { return raw_scale_; }
+  std::size_t n_trees() const { return n_trees_; }
+
+  // Raw output `output` for x (what the contributions sum to).
+  // REQUIRES (checked, InvalidArgument): x.size() == n_features(),
+  // output < n_outputs(), phi.size() == n_features().
+  Result<double> predict_raw(std::span<const double> x, std::size_t output) const;
+  // E[f] under the covers: the path-dependent base value.
+  double base_value(std::size_t output) const { return expected_[output]; }
+  // Writes phi (path-dependent) and returns raw = base_value + sum(phi).
+  // Uses the precomputed tables when built (tree_shap_table.cpp: Fast
+  // TreeSHAP v2, Yang 2021; O(T (N + L D)) per row, N nodes), else
+  // Algorithm 2.
+  Result<double> explain_one(std::span<const double> x, std::size_t output, std::span<double> phi) const;
+  // Algorithm 2 always: the reference the tables are tested against.
+  Result<double> explain_one_ref(std::span<const double> x, std::size_t output, std::span<double> phi) const;
+  bool has_tables() const { return tables_; }
+
+  // Background rows, row-major (n_rows x n_features), for the
+  // interventional form; values are copied. InvalidArgument when empty or
+  // of the wrong width.
+  Status set_background(std::span<const double> rows, std::size_t n_rows);
+  bool has_background() const { return n_background_ > 0; }
+  // Mean raw output over the background rows. REQUIRES: has_background().
+  double background_base_value(std::size_t output) const { return background_base_[output]; }
+  // Writes phi (interventional) and returns raw. FailedPrecondition-like
+  // InvalidArgument without a background.
+  Result<double> explain_one_interventional(std::span<const double> x, std::size_t output,
+                                            std::span<double> phi) const;
+
+ private:
+  // Layout: every tree's nodes in one array; an internal node's children
+  // are absolute indices; a leaf's value is pre-multiplied by its tree's
+  // scale; frac_left/right = child cover / (sum of both), 1/2 each when
+  // both covers are 0.
+  struct Node {
+    double threshold;
+    std::uint64_t mask;
+    double value;
+    double frac_left, frac_right;
+    std::int32_t feature;  // < 0: leaf
+    std::uint32_t left, right;
+    bool categorical;
+  };
+  struct PathElement {
+    std::int32_t feature;
+    double zero_fraction, one_fraction, weight;
+  };
+
+  TreeExplainer() = default;
+  Status check_args(std::span<const double> x, std::size_t output, std::span<double> phi) const;
+  std::span<const double> clean(std::span<const double> x) const;
+  std::uint32_t leaf_of(std::uint32_t root, std::span<const double> x) const noexcept;
+  void tree_shap(std::uint32_t n, std::span<const double> x, std::span<double> phi, PathElement* parent,
+                 std::size_t unique_depth, double zero_fraction, double one_fraction, std::int32_t feature) const;
+  void interventional(std::uint32_t n, std::span<const double> x, std::span<const double> r, std::span<double> phi,
+                      std::size_t nx, std::size_t nr) const;
+  void build_tables();
+  void fill_leaf_table(double value, const std::vector<double>& z, double* out) const;
+  void table_shap(std::uint32_t begin, std::uint32_t end, std::span<const double> x, std::span<double> phi) const;
+  double weight(std::size_t p, std::size_t q) const { return coef_[p * (max_depth_ + 1) + q]; }
+
+  std::size_t n_features_ = 0, n_trees_ = 0, max_depth_ = 0;
+  bool nonfinite_is_missing_ = true;
+  std::string raw_scale_;
+  std::vector<std::string> output_names_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<std::uint32_t>> roots_, ends_;  // per output: each tree's [root, end) in nodes_
+  std::vector<double> bias_, expected_;
+  // Interventional: p! q! / (p + q + 1)! for p, q <= max_depth_.
+  std::vector<double> coef_;
+  std::vector<double> background_;
+  std::size_t n_background_ = 0;
+  std::vector<double> background_base_;
+  // Tables (tree_shap_table.cpp). Per node: its split feature's position on
+  // its path (internal), or its table's offset, first feature and u (leaf).
+  // A leaf's table is 2^u rows (H) of u contributions (already times the
+  // leaf value), its features in leaf_features_.
+  bool tables_ = false;
+  std::vector<std::uint8_t> position_, leaf_u_;
+  std::vector<std::uint32_t> leaf_row_;
+  std::vector<std::size_t> leaf_table_;
+  std::vector<std::int32_t> leaf_features_;
+  std::vector<double> table_;
+  // Scratch.
+  mutable std::vector<PathElement> path_;
+  mutable std::vector<double> clean_x_;
+  mutable std::vector<std::uint32_t> hot_;  // table form: per node, the positions x follows
+  mutable std::vector<std::uint8_t> origin_;   // interventional: per feature 0 / 1 = from x / 2 = from r
+  mutable std::vector<std::int32_t> on_path_;  // interventional: features in the sets
+};
+
+}  // namespace irithyll

@@ -1,0 +1,96 @@
+// Linear models fitted by stochastic gradient descent, one step per sample:
+//   linear_regression    squared loss (gradient p - y, no factor 2)
+//   logistic_regression  log loss on sigmoid(w.z + b); two classes use one
+//                        output, more classes one-vs-rest (probabilities
+//                        are the sigmoids normalised to sum to 1)
+//   softmax_regression   multinomial log loss on softmax(W z + b)
+//
+// Per sample, with z the standardised features (Standardizer), g the loss
+// gradient of an output times the sample weight, clipped to +-1e12:
+//   coefficient j: grad = g z_j + l2 w_j; w_j -= step(grad);
+//                  then L1 by the cumulative penalty of Tsuruoka, Tsujii &
+//                  Ananiadou 2009 (w_j clipped at 0; exact zeros)
+//   intercept:     step(g) at the intercept learning rate (never regularised)
+// step() is the optimiser: sgd eta*grad; adagrad eta*grad/(sqrt(G)+1e-8)
+// with G the running sum of squared gradients (Duchi et al. 2011); adam with
+// beta1 0.9, beta2 0.999, epsilon 1e-8 and bias correction (Kingma & Ba 2015).
+// eta follows the schedule (t = 1, 2, ...): constant; inverse-scaling
+// eta/sqrt(t); optimal eta/(1 + eta alpha (t - 1)) with alpha = l2 (1e-4 when
+// l2 is 0), Bottou's 1/(alpha (t0 + t)) with t0 set so that it starts at the
+// learning rate (Bottou 2012, "Stochastic gradient descent tricks", eq. 10).
+// The intercept's rate follows the same schedule from intercept-lr.
+//
+// Cost O(n_out * d) per sample; nothing allocated per sample.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/linear/linear_core.hpp"
+
+namespace irithyll {
+
+enum class SgdOptimizer : std::uint8_t { kSgd = 0, kAdam = 1, kAdagrad = 2 };
+enum class SgdSchedule : std::uint8_t { kConstant = 0, kInverseScaling = 1, kOptimal = 2 };
+
+struct SgdLinearConfig {
+  SgdOptimizer optimizer = SgdOptimizer::kSgd;
+  double learning_rate = 0.01;
+  SgdSchedule schedule = SgdSchedule::kConstant;
+  double l1 = 0.0;
+  double l2 = 0.0;
+  bool intercept = true;
+  double intercept_lr = 0.01;
+  bool standardize = true;
+};
+
+class SgdLinear : public LinearCore {
+ public:
+  using Config = SgdLinearConfig;
+  static std::span<const ConfigField<Config>> config_fields();
+  const Config& config() const { return config_; }
+  void encode(ByteWriter& out) const override;
+  Status decode(ByteReader& in) override;
+
+ protected:
+  enum class Loss : std::uint8_t { kSquared, kLogistic, kSoftmax };
+  SgdLinear(Loss loss) : loss_(loss) {}
+  Status init(const Config& config, const LearnerContext& context);
+  void update(std::span<const double> z, double y, double weight) override;
+  void link(std::span<const double> scores, std::span<double> proba) const override;
+
+ private:
+  void step_output(std::size_t k, double g, std::span<const double> z, double eta, double eta_b, double bc1,
+                   double bc2);
+  Config config_;
+  Loss loss_;
+  mutable std::vector<double> grad_;  // per-output loss gradients
+};
+
+class LinearRegressionLearner final : public SgdLinear {
+ public:
+  static constexpr std::string_view kName = "linear_regression";
+  LinearRegressionLearner() : SgdLinear(Loss::kSquared) {}
+  static Result<std::unique_ptr<LinearRegressionLearner>> make(const Config& config, const LearnerContext& context);
+  std::string_view name() const override { return kName; }
+};
+
+class LogisticRegressionLearner final : public SgdLinear {
+ public:
+  static constexpr std::string_view kName = "logistic_regression";
+  LogisticRegressionLearner() : SgdLinear(Loss::kLogistic) {}
+  static Result<std::unique_ptr<LogisticRegressionLearner>> make(const Config& config, const LearnerContext& context);
+  std::string_view name() const override { return kName; }
+};
+
+class SoftmaxRegressionLearner final : public SgdLinear {
+ public:
+  static constexpr std::string_view kName = "softmax_regression";
+  SoftmaxRegressionLearner() : SgdLinear(Loss::kSoftmax) {}
+  static Result<std::unique_ptr<SoftmaxRegressionLearner>> make(const Config& config, const LearnerContext& context);
+  std::string_view name() const override { return kName; }
+};
+
+}  // namespace irithyll

@@ -1,0 +1,62 @@
+"""explain_one / explain_many (TreeSHAP): contributions add up to the raw
+prediction, by feature name; classes; DataFrames; models without trees."""
+import math
+
+import pytest
+
+from irithyll import ensemble, nn, tree
+from conftest import need_module, stream
+
+
+def trained(cls, classification, n=800, **kw):
+    model = cls(seed=1, **kw)
+    for x, y in stream(n, seed=4, classification=classification):
+        model.learn_one(x, y)
+    return model
+
+
+def test_explain_one_sums_to_the_regression_prediction():
+    model = trained(ensemble.SGBTRegressor, False, n_steps=10, grace_period=50)
+    x = {"a": 0.9, "b": 0.1, "c": 0.5}
+    e = model.explain_one(x)
+    assert set(e) == {"base", "contributions", "raw"}
+    assert list(e["contributions"]) == ["a", "b", "c"]
+    total = e["base"] + sum(e["contributions"].values())
+    assert math.isclose(total, e["raw"], abs_tol=1e-9)
+    assert math.isclose(e["raw"], model.predict_one(x), abs_tol=1e-9)  # squared loss: raw = prediction
+    assert abs(e["contributions"]["a"]) > abs(e["contributions"]["c"])  # y = 2a - b + 0.1c
+    missing = model.explain_one({"a": 0.9})  # absent features are missing values
+    assert math.isclose(missing["base"] + sum(missing["contributions"].values()), missing["raw"], abs_tol=1e-9)
+
+
+def test_classifier_names_the_class():
+    model = trained(tree.HoeffdingTreeClassifier, True, n=2000, grace_period=50, leaf_model="mc")
+    e = model.explain_one({"a": 0.9, "b": 0.8, "c": 0.1})
+    assert e["class"] in ("up", "down")
+    assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+    other = model.explain_one({"a": 0.9, "b": 0.8, "c": 0.1}, cls="down")
+    assert other["class"] == "down"
+    binary = trained(ensemble.SGBTClassifier, True, n_steps=5)
+    assert binary.explain_one({"a": 0.2, "b": 0.1, "c": 0.1})["class"] == binary._labels[1]
+
+
+def test_explain_many_list_and_dataframe():
+    model = trained(ensemble.SGBTRegressor, False, n_steps=5)
+    rows = [x for x, _ in stream(5, seed=9, classification=False)]
+    import numpy as np
+    matrix = np.array([[r["a"], r["b"], r["c"]] for r in rows])
+    out = model.explain_many(matrix)
+    assert isinstance(out, list) and len(out) == 5
+    assert out[0] == model.explain_one(rows[0])
+    pd = need_module("pandas", "python3-pandas")
+    frame = model.explain_many(pd.DataFrame(rows)[["c", "a", "b"]])  # by column name, any order
+    assert list(frame.columns) == ["base", "a", "b", "c", "raw"]
+    assert math.isclose(frame["a"].iloc[0], out[0]["contributions"]["a"], abs_tol=1e-12)
+
+
+def test_models_without_trees_are_refused_by_name():
+    model = trained(nn.ESNRegressor, False, n=50) if hasattr(nn, "ESNRegressor") else None
+    if model is None:
+        pytest.skip("no ESNRegressor class in this build")
+    with pytest.raises((ValueError, NotImplementedError), match="esn"):
+        model.explain_one({"a": 0.1, "b": 0.2, "c": 0.3})

@@ -1,0 +1,94 @@
+#include "irithyll/drift/eddm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace irithyll {
+namespace {
+constexpr std::uint8_t kFormatVersion = 1;
+}
+
+Eddm::Eddm(double warning, double drift, std::uint32_t min_errors) noexcept
+    : warning_(warning), drift_(drift), min_errors_(std::max(min_errors, 1u)) {}
+
+double Eddm::estimated_mean() const noexcept {
+  return count_ == 0 ? 0.0 : static_cast<double>(errors_) / static_cast<double>(count_);
+}
+
+DriftSignal Eddm::update(double value) noexcept {
+  if (!std::isfinite(value)) return DriftSignal::kStable;
+  ++count_;
+  if (value < 0.5) return held_;
+  ++errors_;
+  const double distance = static_cast<double>(count_ - last_error_);
+  last_error_ = count_;
+  const double old_mean = mean_;
+  mean_ += (distance - mean_) / static_cast<double>(errors_);
+  m2_ += (distance - mean_) * (distance - old_mean);
+  const double m2s = mean_ + 2.0 * std::sqrt(m2_ / static_cast<double>(errors_));
+  if (errors_ < min_errors_) return held_ = DriftSignal::kStable;
+  if (m2s > max_) {
+    max_ = m2s;
+    return held_ = DriftSignal::kStable;
+  }
+  const double ratio = m2s / max_;
+  if (ratio < drift_) {
+    *this = Eddm(warning_, drift_, min_errors_);
+    return DriftSignal::kDrift;
+  }
+  return held_ = ratio < warning_ ? DriftSignal::kWarning : DriftSignal::kStable;
+}
+
+void Eddm::reset() noexcept { *this = Eddm(warning_, drift_, min_errors_); }
+
+std::unique_ptr<DriftDetector> Eddm::clone_fresh() const {
+  return std::make_unique<Eddm>(warning_, drift_, min_errors_);
+}
+
+std::unique_ptr<DriftDetector> Eddm::clone() const { return std::make_unique<Eddm>(*this); }
+
+void Eddm::encode(ByteWriter& out) const {
+  out.u8(kFormatVersion);
+  out.f64(warning_);
+  out.f64(drift_);
+  out.u32(min_errors_);
+  out.u64(count_);
+  out.u64(errors_);
+  out.u64(last_error_);
+  out.f64(mean_);
+  out.f64(m2_);
+  out.f64(max_);
+  out.u8(static_cast<std::uint8_t>(held_));
+}
+
+Status Eddm::decode(ByteReader& in) {
+  const std::uint8_t version = in.u8("eddm version");
+  if (in.ok() && version != kFormatVersion) in.fail("unsupported eddm version " + std::to_string(version));
+  const double warning = in.f64("eddm warning");
+  const double drift = in.f64("eddm drift");
+  const std::uint32_t min_errors = in.u32("eddm min_errors");
+  Eddm d(warning, drift, min_errors);
+  d.count_ = in.u64("eddm count");
+  d.errors_ = in.u64("eddm errors");
+  d.last_error_ = in.u64("eddm last error");
+  d.mean_ = in.f64("eddm mean");
+  d.m2_ = in.f64("eddm m2");
+  d.max_ = in.f64("eddm max");
+  const std::uint8_t held = in.u8("eddm signal");
+  if (!in.ok()) return in.status();
+  in.expect(std::isfinite(warning) && std::isfinite(drift) && drift > 0.0 && drift < warning && warning < 1.0 &&
+                min_errors > 0,
+            "eddm parameters");
+  in.expect(d.errors_ <= d.count_ && d.last_error_ <= d.count_ && (d.errors_ > 0) == (d.last_error_ > 0),
+            "eddm counts");
+  in.expect(std::isfinite(d.mean_) && d.mean_ >= 0.0 && std::isfinite(d.m2_) && d.m2_ >= 0.0 &&
+                std::isfinite(d.max_) && d.max_ >= 0.0,
+            "eddm statistics");
+  in.expect(held <= static_cast<std::uint8_t>(DriftSignal::kWarning), "eddm signal");
+  if (!in.ok()) return in.status();
+  d.held_ = static_cast<DriftSignal>(held);
+  *this = d;
+  return Status::ok();
+}
+
+}  // namespace irithyll

@@ -1,0 +1,236 @@
+#include "irithyll/linear/sgd_linear.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/field_rows.hpp"
+#include "irithyll/core/config_codec.hpp"
+
+namespace irithyll {
+namespace {
+
+Result<SgdOptimizer> parse_optimizer(std::string_view v) {
+  if (v == "sgd") return SgdOptimizer::kSgd;
+  if (v == "adam") return SgdOptimizer::kAdam;
+  if (v == "adagrad") return SgdOptimizer::kAdagrad;
+  return Status::invalid_argument("optimizer '" + std::string(v) + "' is not one of sgd|adam|adagrad");
+}
+std::string_view optimizer_name(SgdOptimizer o) {
+  return o == SgdOptimizer::kAdam ? "adam" : o == SgdOptimizer::kAdagrad ? "adagrad" : "sgd";
+}
+Result<SgdSchedule> parse_schedule(std::string_view v) {
+  if (v == "constant") return SgdSchedule::kConstant;
+  if (v == "inverse-scaling") return SgdSchedule::kInverseScaling;
+  if (v == "optimal") return SgdSchedule::kOptimal;
+  return Status::invalid_argument("schedule '" + std::string(v) + "' is not one of constant|inverse-scaling|optimal");
+}
+std::string_view schedule_name(SgdSchedule s) {
+  return s == SgdSchedule::kInverseScaling ? "inverse-scaling" : s == SgdSchedule::kOptimal ? "optimal" : "constant";
+}
+
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8, kClip = 1e12;
+// aux_: steps taken, beta1^t, beta2^t, the L1 penalty each weight could
+// have received so far (u of Tsuruoka et al. 2009).
+constexpr std::size_t kSteps = 0, kB1t = 1, kB2t = 2, kL1Total = 3;
+
+}  // namespace
+
+std::span<const ConfigField<SgdLinearConfig>> SgdLinear::config_fields() {
+  using C = SgdLinearConfig;
+  static const ConfigField<C> rows[] = {
+      {FieldInfo::choice("optimizer", "sgd", "sgd|adam|adagrad", "gradient step rule"),
+       IRITHYLL_FIELD_ENUM(C, optimizer, parse_optimizer, optimizer_name)},
+      {FieldInfo::real("learning-rate", "0.01", "step size of the coefficients").in(0, 100, true),
+       IRITHYLL_FIELD_REAL(C, learning_rate)},
+      {FieldInfo::choice("schedule", "constant", "constant|inverse-scaling|optimal",
+                         "learning rate over time: constant, rate/sqrt(t), or rate/(1 + rate alpha t) with alpha = l2 or 1e-4"),
+       IRITHYLL_FIELD_ENUM(C, schedule, parse_schedule, schedule_name)},
+      {FieldInfo::real("l1", "0", "L1 penalty (cumulative-penalty clipping at 0: exact zeros)").in(0, 100),
+       IRITHYLL_FIELD_REAL(C, l1)},
+      {FieldInfo::real("l2", "0", "L2 penalty (added to the gradient)").in(0, 100), IRITHYLL_FIELD_REAL(C, l2)},
+      {FieldInfo::boolean("intercept", "on", "fit an intercept"), IRITHYLL_FIELD_BOOL(C, intercept)},
+      {FieldInfo::real("intercept-lr", "0.01", "step size of the intercept").in(0, 100),
+       IRITHYLL_FIELD_REAL(C, intercept_lr)},
+      {FieldInfo::boolean("standardize", "on", "standardise features with a running mean and variance"),
+       IRITHYLL_FIELD_BOOL(C, standardize)},
+  };
+  return rows;
+}
+
+Status SgdLinear::init(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(name(), config_fields(), config));
+  config_ = config;
+  const std::size_t n_out = loss_ == Loss::kSquared ? 1
+                            : loss_ == Loss::kSoftmax ? context.n_classes
+                            : context.n_classes == 2 ? 1
+                                                     : context.n_classes;
+  // Optimiser moments, then (with L1) the penalty each weight received.
+  const std::size_t n_state = (config.optimizer == SgdOptimizer::kAdam      ? 2
+                               : config.optimizer == SgdOptimizer::kAdagrad ? 1
+                                                                            : 0) +
+                              (config.l1 > 0.0 ? 1 : 0);
+  setup(context, n_out, n_state, 4, config.standardize);
+  aux_[kB1t] = aux_[kB2t] = 1.0;
+  grad_.assign(n_out, 0.0);
+  return Status::ok();
+}
+
+Result<std::unique_ptr<LinearRegressionLearner>> LinearRegressionLearner::make(const Config& config,
+                                                                               const LearnerContext& context) {
+  if (context.task != Task::kRegression)
+    return Status::invalid_argument("linear_regression: a regressor; for classes use logistic_regression");
+  auto out = std::make_unique<LinearRegressionLearner>();
+  IRITHYLL_RETURN_IF_ERROR(out->init(config, context));
+  return out;
+}
+
+Result<std::unique_ptr<LogisticRegressionLearner>> LogisticRegressionLearner::make(const Config& config,
+                                                                                   const LearnerContext& context) {
+  if (context.task != Task::kClassification || context.n_classes < 2)
+    return Status::invalid_argument("logistic_regression: a classifier (at least 2 classes)");
+  auto out = std::make_unique<LogisticRegressionLearner>();
+  IRITHYLL_RETURN_IF_ERROR(out->init(config, context));
+  return out;
+}
+
+Result<std::unique_ptr<SoftmaxRegressionLearner>> SoftmaxRegressionLearner::make(const Config& config,
+                                                                                 const LearnerContext& context) {
+  if (context.task != Task::kClassification || context.n_classes < 2)
+    return Status::invalid_argument("softmax_regression: a classifier (at least 2 classes)");
+  auto out = std::make_unique<SoftmaxRegressionLearner>();
+  IRITHYLL_RETURN_IF_ERROR(out->init(config, context));
+  return out;
+}
+
+void SgdLinear::link(std::span<const double> scores, std::span<double> proba) const {
+  const std::size_t k = proba.size();
+  if (loss_ == Loss::kSoftmax) {
+    const double top = *std::max_element(scores.begin(), scores.end());
+    double total = 0.0;
+    for (std::size_t c = 0; c < k; ++c) total += proba[c] = std::exp(scores[c] - top);
+    for (double& p : proba) p /= total;
+    return;
+  }
+  if (scores.size() == 1) {
+    const double p = logistic(scores[0]);
+    proba[0] = 1.0 - p, proba[1] = p;
+    return;
+  }
+  double total = 0.0;
+  for (std::size_t c = 0; c < k; ++c) total += proba[c] = logistic(scores[c]);
+  for (double& p : proba) p = total > 0.0 ? p / total : 1.0 / static_cast<double>(k);
+}
+
+void SgdLinear::update(std::span<const double> z, double y, double weight) {
+  // Loss gradients with respect to each output's score.
+  for (std::size_t k = 0; k < n_out_; ++k) grad_[k] = score(k, z);
+  if (loss_ == Loss::kSquared) {
+    grad_[0] -= y;
+  } else if (loss_ == Loss::kSoftmax) {
+    const double top = *std::max_element(grad_.begin(), grad_.end());
+    double total = 0.0;
+    for (double& g : grad_) total += g = std::exp(g - top);
+    for (double& g : grad_) g /= total;
+    grad_[static_cast<std::size_t>(y)] -= 1.0;
+  } else if (n_out_ == 1) {
+    grad_[0] = logistic(grad_[0]) - y;
+  } else {
+    for (std::size_t k = 0; k < n_out_; ++k) grad_[k] = logistic(grad_[k]) - (static_cast<double>(k) == y ? 1.0 : 0.0);
+  }
+  // The schedule's rate for this step (t counts from 1).
+  const double t = aux_[kSteps] += 1.0;
+  double eta = config_.learning_rate, eta_b = config_.intercept_lr;
+  if (config_.schedule == SgdSchedule::kInverseScaling) {
+    const double f = 1.0 / std::sqrt(t);
+    eta *= f, eta_b *= f;
+  } else if (config_.schedule == SgdSchedule::kOptimal) {
+    // eta_t = eta0 / (1 + eta0 alpha t) (Bottou 2012, "Stochastic gradient
+    // descent tricks", eq. 10): 1/(alpha (t0 + t)) with t0 = 1/(alpha eta0).
+    const double alpha = config_.l2 > 0.0 ? config_.l2 : 1e-4;
+    const double f = 1.0 / (1.0 + config_.learning_rate * alpha * (t - 1.0));
+    eta *= f, eta_b *= f;
+  }
+  if (!config_.intercept) eta_b = 0.0;
+  double bc1 = 1.0, bc2 = 1.0;
+  if (config_.optimizer == SgdOptimizer::kAdam) {
+    aux_[kB1t] *= kBeta1, aux_[kB2t] *= kBeta2;
+    bc1 = 1.0 / (1.0 - aux_[kB1t]), bc2 = 1.0 / (1.0 - aux_[kB2t]);
+  }
+  aux_[kL1Total] += eta * config_.l1;
+  for (std::size_t k = 0; k < n_out_; ++k) {
+    const double g = std::clamp(grad_[k] * weight, -kClip, kClip);
+    step_output(k, g, z, eta, eta_b, bc1, bc2);
+  }
+}
+
+void SgdLinear::step_output(std::size_t k, double g, std::span<const double> z, double eta, double eta_b,
+                            double bc1, double bc2) {
+  const std::size_t stride = width_ + 1;
+  double* w = &w_[k * stride];
+  const double l2 = config_.l2;
+  // L1 by the cumulative penalty (Tsuruoka, Tsujii & Ananiadou 2009): each
+  // weight is clipped at 0 by the penalty it could have received so far (u)
+  // less what it did receive (q), so noisy steps cannot keep an irrelevant
+  // weight away from exactly 0.
+  const bool l1 = config_.l1 > 0.0;
+  const double u = aux_[kL1Total];
+  double* q = l1 ? &state_[(n_state_ - 1) * w_.size() + k * stride] : nullptr;
+  const auto param = [&](std::size_t j, double grad, double rate) {
+    double s;
+    switch (config_.optimizer) {
+      case SgdOptimizer::kSgd:
+        s = rate * grad;
+        break;
+      case SgdOptimizer::kAdagrad: {
+        double& acc = state_[k * stride + j];
+        acc += grad * grad;
+        s = rate * grad / (std::sqrt(acc) + kEps);
+        break;
+      }
+      default: {
+        double& m = state_[k * stride + j];
+        double& v = state_[w_.size() + k * stride + j];
+        m = kBeta1 * m + (1.0 - kBeta1) * grad;
+        v = kBeta2 * v + (1.0 - kBeta2) * grad * grad;
+        s = rate * (m * bc1) / (std::sqrt(v * bc2) + kEps);
+        break;
+      }
+    }
+    const double next = w[j] - s;
+    w[j] = std::isfinite(next) ? next : 0.0;  // a diverging step restarts the coefficient
+  };
+  for (std::size_t j = 0; j < width_; ++j) {
+    param(j, g * z[j] + l2 * w[j], eta);
+    if (l1) {
+      const double before = w[j];
+      if (before > 0.0) w[j] = std::max(0.0, before - (u + q[j]));
+      else if (before < 0.0) w[j] = std::min(0.0, before + (u - q[j]));
+      q[j] += w[j] - before;
+    }
+  }
+  if (eta_b > 0.0) param(width_, g, eta_b);
+}
+
+void SgdLinear::encode(ByteWriter& out) const {
+  out.u8(1);
+  encode_config(config_fields(), config_, out);
+  encode_context(context_, out);
+  encode_core(out);
+}
+
+Status SgdLinear::decode(ByteReader& in) {
+  const std::uint8_t version = in.u8("linear version");
+  if (in.ok() && version != 1)
+    return Status::corruption(std::string(name()) + ": unknown record version " + std::to_string(version));
+  Config config;
+  IRITHYLL_RETURN_IF_ERROR(decode_config(name(), config_fields(), in, config));
+  LearnerContext context;
+  IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+  if ((context.task == Task::kRegression) != (loss_ == Loss::kSquared))
+    return Status::corruption(std::string(name()) + ": checkpoint is for the other task");
+  IRITHYLL_RETURN_IF_ERROR(init(config, context));
+  return decode_core(in);
+}
+
+}  // namespace irithyll

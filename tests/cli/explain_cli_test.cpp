@@ -1,0 +1,106 @@
+// `irithyll explain`: per-row SHAP values of a saved tree model by header
+// name; the JSON lines add up (base + contributions = raw = the model's raw
+// prediction); classes; the SVG plots; and a model without trees refused
+// with its name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/cli_runner.hpp"
+
+namespace irithyll::testing {
+namespace {
+
+std::string regression_table(int rows, bool reordered) {
+  std::string text = reordered ? "b,y,a,c\n" : "a,b,c,y\n";
+  for (int i = 0; i < rows; ++i) {
+    const double a = (i * 37) % 50, b = (i * 11) % 20, c = (i * 7) % 13;
+    const double y = 2.0 * a - 3.0 * (b > 10 ? 1.0 : 0.0) + 0.1 * c;
+    const std::string sa = i % 17 == 3 ? "" : std::to_string(a);  // some missing values
+    text += reordered ? std::to_string(b) + "," + std::to_string(y) + "," + sa + "," + std::to_string(c) + "\n"
+                      : sa + "," + std::to_string(b) + "," + std::to_string(c) + "," + std::to_string(y) + "\n";
+  }
+  return text;
+}
+
+// The numbers after `"key": ` in a JSON line (flat scan; enough for our own output).
+double number_after(const std::string& line, const std::string& key) {
+  const std::size_t at = line.find("\"" + key + "\": ");
+  if (at == std::string::npos) return NAN;
+  return std::stod(line.substr(at + key.size() + 4));
+}
+
+class ExplainCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    train_ = write_temp_file("explain_train.csv", regression_table(2000, false));
+    ckpt_ = temp_path("explain.ckpt");
+    auto r = run_cli("eval --data " + train_ + " --task regression --target y --model sgbt --n-steps 10 --grace-period 50 --quiet --save " + ckpt_);
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  std::string train_, ckpt_;
+};
+
+TEST_F(ExplainCli, JsonLinesAddUpToTheRawPrediction) {
+  const std::string rows = write_temp_file("explain_rows.csv", regression_table(30, true));
+  auto r = run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto p = run_cli("predict --checkpoint " + ckpt_ + " --data " + rows + " --drop y");
+  ASSERT_EQ(p.code, 0) << p.err;
+  const auto lines = split_lines(r.out), preds = split_lines(p.out);
+  ASSERT_EQ(lines.size(), 30u);
+  ASSERT_EQ(preds.size(), 30u);
+  bool any_nonzero = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    ASSERT_EQ(l.front(), '{');
+    ASSERT_NE(l.find("\"contributions\": {\"a\": "), std::string::npos) << l;
+    const double base = number_after(l, "base"), raw = number_after(l, "raw");
+    const double sum = base + number_after(l, "a") + number_after(l, "b") + number_after(l, "c");
+    EXPECT_NEAR(sum, raw, 1e-9 * (1.0 + std::abs(raw))) << l;
+    EXPECT_NEAR(raw, std::stod(preds[i]), 1e-9 * (1.0 + std::abs(raw))) << l;  // squared loss: raw = prediction
+    any_nonzero = any_nonzero || std::abs(number_after(l, "a")) > 1e-6;
+  }
+  EXPECT_TRUE(any_nonzero);
+  // CSV form: header then one line per row.
+  auto csv = run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y");
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  const auto csv_lines = split_lines(csv.out);
+  ASSERT_EQ(csv_lines.size(), 31u);
+  EXPECT_EQ(csv_lines[0], "base,a,b,c,raw");
+}
+
+TEST_F(ExplainCli, InterventionalAndPlots) {
+  const std::string rows = write_temp_file("explain_rows2.csv", regression_table(20, false));
+  auto r = run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y --json --background " + train_ +
+                   " --background-rows 25");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string& l : split_lines(r.out)) {
+    const double sum = number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c");
+    EXPECT_NEAR(sum, number_after(l, "raw"), 1e-9 * (1.0 + std::abs(sum))) << l;
+  }
+  const std::string one = write_temp_file("explain_one.csv", regression_table(1, false));
+  const std::string waterfall = temp_path("explain_waterfall.svg"), swarm = temp_path("explain_swarm.svg");
+  ASSERT_EQ(run_cli("explain --checkpoint " + ckpt_ + " --data " + one + " --drop y --plot " + waterfall).code, 0);
+  ASSERT_EQ(run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y --plot " + swarm).code, 0);
+  EXPECT_NE(read_text_file(waterfall).find("SHAP waterfall"), std::string::npos);
+  EXPECT_NE(read_text_file(swarm).find("SHAP beeswarm"), std::string::npos);
+}
+
+TEST(ExplainCliErrors, ModelWithoutTreesAndBadCheckpoint) {
+  const std::string train = write_temp_file("explain_lin.csv", regression_table(300, false));
+  const std::string ckpt = temp_path("explain_lin.ckpt");
+  ASSERT_EQ(run_cli("eval --data " + train + " --task regression --target y --model esn --quiet --save " + ckpt).code, 0);
+  auto r = run_cli("explain --checkpoint " + ckpt + " --data " + train + " --drop y");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("model 'esn' has no trees"), std::string::npos) << r.err;
+  const std::string junk = write_temp_file("explain_junk.ckpt", "not a checkpoint at all");
+  auto j = run_cli("explain --checkpoint " + junk + " --data " + train);
+  EXPECT_NE(j.code, 0);
+  EXPECT_FALSE(j.err.empty());
+}
+
+}  // namespace
+}  // namespace irithyll::testing
