@@ -286,6 +286,32 @@ class DistributionalSGBTRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
+class LeveragingBaggingClassifier(Classifier):
+    """Leveraging Bagging (Bifet et al. 2010): Hoeffding trees with Poisson(6) online bagging, ADWIN resets the worst member (classification; catalogue model 'leveraging_bagging')."""
+
+    def __init__(
+        self,
+        *,
+        n_models: int = 10,
+        lambda_: float = 6.0,
+        adwin_delta: float = 0.002,
+        output_codes: bool = False,
+        grace_period: int = 200,
+        delta: float = 1e-07,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: int = 2,
+    ) -> None: ...
+
 class MoEDistributionalSGBTRegressor(Regressor):
     """mixture of Gaussian SGBT experts with shadow challengers: mixture mean, total variance, intervals (regression; catalogue model 'moe_distributional_sgbt')."""
 
@@ -624,6 +650,35 @@ class SGBTRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
+class SRPClassifier(Classifier):
+    """Streaming Random Patches (Gomes et al. 2019): Hoeffding trees on fixed random feature subsets with online bagging and ADWIN background/replacement (classification; catalogue model 'srp')."""
+
+    def __init__(
+        self,
+        *,
+        n_models: int = 10,
+        training_method: Literal['patches', 'subspaces', 'resampling'] = 'patches',
+        subspace_size: float = 60.0,
+        lambda_: float = 6.0,
+        warning_delta: float = 0.0001,
+        drift_delta: float = 1e-05,
+        vote: Literal['weighted', 'majority'] = 'weighted',
+        grace_period: int = 50,
+        delta: float = 0.01,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: int = 2,
+    ) -> None: ...
+
 class StackedClassifier(Classifier):
     """stacking with a temporal holdout: any catalogue models as bases and meta model (classification; catalogue model 'stacked')."""
 
@@ -650,4 +705,4 @@ class StackedRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
-__all__ = ['AdaptiveSGBTClassifier', 'AdaptiveSGBTRegressor', 'BaggedSGBTClassifier', 'BaggedSGBTRegressor', 'DistributionalSGBTRegressor', 'MoEDistributionalSGBTRegressor', 'MoESGBTClassifier', 'MoESGBTRegressor', 'QuantileSGBTRegressor', 'SGBTClassifier', 'SGBTRegressor', 'StackedClassifier', 'StackedRegressor']
+__all__ = ['AdaptiveSGBTClassifier', 'AdaptiveSGBTRegressor', 'BaggedSGBTClassifier', 'BaggedSGBTRegressor', 'DistributionalSGBTRegressor', 'LeveragingBaggingClassifier', 'MoEDistributionalSGBTRegressor', 'MoESGBTClassifier', 'MoESGBTRegressor', 'QuantileSGBTRegressor', 'SGBTClassifier', 'SGBTRegressor', 'SRPClassifier', 'StackedClassifier', 'StackedRegressor']

@@ -44,5 +44,7 @@ CatalogueEntry krls_row();
 CatalogueEntry gaussian_nb_row();
 CatalogueEntry multinomial_nb_row();
 CatalogueEntry bernoulli_nb_row();
+CatalogueEntry srp_row();
+CatalogueEntry leveraging_bagging_row();
 
 }  // namespace irithyll::catalogue_detail

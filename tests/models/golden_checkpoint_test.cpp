@@ -87,6 +87,8 @@ constexpr Golden kGolden[] = {
     {"alma", "sea", false},
     {"auto", "sea", false},
     {"bernoulli_nb", "sea", false},
+    // Tree ensembles under the learner contract, saved by the CLI likewise.
+    {"srp", "sea", false}, {"leveraging_bagging", "sea", false},
 };
 constexpr std::size_t kRows = 8;
 

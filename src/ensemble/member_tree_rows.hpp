@@ -1,0 +1,58 @@
+// The member-tree rows shared by the tree ensembles under the learner
+// contract (srp, leveraging_bagging) and hoeffding_adaptive_tree: the same
+// names and bounds as hoeffding_tree's table, for a Config whose member
+// `tree` is a HoeffdingTreeConfig. The defaults are passed in, as each model
+// documents its own (MOA's SRP and LevBag members use grace 50 and
+// confidence 0.01; HAT uses the tree's 200 and 1e-7); they must print what
+// the struct's defaults hold (the catalogue tests check both ends).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/field_rows.hpp"
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/tree/vfdt_config.hpp"
+
+namespace irithyll::ensemble_detail {
+
+template <class C>
+void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view grace_default,
+                             std::string_view delta_default) {
+  using Row = ConfigField<C>;
+  rows.push_back(Row{FieldInfo::integer("grace-period", grace_default, "leaf weight between split attempts").in(1, 1e9),
+                     IRITHYLL_FIELD_UINT(C, tree.grace_period)});
+  rows.push_back(Row{FieldInfo::real("delta", delta_default, "split confidence of the Hoeffding bound").in(0, 1, true, true),
+                     IRITHYLL_FIELD_REAL(C, tree.delta)});
+  rows.push_back(Row{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
+                     IRITHYLL_FIELD_REAL(C, tree.tie_threshold)});
+  rows.push_back(Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
+                     IRITHYLL_FIELD_ENUM(C, tree.criterion, parse_split_criterion, split_criterion_name)});
+  rows.push_back(Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear", "leaf prediction (regression: mean|linear)"),
+                     IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
+  rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
+                     IRITHYLL_FIELD_ENUM(C, tree.numeric, parse_numeric_estimator, numeric_estimator_name)});
+  rows.push_back(Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
+                     IRITHYLL_FIELD_UINT(C, tree.n_split_points)});
+  rows.push_back(Row{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
+                     IRITHYLL_FIELD_UINT(C, tree.n_bins)});
+  rows.push_back(Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
+                     IRITHYLL_FIELD_UINT(C, tree.max_depth)});
+  rows.push_back(Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+                     IRITHYLL_FIELD_REAL(C, tree.learning_rate)});
+  rows.push_back(Row{FieldInfo::text("categorical-features", "",
+                                     "feature indices read as nominal attributes, e.g. 0,3 (the CLI fills it from "
+                                     "--categorical and string columns)"),
+                     [](C& c, std::string_view v) { return set_categorical_features(c.tree, v); },
+                     [](const C& c) { return format_index_list(c.tree.categorical); }});
+}
+
+// The classification leaf models a member tree accepts (regression: any).
+inline Status check_member_leaf(std::string_view model, bool classification, LeafModel leaf) {
+  if (classification && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
+    return Status::invalid_argument(std::string(model) + ": leaf-model " + std::string(leaf_model_name(leaf)) +
+                                    " is for regression (classification: mc|nb|nba)");
+  return Status::ok();
+}
+
+}  // namespace irithyll::ensemble_detail

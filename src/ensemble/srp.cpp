@@ -1,0 +1,205 @@
+#include "irithyll/ensemble/srp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ensemble/member_tree_rows.hpp"
+#include "irithyll/core/poisson.hpp"
+
+namespace irithyll {
+
+StreamingRandomPatches::StreamingRandomPatches() { (void)init(Config{}, LearnerContext{Task::kClassification, 2}); }
+
+Status StreamingRandomPatches::init(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(config.tree.validate().with_context(kName));
+  const bool cls = context.task == Task::kClassification;
+  if (cls && (context.n_classes < 2 || context.n_classes > 65536))
+    return Status::invalid_argument("srp: classification needs 2..65536 classes, got " +
+                                    std::to_string(context.n_classes));
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_member_leaf(kName, cls, config.tree.leaf_model));
+  if (context.n_features > (1u << 20)) return Status::invalid_argument("srp: too many features (at most 2^20)");
+  config_ = config;
+  context_ = context;
+  reset();
+  return Status::ok();
+}
+
+Result<std::unique_ptr<StreamingRandomPatches>> StreamingRandomPatches::make(const Config& config,
+                                                                             const LearnerContext& context) {
+  auto out = std::make_unique<StreamingRandomPatches>();
+  IRITHYLL_RETURN_IF_ERROR(out->init(config, context));
+  return out;
+}
+
+StreamingRandomPatches::Learned StreamingRandomPatches::new_learner() {
+  Learned l;
+  const std::size_t m = config_.subspace(width_);
+  if (m >= width_) {
+    l.features.resize(width_);
+    for (std::size_t j = 0; j < width_; ++j) l.features[j] = static_cast<std::uint32_t>(j);
+  } else {
+    // The first m of a partial Fisher-Yates shuffle, kept ascending.
+    perm_.resize(width_);
+    for (std::size_t j = 0; j < width_; ++j) perm_[j] = static_cast<std::uint32_t>(j);
+    for (std::size_t j = 0; j < m; ++j) std::swap(perm_[j], perm_[j + rng_.below(width_ - j)]);
+    l.features.assign(perm_.begin(), perm_.begin() + static_cast<std::ptrdiff_t>(m));
+    std::sort(l.features.begin(), l.features.end());
+  }
+  // The member's tree numbers its columns 0..m-1, so nominal indices move
+  // to their position in the subspace.
+  HoeffdingTreeConfig tree = config_.tree;
+  tree.categorical.clear();
+  for (std::size_t j = 0; j < l.features.size(); ++j)
+    if (std::binary_search(config_.tree.categorical.begin(), config_.tree.categorical.end(), l.features[j]))
+      tree.categorical.push_back(static_cast<std::uint32_t>(j));
+  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, rng_.next_u64());
+  return l;
+}
+
+void StreamingRandomPatches::build_members() {
+  members_.clear();
+  members_.reserve(config_.n_models);
+  // Detector deltas of 0 mean "off": the detectors still exist (valid
+  // deltas) so the layout is fixed, and are not consulted.
+  const double wd = config_.warning_delta > 0.0 ? config_.warning_delta : 1e-4;
+  const double dd = config_.drift_delta > 0.0 ? config_.drift_delta : 1e-5;
+  for (std::uint32_t i = 0; i < config_.n_models; ++i) {
+    Member m;
+    static_cast<Learned&>(m) = new_learner();
+    m.warning = Adwin(wd);
+    m.drift = Adwin(dd);
+    members_.push_back(std::move(m));
+  }
+  projected_.assign(width_, 0.0);
+}
+
+void StreamingRandomPatches::reset() {
+  rng_ = Xorshift64(context_.seed);
+  poisson_limit_ = std::exp(-config_.lambda);
+  width_ = context_.n_features;
+  members_.clear();
+  if (width_ > 0) build_members();
+  const std::size_t k = context_.task == Task::kClassification ? context_.n_classes : 0;
+  votes_.assign(k, 0.0);
+  member_proba_.assign(k, 0.0);
+  class_proba_.assign(k, 0.0);
+  seen_ = skipped_ = n_warnings_ = n_drifts_ = 0;
+}
+
+std::size_t StreamingRandomPatches::n_background() const {
+  std::size_t n = 0;
+  for (const Member& m : members_) n += m.background.has_value();
+  return n;
+}
+
+std::span<const double> StreamingRandomPatches::project(const Learned& l, std::span<const double> x) const {
+  if (l.features.size() == x.size()) return x;
+  for (std::size_t j = 0; j < l.features.size(); ++j) projected_[j] = x[l.features[j]];
+  return {projected_.data(), l.features.size()};
+}
+
+void StreamingRandomPatches::learn_one(std::span<const double> x, double y, double weight) {
+  ++seen_;
+  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) || x.size() > (1u << 20)) {
+    ++skipped_;
+    return;
+  }
+  if (members_.empty()) {
+    width_ = x.size();
+    build_members();
+  }
+  const bool cls = context_.task == Task::kClassification;
+  const bool bagging = config_.training != SRPTraining::kSubspaces;
+  for (Member& m : members_) {
+    const std::uint32_t k = bagging ? sample_poisson_limit(rng_, poisson_limit_) : 1;
+    const double kw = static_cast<double>(k) * weight;
+    // Test then train: the member's prediction before it sees the sample.
+    const std::span<const double> xm = project(m, x);
+    const double pred = k > 0 ? m.tree.learn_one(xm, y, kw) : m.tree.predict_one(xm);
+    if (m.background.has_value() && k > 0) m.background->tree.learn_one(project(*m.background, x), y, kw);
+    const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
+    m.correct += cls ? weight * (1.0 - error) : 0.0;
+    m.seen += weight;
+    // A detector counts only when its cut raised the error estimate (MOA's
+    // ADWINChangeDetector): a member that got better is not replaced.
+    const double warn_before = m.warning.estimated_mean(), drift_before = m.drift.estimated_mean();
+    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift &&
+        m.warning.estimated_mean() > warn_before) {
+      // Warning: a background member on a new random patch.
+      m.background.emplace(new_learner());
+      m.warning.reset();
+      ++n_warnings_;
+    }
+    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift &&
+        m.drift.estimated_mean() > drift_before) {
+      static_cast<Learned&>(m) = m.background.has_value() ? std::move(*m.background) : new_learner();
+      m.background.reset();
+      m.warning.reset();
+      m.drift.reset();
+      m.correct = m.seen = 0.0;
+      ++n_drifts_;
+    }
+  }
+}
+
+double StreamingRandomPatches::member_predict(std::size_t i, std::span<const double> x) const {
+  if (i >= members_.size() || x.size() != width_) return 0.0;
+  return members_[i].tree.predict_one(project(members_[i], x));
+}
+
+void StreamingRandomPatches::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  const std::size_t k = context_.n_classes;
+  if (context_.task != Task::kClassification || proba.size() != k) return;
+  if (members_.empty() || x.size() != width_) {
+    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(k));
+    return;
+  }
+  std::fill(votes_.begin(), votes_.end(), 0.0);
+  double total_weight = 0.0;
+  for (int pass = 0; pass < 2 && !(total_weight > 0.0); ++pass) {
+    // Pass 0 weights members by accuracy; if none has any yet, pass 1 gives
+    // every member one unit.
+    for (const Member& m : members_) {
+      const double w = pass == 1 || config_.vote == ARFVote::kMajority ? 1.0 : (m.seen > 0.0 ? m.correct / m.seen : 0.0);
+      if (!(w > 0.0)) continue;
+      m.tree.predict_proba(project(m, x), member_proba_);
+      if (config_.vote == ARFVote::kMajority) {
+        votes_[static_cast<std::size_t>(std::max_element(member_proba_.begin(), member_proba_.end()) -
+                                        member_proba_.begin())] += 1.0;
+      } else {
+        for (std::size_t c = 0; c < k; ++c) votes_[c] += w * member_proba_[c];
+      }
+      total_weight += w;
+    }
+  }
+  double sum = 0.0;
+  for (double v : votes_) sum += v;
+  for (std::size_t c = 0; c < k; ++c) proba[c] = sum > 0.0 ? votes_[c] / sum : 1.0 / static_cast<double>(k);
+}
+
+double StreamingRandomPatches::predict_one(std::span<const double> x) const {
+  if (members_.empty() || x.size() != width_) return 0.0;
+  if (context_.task == Task::kRegression) {
+    double s = 0.0;
+    for (const Member& m : members_) s += m.tree.predict_one(project(m, x));
+    return s / static_cast<double>(members_.size());
+  }
+  predict_proba_one(x, class_proba_);
+  return static_cast<double>(std::max_element(class_proba_.begin(), class_proba_.end()) - class_proba_.begin());
+}
+
+std::size_t StreamingRandomPatches::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + perm_.capacity() * sizeof(std::uint32_t) +
+                      (projected_.capacity() + votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) *
+                          sizeof(double);
+  for (const Member& m : members_) {
+    bytes += m.tree.memory_bytes() - sizeof(Vfdt) + m.features.capacity() * sizeof(std::uint32_t);
+    if (m.background.has_value())
+      bytes += m.background->tree.memory_bytes() - sizeof(Vfdt) + m.background->features.capacity() * sizeof(std::uint32_t);
+  }
+  return bytes;
+}
+
+}  // namespace irithyll
