@@ -8,7 +8,7 @@ class ClassifierSets(Classifier):
     def __init__(
         self,
         *,
-        model: str = 'sgbt',
+        base: str = 'sgbt',
         level: float = 0.9,
         gamma: float = 0.005,
         window: int = 1000,
@@ -23,7 +23,7 @@ class Interval(Regressor):
     def __init__(
         self,
         *,
-        model: str = 'sgbt',
+        base: str = 'sgbt',
         level: float = 0.9,
         gamma: float = 0.005,
         window: int = 1000,

@@ -89,6 +89,17 @@ constexpr Golden kGolden[] = {
     {"bernoulli_nb", "sea", false},
     // Tree ensembles under the learner contract, saved by the CLI likewise.
     {"srp", "sea", false}, {"leveraging_bagging", "sea", false},
+    {"conformal", "sea", false},
+    {"gaussian_nb", "sea", false},
+    {"knn", "sea", false},
+    {"krls", "friedman", false},
+    {"linear_regression", "friedman", false},
+    {"logistic_regression", "sea", false},
+    {"multinomial_nb", "sea", false},
+    {"passive_aggressive", "sea", false},
+    {"perceptron", "sea", false},
+    {"rls", "friedman", false},
+    {"softmax_regression", "sea", false},
 };
 constexpr std::size_t kRows = 8;
 
