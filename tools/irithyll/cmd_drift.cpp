@@ -111,6 +111,7 @@ int run_drift(std::span<char* const> argv) {
     previous = s;
   }
   if (!stream.status().is_ok()) return fail_data(stream.status());
+  report_skipped_rows(stream);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -116,6 +116,12 @@ struct CsvOptions {
   // No target at all (prediction): every column, or CsvOptions::features, is
   // a feature; y is always NaN; the schema's task is regression.
   bool no_target = false;
+  // A malformed row (a wrong number of fields, a bad JSON line, text in a
+  // numeric column or the target, a class outside the fixed class set) is
+  // counted and passed over instead of ending the stream with its error.
+  // Errors of the input as a whole (the header, an unterminated quote,
+  // unreadable bytes) still end it.
+  bool skip_bad_rows = false;
 };
 
 // Rows and bytes of look-ahead at most: memory stays bounded on any input.
@@ -132,6 +138,13 @@ class TableStream : public Stream {
   // Share of a regular file read so far (0..1), for progress bars; empty
   // for pipes, standard input and strings.
   virtual std::optional<double> fraction_read() const = 0;
+  // Rows passed over under CsvOptions::skip_bad_rows, and the errors of the
+  // first few (each names its line).
+  virtual std::uint64_t skipped_rows() const { return 0; }
+  virtual const std::vector<std::string>& skipped_examples() const {
+    static const std::vector<std::string> kNone;
+    return kNone;
+  }
 };
 
 // path "-" reads standard input; gzip input is recognised by its content.
