@@ -291,10 +291,18 @@ class Learner:
 
     def export_packed(self, path, format="f32"):
         """Writes the packed model (SGBT; see irithyll.packed) as one file, a
-        multiclass bundle for K > 2 classes, and returns [path]."""
+        multiclass bundle for K > 2 classes, and returns [path]. The file
+        carries the feature names and, for a classifier, the class labels
+        (as strings), so PackedModel and `irithyll predict --model` read
+        columns and print classes by name."""
         if self._model is None:
             raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
-        return self._model.export_packed(str(path), format)
+        features = [str(f) for f in (self._features or [])]
+        labels = getattr(self, "_labels", None) or []
+        classes = []
+        if self._classification:
+            classes = [str(labels[k]) if k < len(labels) else str(k) for k in range(self.n_classes)]
+        return self._model.export_packed(str(path), format, features, classes)
 
     # --- tree models: importances and tree dumps -----------------------------------
     def _tree_model(self, what):

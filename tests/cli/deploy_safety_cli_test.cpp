@@ -59,7 +59,8 @@ TEST(DeploySafetyCli, AFailedRunStillSavesTheModel) {
   const std::string a = write_temp_file("fails_late.csv", rows(400, 300));
   const std::string ckpt = temp_path("fails_late.ckpt");
   std::remove(ckpt.c_str());
-  auto r = run_cli("eval --data " + a + " --quiet --save " + ckpt);
+  // --lookahead 50: the bad row comes after the rows read ahead at open.
+  auto r = run_cli("eval --data " + a + " --quiet --lookahead 50 --save " + ckpt);
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("saved the model as learned before the error (300 samples)"), std::string::npos) << r.err;
   const std::string ok = write_temp_file("fails_late_ok.csv", rows(20));
