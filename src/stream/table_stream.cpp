@@ -664,6 +664,10 @@ Result<std::unique_ptr<TableStream>> open_with(std::string name, std::unique_ptr
 
 bool is_missing_token(std::string_view s) {
   if (s.empty() || s == "?" || s == "-") return true;
+  // Spreadsheet error cells exported as text.
+  if (s[0] == '#')
+    for (const std::string_view m : {"#n/a", "#na", "#value!", "#div/0!", "#ref!", "#num!", "#name?", "#null!"})
+      if (iequals(s, m)) return true;
   if (s.size() > 4) return false;
   for (const std::string_view m : {"na", "n/a", "nan", "null", "none", "nil", "-nan"})
     if (iequals(s, m)) return true;

@@ -108,5 +108,21 @@ TEST(DeploySafetyCli, OnErrorSkipPassesOverAClassOutsideTheFixedSet) {
   EXPECT_NE(skip.err.find("skipped 1 malformed row "), std::string::npos) << skip.err;
 }
 
+TEST(DeploySafetyCli, SpreadsheetErrorsAndJsonNonFiniteLiteralsAreMissing) {
+  std::string csv = "a,b,y\n", jsonl;
+  for (int i = 0; i < 100; ++i) {
+    const std::string a = i % 10 == 3 ? "#N/A" : i % 10 == 4 ? "#DIV/0!" : std::to_string(i % 7);
+    csv += a + "," + std::to_string(i % 5) + "," + std::to_string(i % 3) + "\n";
+    const std::string v = i % 10 == 3 ? "NaN" : i % 10 == 4 ? "-Infinity" : i % 10 == 5 ? "Infinity" : std::to_string(i % 7);
+    jsonl += "{\"a\": " + v + ", \"b\": " + std::to_string(i % 5) + ", \"y\": " + std::to_string(i % 3) + "}\n";
+  }
+  auto c = run_cli("eval --data " + write_temp_file("sheet.csv", csv) + " --quiet --task regression");
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("samples      100"), std::string::npos) << c.out;
+  auto j = run_cli("eval --data " + write_temp_file("nonfinite.jsonl", jsonl) + " --quiet --task regression");
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("samples      100"), std::string::npos) << j.out;
+}
+
 }  // namespace
 }  // namespace irithyll::testing

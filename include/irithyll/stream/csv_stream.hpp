@@ -43,7 +43,9 @@
 //     Features: CsvOptions::features when given (in that order), else every
 //     other column in file order; minus CsvOptions::drop.
 //   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
-//     "nil" (any case) and non-finite literals ("inf", "1e999", ...). A
+//     "nil", spreadsheet errors ("#N/A", "#VALUE!", "#DIV/0!", "#REF!",
+//     "#NUM!", "#NAME?", "#NULL!") (any case), non-finite literals ("inf",
+//     "1e999", ...) and JSON lines' bare NaN, Infinity, -Infinity. A
 //     missing feature is delivered as NaN. A missing target is an error unless
 //     allow_missing_target (then y is NaN: the caller predicts the row and
 //     does not learn it).
