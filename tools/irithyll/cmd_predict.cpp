@@ -131,19 +131,23 @@ volatile float g_sink = 0.0f;
 // Writes a line to stdout; false when stdout is gone (a closed pipe).
 bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
 
+// Said once, after a run that read a file without names (at the end, so
+// that an error stays the only line on stderr).
+void note_positional(const ArgParser& args, const Schema& columns, std::size_t required) {
+  if (!columns.feature_names.empty()) return;
+  std::fprintf(stderr,
+               "irithyll predict: note: %s stores no column names; the first %zu columns were read by position "
+               "(export it again from an eval --save checkpoint to map them by name)\n",
+               args.get("model").c_str(), required);
+}
+
 // The columns a packed file names in its metadata trailer, as the Schema
-// map_columns reads; an empty Schema (positional reading, said once on
-// stderr) for a file without names.
+// map_columns reads; an empty Schema (positional reading) for a file
+// without names.
 Result<Schema> packed_columns(const ArgParser& args, const std::optional<packed::PackedMetadata>& meta,
                               std::size_t required) {
   Schema s;
-  if (!meta || meta->feature_names.empty()) {
-    std::fprintf(stderr,
-                 "irithyll predict: %s stores no column names; reading the first %zu columns by position "
-                 "(export it again from an eval --save checkpoint to map them by name)\n",
-                 args.get("model").c_str(), required);
-    return s;
-  }
+  if (!meta || meta->feature_names.empty()) return s;
   if (meta->feature_names.size() < required)
     return Status::corruption(args.get("model") + ": the metadata names " + std::to_string(meta->feature_names.size()) +
                               " features, the trees read " + std::to_string(required));
@@ -223,6 +227,7 @@ int run_bundle(const ArgParser& args) {
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
+  note_positional(args, *model_columns, width);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -282,6 +287,7 @@ int run_packed(const ArgParser& args) {
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
+  note_positional(args, *model_columns, nf);
   if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
   const std::size_t n = rows.size() / nf;
   if (n == 0) return fail(Status::invalid_argument("--bench needs at least one data row"));
