@@ -100,6 +100,33 @@ def to_text(value):
     return str(value)
 
 
+
+def _checked_weight(w):
+    """A sample weight as a float; a NaN, infinite or negative one is refused
+    (it would silently corrupt the model's sums, or be skipped unseen)."""
+    if isinstance(w, (str, bytes)):
+        raise TypeError(f"sample_weight must be a number, not {type(w).__name__}")
+    w = float(w)
+    if not math.isfinite(w) or w < 0.0:
+        raise ValueError(f"sample_weight must be finite and >= 0, got {w!r}")
+    return w
+
+
+def _checked_weights(sample_weight, n):
+    """learn_many's weights as a float64 vector of n finite, non-negative
+    values (None: every weight 1); the first bad one is named by its row."""
+    import numpy as np
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight has shape {w.shape}, expected ({n},)")
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0.0))
+    if bad.size:
+        raise ValueError(f"sample_weight must be finite and >= 0: row {int(bad[0])} is {float(w[bad[0]])!r}"
+                         f" ({bad.size} bad in all)")
+    return w
+
 class Learner:
     """Base of every generated learner (see the module docstring)."""
 
@@ -171,6 +198,7 @@ class Learner:
         return model
 
     def _learn(self, x, target, sample_weight):
+        sample_weight = _checked_weight(sample_weight)
         if not isinstance(x, dict):
             raise TypeError(f"x must be a dict of features, not {type(x).__name__}")
         model = self._model if self._model is not None else self._build(list(x))
@@ -263,10 +291,18 @@ class Learner:
 
     def export_packed(self, path, format="f32"):
         """Writes the packed model (SGBT; see irithyll.packed) as one file, a
-        multiclass bundle for K > 2 classes, and returns [path]."""
+        multiclass bundle for K > 2 classes, and returns [path]. The file
+        carries the feature names and, for a classifier, the class labels
+        (as strings), so PackedModel and `irithyll predict --model` read
+        columns and print classes by name."""
         if self._model is None:
             raise ValueError(f"{type(self).__name__}: nothing to export before the first learn_one")
-        return self._model.export_packed(str(path), format)
+        features = [str(f) for f in (self._features or [])]
+        labels = getattr(self, "_labels", None) or []
+        classes = []
+        if self._classification:
+            classes = [str(labels[k]) if k < len(labels) else str(k) for k in range(self.n_classes)]
+        return self._model.export_packed(str(path), format, features, classes)
 
     # --- tree models: importances and tree dumps -----------------------------------
     def _tree_model(self, what):
@@ -386,7 +422,7 @@ class Regressor(Learner):
         """Learns the rows of X in order (the GIL is released meanwhile)."""
         import numpy as np
         X = self._matrix(X)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, np.asarray(y, dtype=np.float64), w)
 
     def predict_many(self, X):
@@ -482,7 +518,7 @@ class Classifier(Learner):
         import numpy as np
         X = self._matrix(X)
         idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, idx, w)
 
     def predict_learn_many(self, X, y):

@@ -7,7 +7,10 @@ Scores are the ensemble's raw output (before the sigmoid / softmax of a
 classifier). A K > 2 class model is ONE file, the multiclass bundle that
 `irithyll export` also writes: predict gives one row of K scores per row and
 predict_proba their softmax. Columns of X are the learner's features in
-order (`model.features`).
+order (`model.features`); a file written by `export_packed` or `irithyll
+export` names them (`feature_names`) and, for a classifier, its classes
+(`classes`), and a binary classifier's file then has predict_proba too
+(the metadata trailer, docs/format-f32.md).
 """
 import numpy as np
 
@@ -24,13 +27,26 @@ class PackedModel:
         return self._core.predict(np.ascontiguousarray(X, dtype=np.float32))
 
     def predict_proba(self, X):
-        """Class probabilities of a multiclass bundle (float32, rows x K)."""
+        """Class probabilities (float32, rows x K) of a multiclass bundle, or
+        of a binary classifier whose file names its classes (columns in
+        `classes` order)."""
         return self._core.predict_proba(np.ascontiguousarray(X, dtype=np.float32))
 
     @property
     def n_classes(self):
-        """K for a multiclass bundle, 0 for a one-ensemble file."""
+        """K for a multiclass bundle, 2 for a binary classifier's file with
+        class names, 0 for any other one-ensemble file."""
         return self._core.n_classes
+
+    @property
+    def feature_names(self):
+        """The columns X must hold, in order (empty: the file names none)."""
+        return list(self._core.feature_names)
+
+    @property
+    def classes(self):
+        """Class names in score order (empty: a regressor, or no names)."""
+        return list(self._core.class_names)
 
     @property
     def n_features(self):

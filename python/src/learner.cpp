@@ -21,6 +21,7 @@
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
 #include "irithyll/packed/exportable.hpp"
+#include "irithyll/packed/metadata.hpp"
 #include "irithyll/tree_model.hpp"
 
 namespace py = pybind11;
@@ -221,7 +222,10 @@ class PyLearner {
   // (SGBT), through the library's one writer: a plain file for one
   // ensemble, a multiclass bundle for K > 2 classes (what `irithyll export`
   // writes). Returns the path written.
-  py::list export_packed(const std::string& path, const std::string& format) {
+  // feature_names / class_names (strings, optional) go into the file's
+  // metadata trailer, so readers map columns and print classes by name.
+  py::list export_packed(const std::string& path, const std::string& format, const std::vector<std::string>& feature_names,
+                         const std::vector<std::string>& class_names) {
     const BusyGuard guard(busy_);
     const auto* exportable = dynamic_cast<const Exportable*>(model_.get());
     if (exportable == nullptr)
@@ -229,7 +233,18 @@ class PyLearner {
                                             "' has no packed form (sgbt has)"));
     if (format != "f32" && format != "i16")
       raise_status(Status::invalid_argument("export_packed: format must be f32 or i16, got '" + format + "'"));
-    auto bytes = take(packed::export_packed(*exportable, format == "f32" ? packed::PackedFormat::kF32 : packed::PackedFormat::kI16));
+    packed::PackedMetadata meta;
+    meta.classification = model_->task() == Task::kClassification;
+    if (feature_names.size() == model_->n_features()) meta.feature_names = feature_names;
+    if (meta.classification) {
+      meta.class_names = class_names;
+      if (meta.class_names.size() != model_->n_classes()) {
+        meta.class_names.clear();
+        for (std::size_t c = 0; c < model_->n_classes(); ++c) meta.class_names.push_back(std::to_string(c));
+      }
+    }
+    auto bytes = take(packed::export_packed(*exportable, format == "f32" ? packed::PackedFormat::kF32 : packed::PackedFormat::kI16,
+                                            &meta));
     check(write_file_atomic(path, bytes));
     py::list written;
     written.append(path);
@@ -343,7 +358,8 @@ void bind_learner(py::module_& m) {
       .def("predict_proba_many", &PyLearner::predict_proba_many)
       .def("settings", &PyLearner::settings)
       .def("reset", &PyLearner::reset)
-      .def("export_packed", &PyLearner::export_packed, py::arg("path"), py::arg("format") = "f32")
+      .def("export_packed", &PyLearner::export_packed, py::arg("path"), py::arg("format") = "f32",
+           py::arg("feature_names") = std::vector<std::string>{}, py::arg("class_names") = std::vector<std::string>{})
       .def("n_trees", &PyLearner::n_trees)
       .def("dump_tree", &PyLearner::dump_tree, py::arg("i"), py::arg("format"), py::arg("names"))
       .def("split_counts", &PyLearner::split_counts)

@@ -4,6 +4,7 @@
 // multiclass bundle ("IRMC") with one ensemble per class.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cmath>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "core/file_io.hpp"
 #include "errors.hpp"
 #include "irithyll/packed/class_bundle.hpp"
+#include "irithyll/packed/metadata.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace py = pybind11;
@@ -32,6 +34,7 @@ class PyPacked {
       bundle_.emplace(take(packed::PackedClassBundle::from_bytes(bytes)));
     else
       single_.emplace(take(packed::PackedModel::from_bytes(std::move(bytes))));
+    meta_ = take(packed::read_metadata(single_ ? *single_ : bundle_->member(0)));
   }
 
   // Raw scores (before any link function): one per row, or one row of K
@@ -64,6 +67,23 @@ class PyPacked {
   // it is a binary classifier or a regressor, so it has none: apply the
   // logistic function to predict() for a binary classifier.
   py::array_t<float> predict_proba(const Rows& x) const {
+    if (!bundle_ && binary()) {  // the trailer says binary: 1 - sigmoid, sigmoid
+      const auto [n, stride] = shape(x);
+      py::array_t<float> out({static_cast<py::ssize_t>(n), py::ssize_t{2}});
+      Status s;
+      {
+        py::gil_scoped_release release;
+        std::vector<float> margin(n);
+        s = single_->predict_batch({x.data(), n * stride}, stride, margin);
+        float* o = out.mutable_data();
+        for (std::size_t i = 0; i < n; ++i) {
+          o[2 * i + 1] = 1.0f / (1.0f + std::exp(-margin[i]));
+          o[2 * i] = 1.0f - o[2 * i + 1];
+        }
+      }
+      check(s);
+      return out;
+    }
     if (!bundle_)
       raise_status(Status::invalid_argument(
           "predict_proba: this packed file holds one ensemble (a regressor or a binary classifier's log-odds); "
@@ -82,7 +102,11 @@ class PyPacked {
   std::uint32_t required_features() const {
     return single_ ? single_->required_features() : static_cast<std::uint32_t>(bundle_->required_features());
   }
-  std::size_t n_classes() const { return bundle_ ? bundle_->n_classes() : 0; }
+  std::size_t n_classes() const { return bundle_ ? bundle_->n_classes() : binary() ? 2 : 0; }
+  // From the metadata trailer; empty lists for a file without one.
+  std::vector<std::string> feature_names() const { return meta_ ? meta_->feature_names : std::vector<std::string>{}; }
+  std::vector<std::string> class_names() const { return meta_ ? meta_->class_names : std::vector<std::string>{}; }
+  bool binary() const { return meta_ && meta_->classification && meta_->class_names.size() == 2; }
   std::string batch_kernel() const { return single_ ? single_->batch_kernel() : bundle_->member(0).batch_kernel(); }
 
  private:
@@ -98,6 +122,7 @@ class PyPacked {
 
   std::optional<packed::PackedModel> single_;
   std::optional<packed::PackedClassBundle> bundle_;
+  std::optional<packed::PackedMetadata> meta_;
 };
 
 }  // namespace
@@ -109,6 +134,8 @@ void bind_packed(py::module_& m) {
       .def("predict_proba", &PyPacked::predict_proba, py::arg("X"))
       .def_property_readonly("required_features", &PyPacked::required_features)
       .def_property_readonly("n_classes", &PyPacked::n_classes)
+      .def_property_readonly("feature_names", &PyPacked::feature_names)
+      .def_property_readonly("class_names", &PyPacked::class_names)
       .def_property_readonly("batch_kernel", &PyPacked::batch_kernel);
 }
 

@@ -48,8 +48,16 @@ def test_bad_weights_and_arrays(cls):
     classification = issubclass(cls, _learners.Classifier)
     y0 = "a" if classification else 1.0
     model.learn_one({"f": 1.0, "g": 2.0}, y0)
-    for w in (-1.0, 0.0, math.nan, math.inf):
-        model.learn_one({"f": 1.0, "g": 2.0}, y0, sample_weight=w)  # skipped or clamped, never a crash
+    model.learn_one({"f": 1.0, "g": 2.0}, y0, sample_weight=0.0)  # a zero weight is legitimate
+    seen = model.n_samples_seen
+    for w in (-1.0, math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match="sample_weight must be finite and >= 0"):
+            model.learn_one({"f": 1.0, "g": 2.0}, y0, sample_weight=w)
+    with pytest.raises(ValueError, match="row 1 is nan"):
+        model.learn_many(np.array([[1.0, 2.0], [2.0, 3.0]]), [y0, y0], sample_weight=[1.0, math.nan])
+    with pytest.raises(ValueError, match="row 0 is -2.0"):
+        model.learn_many(np.array([[1.0, 2.0]]), [y0], sample_weight=[-2.0])
+    assert model.n_samples_seen == seen  # refused before anything was learned
     with pytest.raises((TypeError, ValueError)):
         model.learn_one({"f": 1.0}, y0, sample_weight="heavy")
     X = np.array([[1.0, np.nan], [np.inf, -np.inf]])

@@ -103,6 +103,16 @@ def test_export_packed_predicts_raw_scores(tmp_path):
     np.testing.assert_allclose(proba, want, atol=1e-4)
     with pytest.raises(ValueError, match="one ensemble"):
         packed.predict_proba(X)
+    # The files name their columns and classes; a binary file has probabilities.
+    assert packed.feature_names == [str(f) for f in m.features] and packed.classes == []
+    assert bundle.feature_names == [str(f) for f in c3.features] and bundle.classes == ["a", "b", "c"]
+    c2 = ensemble.SGBTClassifier(n_steps=5, grace_period=20, classes=["no", "yes"])
+    c2.learn_many(X, np.where(X[:, 0] > 0.5, "yes", "no"))
+    c2.export_packed(tmp_path / "b.bin")
+    binary = PackedModel(tmp_path / "b.bin")
+    assert binary.classes == ["no", "yes"] and binary.n_classes == 2
+    want2 = np.array([[p[c] for c in ["no", "yes"]] for p in (c2.predict_proba_one(dict(zip(c2.features, r))) for r in X)])
+    np.testing.assert_allclose(binary.predict_proba(X), want2, atol=1e-4)
     esn = irithyll.nn.ESNRegressor()
     esn.learn_one({"a": 1.0}, 1.0)
     with pytest.raises(ValueError, match="no packed form"):

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/eval/regression_metrics.hpp"
+#include "irithyll/eval/target_guard.hpp"
 
 namespace irithyll {
 
@@ -124,6 +126,8 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
     lane.observer->on_curve_point(p);
   };
 
+  std::optional<TargetGuard> guard;
+  if (options.guard_targets) guard.emplace();
   const std::uint64_t delay = options.label_delay;
   std::uint64_t rows = 0, unlabelled = 0;
   while (rows < limit && stream.next(x, y)) {
@@ -140,6 +144,8 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
     if (classify && labelled && (!(y >= 0.0 && y < static_cast<double>(k)) || y != std::floor(y)))
       return Status::invalid_argument("prequential: sample " + std::to_string(row) + " has class " +
                                       std::to_string(y) + ", outside 0.." + std::to_string(k - 1));
+    // The target that is learned (the scorers keep the raw y).
+    const double learn_y = !classify && labelled && guard ? guard->admit(y) : y;
     for (Lane& lane : lanes) {
       const Clock::time_point t0 = timed ? Clock::now() : Clock::time_point{};
       Learner& learner = *lane.learner;
@@ -167,7 +173,7 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
       }
       if (lane.observer != nullptr) lane.observer->on_prediction(row, y, prediction, lane.proba);
       if (delay == 0) {
-        if (labelled) learner.learn_one(x, y);
+        if (labelled) learner.learn_one(x, learn_y);
       } else {
         // The oldest pending row's label has arrived: learn it, then park this one.
         const std::size_t slot = static_cast<std::size_t>(lane.head);
@@ -179,7 +185,7 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
           ++lane.pending;
         }
         std::copy(x.begin(), x.end(), lane.pending_x.begin() + static_cast<std::ptrdiff_t>(slot * d));
-        lane.pending_y[slot] = y;
+        lane.pending_y[slot] = learn_y;
         lane.head = lane.head + 1 == delay ? 0 : lane.head + 1;
       }
       if (timed) lane.seconds += std::chrono::duration<double>(Clock::now() - t0).count();

@@ -110,9 +110,13 @@ bool JsonObjectParser::scalar_at(std::string_view s, std::size_t& i) {
   const char c = s[i];
   if (c == '"') return string_at(s, i);
   if (c == '{' || c == '[') return fail(i, "nested objects and arrays are not supported (one flat object per line)");
-  for (const std::string_view word : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+  // NaN, Infinity and -Infinity are not JSON, but Python's json.dumps (and
+  // others) write them: read as missing, like null.
+  for (const std::string_view word : {std::string_view("true"), std::string_view("false"), std::string_view("null"),
+                                      std::string_view("NaN"), std::string_view("Infinity"),
+                                      std::string_view("-Infinity")}) {
     if (s.substr(i, word.size()) == word) {
-      if (word != "null") buf_.append(word);
+      if (word == "true" || word == "false") buf_.append(word);
       i += word.size();
       return true;
     }

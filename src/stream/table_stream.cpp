@@ -78,6 +78,8 @@ class TableStreamImpl final : public TableStream {
   std::uint64_t ignored_keys() const override { return ignored_keys_; }
   std::uint64_t current_line() const override { return line_; }
   std::optional<double> fraction_read() const override { return tok_.fraction_read(); }
+  std::uint64_t skipped_rows() const override { return skipped_; }
+  const std::vector<std::string>& skipped_examples() const override { return skipped_first_; }
 
  private:
   enum class ColumnKind : std::uint8_t { kUnknown, kNumeric, kCategorical };
@@ -102,6 +104,19 @@ class TableStreamImpl final : public TableStream {
     done_ = true;
     return false;
   }
+  // A fault of this row alone: with skip_bad_rows it is counted and the
+  // stream goes on (next() reads the following row), else the stream ends.
+  bool row_fail(Status s) {
+    if (!options_.skip_bad_rows) return fail(std::move(s));
+    note_skipped(s);
+    row_error_ = true;
+    return false;
+  }
+  void note_skipped(const Status& s) {
+    ++skipped_;
+    if (skipped_first_.size() < kSkippedExamples) skipped_first_.push_back(s.message());
+  }
+  bool next_row(std::span<double> x, double& y);
   Status tokenizer_error() const { return Status::invalid_argument(name_ + ":" + tok_.error_message()); }
   Status read_header();
   Status read_raw(bool& got);  // next input record into row_ (aligned to columns)
@@ -162,6 +177,11 @@ class TableStreamImpl final : public TableStream {
   std::vector<HeldRow> held_rows_;
   std::size_t replay_ = 0;  // next held row to deliver
   std::size_t n_held_ = 0;  // look-ahead rows, for messages after they are freed
+
+  static constexpr std::size_t kSkippedExamples = 5;
+  bool row_error_ = false, raw_row_error_ = false;  // the last failure was this row's alone
+  std::uint64_t skipped_ = 0;
+  std::vector<std::string> skipped_first_;
 };
 
 Status TableStreamImpl::check_width(std::size_t found) const {
@@ -220,7 +240,10 @@ Status TableStreamImpl::read_raw(bool& got) {
       return Status::ok();
     }
     if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
-    IRITHYLL_RETURN_IF_ERROR(check_width(fields_.size()));
+    if (Status w = check_width(fields_.size()); !w.is_ok()) {
+      raw_row_error_ = true;
+      return w;
+    }
     row_.assign(fields_.begin(), fields_.end());
     row_line_ = tok_.record_line();
     got = true;
@@ -234,9 +257,11 @@ Status TableStreamImpl::read_raw(bool& got) {
   }
   if (outcome == detail::CsvTokenizer::Outcome::kError) return tokenizer_error();
   row_line_ = tok_.record_line();
-  if (!json_.parse(text, json_fields_))
+  if (!json_.parse(text, json_fields_)) {
+    raw_row_error_ = true;
     return Status::invalid_argument(name_ + ":" + std::to_string(row_line_) + ":" +
                                     std::to_string(json_.error_column()) + ": " + json_.error());
+  }
   row_.assign(header_.size(), std::string_view());
   for (const detail::JsonField& f : json_fields_) {
     const std::size_t c = column_of(f.key, !columns_frozen_);
@@ -280,7 +305,12 @@ Status TableStreamImpl::hold_lookahead() {
     // starts learning from the rows it has instead of waiting for thousands.
     if (!held_rows_.empty() && !tok_.data_ready(kLiveLookaheadIdleMs)) break;
     bool got = false;
-    IRITHYLL_RETURN_IF_ERROR(read_raw(got));
+    raw_row_error_ = false;
+    if (Status r = read_raw(got); !r.is_ok()) {
+      if (!(raw_row_error_ && options_.skip_bad_rows)) return r;
+      note_skipped(r);
+      continue;
+    }
     if (!got) break;
     hold(row_, row_line_);
   }
@@ -514,12 +544,12 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
     const Cell cell = parse_cell(text);
     if (cell.kind == CellKind::kMissing) {
       if (!options_.allow_missing_target)
-        return fail(Status::invalid_argument(where(line, target_col_) + "missing target value " + quoted(text) +
+        return row_fail(Status::invalid_argument(where(line, target_col_) + "missing target value " + quoted(text) +
                                              " in column " + quoted(header_[target_col_])));
       y = kNaN;
     } else if (schema_.task == Task::kRegression) {
       if (cell.kind != CellKind::kNumber)
-        return fail(Status::invalid_argument(where(line, target_col_) + "not a number: " + quoted(text) +
+        return row_fail(Status::invalid_argument(where(line, target_col_) + "not a number: " + quoted(text) +
                                              " in regression target " + quoted(header_[target_col_])));
       y = cell.value;
     } else {
@@ -530,7 +560,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
         const auto it = numeric_classes_ && cell.kind == CellKind::kNumber ? class_of_number_.find(cell.value)
                                                                            : class_of_number_.end();
         if (it == class_of_number_.end())
-          return fail(Status::invalid_argument(
+          return row_fail(Status::invalid_argument(
               where(line, target_col_) + "class " + quoted(text) +
               (options_.classes.empty() ? " first appears after the " + std::to_string(n_held_) +
                                               " rows the class set was inferred from; list every class with "
@@ -544,10 +574,10 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
     const std::size_t c = extra_target_cols_[t];
     const Cell cell = parse_cell(row_[c]);
     if (cell.kind == CellKind::kMissing && !options_.allow_missing_target)
-      return fail(Status::invalid_argument(where(line, c) + "missing target value " + quoted(row_[c]) +
+      return row_fail(Status::invalid_argument(where(line, c) + "missing target value " + quoted(row_[c]) +
                                            " in column " + quoted(header_[c])));
     if (cell.kind == CellKind::kText)
-      return fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(row_[c]) +
+      return row_fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(row_[c]) +
                                            " in regression target " + quoted(header_[c])));
     extra_y_[t] = cell.value;
   }
@@ -566,7 +596,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
           kinds_[c] = cell.kind == CellKind::kNumber ? ColumnKind::kNumeric : ColumnKind::kCategorical;
         if (kinds_[c] == ColumnKind::kNumeric) {
           if (cell.kind != CellKind::kNumber)
-            return fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(text) +
+            return row_fail(Status::invalid_argument(where(line, c) + "not a number: " + quoted(text) +
                                                  " in numeric column " + quoted(header_[c]) +
                                                  " (--categorical or --drop it if that is expected)"));
           value = cell.value;
@@ -581,6 +611,14 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
 }
 
 bool TableStreamImpl::next(std::span<double> x, double& y) {
+  for (;;) {
+    row_error_ = false;
+    if (next_row(x, y)) return true;
+    if (!row_error_) return false;  // the end, or an error that ends the stream
+  }
+}
+
+bool TableStreamImpl::next_row(std::span<double> x, double& y) {
   if (done_) return false;
   if (x.size() != schema_.n_features())
     return fail(Status::invalid_argument(name_ + ": next() given " + std::to_string(x.size()) +
@@ -601,7 +639,8 @@ bool TableStreamImpl::next(std::span<double> x, double& y) {
     return ok;
   }
   bool got = false;
-  if (Status s = read_raw(got); !s.is_ok()) return fail(std::move(s));
+  raw_row_error_ = false;
+  if (Status s = read_raw(got); !s.is_ok()) return raw_row_error_ ? row_fail(std::move(s)) : fail(std::move(s));
   if (!got) {
     done_ = true;
     return false;
@@ -629,6 +668,10 @@ Result<std::unique_ptr<TableStream>> open_with(std::string name, std::unique_ptr
 
 bool is_missing_token(std::string_view s) {
   if (s.empty() || s == "?" || s == "-") return true;
+  // Spreadsheet error cells exported as text.
+  if (s[0] == '#')
+    for (const std::string_view m : {"#n/a", "#na", "#value!", "#div/0!", "#ref!", "#num!", "#name?", "#null!"})
+      if (iequals(s, m)) return true;
   if (s.size() > 4) return false;
   for (const std::string_view m : {"na", "n/a", "nan", "null", "none", "nil", "-nan"})
     if (iequals(s, m)) return true;

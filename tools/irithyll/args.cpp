@@ -71,6 +71,11 @@ Status ArgParser::parse(std::span<char* const> args) {
       if (i + 1 >= args.size()) return Status::invalid_argument("option '--" + name + "' needs a value");
       value = args[++i];
     }
+    // A value option given twice would silently keep the last one (--data A
+    // --data B reading only B): refused so the user sees which was meant.
+    if (o->value)
+      return Status::invalid_argument("option '--" + o->name + "' given twice ('" + *o->value + "' and '" + value +
+                                      "'); give it once");
     o->value = value;
   }
   return Status::ok();

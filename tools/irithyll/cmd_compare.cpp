@@ -11,6 +11,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "data_options.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
@@ -61,6 +62,7 @@ int run_compare(std::span<char* const> argv) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  if (Status s = check_output_paths(args, {"plot"}); !s) return fail(s);
   auto seed = count(args, "seed");
   auto window = count(args, "window");
   auto every = count(args, "curve-every");
@@ -124,6 +126,7 @@ int run_compare(std::span<char* const> argv) {
   options.progress_every = 0;
   auto reports = run_prequential_many(learners, *stream, options, observers);
   if (!reports) return fail(reports.status().with_context(source));
+  report_skipped_rows(*stream);
 
   const bool cls = schema.task == Task::kClassification;
   if (args.given("json")) {

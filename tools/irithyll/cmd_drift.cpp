@@ -155,6 +155,7 @@ int run_drift(std::span<char* const> argv) {
     if (s == DriftSignal::kDrift || show_warning) std::fflush(stdout);
   }
   if (!stream.status().is_ok()) return fail_data(stream.status());
+  report_skipped_rows(stream);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -13,6 +13,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "data_options.hpp"
 #include "diagnostics_report.hpp"
 #include "eval_anomaly.hpp"
@@ -52,6 +53,8 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .option("seed", "N", "seed of the generator and the model", "42")
       .option("max-samples", "N", "evaluate at most N samples (generators default to " +
                                       std::to_string(kDefaultGeneratorSamples) + ")")
+      .flag("no-target-guard", "regression: learn every target as given (by default a target beyond the recent "
+                                 "median +- 8 MADs is clipped for learning; scores use the raw target)")
       .option("skip", "N", "skip the first N rows of the stream (neither scored nor learned)", "0")
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
       .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
@@ -210,6 +213,7 @@ int run_eval(std::span<char* const> argv) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  if (Status s = check_output_paths(args, {"save", "plot", "predictions", "curve"}); !s) return fail(s);
   auto seed = get_count(args, "seed");
   auto skip = get_count(args, "skip");
   Result<std::uint64_t> curve_every = std::uint64_t{args.given("plot") ? 100u : 1000u};
@@ -270,6 +274,7 @@ int run_eval(std::span<char* const> argv) {
   options.rolling_window = static_cast<std::size_t>(*window);
   options.progress_every = 1;  // the bar looks at the clock itself, so slow models show it from the start
   options.label_delay = *label_delay;
+  options.guard_targets = !args.given("no-target-guard");
   auto level = args.get_double("interval");
   if (!level) return fail(level.status());
   if (!(*level > 0.0 && *level < 1.0)) return fail(Status::invalid_argument("--interval must be in (0, 1)"));
@@ -343,12 +348,24 @@ int run_eval(std::span<char* const> argv) {
                                   : std::string();
       st = st.with_context(source + row);
     }
+    // The work done before the error is not lost: --save still writes the
+    // model as it stood at the failing row.
+    if (args.given("save") && learner->n_samples_seen() > 0) {
+      if (Status s = save_learner(args.get("save"), *learner, &schema); !s) (void)fail(s);
+      else
+        std::fprintf(stderr, "irithyll: saved the model as learned before the error (%llu samples) to %s\n",
+                     static_cast<unsigned long long>(learner->n_samples_seen()), args.get("save").c_str());
+    }
     return fail(st);
   }
+  if (*skip > 0 && report->samples == 0)
+    return fail(Status::invalid_argument("--skip " + std::to_string(*skip) + " skips past the end of " + source +
+                                         ": no row was evaluated"));
   if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr && table->ignored_keys() > 0)
     std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
                  "(name them with --features, or raise --lookahead)\n",
                  static_cast<unsigned long long>(table->ignored_keys()));
+  report_skipped_rows(**stream);
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));

@@ -30,6 +30,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "data_options.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 #include "irithyll/model_file.hpp"
@@ -240,6 +241,7 @@ int run_explain(std::span<char* const> argv) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  if (Status s = check_output_paths(args, {"plot"}); !s) return fail(s);
   if (!args.given("checkpoint")) return fail(Status::invalid_argument("--checkpoint FILE is required"));
   if (!args.given("data")) return fail(Status::invalid_argument("--data FILE is required ('-' for standard input)"));
   if (args.given("class") && args.given("all-classes")) return fail(Status::invalid_argument("give --class or --all-classes, not both"));

@@ -20,6 +20,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "data_options.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/stream/csv_stream.hpp"
@@ -103,6 +104,7 @@ int run_forecast(std::span<char* const> argv) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
+  if (Status s = check_output_paths(args, {"plot"}); !s) return fail(s);
   if (fentry == nullptr && (centry == nullptr || !centry->listed || !centry->regression))
     return fail(Status::invalid_argument("unknown forecasting model '" + model + "' (models: " + all_model_names() + ")"));
   if (!args.given("data")) return fail(Status::invalid_argument("--data FILE.csv is required"));

@@ -12,14 +12,21 @@
 //                      does not know, is an error naming it (the model's own
 //                      target column is ignored; --drop others). Older
 //                      checkpoints take the first n_features columns.
-//   --model FILE.bin   a packed model (f32 or int16): its raw output, from
-//                      the first n_features columns (packed files store no
-//                      names).
+//   --model FILE.bin   a packed model (f32, int16 or a multiclass bundle).
+//                      When the file carries the metadata trailer (irithyll
+//                      export writes it from an eval --save checkpoint),
+//                      columns are taken by header name with the same checks
+//                      as --checkpoint, and a classifier prints its class
+//                      name and probability (--proba: every probability;
+//                      --raw: the margins). A file without the trailer reads
+//                      the first n_features columns (said once on stderr)
+//                      and prints the raw output (bundles: class ids).
 // Numbers print in their shortest round-trip form (std::to_chars).
 //
 // --bench: instead of printing, holds the rows, repeats the prediction pass
 // for at least a second per path (single, batch) and prints one JSON object
 // with nanoseconds per prediction.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -34,6 +41,7 @@
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
+#include "irithyll/packed/metadata.hpp"
 #include "irithyll/packed/packed_model.hpp"
 
 namespace irithyll::cli {
@@ -45,7 +53,8 @@ ArgParser make_parser() {
   p.option("model", "FILE.bin", "packed model (f32 \"IRIT\" or int16 \"IR16\")")
       .option("checkpoint", "FILE", "checkpoint written by irithyll (predicts with the full model)")
       .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
-      .flag("proba", "classifier checkpoints: print every class probability (after a header line)")
+      .flag("proba", "classifiers: print every class probability (after a header line)")
+      .flag("raw", "packed classifiers: print the margin (logit) of every ensemble instead of class names")
       .flag("bench", "time the single and batch paths (>= 1 s each) and print one JSON object");
   declare_data_options(p);
   return p;
@@ -122,38 +131,103 @@ volatile float g_sink = 0.0f;
 // Writes a line to stdout; false when stdout is gone (a closed pipe).
 bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
 
-// A multiclass bundle: the class id (packed files store no names) and its
-// softmax probability, or every probability with --proba.
+// Said once, after a run that read a file without names (at the end, so
+// that an error stays the only line on stderr).
+void note_positional(const ArgParser& args, const Schema& columns, std::size_t required) {
+  if (!columns.feature_names.empty()) return;
+  std::fprintf(stderr,
+               "irithyll predict: note: %s stores no column names; the first %zu columns were read by position "
+               "(export it again from an eval --save checkpoint to map them by name)\n",
+               args.get("model").c_str(), required);
+}
+
+// The columns a packed file names in its metadata trailer, as the Schema
+// map_columns reads; an empty Schema (positional reading) for a file
+// without names.
+Result<Schema> packed_columns(const ArgParser& args, const std::optional<packed::PackedMetadata>& meta,
+                              std::size_t required) {
+  Schema s;
+  if (!meta || meta->feature_names.empty()) return s;
+  if (meta->feature_names.size() < required)
+    return Status::corruption(args.get("model") + ": the metadata names " + std::to_string(meta->feature_names.size()) +
+                              " features, the trees read " + std::to_string(required));
+  s.feature_names = meta->feature_names;
+  s.target_name = meta->target_name;
+  return s;
+}
+
+// Class names from the trailer, else the class ids.
+std::vector<std::string> packed_class_names(const std::optional<packed::PackedMetadata>& meta, std::size_t k) {
+  if (meta && meta->class_names.size() == k) return meta->class_names;
+  std::vector<std::string> names;
+  for (std::size_t c = 0; c < k; ++c) names.push_back(std::to_string(c));
+  return names;
+}
+
+// "name,p" for the best class, or (all) "name,p0,p1,...".
+void append_class_line(std::string& line, const std::vector<std::string>& names, std::span<const float> proba,
+                       bool all) {
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < proba.size(); ++c)
+    if (proba[c] > proba[best]) best = c;
+  line += names[best];
+  for (std::size_t c = 0; c < proba.size(); ++c) {
+    if (!all && c != best) continue;
+    line += ',';
+    append_shortest(line, proba[c]);
+  }
+}
+
+bool emit_proba_header(const std::vector<std::string>& names) {
+  std::string line = "prediction";
+  for (const std::string& n : names) line += "," + n;
+  line += '\n';
+  return emit(line);
+}
+
+// A multiclass bundle: the class name (the class id when the file has no
+// trailer) and its softmax probability, or every probability with --proba,
+// or every class's margin with --raw.
 int run_bundle(const ArgParser& args) {
   auto bundle = packed::PackedClassBundle::load(args.get("model"));
   if (!bundle) return fail(bundle.status());
+  auto meta = packed::read_metadata(bundle->member(0));
+  if (!meta) return fail(meta.status().with_context(args.get("model")));
   const std::size_t nf = bundle->required_features(), k = bundle->n_classes();
+  auto model_columns = packed_columns(args, *meta, nf);
+  if (!model_columns) return fail(model_columns.status());
+  const std::size_t width = std::max(nf, model_columns->n_features());
   auto stream = open_data(args);
   if (!stream) return fail(stream.status());
   TableStream& s = **stream;
-  auto columns = map_columns(s.schema(), Schema{}, nf, source_name(args));
+  auto columns = map_columns(s.schema(), *model_columns, width, source_name(args));
   if (!columns) return fail(columns.status());
+  const std::vector<std::string> names = packed_class_names(*meta, k);
   std::vector<double> x(s.schema().n_features());
-  std::vector<float> row(nf), proba(k);
+  std::vector<float> row(width), proba(k);
   double y = 0.0;
   std::string line;
-  const bool all = args.given("proba");
+  const bool all = args.given("proba"), raw = args.given("raw");
+  if (all && !raw && !emit_proba_header(names)) return 1;
   while (s.next(x, y)) {
-    for (std::size_t f = 0; f < nf; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
-    bundle->predict_proba(row, proba);
-    std::size_t best = 0;
-    for (std::size_t c = 1; c < k; ++c)
-      if (proba[c] > proba[best]) best = c;
-    line = std::to_string(best);
-    for (std::size_t c = 0; c < k; ++c) {
-      if (!all && c != best) continue;
-      line += ',';
-      append_shortest(line, proba[c]);
+    for (std::size_t f = 0; f < width; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
+    line.clear();
+    if (raw) {
+      bundle->predict_scores(row, proba);
+      for (std::size_t c = 0; c < k; ++c) {
+        if (c > 0) line += ',';
+        append_shortest(line, proba[c]);
+      }
+    } else {
+      bundle->predict_proba(row, proba);
+      append_class_line(line, names, proba, all);
     }
     line += '\n';
     if (!emit(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
+  report_skipped_rows(s);
+  note_positional(args, *model_columns, width);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -171,18 +245,28 @@ int run_packed(const ArgParser& args) {
   auto model = packed::PackedModel::load(args.get("model"));
   if (!model) return fail(model.status());
   const packed::PackedModel& m = *model;
-  const std::size_t nf = m.info().n_features > 0 ? m.info().n_features : m.required_features();
+  auto meta = packed::read_metadata(m);
+  if (!meta) return fail(meta.status().with_context(args.get("model")));
+  std::size_t nf = m.info().n_features > 0 ? m.info().n_features : m.required_features();
   if (nf == 0) return fail(Status::invalid_argument("model reads no features; nothing to predict per row"));
+  auto model_columns = packed_columns(args, *meta, nf);
+  if (!model_columns) return fail(model_columns.status());
+  nf = std::max(nf, model_columns->n_features());
+  // A binary classifier's one ensemble gives the logit of the second class.
+  const bool binary = *meta && (*meta)->classification && (*meta)->class_names.size() == 2;
+  const std::vector<std::string> names = packed_class_names(*meta, 2);
   auto stream = open_data(args);
   if (!stream) return fail(stream.status());
   TableStream& s = **stream;
-  auto columns = map_columns(s.schema(), Schema{}, nf, source_name(args));
+  auto columns = map_columns(s.schema(), *model_columns, nf, source_name(args));
   if (!columns) return fail(columns.status());
   std::vector<double> x(s.schema().n_features());
-  std::vector<float> row(nf), rows;
+  std::vector<float> row(nf), rows, proba(2);
   double y = 0.0;
   std::string line;
-  const bool bench = args.given("bench");
+  const bool bench = args.given("bench"), all = args.given("proba"), raw = args.given("raw") || !binary;
+  if (all && !binary) return fail(Status::invalid_argument("--proba needs a classifier exported with its class names"));
+  if (all && !raw && !bench && !emit_proba_header(names)) return 1;
   while (s.next(x, y)) {
     for (std::size_t f = 0; f < nf; ++f) row[f] = static_cast<float>(x[columns->index[f]]);
     if (bench) {
@@ -190,11 +274,20 @@ int run_packed(const ArgParser& args) {
       continue;
     }
     line.clear();
-    append_shortest(line, m.predict(row));
+    const float margin = m.predict(row);
+    if (raw) {
+      append_shortest(line, margin);
+    } else {
+      proba[1] = 1.0f / (1.0f + std::exp(-margin));
+      proba[0] = 1.0f - proba[1];
+      append_class_line(line, names, proba, all);
+    }
     line += '\n';
     if (!emit(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
+  report_skipped_rows(s);
+  note_positional(args, *model_columns, nf);
   if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
   const std::size_t n = rows.size() / nf;
   if (n == 0) return fail(Status::invalid_argument("--bench needs at least one data row"));
@@ -279,6 +372,7 @@ int run_checkpoint(const ArgParser& args) {
     if (!emit(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
+  report_skipped_rows(s);
   if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
   if (held.empty()) return fail(Status::invalid_argument("--bench needs at least one data row"));
   auto pass = [&] {

@@ -1,5 +1,7 @@
 #include "data_options.hpp"
 
+#include <cstdio>
+
 namespace irithyll::cli {
 
 void declare_data_options(ArgParser& p) {
@@ -11,7 +13,12 @@ void declare_data_options(ArgParser& p) {
       .option("categorical", "COLS", "comma-separated columns (names, or 0-based feature indices) read as category codes 0, 1, ... in order of first appearance, even when numeric; string columns always are. Models with category splits (sgbt, hoeffding_tree) split them by category sets")
       .option("classes", "LIST", "comma-separated class labels; class ids follow this order (default: inferred)")
       .option("max-classes", "N", "refuse an id-like target with more distinct values than N", "1000")
-      .option("lookahead", "N", "rows read ahead to infer the task, classes and JSON keys", "10000");
+      .option("lookahead", "N", "rows read ahead to infer the task, classes and JSON keys", "10000")
+      .option("on-error", "stop|skip",
+              "a malformed row (wrong field count, bad JSON line, text in a numeric column, a class outside the "
+              "class set): stop with its error, or skip it (counted, the first few reported on stderr); files "
+              "and pipes alike",
+              "stop");
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -77,7 +84,18 @@ Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets
   if (!lookahead) return lookahead.status();
   if (*lookahead < 1) return Status::invalid_argument("--lookahead must be >= 1");
   o.lookahead_rows = static_cast<std::uint64_t>(*lookahead);
+  const std::string on_error = args.get("on-error");
+  if (on_error == "skip") o.skip_bad_rows = true;
+  else if (on_error != "stop") return Status::invalid_argument("--on-error must be stop or skip, got '" + on_error + "'");
   return o;
+}
+
+void report_skipped_rows(const Stream& stream) {
+  const auto* table = dynamic_cast<const TableStream*>(&stream);
+  if (table == nullptr || table->skipped_rows() == 0) return;
+  std::fprintf(stderr, "irithyll: skipped %llu malformed row%s (--on-error skip); the first:\n",
+               static_cast<unsigned long long>(table->skipped_rows()), table->skipped_rows() == 1 ? "" : "s");
+  for (const std::string& e : table->skipped_examples()) std::fprintf(stderr, "  %s\n", e.c_str());
 }
 
 void seed_known_categories(CsvOptions& options, const Schema& stored) {

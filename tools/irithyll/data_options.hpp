@@ -24,5 +24,8 @@ Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets
 void seed_known_categories(CsvOptions& options, const Schema& stored);
 // "a,b,c" -> {"a","b","c"} (no quoting: names with commas need the header fixed).
 std::vector<std::string> split_list(const std::string& text);
+// After a run: the count and first errors of rows passed over by
+// --on-error skip, on stderr (nothing when none were).
+void report_skipped_rows(const Stream& stream);
 
 }  // namespace irithyll::cli

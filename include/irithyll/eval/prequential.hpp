@@ -60,6 +60,10 @@ struct PrequentialOptions {
   // row at t is predicted and scored at t, but learned only at t + label_delay.
   // The last label_delay rows are never learned. Memory: label_delay rows.
   std::uint64_t label_delay = 0;
+  // Regression: clip the target each learner is taught to a robust band
+  // around the recent targets (eval/target_guard.hpp), so one mistyped
+  // target cannot spoil the model for good. Scores use the raw target.
+  bool guard_targets = true;
 };
 
 struct CurvePoint {

@@ -37,7 +37,11 @@ namespace packed {
 
 // The packed file of `model` in `format`; the message names the class whose
 // ensemble cannot be written (a category-set split, a value out of range).
-Result<std::vector<std::uint8_t>> export_packed(const Exportable& model, PackedFormat format);
+// With `meta`, the file carries the metadata trailer (metadata.hpp): the
+// feature, target and class names that let a reader map columns by name.
+struct PackedMetadata;
+Result<std::vector<std::uint8_t>> export_packed(const Exportable& model, PackedFormat format,
+                                                const PackedMetadata* meta = nullptr);
 
 }  // namespace packed
 }  // namespace irithyll

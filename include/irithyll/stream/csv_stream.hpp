@@ -43,7 +43,9 @@
 //     Features: CsvOptions::features when given (in that order), else every
 //     other column in file order; minus CsvOptions::drop.
 //   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
-//     "nil" (any case) and non-finite literals ("inf", "1e999", ...). A
+//     "nil", spreadsheet errors ("#N/A", "#VALUE!", "#DIV/0!", "#REF!",
+//     "#NUM!", "#NAME?", "#NULL!") (any case), non-finite literals ("inf",
+//     "1e999", ...) and JSON lines' bare NaN, Infinity, -Infinity. A
 //     missing feature is delivered as NaN. A missing target is an error unless
 //     allow_missing_target (then y is NaN: the caller predicts the row and
 //     does not learn it).
@@ -116,6 +118,12 @@ struct CsvOptions {
   // No target at all (prediction): every column, or CsvOptions::features, is
   // a feature; y is always NaN; the schema's task is regression.
   bool no_target = false;
+  // A malformed row (a wrong number of fields, a bad JSON line, text in a
+  // numeric column or the target, a class outside the fixed class set) is
+  // counted and passed over instead of ending the stream with its error.
+  // Errors of the input as a whole (the header, an unterminated quote,
+  // unreadable bytes) still end it.
+  bool skip_bad_rows = false;
 };
 
 // Rows and bytes of look-ahead at most: memory stays bounded on any input.
@@ -136,6 +144,13 @@ class TableStream : public Stream {
   // Share of a regular file read so far (0..1), for progress bars; empty
   // for pipes, standard input and strings.
   virtual std::optional<double> fraction_read() const = 0;
+  // Rows passed over under CsvOptions::skip_bad_rows, and the errors of the
+  // first few (each names its line).
+  virtual std::uint64_t skipped_rows() const { return 0; }
+  virtual const std::vector<std::string>& skipped_examples() const {
+    static const std::vector<std::string> kNone;
+    return kNone;
+  }
 };
 
 // path "-" reads standard input; gzip input is recognised by its content.
