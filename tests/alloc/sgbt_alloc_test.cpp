@@ -86,7 +86,9 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
   }
   EXPECT_EQ(steady_allocs, 0) << "over " << steady_steps << " steps without structural change";
   EXPECT_GT(steady_steps, 5000);
-  EXPECT_LT(structural_allocs, 200) << "structural events should allocate rarely";
+  // 220 measured since ADWIN drops everything older than its strongest split
+  // on a change (trees are replaced at other samples); 200 before.
+  EXPECT_LT(structural_allocs, 250) << "structural events should allocate rarely";
 }
 
 TEST(SGBTAlloc, DefaultSettingsAllocateNothingInSteadyState) {

@@ -178,12 +178,17 @@ Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const st
   return {fnv.h, replacements(model), model.memory_bytes()};
 }
 
+// Re-pinned on purpose: ADWIN, the trees' default drift detector, now drops
+// everything older than the strongest split when it detects a change (one
+// detection per change instead of one per dropped bucket), so trees are
+// replaced at other samples. Prequential accuracy with the defaults is
+// unchanged on SEA (0.88393), Agrawal (0.92864) and elec8 (0.91717).
 TEST(SGBTGolden, SeaDefaultConfigPredictionsUnchanged) {
   // Concept jumps every 5,000 samples drive Page-Hinkley warnings and drifts,
   // so alternates are started, promoted and retired.
   const Outcome o = run(original(), Task::kClassification, 2, sea_rows(30000, 5000, 7));
   EXPECT_GT(o.replacements, 0u);
-  EXPECT_EQ(o.hash, 9215760177240958099ull);
+  EXPECT_EQ(o.hash, 16630733276125330421ull);
 }
 
 TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
@@ -195,7 +200,7 @@ TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
   c.learning_rate = 0.1;
   const Outcome o = run(c, Task::kClassification, 2, sea_rows(30000, 4000, 11));
   EXPECT_GT(o.replacements, 0u);
-  EXPECT_EQ(o.hash, 6878888144989836469ull);
+  EXPECT_EQ(o.hash, 13726981324925580896ull);
 }
 
 TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
@@ -211,7 +216,7 @@ TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
   // Re-pinned once, deliberately, when the drift monitor began dividing a
   // squared-loss |gradient| by the target's spread (sgbt.hpp); the memory
   // work before it left this hash unchanged (5821933178837369342).
-  EXPECT_EQ(o.hash, 10821099749170285729ull);
+  EXPECT_EQ(o.hash, 4907902794885560955ull);
 }
 
 TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {
@@ -222,7 +227,7 @@ TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {
   c.learning_rate = 0.1;
   c.variant = SGBTVariant::kSkip;
   const Outcome o = run(c, Task::kClassification, 3, three_class_rows(15000, 5));
-  EXPECT_EQ(o.hash, 3027489740316370564ull);
+  EXPECT_EQ(o.hash, 11675082210413079728ull);
 }
 
 TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
@@ -230,7 +235,7 @@ TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
   const std::vector<Row> rows = elec_rows();
   ASSERT_EQ(rows.size(), 45312u);
   const Outcome o = run(original(), Task::kClassification, 2, rows);
-  EXPECT_EQ(o.hash, 3059676303855051916ull);
+  EXPECT_EQ(o.hash, 1977979773011053107ull);
 }
 
 // Memory: a slot whose alternate is idle (none started, or the last one was
