@@ -52,14 +52,6 @@ const std::vector<AnomalyEntry>& table() {
   return rows;
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-  }
-  out += '"';
-}
 
 }  // namespace
 
@@ -91,41 +83,19 @@ std::string anomaly_catalogue_json() {
   for (const auto& e : table()) {
     if (out.size() > 1) out += ',';
     out += "{\"name\":";
-    json_string(out, e.name);
+    append_json_string(out, e.name);
     out += ",\"description\":";
-    json_string(out, e.description);
+    append_json_string(out, e.description);
     out += ",\"python_module\":";
-    json_string(out, e.python_module);
+    append_json_string(out, e.python_module);
     out += ",\"python_class\":";
-    json_string(out, e.python_class);
+    append_json_string(out, e.python_class);
     out += ",\"parameters\":[";
     bool first = true;
     for (const FieldInfo& f : e.fields()) {
       if (!first) out += ',';
       first = false;
-      out += "{\"name\":";
-      json_string(out, f.name);
-      out += ",\"python_name\":";
-      json_string(out, f.python_name());
-      out += ",\"type\":";
-      json_string(out, field_type_name(f.type));
-      out += ",\"default\":";
-      json_string(out, f.default_value);
-      out += ",\"range\":";
-      json_string(out, f.range_text());
-      if (f.type == FieldType::kChoice) {
-        out += ",\"choices\":[";
-        bool first_choice = true;
-        for (std::string_view c : split_list_items(f.choices, '|')) {
-          if (!first_choice) out += ',';
-          first_choice = false;
-          json_string(out, c);
-        }
-        out += ']';
-      }
-      out += ",\"help\":";
-      json_string(out, f.help);
-      out += '}';
+      append_field_json(out, f);
     }
     out += "]}";
   }

@@ -25,25 +25,7 @@ const std::vector<CatalogueEntry>& table() {
   return rows;
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
-void json_number(std::string& out, double v) {
-  if (std::isfinite(v)) out += format_field_real(v);
-  else out += "null";  // an unbounded end
-}
 
 }  // namespace
 
@@ -89,9 +71,9 @@ std::string catalogue_json() {
     if (!first_model) out += ',';
     first_model = false;
     out += "{\"name\":";
-    json_string(out, e.name);
+    append_json_string(out, e.name);
     out += ",\"description\":";
-    json_string(out, e.description);
+    append_json_string(out, e.description);
     out += ",\"tasks\":[";
     if (e.regression) out += "\"regression\"";
     if (e.classification) out += e.regression ? ",\"classification\"" : "\"classification\"";
@@ -100,38 +82,7 @@ std::string catalogue_json() {
     for (const FieldInfo& f : e.fields()) {
       if (!first_field) out += ',';
       first_field = false;
-      out += "{\"name\":";
-      json_string(out, f.name);
-      out += ",\"python_name\":";
-      json_string(out, f.python_name());
-      out += ",\"type\":";
-      json_string(out, field_type_name(f.type));
-      out += ",\"default\":";
-      json_string(out, f.default_value);
-      if (f.type == FieldType::kInt || f.type == FieldType::kReal) {
-        out += ",\"min\":";
-        json_number(out, f.lo);
-        out += ",\"max\":";
-        json_number(out, f.hi);
-        out += std::string(",\"min_open\":") + (f.lo_open ? "true" : "false");
-        out += std::string(",\"max_open\":") + (f.hi_open ? "true" : "false");
-        out += std::string(",\"zero_is_off\":") + (f.zero_is_off ? "true" : "false");
-      }
-      if (f.type == FieldType::kChoice) {
-        out += ",\"choices\":[";
-        bool first_choice = true;
-        for (std::string_view choice : split_list_items(f.choices, '|')) {
-          if (!first_choice) out += ',';
-          first_choice = false;
-          json_string(out, choice);
-        }
-        out += ']';
-      }
-      out += ",\"range\":";
-      json_string(out, f.range_text());
-      out += ",\"help\":";
-      json_string(out, f.help);
-      out += '}';
+      append_field_json(out, f);
     }
     out += "]}";
   }

@@ -199,4 +199,61 @@ Status check_field(const FieldInfo& f, std::string_view value) {
                                   (f.zero_is_off ? "0 (off) or " : "") + (bounded ? "in " : "") + interval_text(f));
 }
 
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+namespace {
+void append_json_bound(std::string& out, double v) {
+  if (std::isfinite(v)) out += format_field_real(v);
+  else out += "null";  // an unbounded end
+}
+}  // namespace
+
+void append_field_json(std::string& out, const FieldInfo& f) {
+  out += "{\"name\":";
+  append_json_string(out, f.name);
+  out += ",\"python_name\":";
+  append_json_string(out, f.python_name());
+  out += ",\"type\":";
+  append_json_string(out, field_type_name(f.type));
+  out += ",\"default\":";
+  append_json_string(out, f.default_value);
+  if (f.type == FieldType::kInt || f.type == FieldType::kReal) {
+    out += ",\"min\":";
+    append_json_bound(out, f.lo);
+    out += ",\"max\":";
+    append_json_bound(out, f.hi);
+    out += std::string(",\"min_open\":") + (f.lo_open ? "true" : "false");
+    out += std::string(",\"max_open\":") + (f.hi_open ? "true" : "false");
+    out += std::string(",\"zero_is_off\":") + (f.zero_is_off ? "true" : "false");
+  }
+  if (f.type == FieldType::kChoice) {
+    out += ",\"choices\":[";
+    bool first_choice = true;
+    for (std::string_view choice : split_list_items(f.choices, '|')) {
+      if (!first_choice) out += ',';
+      first_choice = false;
+      append_json_string(out, choice);
+    }
+    out += ']';
+  }
+  out += ",\"range\":";
+  append_json_string(out, f.range_text());
+  out += ",\"help\":";
+  append_json_string(out, f.help);
+  out += '}';
+}
+
 }  // namespace irithyll

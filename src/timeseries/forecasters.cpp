@@ -46,60 +46,6 @@ const std::vector<ForecasterEntry>& table() {
   return rows;
 }
 
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-void json_number(std::string& out, double v) {
-  if (std::isfinite(v)) out += format_field_real(v);
-  else out += "null";  // an unbounded end
-}
-
-void json_field(std::string& out, const FieldInfo& f) {
-  out += "{\"name\":";
-  json_string(out, f.name);
-  out += ",\"python_name\":";
-  json_string(out, f.python_name());
-  out += ",\"type\":";
-  json_string(out, field_type_name(f.type));
-  out += ",\"default\":";
-  json_string(out, f.default_value);
-  if (f.type == FieldType::kInt || f.type == FieldType::kReal) {
-    out += ",\"min\":";
-    json_number(out, f.lo);
-    out += ",\"max\":";
-    json_number(out, f.hi);
-    out += std::string(",\"min_open\":") + (f.lo_open ? "true" : "false");
-    out += std::string(",\"max_open\":") + (f.hi_open ? "true" : "false");
-    out += std::string(",\"zero_is_off\":") + (f.zero_is_off ? "true" : "false");
-  }
-  if (f.type == FieldType::kChoice) {
-    out += ",\"choices\":[";
-    bool first = true;
-    for (std::string_view choice : split_list_items(f.choices, '|')) {
-      if (!first) out += ',';
-      first = false;
-      json_string(out, choice);
-    }
-    out += ']';
-  }
-  out += ",\"range\":";
-  json_string(out, f.range_text());
-  out += ",\"help\":";
-  json_string(out, f.help);
-  out += '}';
-}
 
 }  // namespace
 
@@ -143,17 +89,17 @@ std::string forecasters_json() {
     if (!first_model) out += ',';
     first_model = false;
     out += "{\"name\":";
-    json_string(out, e.name);
+    append_json_string(out, e.name);
     out += ",\"description\":";
-    json_string(out, e.description);
+    append_json_string(out, e.description);
     out += ",\"period_parameter\":";
-    json_string(out, e.period_field);
+    append_json_string(out, e.period_field);
     out += ",\"parameters\":[";
     bool first_field = true;
     for (const FieldInfo& f : e.fields()) {
       if (!first_field) out += ',';
       first_field = false;
-      json_field(out, f);
+      append_field_json(out, f);
     }
     out += "]}";
   }

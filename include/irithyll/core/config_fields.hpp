@@ -127,6 +127,14 @@ std::string format_index_list(std::span<const std::uint32_t> items);
 // Shortest text that parses back to exactly `v`.
 std::string format_field_real(double v);
 
+// JSON as `irithyll models --json` prints a table: a quoted string (quotes
+// and backslashes escaped, control characters as spaces), and one row as
+// {"name", "python_name", "type", "default", [min, max, min_open, max_open,
+// zero_is_off,] [choices,] "range", "help"}. Every registry (learners,
+// forecasters, anomaly detectors, clusterers) writes its rows with these.
+void append_json_string(std::string& out, std::string_view s);
+void append_field_json(std::string& out, const FieldInfo& field);
+
 template <class Config>
 struct ConfigField {
   FieldInfo info;
