@@ -1,5 +1,5 @@
 // The deployed command line never answers silently wrong and never loses a
-// run: a value option given twice is refused, --skip past the end is an
+// run: a file option given twice is refused, --skip past the end is an
 // error, an unwritable output path is refused before any row is read, and a
 // run that fails part-way still writes --save.
 #include <gtest/gtest.h>

@@ -71,9 +71,15 @@ Status ArgParser::parse(std::span<char* const> args) {
       if (i + 1 >= args.size()) return Status::invalid_argument("option '--" + name + "' needs a value");
       value = args[++i];
     }
-    // A value option given twice would silently keep the last one (--data A
+    // A file option given twice would silently keep the last one (--data A
     // --data B reading only B): refused so the user sees which was meant.
-    if (o->value)
+    // Settings may be repeated (the last wins), so that a base command line
+    // can be extended with overrides.
+    static constexpr std::string_view kFileOptions[] = {"data", "checkpoint", "load", "save", "out",
+                                                        "predictions", "plot", "curve", "background"};
+    bool file_option = false;
+    for (std::string_view f : kFileOptions) file_option = file_option || o->name == f;
+    if (o->value && file_option)
       return Status::invalid_argument("option '--" + o->name + "' given twice ('" + *o->value + "' and '" + value +
                                       "'); give it once");
     o->value = value;
