@@ -6,11 +6,29 @@
 #include <cmath>
 
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "irithyll/nn/boxed_learner.hpp"
 
 namespace irithyll {
+
+namespace boxed_detail {
+// Copies a Core where it can be copied. clang 14 instantiates every member of an
+// explicitly instantiated class, constrained-away copy operations included, so
+// the copy must still compile for a Core that holds move-only parts; such a
+// learner is never copied (its copy operations are constrained away), and the
+// null answer is unreachable.
+template <class Core>
+std::unique_ptr<Core> copy_core(const Core& core) {
+  if constexpr (std::is_copy_constructible_v<Core>) {
+    return std::make_unique<Core>(core);
+  } else {
+    (void)core;
+    return nullptr;
+  }
+}
+}  // namespace boxed_detail
 
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::BoxedLearner() : core_(std::make_unique<Core>()) {}
@@ -33,18 +51,20 @@ BoxedLearner<Core, Config, kCopyable>& BoxedLearner<Core, Config, kCopyable>::op
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const BoxedLearner& other)
   requires(kCopyable)
-    : Learner(other), core_(std::make_unique<Core>(*other.core_)) {}
+    : Learner(other), core_(boxed_detail::copy_core(*other.core_)) {}
 
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>& BoxedLearner<Core, Config, kCopyable>::operator=(const BoxedLearner& other)
   requires(kCopyable)
 {
   if (this == &other) return *this;
-  if (core_) {
-    *core_ = *other.core_;  // reuses this learner's buffers where the Core's assignment does
-  } else {
-    core_ = std::make_unique<Core>(*other.core_);
+  if constexpr (std::is_copy_assignable_v<Core>) {
+    if (core_) {
+      *core_ = *other.core_;  // reuses this learner's buffers where the Core's assignment does
+      return *this;
+    }
   }
+  core_ = boxed_detail::copy_core(*other.core_);
   return *this;
 }
 
