@@ -577,9 +577,9 @@ class Classifier(Learner):
         self._capacity = n_classes
         self.n_classes = n_classes
         self.classes = classes
-        # Recent samples, relearned when the class capacity grows (growing models only).
-        self._recent = collections.deque()
-        self._n_recent = 0
+        # Recent samples (dicts, or rows of batches), relearned when the class
+        # capacity grows; None for a fixed class count.
+        self._recent = None if self._fixed or not replay else collections.deque(maxlen=replay)
         self._set_labels(classes or [])
 
     def _set_labels(self, labels):
@@ -611,30 +611,20 @@ class Classifier(Learner):
         model = _core.Learner.make(old.name, settings, True, self.n_classes, len(self._features), self.seed)
         model.set_features(self._features)
         model.set_codes(old.codes())
-        for entry in self._recent:
-            if isinstance(entry[0], dict):
-                model.learn_dict(entry[0], entry[1], entry[2])
+        import numpy as np
+        for x, index, w in self._recent or ():
+            if isinstance(x, dict):
+                model.learn_dict(x, index, w)
             else:
-                model.learn_many(entry[0], entry[1], entry[2])
+                model.learn_many(x[None, :], np.array([index]), np.array([w]))
         self._model = model
 
-    def _keep(self, entry, n):
-        """Keeps a sample (or a batch of n rows) for relearning after growth."""
-        if not self.replay or self._fixed:
+    def _keep_rows(self, X, idx, w):
+        """Keeps the last rows of a batch for relearning after growth."""
+        if self._recent is None:
             return
-        self._recent.append(entry)
-        self._n_recent += n
-        while self._recent and self._n_recent - self._rows(self._recent[0]) >= self.replay:
-            self._n_recent -= self._rows(self._recent.popleft())
-        if self._n_recent > self.replay and not isinstance(self._recent[0][0], dict):
-            X, y, w = self._recent[0]
-            cut = self._n_recent - self.replay
-            self._recent[0] = (X[cut:], y[cut:], None if w is None else w[cut:])
-            self._n_recent -= cut
-
-    @staticmethod
-    def _rows(entry):
-        return 1 if isinstance(entry[0], dict) else len(entry[0])
+        for i in range(max(0, len(X) - self.replay), len(X)):
+            self._recent.append((X[i], idx[i], 1.0 if w is None else float(w[i])))
 
     def _label_index(self, y):
         i = self._index.get(y)
@@ -657,8 +647,8 @@ class Classifier(Learner):
         self._check_x(x)
         index = float(self._label_index(y))
         self._learn(x, index, sample_weight)
-        if not self._fixed and self.replay:
-            self._keep((x, index, float(sample_weight)), 1)
+        if self._recent is not None:
+            self._recent.append((x, index, float(sample_weight)))
 
     def predict_proba_one(self, x):
         """{label: probability} over the labels seen so far."""
@@ -693,7 +683,7 @@ class Classifier(Learner):
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, idx, w)
-        self._keep((X, idx, w), len(X))
+        self._keep_rows(X, idx, w)
 
     def predict_learn_many(self, X, y):
         """Prequential over the rows: each row is predicted, then learned.
@@ -703,7 +693,7 @@ class Classifier(Learner):
         idx = self._indices(y)
         X = self._matrix(X)
         pred = self._model.predict_learn_many(X, idx).astype(np.intp)
-        self._keep((X, idx, None), len(X))
+        self._keep_rows(X, idx, None)
         labels = np.array(self._labels + [None] * (self.n_classes - len(self._labels)), dtype=object)
         return labels[pred]
 
