@@ -330,37 +330,88 @@ class Learner:
 
         A DataFrame (anything with .columns and .to_numpy(), pandas included)
         is matched by column name: its columns name the features on the
-        first call, later frames are reordered to them (a missing column is
-        all-missing, an extra one is ignored). A plain array is positional;
-        its features are named 0..d-1 when it comes first.
+        first call, later frames are reordered to them (an extra column is
+        ignored; a missing one is an error naming it, since a misspelt name
+        would otherwise read as all-missing). Text columns hold categories,
+        coded as in learn_one (build=True learns new texts). A plain array
+        is positional; its features are named 0..d-1 when it comes first.
         """
         import numpy as np
         columns = getattr(X, "columns", None)
-        if columns is not None and hasattr(X, "to_numpy"):
+        frame = columns is not None and hasattr(X, "to_numpy")
+        order = None  # the frame's column of each model feature, when they differ
+        text = []
+        if frame:
             names = list(columns)
-            values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
             if self._features is not None and names != self._features:
-                where = {name: i for i, name in enumerate(names)}
-                out = np.full((values.shape[0], len(self._features)), np.nan)
-                for j, name in enumerate(self._features):
-                    if name in where:
-                        out[:, j] = values[:, where[name]]
-                values = out
+                where = {name: j for j, name in enumerate(names)}
+                missing = [f for f in self._features if f not in where]
+                if missing:
+                    raise ValueError(f"{type(self).__name__}: X has no column {', '.join(map(repr, missing))} of "
+                                     f"the model's features {self._features!r} (its columns: {names!r})")
+                order = [where[f] for f in self._features]
+                names = list(self._features)
+            dtypes = list(getattr(X, "dtypes", ()))
+            text = [j for j, t in enumerate(dtypes) if str(t) in ("object", "category", "string")]
+            if order is not None:
+                text = [order.index(j) for j in text if j in order]
         else:
             names = None
-            values = X
-        X = np.ascontiguousarray(values, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError("X must be a 2-D array (rows = samples)")
-        if not build:
+        if build:
+            if self._model is None:
+                names = names if names is not None else list(range(np.shape(X)[1]))
+                self._build(names, {names[j]: "" for j in text})
+            elif self._features is None:
+                self._features = names if names is not None else list(range(np.shape(X)[1]))
+                self._model.set_features(self._features)
+        if not frame:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+            if X.ndim != 2:
+                raise ValueError("X must be a 2-D array (rows = samples)")
             return X
-        names = names if names is not None else list(range(X.shape[1]))
-        if self._model is None:
-            self._build(names)
-        elif self._features is None:
-            self._features = names
-            self._model.set_features(self._features)
-        return X
+        if text:
+            if order is not None:
+                X = X.iloc[:, order]
+            return self._coded(X, text, learning=build)
+        values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
+        if order is not None:
+            values = values[:, order]
+        return np.ascontiguousarray(values)
+
+    def _coded(self, X, text, learning):
+        """A frame with text columns as floats, each text its category code."""
+        import numpy as np
+        values = np.empty(X.shape, dtype=np.float64)
+        numeric = [j for j in range(X.shape[1]) if j not in set(text)]
+        if numeric:
+            values[:, numeric] = X.iloc[:, numeric].to_numpy(dtype=np.float64)
+        tables = self._model.codes() if self._model is not None else [[] for _ in range(X.shape[1])]
+        changed = False
+        for j in text:
+            table = tables[j]
+            index = {t: i for i, t in enumerate(table)}
+            column = values[:, j]
+            for i, v in enumerate(X.iloc[:, j].tolist()):
+                if isinstance(v, bytes):
+                    v = v.decode("utf-8")
+                if isinstance(v, str):
+                    code = index.get(v)
+                    if code is None and learning:
+                        code = index[v] = len(table)
+                        table.append(v)
+                        changed = True
+                    column[i] = np.nan if code is None else code
+                elif v is None:
+                    column[i] = np.nan
+                else:
+                    try:
+                        column[i] = float(v)
+                    except (TypeError, ValueError):
+                        raise TypeError(f"{type(self).__name__}: column {X.columns[j]!r} row {i}: {v!r} is neither "
+                                        "a number nor text") from None
+        if changed:
+            self._model.set_codes(tables)
+        return values
 
     @property
     def n_samples_seen(self):
@@ -525,7 +576,10 @@ class Regressor(Learner):
         """Learns one sample (predict first, then learn)."""
         if isinstance(y, (str, bytes)) or y is None:
             raise TypeError(f"{type(self).__name__}: the target must be a number, not {y!r}")
-        self._learn(x, float(y), sample_weight)
+        y = float(y)
+        if not math.isfinite(y):
+            raise ValueError(f"{type(self).__name__}: the target is {y!r}, not a finite number")
+        self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
         self._check_x(x)
@@ -538,7 +592,7 @@ class Regressor(Learner):
         import numpy as np
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
-        self._model.learn_many(X, np.asarray(y, dtype=np.float64), w)
+        self._model.learn_many(X, self._targets(y), w)
 
     def predict_many(self, X):
         import numpy as np
@@ -552,7 +606,17 @@ class Regressor(Learner):
         Returns the predictions (what a predict_one/learn_one loop gives)."""
         import numpy as np
         X = self._matrix(X)
-        return self._model.predict_learn_many(X, np.asarray(y, dtype=np.float64))
+        return self._model.predict_learn_many(X, self._targets(y))
+
+    def _targets(self, y):
+        """A batch's targets as float64; a NaN or infinite one is named by its row."""
+        import numpy as np
+        y = np.asarray(y, dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(y))
+        if bad.size:
+            raise ValueError(f"{type(self).__name__}: target of row {int(bad[0])} is {float(y[bad[0]])!r}, not a "
+                             f"finite number ({bad.size} bad in all)")
+        return y
 
 
 class Classifier(Learner):

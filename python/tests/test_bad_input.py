@@ -37,7 +37,9 @@ def test_bad_dicts(cls):
     else:
         with pytest.raises(TypeError, match="must be a number"):
             model.learn_one({"f": 1.0}, "abc")
-        model.learn_one({"f": 1.0}, math.nan)  # the learner skips it
+        for bad in (math.nan, math.inf):
+            with pytest.raises(ValueError, match="not a finite number"):
+                model.learn_one({"f": 1.0}, bad)
     assert model.n_samples_seen >= 2
 
 

@@ -44,6 +44,25 @@ def test_text_codes_survive_save_and_load(tmp_path):
         assert loaded.predict_one({"colour": c, "v": 0.5}) == model.predict_one({"colour": c, "v": 0.5}) == (c == "red")
 
 
+def test_dataframes_with_text_columns():
+    pd = need_module("pandas", "python3-pandas")
+    names = ["none", "high-school", "bachelor", "master", "phd"]
+    rows = list(synth.Agrawal(classification_function=2, seed=3).take(3000))
+    X = pd.DataFrame([{**x, "elevel": names[x["elevel"]]} for x, _ in rows])
+    y = pd.Series([t for _, t in rows])
+    batch = tree.HoeffdingTreeClassifier()
+    predicted = batch.predict_learn_many(X, y)
+    loop = tree.HoeffdingTreeClassifier()
+    one = []
+    for x, t in stream.iter_pandas(X, y):
+        one.append(loop.predict_one(x))
+        loop.learn_one(x, t)
+    assert list(predicted[1:]) == one[1:]  # the same model, fed by frame or by dict
+    assert list(batch.predict_many(X.head(50))) == [loop.predict_one(x) for x, _ in stream.iter_pandas(X.head(50))]
+    with pytest.raises(ValueError, match="no column 'age'"):
+        batch.predict_many(X.rename(columns={"age": "agee"}))
+
+
 def test_classes_appear_mid_stream():
     """River's learners take a new class at any time; so do ours, keeping what they learned."""
     rng = random.Random(0)
