@@ -421,6 +421,18 @@ class Learner:
     def memory_bytes(self):
         return 0 if self._model is None else self._model.memory_bytes
 
+    def diagnostics(self):
+        """What the model reports about itself: samples seen, memory, and the
+        model's own report (trees, drift resets, chosen members...) where it
+        gives one, as a dict."""
+        import json
+        out = {"n_samples_seen": self.n_samples_seen, "memory_bytes": self.memory_bytes}
+        if self._model is not None:
+            text = self._model.report_json()
+            if text:
+                out["report"] = json.loads(text)
+        return out
+
     @property
     def features(self):
         """The feature names fixed by the first sample (None before it)."""
@@ -587,9 +599,20 @@ class Regressor(Learner):
             return 0.0
         return self._model.predict_dict(x)
 
+    def predict_interval_one(self, x, level=0.9):
+        """(lower, upper) holding y with probability `level`, for the models
+        that predict a distribution or quantiles (DistributionalSGBT,
+        QuantileSGBT, conformal.Interval); others raise ValueError saying to
+        wrap them in conformal.Interval."""
+        self._check_x(x)
+        if not 0.0 < level < 1.0:
+            raise ValueError(f"level = {level!r} is out of range (0, 1)")
+        if self._model is None:
+            return (float("-inf"), float("inf"))
+        return tuple(self._model.interval_dict(x, float(level)))
+
     def learn_many(self, X, y, sample_weight=None):
         """Learns the rows of X in order (the GIL is released meanwhile)."""
-        import numpy as np
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, self._targets(y), w)

@@ -262,3 +262,21 @@ def test_pipeline_idioms():
     one_hot = preprocessing.OneHotEncoder()
     one_hot.learn_one({"c": "u"})
     assert one_hot.transform_one({"c": "u", "n": 1.0}) == {"c_u": 1, "n": 1.0}
+
+
+def test_intervals_and_diagnostics():
+    from irithyll import ensemble
+    model = ensemble.DistributionalSGBTRegressor(n_steps=10, grace_period=20, seed=1)
+    plain = linear_model.LinearRegression()
+    inside = 0
+    for i, (x, y) in enumerate(synth.Friedman(seed=2).take(3000)):
+        if i > 2000:
+            lo, hi = model.predict_interval_one(x, level=0.8)
+            inside += lo <= y <= hi
+        model.learn_one(x, y)
+        plain.learn_one(x, y)
+    assert 0.6 < inside / 999 < 0.95, inside / 999  # about 0.8 of the points
+    with pytest.raises(ValueError, match="conformal.Interval"):
+        plain.predict_interval_one({0: 1.0})
+    d = model.diagnostics()
+    assert d["n_samples_seen"] == 3000 and d["memory_bytes"] > 0
