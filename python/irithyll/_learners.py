@@ -86,18 +86,25 @@ def _river_leaf(v):
     if not isinstance(v, str):
         raise TypeError(f"leaf_model={v!r}: River passes a model object here; ours is a name "
                         "(leaf_model='mean' or 'linear')")
+    if v == "adaptive":
+        raise ValueError("leaf_prediction='adaptive' (River's per-leaf choice of mean or model) is not available: "
+                         "ours is leaf_model='mean' or 'linear' for regression trees")
     return {"model": "linear"}.get(v, v)
+
+
+def _river_weighted(v):
+    return "distance" if v else "uniform"
 
 
 _TREE_ALIASES = {"tau": ("tie_threshold", None), "leaf_prediction": ("leaf_model", _river_leaf),
                  "max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)}
 RIVER_ALIASES = {
     "hoeffding_tree": dict(_TREE_ALIASES),
-    "arf": dict(_TREE_ALIASES, n_models=("n_trees", None), lambda_value=("lambda", None),
+    "arf": dict(_TREE_ALIASES, n_models=("n_trees", None), lambda_value=("lambda_", None),
                 max_features=("max_features", _river_max_features)),
-    "leveraging_bagging": dict(_TREE_ALIASES, n_models=("n_trees", None), w=("lambda", None)),
-    "srp": dict(_TREE_ALIASES, n_models=("n_trees", None), lam=("lambda", None)),
-    "knn": {},
+    "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
+    "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
+    "knn": {"weighted": ("weighting", _river_weighted)},
 }
 # River's words for values our settings spell with a hyphen or another name.
 _RIVER_VALUES = {"info_gain": "info-gain", "hellinger": "hellinger"}
@@ -203,14 +210,20 @@ class Learner:
         name our model has no use for is an error naming both."""
         aliases = RIVER_ALIASES.get(self._model_name, {})
         out = {}
-        for key, value in params.items():
-            if key in aliases and (key not in known or aliases[key][0] != key):
+        for key, value in list(params.items()):
+            if key == "optimizer" and hasattr(value, "river_name"):  # an irithyll.optim object, River's habit
+                if "learning_rate" in params:
+                    raise TypeError(f"{type(self).__name__}(): optimizer={value!r} carries the learning rate; "
+                                    "drop learning_rate")
+                out["learning_rate"] = value.lr
+                value = value.river_name
+            elif key in aliases and key not in known:
                 ours, convert = aliases[key]
-                if ours in params and ours != key:
+                if ours in params:
                     raise TypeError(f"{type(self).__name__}(): {key} (River's name) and {ours} are the same setting")
                 key, value = ours, (convert(value) if convert else value)
-            elif key in aliases:
-                value = aliases[key][1](value) if aliases[key][1] else value
+            elif key in aliases and aliases[key][0] == key and aliases[key][1]:
+                value = aliases[key][1](value)
             if isinstance(value, str) and key in known and known[key]["choices"]:
                 choices = known[key]["choices"].split("|")
                 if value not in choices and _RIVER_VALUES.get(value, value.replace("_", "-")) in choices:

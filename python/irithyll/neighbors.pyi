@@ -17,6 +17,7 @@ class KNNClassifier(Classifier):
         classes: Optional[Iterable[Hashable]] = None,
         n_classes: Optional[int] = None,
         replay: int = 10000,
+        weighted: Any = ...,
     ) -> None: ...
 
 class KNNRegressor(Regressor):
@@ -31,6 +32,7 @@ class KNNRegressor(Regressor):
         p: float = 2.0,
         standardize: bool = True,
         seed: int = 42,
+        weighted: Any = ...,
     ) -> None: ...
 
 __all__ = ['KNNClassifier', 'KNNRegressor']

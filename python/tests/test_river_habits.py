@@ -107,6 +107,14 @@ def test_river_parameter_names():
         tree.HoeffdingTreeRegressor(leaf_prediction=linear_model.LinearRegression())
     with pytest.raises(ValueError, match="sqrt"):
         forest.ARFClassifier(max_features="sqrt")
+    with pytest.raises(ValueError, match="adaptive"):
+        tree.HoeffdingTreeRegressor(leaf_prediction="adaptive")
+    from irithyll import ensemble, neighbors, optim
+    assert ensemble.LeveragingBaggingClassifier(n_models=3, w=4.0).lambda_ == 4.0
+    assert neighbors.KNNClassifier(weighted=False).weighting == "uniform"
+    lr = linear_model.LogisticRegression(optimizer=optim.SGD(0.1), l2=0.001)
+    assert lr.optimizer == "sgd" and lr.learning_rate == 0.1 and lr.l2 == 0.001
+    assert linear_model.LinearRegression(optimizer=optim.Adam()).learning_rate == 0.1
 
 
 # --- metrics ----------------------------------------------------------------------------
