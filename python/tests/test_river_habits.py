@@ -246,6 +246,9 @@ def test_pipeline_idioms():
     model = compose.Pipeline(("drop", compose.Discard("noise")), ("scale", preprocessing.StandardScaler()),
                              ("tree", tree.HoeffdingTreeClassifier()))
     assert model["scale"] is model[1] and isinstance(model["tree"], tree.HoeffdingTreeClassifier)
+    plain = preprocessing.StandardScaler() | tree.HoeffdingTreeClassifier()
+    assert isinstance(plain["StandardScaler"], preprocessing.StandardScaler) and len(plain) == 2
+    assert isinstance(tree.HoeffdingTreeClassifier().__ror__(compose.Select("a")), compose.Pipeline)
 
     def add_sum(x):
         return {**x, "s": x["a"] + x["b"]}
