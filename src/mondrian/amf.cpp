@@ -78,7 +78,15 @@ void MondrianForestLearner::learn_one(std::span<const double> x, double y, doubl
   if (width_ == 0) build_trees(x.size());
   const detail::MondrianParams p = params_of(config_, context_, width_);
   const std::span<double> ext(scratch_.data(), width_);
-  for (detail::MondrianTree& tree : trees_) tree.learn(p, x, y, weight, ext);
+  const bool restart = config_.when_full == AmfWhenFull::kRestart ||
+                       (config_.when_full == AmfWhenFull::kAuto && context_.task == Task::kClassification);
+  const std::size_t n = trees_.size();
+  for (std::size_t t = 0; t < n; ++t) {
+    // Restart: tree t holds at most max-nodes - t * max-nodes / (2 n) nodes,
+    // so the trees fill, and start again, at different times.
+    if (restart && trees_[t].size() + 2 > config_.max_nodes - t * (config_.max_nodes / (2 * n))) trees_[t].restart(p);
+    trees_[t].learn(p, x, y, weight, ext);
+  }
 }
 
 void MondrianForestLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {

@@ -34,6 +34,15 @@ MondrianTree::MondrianTree(const MondrianParams& p, std::uint64_t seed) : rng_(s
   add_node(p);
 }
 
+void MondrianTree::restart(const MondrianParams& p) {
+  nodes_.clear();
+  lo_.clear();
+  hi_.clear();
+  stats_.clear();
+  learned_ = 0;
+  add_node(p);
+}
+
 std::size_t MondrianTree::n_stats(const MondrianParams& p) const {
   return p.task == Task::kClassification ? p.n_classes : 1;
 }

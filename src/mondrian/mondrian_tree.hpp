@@ -67,6 +67,8 @@ class MondrianTree {
   double predict_value(const MondrianParams& p, std::span<const double> x) const;
 
   std::size_t size() const { return nodes_.size(); }
+  // Back to a single empty root, keeping the storage and the random stream.
+  void restart(const MondrianParams& p);
   std::size_t memory_bytes() const;
   const MondrianNode& node(std::size_t v) const { return nodes_[v]; }
   double lo(const MondrianParams& p, std::size_t v, std::size_t j) const { return lo_[v * p.width + j]; }
