@@ -27,6 +27,8 @@ detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, 
 
 // Features and classes a forest accepts (the context codec's own bound).
 constexpr std::size_t kMaxWidth = std::size_t{1} << 24;
+// The roots' boxes alone (2 * width doubles per tree) stay within 2^27 values.
+bool roots_fit(std::size_t width, std::size_t n_trees) { return width <= kMaxWidth && 2 * width * n_trees <= (std::size_t{1} << 27); }
 
 }  // namespace
 
@@ -40,8 +42,10 @@ Result<std::unique_ptr<MondrianForestLearner>> MondrianForestLearner::make(const
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("mondrian_forest: classification needs at least 2 classes");
-  if (context.n_features > kMaxWidth || context.n_classes > kMaxWidth)
-    return Status::invalid_argument("mondrian_forest: more than 2^24 features or classes");
+  if (context.n_classes > kMaxWidth || !roots_fit(context.n_features, config.n_estimators))
+    return Status::invalid_argument("mondrian_forest: 2 * features * n-estimators = " +
+                                    std::to_string(2 * context.n_features * config.n_estimators) +
+                                    " box values, more than the 2^27 allowed (or over 2^24 classes)");
   auto out = std::make_unique<MondrianForestLearner>();
   out->config_ = config;
   out->context_ = context;
@@ -71,7 +75,8 @@ std::size_t MondrianForestLearner::tree_size(std::size_t t) const { return t < t
 
 void MondrianForestLearner::learn_one(std::span<const double> x, double y, double weight) {
   ++seen_;
-  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) || x.size() > kMaxWidth) {
+  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) ||
+      !roots_fit(x.size(), config_.n_estimators)) {
     ++skipped_;
     return;
   }
@@ -164,7 +169,7 @@ Status MondrianForestLearner::decode(ByteReader& in) {
   const std::uint64_t n_trees = in.u64("mondrian_forest trees");
   if (!in.ok()) return in.status();
   const bool cls = context.task == Task::kClassification;
-  if (width > kMaxWidth || (context.n_features != 0 && width != context.n_features) || (cls && context.n_classes < 2) ||
+  if (!roots_fit(width, config.n_estimators) || (context.n_features != 0 && width != context.n_features) || (cls && context.n_classes < 2) ||
       n_trees != (width == 0 ? 0 : config.n_estimators) || skipped > seen)
     return Status::corruption("mondrian_forest: state out of range");
   const detail::MondrianParams p = params_of(config, context, width);
@@ -172,9 +177,9 @@ Status MondrianForestLearner::decode(ByteReader& in) {
   for (detail::MondrianTree& tree : trees) IRITHYLL_RETURN_IF_ERROR(tree.decode(p, in));
   config_ = config;
   context_ = std::move(context);
-  reset();
-  if (width > 0) build_trees(width);
+  width_ = width;
   trees_ = std::move(trees);
+  scratch_.assign(width == 0 ? 0 : std::max<std::size_t>(width, cls ? 2 * context_.n_classes : 0), 0.0);
   seen_ = seen, skipped_ = skipped;
   return Status::ok();
 }

@@ -25,14 +25,7 @@ double log_sum_2_exp(double a, double b) {
 
 }  // namespace
 
-MondrianTree::MondrianTree(const MondrianParams& p, std::uint64_t seed) : rng_(seed) {
-  const std::size_t cap = std::min<std::size_t>(64, p.max_nodes);
-  nodes_.reserve(cap);
-  lo_.reserve(cap * p.width);
-  hi_.reserve(cap * p.width);
-  stats_.reserve(cap * n_stats(p));
-  add_node(p);
-}
+MondrianTree::MondrianTree(const MondrianParams& p, std::uint64_t seed) : rng_(seed) { add_node(p); }
 
 void MondrianTree::restart(const MondrianParams& p) {
   nodes_.clear();
@@ -50,7 +43,7 @@ std::size_t MondrianTree::n_stats(const MondrianParams& p) const {
 std::uint32_t MondrianTree::add_node(const MondrianParams& p) {
   // Grow by doubling up to the cap, so a tree never reserves past max-nodes.
   if (nodes_.size() == nodes_.capacity()) {
-    const std::size_t cap = std::min<std::size_t>(std::max<std::size_t>(64, 2 * nodes_.capacity()), p.max_nodes);
+    const std::size_t cap = std::min<std::size_t>(std::max<std::size_t>(1, 2 * nodes_.capacity()), p.max_nodes);
     nodes_.reserve(cap);
     lo_.reserve(cap * p.width);
     hi_.reserve(cap * p.width);
