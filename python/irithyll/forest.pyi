@@ -2,6 +2,40 @@
 from typing import Any, Hashable, Iterable, Literal, Optional
 from ._learners import Classifier, Regressor
 
+class AMFClassifier(Classifier):
+    """aggregated Mondrian forest: online Mondrian trees averaged over their prunings (Mourtada et al. 2021) (classification; catalogue model 'mondrian_forest')."""
+
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 10,
+        step: float = 1.0,
+        use_aggregation: bool = True,
+        dirichlet: float = 0.5,
+        split_pure: bool = False,
+        max_nodes: int = 1024,
+        when_full: Literal['auto', 'restart', 'freeze'] = 'auto',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: int = 2,
+    ) -> None: ...
+
+class AMFRegressor(Regressor):
+    """aggregated Mondrian forest: online Mondrian trees averaged over their prunings (Mourtada et al. 2021) (regression; catalogue model 'mondrian_forest')."""
+
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 10,
+        step: float = 1.0,
+        use_aggregation: bool = True,
+        dirichlet: float = 0.5,
+        split_pure: bool = False,
+        max_nodes: int = 1024,
+        when_full: Literal['auto', 'restart', 'freeze'] = 'auto',
+        seed: int = 42,
+    ) -> None: ...
+
 class ARFClassifier(Classifier):
     """Adaptive Random Forest (Gomes et al. 2017): bagged Hoeffding trees with ADWIN background/replacement (classification; catalogue model 'arf')."""
 
@@ -67,4 +101,4 @@ class ARFRegressor(Regressor):
         tau: Any = ...,
     ) -> None: ...
 
-__all__ = ['ARFClassifier', 'ARFRegressor']
+__all__ = ['AMFClassifier', 'AMFRegressor', 'ARFClassifier', 'ARFRegressor']

@@ -18,6 +18,7 @@ const std::vector<CatalogueEntry>& table() {
       conformal_row(), distributional_sgbt_row(), esn_row(), gaussian_nb_row(), hoeffding_tree_row(), knn_row(),
       krls_row(), leveraging_bagging_row(), linear_regression_row(), logistic_regression_row(), loglinear_row(),
       majority_row(), mamba_row(), mean_row(), mgrade_row(), moe_distributional_sgbt_row(), moe_sgbt_row(),
+      mondrian_forest_row(),
       multi_target_sgbt_row(), multinomial_nb_row(), ngrc_row(), no_change_row(), passive_aggressive_row(),
       perceptron_row(), pipeline_row(), quantile_sgbt_row(), rls_row(), sgbt_row(), slstm_row(),
       softmax_regression_row(), spikenet_row(), srp_row(), stacked_row(),

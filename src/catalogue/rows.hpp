@@ -31,6 +31,7 @@ CatalogueEntry no_change_row();
 CatalogueEntry majority_row();
 CatalogueEntry mean_row();
 CatalogueEntry knn_row();
+CatalogueEntry mondrian_forest_row();
 CatalogueEntry auto_row();
 CatalogueEntry conformal_row();
 CatalogueEntry linear_regression_row();

@@ -95,6 +95,7 @@ constexpr Golden kGolden[] = {
     {"krls", "friedman", false},
     {"linear_regression", "friedman", false},
     {"logistic_regression", "sea", false},
+    {"mondrian_forest", "sea", false},
     {"multinomial_nb", "sea", false},
     {"passive_aggressive", "sea", false},
     {"perceptron", "sea", false},
