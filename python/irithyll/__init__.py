@@ -6,15 +6,16 @@
 
 Submodules: ensemble, tree, forest, nn, linear_model, naive_bayes, neighbors, dummy, model_selection,
 conformal (learners generated from the model catalogue), anomaly, cluster (KMeans, CluStream, DBSTREAM),
-metrics, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
+metrics, bandit, drift, stream, preprocessing, compose, evaluate, packed, plot, time_series (forecasters).
 """
 from . import _core
-from . import (anomaly, cluster, compose, conformal, drift, dummy, ensemble, evaluate, forest, linear_model, metrics,
-               model_selection, naive_bayes, neighbors, nn, packed, plot, preprocessing, stream, time_series, tree)
+from . import (anomaly, bandit, cluster, compose, conformal, drift, dummy, ensemble, evaluate, forest,
+               linear_model, metrics, model_selection, naive_bayes, neighbors, nn, packed, plot, preprocessing,
+               stream, time_series, tree)
 from ._persist import load
 from .packed import PackedModel
 
-__all__ = ["anomaly", "cluster", "compose", "conformal", "drift", "dummy", "ensemble", "evaluate", "forest",
+__all__ = ["anomaly", "bandit", "cluster", "compose", "conformal", "drift", "dummy", "ensemble", "evaluate", "forest",
            "linear_model", "load", "metrics", "model_selection", "naive_bayes", "neighbors", "PackedModel", "nn",
            "packed", "plot", "preprocessing", "stream", "time_series", "tree",
            "catalogue_json"]

@@ -5,7 +5,17 @@ labels (numbered as they appear, at most 64 distinct ones); LogLoss takes
 y_pred as a {label: probability} dict, the others a label (a dict is reduced
 to its most probable label). F1 is the macro F1 over the classes seen.
 Rolling* versions look at the last window_size updates only.
+
+KappaT and KappaM compare with two baselines run prequentially on the same
+labels: the no-change classifier (it predicts the previous label) and the
+majority class seen so far; both count as wrong on the first sample. ROCAUC
+is exact (ties count one half, as scikit-learn's roc_auc_score), binary, and
+takes a score for the positive class or a {label: probability} dict. MAPE
+leaves out samples whose y_true is 0; SMAPE is 100 * mean 2|y - p| / (|y| + |p|).
+These have no Rolling* version (RollingBalancedAccuracy excepted).
 """
+import math
+
 from . import _core
 
 _MAX_CLASSES = 64
@@ -88,6 +98,46 @@ MAE, RollingMAE = _make("MAE", RegressionMetric, "mae", False, "Mean absolute er
 RMSE, RollingRMSE = _make("RMSE", RegressionMetric, "rmse", False, "Root mean squared error.")
 R2, RollingR2 = _make("R2", RegressionMetric, "r2", True, "Coefficient of determination.")
 MacroF1 = F1
+BalancedAccuracy, RollingBalancedAccuracy = _make("BalancedAccuracy", ClassificationMetric, "balanced_accuracy", True,
+                                                  "Mean recall over the true classes seen.")
 
-__all__ = ["Accuracy", "CohenKappa", "F1", "LogLoss", "MAE", "MacroF1", "R2", "RMSE", "RollingAccuracy",
-           "RollingCohenKappa", "RollingF1", "RollingLogLoss", "RollingMAE", "RollingR2", "RollingRMSE"]
+
+def _whole(name, base, key, bigger, doc):
+    def init(self):
+        base.__init__(self, 0)
+
+    return type(name, (base,), {"__init__": init, "_key": key, "bigger_is_better": bigger, "__doc__": doc,
+                                "__module__": __name__})
+
+
+KappaT = _whole("KappaT", ClassificationMetric, "kappa_t", True,
+                "Kappa against the no-change classifier: (acc - acc_nc) / (1 - acc_nc).")
+KappaM = _whole("KappaM", ClassificationMetric, "kappa_m", True,
+                "Kappa against the majority class so far: (acc - acc_maj) / (1 - acc_maj).")
+MAPE = _whole("MAPE", RegressionMetric, "mape", False, "Mean absolute percentage error (y_true = 0 left out).")
+SMAPE = _whole("SMAPE", RegressionMetric, "smape", False, "Symmetric mean absolute percentage error, 0..200.")
+
+
+class ROCAUC(Metric):
+    """Binary ROC AUC over every update; pos_val is the positive label."""
+
+    def __init__(self, pos_val=True):
+        self.pos_val = pos_val
+        self._core = _core.RocAuc()
+
+    def update(self, y_true, y_pred):
+        if isinstance(y_pred, dict):
+            score = float(y_pred.get(self.pos_val, 0.0))
+        else:
+            score = float(y_pred)
+        if not math.isfinite(score):
+            raise ValueError(f"ROCAUC: the score {y_pred!r} is not a finite number")
+        self._core.update(y_true == self.pos_val, score)
+
+    def get(self):
+        return self._core.auc()
+
+
+__all__ = ["Accuracy", "BalancedAccuracy", "CohenKappa", "F1", "KappaM", "KappaT", "LogLoss", "MAE", "MAPE",
+           "MacroF1", "R2", "RMSE", "ROCAUC", "RollingAccuracy", "RollingBalancedAccuracy", "RollingCohenKappa",
+           "RollingF1", "RollingLogLoss", "RollingMAE", "RollingR2", "RollingRMSE", "SMAPE"]
