@@ -144,20 +144,20 @@ int run_compare(std::span<char* const> argv) {
       std::printf("baselines: no-change accuracy %.4f, majority-class accuracy %.4f "
                   "(kappa_t and kappa_m are measured against them)\n\n",
                   m0.no_change_accuracy, m0.majority_accuracy);
-      std::printf("%-14s %9s %9s %9s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "kappa_t", "kappa_m",
+      std::printf("%-20s %9s %9s %9s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "kappa_t", "kappa_m",
                   "balanced", "macro_f1", "samples/s", "memory");
     } else {
-      std::printf("%-14s %11s %11s %9s %9s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "mape%", "smape%",
+      std::printf("%-20s %11s %11s %9s %9s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "mape%", "smape%",
                   "samples/s", "memory");
     }
     for (std::size_t i = 0; i < reports->size(); ++i) {
       const PrequentialReport& r = (*reports)[i];
       if (cls)
-        std::printf("%-14s %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy,
+        std::printf("%-20s %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy,
                     r.metrics.kappa, r.metrics.kappa_t, r.metrics.kappa_m, r.metrics.balanced_accuracy,
                     r.metrics.macro_f1, r.samples_per_second, r.model_bytes);
       else
-        std::printf("%-14s %11.6g %11.6g %9.4f %9.4g %9.4g %12.0f %14zu\n", names[i].c_str(), r.metrics.mae,
+        std::printf("%-20s %11.6g %11.6g %9.4f %9.4g %9.4g %12.0f %14zu\n", names[i].c_str(), r.metrics.mae,
                     r.metrics.rmse, r.metrics.r2, r.metrics.mape, r.metrics.smape, r.samples_per_second,
                     r.model_bytes);
     }
