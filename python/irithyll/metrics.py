@@ -17,7 +17,7 @@ import collections
 import math
 
 __all__ = ["Accuracy", "BalancedAccuracy", "ClassificationReport", "CohenKappa", "ConfusionMatrix", "F1",
-           "GeometricMean", "LogLoss", "MAE", "MAPE", "MCC", "MSE", "MacroF1", "MacroPrecision", "MacroRecall",
+           "GeometricMean", "KappaM", "KappaT", "LogLoss", "MAE", "MAPE", "MCC", "MSE", "MacroF1", "MacroPrecision", "MacroRecall",
            "Metric", "Metrics", "MicroF1", "Precision", "R2", "RMSE", "RMSLE", "ROCAUC", "Recall", "SMAPE",
            "WeightedF1", "Rolling"]
 
@@ -441,6 +441,78 @@ class ROCAUC(Metric):
         tpr = [_div(tp, self._pos) for tp in self._tp]
         fpr = [_div(fp, self._neg) for fp in self._fp]
         return -sum((fpr[i] - fpr[i - 1]) * (tpr[i] + tpr[i - 1]) / 2 for i in range(1, len(tpr)))
+
+
+class _BaselineKappa(Metric):
+    """(accuracy - baseline accuracy) / (1 - baseline accuracy), the baseline
+    run prequentially on the same labels and counted wrong on the first sample
+    (Bifet et al. 2015). Not revertible: the baseline's state is a history."""
+    _fmt = ",.6f"
+
+    def __init__(self):
+        self._kwargs = {}
+        self._hits = 0.0
+        self._base_hits = 0.0
+        self._weight = 0.0
+        self._n = 0
+
+    def _baseline(self):
+        raise NotImplementedError
+
+    def _see(self, y_true):
+        raise NotImplementedError
+
+    def update(self, y_true, y_pred, w=1.0):
+        w = _weight(w, type(self).__name__)
+        if isinstance(y_pred, dict):
+            y_pred = max(y_pred, key=y_pred.get) if y_pred else None
+        guess = self._baseline()
+        self._hits += w * (y_pred == y_true)
+        self._base_hits += w * (self._n > 0 and guess == y_true)
+        self._weight += w
+        self._n += 1
+        self._see(y_true)
+
+    def revert(self, y_true, y_pred, w=1.0):
+        raise NotImplementedError(f"{type(self).__name__} cannot be reverted: its baseline depends on the label order")
+
+    def get(self):
+        if not self._weight:
+            return 0.0
+        acc = self._hits / self._weight
+        base = self._base_hits / self._weight
+        return _div(acc - base, 1.0 - base)
+
+
+class KappaT(_BaselineKappa):
+    """Kappa against the no-change classifier, which predicts the previous label."""
+
+    def __init__(self):
+        super().__init__()
+        self._last = None
+
+    def _baseline(self):
+        return self._last
+
+    def _see(self, y_true):
+        self._last = y_true
+
+
+class KappaM(_BaselineKappa):
+    """Kappa against the majority class seen so far (ties: the label seen first)."""
+
+    def __init__(self):
+        super().__init__()
+        self._counts = {}
+
+    def _baseline(self):
+        if not self._counts:
+            return None
+        top = max(self._counts.values())
+        return next(k for k, c in self._counts.items() if c == top)  # dicts keep first-seen order
+
+    def _see(self, y_true):
+        self._counts[y_true] = self._counts.get(y_true, 0) + 1
 
 
 # --- regression ----------------------------------------------------------------------

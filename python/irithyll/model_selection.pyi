@@ -8,7 +8,7 @@ class AutoClassifier(Classifier):
     def __init__(
         self,
         *,
-        pool: str = 'sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree',
+        pool: str = 'sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree;logistic_regression;linear_regression;gaussian_nb;knn',
         mode: Literal['select', 'stack'] = 'stack',
         max_members: int = 8,
         window: int = 2000,
@@ -30,7 +30,7 @@ class AutoRegressor(Regressor):
     def __init__(
         self,
         *,
-        pool: str = 'sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree',
+        pool: str = 'sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree;logistic_regression;linear_regression;gaussian_nb;knn',
         mode: Literal['select', 'stack'] = 'stack',
         max_members: int = 8,
         window: int = 2000,

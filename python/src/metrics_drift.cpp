@@ -13,6 +13,7 @@
 #include "irithyll/drift/drift_detector.hpp"
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/eval/regression_metrics.hpp"
+#include "irithyll/eval/stream_metrics.hpp"
 
 namespace py = pybind11;
 
@@ -28,6 +29,13 @@ py::dict values_dict(const MetricValues& v) {
   d["mae"] = v.mae;
   d["rmse"] = v.rmse;
   d["r2"] = v.r2;
+  d["balanced_accuracy"] = v.balanced_accuracy;
+  d["kappa_t"] = v.kappa_t;
+  d["kappa_m"] = v.kappa_m;
+  d["no_change_accuracy"] = v.no_change_accuracy;
+  d["majority_accuracy"] = v.majority_accuracy;
+  d["mape"] = v.mape;
+  d["smape"] = v.smape;
   return d;
 }
 
@@ -115,6 +123,12 @@ void bind_metrics(py::module_& m) {
       .def("reset", &PyRegMetrics::reset)
       .def("values", &PyRegMetrics::values)
       .def_property_readonly("count", &PyRegMetrics::count);
+  py::class_<RocAuc>(m, "RocAuc")
+      .def(py::init<>())
+      .def("update", &RocAuc::update, py::arg("positive"), py::arg("score"))
+      .def("reset", &RocAuc::reset)
+      .def("auc", &RocAuc::auc)
+      .def_property_readonly("count", &RocAuc::count);
 }
 
 void bind_drift(py::module_& m) {

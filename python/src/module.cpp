@@ -96,6 +96,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("catalogue_json", &irithyll::catalogue_json, "the catalogue as `irithyll models --json` prints it");
   irithyll::python::bind_learner(m);
   irithyll::python::bind_metrics(m);
+  irithyll::python::bind_bandit(m);
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
   irithyll::python::bind_timeseries(m);

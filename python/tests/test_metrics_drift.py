@@ -68,3 +68,57 @@ def test_detector_bad_parameters():
         drift.ADWIN(delta=2.0)
     with pytest.raises(ValueError):
         drift.PageHinkley(threshold=-1.0)
+
+
+def _labels_with_runs(n, seed):
+    import random
+    rng = random.Random(seed)
+    y, p, s = [], [], []
+    state = "x"
+    for _ in range(n):
+        if rng.random() < 0.2:
+            state = rng.choice(["x", "y", "z"])
+        y.append(state)
+        p.append(state if rng.random() < 0.7 else rng.choice(["x", "y", "z"]))
+        s.append(rng.random())
+    return y, p, s
+
+
+def test_kappa_t_and_kappa_m_against_their_baselines():
+    y, p, _ = _labels_with_runs(500, 3)
+    kt, km, acc = metrics.KappaT(), metrics.KappaM(), metrics.Accuracy()
+    for t, q in zip(y, p):
+        for m in (kt, km, acc):
+            m.update(t, q)
+    n = len(y)
+    a = acc.get()
+    no_change = sum(y[i] == y[i - 1] for i in range(1, n)) / n
+    counts, hits = {}, 0
+    for i, t in enumerate(y):
+        if i > 0:
+            top = max(counts.values())
+            # Ties go to the label seen first (the lowest class index).
+            majority = min((k for k, c in counts.items() if c == top), key=y.index)
+            hits += t == majority
+        counts[t] = counts.get(t, 0) + 1
+    assert kt.get() == pytest.approx((a - no_change) / (1 - no_change), abs=1e-12)
+    assert km.get() == pytest.approx((a - hits / n) / (1 - hits / n), abs=1e-12)
+
+
+def test_balanced_accuracy_mape_smape_match_sklearn():
+    sk = pytest.importorskip("sklearn.metrics", reason="scikit-learn not installed (Debian python3-sklearn)")
+    y, p, s = _labels_with_runs(400, 5)
+    bal = metrics.BalancedAccuracy()
+    for t, q in zip(y, p):
+        bal.update(t, q)
+    assert bal.get() == pytest.approx(sk.balanced_accuracy_score(y, p), abs=1e-12)
+    # ROCAUC is River's (a fixed grid of thresholds), tested in test_river_habits.py, not against sklearn's exact AUC.
+    truth = [1.0 + v for v in s]
+    pred = [t + (0.5 - v) for t, v in zip(truth, s[::-1])]
+    mape, smape = metrics.MAPE(), metrics.SMAPE()
+    for t, q in zip(truth, pred):
+        mape.update(t, q)
+        smape.update(t, q)
+    assert mape.get() == pytest.approx(100 * sk.mean_absolute_percentage_error(truth, pred), rel=1e-12)
+    want = 100 * sum(2 * abs(t - q) / (abs(t) + abs(q)) for t, q in zip(truth, pred)) / len(truth)
+    assert smape.get() == pytest.approx(want, rel=1e-12)

@@ -22,10 +22,13 @@ std::size_t argmax_class(std::span<const double> proba) noexcept {
   return best == kNone ? 0 : best;
 }
 
-ClassificationMetrics::ClassificationMetrics(std::size_t n_classes) : cm_(n_classes) {}
+ClassificationMetrics::ClassificationMetrics(std::size_t n_classes) : cm_(n_classes) {
+  baselines_.reserve(n_classes);
+}
 
 void ClassificationMetrics::update(std::size_t truth, std::size_t predicted, double p_truth) noexcept {
   cm_.add(truth, predicted);
+  baselines_.update(truth, predicted);
   loss_sum_ += clipped_log_loss(p_truth);
 }
 
@@ -36,6 +39,8 @@ void ClassificationMetrics::update_proba(std::size_t truth, std::span<const doub
 
 void ClassificationMetrics::reset() noexcept {
   cm_.reset();
+  baselines_.reset();
+  baselines_.reserve(cm_.n_classes());
   loss_sum_ = 0.0;
 }
 
@@ -49,6 +54,13 @@ MetricValues ClassificationMetrics::values() const {
   v.kappa = cm_.kappa();
   v.macro_f1 = cm_.macro_f1();
   v.log_loss = log_loss();
+  v.balanced_accuracy = cm_.balanced_accuracy();
+  if (baselines_.count() > 0) {
+    v.kappa_t = baselines_.kappa_t();
+    v.kappa_m = baselines_.kappa_m();
+    v.no_change_accuracy = baselines_.no_change_accuracy();
+    v.majority_accuracy = baselines_.majority_accuracy();
+  }
   return v;
 }
 
@@ -94,6 +106,7 @@ MetricValues RollingClassificationMetrics::values() const {
   v.kappa = cm_.kappa();
   v.macro_f1 = cm_.macro_f1();
   v.log_loss = log_loss();
+  v.balanced_accuracy = cm_.balanced_accuracy();
   return v;
 }
 

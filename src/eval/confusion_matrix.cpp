@@ -66,4 +66,16 @@ double ConfusionMatrix::macro_f1() const {
   return sum / static_cast<double>(seen);
 }
 
+double ConfusionMatrix::balanced_accuracy() const {
+  if (total_ == 0) return kNaN;
+  double sum = 0.0;
+  std::size_t seen = 0;
+  for (std::size_t k = 0; k < n_; ++k) {
+    if (rows_[k] == 0) continue;
+    sum += static_cast<double>(counts_[k * n_ + k]) / static_cast<double>(rows_[k]);
+    ++seen;
+  }
+  return sum / static_cast<double>(seen);
+}
+
 }  // namespace irithyll

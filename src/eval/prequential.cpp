@@ -49,6 +49,9 @@ struct Scorer {
   RollingClassificationMetrics cls_rolling;
   RegressionMetrics reg;
   RollingRegressionMetrics reg_rolling;
+  // Two classes: ROC AUC of the class-1 probability, read once at the end
+  // (reading walks every distinct score, too slow for each curve point).
+  RocAuc roc;
 
   Scorer(Task t, std::size_t k, std::size_t window)
       : task(t), cls(k), cls_rolling(k, window), reg_rolling(t == Task::kRegression ? window : 1) {}
@@ -159,6 +162,7 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
           if (lane.intervals.active()) lane.intervals.observe(x, y);  // prediction sets: size and coverage
           lane.scorer.cls.update(truth, predicted, lane.proba[truth]);
           lane.scorer.cls_rolling.update(truth, predicted, lane.proba[truth]);
+          if (k == 2) lane.scorer.roc.update(truth == 1, lane.proba[1]);
         }
       } else {
         if (labelled && lane.intervals.active()) {
@@ -213,6 +217,7 @@ Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* c
     report.samples_per_second = report.seconds > 0.0 ? static_cast<double>(lane.n) / report.seconds : 0.0;
     report.model_bytes = lane.learner->memory_bytes();
     report.metrics = lane.scorer.cumulative();
+    if (classify && k == 2 && lane.n > 0) report.metrics.roc_auc = lane.scorer.roc.auc();
     report.rolling = lane.scorer.rolling();
     if (classify) report.confusion = lane.scorer.cls.confusion();
     if (lane.intervals.active()) report.interval = lane.intervals.report();

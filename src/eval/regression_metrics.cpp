@@ -31,12 +31,17 @@ void RegressionMetrics::update(double y, double prediction) noexcept {
   const double d = y - mean_;
   mean_ += d / static_cast<double>(n_);
   m2_ += d * (y - mean_);
+  mape_.update(y, prediction);
+  smape_.update(y, prediction);
 }
 
 void RegressionMetrics::reset() noexcept { *this = RegressionMetrics(); }
 
 MetricValues RegressionMetrics::values() const {
-  return finish(static_cast<double>(n_), abs_sum_, sq_sum_, m2_);
+  MetricValues v = finish(static_cast<double>(n_), abs_sum_, sq_sum_, m2_);
+  if (mape_.count() > 0) v.mape = mape_.value();
+  if (smape_.count() > 0) v.smape = smape_.value();
+  return v;
 }
 
 RollingRegressionMetrics::RollingRegressionMetrics(std::size_t window) : ring_(window == 0 ? 1 : window) {}

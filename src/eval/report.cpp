@@ -18,6 +18,16 @@ constexpr Named kClassificationMetrics[] = {{"accuracy", &MetricValues::accuracy
 constexpr Named kRegressionMetrics[] = {
     {"mae", &MetricValues::mae}, {"rmse", &MetricValues::rmse}, {"r2", &MetricValues::r2}};
 
+// Whole-stream only: in the report's top level, not in "rolling" nor in the
+// learning curve.
+constexpr Named kClassificationExtras[] = {{"balanced_accuracy", &MetricValues::balanced_accuracy},
+                                           {"kappa_t", &MetricValues::kappa_t},
+                                           {"kappa_m", &MetricValues::kappa_m},
+                                           {"no_change_accuracy", &MetricValues::no_change_accuracy},
+                                           {"majority_accuracy", &MetricValues::majority_accuracy},
+                                           {"roc_auc", &MetricValues::roc_auc}};
+constexpr Named kRegressionExtras[] = {{"mape", &MetricValues::mape}, {"smape", &MetricValues::smape}};
+
 std::span<const Named> metrics_of(Task task) {
   if (task == Task::kClassification) return kClassificationMetrics;
   return kRegressionMetrics;
@@ -33,8 +43,8 @@ void append_number(std::string& out, double v, const char* non_finite) {
   out.append(buf, r.ptr);
 }
 
-void append_metrics(std::string& out, const MetricValues& v, Task task) {
-  for (const Named& m : metrics_of(task)) {
+void append_metrics(std::string& out, const MetricValues& v, std::span<const Named> list) {
+  for (const Named& m : list) {
     out += ",\"";
     out += m.name;
     out += "\":";
@@ -86,10 +96,12 @@ std::string report_to_json(const PrequentialReport& report, Task task) {
   out += ",\"seconds\":" + json_number(report.seconds);
   out += ",\"samples_per_second\":" + json_number(report.samples_per_second);
   out += ",\"model_bytes\":" + std::to_string(report.model_bytes);
-  append_metrics(out, report.metrics, task);
+  append_metrics(out, report.metrics, metrics_of(task));
+  append_metrics(out, report.metrics,
+                 task == Task::kClassification ? std::span<const Named>(kClassificationExtras) : kRegressionExtras);
   out += ",\"rolling\":{";
   std::string rolling;
-  append_metrics(rolling, report.rolling, task);
+  append_metrics(rolling, report.rolling, metrics_of(task));
   out.append(rolling, 1);  // drop the leading comma
   out += '}';
   if (task == Task::kClassification) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_codec.hpp"
@@ -25,7 +26,7 @@ std::string_view mode_name(AutoMode m) { return m == AutoMode::kStack ? "stack" 
 using C = AutoConfig;
 using Row = ConfigField<C>;
 const std::array kFields = {
-    Row{FieldInfo::text("pool", "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree",
+    Row{FieldInfo::text("pool", kDefaultAutoPool,
                         "configurations raced: catalogue models separated by ';', each with optional "
                         ":key=value,key=value settings (models absent or not for the task are skipped)"),
         [](C& c, std::string_view v) {
@@ -136,6 +137,7 @@ Status AutoLearner::build() {
   seen_ = skipped_ = checks_ = instances_ = next_revival_ = 0;
   y_weight_ = y_mean_ = y_var_ = 0.0;
   leader_ = 0;
+  cache_valid_ = false;
   for (std::uint32_t e = 0; e < entries_.size(); ++e) {
     if (members_.size() >= config_.max_members) {
       waiting_.push_back(e);
@@ -156,15 +158,42 @@ void AutoLearner::reset() {
   (void)build();  // the settings were accepted once; rebuilding them cannot fail
 }
 
-double AutoLearner::reward(const Learner& m, std::span<const double> x, double y) const {
+const double* AutoLearner::cached(std::size_t member, std::span<const double> x) const {
+  if (!cache_valid_ || member >= cache_has_.size() || !cache_has_[member] || x.size() != cache_x_.size() ||
+      (!x.empty() && std::memcmp(x.data(), cache_x_.data(), x.size() * sizeof(double)) != 0))
+    return nullptr;
+  return cache_out_.data() + member * std::max<std::size_t>(n_classes(), 1);
+}
+
+double* AutoLearner::cache_slot(std::size_t member, std::span<const double> x) const {
+  const std::size_t stride = std::max<std::size_t>(n_classes(), 1);
+  if (!cache_valid_ || x.size() != cache_x_.size() ||
+      (!x.empty() && std::memcmp(x.data(), cache_x_.data(), x.size() * sizeof(double)) != 0)) {
+    cache_x_.assign(x.begin(), x.end());
+    cache_has_.assign(members_.size(), 0);
+    cache_valid_ = true;
+  }
+  cache_out_.resize(members_.size() * stride);
+  cache_has_[member] = 1;
+  return cache_out_.data() + member * stride;
+}
+
+double AutoLearner::reward(std::size_t member, std::span<const double> x, double y) const {
+  const Learner& m = *members_[member].model;
+  const double* hit = cached(member, x);
   if (context_.task == Task::kClassification) {
     // The arg-max of the probabilities (ties to the lowest class), as the
     // evaluation scores accuracy.
-    m.predict_proba_one(x, proba_);
-    const auto top = static_cast<double>(std::max_element(proba_.begin(), proba_.end()) - proba_.begin());
+    std::span<const double> p = proba_;
+    if (hit != nullptr) {
+      p = std::span<const double>(hit, n_classes());
+    } else {
+      m.predict_proba_one(x, proba_);
+    }
+    const auto top = static_cast<double>(std::max_element(p.begin(), p.end()) - p.begin());
     return top == y ? 1.0 : 0.0;
   }
-  const double p = m.predict_one(x);
+  const double p = hit != nullptr ? *hit : m.predict_one(x);
   if (!std::isfinite(p)) return 0.0;
   const double e = y - p;
   const double scale = std::max(y_weight_ > 0.0 ? y_var_ / y_weight_ : 0.0, 1e-12);
@@ -178,8 +207,9 @@ void AutoLearner::learn_one(std::span<const double> x, double y, double weight) 
     return;
   }
   if (width_ == 0) width_ = x.size();
-  for (Member& m : members_) {
-    const double r = reward(*m.model, x, y);
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& m = members_[i];
+    const double r = reward(i, x, y);
     m.rewards.push(r);
     m.ew_sum = keep_ * m.ew_sum + r;
     m.ew_weight = keep_ * m.ew_weight + 1.0;
@@ -194,6 +224,7 @@ void AutoLearner::learn_one(std::span<const double> x, double y, double weight) 
     y_mean_ += d / y_weight_;
     y_var_ = k * y_var_ + d * (y - y_mean_);
   }
+  cache_valid_ = false;  // the members change from here on
   for (Member& m : members_) m.model->learn_one(x, y, weight);
   if (config_.race_every > 0 && learned() % config_.race_every == 0) race();
   revive();
@@ -285,28 +316,43 @@ void AutoLearner::revive() {
 
 double AutoLearner::predict_one(std::span<const double> x) const {
   if (members_.empty()) return 0.0;
-  if (config_.mode == AutoMode::kSelect) return members_[leader_].model->predict_one(x);
   if (context_.task == Task::kClassification) {
+    if (config_.mode == AutoMode::kSelect) return members_[leader_].model->predict_one(x);
     predict_proba_one(x, mix_);
     return static_cast<double>(std::max_element(mix_.begin(), mix_.end()) - mix_.begin());
   }
+  const auto value = [&](std::size_t i) {
+    if (const double* hit = cached(i, x)) return *hit;
+    double* slot = cache_slot(i, x);
+    *slot = members_[i].model->predict_one(x);
+    return *slot;
+  };
+  if (config_.mode == AutoMode::kSelect) return value(leader_);
   double out = 0.0;
   for (std::size_t i = 0; i < members_.size(); ++i)
-    if (weights_[i] > 0.0) out += weights_[i] * members_[i].model->predict_one(x);
+    if (weights_[i] > 0.0) out += weights_[i] * value(i);
   return out;
 }
 
 void AutoLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
   if (context_.task != Task::kClassification || proba.size() != context_.n_classes || members_.empty()) return;
+  const std::size_t k_classes = proba.size();
+  const auto member_proba = [&](std::size_t i) {
+    if (const double* hit = cached(i, x)) return hit;
+    double* slot = cache_slot(i, x);
+    members_[i].model->predict_proba_one(x, std::span<double>(slot, k_classes));
+    return static_cast<const double*>(slot);
+  };
   if (config_.mode == AutoMode::kSelect) {
-    members_[leader_].model->predict_proba_one(x, proba);
+    const double* p = member_proba(leader_);
+    std::copy(p, p + k_classes, proba.begin());
     return;
   }
   std::fill(proba.begin(), proba.end(), 0.0);
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (!(weights_[i] > 0.0)) continue;
-    members_[i].model->predict_proba_one(x, proba_);
-    for (std::size_t k = 0; k < proba.size(); ++k) proba[k] += weights_[i] * proba_[k];
+    const double* p = member_proba(i);
+    for (std::size_t k = 0; k < k_classes; ++k) proba[k] += weights_[i] * p[k];
   }
 }
 

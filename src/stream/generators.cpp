@@ -40,6 +40,12 @@ Result<std::unique_ptr<Stream>> make_rbf(std::uint64_t seed, std::optional<std::
   return build<RbfGenerator>(RbfConfig{}, seed, n);
 }
 
+Result<std::unique_ptr<Stream>> make_rbf4(std::uint64_t seed, std::optional<std::uint64_t> n) {
+  RbfConfig c;
+  c.n_classes = 4;
+  return build<RbfGenerator>(c, seed, n);
+}
+
 Result<std::unique_ptr<Stream>> make_friedman(std::uint64_t seed, std::optional<std::uint64_t> n) {
   return build<FriedmanGenerator>(FriedmanConfig{}, seed, n);
 }
@@ -60,6 +66,7 @@ constexpr GeneratorInfo kGenerators[] = {
     {"hyperplane", "Rotating hyperplane: 10 features, 2 weights drifting 0.001 per sample, 5% noise",
      &make_hyperplane},
     {"rbf", "Random RBF: 10 features, 2 classes, 50 centroids moving 0.0001 per sample", &make_rbf},
+    {"rbf4", "Random RBF: 10 features, 4 classes, 50 centroids moving 0.0001 per sample", &make_rbf4},
     {"friedman", "Friedman #1 regression: 10 features (5 relevant), N(0,1) noise", &make_friedman},
     {"hetero", "Friedman #1 mean with noise sd 0.5 + 3 x6; at 50k the mean and the noise (0.5 + 6 x7) change",
      &make_hetero},

@@ -25,12 +25,28 @@ TEST(EvalCli, JsonHasTheDocumentedKeys) {
   auto r = run_cli("eval --stream sea --max-samples 2000 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* key : {"\"samples\":2000", "\"seconds\"", "\"samples_per_second\"", "\"model_bytes\"",
-                          "\"accuracy\"", "\"kappa\"", "\"macro_f1\""})
+                          "\"accuracy\"", "\"kappa\"", "\"macro_f1\"", "\"balanced_accuracy\"", "\"kappa_t\"",
+                          "\"kappa_m\"", "\"no_change_accuracy\"", "\"majority_accuracy\"", "\"roc_auc\""})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
   auto reg = run_cli("eval --stream friedman --max-samples 2000 --json");
   ASSERT_EQ(reg.code, 0) << reg.err;
-  for (const char* key : {"\"mae\"", "\"rmse\"", "\"r2\""})
+  for (const char* key : {"\"mae\"", "\"rmse\"", "\"r2\"", "\"mape\"", "\"smape\""})
     EXPECT_NE(reg.out.find(key), std::string::npos) << key << " missing in " << reg.out;
+}
+
+TEST(EvalCli, ClassificationTextAndCompareShowTheBaselines) {
+  auto r = run_cli("eval --stream sea --max-samples 2000 --model hoeffding_tree --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line : {"kappa_t ", "no-change baseline accuracy", "kappa_m ", "majority-class baseline accuracy",
+                           "balanced ", "roc_auc "})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing in " << r.out;
+  auto c = run_cli("compare --stream agrawal --max-samples 2000 --models hoeffding_tree,gaussian_nb");
+  ASSERT_EQ(c.code, 0) << c.err;
+  for (const char* text : {"baselines: no-change accuracy", "kappa_t", "kappa_m", "balanced"})
+    EXPECT_NE(c.out.find(text), std::string::npos) << text << " missing in " << c.out;
+  auto reg = run_cli("compare --stream friedman --max-samples 2000 --models hoeffding_tree,linear_regression");
+  ASSERT_EQ(reg.code, 0) << reg.err;
+  EXPECT_NE(reg.out.find("smape%"), std::string::npos) << reg.out;
 }
 
 TEST(EvalCli, SgbtPrintsFeatureImportancesSortedByGain) {

@@ -39,6 +39,20 @@ TEST(SelectionCli, AutoReportsTheLeaderInTextAndJson) {
   EXPECT_NE(json.out.find("\"config\":\"sgbt:n-steps=10\""), std::string::npos) << json.out;
 }
 
+TEST(SelectionCli, TheDefaultPoolHoldsTheLinearNaiveBayesAndKnnModelsThatFitTheTask) {
+  auto cls = run_cli("eval --quiet --json --stream hyperplane --max-samples 600 --model auto");
+  ASSERT_EQ(cls.code, 0) << cls.err;
+  for (const char* entry : {"logistic_regression", "gaussian_nb", "knn", "hoeffding_tree", "\"arf\""})
+    EXPECT_NE(cls.out.find(entry), std::string::npos) << entry << " missing in " << cls.out;
+  EXPECT_EQ(cls.out.find("linear_regression"), std::string::npos) << cls.out;
+  auto reg = run_cli("eval --quiet --json --stream friedman --max-samples 600 --model auto");
+  ASSERT_EQ(reg.code, 0) << reg.err;
+  for (const char* entry : {"linear_regression", "knn", "hoeffding_tree"})
+    EXPECT_NE(reg.out.find(entry), std::string::npos) << entry << " missing in " << reg.out;
+  EXPECT_EQ(reg.out.find("logistic_regression"), std::string::npos) << reg.out;
+  EXPECT_EQ(reg.out.find("gaussian_nb"), std::string::npos) << reg.out;
+}
+
 TEST(SelectionCli, AutoResumesFromACheckpoint) {
   const std::string ckpt = write_temp_file("auto.ckpt", "");
   const std::string a = write_temp_file("auto_a.txt", ""), b = write_temp_file("auto_b.txt", "");

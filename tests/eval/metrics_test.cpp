@@ -88,6 +88,7 @@ TEST(RollingClassificationMetrics, MatchesRecomputationOnRandomSequences) {
       ASSERT_NEAR(a.accuracy, b.accuracy, kTight) << seed << " " << i;
       ASSERT_NEAR(a.kappa, b.kappa, kTight) << seed << " " << i;
       ASSERT_NEAR(a.macro_f1, b.macro_f1, kTight) << seed << " " << i;
+      ASSERT_NEAR(a.balanced_accuracy, b.balanced_accuracy, kTight) << seed << " " << i;
       ASSERT_NEAR(a.log_loss, b.log_loss, kRolling) << seed << " " << i;
     }
     EXPECT_EQ(total.count(), 500u);

@@ -248,7 +248,9 @@ TEST(Report, JsonExactForClassification) {
   EXPECT_EQ(report_to_json(r, Task::kClassification),
             "{\"learner\":\"a\\\"b\\\\c\\n\\u0001\",\"task\":\"classification\",\"samples\":5,\"skipped\":0,"
             "\"seconds\":0.5,\"samples_per_second\":10,\"model_bytes\":123,\"accuracy\":0.2,\"kappa\":-0.25,"
-            "\"macro_f1\":0.125,\"log_loss\":null,\"rolling\":{\"accuracy\":1,\"kappa\":null,\"macro_f1\":null,"
+            "\"macro_f1\":0.125,\"log_loss\":null,\"balanced_accuracy\":null,\"kappa_t\":null,\"kappa_m\":null,"
+            "\"no_change_accuracy\":null,\"majority_accuracy\":null,\"roc_auc\":null,"
+            "\"rolling\":{\"accuracy\":1,\"kappa\":null,\"macro_f1\":null,"
             "\"log_loss\":null},\"confusion\":[[0,0],[1,0]]}");
 }
 

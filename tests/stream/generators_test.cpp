@@ -48,10 +48,12 @@ TEST(Generators, RegistryListsAllAndRejectsUnknown) {
     names.emplace_back(g.name);
     EXPECT_FALSE(g.description.empty());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"sea", "agrawal", "hyperplane", "rbf", "friedman", "hetero", "friedman3"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"sea", "agrawal", "hyperplane", "rbf", "rbf4", "friedman", "hetero",
+                                              "friedman3"}));
   auto bad = make_generator("nope", 1, {});
   ASSERT_FALSE(bad.is_ok());
-  EXPECT_EQ(bad.status().message(), "unknown generator 'nope' (known: sea, agrawal, hyperplane, rbf, friedman, hetero, friedman3)");
+  EXPECT_EQ(bad.status().message(),
+            "unknown generator 'nope' (known: sea, agrawal, hyperplane, rbf, rbf4, friedman, hetero, friedman3)");
   EXPECT_EQ(kDefaultGenerator, "sea");
 }
 

@@ -138,16 +138,28 @@ int run_compare(std::span<char* const> argv) {
     std::printf("), %llu samples, one pass\n", static_cast<unsigned long long>((*reports)[0].samples));
     std::fputs(categorical_report(schema, categorical).c_str(), stdout);
     std::printf("\n");
-    if (cls) std::printf("%-14s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "macro_f1", "samples/s", "memory");
-    else std::printf("%-14s %11s %11s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "samples/s", "memory");
+    if (cls) {
+      // The baselines see only the labels, so they are the same for every model.
+      const MetricValues& m0 = (*reports)[0].metrics;
+      std::printf("baselines: no-change accuracy %.4f, majority-class accuracy %.4f "
+                  "(kappa_t and kappa_m are measured against them)\n\n",
+                  m0.no_change_accuracy, m0.majority_accuracy);
+      std::printf("%-20s %9s %9s %9s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "kappa_t", "kappa_m",
+                  "balanced", "macro_f1", "samples/s", "memory");
+    } else {
+      std::printf("%-20s %11s %11s %9s %9s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "mape%", "smape%",
+                  "samples/s", "memory");
+    }
     for (std::size_t i = 0; i < reports->size(); ++i) {
       const PrequentialReport& r = (*reports)[i];
       if (cls)
-        std::printf("%-14s %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy, r.metrics.kappa,
+        std::printf("%-20s %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy,
+                    r.metrics.kappa, r.metrics.kappa_t, r.metrics.kappa_m, r.metrics.balanced_accuracy,
                     r.metrics.macro_f1, r.samples_per_second, r.model_bytes);
       else
-        std::printf("%-14s %11.6g %11.6g %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.mae, r.metrics.rmse,
-                    r.metrics.r2, r.samples_per_second, r.model_bytes);
+        std::printf("%-20s %11.6g %11.6g %9.4f %9.4g %9.4g %12.0f %14zu\n", names[i].c_str(), r.metrics.mae,
+                    r.metrics.rmse, r.metrics.r2, r.metrics.mape, r.metrics.smape, r.samples_per_second,
+                    r.model_bytes);
     }
   }
   if (args.given("plot")) {

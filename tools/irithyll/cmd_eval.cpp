@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 #include <cstdio>
 #include <fstream>
@@ -137,10 +138,18 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
     std::printf("kappa        %.4f\n", r.metrics.kappa);
     std::printf("macro_f1     %.4f\n", r.metrics.macro_f1);
     std::printf("log_loss     %.4f\n", r.metrics.log_loss);
+    std::printf("balanced     %.4f\n", r.metrics.balanced_accuracy);
+    if (std::isfinite(r.metrics.roc_auc)) std::printf("roc_auc      %.4f\n", r.metrics.roc_auc);
+    std::printf("kappa_t      %.4f  (no-change baseline accuracy %.4f)\n", r.metrics.kappa_t,
+                r.metrics.no_change_accuracy);
+    std::printf("kappa_m      %.4f  (majority-class baseline accuracy %.4f)\n", r.metrics.kappa_m,
+                r.metrics.majority_accuracy);
   } else {
     std::printf("mae          %.6g\n", r.metrics.mae);
     std::printf("rmse         %.6g\n", r.metrics.rmse);
     std::printf("r2           %.4f\n", r.metrics.r2);
+    std::printf("mape         %.4g%%\n", r.metrics.mape);
+    std::printf("smape        %.4g%%\n", r.metrics.smape);
   }
   if (r.interval) {
     std::printf("interval     %.0f%%: coverage %.4f, mean %s %.6g\n", 100.0 * r.interval->level,

@@ -1,6 +1,8 @@
 // Prequential classification metrics: accuracy, Cohen's kappa, macro-F1 and
-// log-loss, over the whole stream (ClassificationMetrics) or over the last W
-// samples (RollingClassificationMetrics).
+// log-loss and balanced accuracy, over the whole stream (ClassificationMetrics)
+// or over the last W samples (RollingClassificationMetrics). The whole-stream
+// version also keeps kappa_t and kappa_m with their no-change and majority
+// baselines (stream_metrics.hpp), which need the labels' order.
 //
 // Log-loss is the mean of -ln(p) where p is the probability the model gave
 // the true class, clipped to [1e-15, 1 - 1e-15] so that one confident miss
@@ -19,6 +21,7 @@
 
 #include "irithyll/eval/confusion_matrix.hpp"
 #include "irithyll/eval/metric_values.hpp"
+#include "irithyll/eval/stream_metrics.hpp"
 
 namespace irithyll {
 
@@ -49,6 +52,7 @@ class ClassificationMetrics {
 
  private:
   ConfusionMatrix cm_;
+  BaselineKappa baselines_;
   double loss_sum_ = 0.0;
 };
 

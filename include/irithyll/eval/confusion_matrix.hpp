@@ -9,6 +9,9 @@
 //              both truth and prediction, where the ratio is 0/0)
 //   macro-F1 = mean over classes seen (row_k + col_k > 0) of
 //              2 TP_k / (row_k + col_k)
+//   balanced accuracy = mean over classes with row_k > 0 of TP_k / row_k
+//              (mean recall over the true classes seen; scikit-learn's
+//              balanced_accuracy_score)
 // Every value is NaN while the matrix is empty.
 //
 // Memory: K^2 + 2K counters. Not thread-safe.
@@ -39,6 +42,7 @@ class ConfusionMatrix {
   double accuracy() const;
   double kappa() const;
   double macro_f1() const;
+  double balanced_accuracy() const;
 
  private:
   std::size_t n_;

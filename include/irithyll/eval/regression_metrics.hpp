@@ -1,5 +1,6 @@
 // Prequential regression metrics: MAE, RMSE and R^2 over the whole stream
-// (RegressionMetrics) or over the last W samples (RollingRegressionMetrics).
+// (RegressionMetrics) or over the last W samples (RollingRegressionMetrics);
+// the whole-stream version also keeps MAPE and SMAPE (stream_metrics.hpp).
 //
 //   MAE  = mean |y - yhat|          RMSE = sqrt(mean (y - yhat)^2)
 //   R^2  = 1 - SS_res / SS_tot, SS_tot = sum (y - mean y)^2; when SS_tot = 0
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "irithyll/eval/metric_values.hpp"
+#include "irithyll/eval/stream_metrics.hpp"
 
 namespace irithyll {
 
@@ -36,6 +38,8 @@ class RegressionMetrics {
   double sq_sum_ = 0.0;
   double mean_ = 0.0;  // Welford running mean and M2 of y
   double m2_ = 0.0;
+  Mape mape_;
+  Smape smape_;
 };
 
 class RollingRegressionMetrics {

@@ -20,9 +20,13 @@ namespace irithyll {
 // {"learner":"sgbt","task":"classification","samples":45312,"skipped":0,
 //  "seconds":1.2,"samples_per_second":37760,"model_bytes":123456,
 //  "accuracy":..,"kappa":..,"macro_f1":..,"log_loss":..,
+//  "balanced_accuracy":..,"kappa_t":..,"kappa_m":..,"no_change_accuracy":..,
+//  "majority_accuracy":..,"roc_auc":..,
 //  "rolling":{"accuracy":..,...},"confusion":[[..],[..]]}
-// Regression has "mae","rmse","r2" in place of the four classification
-// metrics and no "confusion". One line, no trailing newline.
+// Regression has "mae","rmse","r2","mape","smape" in place of the
+// classification metrics and no "confusion"; "rolling" holds the first four
+// classification or three regression metrics only. roc_auc is null unless
+// there are two classes. One line, no trailing newline.
 std::string report_to_json(const PrequentialReport& report, Task task);
 
 // JSON string literal of s (quotes included), control characters escaped.

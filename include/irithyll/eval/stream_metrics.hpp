@@ -37,6 +37,9 @@ namespace irithyll {
 class BaselineKappa {
  public:
   void update(std::size_t truth, std::size_t predicted);
+  // Sizes the class counts up front, so update() allocates nothing for
+  // labels below n_classes.
+  void reserve(std::size_t n_classes) { class_counts_.reserve(n_classes); }
   std::uint64_t count() const noexcept { return n_; }
   double accuracy() const noexcept;
   double no_change_accuracy() const noexcept;  // the no-change classifier's

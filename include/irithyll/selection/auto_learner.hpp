@@ -28,7 +28,8 @@
 //               before a drift gets another chance after it.
 //
 // The pool is a list of catalogue models with settings, separated by ';':
-//   "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree".
+//   "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;knn:window-size=500" (the
+// default is kDefaultAutoPool below).
 // Entries naming a model the catalogue lacks, or one that does not support
 // the task, are skipped without error (so the default list can name models
 // that a build may not have); an entry with bad settings is an error.
@@ -57,8 +58,16 @@ namespace irithyll {
 
 enum class AutoMode : std::uint8_t { kSelect = 0, kStack = 1 };
 
+// The default pool: the SGBT, ARF and Hoeffding-tree configurations that
+// lead on tree-friendly streams, and the linear models, Gaussian naive Bayes
+// and kNN that lead where the concept is linear, smooth or local. Entries
+// that do not fit the task (logistic_regression for regression, ...) drop out.
+inline constexpr const char* kDefaultAutoPool =
+    "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree;logistic_regression;"
+    "linear_regression;gaussian_nb;knn";
+
 struct AutoConfig {
-  std::string pool = "sgbt;sgbt:learning-rate=0.2,max-depth=8;arf:n-trees=20;arf;hoeffding_tree";
+  std::string pool = kDefaultAutoPool;
   AutoMode mode = AutoMode::kStack;
   std::uint32_t max_members = 8;
   std::uint32_t window = 2000;
@@ -133,7 +142,7 @@ class AutoLearner final : public Learner, public ModelReport {
   Status build();
   Status build_entries(std::vector<Entry>& entries) const;
   Result<Member> spawn(std::uint32_t entry);
-  double reward(const Learner& m, std::span<const double> x, double y) const;
+  double reward(std::size_t member, std::span<const double> x, double y) const;
   void update_leader();
   void update_weights();
   void race();
@@ -156,6 +165,17 @@ class AutoLearner final : public Learner, public ModelReport {
   std::uint64_t seen_ = 0, skipped_ = 0, checks_ = 0, instances_ = 0, next_revival_ = 0;
   std::vector<double> weights_;          // stack mode: per member
   mutable std::vector<double> proba_, mix_;
+  // The members' outputs for the last x a predict call saw, so that
+  // learn_one() on that same x (prequential evaluation predicts, then learns)
+  // scores each member without predicting it a second time. A member's
+  // predict is const and deterministic, so a cached output equals a fresh
+  // one bit for bit; any change of state (learn_one, reset, decode) clears it.
+  // Not part of the checkpoint.
+  const double* cached(std::size_t member, std::span<const double> x) const;
+  double* cache_slot(std::size_t member, std::span<const double> x) const;
+  mutable std::vector<double> cache_x_, cache_out_;  // cache_out_: per member, n_classes values (or 1)
+  mutable std::vector<std::uint8_t> cache_has_;      // per member
+  mutable bool cache_valid_ = false;
 };
 
 }  // namespace irithyll

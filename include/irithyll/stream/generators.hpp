@@ -11,6 +11,7 @@
 //                               sample, 10% reversal), 5% label noise
 //   rbf         classification  10 features, 2 classes, 50 centroids all
 //                               moving at 0.0001 per sample
+//   rbf4        classification  the same with 4 classes
 //   friedman    regression      Friedman #1, 10 features, N(0, 1) noise
 //   hetero      regression      Friedman #1 mean, feature-dependent noise, drift at 50k
 //   friedman3   regression      three targets (y1 = friedman, y2, y3) on 10
