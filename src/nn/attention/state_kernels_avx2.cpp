@@ -15,6 +15,8 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace irithyll::nn::attn::detail {
 namespace {
@@ -193,7 +195,131 @@ struct Rwkv7Kernel {
   }
 };
 
+// The level stacks of the log-linear modes (level_kernels.hpp). One group of
+// columns at a time, every active level in turn: a level's readout is
+// accumulated in registers and added to the group's output with its weight.
+inline std::uint64_t level_bits(std::uint64_t mask, std::uint32_t n_levels) noexcept {
+  return n_levels >= 64 ? mask : mask & ((std::uint64_t{1} << n_levels) - 1);
+}
+
+struct LevelsReadKernel {
+  const double* levels;
+  std::uint64_t mask;
+  std::uint32_t n_levels;
+  const double *lambda, *q;
+  double* out;
+  std::size_t dk, dv;
+  template <int NC, bool T>
+  IRITHYLL_AVX2 void run(const Group<NC, T>& g) const noexcept {
+    __m256d o[NC];
+    for (int j = 0; j < NC; ++j) o[j] = _mm256_setzero_pd();
+    for (std::uint64_t m = level_bits(mask, n_levels); m != 0; m &= m - 1) {
+      const auto l = static_cast<std::size_t>(std::countr_zero(m));
+      if (lambda[l] == 0.0) continue;
+      __m256d acc[NC];
+      row_sums(g, levels + l * dk * dv, q, nullptr, dk, dv, acc);
+      const __m256d w = _mm256_set1_pd(lambda[l]);
+      for (int j = 0; j < NC; ++j) o[j] = _mm256_fmadd_pd(w, acc[j], o[j]);
+    }
+    for (int j = 0; j < NC; ++j) g.store(out, j, o[j]);
+  }
+};
+
+// One level of the paper's step on one group: row i becomes
+//   alpha S[i,:] + (write kh_i) v - (alpha erase kh_i) u   (write only if W, removal only if R),
+// and acc = S_new^T q over the group.
+template <bool W, bool R, int NC, bool T>
+struct PaperLevel {
+  const Group<NC, T>& g;
+  double* s;
+  __m256d a;
+  double write, removal;
+  const double* kh;
+  const __m256d* v;
+  const __m256d* u;
+  std::size_t dv;
+  IRITHYLL_AVX2 __m256d next(std::size_t i, int j) const noexcept {
+    double* row = s + i * dv;
+    __m256d x = _mm256_mul_pd(a, g.load(row, j));
+    if constexpr (W) x = _mm256_fmadd_pd(_mm256_set1_pd(write * kh[i]), v[j], x);
+    if constexpr (R) x = _mm256_fnmadd_pd(_mm256_set1_pd(removal * kh[i]), u[j], x);
+    g.store(row, j, x);
+    return x;
+  }
+  IRITHYLL_AVX2 void rows(const double* q, std::size_t dk, __m256d* acc) const noexcept {
+    __m256d even[NC], odd[NC];
+    for (int j = 0; j < NC; ++j) even[j] = odd[j] = _mm256_setzero_pd();
+    std::size_t i = 0;
+    for (; i + 2 <= dk; i += 2) {
+      const __m256d q0 = _mm256_set1_pd(q[i]), q1 = _mm256_set1_pd(q[i + 1]);
+      for (int j = 0; j < NC; ++j) {
+        even[j] = _mm256_fmadd_pd(q0, next(i, j), even[j]);
+        odd[j] = _mm256_fmadd_pd(q1, next(i + 1, j), odd[j]);
+      }
+    }
+    if (i < dk) {
+      const __m256d q0 = _mm256_set1_pd(q[i]);
+      for (int j = 0; j < NC; ++j) even[j] = _mm256_fmadd_pd(q0, next(i, j), even[j]);
+    }
+    for (int j = 0; j < NC; ++j) acc[j] = _mm256_add_pd(even[j], odd[j]);
+  }
+};
+
+struct PaperStepKernel {
+  double* levels;
+  std::uint64_t mask;
+  std::uint32_t n_levels;
+  double alpha, erase;
+  const double* kh;
+  double write;
+  const double *v, *lambda, *q;
+  double* out;
+  std::size_t dk, dv;
+  template <int NC, bool T>
+  IRITHYLL_AVX2 void run(const Group<NC, T>& g) const noexcept {
+    __m256d o[NC], vv[NC], u[NC];
+    for (int j = 0; j < NC; ++j) {
+      o[j] = u[j] = _mm256_setzero_pd();
+      vv[j] = g.load(v, j);
+    }
+    const double removal = alpha * erase;
+    for (std::uint64_t m = level_bits(mask, n_levels); m != 0; m &= m - 1) {
+      const auto l = static_cast<std::size_t>(std::countr_zero(m));
+      double* s = levels + l * dk * dv;
+      __m256d acc[NC];
+      const __m256d a = _mm256_set1_pd(alpha);
+      if (erase != 0.0) {
+        row_sums(g, s, kh, nullptr, dk, dv, u);  // S^T kh before the transition
+        if (l == 0) {
+          PaperLevel<true, true, NC, T>{g, s, a, write, removal, kh, vv, u, dv}.rows(q, dk, acc);
+        } else {
+          PaperLevel<false, true, NC, T>{g, s, a, write, removal, kh, vv, u, dv}.rows(q, dk, acc);
+        }
+      } else if (l == 0) {
+        PaperLevel<true, false, NC, T>{g, s, a, write, removal, kh, vv, u, dv}.rows(q, dk, acc);
+      } else {
+        PaperLevel<false, false, NC, T>{g, s, a, write, removal, kh, vv, u, dv}.rows(q, dk, acc);
+      }
+      if (lambda[l] == 0.0) continue;  // as the reference read: a zero weight skips the level
+      const __m256d w = _mm256_set1_pd(lambda[l]);
+      for (int j = 0; j < NC; ++j) o[j] = _mm256_fmadd_pd(w, acc[j], o[j]);
+    }
+    for (int j = 0; j < NC; ++j) g.store(out, j, o[j]);
+  }
+};
+
 }  // namespace
+
+IRITHYLL_AVX2 void levels_read_avx2(const double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
+                                    std::size_t dv, const double* lambda, const double* q, double* out) noexcept {
+  sweep(LevelsReadKernel{levels, mask, n_levels, lambda, q, out, dk, dv}, dv);
+}
+
+IRITHYLL_AVX2 void paper_step_avx2(double* levels, std::uint64_t mask, std::uint32_t n_levels, std::size_t dk,
+                                   std::size_t dv, double alpha, double erase, const double* kh, double write,
+                                   const double* v, const double* lambda, const double* q, double* out) noexcept {
+  sweep(PaperStepKernel{levels, mask, n_levels, alpha, erase, kh, write, v, lambda, q, out, dk, dv}, dv);
+}
 
 IRITHYLL_AVX2 void read_avx2(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   sweep(ReadKernel{s, q, o, dk, dv}, dv);
