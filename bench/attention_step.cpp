@@ -4,11 +4,14 @@
 // step times the number of active levels. One JSON line per workload.
 //
 // Times are thread CPU time per token.
-// Usage: bench_attention_step [tokens_per_mode=200000]
+// Usage: bench_attention_step [tokens_per_mode=200000] [mode]
+// With a mode name (attention_mode_name, or "loglinear_T" for the T = 1e6
+// workload) only that workload runs: one mode under a profiler.
 #include <time.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -63,11 +66,13 @@ double ns_per_token(MultiHeadAttention& layer, const Inputs& in, std::size_t tok
 
 int main(int argc, char** argv) {
   const std::size_t tokens = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200000;
+  const char* only = argc > 2 ? argv[2] : nullptr;
   const Inputs in(64);
   double sink = 0.0;
   for (std::size_t k = 0; k < kAttentionKindCount; ++k) {
     AttentionMode m;
     m.kind = static_cast<AttentionKind>(k);
+    if (only != nullptr && attention_mode_name(m) != only) continue;
     MultiHeadAttention layer(reference_config(m));
     const double ns = ns_per_token(layer, in, tokens, sink);
     std::printf(
@@ -77,6 +82,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   // Log-linear at T = 1e6: advance the stream, then time further steps.
+  if (only != nullptr && std::strcmp(only, "loglinear_T") != 0) {
+    std::fprintf(stderr, "sink %g\n", sink);
+    return 0;
+  }
   for (AttentionKind inner : {AttentionKind::kGLA, AttentionKind::kGatedDeltaNet}) {
     AttentionMode inner_mode;
     inner_mode.kind = inner;

@@ -1,5 +1,5 @@
-// The dispatched per-head state kernels (AVX-512 fused sweeps where the CPU
-// has them) agree with their step-by-step references on random states and
+// The dispatched per-head state kernels (AVX-512 or AVX2 fused sweeps where
+// the CPU has them) agree with their step-by-step references on random states and
 // shapes that exercise full 8-wide chunks, masked tails and odd d_key, with
 // and without the readout. Repeated updates are compared too, so a slip that
 // only shows once the state has history cannot hide.
@@ -43,11 +43,13 @@ struct Shape {
 };
 // Column groups of up to four 8-wide chunks: one chunk, two, three, a full
 // group of four plus a partial one, each with and without a masked tail.
-const Shape kShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1}, {6, 32}, {5, 41}, {2, 70}};
+// 13 and 29 leave four chunks with a partial last one (AVX2 and AVX-512 widths).
+const Shape kShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1},
+                         {6, 32}, {5, 41}, {2, 70}, {3, 29}, {4, 15}};
 
 TEST(StateKernels, BackendNamed) {
   const std::string b = state_kernels_backend();
-  EXPECT_TRUE(b == "avx512" || b == "scalar");
+  EXPECT_TRUE(b == "avx512" || b == "avx2" || b == "scalar");
 }
 
 TEST(StateKernels, DecayWriteReadMatchesReference) {

@@ -6,6 +6,7 @@
 #include <cassert>
 
 #include "nn/attention/fenwick.hpp"
+#include "nn/attention/level_kernels.hpp"
 #include "irithyll/nn/attention/loglinear_paper.hpp"
 #include "nn/attention/state_kernels.hpp"
 #include "nn/kernels_hi32.hpp"
@@ -299,7 +300,7 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
         leaf = kh;
       }
       fenwick_push(s, land, dk, dv, leaf, v);
-      fenwick_read(s, fenwick_next_mask(mask, land), levels, dk, dv, lambda_.data(), q, o);
+      attn::levels_read(s, fenwick_next_mask(mask, land), levels, dk, dv, lambda_.data(), q, o);
       return;
     }
     case AttentionKind::kLogLinearMamba2:
@@ -320,8 +321,9 @@ void MultiHeadAttention::head_step(std::size_t h, const double* p, double* s, st
         write = softplus(e[0]);
         alpha = std::exp(-write);
       }
-      const std::uint64_t next = loglinear_paper_update(s, mask, m.max_levels, dk, dv, alpha, erase, key, write, v, u);
-      loglinear_paper_read(s, next, m.max_levels, dk, dv, lambda_.data(), q, o);
+      // The merge, then one fused sweep: transition, write and read of every active level.
+      const std::uint64_t next = loglinear_paper_merge(s, mask, m.max_levels, dk, dv);
+      attn::paper_step(s, next, m.max_levels, dk, dv, alpha, erase, key, write, v, lambda_.data(), q, o, u);
       return;
     }
   }
@@ -482,7 +484,7 @@ void MultiHeadAttention::query_state(std::span<const double> x, std::span<double
                                     : config_.mode.kind == AttentionKind::kLogLinearGatedDeltaNet ? 2
                                                                                                   : 0;
       level_weights(p + layout_.extra + gate_rows, lambda_.data());
-      fenwick_read(s, mask_, config_.mode.max_levels, dk, dv, lambda_.data(), p + dk + dv, o);
+      attn::levels_read(s, mask_, config_.mode.max_levels, dk, dv, lambda_.data(), p + dk + dv, o);
     } else {
       attn::read(s, p + dk + dv, o, dk, dv);
     }

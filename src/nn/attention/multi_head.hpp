@@ -53,7 +53,8 @@
 // Cost per token: one fused projection matvec (n_heads * rows_per_head x
 // d_model, from the packed copy of kernels_hi32.hpp), O(n_heads d_key d_value)
 // recurrence work (x n_compositions for DeltaProduct, x active levels for
-// LogLinear) in the fused sweeps of state_kernels.hpp, vectorised gate maps
+// the log-linear forms) in the fused sweeps of state_kernels.hpp and
+// level_kernels.hpp, vectorised gate maps
 // (vmath.hpp, scalar gates of all heads in one call) and the W_out matvec.
 // The weights (~65-100 KB of hi32 words at d_model 64, 4 heads, 16/16) do not fit
 // L1, so the step is bound by streaming them from L2 once per token

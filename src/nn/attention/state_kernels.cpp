@@ -1,5 +1,6 @@
 #include "nn/attention/state_kernels.hpp"
 #include "../cpu_features.hpp"
+#include "nn/attention/state_kernels_avx2.hpp"
 
 #include <algorithm>
 
@@ -117,6 +118,7 @@ IRITHYLL_AVX512 inline void sweep(const Kernel& k, std::size_t dv) noexcept {
     case 1: tail ? k.run(Group<1, true>(c, dv)) : k.run(Group<1, false>(c, dv)); break;
     case 2: tail ? k.run(Group<2, true>(c, dv)) : k.run(Group<2, false>(c, dv)); break;
     case 3: tail ? k.run(Group<3, true>(c, dv)) : k.run(Group<3, false>(c, dv)); break;
+    case 4: k.run(Group<4, true>(c, dv)); break;  // a full group would have been swept above
     default: break;
   }
 }
@@ -275,13 +277,16 @@ IRITHYLL_AVX512 void rwkv7_write_read_avx512(double* s, const double* w, const d
   sweep(Rwkv7Kernel{s, w, kh, kt, r, v, q, o, dk, dv}, dv);
 }
 
-const bool kUseAvx512 = detail::cpu_has_avx512();
+const bool kUseAvx512 = nn::detail::cpu_has_avx512();
+const bool kUseAvx2 = !kUseAvx512 && nn::detail::cpu_has_avx2_fma();
 
 }  // namespace
 
 void read(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   if (kUseAvx512) {
     read_avx512(s, q, o, dk, dv);
+  } else if (kUseAvx2) {
+    detail::read_avx2(s, q, o, dk, dv);
   } else {
     read_ref(s, q, o, dk, dv);
   }
@@ -290,6 +295,8 @@ void decay_write_read(double* s, const double* a, std::size_t a_stride, const do
                       const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   if (kUseAvx512) {
     decay_write_read_avx512(s, a, a_stride, k, v, q, o, dk, dv);
+  } else if (kUseAvx2) {
+    detail::decay_write_read_avx2(s, a, a_stride, k, v, q, o, dk, dv);
   } else {
     decay_write_read_ref(s, a, a_stride, k, v, q, o, dk, dv);
   }
@@ -298,6 +305,8 @@ void delta_write_read(double* s, double g, const double* kh, const double* v, do
                       std::size_t dk, std::size_t dv, double* u) noexcept {
   if (kUseAvx512) {
     delta_write_read_avx512(s, g, kh, v, beta, q, o, dk, dv);
+  } else if (kUseAvx2) {
+    detail::delta_write_read_avx2(s, g, kh, v, beta, q, o, dk, dv);
   } else {
     delta_write_read_ref(s, g, kh, v, beta, q, o, dk, dv, u);
   }
@@ -306,11 +315,13 @@ void rwkv7_write_read(double* s, const double* w, const double* kh, const double
                       const double* v, const double* q, double* o, std::size_t dk, std::size_t dv, double* u) noexcept {
   if (kUseAvx512) {
     rwkv7_write_read_avx512(s, w, kh, kt, r, v, q, o, dk, dv);
+  } else if (kUseAvx2) {
+    detail::rwkv7_write_read_avx2(s, w, kh, kt, r, v, q, o, dk, dv);
   } else {
     rwkv7_write_read_ref(s, w, kh, kt, r, v, q, o, dk, dv, u);
   }
 }
-const char* state_kernels_backend() noexcept { return kUseAvx512 ? "avx512" : "scalar"; }
+const char* state_kernels_backend() noexcept { return kUseAvx512 ? "avx512" : kUseAvx2 ? "avx2" : "scalar"; }
 #else
 void read(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept {
   read_ref(s, q, o, dk, dv);

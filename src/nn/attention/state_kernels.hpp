@@ -7,7 +7,8 @@
 // Each kernel has a `_ref` that applies the equations step by step (decay the
 // state, then write, then read, each a separate pass) and defines the
 // semantics; the NumPy reference test checks the engine built on them. The
-// dispatched entry points use AVX-512 when the CPU has it: they fuse the
+// dispatched entry points use AVX-512 when the CPU has it, else AVX2+FMA
+// (state_kernels_avx2.cpp), else the `_ref` loops: the vector forms fuse the
 // passes (one sweep over S that decays, writes and accumulates the readout)
 // and fold a scalar decay into the delta rule's S^T k (g (S^T k) instead of
 // (g S)^T k), so they agree with `_ref` to rounding, not bit for bit
@@ -47,7 +48,7 @@ void rwkv7_write_read(double* s, const double* w, const double* kh, const double
 void read_ref(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept;
 void read(const double* s, const double* q, double* o, std::size_t dk, std::size_t dv) noexcept;
 
-// "avx512" or "scalar".
+// "avx512", "avx2" or "scalar".
 const char* state_kernels_backend() noexcept;
 
 }  // namespace irithyll::nn::attn
