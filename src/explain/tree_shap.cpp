@@ -116,7 +116,9 @@ Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const st
         c = e.coef_[q - 1] * static_cast<double>(q) / static_cast<double>(q + 1);
       e.coef_[p * m + q] = c;
     }
-  e.build_tables();
+  // Group tables when they fit, else per-leaf tables, else Algorithm 2.
+  e.build_groups();
+  if (!e.groups_built_) e.build_tables();
   return e;
 }
 
