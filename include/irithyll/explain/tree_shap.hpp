@@ -19,8 +19,8 @@
 // a! (b-1)! / (a+b)! from each of the second. Cost O(T R L D) per row for R
 // background rows; contributions sum to raw - the background's mean raw.
 //
-// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) can be
-// explained; routing (missing values, category sets) is exactly the
+// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) or a
+// wrapper summing members' trees (trees_of) can be explained; routing (missing values, category sets) is exactly the
 // learner's. Trees deeper than kMaxDepth are refused.
 //
 // Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
@@ -60,9 +60,14 @@ class TreeExplainer {
   // node one parent, features < n_features, finite values and covers,
   // depth <= kMaxDepth); errors name `model_name` and the tree.
   static Result<TreeExplainer> make(const TreeEnsembleView& view, const std::string& model_name);
-  // The learner's trees (TreeModel::tree_ensemble). An error naming the
-  // learner when it has no trees.
+  // The learner's trees (trees_of). An error naming the learner when its
+  // output is not a sum of constant-leaf trees.
   static Result<TreeExplainer> make(const Learner& learner);
+  // A TreeModel's own trees, or those of a wrapper whose raw output is a sum
+  // of its members' trees (adaptive_sgbt, multi_target_sgbt, bagged_sgbt
+  // regression; tree_sources.cpp); NotSupported naming the learner and the
+  // reason otherwise.
+  static Result<TreeEnsembleView> trees_of(const Learner& learner);
 
   std::size_t n_features() const { return n_features_; }
   std::size_t n_outputs() const { return bias_.size(); }
