@@ -39,6 +39,7 @@ void TreeExplainer::build_groups() {
   std::size_t entries = 0;
   bool ok = true;
   dense_ = n_features_ <= kDenseMaxFeatures;
+  dense_stride_ = (n_features_ + 1 + 3) / 4 * 4;  // the features, the value, zeros to a multiple of 4
   auto split_of = [this](std::uint32_t n) {
     const Node& node = nodes_[n];
     return Split{node.threshold, node.mask, node.feature, node.categorical};
@@ -78,13 +79,13 @@ void TreeExplainer::build_groups() {
     }
     g.width = static_cast<std::uint32_t>(features.size());
     g.features = static_cast<std::uint32_t>(group_features_.size());
-    const std::size_t rows = std::size_t{1} << bits, stride = 1 + g.width;
+    const std::size_t rows = std::size_t{1} << bits, stride = dense_ ? dense_stride_ : 1 + g.width;
     entries += rows * stride;
     if (entries > kTableMaxEntries) {
       ok = false;
       return;
     }
-    group_features_.insert(group_features_.end(), features.begin(), features.end());
+    if (!dense_) group_features_.insert(group_features_.end(), features.begin(), features.end());
     g.table = group_table_.size();
     group_table_.resize(g.table + rows * stride, 0.0);
     double* table = group_table_.data() + g.table;
@@ -135,7 +136,7 @@ void TreeExplainer::build_groups() {
           reached = false;
         }
         double* row = table + key * stride;
-        if (reached) row[g.width] += nodes_[leaf].value;
+        if (reached) row[dense_ ? n_features_ : g.width] += nodes_[leaf].value;
         for (std::size_t i = 0; i < u; ++i) row[column[i]] += leaf_table[h * u + i];
       }
     };
@@ -198,6 +199,27 @@ void TreeExplainer::build_groups() {
   groups_built_ = true;
 }
 
+namespace {
+
+// The groups of one tree with dense rows of W doubles (W a compile-time
+// constant, so the row adds unroll into vector adds), summed in a local
+// accumulator: features 0..nf-1, then the value x reaches.
+template <std::size_t W, class G>
+double dense_pass(const G* g, const G* end, const std::uint32_t* key, const double* x, const double* table,
+                  double* phi, std::size_t nf) {
+  double acc[W] = {};
+  for (; g != end; ++g) {
+    std::size_t index = key[g->root];
+    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (g->inner[j].right(x) ? 1u : 0u);
+    const double* row = table + g->table + index * W;
+    for (std::size_t i = 0; i < W; ++i) acc[i] += row[i];
+  }
+  for (std::size_t f = 0; f < nf; ++f) phi[f] += acc[f];
+  return acc[nf];
+}
+
+}  // namespace
+
 double TreeExplainer::group_shap(std::size_t k, std::size_t t, const double* x, double* phi) const {
   std::uint32_t* key = hot_.data();
   key[roots_[k][t]] = 0;
@@ -208,20 +230,27 @@ double TreeExplainer::group_shap(std::size_t k, std::size_t t, const double* x, 
     key[top[i].left] = up | (right ^ 1u);
     key[top[i].right] = up | right;
   }
-  double value = 0.0;
+  const Group* first = groups_.data() + group_begin_[k][t];
+  const Group* last = groups_.data() + group_begin_[k][t + 1];
+  const double* table = group_table_.data();
   const std::size_t nf = n_features_;
-  for (std::uint32_t i = group_begin_[k][t], end = group_begin_[k][t + 1]; i < end; ++i) {
-    const Group& g = groups_[i];
-    std::size_t index = key[g.root];
-    for (std::uint32_t j = 0; j < g.n_inner; ++j) index = (index << 1) | (g.inner[j].right(x) ? 1u : 0u);
-    const double* row = group_table_.data() + g.table + index * (1 + g.width);
-    value += row[g.width];
-    if (dense_) {
-      for (std::size_t f = 0; f < nf; ++f) phi[f] += row[f];
-    } else {
-      const std::int32_t* features = group_features_.data() + g.features;
-      for (std::uint32_t f = 0; f < g.width; ++f) phi[static_cast<std::size_t>(features[f])] += row[f];
+  if (dense_) {
+    switch (dense_stride_) {
+      case 4: return dense_pass<4>(first, last, key, x, table, phi, nf);
+      case 8: return dense_pass<8>(first, last, key, x, table, phi, nf);
+      case 12: return dense_pass<12>(first, last, key, x, table, phi, nf);
+      case 16: return dense_pass<16>(first, last, key, x, table, phi, nf);
+      default: return dense_pass<20>(first, last, key, x, table, phi, nf);
     }
+  }
+  double value = 0.0;
+  for (const Group* g = first; g != last; ++g) {
+    std::size_t index = key[g->root];
+    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (g->inner[j].right(x) ? 1u : 0u);
+    const double* row = table + g->table + index * (1 + g->width);
+    const std::int32_t* features = group_features_.data() + g->features;
+    for (std::uint32_t f = 0; f < g->width; ++f) phi[static_cast<std::size_t>(features[f])] += row[f];
+    value += row[g->width];
   }
   return value;
 }

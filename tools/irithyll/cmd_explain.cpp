@@ -2,13 +2,17 @@
 // row of a table (TreeSHAP, src/explain): per row the base value, one
 // contribution per feature by name, and the raw prediction they sum to.
 //
-//   --checkpoint FILE  a trained tree model (sgbt, hoeffding_tree, arf);
+//   --checkpoint FILE  a trained tree model (sgbt, adaptive_sgbt,
+//                      multi_target_sgbt, bagged_sgbt regression,
+//                      hoeffding_tree, arf; TreeExplainer::trees_of);
 //                      rows are read by header name as `predict --checkpoint`.
 //   --data FILE        CSV or JSON lines ('-' = standard input).
 //   --json             one object per row:
 //                      {"base": b, "contributions": {"f": v, ...}, "raw": r}
-//                      (classifiers add "class": name). Without it: CSV,
-//                      header [class,]base,<features>,raw.
+//                      (classifiers add "class": name, multi-target
+//                      regressors one line per target with "target":
+//                      name). Without it: CSV, header
+//                      [class,|target,]base,<features>,raw.
 //   --class NAME       classifiers: explain this class's output; default the
 //                      predicted class of each row; --all-classes: one
 //                      object (line) per class. Binary sgbt has one output,
@@ -43,7 +47,7 @@ ArgParser make_parser() {
   ArgParser p("irithyll explain --checkpoint FILE --data FILE [--json] [--class NAME | --all-classes] "
               "[--background FILE [--background-rows N]] [--plot FILE.svg]",
               "SHAP values (TreeSHAP) of a tree model's raw prediction for every row: base + contributions = raw.");
-  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, hoeffding_tree, arf)")
+  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt, hoeffding_tree, arf)")
       .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
       .flag("json", "one JSON object per row instead of CSV")
       .option("class", "NAME", "classifiers: explain this class (default: each row's predicted class)")
@@ -103,6 +107,7 @@ Result<std::vector<std::size_t>> map_columns(const Schema& data, const Schema& m
   }
   for (const std::string& name : data.feature_names) {
     bool known = name == model.target_name;
+    for (const std::string& t : model.target_names) known = known || t == name;
     for (const std::string& f : model.feature_names) known = known || f == name;
     if (!known) return Status::invalid_argument(source + ": column '" + name + "' is not a feature of the model (--drop it)");
   }
@@ -290,8 +295,12 @@ int run_explain(std::span<char* const> argv) {
   if (!columns) return fail(columns.status());
   const bool json = args.given("json"), all = args.given("all-classes");
   std::string line;
+  // A multi-target regressor (multi_target_sgbt) explains every target.
+  const bool targets = !classify && k > 1;
+  std::vector<std::string> target_names = stored.target_names;
+  if (target_names.size() != k) target_names = ex.output_names();
   if (!json) {
-    line = classify ? "class,base" : "base";
+    line = classify ? "class,base" : targets ? "target,base" : "base";
     for (const std::string& n : names) line += "," + n;
     line += ",raw\n";
     if (!emit(line)) return 1;
@@ -309,8 +318,8 @@ int run_explain(std::span<char* const> argv) {
       raw[o] = *ex.predict_raw(features, o);
       if (raw[o] > raw[predicted]) predicted = o;
     }
-    const std::size_t first = all ? 0 : fixed < k ? fixed : predicted;
-    const std::size_t last = all ? k : first + 1;
+    const std::size_t first = all || targets ? 0 : fixed < k ? fixed : predicted;
+    const std::size_t last = all || targets ? k : first + 1;
     for (std::size_t o = first; o < last; ++o) {
       auto r = interventional ? ex.explain_one_interventional(features, o, phi) : ex.explain_one(features, o, phi);
       if (!r) return fail(Status(r.status()).with_context(source + " row " + std::to_string(row)));
@@ -322,6 +331,11 @@ int run_explain(std::span<char* const> argv) {
         if (classify) {
           line += "\"class\": ";
           append_json_string(line, output_class[o]);
+          line += ", ";
+        }
+        if (targets) {
+          line += "\"target\": ";
+          append_json_string(line, target_names[o]);
           line += ", ";
         }
         line += "\"base\": ";
@@ -338,6 +352,7 @@ int run_explain(std::span<char* const> argv) {
         line += "}\n";
       } else {
         if (classify) line += output_class[o] + ",";
+        if (targets) line += target_names[o] + ",";
         append_number(line, base);
         for (std::size_t f = 0; f < nf; ++f) {
           line += ',';

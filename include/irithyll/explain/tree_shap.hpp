@@ -197,14 +197,16 @@ class TreeExplainer {
     Split inner[3];          // internal nodes, pre-order
     std::uint32_t root;
     std::uint32_t n_inner;
-    std::uint32_t width;     // features in the row (n_features_ when dense)
+    std::uint32_t width;     // features in the row (sparse rows; dense rows hold all)
     std::uint32_t features;  // offset in group_features_
     std::size_t table;       // offset in group_table_
   };
   // Dense rows (n_features_ <= kDenseMaxFeatures): a row holds every
-  // feature, in order, so adding it is a plain vector add.
+  // feature in order, then the value, padded to dense_stride_, so adding it
+  // is a fixed-length vector add.
   static constexpr std::size_t kDenseMaxFeatures = 16;
   bool groups_built_ = false, dense_ = false;
+  std::size_t dense_stride_ = 0;  // dense: doubles per row (features, the value, zeros to a multiple of 4)
   std::vector<std::vector<std::uint32_t>> top_begin_, group_begin_;  // per output: per tree, offsets (+1 sentinel)
   std::vector<TopNode> top_;  // per tree, the internal nodes above its groups, parents first
   std::vector<Group> groups_;
