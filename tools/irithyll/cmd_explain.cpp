@@ -150,20 +150,21 @@ std::vector<std::size_t> ranked(const ExplainPlotData& d, std::size_t top) {
 
 // One row: a waterfall, features as horizontal bars (largest at the top)
 // from the running total before them to after, base and raw as dashed
-// verticals. Several rows: a beeswarm, each row's contribution a short dash
-// at its feature's height (jittered), one colour per feature.
+// verticals. Several rows: a beeswarm, each row's contribution a dot at
+// its feature's height (jittered), one colour per feature.
 LinePlot explain_plot(const ExplainPlotData& d, const std::string& model) {
   LinePlot plot;
   const std::size_t nf = d.feature_names.size(), n = d.base.size();
   const std::vector<std::size_t> order = ranked(d, 12);
   const double top = static_cast<double>(order.size());
-  plot.y_label = "feature rank (1 = largest |SHAP|)";
+  plot.y_label = "feature (largest mean |SHAP| at the top)";
   plot.y_min = 0.0;
   plot.y_max = top + 1.0;
   const std::string cls = d.class_name.empty() ? "" : ", class " + d.class_name;
   if (n == 1) {
     plot.title = "SHAP waterfall (" + model + cls + ")";
     plot.x_label = "raw prediction";
+    plot.x_from_zero = false;
     char sub[96];
     std::snprintf(sub, sizeof sub, "base %.4g -> raw %.4g", d.base[0], d.raw[0]);
     plot.subtitle = sub;
@@ -185,27 +186,22 @@ LinePlot explain_plot(const ExplainPlotData& d, const std::string& model) {
   }
   plot.title = "SHAP beeswarm (" + model + cls + ", " + std::to_string(n) + " rows)";
   plot.x_label = "SHAP value (contribution to the raw prediction)";
-  double lo = 0.0, hi = 0.0;
-  for (double v : d.phi) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  const double dash = 0.004 * std::max(hi - lo, 1e-12);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  plot.x_from_zero = false;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::size_t f = order[i];
     PlotSeries s;
     s.label = d.feature_names[f];
+    s.style = PlotStyle::kPoints;
     for (std::size_t r = 0; r < n; ++r) {
-      const double v = d.phi[r * nf + f];
       // Deterministic jitter from the row index (golden-ratio sequence).
       const double frac = static_cast<double>(r) * 0.6180339887498949;
-      const double y = top - static_cast<double>(i) + 0.6 * (frac - std::floor(frac) - 0.5);
-      s.x.insert(s.x.end(), {v - dash, v + dash, nan});
-      s.y.insert(s.y.end(), {y, y, nan});
+      s.x.push_back(d.phi[r * nf + f]);
+      s.y.push_back(top - static_cast<double>(i) + 0.6 * (frac - std::floor(frac) - 0.5));
     }
     plot.series.push_back(std::move(s));
   }
+  // A zero line: left of it the feature lowered the prediction.
+  plot.series.push_back({"0", {0.0, 0.0}, {0.0, top + 1.0}, true, static_cast<int>(order.size())});
   return plot;
 }
 
