@@ -39,6 +39,8 @@ void TreeExplainer::build_groups() {
   std::size_t entries = 0;
   bool ok = true;
   dense_ = n_features_ <= kDenseMaxFeatures;
+  categorical_ = false;
+  for (const Node& node : nodes_) categorical_ = categorical_ || (node.feature >= 0 && node.categorical);
   dense_stride_ = (n_features_ + 1 + 3) / 4 * 4;  // the features, the value, zeros to a multiple of 4
   auto split_of = [this](std::uint32_t n) {
     const Node& node = nodes_[n];
@@ -201,21 +203,52 @@ void TreeExplainer::build_groups() {
 
 namespace {
 
+// Numeric: the model has no category splits, so routing is one compare.
+template <bool Numeric, class S>
+inline bool right_of(const S& split, const double* x) noexcept {
+  if constexpr (Numeric) return x[static_cast<std::size_t>(split.feature)] > split.threshold;
+  return split.right(x);
+}
+
+// The top nodes of one tree: each child's key is its parent's, shifted,
+// plus whether x takes it.
+template <bool Numeric, class T>
+void top_pass(const T* t, const T* end, std::uint32_t* key, const double* x) noexcept {
+  for (; t != end; ++t) {
+    const std::uint32_t right = right_of<Numeric>(t->split, x) ? 1u : 0u;
+    const std::uint32_t up = key[t->self] << 1;
+    key[t->left] = up | (right ^ 1u);
+    key[t->right] = up | right;
+  }
+}
+
 // The groups of one tree with dense rows of W doubles (W a compile-time
 // constant, so the row adds unroll into vector adds), summed in a local
 // accumulator: features 0..nf-1, then the value x reaches.
-template <std::size_t W, class G>
+template <std::size_t W, bool Numeric, class G>
 double dense_pass(const G* g, const G* end, const std::uint32_t* key, const double* x, const double* table,
-                  double* phi, std::size_t nf) {
+                  double* phi, std::size_t nf) noexcept {
   double acc[W] = {};
   for (; g != end; ++g) {
     std::size_t index = key[g->root];
-    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (g->inner[j].right(x) ? 1u : 0u);
+    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (right_of<Numeric>(g->inner[j], x) ? 1u : 0u);
     const double* row = table + g->table + index * W;
     for (std::size_t i = 0; i < W; ++i) acc[i] += row[i];
   }
   for (std::size_t f = 0; f < nf; ++f) phi[f] += acc[f];
   return acc[nf];
+}
+
+template <bool Numeric, class G>
+double dense_dispatch(std::size_t stride, const G* g, const G* end, const std::uint32_t* key, const double* x,
+                      const double* table, double* phi, std::size_t nf) noexcept {
+  switch (stride) {
+    case 4: return dense_pass<4, Numeric>(g, end, key, x, table, phi, nf);
+    case 8: return dense_pass<8, Numeric>(g, end, key, x, table, phi, nf);
+    case 12: return dense_pass<12, Numeric>(g, end, key, x, table, phi, nf);
+    case 16: return dense_pass<16, Numeric>(g, end, key, x, table, phi, nf);
+    default: return dense_pass<20, Numeric>(g, end, key, x, table, phi, nf);
+  }
 }
 
 }  // namespace
@@ -224,25 +257,19 @@ double TreeExplainer::group_shap(std::size_t k, std::size_t t, const double* x, 
   std::uint32_t* key = hot_.data();
   key[roots_[k][t]] = 0;
   const TopNode* top = top_.data();
-  for (std::uint32_t i = top_begin_[k][t], end = top_begin_[k][t + 1]; i < end; ++i) {
-    const std::uint32_t right = top[i].split.right(x) ? 1u : 0u;
-    const std::uint32_t up = key[top[i].self] << 1;
-    key[top[i].left] = up | (right ^ 1u);
-    key[top[i].right] = up | right;
-  }
+  const TopNode* top_first = top + top_begin_[k][t];
+  const TopNode* top_last = top + top_begin_[k][t + 1];
+  if (categorical_)
+    top_pass<false>(top_first, top_last, key, x);
+  else
+    top_pass<true>(top_first, top_last, key, x);
   const Group* first = groups_.data() + group_begin_[k][t];
   const Group* last = groups_.data() + group_begin_[k][t + 1];
   const double* table = group_table_.data();
   const std::size_t nf = n_features_;
-  if (dense_) {
-    switch (dense_stride_) {
-      case 4: return dense_pass<4>(first, last, key, x, table, phi, nf);
-      case 8: return dense_pass<8>(first, last, key, x, table, phi, nf);
-      case 12: return dense_pass<12>(first, last, key, x, table, phi, nf);
-      case 16: return dense_pass<16>(first, last, key, x, table, phi, nf);
-      default: return dense_pass<20>(first, last, key, x, table, phi, nf);
-    }
-  }
+  if (dense_)
+    return categorical_ ? dense_dispatch<false>(dense_stride_, first, last, key, x, table, phi, nf)
+                        : dense_dispatch<true>(dense_stride_, first, last, key, x, table, phi, nf);
   double value = 0.0;
   for (const Group* g = first; g != last; ++g) {
     std::size_t index = key[g->root];

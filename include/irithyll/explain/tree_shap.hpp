@@ -206,6 +206,7 @@ class TreeExplainer {
   // is a fixed-length vector add.
   static constexpr std::size_t kDenseMaxFeatures = 16;
   bool groups_built_ = false, dense_ = false;
+  bool categorical_ = false;  // any category split (else routing is x > threshold)
   std::size_t dense_stride_ = 0;  // dense: doubles per row (features, the value, zeros to a multiple of 4)
   std::vector<std::vector<std::uint32_t>> top_begin_, group_begin_;  // per output: per tree, offsets (+1 sentinel)
   std::vector<TopNode> top_;  // per tree, the internal nodes above its groups, parents first
