@@ -5,18 +5,28 @@ Keyword arguments, defaults, range checks, docstrings and reprs all come
 from the catalogue table, so a model added in C++ appears here unchanged.
 
 Sample conventions (River's):
-  * x is a dict {feature_name: number}. The feature set is fixed by the first
-    learn_one; a key missing later is a missing value (NaN, which every
-    learner tolerates); a key never seen before is ignored, with one warning
-    per model. None also counts as missing.
-  * Classifier labels are any hashable values. With classes=[...] the label
-    order is fixed up front; otherwise labels are numbered in order of first
-    appearance, up to n_classes (default 2) distinct labels, the class
-    capacity the C++ learner is built with. A further label raises
-    ValueError: pass classes= or a larger n_classes.
+  * x is a dict {feature_name: number or text}. The feature set is fixed by
+    the first learn_one; a key missing later is a missing value (NaN, which
+    every learner tolerates); a key never seen before is ignored, with one
+    warning per model. None also counts as missing.
+  * Text values are categories: each feature numbers its texts 0, 1, ... in
+    order of first appearance while learning (a text first seen while
+    predicting is a missing value), as the CLI reads a text column. Features
+    that hold text in the first sample are also given to the model's
+    categorical_features setting, where it has one (trees and SGBT split
+    them by category sets), unless that setting (or River's
+    nominal_attributes) is given.
+  * Classifier labels are any hashable values, numbered in order of first
+    appearance. With classes=[...] (or n_classes=K) the class count is fixed
+    up front and a further label raises ValueError. Otherwise the model
+    grows: a label past its class capacity rebuilds the C++ learner with
+    room for twice as many classes and relearns the last `replay` samples
+    (default 10000) it kept for this, as River's learners take new classes
+    at any time.
   * The C++ learner is built lazily at the first learn_one (or learn_many),
     when the feature count is known.
 """
+import collections
 import keyword
 import math
 import warnings
@@ -56,6 +66,48 @@ for _row in CATALOGUE:
     for _f in _row["fields"]:
         if keyword.iskeyword(_f["python_name"]):
             _f["python_name"] += "_"
+
+
+# River's parameter names and values for the models River also has: River
+# name -> (our name, value translation or None). A River value our setting
+# cannot express raises an error naming both spellings.
+def _river_depth(v):
+    return 0 if v is None else v
+
+
+def _river_max_features(v):
+    if v in ("sqrt", "log2"):
+        raise ValueError(f"max_features={v!r} is River's spelling; ours is a feature count "
+                         "(max_features=0: the square root of the feature count, River's 'sqrt')")
+    return v
+
+
+def _river_leaf(v):
+    if not isinstance(v, str):
+        raise TypeError(f"leaf_model={v!r}: River passes a model object here; ours is a name "
+                        "(leaf_model='mean' or 'linear')")
+    if v == "adaptive":
+        raise ValueError("leaf_prediction='adaptive' (River's per-leaf choice of mean or model) is not available: "
+                         "ours is leaf_model='mean' or 'linear' for regression trees")
+    return {"model": "linear"}.get(v, v)
+
+
+def _river_weighted(v):
+    return "distance" if v else "uniform"
+
+
+_TREE_ALIASES = {"tau": ("tie_threshold", None), "leaf_prediction": ("leaf_model", _river_leaf),
+                 "max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)}
+RIVER_ALIASES = {
+    "hoeffding_tree": dict(_TREE_ALIASES),
+    "arf": dict(_TREE_ALIASES, n_models=("n_trees", None), lambda_value=("lambda_", None),
+                max_features=("max_features", _river_max_features)),
+    "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
+    "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
+    "knn": {"weighted": ("weighting", _river_weighted)},
+}
+# River's words for values our settings spell with a hyphen or another name.
+_RIVER_VALUES = {"info_gain": "info-gain", "hellinger": "hellinger"}
 
 
 def place(name):
@@ -136,9 +188,13 @@ class Learner:
 
     def __init__(self, *, seed=42, **params):
         known = {f["python_name"]: f for f in self._fields}
+        params = self._river_params(params, known)
         for key, value in params.items():
             if key not in known:
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{key}'")
+            if key == "categorical_features" and isinstance(value, (list, tuple, set)) and \
+                    not all(isinstance(v, int) for v in value):
+                continue  # feature names (River's nominal_attributes): indices once the features are known
             _core.check_setting(self._model_name, known[key]["name"], to_text(value))
         if not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed = {seed!r} is out of range: must be an integer >= 0")
@@ -149,6 +205,42 @@ class Learner:
         self._warned = False
 
     # --- parameters --------------------------------------------------------------
+    def _river_params(self, params, known):
+        """River's parameter names and values translated to ours; a River
+        name our model has no use for is an error naming both."""
+        aliases = RIVER_ALIASES.get(self._model_name, {})
+        out = {}
+        for key, value in list(params.items()):
+            if key == "optimizer" and hasattr(value, "river_name"):  # an irithyll.optim object, River's habit
+                if "learning_rate" in params:
+                    raise TypeError(f"{type(self).__name__}(): optimizer={value!r} carries the learning rate; "
+                                    "drop learning_rate")
+                out["learning_rate"] = value.lr
+                value = value.river_name
+            elif key in aliases and key not in known:
+                ours, convert = aliases[key]
+                if ours in params:
+                    raise TypeError(f"{type(self).__name__}(): {key} (River's name) and {ours} are the same setting")
+                key, value = ours, (convert(value) if convert else value)
+            elif key in aliases and aliases[key][0] == key and aliases[key][1]:
+                value = aliases[key][1](value)
+            if isinstance(value, str) and key in known and known[key]["choices"]:
+                choices = known[key]["choices"].split("|")
+                if value not in choices and _RIVER_VALUES.get(value, value.replace("_", "-")) in choices:
+                    value = _RIVER_VALUES.get(value, value.replace("_", "-"))
+            if isinstance(value, str) and key in known and known[key]["type"] in ("int", "real"):
+                raise TypeError(f"{type(self).__name__}(): {key}={value!r} must be a number, not text")
+            out[key] = value
+        return out
+
+    def __or__(self, other):
+        from .compose import Pipeline
+        return Pipeline(self, other)
+
+    def __ror__(self, other):
+        from .compose import Pipeline
+        return Pipeline(other, self)
+
     def _get_params(self):
         out = {f["python_name"]: from_text(f, f["default"]) for f in self._fields}
         out.update(self._params)
@@ -165,7 +257,8 @@ class Learner:
 
     def _settings(self):
         by_py = {f["python_name"]: f["name"] for f in self._fields}
-        return [(by_py[k], to_text(v)) for k, v in self._params.items()]
+        return [(by_py[k], to_text(v)) for k, v in self._params.items()
+                if not (k == "categorical_features" and isinstance(v, (list, tuple, set)))]
 
     def _init_kwargs(self):
         """The constructor arguments that rebuild this object untrained."""
@@ -187,10 +280,37 @@ class Learner:
     def _n_classes(self):
         return 0
 
-    def _build(self, features):
+    def _build_settings(self, features, first):
+        """The settings to build with: categorical_features as indices, from
+        feature names (River's nominal_attributes) or, when not given, the
+        features that hold text in the first sample."""
+        settings = [(k, v) for k, v in self._settings() if k != "categorical-features"]
+        field = next((f for f in self._fields if f["python_name"] == "categorical_features"), None)
+        if field is None:
+            return settings
+        given = self._params.get("categorical_features")
+        if isinstance(given, (list, tuple, set)):
+            where = {name: i for i, name in enumerate(features)}
+            missing = [name for name in given if not isinstance(name, int) and name not in where]
+            if missing:
+                raise ValueError(f"{type(self).__name__}: categorical_features (River's nominal_attributes) names "
+                                 f"{missing!r}, not among the features {list(features)!r}")
+            index = sorted(name if isinstance(name, int) else where[name] for name in given)
+            text = ",".join(str(i) for i in index)
+        elif given not in (None, ""):
+            text = to_text(given)
+        else:
+            text = ",".join(str(i) for i, name in enumerate(features)
+                            if first is not None and isinstance(first.get(name), (str, bytes)))
+        if text:
+            settings.append((field["name"], text))
+        return settings
+
+    def _build(self, features, first=None):
         if not features:
             raise ValueError(f"{type(self).__name__}: the first sample has no features")
-        model = _core.Learner.make(self._model_name, self._settings(), self._classification,
+        self._built_with = self._build_settings(features, first)
+        model = _core.Learner.make(self._model_name, self._built_with, self._classification,
                                    self._n_classes(), len(features), self.seed)
         model.set_features(list(features))
         self._features = list(features)
@@ -201,7 +321,7 @@ class Learner:
         sample_weight = _checked_weight(sample_weight)
         if not isinstance(x, dict):
             raise TypeError(f"x must be a dict of features, not {type(x).__name__}")
-        model = self._model if self._model is not None else self._build(list(x))
+        model = self._model if self._model is not None else self._build(list(x), x)
         if self._features is None:  # a loaded checkpoint that had not learned yet
             if not x:
                 raise ValueError(f"{type(self).__name__}: the first sample has no features")
@@ -223,37 +343,88 @@ class Learner:
 
         A DataFrame (anything with .columns and .to_numpy(), pandas included)
         is matched by column name: its columns name the features on the
-        first call, later frames are reordered to them (a missing column is
-        all-missing, an extra one is ignored). A plain array is positional;
-        its features are named 0..d-1 when it comes first.
+        first call, later frames are reordered to them (an extra column is
+        ignored; a missing one is an error naming it, since a misspelt name
+        would otherwise read as all-missing). Text columns hold categories,
+        coded as in learn_one (build=True learns new texts). A plain array
+        is positional; its features are named 0..d-1 when it comes first.
         """
         import numpy as np
         columns = getattr(X, "columns", None)
-        if columns is not None and hasattr(X, "to_numpy"):
+        frame = columns is not None and hasattr(X, "to_numpy")
+        order = None  # the frame's column of each model feature, when they differ
+        text = []
+        if frame:
             names = list(columns)
-            values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
             if self._features is not None and names != self._features:
-                where = {name: i for i, name in enumerate(names)}
-                out = np.full((values.shape[0], len(self._features)), np.nan)
-                for j, name in enumerate(self._features):
-                    if name in where:
-                        out[:, j] = values[:, where[name]]
-                values = out
+                where = {name: j for j, name in enumerate(names)}
+                missing = [f for f in self._features if f not in where]
+                if missing:
+                    raise ValueError(f"{type(self).__name__}: X has no column {', '.join(map(repr, missing))} of "
+                                     f"the model's features {self._features!r} (its columns: {names!r})")
+                order = [where[f] for f in self._features]
+                names = list(self._features)
+            dtypes = list(getattr(X, "dtypes", ()))
+            text = [j for j, t in enumerate(dtypes) if str(t) in ("object", "category", "string")]
+            if order is not None:
+                text = [order.index(j) for j in text if j in order]
         else:
             names = None
-            values = X
-        X = np.ascontiguousarray(values, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError("X must be a 2-D array (rows = samples)")
-        if not build:
+        if build:
+            if self._model is None:
+                names = names if names is not None else list(range(np.shape(X)[1]))
+                self._build(names, {names[j]: "" for j in text})
+            elif self._features is None:
+                self._features = names if names is not None else list(range(np.shape(X)[1]))
+                self._model.set_features(self._features)
+        if not frame:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+            if X.ndim != 2:
+                raise ValueError("X must be a 2-D array (rows = samples)")
             return X
-        names = names if names is not None else list(range(X.shape[1]))
-        if self._model is None:
-            self._build(names)
-        elif self._features is None:
-            self._features = names
-            self._model.set_features(self._features)
-        return X
+        if text:
+            if order is not None:
+                X = X.iloc[:, order]
+            return self._coded(X, text, learning=build)
+        values = np.asarray(X.to_numpy(dtype=np.float64), dtype=np.float64)
+        if order is not None:
+            values = values[:, order]
+        return np.ascontiguousarray(values)
+
+    def _coded(self, X, text, learning):
+        """A frame with text columns as floats, each text its category code."""
+        import numpy as np
+        values = np.empty(X.shape, dtype=np.float64)
+        numeric = [j for j in range(X.shape[1]) if j not in set(text)]
+        if numeric:
+            values[:, numeric] = X.iloc[:, numeric].to_numpy(dtype=np.float64)
+        tables = self._model.codes() if self._model is not None else [[] for _ in range(X.shape[1])]
+        changed = False
+        for j in text:
+            table = tables[j]
+            index = {t: i for i, t in enumerate(table)}
+            column = values[:, j]
+            for i, v in enumerate(X.iloc[:, j].tolist()):
+                if isinstance(v, bytes):
+                    v = v.decode("utf-8")
+                if isinstance(v, str):
+                    code = index.get(v)
+                    if code is None and learning:
+                        code = index[v] = len(table)
+                        table.append(v)
+                        changed = True
+                    column[i] = np.nan if code is None else code
+                elif v is None:
+                    column[i] = np.nan
+                else:
+                    try:
+                        column[i] = float(v)
+                    except (TypeError, ValueError):
+                        raise TypeError(f"{type(self).__name__}: column {X.columns[j]!r} row {i}: {v!r} is neither "
+                                        "a number nor text") from None
+        if changed:
+            self._model.set_codes(tables)
+        return values
 
     @property
     def n_samples_seen(self):
@@ -263,6 +434,18 @@ class Learner:
     def memory_bytes(self):
         return 0 if self._model is None else self._model.memory_bytes
 
+    def diagnostics(self):
+        """What the model reports about itself: samples seen, memory, and the
+        model's own report (trees, drift resets, chosen members...) where it
+        gives one, as a dict."""
+        import json
+        out = {"n_samples_seen": self.n_samples_seen, "memory_bytes": self.memory_bytes}
+        if self._model is not None:
+            text = self._model.report_json()
+            if text:
+                out["report"] = json.loads(text)
+        return out
+
     @property
     def features(self):
         """The feature names fixed by the first sample (None before it)."""
@@ -270,8 +453,12 @@ class Learner:
 
     # --- persistence ---------------------------------------------------------------
     def _meta(self):
+        codes = None
+        if self._model is not None and self._features is not None:
+            codes = self._model.codes()
+            codes = codes if any(codes) else None
         return {"class": type(self).__name__, "kwargs": self._init_kwargs(),
-                "features": self._features, "labels": getattr(self, "_labels", None)}
+                "features": self._features, "labels": getattr(self, "_labels", None), "codes": codes}
 
     def __getstate__(self):
         state = self._meta()
@@ -288,6 +475,10 @@ class Learner:
             self._model = _core.Learner.decode(state["checkpoint"])
             self._features = list(state["features"])
             self._model.set_features(self._features)
+            if state.get("codes"):
+                self._model.set_codes(state["codes"])
+            if self._classification:
+                self.n_classes = max(self.n_classes, self._model.n_classes)
 
     def export_packed(self, path, format="f32"):
         """Writes the packed model (SGBT; see irithyll.packed) as one file, a
@@ -424,7 +615,10 @@ class Regressor(Learner):
         """Learns one sample (predict first, then learn)."""
         if isinstance(y, (str, bytes)) or y is None:
             raise TypeError(f"{type(self).__name__}: the target must be a number, not {y!r}")
-        self._learn(x, float(y), sample_weight)
+        y = float(y)
+        if not math.isfinite(y):
+            raise ValueError(f"{type(self).__name__}: the target is {y!r}, not a finite number")
+        self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
         self._check_x(x)
@@ -432,12 +626,23 @@ class Regressor(Learner):
             return 0.0
         return self._model.predict_dict(x)
 
+    def predict_interval_one(self, x, level=0.9):
+        """(lower, upper) holding y with probability `level`, for the models
+        that predict a distribution or quantiles (DistributionalSGBT,
+        QuantileSGBT, conformal.Interval); others raise ValueError saying to
+        wrap them in conformal.Interval."""
+        self._check_x(x)
+        if not 0.0 < level < 1.0:
+            raise ValueError(f"level = {level!r} is out of range (0, 1)")
+        if self._model is None:
+            return (float("-inf"), float("inf"))
+        return tuple(self._model.interval_dict(x, float(level)))
+
     def learn_many(self, X, y, sample_weight=None):
         """Learns the rows of X in order (the GIL is released meanwhile)."""
-        import numpy as np
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
-        self._model.learn_many(X, np.asarray(y, dtype=np.float64), w)
+        self._model.learn_many(X, self._targets(y), w)
 
     def predict_many(self, X):
         import numpy as np
@@ -451,24 +656,44 @@ class Regressor(Learner):
         Returns the predictions (what a predict_one/learn_one loop gives)."""
         import numpy as np
         X = self._matrix(X)
-        return self._model.predict_learn_many(X, np.asarray(y, dtype=np.float64))
+        return self._model.predict_learn_many(X, self._targets(y))
+
+    def _targets(self, y):
+        """A batch's targets as float64; a NaN or infinite one is named by its row."""
+        import numpy as np
+        y = np.asarray(y, dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(y))
+        if bad.size:
+            raise ValueError(f"{type(self).__name__}: target of row {int(bad[0])} is {float(y[bad[0]])!r}, not a "
+                             f"finite number ({bad.size} bad in all)")
+        return y
 
 
 class Classifier(Learner):
     _classification = True
 
-    def __init__(self, *, seed=42, classes=None, n_classes=2, **params):
+    def __init__(self, *, seed=42, classes=None, n_classes=None, replay=10000, **params):
         super().__init__(seed=seed, **params)
+        self._fixed = classes is not None or n_classes is not None
         if classes is not None:
             classes = list(classes)
             if len(classes) < 2 or len(set(classes)) != len(classes):
                 raise ValueError("classes must list at least two distinct labels")
             n_classes = len(classes)
-        if not isinstance(n_classes, int) or n_classes < 2:
+        self._given_n = n_classes if classes is None else None
+        if n_classes is None:
+            n_classes = 2
+        if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 2:
             raise ValueError(f"n_classes = {n_classes!r} is out of range: must be an integer >= 2")
+        if not isinstance(replay, int) or isinstance(replay, bool) or replay < 0:
+            raise ValueError(f"replay = {replay!r} is out of range: must be an integer >= 0")
+        self.replay = replay
         self._capacity = n_classes
         self.n_classes = n_classes
         self.classes = classes
+        # Recent samples (dicts, or rows of batches), relearned when the class
+        # capacity grows; None for a fixed class count.
+        self._recent = None if self._fixed or not replay else collections.deque(maxlen=replay)
         self._set_labels(classes or [])
 
     def _set_labels(self, labels):
@@ -483,9 +708,37 @@ class Classifier(Learner):
         kwargs = super()._init_kwargs()
         if self.classes is not None:
             kwargs["classes"] = list(self.classes)
-        elif self._capacity != 2:
-            kwargs["n_classes"] = self._capacity
+        elif self._given_n is not None:
+            kwargs["n_classes"] = self._given_n
+        if self.replay != 10000:
+            kwargs["replay"] = self.replay
         return kwargs
+
+    def _grow(self, needed):
+        """Rebuilds the C++ learner with room for `needed` classes or more and
+        relearns the samples kept in _recent."""
+        self.n_classes = max(needed, 2 * self.n_classes)
+        if self._model is None:
+            return
+        old = self._model
+        settings = getattr(self, "_built_with", None) or [tuple(t) for t in old.settings()]
+        model = _core.Learner.make(old.name, settings, True, self.n_classes, len(self._features), self.seed)
+        model.set_features(self._features)
+        model.set_codes(old.codes())
+        import numpy as np
+        for x, index, w in self._recent or ():
+            if isinstance(x, dict):
+                model.learn_dict(x, index, w)
+            else:
+                model.learn_many(x[None, :], np.array([index]), np.array([w]))
+        self._model = model
+
+    def _keep_rows(self, X, idx, w):
+        """Keeps the last rows of a batch for relearning after growth."""
+        if self._recent is None:
+            return
+        for i in range(max(0, len(X) - self.replay), len(X)):
+            self._recent.append((X[i], idx[i], 1.0 if w is None else float(w[i])))
 
     def _label_index(self, y):
         i = self._index.get(y)
@@ -494,9 +747,11 @@ class Classifier(Learner):
         if y is None or (isinstance(y, float) and math.isnan(y)):
             raise ValueError(f"{type(self).__name__}: {y!r} is not a valid label")
         if len(self._labels) >= self.n_classes:
-            raise ValueError(f"{type(self).__name__}: label {y!r} would be class {len(self._labels) + 1}, but the "
-                             f"model holds {self.n_classes} classes {self._labels!r}; pass classes=[...] "
-                             "or a larger n_classes")
+            if self._fixed:
+                raise ValueError(f"{type(self).__name__}: label {y!r} would be class {len(self._labels) + 1}, but "
+                                 f"the model was given {self.n_classes} classes {self._labels!r}; pass classes=[...] "
+                                 "or a larger n_classes, or neither (the model then grows)")
+            self._grow(len(self._labels) + 1)
         self._index[y] = len(self._labels)
         self._labels.append(y)
         return self._index[y]
@@ -504,7 +759,10 @@ class Classifier(Learner):
     def learn_one(self, x, y, sample_weight=1.0):
         """Learns one sample (predict first, then learn)."""
         self._check_x(x)
-        self._learn(x, float(self._label_index(y)), sample_weight)
+        index = float(self._label_index(y))
+        self._learn(x, index, sample_weight)
+        if self._recent is not None:
+            self._recent.append((x, index, float(sample_weight)))
 
     def predict_proba_one(self, x):
         """{label: probability} over the labels seen so far."""
@@ -513,7 +771,12 @@ class Classifier(Learner):
             # Untrained: uniform over the labels given up front (none: empty).
             return {label: 1.0 / len(self._labels) for label in self._labels}
         proba = self._model.proba_dict(x)
-        return {label: proba[i] for i, label in enumerate(self._labels)}
+        out = {label: proba[i] for i, label in enumerate(self._labels)}
+        if len(self._labels) < len(proba):  # class slots no label has taken yet: renormalise
+            total = sum(out.values())
+            if total > 0:
+                out = {label: p / total for label, p in out.items()}
+        return out
 
     def predict_one(self, x):
         """The most probable label seen so far (None before any)."""
@@ -530,21 +793,30 @@ class Classifier(Learner):
     def learn_many(self, X, y, sample_weight=None):
         """Learns the rows of X in order (the GIL is released meanwhile)."""
         import numpy as np
+        idx = self._indices(y)
         X = self._matrix(X)
-        idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
         w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, idx, w)
+        self._keep_rows(X, idx, w)
 
     def predict_learn_many(self, X, y):
         """Prequential over the rows: each row is predicted, then learned.
         Returns the predicted labels (what a predict_one/learn_one loop gives
         once every label has been seen; pass classes= for an exact match)."""
         import numpy as np
+        idx = self._indices(y)
         X = self._matrix(X)
-        idx = np.fromiter((self._label_index(v) for v in np.asarray(y).tolist()), dtype=np.float64, count=len(y))
         pred = self._model.predict_learn_many(X, idx).astype(np.intp)
+        self._keep_rows(X, idx, None)
         labels = np.array(self._labels + [None] * (self.n_classes - len(self._labels)), dtype=object)
         return labels[pred]
+
+    def _indices(self, y):
+        """The labels of a batch as class indices (the model grows, before
+        the batch is learned, to hold every new label in it)."""
+        import numpy as np
+        values = np.asarray(y, dtype=object).tolist()
+        return np.fromiter((self._label_index(v) for v in values), dtype=np.float64, count=len(values))
 
     def predict_proba_many(self, X):
         """Class probabilities, one row per sample, columns in `labels` order."""
@@ -579,8 +851,11 @@ def _doc(row, task):
     if task == "classification":
         lines.append("classes : list, optional")
         lines.append("    All labels, in class-index order; fixes the class count.")
-        lines.append("n_classes : int, default 2")
-        lines.append("    Class capacity when classes is not given; labels are numbered as they appear.")
+        lines.append("n_classes : int, optional")
+        lines.append("    A fixed class count when classes is not given; labels are numbered as they appear.")
+        lines.append("    Neither given: the model grows to hold every label it meets.")
+        lines.append("replay : int, default 10000")
+        lines.append("    Recent samples a growing model keeps, and relearns when a new label needs room.")
     return "\n".join(lines)
 
 
@@ -591,7 +866,8 @@ def _signature(cls):
     params = [inspect.Parameter(f["python_name"], kw, default=from_text(f, f["default"])) for f in cls._fields]
     params.append(inspect.Parameter("seed", kw, default=42))
     if issubclass(cls, Classifier):
-        params += [inspect.Parameter("classes", kw, default=None), inspect.Parameter("n_classes", kw, default=2)]
+        params += [inspect.Parameter("classes", kw, default=None), inspect.Parameter("n_classes", kw, default=None),
+                   inspect.Parameter("replay", kw, default=10000)]
     return inspect.Signature(params)
 
 

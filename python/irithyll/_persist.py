@@ -58,6 +58,7 @@ def load(path):
             meta = json.load(f)
         model = _find_class(meta["class"])(**meta["kwargs"])
         features, labels = meta["features"], meta["labels"]
+        codes = meta.get("codes")
     else:
         if core.name in {row["name"] for row in _learners.CATALOGUE}:
             cls = _learners.class_for(core.name, core.classification)
@@ -74,10 +75,15 @@ def load(path):
         model = cls(**kwargs)
         features = list(range(core.n_features)) if core.n_features else None
         labels = list(range(core.n_classes)) if core.classification else None
+        codes = None
     if labels is not None:
         model._set_labels(labels)
     model._model = core
     if features is not None:
         model._features = list(features)
         core.set_features(model._features)
+        if codes:
+            core.set_codes(codes)
+    if core.classification:
+        model.n_classes = max(model.n_classes, core.n_classes)
     return model

@@ -1,12 +1,17 @@
 """progressive_val_score: the prequential loop (predict, score, then learn)."""
 import time
 
-from .metrics import LogLoss
+
+
+def _has_proba(model):
+    try:
+        return callable(getattr(getattr(model, "_last", model), "predict_proba_one"))
+    except AttributeError:
+        return False
 
 
 def _memory_text(model):
-    steps = getattr(model, "steps", [model])
-    total = sum(getattr(s, "memory_bytes", 0) for s in steps)
+    total = getattr(model, "memory_bytes", 0)
     return f"{total / 1024:.1f} KiB"
 
 
@@ -15,7 +20,7 @@ def progressive_val_score(dataset, model, metric, print_every=0, show_time=False
     metric. Every sample is scored, the first included, except where the model
     has nothing to say yet (None or an empty probability dict). print_every=N
     prints the metric every N samples and at the end."""
-    wants_proba = isinstance(metric, LogLoss)
+    wants_proba = not getattr(metric, "requires_labels", True) and _has_proba(model)
     predict = model.predict_proba_one if wants_proba else model.predict_one
     start = time.perf_counter()
     n = 0
@@ -53,7 +58,7 @@ def learning_curve(dataset, model, metric, step=1000, drift_detector=None):
     """
     if step < 1:
         raise ValueError(f"step = {step!r} is out of range: must be >= 1")
-    wants_proba = isinstance(metric, LogLoss)
+    wants_proba = not getattr(metric, "requires_labels", True) and _has_proba(model)
     predict = model.predict_proba_one if wants_proba else model.predict_one
     curve = {"n": [], "value": [], "metric": type(metric).__name__, "drifts": []}
     n = 0

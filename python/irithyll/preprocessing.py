@@ -1,17 +1,43 @@
 """Feature transformers for dict samples."""
 import math
 
+from .compose import _Composable
 
-class Transformer:
-    def learn_one(self, x):
-        pass
 
+class Transformer(_Composable):
     def transform_one(self, x):
         raise NotImplementedError
 
-    def __or__(self, other):
-        from .compose import Pipeline
-        return Pipeline(self, other)
+
+class OneHotEncoder(Transformer):
+    """Each text (or other non-number) value v of feature k becomes the
+    feature "k_v" = 1, as River's OneHotEncoder; numbers pass through
+    unchanged (River's drops them: put Select(...) before it to match)."""
+
+    def __init__(self, drop_zeros=True):
+        self.drop_zeros = drop_zeros
+        self.values = {}
+
+    def learn_one(self, x):
+        for k, v in x.items():
+            if not isinstance(v, (int, float)) and v is not None:
+                self.values.setdefault(k, set()).add(v)
+
+    def transform_one(self, x):
+        out = {}
+        if not self.drop_zeros:
+            for k, seen in self.values.items():
+                for v in seen:
+                    out[f"{k}_{v}"] = 0
+        for k, v in x.items():
+            if isinstance(v, (int, float)) or v is None:
+                out[k] = v
+            else:
+                out[f"{k}_{v}"] = 1
+        return out
+
+    def __repr__(self):
+        return "OneHotEncoder()"
 
 
 class StandardScaler(Transformer):

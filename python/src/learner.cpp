@@ -8,9 +8,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -49,6 +52,15 @@ class BusyGuard {
   bool& busy_;
 };
 
+// A text value's code within its feature: codes 0, 1, ... in order of first
+// appearance while learning, as the CLI reads a text column. Lookups take a
+// string_view, so reading a known category allocates nothing.
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using CodeTable = std::unordered_map<std::string, double, TextHash, std::equal_to<>>;
+
 class PyLearner {
  public:
   explicit PyLearner(std::unique_ptr<Learner> model) : model_(std::move(model)) {
@@ -81,6 +93,29 @@ class PyLearner {
     keys_.clear();
     for (const auto& k : keys) keys_.push_back(py::reinterpret_borrow<py::object>(k));
     row_.assign(keys_.size(), kMissing);
+    codes_.assign(keys_.size(), CodeTable{});
+  }
+  // Per feature, its text categories in code order (empty for numeric features).
+  py::list codes() const {
+    py::list out;
+    for (const CodeTable& table : codes_) {
+      std::vector<std::string> names(table.size());
+      for (const auto& [text, code] : table) names[static_cast<std::size_t>(code)] = text;
+      out.append(py::cast(names));
+    }
+    return out;
+  }
+  void set_codes(const std::vector<std::vector<std::string>>& tables) {
+    if (tables.size() != keys_.size())
+      throw py::value_error("set_codes: " + std::to_string(tables.size()) + " tables for " +
+                            std::to_string(keys_.size()) + " features");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      codes_[i].clear();
+      for (const std::string& text : tables[i])
+        if (!codes_[i].emplace(text, static_cast<double>(codes_[i].size())).second)
+          throw py::value_error("set_codes: category " + py::repr(py::str(text)).cast<std::string>() +
+                                " listed twice for feature " + py::repr(keys_[i]).cast<std::string>());
+    }
   }
   py::list features() const {
     py::list out;
@@ -91,7 +126,7 @@ class PyLearner {
   // Returns true when the dict held a key outside the feature set.
   bool learn_dict(const py::dict& x, double y, double weight) {
     const BusyGuard guard(busy_);
-    const bool extra = fill_row(x);
+    const bool extra = fill_row(x, true);
     model_->learn_one(row_, y, weight);
     return extra;
   }
@@ -296,8 +331,31 @@ class PyLearner {
     return static_cast<std::size_t>(x.shape(0));
   }
 
-  // Missing key or None -> NaN; a non-number raises TypeError naming the key.
-  bool fill_row(const py::dict& x) {
+  // Text (str or bytes) -> its category code; while learning, a new text
+  // takes the next code, while predicting it is a missing value (NaN).
+  double code_of(std::size_t i, PyObject* v, bool learning) {
+    Py_ssize_t size = 0;
+    const char* text = nullptr;
+    if (PyUnicode_Check(v)) {
+      text = PyUnicode_AsUTF8AndSize(v, &size);
+    } else {
+      char* bytes = nullptr;
+      if (PyBytes_AsStringAndSize(v, &bytes, &size) == 0) text = bytes;
+    }
+    if (text == nullptr) throw py::error_already_set();
+    CodeTable& table = codes_[i];
+    const std::string_view key(text, static_cast<std::size_t>(size));
+    const auto it = table.find(key);
+    if (it != table.end()) return it->second;
+    if (!learning) return kMissing;
+    const double code = static_cast<double>(table.size());
+    table.emplace(std::string(key), code);
+    return code;
+  }
+
+  // Missing key or None -> NaN; text -> its category code; another
+  // non-number raises TypeError naming the key.
+  bool fill_row(const py::dict& x, bool learning = false) {
     std::size_t found = 0;
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       PyObject* v = PyDict_GetItemWithError(x.ptr(), keys_[i].ptr());
@@ -312,8 +370,7 @@ class PyLearner {
       } else if (v == Py_None) {
         row_[i] = kMissing;
       } else if (PyUnicode_Check(v) || PyBytes_Check(v)) {
-        throw py::type_error("feature " + py::repr(keys_[i]).cast<std::string>() + " is not a number: " +
-                             py::repr(v).cast<std::string>());
+        row_[i] = code_of(i, v, learning);
       } else {
         const double d = PyFloat_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred()) {
@@ -330,6 +387,7 @@ class PyLearner {
   std::unique_ptr<Learner> model_;
   std::vector<py::object> keys_;
   std::vector<double> row_;
+  std::vector<CodeTable> codes_;
   std::vector<double> proba_;
   bool busy_ = false;
 };
@@ -346,6 +404,8 @@ void bind_learner(py::module_& m) {
       .def("encode", &PyLearner::encode, "checkpoint bytes (the CLI's file format)")
       .def("set_features", &PyLearner::set_features)
       .def("features", &PyLearner::features)
+      .def("codes", &PyLearner::codes, "per feature, its text categories in code order")
+      .def("set_codes", &PyLearner::set_codes, py::arg("tables"))
       .def("learn_dict", &PyLearner::learn_dict)
       .def("predict_dict", &PyLearner::predict_dict)
       .def("proba_dict", &PyLearner::proba_dict)

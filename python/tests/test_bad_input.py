@@ -18,8 +18,8 @@ def test_bad_dicts(cls):
         model.learn_one([1.0, 2.0], y0)
     model.learn_one({"f": 1.0, "g": 2.0}, y0)
     model.learn_one({"f": 2.0, "g": 1.0}, y1)
-    with pytest.raises(TypeError, match="'f' is not a number: 'abc'"):
-        model.learn_one({"f": "abc", "g": 1.0}, y0)
+    model.learn_one({"f": "abc", "g": 1.0}, y0)  # text: a category of f
+    model.predict_one({"f": "never seen", "g": 1.0})  # a text first seen while predicting: missing
     with pytest.raises(TypeError, match="not a number"):
         model.predict_one({"f": [1], "g": 1.0})
     # NaN, infinities, None and empty dicts are missing values: no error.
@@ -32,12 +32,14 @@ def test_bad_dicts(cls):
             model.learn_one({"f": 1.0}, [1, 2])  # unhashable label
         with pytest.raises(ValueError):
             model.learn_one({"f": 1.0}, None)
-        with pytest.raises(ValueError, match="pass classes"):
-            model.learn_one({"f": 1.0}, "c")
+        model.learn_one({"f": 1.0}, "c")  # a third label: the model grows
+        assert set(model.predict_proba_one({"f": 1.0})) <= {"a", "b", "c"} and model.labels == ["a", "b", "c"]
     else:
         with pytest.raises(TypeError, match="must be a number"):
             model.learn_one({"f": 1.0}, "abc")
-        model.learn_one({"f": 1.0}, math.nan)  # the learner skips it
+        for bad in (math.nan, math.inf):
+            with pytest.raises(ValueError, match="not a finite number"):
+                model.learn_one({"f": 1.0}, bad)
     assert model.n_samples_seen >= 2
 
 

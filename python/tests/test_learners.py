@@ -87,8 +87,12 @@ def test_labels_any_hashable_and_capacity():
     m.learn_one({"a": 1.0}, True)
     m.learn_one({"a": 0.0}, False)
     assert m.labels == [True, False]
+    m.learn_one({"a": 0.5}, "third")  # grows, as River's learners do
+    assert m.labels == [True, False, "third"] and m.n_classes >= 3
+    fixed = ensemble.SGBTClassifier(n_steps=3, classes=[True, False])
+    fixed.learn_one({"a": 1.0}, True)
     with pytest.raises(ValueError, match="pass classes"):
-        m.learn_one({"a": 0.5}, "third")
+        fixed.learn_one({"a": 0.5}, "third")
     m3 = ensemble.SGBTClassifier(n_steps=3, n_classes=3)
     for i, label in enumerate(["x", 7, ("t", 1)]):
         m3.learn_one({"a": float(i)}, label)

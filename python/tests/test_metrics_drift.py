@@ -10,13 +10,13 @@ from irithyll.drift.binary import DDM
 def test_classification_metrics():
     y_true = ["a", "b", "a", "a", "b", "c"]
     y_pred = ["a", "b", "b", "a", "b", "c"]
-    acc, kappa, f1 = metrics.Accuracy(), metrics.CohenKappa(), metrics.F1()
+    acc, kappa, f1 = metrics.Accuracy(), metrics.CohenKappa(), metrics.MacroF1()
     for t, p in zip(y_true, y_pred):
         for m in (acc, kappa, f1):
             m.update(t, p)
     assert acc.get() == pytest.approx(5 / 6)
     assert 0 < kappa.get() < 1 and 0 < f1.get() < 1
-    assert str(acc) == "Accuracy: 0.833333"
+    assert str(acc) == "Accuracy: 83.33%"
     rolling = metrics.RollingAccuracy(window_size=2)
     for t, p in zip(y_true, y_pred):
         rolling.update(t, p)

@@ -23,7 +23,7 @@ def annotation(field):
 
 
 def stub(module):
-    lines = [HEADER, "from typing import Hashable, Iterable, Literal, Optional\n",
+    lines = [HEADER, "from typing import Any, Hashable, Iterable, Literal, Optional\n",
              "from ._learners import Classifier, Regressor\n"]
     for name, cls in sorted(_learners.GENERATED[module].items()):
         base = "Classifier" if issubclass(cls, _learners.Classifier) else "Regressor"
@@ -31,7 +31,12 @@ def stub(module):
                   for f in cls._fields]
         params.append("seed: int = 42")
         if base == "Classifier":
-            params += ["classes: Optional[Iterable[Hashable]] = None", "n_classes: int = 2"]
+            params += ["classes: Optional[Iterable[Hashable]] = None", "n_classes: Optional[int] = None",
+                       "replay: int = 10000"]
+        ours = {f["python_name"] for f in cls._fields}
+        # River's spellings of the same settings (see _learners.RIVER_ALIASES)
+        params += [f"{alias}: Any = ..." for alias in sorted(_learners.RIVER_ALIASES.get(cls._model_name, {}))
+                   if alias not in ours]
         first = cls.__doc__.splitlines()[0]
         lines.append(f"\nclass {name}({base}):\n    \"\"\"{first}\"\"\"\n\n    def __init__(\n        self,\n        *,\n")
         lines.extend(f"        {p},\n" for p in params)
