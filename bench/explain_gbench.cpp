@@ -2,6 +2,7 @@
 // features, trained on 20000 rows of a seeded Friedman-like stream with 5%
 // missing values. Workloads (Google Benchmark; items/s = explanations/s):
 //   BM_ExplainPathDependent    TreeExplainer::explain_one, one row at a time
+//   BM_ExplainBatch            explain_batch over all kRows rows (tree-major)
 //   BM_ExplainInterventional   explain_one_interventional, 10 background rows
 //   BM_PredictRaw              the same rows through the learner (reference)
 // Usage: bench_explain_gbench --benchmark_repetitions=5
@@ -78,6 +79,25 @@ void BM_ExplainPathDependent(benchmark::State& state) {
   state.counters["leaves"] = static_cast<double>(leaves);
 }
 BENCHMARK(BM_ExplainPathDependent);
+
+void BM_ExplainBatch(benchmark::State& state) {
+  const Fixture& f = fixture();
+  auto ex = TreeExplainer::make(f.model);
+  if (!ex) {
+    state.SkipWithError(ex.status().message().c_str());
+    return;
+  }
+  std::vector<double> phi(kRows * kFeatures), raw(kRows);
+  for (auto _ : state) {
+    const Status s = ex->explain_batch(f.rows, kRows, 0, phi, raw);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(phi.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kRows));
+  state.counters["table_KiB"] = static_cast<double>(ex->table_bytes()) / 1024.0;
+  state.counters["groups"] = static_cast<double>(ex->n_groups());
+}
+BENCHMARK(BM_ExplainBatch);
 
 void BM_ExplainInterventional(benchmark::State& state) {
   const Fixture& f = fixture();

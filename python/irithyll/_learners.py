@@ -528,7 +528,7 @@ class Learner:
         return self._tree_model("dump_tree").dump_tree(i, format, [str(f) for f in self._features])
 
     # --- explanations (TreeSHAP) -----------------------------------------------------
-    def _explain_rows(self, X, cls):
+    def _explain_rows(self, X, cls, background=None):
         model = self._tree_model("explain")
         output = -1
         if cls is not None:
@@ -536,33 +536,47 @@ class Learner:
                 raise ValueError(f"{type(self).__name__}: cls applies to classifiers")
             labels = getattr(self, "_labels", [])
             output = labels.index(cls) if cls in labels else int(cls)
-        return _core.explain_matrix(model, X, output)
+        if background is not None:
+            background = self._background_matrix(background)
+        return _core.explain_matrix(model, X, output, background)
+
+    def _background_matrix(self, background):
+        import numpy as np
+        if isinstance(background, dict):
+            background = [background]
+        if isinstance(background, (list, tuple)) and background and isinstance(background[0], dict):
+            return np.array([[float(r[f]) if f in r and r[f] is not None else np.nan for f in self._features]
+                             for r in background], dtype=np.float64)
+        return self._matrix(background, build=False)
 
     def _class_of(self, index):
         labels = getattr(self, "_labels", [])
         return labels[index] if index < len(labels) else index
 
-    def explain_one(self, x, cls=None):
-        """SHAP values (TreeSHAP, path-dependent) of the raw prediction for
-        the dict x: {"base": b, "contributions": {feature: v}, "raw": r},
+    def explain_one(self, x, cls=None, background=None):
+        """SHAP values (TreeSHAP) of the raw prediction for the dict x:
+        {"base": b, "contributions": {feature: v}, "raw": r},
         base + sum(contributions) = raw. Raw is the margin (sgbt), leaf
         class probability or leaf mean (hoeffding_tree, arf). Classifiers
         add "class" and explain the predicted class unless cls (a label)
-        is given. Raises ValueError / NotImplementedError for models
-        without trees."""
+        is given.
+        Path-dependent by default; with background (a DataFrame, a matrix
+        or a list of dicts) interventional SHAP against those rows, base
+        being their mean raw output. Raises ValueError /
+        NotImplementedError for models whose output is not a sum of trees."""
         import numpy as np
         self._check_x(x)
         model = self._tree_model("explain_one")
         row = np.array([[float(x[f]) if f in x and x[f] is not None else np.nan for f in self._features]])
-        return self._explanations(row, cls, model)[0]
+        return self._explanations(row, cls, model, background)[0]
 
-    def explain_many(self, X, cls=None):
+    def explain_many(self, X, cls=None, background=None):
         """explain_one for every row of X: a DataFrame (columns base, one per
         feature, raw, and class for classifiers) when X is a pandas
         DataFrame, else a list of dicts."""
         model = self._tree_model("explain_many")
         rows = self._matrix(X, build=False)
-        out = self._explanations(rows, cls, model)
+        out = self._explanations(rows, cls, model, background)
         columns = getattr(X, "columns", None)
         if columns is not None and hasattr(X, "to_numpy"):
             import pandas as pd
@@ -575,8 +589,8 @@ class Learner:
             return pd.DataFrame(flat, index=getattr(X, "index", None))
         return out
 
-    def _explanations(self, rows, cls, model):
-        base, phi, raw, which = self._explain_rows(rows, cls)  # which: the class explained
+    def _explanations(self, rows, cls, model, background=None):
+        base, phi, raw, which = self._explain_rows(rows, cls, background)  # which: the class explained
         out = []
         for i in range(len(base)):
             e = {"base": float(base[i]),

@@ -60,3 +60,23 @@ def test_models_without_trees_are_refused_by_name():
         pytest.skip("no ESNRegressor class in this build")
     with pytest.raises((ValueError, NotImplementedError), match="esn"):
         model.explain_one({"a": 0.1, "b": 0.2, "c": 0.3})
+
+
+def test_interventional_against_a_background():
+    model = trained(ensemble.SGBTRegressor, False, n_steps=8, grace_period=50)
+    background = [x for x, _ in stream(20, seed=13, classification=False)]
+    x = {"a": 0.7, "b": 0.3, "c": 0.9}
+    e = model.explain_one(x, background=background)
+    assert set(e) == {"base", "contributions", "raw"}
+    mean = sum(model.predict_one(r) for r in background) / len(background)
+    assert math.isclose(e["base"], mean, abs_tol=1e-9)  # squared loss: raw = prediction
+    assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+    assert math.isclose(e["raw"], model.predict_one(x), abs_tol=1e-9)
+    # One background row r: Shapley values of f(x_S, r_rest); with x = r nothing moves.
+    same = model.explain_one(background[0], background=[background[0]])
+    assert all(abs(v) < 1e-12 for v in same["contributions"].values())
+    pd = need_module("pandas", "python3-pandas")
+    frame = model.explain_many(pd.DataFrame([x, background[1]]), background=pd.DataFrame(background))
+    assert math.isclose(frame["a"].iloc[0], e["contributions"]["a"], abs_tol=1e-12)
+    with pytest.raises(ValueError, match="background"):
+        model.explain_one(x, background=[[1.0, 2.0]])

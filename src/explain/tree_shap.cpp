@@ -11,13 +11,9 @@
 namespace irithyll {
 
 Result<TreeExplainer> TreeExplainer::make(const Learner& learner) {
-  const std::string name(learner.name());
-  const auto* trees = dynamic_cast<const TreeModel*>(&learner);
-  if (trees == nullptr)
-    return Status::not_supported("explain: model '" + name + "' has no trees (TreeSHAP explains sgbt, hoeffding_tree, arf)");
-  auto view = trees->tree_ensemble();
+  auto view = trees_of(learner);
   if (!view) return view.status();
-  return make(*view, name);
+  return make(*view, std::string(learner.name()));
 }
 
 Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const std::string& model_name) {
@@ -116,7 +112,9 @@ Result<TreeExplainer> TreeExplainer::make(const TreeEnsembleView& view, const st
         c = e.coef_[q - 1] * static_cast<double>(q) / static_cast<double>(q + 1);
       e.coef_[p * m + q] = c;
     }
-  e.build_tables();
+  // Group tables when they fit, else per-leaf tables, else Algorithm 2.
+  e.build_groups();
+  if (!e.groups_built_) e.build_tables();
   return e;
 }
 

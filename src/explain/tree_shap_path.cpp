@@ -107,11 +107,15 @@ void TreeExplainer::tree_shap(std::uint32_t n, std::span<const double> x, std::s
 }
 
 Result<double> TreeExplainer::explain_one(std::span<const double> x, std::size_t output, std::span<double> phi) const {
-  if (!tables_) return explain_one_ref(x, output, phi);
+  if (!tables_ && !groups_built_) return explain_one_ref(x, output, phi);
   if (Status s = check_args(x, output, phi); !s) return s;
   const std::span<const double> xs = clean(x);
   std::fill(phi.begin(), phi.end(), 0.0);
   double raw = bias_[output];
+  if (groups_built_) {
+    for (std::size_t t = 0; t < roots_[output].size(); ++t) raw += group_shap(output, t, xs.data(), phi.data());
+    return raw;
+  }
   const std::vector<std::uint32_t>& roots = roots_[output];
   for (std::size_t t = 0; t < roots.size(); ++t) {
     raw += nodes_[leaf_of(roots[t], xs)].value;

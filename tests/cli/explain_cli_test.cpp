@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,70 @@ TEST_F(ExplainCli, InterventionalAndPlots) {
   ASSERT_EQ(run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y --plot " + swarm).code, 0);
   EXPECT_NE(read_text_file(waterfall).find("SHAP waterfall"), std::string::npos);
   EXPECT_NE(read_text_file(swarm).find("SHAP beeswarm"), std::string::npos);
+}
+
+TEST_F(ExplainCli, JsonSchemaIsExactlyBaseContributionsRaw) {
+  const std::string rows = write_temp_file("explain_rows3.csv", regression_table(5, false));
+  auto r = run_cli("explain --checkpoint " + ckpt_ + " --data " + rows + " --drop y --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::regex schema(R"(\{"base": [^,{}]+, "contributions": \{"a": [^,{}]+, "b": [^,{}]+, "c": [^,{}]+\}, "raw": [^,{}]+\})");
+  for (const std::string& l : split_lines(r.out)) EXPECT_TRUE(std::regex_match(l, schema)) << l;
+}
+
+// sgbt's wrappers: every line adds up and raw is the model's prediction.
+TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
+  const std::string train = write_temp_file("explain_wrap.csv", regression_table(1500, false));
+  const std::string rows = write_temp_file("explain_wrap_rows.csv", regression_table(12, false));
+  for (const std::string model : {"adaptive_sgbt", "bagged_sgbt"}) {
+    const std::string ckpt = temp_path("explain_" + model + ".ckpt");
+    auto t = run_cli("eval --data " + train + " --task regression --target y --model " + model +
+                     " --n-steps 6 --grace-period 50 --quiet --save " + ckpt);
+    ASSERT_EQ(t.code, 0) << t.err;
+    auto r = run_cli("explain --checkpoint " + ckpt + " --data " + rows + " --drop y --json");
+    ASSERT_EQ(r.code, 0) << model << ": " << r.err;
+    auto p = run_cli("predict --checkpoint " + ckpt + " --data " + rows + " --drop y");
+    ASSERT_EQ(p.code, 0) << p.err;
+    const auto lines = split_lines(r.out), preds = split_lines(p.out);
+    ASSERT_EQ(lines.size(), 12u);
+    ASSERT_EQ(preds.size(), 12u);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string& l = lines[i];
+      const double raw = number_after(l, "raw");
+      EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+                  1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+      EXPECT_NEAR(raw, std::stod(preds[i]), 1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+    }
+  }
+  // Two targets: one line per row and target, named by position (checkpoints
+  // keep the first target's name only).
+  std::string text = "a,b,c,y,z\n";
+  for (int i = 0; i < 1500; ++i) {
+    const double a = (i * 37) % 50, b = (i * 11) % 20, c = (i * 7) % 13;
+    text += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "," + std::to_string(2.0 * a - b) +
+            "," + std::to_string(c * b) + "\n";
+  }
+  const std::string multi = write_temp_file("explain_multi.csv", text), ckpt = temp_path("explain_multi.ckpt");
+  auto t = run_cli("eval --data " + multi + " --model multi_target_sgbt --target y,z --n-steps 6 --grace-period 50 --quiet --save " + ckpt);
+  ASSERT_EQ(t.code, 0) << t.err;
+  const std::string few = write_temp_file("explain_multi_rows.csv", text.substr(0, text.find('\n', 200) + 1));
+  auto r = run_cli("explain --checkpoint " + ckpt + " --data " + few + " --drop y,z --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto lines = split_lines(r.out);
+  ASSERT_FALSE(lines.empty());
+  ASSERT_EQ(lines.size() % 2, 0u);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    EXPECT_NE(l.find(i % 2 == 0 ? "\"target\": \"target 0\"" : "\"target\": \"target 1\""), std::string::npos) << l;
+    const double raw = number_after(l, "raw");
+    EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+                1e-9 * (1.0 + std::abs(raw))) << l;
+  }
+  // A tree learner whose output is not a sum of trees: refused by name.
+  const std::string q = temp_path("explain_quantile.ckpt");
+  ASSERT_EQ(run_cli("eval --data " + train + " --task regression --target y --model quantile_sgbt --n-steps 4 --quiet --save " + q).code, 0);
+  auto refused = run_cli("explain --checkpoint " + q + " --data " + rows + " --drop y");
+  EXPECT_NE(refused.code, 0);
+  EXPECT_NE(refused.err.find("model 'quantile_sgbt' cannot be explained"), std::string::npos) << refused.err;
 }
 
 TEST(ExplainCliErrors, ModelWithoutTreesAndBadCheckpoint) {

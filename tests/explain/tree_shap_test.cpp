@@ -97,7 +97,7 @@ TEST(TreeShap, RandomTreesMatchBruteForce) {
     const TreeEnsembleView e = random_ensemble(seed, 10, 3, 6);
     auto ex = TreeExplainer::make(e, "random");
     ASSERT_TRUE(ex.is_ok()) << ex.status().message();
-    EXPECT_TRUE(ex->has_tables());
+    EXPECT_TRUE(ex->has_groups());
     Xorshift64 rng(seed * 7919);
     for (int r = 0; r < 5; ++r) expect_matches_brute(e, *ex, random_row(rng, 10));
   }
@@ -110,8 +110,50 @@ TEST(TreeShap, DeepTreesWithoutTablesMatchBruteForce) {
   auto ex = TreeExplainer::make(e, "deep");
   ASSERT_TRUE(ex.is_ok());
   EXPECT_FALSE(ex->has_tables());
+  EXPECT_FALSE(ex->has_groups());
   Xorshift64 rng(5);
   for (int r = 0; r < 3; ++r) expect_matches_brute(e, *ex, random_row(rng, 12));
+}
+
+TEST(TreeShap, LeafTablesMatchBruteForce) {
+  // Depth 10 on 6 features: groups' keys would exceed kGroupMaxBits bits,
+  // leaves have at most 6 distinct features, so the leaf tables are used.
+  for (std::uint64_t seed = 31; seed <= 33; ++seed) {
+    const TreeEnsembleView e = random_ensemble(seed, 6, 2, 10);
+    auto ex = TreeExplainer::make(e, "mid");
+    ASSERT_TRUE(ex.is_ok());
+    EXPECT_FALSE(ex->has_groups());
+    EXPECT_TRUE(ex->has_tables());
+    Xorshift64 rng(seed);
+    for (int r = 0; r < 4; ++r) expect_matches_brute(e, *ex, random_row(rng, 6));
+  }
+}
+
+TEST(TreeShap, BatchEqualsOneAtATime) {
+  // Both table forms and Algorithm 2, over more rows than one block.
+  for (const std::size_t depth : {std::size_t{6}, std::size_t{10}, std::size_t{14}}) {
+    const std::size_t nf = depth == 14 ? 12 : 6;
+    const TreeEnsembleView e = random_ensemble(40 + depth, nf, 3, depth);
+    auto ex = TreeExplainer::make(e, "batch");
+    ASSERT_TRUE(ex.is_ok());
+    Xorshift64 rng(depth);
+    const std::size_t n = depth == 6 ? TreeExplainer::kBatchBlock + 17 : 9;
+    std::vector<double> rows;
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::vector<double> x = random_row(rng, nf);
+      rows.insert(rows.end(), x.begin(), x.end());
+    }
+    std::vector<double> phi(n * nf), raw(n), one(nf);
+    ASSERT_TRUE(ex->explain_batch(rows, n, 0, phi, raw).is_ok());
+    for (std::size_t r = 0; r < n; ++r) {
+      auto v = ex->explain_one(std::span<const double>(rows.data() + r * nf, nf), 0, one);
+      ASSERT_TRUE(v.is_ok());
+      EXPECT_EQ(raw[r], *v) << "row " << r;
+      for (std::size_t f = 0; f < nf; ++f) EXPECT_EQ(phi[r * nf + f], one[f]) << "row " << r << " feature " << f;
+    }
+    EXPECT_FALSE(ex->explain_batch(rows, n + 1, 0, phi, raw).is_ok());
+    EXPECT_FALSE(ex->explain_batch(rows, n, 1, phi, raw).is_ok());
+  }
 }
 
 TEST(TreeShap, InterventionalMatchesBruteForce) {

@@ -2,13 +2,17 @@
 // row of a table (TreeSHAP, src/explain): per row the base value, one
 // contribution per feature by name, and the raw prediction they sum to.
 //
-//   --checkpoint FILE  a trained tree model (sgbt, hoeffding_tree, arf);
+//   --checkpoint FILE  a trained tree model (sgbt, adaptive_sgbt,
+//                      multi_target_sgbt, bagged_sgbt regression,
+//                      hoeffding_tree, arf; TreeExplainer::trees_of);
 //                      rows are read by header name as `predict --checkpoint`.
 //   --data FILE        CSV or JSON lines ('-' = standard input).
 //   --json             one object per row:
 //                      {"base": b, "contributions": {"f": v, ...}, "raw": r}
-//                      (classifiers add "class": name). Without it: CSV,
-//                      header [class,]base,<features>,raw.
+//                      (classifiers add "class": name, multi-target
+//                      regressors one line per target with "target":
+//                      name). Without it: CSV, header
+//                      [class,|target,]base,<features>,raw.
 //   --class NAME       classifiers: explain this class's output; default the
 //                      predicted class of each row; --all-classes: one
 //                      object (line) per class. Binary sgbt has one output,
@@ -43,7 +47,7 @@ ArgParser make_parser() {
   ArgParser p("irithyll explain --checkpoint FILE --data FILE [--json] [--class NAME | --all-classes] "
               "[--background FILE [--background-rows N]] [--plot FILE.svg]",
               "SHAP values (TreeSHAP) of a tree model's raw prediction for every row: base + contributions = raw.");
-  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, hoeffding_tree, arf)")
+  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt, hoeffding_tree, arf)")
       .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
       .flag("json", "one JSON object per row instead of CSV")
       .option("class", "NAME", "classifiers: explain this class (default: each row's predicted class)")
@@ -103,6 +107,7 @@ Result<std::vector<std::size_t>> map_columns(const Schema& data, const Schema& m
   }
   for (const std::string& name : data.feature_names) {
     bool known = name == model.target_name;
+    for (const std::string& t : model.target_names) known = known || t == name;
     for (const std::string& f : model.feature_names) known = known || f == name;
     if (!known) return Status::invalid_argument(source + ": column '" + name + "' is not a feature of the model (--drop it)");
   }
@@ -145,20 +150,21 @@ std::vector<std::size_t> ranked(const ExplainPlotData& d, std::size_t top) {
 
 // One row: a waterfall, features as horizontal bars (largest at the top)
 // from the running total before them to after, base and raw as dashed
-// verticals. Several rows: a beeswarm, each row's contribution a short dash
-// at its feature's height (jittered), one colour per feature.
+// verticals. Several rows: a beeswarm, each row's contribution a dot at
+// its feature's height (jittered), one colour per feature.
 LinePlot explain_plot(const ExplainPlotData& d, const std::string& model) {
   LinePlot plot;
   const std::size_t nf = d.feature_names.size(), n = d.base.size();
   const std::vector<std::size_t> order = ranked(d, 12);
   const double top = static_cast<double>(order.size());
-  plot.y_label = "feature rank (1 = largest |SHAP|)";
+  plot.y_label = "feature (largest mean |SHAP| at the top)";
   plot.y_min = 0.0;
   plot.y_max = top + 1.0;
   const std::string cls = d.class_name.empty() ? "" : ", class " + d.class_name;
   if (n == 1) {
     plot.title = "SHAP waterfall (" + model + cls + ")";
     plot.x_label = "raw prediction";
+    plot.x_from_zero = false;
     char sub[96];
     std::snprintf(sub, sizeof sub, "base %.4g -> raw %.4g", d.base[0], d.raw[0]);
     plot.subtitle = sub;
@@ -180,27 +186,22 @@ LinePlot explain_plot(const ExplainPlotData& d, const std::string& model) {
   }
   plot.title = "SHAP beeswarm (" + model + cls + ", " + std::to_string(n) + " rows)";
   plot.x_label = "SHAP value (contribution to the raw prediction)";
-  double lo = 0.0, hi = 0.0;
-  for (double v : d.phi) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  const double dash = 0.004 * std::max(hi - lo, 1e-12);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  plot.x_from_zero = false;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::size_t f = order[i];
     PlotSeries s;
     s.label = d.feature_names[f];
+    s.style = PlotStyle::kPoints;
     for (std::size_t r = 0; r < n; ++r) {
-      const double v = d.phi[r * nf + f];
       // Deterministic jitter from the row index (golden-ratio sequence).
       const double frac = static_cast<double>(r) * 0.6180339887498949;
-      const double y = top - static_cast<double>(i) + 0.6 * (frac - std::floor(frac) - 0.5);
-      s.x.insert(s.x.end(), {v - dash, v + dash, nan});
-      s.y.insert(s.y.end(), {y, y, nan});
+      s.x.push_back(d.phi[r * nf + f]);
+      s.y.push_back(top - static_cast<double>(i) + 0.6 * (frac - std::floor(frac) - 0.5));
     }
     plot.series.push_back(std::move(s));
   }
+  // A zero line: left of it the feature lowered the prediction.
+  plot.series.push_back({"0", {0.0, 0.0}, {0.0, top + 1.0}, true, static_cast<int>(order.size())});
   return plot;
 }
 
@@ -290,8 +291,12 @@ int run_explain(std::span<char* const> argv) {
   if (!columns) return fail(columns.status());
   const bool json = args.given("json"), all = args.given("all-classes");
   std::string line;
+  // A multi-target regressor (multi_target_sgbt) explains every target.
+  const bool targets = !classify && k > 1;
+  std::vector<std::string> target_names = stored.target_names;
+  if (target_names.size() != k) target_names = ex.output_names();
   if (!json) {
-    line = classify ? "class,base" : "base";
+    line = classify ? "class,base" : targets ? "target,base" : "base";
     for (const std::string& n : names) line += "," + n;
     line += ",raw\n";
     if (!emit(line)) return 1;
@@ -309,8 +314,8 @@ int run_explain(std::span<char* const> argv) {
       raw[o] = *ex.predict_raw(features, o);
       if (raw[o] > raw[predicted]) predicted = o;
     }
-    const std::size_t first = all ? 0 : fixed < k ? fixed : predicted;
-    const std::size_t last = all ? k : first + 1;
+    const std::size_t first = all || targets ? 0 : fixed < k ? fixed : predicted;
+    const std::size_t last = all || targets ? k : first + 1;
     for (std::size_t o = first; o < last; ++o) {
       auto r = interventional ? ex.explain_one_interventional(features, o, phi) : ex.explain_one(features, o, phi);
       if (!r) return fail(Status(r.status()).with_context(source + " row " + std::to_string(row)));
@@ -322,6 +327,11 @@ int run_explain(std::span<char* const> argv) {
         if (classify) {
           line += "\"class\": ";
           append_json_string(line, output_class[o]);
+          line += ", ";
+        }
+        if (targets) {
+          line += "\"target\": ";
+          append_json_string(line, target_names[o]);
           line += ", ";
         }
         line += "\"base\": ";
@@ -338,6 +348,7 @@ int run_explain(std::span<char* const> argv) {
         line += "}\n";
       } else {
         if (classify) line += output_class[o] + ",";
+        if (targets) line += target_names[o] + ",";
         append_number(line, base);
         for (std::size_t f = 0; f < nf; ++f) {
           line += ',';

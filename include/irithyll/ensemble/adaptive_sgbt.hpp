@@ -57,6 +57,8 @@ class AdaptiveSGBT final : public Learner {
 
   const AdaptiveSGBTConfig& config() const { return config_; }
   double current_learning_rate() const { return scheduler_.current(); }
+  // The SGBT that learns and predicts (explanations read its trees).
+  const SGBTLearner& inner() const { return inner_; }
 
  private:
   AdaptiveSGBTConfig config_;

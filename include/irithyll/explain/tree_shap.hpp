@@ -19,12 +19,14 @@
 // a! (b-1)! / (a+b)! from each of the second. Cost O(T R L D) per row for R
 // background rows; contributions sum to raw - the background's mean raw.
 //
-// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) can be
-// explained; routing (missing values, category sets) is exactly the
+// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) or a
+// wrapper summing members' trees (trees_of) can be explained; routing (missing values, category sets) is exactly the
 // learner's. Trees deeper than kMaxDepth are refused.
 //
 // Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
-// the tables: sum over leaves of 2^u u doubles (u <= depth distinct features).
+// the tables: per group of leaves 2^(its depth + up to 3) rows of up to
+// depth + 4 doubles, or per leaf 2^u u doubles (u <= depth distinct
+// features).
 // Thread safety: one thread at a time (explain_* use mutable scratch);
 // copies are independent.
 #pragma once
@@ -49,14 +51,23 @@ class TreeExplainer {
   // kTableMaxEntries doubles (64 MB); otherwise Algorithm 2 runs.
   static constexpr std::size_t kTableMaxUnique = 10;
   static constexpr std::size_t kTableMaxEntries = std::size_t{1} << 23;
+  // Group tables (tree_shap_groups.cpp) sum the leaf tables of each subtree
+  // of height <= 2; used while every group's key has at most kGroupMaxBits
+  // bits (its depth plus its internal nodes) and within kTableMaxEntries.
+  static constexpr std::size_t kGroupMaxBits = 10;
 
   // Validates the view (child indices after their parent and in range, each
   // node one parent, features < n_features, finite values and covers,
   // depth <= kMaxDepth); errors name `model_name` and the tree.
   static Result<TreeExplainer> make(const TreeEnsembleView& view, const std::string& model_name);
-  // The learner's trees (TreeModel::tree_ensemble). An error naming the
-  // learner when it has no trees.
+  // The learner's trees (trees_of). An error naming the learner when its
+  // output is not a sum of constant-leaf trees.
   static Result<TreeExplainer> make(const Learner& learner);
+  // A TreeModel's own trees, or those of a wrapper whose raw output is a sum
+  // of its members' trees (adaptive_sgbt, multi_target_sgbt, bagged_sgbt
+  // regression; tree_sources.cpp); NotSupported naming the learner and the
+  // reason otherwise.
+  static Result<TreeEnsembleView> trees_of(const Learner& learner);
 
   std::size_t n_features() const { return n_features_; }
   std::size_t n_outputs() const { return bias_.size(); }
@@ -71,13 +82,26 @@ class TreeExplainer {
   // E[f] under the covers: the path-dependent base value.
   double base_value(std::size_t output) const { return expected_[output]; }
   // Writes phi (path-dependent) and returns raw = base_value + sum(phi).
-  // Uses the precomputed tables when built (tree_shap_table.cpp: Fast
-  // TreeSHAP v2, Yang 2021; O(T (N + L D)) per row, N nodes), else
-  // Algorithm 2.
+  // Uses the group tables when built (tree_shap_groups.cpp: the leaf
+  // tables of each subtree of height <= 2 summed per key; O(T N) per row),
+  // else the leaf tables (tree_shap_table.cpp: Fast TreeSHAP v2, Yang 2021;
+  // O(T (N + L D)) per row, N nodes), else Algorithm 2.
   Result<double> explain_one(std::span<const double> x, std::size_t output, std::span<double> phi) const;
   // Algorithm 2 always: the reference the tables are tested against.
   Result<double> explain_one_ref(std::span<const double> x, std::size_t output, std::span<double> phi) const;
   bool has_tables() const { return tables_; }
+  bool has_groups() const { return groups_built_; }
+  // Bytes held by the tables (group or leaf form).
+  std::size_t table_bytes() const { return (group_table_.size() + table_.size()) * sizeof(double); }
+  std::size_t n_groups() const { return groups_.size(); }
+  // explain_one for n_rows rows (row-major, n_rows x n_features): phi is
+  // n_rows x n_features, raw one per row. Tree-major over blocks of
+  // kBatchBlock rows, so one tree's tables stay in cache while every row of
+  // the block reads them (tree_shap_batch.cpp); the same values as
+  // explain_one. REQUIRES (checked): the sizes above, output < n_outputs().
+  static constexpr std::size_t kBatchBlock = 256;
+  Status explain_batch(std::span<const double> rows, std::size_t n_rows, std::size_t output, std::span<double> phi,
+                       std::span<double> raw) const;
 
   // Background rows, row-major (n_rows x n_features), for the
   // interventional form; values are copied. InvalidArgument when empty or
@@ -121,6 +145,10 @@ class TreeExplainer {
   void build_tables();
   void fill_leaf_table(double value, const std::vector<double>& z, double* out) const;
   void table_shap(std::uint32_t begin, std::uint32_t end, std::span<const double> x, std::span<double> phi) const;
+  void build_groups();
+  // One tree (index t of output k) by its group tables: returns the leaf
+  // value x reaches and adds the contributions to phi.
+  double group_shap(std::size_t k, std::size_t t, const double* x, double* phi) const;
   double weight(std::size_t p, std::size_t q) const { return coef_[p * (max_depth_ + 1) + q]; }
 
   std::size_t n_features_ = 0, n_trees_ = 0, max_depth_ = 0;
@@ -145,9 +173,50 @@ class TreeExplainer {
   std::vector<std::size_t> leaf_table_;
   std::vector<std::int32_t> leaf_features_;
   std::vector<double> table_;
+  // Group tables (tree_shap_groups.cpp). A group is a subtree of height
+  // <= 2 whose parent's subtree is higher (or the whole tree). Its key:
+  // one bit per ancestor edge (x takes it), root first, then one bit per
+  // internal node of the group (x goes right), in pre-order. Its table: per
+  // key one row, one contribution per feature of the group's list (features
+  // split above or in it), then the leaf value x reaches in the group (0
+  // when x does not reach the group).
+  // A split copied out of nodes_, so one group's or top node's routing
+  // reads one contiguous record.
+  struct Split {
+    double threshold;
+    std::uint64_t mask;
+    std::int32_t feature;
+    bool categorical;
+    bool right(const double* x) const noexcept;
+  };
+  struct TopNode {
+    Split split;
+    std::uint32_t self, left, right;
+  };
+  struct Group {
+    Split inner[3];          // internal nodes, pre-order
+    std::uint32_t root;
+    std::uint32_t n_inner;
+    std::uint32_t width;     // features in the row (sparse rows; dense rows hold all)
+    std::uint32_t features;  // offset in group_features_
+    std::size_t table;       // offset in group_table_
+  };
+  // Dense rows (n_features_ <= kDenseMaxFeatures): a row holds every
+  // feature in order, then the value, padded to dense_stride_, so adding it
+  // is a fixed-length vector add.
+  static constexpr std::size_t kDenseMaxFeatures = 16;
+  bool groups_built_ = false, dense_ = false;
+  bool categorical_ = false;  // any category split (else routing is x > threshold)
+  std::size_t dense_stride_ = 0;  // dense: doubles per row (features, the value, zeros to a multiple of 4)
+  std::vector<std::vector<std::uint32_t>> top_begin_, group_begin_;  // per output: per tree, offsets (+1 sentinel)
+  std::vector<TopNode> top_;  // per tree, the internal nodes above its groups, parents first
+  std::vector<Group> groups_;
+  std::vector<std::int32_t> group_features_;
+  std::vector<double> group_table_;
   // Scratch.
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
+  mutable std::vector<double> block_x_;  // explain_batch: one block of cleaned rows
   mutable std::vector<std::uint32_t> hot_;  // table form: per node, the positions x follows
   mutable std::vector<std::uint8_t> origin_;   // interventional: per feature 0 / 1 = from x / 2 = from r
   mutable std::vector<std::int32_t> on_path_;  // interventional: features in the sets

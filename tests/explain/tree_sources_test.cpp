@@ -1,0 +1,150 @@
+// Explaining the SGBT wrappers (TreeExplainer::trees_of): adaptive_sgbt,
+// multi_target_sgbt and bagged_sgbt regression match brute-force Shapley
+// values and add up to the model's own prediction to 1e-9; every other tree
+// learner of the catalogue is refused with its name and the reason.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "brute_force.hpp"
+#include "irithyll/core/rng.hpp"
+#include "irithyll/ensemble/adaptive_sgbt.hpp"
+#include "irithyll/ensemble/bagged_sgbt.hpp"
+#include "irithyll/ensemble/distributional_sgbt.hpp"
+#include "irithyll/ensemble/leveraging_bagging.hpp"
+#include "irithyll/ensemble/moe_distributional_sgbt.hpp"
+#include "irithyll/ensemble/moe_sgbt.hpp"
+#include "irithyll/ensemble/multi_target_sgbt.hpp"
+#include "irithyll/ensemble/quantile_sgbt.hpp"
+#include "irithyll/ensemble/srp.hpp"
+#include "irithyll/explain/tree_shap.hpp"
+
+namespace irithyll {
+namespace {
+
+constexpr double kTol = 1e-9;
+
+double uniform(Xorshift64& rng) { return static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53; }
+
+// Six features, ~5% missing; two targets.
+std::vector<double> row(Xorshift64& rng, double& y0, double& y1) {
+  std::vector<double> x(6);
+  for (double& v : x) v = uniform(rng);
+  y0 = 3.0 * x[0] - 2.0 * x[1] * x[2] + (x[3] > 0.5 ? 1.0 : -1.0) + 0.1 * uniform(rng);
+  y1 = x[4] * x[5] - x[0] + 0.1 * uniform(rng);
+  for (double& v : x)
+    if (uniform(rng) < 0.05) v = std::numeric_limits<double>::quiet_NaN();
+  return x;
+}
+
+SGBTConfig small_sgbt() {
+  SGBTConfig c;
+  c.n_steps = 6;
+  c.grace_period = 50;
+  return c;
+}
+
+// trees_of(model) matches brute force on 8 fresh rows; predict(x, k) is the
+// model's own output k for x.
+template <class Predict>
+void expect_explained(const Learner& model, std::size_t outputs, Predict predict) {
+  auto view = TreeExplainer::trees_of(model);
+  ASSERT_TRUE(view.is_ok()) << view.status().message();
+  ASSERT_EQ(view->bias.size(), outputs);
+  auto ex = TreeExplainer::make(model);
+  ASSERT_TRUE(ex.is_ok()) << ex.status().message();
+  Xorshift64 rng(99);
+  double y0 = 0.0, y1 = 0.0;
+  std::vector<double> phi(6);
+  std::size_t splits = 0;
+  for (const TreeView& t : view->trees)
+    for (const TreeNodeView& n : t.nodes) splits += n.feature >= 0;
+  EXPECT_GT(splits, 0u) << model.name() << " learned no split: the test would be vacuous";
+  for (int r = 0; r < 8; ++r) {
+    const std::vector<double> x = row(rng, y0, y1);
+    for (std::size_t k = 0; k < outputs; ++k) {
+      auto raw = ex->explain_one(x, k, phi);
+      ASSERT_TRUE(raw.is_ok());
+      const std::vector<double> ref = test::brute_path(*view, k, x);
+      double sum = ex->base_value(k);
+      for (std::size_t f = 0; f < 6; ++f) {
+        EXPECT_NEAR(phi[f], ref[f], kTol) << model.name() << " output " << k << " feature " << f;
+        sum += phi[f];
+      }
+      EXPECT_NEAR(sum, *raw, kTol);
+      EXPECT_NEAR(*raw, predict(x, k), kTol) << model.name() << " output " << k;
+    }
+  }
+}
+
+TEST(TreeSources, AdaptiveSgbtIsItsSgbt) {
+  AdaptiveSGBTConfig config;
+  config.base = small_sgbt();
+  AdaptiveSGBT model(config, Task::kRegression, 0);
+  Xorshift64 rng(1);
+  double y0 = 0.0, y1 = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y0, y1);
+    model.learn_one(x, y0);
+  }
+  expect_explained(model, 1, [&](std::span<const double> x, std::size_t) { return model.predict_one(x); });
+}
+
+TEST(TreeSources, MultiTargetSgbtOneOutputPerTarget) {
+  MultiTargetSGBTConfig config;
+  config.base = small_sgbt();
+  config.n_targets = 2;
+  MultiTargetSGBT model(config);
+  Xorshift64 rng(2);
+  double y[2] = {};
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y[0], y[1]);
+    model.learn_multi(x, y);
+  }
+  std::vector<double> out(2);
+  expect_explained(model, 2, [&](std::span<const double> x, std::size_t k) {
+    model.predict_multi(x, out);
+    return out[k];
+  });
+  auto view = TreeExplainer::trees_of(model);
+  ASSERT_TRUE(view.is_ok());
+  EXPECT_EQ(view->output_names[1], "target 1");
+}
+
+TEST(TreeSources, BaggedSgbtRegressionIsTheBagsMean) {
+  BaggedSGBTConfig config;
+  config.n_bags = 3;
+  config.sgbt = small_sgbt();
+  BaggedSGBT model(config, Task::kRegression, 0, 7);
+  Xorshift64 rng(3);
+  double y0 = 0.0, y1 = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y0, y1);
+    model.learn_one(x, y0);
+  }
+  expect_explained(model, 1, [&](std::span<const double> x, std::size_t) { return model.predict_one(x); });
+}
+
+void expect_refused(const Learner& model, const std::string& why) {
+  auto ex = TreeExplainer::make(model);
+  ASSERT_FALSE(ex.is_ok()) << model.name();
+  const std::string m = ex.status().message();
+  EXPECT_NE(m.find("model '" + std::string(model.name()) + "'"), std::string::npos) << m;
+  EXPECT_NE(m.find(why), std::string::npos) << m;
+}
+
+TEST(TreeSources, OtherTreeLearnersAreRefusedWithTheReason) {
+  BaggedSGBTConfig bagged;
+  bagged.n_bags = 2;
+  expect_refused(BaggedSGBT(bagged, Task::kClassification, 2, 1), "class probabilities");
+  expect_refused(QuantileSGBT(), "PAVA");
+  expect_refused(DistributionalSGBT(), "two tree committees");
+  expect_refused(MoESGBT(), "gate");
+  expect_refused(MoEDistributionalSGBT(), "gate");
+  expect_refused(StreamingRandomPatches(), "not exposed");
+  expect_refused(LeveragingBagging(), "not exposed");
+}
+
+}  // namespace
+}  // namespace irithyll
