@@ -3,10 +3,13 @@
 // every count around the vector width and a stride larger than the count.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "cluster/centre_table.hpp"
 #include "cluster/distance_kernels.hpp"
+#include "cluster/tail_quantile.hpp"
+#include "irithyll/interval.hpp"
 #include "irithyll/core/rng.hpp"
 
 namespace irithyll::cluster_detail {
@@ -58,6 +61,20 @@ TEST(CentreTable, KeepsRowsAndColumnsTogetherThroughGrowthSetAndCompaction) {
   // A block from the middle.
   t.distances(x.data(), 5, 7, out.data());
   for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(out[i], squared_distance(x.data(), t.row(5 + i), 3));
+}
+
+TEST(TailQuantile, AgreesWithTheBisectionQuantile) {
+  // CluStream asks for q = m / (2 N) with m = 10, N >= 2 m: q in (0, 0.25].
+  for (double n = 20.0; n < 1e9; n *= 1.37) {
+    const double q = 10.0 / (2.0 * n);
+    const double want = normal_quantile(1.0 - q);
+    // normal_quantile works on 1 - q, which carries an absolute error of
+    // 1e-16 / pdf(z) in z; the tail form does not, so the bar scales with it.
+    const double pdf = std::exp(-0.5 * want * want) / std::sqrt(2.0 * 3.141592653589793);
+    EXPECT_NEAR(upper_tail_quantile(q), want, 1e-13 + 4e-16 / pdf) << "q " << q;
+  }
+  EXPECT_NEAR(upper_tail_quantile(0.5), 0.0, 1e-15);
+  EXPECT_NEAR(upper_tail_quantile(0.025), 1.959963984540054, 1e-13);
 }
 
 }  // namespace
