@@ -172,6 +172,12 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     rep.keep.assign(n_near, 1);
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
+      // The edge lists are read below; start loading their first lines now.
+      const Edge* list = rep.edges[i].data();
+      if (list != nullptr) {
+        __builtin_prefetch(list);
+        __builtin_prefetch(reinterpret_cast<const char*>(list) + 64);
+      }
       weights_[i] = faded(weights_[i], times_[i]) + weight;
       times_[i] = t;
       const double* c = rep.centres.row(i);
@@ -188,8 +194,14 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       const std::size_t rest = n_near - a - 1;
       cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, n_near, rest, d,
                                         rep.pair_dist.data());
-      for (std::size_t b = 0; b < rest; ++b)
-        if (rep.pair_dist[b] < r2) rep.keep[a] = rep.keep[a + 1 + b] = 0;
+      // Branch-free: which pairs come too close is unpredictable.
+      char keep_a = rep.keep[a];
+      for (std::size_t b = 0; b < rest; ++b) {
+        const char apart = rep.pair_dist[b] < r2 ? 0 : 1;
+        keep_a &= apart;
+        rep.keep[a + 1 + b] &= apart;
+      }
+      rep.keep[a] = keep_a;
       // The shared densities of the pairs (near[a], near[b]), b > a: one
       // merge against near[a]'s sorted list.
       std::vector<Edge>& list = rep.edges[rep.near[a]];
