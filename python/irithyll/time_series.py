@@ -136,14 +136,17 @@ class SNARIMAX(Forecaster):
     """Seasonal ARIMA with exogenous inputs, trained online (River's
     time_series.SNARIMAX): orders p, d, q, season m, seasonal orders sp, sd,
     sq. The regressor is the library's linear model (NLMS or SGD:
-    learning_rate, normalize); regressor must stay None."""
+    learning_rate, normalize; or recursive least squares: rls=True);
+    regressor must stay None."""
 
     _model_name = "snarimax"
 
-    def __init__(self, p, d, q, m=1, sp=0, sd=0, sq=0, regressor=None, learning_rate=0.02, normalize=True):
+    def __init__(self, p, d, q, m=1, sp=0, sd=0, sq=0, regressor=None, learning_rate=0.02, normalize=True,
+                 rls=False):
         if regressor is not None:
             raise NotImplementedError("SNARIMAX: only the built-in linear regressor (regressor=None)")
-        super().__init__(p=p, d=d, q=q, m=m, sp=sp, sd=sd, sq=sq, learning_rate=learning_rate, normalize=normalize)
+        super().__init__(p=p, d=d, q=q, m=m, sp=sp, sd=sd, sq=sq, learning_rate=learning_rate, normalize=normalize,
+                         rls=rls)
 
 
 def iter_evaluate(dataset, model, horizon):

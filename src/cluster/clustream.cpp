@@ -6,9 +6,10 @@
 #include <limits>
 #include <string>
 
+#include "cluster/distance_kernels.hpp"
+#include "cluster/tail_quantile.hpp"
 #include "cluster/weighted_kmeans.hpp"
 #include "core/field_rows.hpp"
-#include "irithyll/interval.hpp"
 
 namespace irithyll {
 namespace {
@@ -73,7 +74,7 @@ double ClusterFeature::relevance_stamp(double m) const {
   const double mu = lst / n;
   if (n < 2.0 * m) return mu;
   const double sigma = std::sqrt(std::max(0.0, sst / n - mu * mu));
-  return mu + sigma * normal_quantile(1.0 - m / (2.0 * n));
+  return mu + sigma * cluster_detail::upper_tail_quantile(m / (2.0 * n));
 }
 
 CluStream::CluStream(CluStreamConfig config, std::uint64_t seed) : config_(config), seed_(seed), rng_(seed) {}
@@ -90,40 +91,54 @@ void CluStream::reset() {
   macro_.clear();
   macro_weights_.clear();
   centres_.clear();
+  centre_cols_.clear();
+  dist_.clear();
   nn_.clear();
   nn_d2_.clear();
   nn_stale_.clear();
   stamps_.clear();
 }
 
-std::size_t CluStream::nearest_micro(std::span<const double> x, double& distance2) const {
-  const std::size_t d = x.size();
+void CluStream::write_centre(std::size_t i) {
+  const std::size_t d = gate_.n_features, q = config_.max_micro_clusters;
+  if (centre_cols_.size() != q * d) {  // first centre since reset() or decode()
+    centre_cols_.assign(q * d, 0.0);
+    dist_.assign(q, 0.0);
+  }
+  const ClusterFeature& m = micro_[i];
+  for (std::size_t f = 0; f < d; ++f) centre_cols_[f * q + i] = centres_[i * d + f] = m.ls[f] / m.n;
+}
+
+std::size_t CluStream::nearest_micro(std::span<const double> x, double& distance2) {
+  const std::size_t n = micro_.size();
+  cluster_detail::squared_distances(x.data(), centre_cols_.data(), config_.max_micro_clusters, n, x.size(),
+                                    dist_.data());
   std::size_t best = 0;
   distance2 = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < micro_.size(); ++i) {
-    const double s = cluster_detail::squared_distance(x.data(), &centres_[i * d], d);
-    if (s < distance2) distance2 = s, best = i;
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (dist_[i] < distance2) distance2 = dist_[i], best = i;
   return best;
 }
 
 void CluStream::rescan(std::size_t i) {
   const std::size_t d = gate_.n_features;
+  cluster_detail::squared_distances(&centres_[i * d], centre_cols_.data(), config_.max_micro_clusters,
+                                    micro_.size(), d, dist_.data());
   nn_[i] = i;
   nn_d2_[i] = std::numeric_limits<double>::infinity();
   nn_stale_[i] = 0;
   for (std::size_t j = 0; j < micro_.size(); ++j) {
     if (j == i) continue;
-    const double dd = cluster_detail::squared_distance(&centres_[i * d], &centres_[j * d], d);
-    if (dd < nn_d2_[i]) nn_d2_[i] = dd, nn_[i] = j;
+    if (dist_[j] < nn_d2_[i]) nn_d2_[i] = dist_[j], nn_[i] = j;
   }
 }
 
 void CluStream::moved(std::size_t i) {
   const std::size_t d = gate_.n_features;
-  const ClusterFeature& m = micro_[i];
-  for (std::size_t f = 0; f < d; ++f) centres_[i * d + f] = m.ls[f] / m.n;
+  write_centre(i);
   stamps_[i] = std::numeric_limits<double>::quiet_NaN();
+  cluster_detail::squared_distances(&centres_[i * d], centre_cols_.data(), config_.max_micro_clusters,
+                                    micro_.size(), d, dist_.data());
   // i's own neighbour exactly, and every link to i: a link that got shorter
   // is taken (exact again); one that got longer keeps its old length, now a
   // lower bound, and is marked stale until a search needs it.
@@ -132,7 +147,7 @@ void CluStream::moved(std::size_t i) {
   nn_stale_[i] = 0;
   for (std::size_t j = 0; j < micro_.size(); ++j) {
     if (j == i) continue;
-    const double dd = cluster_detail::squared_distance(&centres_[i * d], &centres_[j * d], d);
+    const double dd = dist_[j];
     if (dd < nn_d2_[i]) nn_d2_[i] = dd, nn_[i] = j;
     if (dd < nn_d2_[j] || nn_[j] == j) {
       nn_d2_[j] = dd, nn_[j] = i, nn_stale_[j] = 0;
@@ -229,9 +244,13 @@ void CluStream::recluster() {
   if (micro_.empty() || d == 0) return;
   const double t = static_cast<double>(gate_.n_seen);
   std::vector<double> points, weights;
+  // Stamps are cached until their micro-cluster changes (moved()).
+  for (std::size_t i = 0; i < micro_.size(); ++i)
+    if (std::isnan(stamps_[i])) stamps_[i] = micro_[i].relevance_stamp(kRelevanceM);
   for (int pass = 0; pass < 2 && weights.empty(); ++pass)
-    for (const ClusterFeature& m : micro_) {
-      if (pass == 0 && m.relevance_stamp(kRelevanceM) < t - static_cast<double>(config_.time_window)) continue;
+    for (std::size_t i = 0; i < micro_.size(); ++i) {
+      const ClusterFeature& m = micro_[i];
+      if (pass == 0 && stamps_[i] < t - static_cast<double>(config_.time_window)) continue;
       for (std::size_t f = 0; f < d; ++f) points.push_back(m.centre(f));
       weights.push_back(m.n);
     }
@@ -256,7 +275,8 @@ std::int64_t CluStream::predict_one(std::span<const double> x) const {
 std::size_t CluStream::memory_bytes() const {
   std::size_t b = sizeof(*this) + micro_.capacity() * sizeof(ClusterFeature);
   for (const ClusterFeature& m : micro_) b += (m.ls.capacity() + m.ss.capacity()) * sizeof(double);
-  return b + (macro_.capacity() + macro_weights_.capacity() + centres_.capacity() + nn_d2_.capacity() +
+  return b + (macro_.capacity() + macro_weights_.capacity() + centres_.capacity() + centre_cols_.capacity() +
+              dist_.capacity() + nn_d2_.capacity() +
               stamps_.capacity()) *
                  sizeof(double) +
          nn_.capacity() * sizeof(std::size_t) + nn_stale_.capacity();
@@ -328,8 +348,7 @@ Status CluStream::decode(ByteReader& in) {
   // stored, as a rebuild could break ties differently.
   const std::size_t q = in.ok() ? micro_.size() : 0;
   centres_.assign(q * d, 0.0);
-  for (std::size_t i = 0; i < q; ++i)
-    for (std::size_t f = 0; f < d; ++f) centres_[i * d + f] = micro_[i].ls[f] / micro_[i].n;
+  for (std::size_t i = 0; i < q; ++i) write_centre(i);
   nn_.assign(q, 0);
   nn_d2_.assign(q, 0.0);
   nn_stale_.assign(q, 0);

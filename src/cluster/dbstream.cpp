@@ -7,7 +7,7 @@
 #include <numeric>
 #include <string>
 
-#include "cluster/weighted_kmeans.hpp"
+#include "cluster/centre_table.hpp"
 #include "core/field_rows.hpp"
 
 namespace irithyll {
@@ -42,7 +42,60 @@ std::span<const ConfigField<DBStreamConfig>> dbstream_config_fields() { return k
 
 Status DBStreamConfig::validate() const { return validate_fields<DBStreamConfig>("dbstream", kFields, *this); }
 
-DBStream::DBStream(DBStreamConfig config, std::uint64_t seed) : config_(config), seed_(seed) {}
+// Fading factors 2^(-lambda k) for k below this come from a table.
+constexpr std::size_t kFadeTable = 1024;
+// Centres handled per distance call on the stack (predict_one is const and
+// may run concurrently, so it has no model-owned scratch).
+constexpr std::size_t kBlock = 64;
+
+// One shared density s_ij, stored with micro-cluster i (the older) and
+// naming j (the younger) by index; t is its last update.
+struct Edge {
+  std::uint32_t j = 0;
+  double s = 0.0;
+  std::uint64_t t = 0;
+};
+
+struct DBStream::Rep {
+  cluster_detail::CentreTable centres;  // m x d
+  // The shared-density graph as adjacency lists: edges[i] holds the edges
+  // (i, j) with j > i, sorted by j. The neighbours of a point are found in
+  // index order, so updating the pairs among them is one merge per list,
+  // over memory that is read in order; cleanup and the macro rebuild sweep
+  // the lists in order too.
+  std::vector<std::vector<Edge>> edges;
+  std::vector<std::vector<Edge>> spare;  // emptied lists kept for their capacity
+  std::vector<double> fade;              // fade[k] = 2^(-lambda k), k < kFadeTable
+  // Scratch (reused, so learn_one and recluster do not allocate once warm).
+  std::vector<double> dist;
+  std::vector<std::size_t> near;
+  std::vector<double> moved, moved_cols, pair_dist;
+  std::vector<char> keep;
+  std::vector<std::uint32_t> remap;  // cleanup: old index -> new
+  std::vector<double> w;
+  std::vector<std::size_t> parent;
+  std::vector<std::int64_t> component;
+  std::vector<double> component_weight;
+  std::vector<std::int64_t> label_of;
+};
+
+DBStream::DBStream(DBStreamConfig config, std::uint64_t seed)
+    : config_(config), seed_(seed), rep_(std::make_unique<Rep>()) {
+  rep_->fade.resize(kFadeTable);
+  for (std::size_t k = 0; k < kFadeTable; ++k)
+    rep_->fade[k] = std::exp2(-config_.fading_factor * static_cast<double>(k));
+}
+
+DBStream::~DBStream() = default;
+DBStream::DBStream(DBStream&&) noexcept = default;
+DBStream& DBStream::operator=(DBStream&&) noexcept = default;
+
+std::span<const double> DBStream::micro_centers() const { return rep_->centres.rows(); }
+std::size_t DBStream::n_shared_densities() const {
+  std::size_t n = 0;
+  for (const std::vector<Edge>& list : rep_->edges) n += list.size();
+  return n;
+}
 
 Result<std::unique_ptr<DBStream>> DBStream::make(const DBStreamConfig& config, std::uint64_t seed) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
@@ -53,10 +106,14 @@ void DBStream::reset() {
   gate_ = {};
   next_id_ = 0;
   ids_.clear();
-  centres_.clear();
+  rep_->centres.reset(0);
   weights_.clear();
   times_.clear();
-  shared_.clear();
+  for (std::vector<Edge>& list : rep_->edges) {
+    list.clear();
+    rep_->spare.push_back(std::move(list));
+  }
+  rep_->edges.clear();
   labels_.clear();
   macro_.clear();
   macro_weights_.clear();
@@ -64,7 +121,10 @@ void DBStream::reset() {
 
 double DBStream::faded(double w, std::uint64_t since) const {
   const std::uint64_t t = gate_.n_seen;
-  return since >= t ? w : w * std::exp2(-config_.fading_factor * static_cast<double>(t - since));
+  if (since >= t) return w;
+  // The table holds the same exp2 values, so both branches give the same bits.
+  return t - since < kFadeTable ? w * rep_->fade[t - since]
+                                : w * std::exp2(-config_.fading_factor * static_cast<double>(t - since));
 }
 
 std::size_t DBStream::index_of(std::uint64_t id) const {
@@ -80,35 +140,84 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
   const double r = config_.clustering_threshold, r2 = r * r;
   const double sigma = r / 3.0, inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
 
-  near_.clear();
-  for (std::size_t i = 0; i < ids_.size(); ++i)
-    if (cluster_detail::squared_distance(x.data(), &centres_[i * d], d) <= r2) near_.push_back(i);
+  Rep& rep = *rep_;
+  if (rep.centres.width() != d) rep.centres.reset(d);
+  const std::size_t m = ids_.size();
+  if (rep.dist.size() < m) rep.dist.resize(rep.centres.capacity());
+  rep.centres.distances(x.data(), 0, m, rep.dist.data());
+  // Branch-free selection: which centres are within r is unpredictable.
+  if (rep.near.size() < m) rep.near.resize(rep.centres.capacity());
+  std::size_t n_near = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    rep.near[n_near] = i;
+    n_near += rep.dist[i] <= r2 ? 1 : 0;
+  }
 
-  if (near_.empty()) {
+  if (n_near == 0) {
     ids_.push_back(next_id_++);
-    centres_.insert(centres_.end(), x.begin(), x.end());
+    rep.centres.push_back(x.data());
     weights_.push_back(weight);
     times_.push_back(t);
+    if (rep.spare.empty()) {
+      rep.edges.emplace_back();
+    } else {
+      rep.edges.push_back(std::move(rep.spare.back()));
+      rep.spare.pop_back();
+    }
   } else {
-    moved_.resize(near_.size() * d);
-    keep_.assign(near_.size(), 1);
-    for (std::size_t a = 0; a < near_.size(); ++a) {
-      const std::size_t i = near_[a];
+    // The moved centres, row-major and feature-major (stride n_near), so the
+    // distances between them run through the vectorised kernel.
+    rep.moved.resize(n_near * d);
+    rep.moved_cols.resize(n_near * d);
+    rep.keep.assign(n_near, 1);
+    for (std::size_t a = 0; a < n_near; ++a) {
+      const std::size_t i = rep.near[a];
+      // The edge lists are read below; start loading their first lines now.
+      const Edge* list = rep.edges[i].data();
+      if (list != nullptr) {
+        __builtin_prefetch(list);
+        __builtin_prefetch(reinterpret_cast<const char*>(list) + 64);
+      }
       weights_[i] = faded(weights_[i], times_[i]) + weight;
       times_[i] = t;
-      const double* c = &centres_[i * d];
-      const double h = std::exp(-cluster_detail::squared_distance(x.data(), c, d) * inv_two_sigma2);
-      for (std::size_t f = 0; f < d; ++f) moved_[a * d + f] = c[f] + h * (x[f] - c[f]);
-    }
-    for (std::size_t a = 0; a < near_.size(); ++a)
-      for (std::size_t b = a + 1; b < near_.size(); ++b) {
-        Shared& s = shared_[{ids_[near_[a]], ids_[near_[b]]}];
-        s.s = faded(s.s, s.t) + weight;
-        s.t = t;
-        if (cluster_detail::squared_distance(&moved_[a * d], &moved_[b * d], d) < r2) keep_[a] = keep_[b] = 0;
+      const double* c = rep.centres.row(i);
+      const double h = std::exp(-rep.dist[i] * inv_two_sigma2);
+      for (std::size_t f = 0; f < d; ++f) {
+        const double v = c[f] + h * (x[f] - c[f]);
+        rep.moved[a * d + f] = v;
+        rep.moved_cols[f * n_near + a] = v;
       }
-    for (std::size_t a = 0; a < near_.size(); ++a)
-      if (keep_[a]) std::copy_n(&moved_[a * d], d, &centres_[near_[a] * d]);
+    }
+    if (rep.pair_dist.size() < n_near) rep.pair_dist.resize(n_near);
+    for (std::size_t a = 0; a < n_near; ++a) {
+      // Two moves that would bring centres within r of each other are undone.
+      const std::size_t rest = n_near - a - 1;
+      cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, n_near, rest, d,
+                                        rep.pair_dist.data());
+      // Branch-free: which pairs come too close is unpredictable.
+      char keep_a = rep.keep[a];
+      for (std::size_t b = 0; b < rest; ++b) {
+        const char apart = rep.pair_dist[b] < r2 ? 0 : 1;
+        keep_a &= apart;
+        rep.keep[a + 1 + b] &= apart;
+      }
+      rep.keep[a] = keep_a;
+      // The shared densities of the pairs (near[a], near[b]), b > a: one
+      // merge against near[a]'s sorted list.
+      std::vector<Edge>& list = rep.edges[rep.near[a]];
+      std::size_t pos = 0;
+      for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
+        const auto j = static_cast<std::uint32_t>(rep.near[b]);
+        while (pos < list.size() && list[pos].j < j) ++pos;
+        if (pos == list.size() || list[pos].j != j)
+          list.insert(list.begin() + static_cast<std::ptrdiff_t>(pos), Edge{j, 0.0, 0});
+        Edge& e = list[pos];
+        e.s = faded(e.s, e.t) + weight;
+        e.t = t;
+      }
+    }
+    for (std::size_t a = 0; a < n_near; ++a)
+      if (rep.keep[a]) rep.centres.set(rep.near[a], &rep.moved[a * d]);
   }
   if (t % config_.cleanup_interval == 0) {
     cleanup();
@@ -120,49 +229,71 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
 }
 
 void DBStream::cleanup() {
-  const std::size_t d = gate_.n_features;
+  Rep& rep = *rep_;
   const double w_weak = std::exp2(-config_.fading_factor * static_cast<double>(config_.cleanup_interval));
+  const double s_weak = config_.intersection_factor * w_weak;
+  const std::size_t m = ids_.size();
+  rep.keep.assign(m, 0);
+  rep.remap.resize(m);
   std::size_t out = 0;
-  for (std::size_t i = 0; i < ids_.size(); ++i) {
+  for (std::size_t i = 0; i < m; ++i) {
     if (faded(weights_[i], times_[i]) < w_weak) continue;
-    if (out != i) {
-      ids_[out] = ids_[i];
-      weights_[out] = weights_[i];
-      times_[out] = times_[i];
-      std::copy_n(&centres_[i * d], d, &centres_[out * d]);
+    rep.keep[i] = 1;
+    rep.remap[i] = static_cast<std::uint32_t>(out++);
+  }
+  out = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    std::vector<Edge>& list = rep.edges[i];
+    if (!rep.keep[i]) {
+      list.clear();
+      rep.spare.push_back(std::move(list));
+      continue;
     }
+    std::size_t kept = 0;
+    for (const Edge& e : list) {
+      if (!rep.keep[e.j] || faded(e.s, e.t) < s_weak) continue;
+      list[kept] = e;
+      list[kept++].j = rep.remap[e.j];
+    }
+    list.resize(kept);
+    ids_[out] = ids_[i];
+    weights_[out] = weights_[i];
+    times_[out] = times_[i];
+    if (out != i) rep.edges[out] = std::move(list);
     ++out;
   }
   ids_.resize(out);
   weights_.resize(out);
   times_.resize(out);
-  centres_.resize(out * d);
-  const double s_weak = config_.intersection_factor * w_weak;
-  for (auto it = shared_.begin(); it != shared_.end();) {
-    const bool alive = std::binary_search(ids_.begin(), ids_.end(), it->first.first) &&
-                       std::binary_search(ids_.begin(), ids_.end(), it->first.second);
-    if (!alive || faded(it->second.s, it->second.t) < s_weak) it = shared_.erase(it);
-    else ++it;
-  }
+  rep.edges.resize(out);
+  rep.centres.compact(rep.keep);
+  // The spare lists only need to cover the micro-clusters that may come.
+  if (rep.spare.size() > out + 16) rep.spare.resize(out + 16);
 }
 
 void DBStream::recluster() {
+  Rep& rep = *rep_;
   const std::size_t d = gate_.n_features, m = ids_.size();
-  std::vector<double> w(m);
-  std::vector<std::size_t> parent(m);
+  std::vector<double>& w = rep.w;
+  std::vector<std::size_t>& parent = rep.parent;
+  w.resize(m);
+  parent.resize(m);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
   for (std::size_t i = 0; i < m; ++i) w[i] = faded(weights_[i], times_[i]);
   auto strong = [&](std::size_t i) { return w[i] > config_.minimum_weight; };
-  for (const auto& [key, s] : shared_) {
-    const std::size_t i = index_of(key.first), j = index_of(key.second);
-    if (i >= m || j >= m || ids_[i] != key.first || ids_[j] != key.second) continue;
-    if (!strong(i) || !strong(j)) continue;
-    if (faded(s.s, s.t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
-      parent[find_root(parent, j)] = find_root(parent, i);
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!strong(i)) continue;
+    for (const Edge& e : rep.edges[i]) {
+      const std::size_t j = e.j;
+      if (strong(j) && faded(e.s, e.t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
+        parent[find_root(parent, j)] = find_root(parent, i);
+    }
   }
   // Components in the order of their oldest micro-cluster, with their weight.
-  std::vector<std::int64_t> component(m, -1);
-  std::vector<double> component_weight;
+  std::vector<std::int64_t>& component = rep.component;
+  std::vector<double>& component_weight = rep.component_weight;
+  component.assign(m, -1);
+  component_weight.clear();
   double total = 0.0;
   for (std::size_t i = 0; i < m; ++i) {
     total += w[i];
@@ -175,7 +306,8 @@ void DBStream::recluster() {
     component_weight[static_cast<std::size_t>(component[root])] += w[i];
   }
   // Components lighter than minimum-share of the total are noise.
-  std::vector<std::int64_t> label_of(component_weight.size(), -1);
+  std::vector<std::int64_t>& label_of = rep.label_of;
+  label_of.assign(component_weight.size(), -1);
   std::int64_t k = 0;
   for (std::size_t c = 0; c < component_weight.size(); ++c)
     if (component_weight[c] >= config_.minimum_share * total) label_of[c] = k++;
@@ -189,7 +321,8 @@ void DBStream::recluster() {
     if (label < 0) continue;
     const auto l = static_cast<std::size_t>(label);
     macro_weights_[l] += w[i];
-    for (std::size_t f = 0; f < d; ++f) macro_[l * d + f] += w[i] * centres_[i * d + f];
+    const double* c = rep.centres.row(i);
+    for (std::size_t f = 0; f < d; ++f) macro_[l * d + f] += w[i] * c[f];
   }
   for (std::size_t c = 0; c < macro_weights_.size(); ++c)
     for (std::size_t f = 0; f < d; ++f) macro_[c * d + f] /= macro_weights_[c];
@@ -197,13 +330,17 @@ void DBStream::recluster() {
 
 std::int64_t DBStream::predict_one(std::span<const double> x) const {
   if (macro_weights_.empty() || !gate_.can_predict(x)) return -1;
-  const std::size_t d = x.size();
+  const std::size_t n = std::min(labels_.size(), ids_.size());
   std::int64_t best = -1;
   double bd = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < labels_.size() && i < ids_.size(); ++i) {
-    if (labels_[i] < 0) continue;
-    const double dd = cluster_detail::squared_distance(x.data(), &centres_[i * d], d);
-    if (dd < bd) bd = dd, best = labels_[i];
+  std::array<double, kBlock> dist;
+  for (std::size_t begin = 0; begin < n; begin += kBlock) {
+    const std::size_t count = std::min(kBlock, n - begin);
+    rep_->centres.distances(x.data(), begin, count, dist.data());
+    for (std::size_t a = 0; a < count; ++a) {
+      const std::size_t i = begin + a;
+      if (labels_[i] >= 0 && dist[a] < bd) bd = dist[a], best = labels_[i];
+    }
   }
   return best;
 }
@@ -215,11 +352,18 @@ std::vector<double> DBStream::micro_weights() const {
 }
 
 std::size_t DBStream::memory_bytes() const {
-  // A std::map node holds the key, the value and about four pointers.
-  return sizeof(*this) + (centres_.capacity() + weights_.capacity() + macro_.capacity() + macro_weights_.capacity() +
-                          moved_.capacity()) * sizeof(double) +
-         (ids_.capacity() + times_.capacity() + labels_.capacity() + near_.capacity()) * 8 + keep_.capacity() +
-         shared_.size() * (sizeof(std::pair<std::uint64_t, std::uint64_t>) + sizeof(Shared) + 4 * sizeof(void*));
+  const Rep& r = *rep_;
+  std::size_t lists = (r.edges.capacity() + r.spare.capacity()) * sizeof(std::vector<Edge>);
+  for (const std::vector<Edge>& list : r.edges) lists += list.capacity() * sizeof(Edge);
+  for (const std::vector<Edge>& list : r.spare) lists += list.capacity() * sizeof(Edge);
+  return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
+         (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() +
+          r.dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
+             sizeof(double) +
+         (ids_.capacity() + times_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
+          r.component.capacity() + r.label_of.capacity()) *
+             8 +
+         r.keep.capacity() + r.remap.capacity() * 4;
 }
 
 ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kFields, config_); }
@@ -235,16 +379,18 @@ void DBStream::encode(ByteWriter& out) const {
   gate_.encode(out);
   out.u64(next_id_);
   out.u64s(ids_);
-  out.f64s(centres_);
+  out.f64s(rep_->centres.rows());
   out.f64s(weights_);
   out.u64s(times_);
-  out.u64(shared_.size());
-  for (const auto& [key, s] : shared_) {
-    out.u64(key.first);
-    out.u64(key.second);
-    out.f64(s.s);
-    out.u64(s.t);
-  }
+  // Edges in (id_i, id_j) order.
+  out.u64(n_shared_densities());
+  for (std::size_t i = 0; i < ids_.size(); ++i)
+    for (const Edge& e : rep_->edges[i]) {
+      out.u64(ids_[i]);
+      out.u64(ids_[e.j]);
+      out.f64(e.s);
+      out.u64(e.t);
+    }
   out.u64(labels_.size());
   for (const std::int64_t l : labels_) out.i64(l);
   out.f64s(macro_);
@@ -262,39 +408,43 @@ Status DBStream::decode(ByteReader& in) {
   const std::uint64_t seed = in.u64("seed");
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("dbstream checkpoint: " + s.message());
-  config_ = c;
-  seed_ = seed;
-  reset();
+  *this = DBStream(c, seed);  // the fading table follows the configuration
   gate_.decode(in);
   next_id_ = in.u64("next id");
   ids_ = in.u64s("ids");
-  centres_ = in.f64s("centres");
+  const std::vector<double> centres = in.f64s("centres");
   weights_ = in.f64s("weights");
   times_ = in.u64s("times");
   const std::size_t d = gate_.n_features, m = ids_.size();
   if (in.ok()) {
     in.expect(m <= kMaxMicro && (m == 0 || d > 0), "micro-cluster count");
-    in.expect(centres_.size() == m * d && weights_.size() == m && times_.size() == m, "micro-cluster arrays");
+    in.expect(centres.size() == m * d && weights_.size() == m && times_.size() == m, "micro-cluster arrays");
     bool valid = true;
     for (std::size_t i = 0; i < m && valid && in.ok(); ++i) {
       valid = ids_[i] < next_id_ && (i == 0 || ids_[i - 1] < ids_[i]) && times_[i] <= gate_.n_seen &&
               std::isfinite(weights_[i]) && weights_[i] >= 0.0;
     }
-    for (const double v : centres_) valid = valid && std::isfinite(v);
+    for (const double v : centres) valid = valid && std::isfinite(v);
     in.expect(valid, "increasing ids, past times, finite centres and weights");
   }
+  if (in.ok()) rep_->centres.assign(centres, d);
+  if (in.ok()) rep_->edges.resize(m);
   const std::size_t n_shared = in.read_count(32, "shared densities");
+  std::uint64_t last_a = 0, last_b = 0;
   for (std::size_t e = 0; e < n_shared && in.ok(); ++e) {
     const std::uint64_t a = in.u64("edge id"), b = in.u64("edge id");
-    Shared s;
-    s.s = in.f64("shared density");
-    s.t = in.u64("edge time");
-    const bool ok = a < b && std::binary_search(ids_.begin(), ids_.end(), a) &&
-                    std::binary_search(ids_.begin(), ids_.end(), b) && std::isfinite(s.s) && s.s >= 0.0 &&
-                    s.t <= gate_.n_seen;
-    if (in.expect(ok, "shared density between two live micro-clusters")) shared_[{a, b}] = s;
+    const double s = in.f64("shared density");
+    const std::uint64_t t = in.u64("edge time");
+    const std::size_t i = index_of(a), j = index_of(b);
+    const bool ok = a < b && i < m && ids_[i] == a && j < m && ids_[j] == b && std::isfinite(s) && s >= 0.0 &&
+                    t <= gate_.n_seen;
+    if (!in.expect(ok, "shared density between two live micro-clusters")) break;
+    // Written in (a, b) order: appending keeps every list sorted.
+    if (!in.expect(e == 0 || a > last_a || (a == last_a && b > last_b), "distinct shared-density edges in order"))
+      break;
+    last_a = a, last_b = b;
+    rep_->edges[i].push_back(Edge{static_cast<std::uint32_t>(j), s, t});
   }
-  in.expect(shared_.size() == n_shared, "distinct shared-density edges");
   const std::size_t n_labels = in.read_count(8, "labels");
   in.expect(n_labels <= m, "labels <= micro-clusters");
   labels_.resize(in.ok() ? n_labels : 0);

@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "cluster/distance_kernels.hpp"
 #include "irithyll/core/rng.hpp"
 
 namespace irithyll::cluster_detail {
@@ -27,14 +28,5 @@ struct WeightedKMeansResult {
 // an empty result.
 WeightedKMeansResult weighted_kmeans(std::span<const double> points, std::span<const double> weights, std::size_t d,
                                      std::size_t k, Xorshift64& rng, int restarts, int max_iterations);
-
-inline double squared_distance(const double* a, const double* b, std::size_t d) noexcept {
-  double s = 0.0;
-  for (std::size_t i = 0; i < d; ++i) {
-    const double t = a[i] - b[i];
-    s += t * t;
-  }
-  return s;
-}
 
 }  // namespace irithyll::cluster_detail

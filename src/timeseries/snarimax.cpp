@@ -11,7 +11,7 @@ namespace irithyll::timeseries {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;  // 2 added rls and P
 
 using Row = ConfigField<SnarimaxConfig>;
 const std::array kFields = {
@@ -31,6 +31,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SnarimaxConfig, learning_rate)},
     Row{FieldInfo::boolean("normalize", "on", "NLMS: step divided by 1 + |features|^2 (scale-free); off = plain SGD"),
         IRITHYLL_FIELD_BOOL(SnarimaxConfig, normalize)},
+    Row{FieldInfo::boolean("rls", "off", "recursive least squares (extended least squares) instead of a gradient step"),
+        IRITHYLL_FIELD_BOOL(SnarimaxConfig, rls)},
 };
 
 }  // namespace
@@ -68,6 +70,7 @@ void Snarimax::reset() {
   y_count_ = 0;
   weights_.assign(n_lag_features(), 0.0);
   intercept_ = 0.0;
+  p_.clear();
   n_exo_ = 0;
   exo_fixed_ = false;
   n_seen_ = 0;
@@ -127,7 +130,9 @@ Status Snarimax::learn_one(double y, std::span<const double> x) {
     for (std::size_t k = 1; k <= D; ++k) z += diff_coef_[k] * y_end[-static_cast<std::ptrdiff_t>(k)];
     features(z_hist_.data() + z_hist_.size(), e_hist_.data() + e_hist_.size(), x);
     const double e = z - predict_features();
-    if (std::isfinite(e)) {
+    if (std::isfinite(e) && config_.rls) {
+      rls_update(e);
+    } else if (std::isfinite(e)) {
       double step = config_.learning_rate * e;
       if (config_.normalize) {
         double norm = 1.0;
@@ -143,6 +148,29 @@ Status Snarimax::learn_one(double y, std::span<const double> x) {
   push(y_hist_, y);
   ++y_count_;
   return Status::ok();
+}
+
+void Snarimax::rls_update(double e) {
+  // theta = (weights, intercept), phi = (feats, 1).
+  const std::size_t n = weights_.size() + 1;
+  if (p_.size() != n * n) {  // first update, or the exogenous width was just fixed
+    p_.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) p_[i * n + i] = 1.0;
+  }
+  pphi_.resize(n);
+  double denom = 1.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = p_[i * n + n - 1];
+    for (std::size_t j = 0; j + 1 < n; ++j) s += p_[i * n + j] * feats_[j];
+    pphi_[i] = s;
+  }
+  for (std::size_t j = 0; j + 1 < n; ++j) denom += feats_[j] * pphi_[j];
+  denom += pphi_[n - 1];
+  if (!(std::isfinite(denom) && denom > 0.0)) return;  // lost positive definiteness: skip the step
+  for (std::size_t j = 0; j + 1 < n; ++j) weights_[j] += pphi_[j] / denom * e;
+  intercept_ += pphi_[n - 1] / denom * e;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) p_[i * n + j] -= pphi_[i] / denom * pphi_[j];
 }
 
 Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) const {
@@ -174,7 +202,8 @@ Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) con
 }
 
 std::size_t Snarimax::memory_bytes() const {
-  const std::size_t doubles = diff_coef_.capacity() + y_hist_.capacity() + z_hist_.capacity() + e_hist_.capacity() +
+  const std::size_t doubles = p_.capacity() + pphi_.capacity() + diff_coef_.capacity() + y_hist_.capacity() +
+                              z_hist_.capacity() + e_hist_.capacity() +
                               weights_.capacity() + feats_.capacity() + fy_.capacity() + fz_.capacity() +
                               fe_.capacity();
   return sizeof(*this) + doubles * sizeof(double);
@@ -185,6 +214,7 @@ void Snarimax::encode(ByteWriter& out) const {
   for (std::uint32_t v : {config_.p, config_.d, config_.q, config_.m, config_.sp, config_.sd, config_.sq}) out.u32(v);
   out.f64(config_.learning_rate);
   out.boolean(config_.normalize);
+  out.boolean(config_.rls);
   out.f64s(y_hist_);
   out.f64s(z_hist_);
   out.f64s(e_hist_);
@@ -194,15 +224,18 @@ void Snarimax::encode(ByteWriter& out) const {
   out.u64(n_exo_);
   out.boolean(exo_fixed_);
   out.u64(n_seen_);
+  out.f64s(p_);
 }
 
 Status Snarimax::decode(ByteReader& in) {
-  if (in.u32("snarimax version") != kStateVersion && in.ok())
+  const std::uint32_t version = in.u32("snarimax version");
+  if ((version < 1 || version > kStateVersion) && in.ok())
     return Status::corruption("snarimax: unsupported state version");
   SnarimaxConfig c;
   for (std::uint32_t* v : {&c.p, &c.d, &c.q, &c.m, &c.sp, &c.sd, &c.sq}) *v = in.u32("order");
   c.learning_rate = in.f64("learning rate");
   c.normalize = in.boolean("normalize");
+  if (version >= 2) c.rls = in.boolean("rls");
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("snarimax checkpoint: " + s.message());
   Snarimax m(c);
@@ -216,7 +249,13 @@ Status Snarimax::decode(ByteReader& in) {
   m.n_exo_ = in.u64("exogenous count");
   m.exo_fixed_ = in.boolean("exogenous fixed");
   m.n_seen_ = in.u64("samples seen");
+  if (version >= 2) m.p_ = in.f64s("rls matrix");
   if (!in.ok()) return in.status();
+  const std::size_t n_theta = m.weights_.size() + 1;
+  if (!m.p_.empty() && (!c.rls || m.p_.size() != n_theta * n_theta))
+    return Status::corruption("snarimax checkpoint: rls matrix does not match the weights");
+  for (const double v : m.p_)
+    if (!std::isfinite(v)) return Status::corruption("snarimax checkpoint: non-finite rls matrix");
   if (m.y_hist_.size() != y_len || m.z_hist_.size() != m.z_len_ || m.e_hist_.size() != m.e_len_ ||
       m.n_exo_ > (std::size_t{1} << 24) || m.weights_.size() != m.n_lag_features() + m.n_exo_ ||
       (!m.exo_fixed_ && m.n_exo_ != 0))

@@ -10,9 +10,10 @@
    include/irithyll/timeseries/snarimax.hpp: fitted values, forecasts and
    weights to 1e-9.
 3. Accuracy on an airline-passengers-like series (generator below): the
-   one-step RMSE over the second half of the series of our streaming models,
-   with their defaults, is within 5% of statsmodels' models fitted by
-   maximum likelihood / least squares on the first half.
+   one-step RMSE over the second half of the series of our streaming models
+   (Holt-Winters with its defaults; SNARIMAX with rls on and seasonal
+   orders) is within 5% of statsmodels' models fitted by maximum likelihood
+   / least squares on the first half.
 
 usage: timeseries_ref.py PATH/TO/irithyll_test_timeseries
 Exit 77 (skip) when numpy or statsmodels is missing.
@@ -166,7 +167,7 @@ def holt_winters_exact():
         check(tag + " streaming init: forecast", ours["forecast"], textbook_forecast(ref, H, m, phi, mul))
 
 
-def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future):
+def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, rls=False):
     """The recurrence of snarimax.hpp, step by step."""
     coef = np.array([1.0])
     for _ in range(d):
@@ -177,6 +178,7 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future):
     k = 0 if xs is None else xs.shape[1]
     w = np.zeros(p + q + sp + sq + k)
     c = 0.0
+    P = np.eye(len(w) + 1)  # rls: over (w, c)
     ys, zs, es = [], [], []
 
     def lag(h, i):
@@ -217,11 +219,19 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future):
                 z += coef[j] * lag(ys, j)
             f = feats(zs, es, x)
             e = z - predict(f)
-            step = lr * e
-            if normalize:
-                step /= 1.0 + float(np.dot(f, f))
-            w = w + step * f
-            c += step
+            if rls:
+                phi = np.r_[f, 1.0]
+                Pphi = P @ phi
+                gain = Pphi / (1.0 + phi @ Pphi)
+                w = w + gain[:-1] * e
+                c += gain[-1] * e
+                P = P - np.outer(gain, Pphi)
+            else:
+                step = lr * e
+                if normalize:
+                    step /= 1.0 + float(np.dot(f, f))
+                w = w + step * f
+                c += step
             zs.append(z), es.append(e)
         ys.append(y[t])
     return np.array(fitted), np.array(forecast(H, xs_future)), w, c
@@ -231,21 +241,23 @@ def snarimax_exact():
     y = airline_like()
     rng = np.random.default_rng(3)
     H = 12
-    cases = [  # p, d, q, m, sp, sd, sq, lr, normalize, exogenous
-        (1, 0, 0, 1, 0, 0, 0, 0.1, True, 0),
-        (2, 1, 1, 12, 1, 1, 1, 0.1, True, 0),
-        (3, 1, 2, 12, 0, 1, 1, 0.5, True, 2),
-        (1, 0, 1, 4, 2, 0, 1, 1e-6, False, 1),
-        (0, 2, 0, 12, 1, 0, 0, 0.05, True, 0),
+    cases = [  # p, d, q, m, sp, sd, sq, lr, normalize, exogenous, rls
+        (1, 0, 0, 1, 0, 0, 0, 0.1, True, 0, False),
+        (2, 1, 1, 12, 1, 1, 1, 0.1, True, 0, False),
+        (3, 1, 2, 12, 0, 1, 1, 0.5, True, 2, False),
+        (1, 0, 1, 4, 2, 0, 1, 1e-6, False, 1, False),
+        (0, 2, 0, 12, 1, 0, 0, 0.05, True, 0, False),
+        (1, 0, 1, 12, 0, 1, 1, 0.02, True, 0, True),
+        (2, 1, 1, 12, 1, 0, 1, 0.02, True, 2, True),
     ]
-    for p, d, q, m, sp, sd, sq, lr, normalize, k in cases:
-        tag = f"snarimax p={p} d={d} q={q} m={m} sp={sp} sd={sd} sq={sq} lr={lr} norm={normalize} x={k}"
+    for p, d, q, m, sp, sd, sq, lr, normalize, k, rls in cases:
+        tag = f"snarimax p={p} d={d} q={q} m={m} sp={sp} sd={sd} sq={sq} lr={lr} norm={normalize} x={k} rls={rls}"
         xs = rng.standard_normal((len(y) + H, k)) if k else None
         s = {"p": p, "d": d, "q": q, "m": m, "sp": sp, "sd": sd, "sq": sq, "learning-rate": repr(lr),
-             "normalize": "on" if normalize else "off"}
+             "normalize": "on" if normalize else "off", "rls": "on" if rls else "off"}
         ours = run_job("snarimax", s, y, H, xs=xs, k=k)
         fit, fc, w, c = snarimax_numpy(y, None if xs is None else xs[:len(y)], p, d, q, m, sp, sd, sq, lr,
-                                       normalize, H, None if xs is None else xs[len(y):])
+                                       normalize, H, None if xs is None else xs[len(y):], rls)
         check(tag + ": fitted", ours["fitted"], fit)
         check(tag + ": forecast", ours["forecast"], fc)
         check(tag + ": weights", np.r_[ours["weights"], ours["intercept"]], np.r_[w, c])
@@ -278,19 +290,25 @@ def accuracy():
     failures += 0 if ok else 1
     print(f"{'ok  ' if ok else 'FAIL'} holt_winters one-step RMSE {ours:.4f} vs statsmodels {theirs:.4f} "
           f"(ratio {ours / theirs:.4f}, must be <= 1.05)")
-    # SNARIMAX against SARIMAX with the same orders (the airline model).
-    order, sorder = (0, 1, 1), (0, 1, 1, 12)
-    res = SARIMAX(y[:half], order=order, seasonal_order=sorder).fit(disp=False)
-    theirs = rmse(res.apply(y).fittedvalues[half:], y[half:])
-    ours_fit = run_job("snarimax", {"p": 0, "d": 1, "q": 1, "m": 12, "sp": 0, "sd": 1, "sq": 1}, y, 1)["fitted"]
+    # SNARIMAX: ours learns online by recursive least squares with the
+    # orders (1, 0, 1)(0, 1, 1)_12 and a constant. The generator's trend is
+    # deterministic, so after the seasonal difference the series is
+    # stationary around a constant; the airline model's extra (1 - B) is an
+    # over-difference (its maximum-likelihood MA coefficient is -0.9998, a unit
+    # root no online error-regression can reach). Two references, each
+    # fitted by maximum likelihood on the first half and run over the second:
+    # the airline model (0, 1, 1)(0, 1, 1)_12 and SARIMAX with our orders.
+    ours_fit = run_job("snarimax", {"p": 1, "d": 0, "q": 1, "m": 12, "sp": 0, "sd": 1, "sq": 1, "rls": "on"}, y,
+                       1)["fitted"]
     ours = rmse(ours_fit[half:], y[half:])
-    # Online SGD on the airline model's orders does not reach the maximum
-    # likelihood fit: measured ratio 1.20 (seed 11). The bound guards that
-    # figure against regressions; it is not the 5% of Holt-Winters.
-    ok = ours <= 1.25 * theirs
-    failures += 0 if ok else 1
-    print(f"{'ok  ' if ok else 'FAIL'} snarimax one-step RMSE {ours:.4f} vs statsmodels SARIMAX {theirs:.4f} "
-          f"(ratio {ours / theirs:.4f}, must be <= 1.25)")
+    for label, order, sorder, trend in (("airline SARIMAX (0,1,1)(0,1,1,12)", (0, 1, 1), (0, 1, 1, 12), "n"),
+                                        ("SARIMAX (1,0,1)(0,1,1,12) + c", (1, 0, 1), (0, 1, 1, 12), "c")):
+        res = SARIMAX(y[:half], order=order, seasonal_order=sorder, trend=trend).fit(disp=False)
+        theirs = rmse(res.apply(y).fittedvalues[half:], y[half:])
+        ok = ours <= 1.05 * theirs
+        failures += 0 if ok else 1
+        print(f"{'ok  ' if ok else 'FAIL'} snarimax one-step RMSE {ours:.4f} vs statsmodels {label} {theirs:.4f} "
+              f"(ratio {ours / theirs:.4f}, must be <= 1.05)")
 
 
 holt_winters_exact()

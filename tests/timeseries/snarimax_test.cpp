@@ -80,9 +80,11 @@ TEST(Snarimax, MissingValuesCoast) {
   for (double w : s.weights()) EXPECT_TRUE(std::isfinite(w));
 }
 
-TEST(Snarimax, CheckpointResumesBitIdentically) {
+class SnarimaxCheckpoint : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SnarimaxCheckpoint, ResumesBitIdentically) {
   auto made = make_forecaster("snarimax", {{"p", "2"}, {"d", "1"}, {"q", "1"}, {"m", "4"}, {"sp", "1"}, {"sd", "1"},
-                                           {"sq", "1"}});
+                                           {"sq", "1"}, {"rls", GetParam()}});
   ASSERT_TRUE(made.is_ok());
   Forecaster& a = **made;
   auto series = [](int t) { return 5.0 + 0.2 * t + 2.0 * std::sin(t * 1.57) + 0.3 * std::cos(t * 0.7); };
@@ -104,6 +106,29 @@ TEST(Snarimax, CheckpointResumesBitIdentically) {
       ASSERT_TRUE((*b)->learn_one(series(t), x).is_ok());
     }
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(Updates, SnarimaxCheckpoint, ::testing::Values("off", "on"));
+
+TEST(Snarimax, RlsFitsAnArxProcessByLeastSquares) {
+  // y_t = 0.6 y_{t-1} + 2 x_t + 1 + noise: recursive least squares recovers
+  // the coefficients to within a few standard errors after 2,000 steps
+  // (standard errors ~0.01 here; the bars are 5 or more of them).
+  SnarimaxConfig c;
+  c.p = 1;
+  c.rls = true;
+  Snarimax s(c);
+  Xorshift64 rng(9);
+  double y = 0.0;
+  for (int t = 0; t < 2000; ++t) {
+    const double x = rng.normal();
+    y = 0.6 * y + 2.0 * x + 1.0 + 0.1 * rng.normal();
+    const double xs[1] = {x};
+    ASSERT_TRUE(s.learn_one(y, xs).is_ok());
+  }
+  EXPECT_NEAR(s.weights()[0], 0.6, 0.02);
+  EXPECT_NEAR(s.weights()[1], 2.0, 0.02);
+  EXPECT_NEAR(s.intercept(), 1.0, 0.05);
 }
 
 }  // namespace

@@ -38,8 +38,10 @@
 // Cost per sample: O(q d) for q micro-clusters (the nearest micro-cluster,
 // and keeping every micro-cluster's nearest neighbour current, so a merge
 // finds the closest pair in O(q)), plus O(q k d) per k-means restart and
-// iteration every time-gap samples.
-// Memory: q (2d + 3) doubles. Thread safety: none (see clusterer.hpp).
+// iteration every time-gap samples. Distances to all centres are one
+// vectorised pass over a feature-major copy of them; relevance stamps are
+// cached until their micro-cluster changes.
+// Memory: q (3d + 4) doubles. Thread safety: none (see clusterer.hpp).
 #pragma once
 
 #include <cstdint>
@@ -103,7 +105,9 @@ class CluStream final : public Clusterer {
   void recluster();
 
  private:
-  std::size_t nearest_micro(std::span<const double> x, double& distance2) const;
+  std::size_t nearest_micro(std::span<const double> x, double& distance2);
+  // Writes centre i's coordinates to both layouts.
+  void write_centre(std::size_t i);
   // Merges the closest pair into the lower index; returns the freed index.
   std::size_t merge_closest_pair();
   // Micro-cluster i changed: its cached centre, stamp and neighbour links.
@@ -121,6 +125,10 @@ class CluStream final : public Clusterer {
   // squared distance to it, exact unless stale (then a lower bound), so the
   // closest pair is an O(q) search.
   std::vector<double> centres_;
+  // The same centres feature-major, stride max-micro-clusters (coordinate f
+  // of centre i at f q + i), read by the vectorised distance kernel.
+  std::vector<double> centre_cols_;
+  std::vector<double> dist_;  // scratch: distances to every centre
   std::vector<std::size_t> nn_;
   std::vector<double> nn_d2_;
   std::vector<char> nn_stale_;

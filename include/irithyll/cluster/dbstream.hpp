@@ -39,16 +39,21 @@
 // micro-cluster that had one point at the next cleanup, because cleanup used
 // minimum-weight instead of w_weak.
 //
-// Cost per sample: O(m d) for m micro-clusters plus O(|N|^2 (d + log e)) for
-// the shared densities; cleanup O(m + e) for e graph edges. Memory: m (d + 3)
-// doubles + e map entries. Thread safety: none (see clusterer.hpp).
+// Cost per sample: O(m d) for m micro-clusters (one vectorised pass over the
+// centres, stored feature-major) plus O(|N|^2 d + sum of the neighbours'
+// edge counts) for the move guard and the shared densities (sorted edge
+// lists per micro-cluster, one merge each; fading factors 2^(-lambda k) for
+// k < 1024 come from a table made at construction). Cleanup and the macro
+// rebuild O(m d + e) for e graph edges. Nothing is allocated per sample once
+// the micro-cluster count and the graph have levelled off (emptied edge
+// lists are kept for reuse). Memory: 2 m (d + 2) doubles + 24 bytes per
+// edge + 8 KiB. Thread safety: none (see clusterer.hpp).
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <span>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "irithyll/cluster/clusterer.hpp"
@@ -71,6 +76,9 @@ std::span<const ConfigField<DBStreamConfig>> dbstream_config_fields();
 class DBStream final : public Clusterer {
  public:
   explicit DBStream(DBStreamConfig config = {}, std::uint64_t seed = 42);
+  ~DBStream() override;
+  DBStream(DBStream&&) noexcept;
+  DBStream& operator=(DBStream&&) noexcept;
   static Result<std::unique_ptr<DBStream>> make(const DBStreamConfig& config, std::uint64_t seed);
 
   std::string_view name() const override { return "dbstream"; }
@@ -92,17 +100,17 @@ class DBStream final : public Clusterer {
   std::size_t n_micro_clusters() const { return ids_.size(); }
   // Micro-cluster centres (n_micro_clusters() x n_features()) and their
   // weights faded to the current time.
-  std::span<const double> micro_centers() const { return centres_; }
+  std::span<const double> micro_centers() const;
   std::vector<double> micro_weights() const;
-  std::size_t n_shared_densities() const { return shared_.size(); }
+  std::size_t n_shared_densities() const;
   // Rebuilds the macro clusters now (it also happens every cleanup).
   void recluster();
 
  private:
-  struct Shared {
-    double s = 0.0;
-    std::uint64_t t = 0;
-  };
+  // Flat centre and shared-density tables and per-update scratch
+  // (src/cluster/dbstream.cpp).
+  struct Rep;
+
   double faded(double w, std::uint64_t since) const;
   void cleanup();
   std::size_t index_of(std::uint64_t id) const;  // ids_ are increasing
@@ -111,20 +119,16 @@ class DBStream final : public Clusterer {
   std::uint64_t seed_;  // DBStream draws nothing random; kept for the interface
   cluster_detail::SampleGate gate_;
   std::uint64_t next_id_ = 0;
-  // Micro-clusters, in creation order (ids increasing):
+  // Micro-clusters, in creation order (ids increasing); their centres (m x d)
+  // and the shared densities (id_i < id_j) -> s_ij live in rep_.
   std::vector<std::uint64_t> ids_;
-  std::vector<double> centres_;     // m x d
-  std::vector<double> weights_;     // weight at time times_[i]
+  std::vector<double> weights_;  // weight at time times_[i]
   std::vector<std::uint64_t> times_;
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Shared> shared_;  // (id_i < id_j) -> s_ij
   // Macro clusters (rebuilt by recluster()):
   std::vector<std::int64_t> labels_;  // per micro-cluster at the rebuild; -1 weak
   std::vector<double> macro_;         // k x d
   std::vector<double> macro_weights_;
-  // Scratch for one update (reused, so learn_one does not allocate once warm).
-  std::vector<std::size_t> near_;
-  std::vector<double> moved_;
-  std::vector<char> keep_;
+  std::unique_ptr<Rep> rep_;
 };
 
 }  // namespace irithyll

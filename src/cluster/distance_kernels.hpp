@@ -1,0 +1,38 @@
+// Squared Euclidean distances from one point to many centres: the inner loop
+// of every clusterer (nearest micro-cluster, points within a radius, the
+// nearest-neighbour links of CluStream).
+//
+// Centres are read feature-major ("columns"): coordinate f of centre i at
+// cols[f * stride + i], so one pass over a feature touches consecutive
+// centres and the loop runs across centres in vector registers (AVX2 where
+// the CPU has it, picked once by the loader; SSE2 otherwise).
+//
+// Each distance is summed over features in order 0..d-1, starting from 0,
+// exactly as squared_distance does for a row-major centre: no FP
+// contraction under -std=c++20, so the fast path gives the same bits as the
+// reference, not merely close ones (tests/cluster/distance_kernels_test.cpp).
+//
+// Cost: n d subtractions, multiplications and additions; no allocation;
+// thread-safe (pure functions).
+#pragma once
+
+#include <cstddef>
+
+namespace irithyll::cluster_detail {
+
+// The reference: the squared distance between two row-major points.
+inline double squared_distance(const double* a, const double* b, std::size_t d) noexcept {
+  double s = 0.0;
+  for (std::size_t i = 0; i < d; ++i) {
+    const double t = a[i] - b[i];
+    s += t * t;
+  }
+  return s;
+}
+
+// out[i] = |x - centre i|^2 for i < n; centre i's coordinates at
+// cols[f * stride + i] (stride >= n). out must not overlap x or cols.
+void squared_distances(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                       double* out) noexcept;
+
+}  // namespace irithyll::cluster_detail

@@ -1,0 +1,81 @@
+// The vectorised distance kernel against the row-major reference: the same
+// bits (both sum the features in order from 0, without contraction), for
+// every count around the vector width and a stride larger than the count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cluster/centre_table.hpp"
+#include "cluster/distance_kernels.hpp"
+#include "cluster/tail_quantile.hpp"
+#include "irithyll/interval.hpp"
+#include "irithyll/core/rng.hpp"
+
+namespace irithyll::cluster_detail {
+namespace {
+
+TEST(DistanceKernels, SquaredDistancesEqualTheReferenceBitForBit) {
+  Xorshift64 rng(3);
+  for (std::size_t d : {1u, 2u, 3u, 10u, 17u})
+    for (std::size_t n = 0; n <= 40; ++n) {
+      const std::size_t stride = n + 5;
+      std::vector<double> rows(n * d), cols(stride * d, 99.0), x(d), out(n + 1, -1.0);
+      for (double& v : rows) v = rng.normal() * 1e3;
+      for (double& v : x) v = rng.normal() * 1e3;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t f = 0; f < d; ++f) cols[f * stride + i] = rows[i * d + f];
+      squared_distances(x.data(), cols.data(), stride, n, d, out.data());
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], squared_distance(x.data(), &rows[i * d], d)) << "d " << d << " n " << n << " i " << i;
+      EXPECT_EQ(out[n], -1.0) << "wrote past n";
+    }
+}
+
+TEST(CentreTable, KeepsRowsAndColumnsTogetherThroughGrowthSetAndCompaction) {
+  CentreTable t;
+  t.reset(3);
+  Xorshift64 rng(5);
+  std::vector<double> mirror;
+  for (int i = 0; i < 70; ++i) {  // past several doublings
+    std::vector<double> x = {rng.normal(), rng.normal(), rng.normal()};
+    t.push_back(x.data());
+    mirror.insert(mirror.end(), x.begin(), x.end());
+  }
+  const std::vector<double> y = {7.0, 8.0, 9.0};
+  t.set(4, y.data());
+  std::copy(y.begin(), y.end(), mirror.begin() + 12);
+  std::vector<char> keep(70);
+  std::vector<double> kept;
+  for (std::size_t i = 0; i < 70; ++i) {
+    keep[i] = i % 3 != 1;
+    if (keep[i]) kept.insert(kept.end(), mirror.begin() + 3 * i, mirror.begin() + 3 * i + 3);
+  }
+  t.compact(keep);
+  ASSERT_EQ(t.size() * 3, kept.size());
+  EXPECT_EQ(std::vector<double>(t.rows().begin(), t.rows().end()), kept);
+  const std::vector<double> x = {0.5, -0.5, 2.0};
+  std::vector<double> out(t.size());
+  t.distances(x.data(), 0, t.size(), out.data());
+  for (std::size_t i = 0; i < t.size(); ++i) EXPECT_EQ(out[i], squared_distance(x.data(), t.row(i), 3));
+  // A block from the middle.
+  t.distances(x.data(), 5, 7, out.data());
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(out[i], squared_distance(x.data(), t.row(5 + i), 3));
+}
+
+TEST(TailQuantile, AgreesWithTheBisectionQuantile) {
+  // CluStream asks for q = m / (2 N) with m = 10, N >= 2 m: q in (0, 0.25].
+  for (double n = 20.0; n < 1e9; n *= 1.37) {
+    const double q = 10.0 / (2.0 * n);
+    const double want = normal_quantile(1.0 - q);
+    // normal_quantile works on 1 - q, which carries an absolute error of
+    // 1e-16 / pdf(z) in z; the tail form does not, so the bar scales with it.
+    const double pdf = std::exp(-0.5 * want * want) / std::sqrt(2.0 * 3.141592653589793);
+    EXPECT_NEAR(upper_tail_quantile(q), want, 1e-13 + 4e-16 / pdf) << "q " << q;
+  }
+  EXPECT_NEAR(upper_tail_quantile(0.5), 0.0, 1e-15);
+  EXPECT_NEAR(upper_tail_quantile(0.025), 1.959963984540054, 1e-13);
+}
+
+}  // namespace
+}  // namespace irithyll::cluster_detail
