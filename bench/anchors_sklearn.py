@@ -121,7 +121,7 @@ def main():
         ("Gaussian naive Bayes", "GaussianNB",
          lambda: run_irithyll_classifier(lambda: irithyll.naive_bayes.GaussianNB(), X, y),
          lambda: run_sklearn_classifier(lambda: sk_nb.GaussianNB(), X, y)),
-        ("k-means, 5 clusters", "MiniBatchKMeans",
+        ("k-means 5 clusters", "MiniBatchKMeans",
          lambda: run_irithyll_kmeans(lambda: irithyll.cluster.KMeans(n_clusters=5, seed=1), B),
          lambda: run_sklearn_kmeans(lambda: sk_cluster.MiniBatchKMeans(n_clusters=5, random_state=0, n_init=1), B)),
     ]
