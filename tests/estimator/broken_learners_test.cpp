@@ -131,17 +131,42 @@ TEST(EstimatorChecksCanFail, TheSoundToyPassesEveryCheck) {
   EXPECT_TRUE(check_double_weight(s));
 }
 
-TEST(EstimatorChecksCanFail, ResetThatKeepsState) { EXPECT_FALSE(check_reset(toy(Flaw::kResetKeepsState))); }
-TEST(EstimatorChecksCanFail, CheckpointThatDropsAField) {
-  EXPECT_FALSE(check_checkpoint(toy(Flaw::kCheckpointDropsField)));
+// The check fails, and for the reason it was written for.
+testing::AssertionResult fails_with(const testing::AssertionResult& result, const std::string& reason) {
+  if (result) return testing::AssertionFailure() << "the check passed";
+  const std::string message = result.message();
+  if (message.find(reason) == std::string::npos)
+    return testing::AssertionFailure() << "failed for another reason: " << message;
+  return testing::AssertionSuccess() << message;
 }
-TEST(EstimatorChecksCanFail, NondeterministicModel) { EXPECT_FALSE(check_same_seed(toy(Flaw::kNondeterministic))); }
-TEST(EstimatorChecksCanFail, PredictionThatLearns) { EXPECT_FALSE(check_predict_pure(toy(Flaw::kPredictLearns))); }
-TEST(EstimatorChecksCanFail, LearnsFromZeroWeight) { EXPECT_FALSE(check_zero_weight(toy(Flaw::kLearnsZeroWeight))); }
-TEST(EstimatorChecksCanFail, AcceptsAWrongWidth) { EXPECT_FALSE(check_wrong_width(toy(Flaw::kAcceptsWrongWidth))); }
-TEST(EstimatorChecksCanFail, EmitsNaN) { EXPECT_FALSE(check_bad_values(toy(Flaw::kEmitsNaN))); }
-TEST(EstimatorChecksCanFail, MemoryGrowsLinearly) { EXPECT_FALSE(check_memory(toy(Flaw::kMemoryGrows))); }
-TEST(EstimatorChecksCanFail, IgnoresItsWeight) { EXPECT_FALSE(check_double_weight(toy(Flaw::kIgnoresWeight))); }
+
+TEST(EstimatorChecksCanFail, ResetThatKeepsState) {
+  EXPECT_TRUE(fails_with(check_reset(toy(Flaw::kResetKeepsState)), "a reset model predicts unlike a fresh one"));
+}
+TEST(EstimatorChecksCanFail, CheckpointThatDropsAField) {
+  EXPECT_TRUE(fails_with(check_checkpoint(toy(Flaw::kCheckpointDropsField)), "the decoded model predicts differently"));
+}
+TEST(EstimatorChecksCanFail, NondeterministicModel) {
+  EXPECT_TRUE(fails_with(check_same_seed(toy(Flaw::kNondeterministic)), "two models with seed 11"));
+}
+TEST(EstimatorChecksCanFail, PredictionThatLearns) {
+  EXPECT_TRUE(fails_with(check_predict_pure(toy(Flaw::kPredictLearns)), "predicting before each learn"));
+}
+TEST(EstimatorChecksCanFail, LearnsFromZeroWeight) {
+  EXPECT_TRUE(fails_with(check_zero_weight(toy(Flaw::kLearnsZeroWeight)), "zero-weight samples changed the model"));
+}
+TEST(EstimatorChecksCanFail, AcceptsAWrongWidth) {
+  EXPECT_TRUE(fails_with(check_wrong_width(toy(Flaw::kAcceptsWrongWidth)), "check_sample accepts 5 features"));
+}
+TEST(EstimatorChecksCanFail, EmitsNaN) {
+  EXPECT_TRUE(fails_with(check_bad_values(toy(Flaw::kEmitsNaN)), "non-finite prediction"));
+}
+TEST(EstimatorChecksCanFail, MemoryGrowsLinearly) {
+  EXPECT_TRUE(fails_with(check_memory(toy(Flaw::kMemoryGrows)), "after 3000"));
+}
+TEST(EstimatorChecksCanFail, IgnoresItsWeight) {
+  EXPECT_TRUE(fails_with(check_double_weight(toy(Flaw::kIgnoresWeight)), "weight 2 gives"));
+}
 
 }  // namespace
 }  // namespace irithyll

@@ -26,7 +26,20 @@ std::string parameters_of(const std::string& json, std::string_view name) {
   return json.substr(params, next == std::string::npos ? std::string::npos : next - params);
 }
 
-// Checks each printed default of one entry against the blank model's value.
+// The JSON string at `at` ("..." with \" and \\ escapes), unescaped.
+std::string json_string_at(const std::string& json, std::size_t at) {
+  std::string out;
+  if (at >= json.size() || json[at] != '"') return out;
+  for (std::size_t i = at + 1; i < json.size() && json[i] != '"'; ++i) {
+    if (json[i] == '\\' && i + 1 < json.size()) ++i;
+    out += json[i];
+  }
+  return out;
+}
+
+// Checks each printed default of one entry against the blank model's value:
+// the same number for a real ("0.0001" prints the value "1e-04" reads back
+// as), the same text for every other type.
 void expect_printed_defaults(const std::string& json, std::string_view name, std::span<const FieldInfo> fields,
                              const ModelSettings& blank) {
   SCOPED_TRACE(std::string(name));
@@ -37,12 +50,19 @@ void expect_printed_defaults(const std::string& json, std::string_view name, std
   for (const FieldInfo& f : fields) {
     const auto it = value.find(f.name);
     ASSERT_NE(it, value.end()) << "the blank model does not report --" << f.name;
-    std::string printed = "{\"name\":\"" + std::string(f.name) + "\",\"python_name\":\"" + f.python_name() +
-                          "\",\"type\":\"" + std::string(field_type_name(f.type)) + "\",\"default\":";
-    append_json_string(printed, it->second);
-    EXPECT_NE(block.find(printed), std::string::npos)
-        << "--" << f.name << ": printed default '" << f.default_value << "', a blank config holds '" << it->second
-        << "'";
+    const std::string key = "{\"name\":\"" + std::string(f.name) + "\",\"python_name\":\"" + f.python_name() +
+                            "\",\"type\":\"" + std::string(field_type_name(f.type)) + "\",\"default\":";
+    const std::size_t at = block.find(key);
+    ASSERT_NE(at, std::string::npos) << "--" << f.name << " is not printed";
+    const std::string printed = json_string_at(block, at + key.size());
+    if (f.type == FieldType::kReal) {
+      const auto a = parse_field_real(f.name, printed), b = parse_field_real(f.name, it->second);
+      ASSERT_TRUE(a.is_ok() && b.is_ok()) << "--" << f.name << ": '" << printed << "', '" << it->second << "'";
+      EXPECT_EQ(*a, *b) << "--" << f.name << ": printed default " << printed << ", a blank config holds "
+                        << it->second;
+    } else {
+      EXPECT_EQ(printed, it->second) << "--" << f.name;
+    }
   }
 }
 
