@@ -83,7 +83,7 @@ std::unique_ptr<irithyll::Learner> build(std::string_view name, std::span<const 
     std::fprintf(stderr, "%s\n", s.to_string().c_str());
     return nullptr;
   }
-  auto m = Model::make(config, irithyll::Task::kClassification, data.k, data.d, seed);
+  auto m = Model::make(config, irithyll::LearnerContext{irithyll::Task::kClassification, data.k, data.d, seed});
   if (!m) {
     std::fprintf(stderr, "%s\n", m.status().to_string().c_str());
     return nullptr;

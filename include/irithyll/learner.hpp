@@ -55,18 +55,27 @@ struct LearnerContext {
 void encode_context(const LearnerContext& context, ByteWriter& out);
 Status decode_context(ByteReader& in, LearnerContext& context);
 
-// The one admission rule for a sample (Learner::check_sample words it):
-// x has the learner's width (any width while n_features is 0), the weight is
-// finite and > 0 (a zero weight teaches nothing), the target is finite and,
-// for classification, a class index in 0..n_classes-1.
-inline bool sample_admissible(std::span<const double> x, double y, double weight, std::size_t n_features,
-                              Task task, std::size_t n_classes) {
-  if (x.empty() || (n_features > 0 && x.size() != n_features)) return false;
-  if (!(weight > 0.0) || !(weight <= 1.7976931348623157e308)) return false;  // also refuses NaN and +inf
-  if (!(y - y == 0.0)) return false;                                           // NaN or +-inf
+// The one admission rule for a sample (Learner::check_sample words it), in
+// three parts for learners that must treat them apart (a recurrent model
+// advances its state on a sample whose target it cannot learn from):
+//   width   x has the learner's width (any width while n_features is 0);
+//   weight  finite and > 0 (a zero weight teaches nothing);
+//   target  finite and, for classification, a class index in 0..n_classes-1.
+inline bool width_admissible(std::span<const double> x, std::size_t n_features) {
+  return !x.empty() && (n_features == 0 || x.size() == n_features);
+}
+inline bool weight_admissible(double weight) {
+  return weight > 0.0 && weight <= 1.7976931348623157e308;  // also refuses NaN and +inf
+}
+inline bool target_admissible(double y, Task task, std::size_t n_classes) {
+  if (!(y - y == 0.0)) return false;  // NaN or +-inf
   if (task == Task::kClassification)
     return y >= 0.0 && y < static_cast<double>(n_classes) && y == static_cast<double>(static_cast<std::size_t>(y));
   return true;
+}
+inline bool sample_admissible(std::span<const double> x, double y, double weight, std::size_t n_features,
+                              Task task, std::size_t n_classes) {
+  return width_admissible(x, n_features) && weight_admissible(weight) && target_admissible(y, task, n_classes);
 }
 
 class Learner {

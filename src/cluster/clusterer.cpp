@@ -5,6 +5,7 @@
 
 #include "core/crc32.hpp"
 #include "irithyll/cluster/registry.hpp"
+#include "irithyll/learner.hpp"
 
 namespace irithyll {
 namespace {
@@ -28,7 +29,7 @@ Status SampleGate::admit(std::string_view model, std::span<const double> x, doub
                                     " features, the model learned " + std::to_string(n_features));
   if (x.size() > kMaxFeatures)
     return Status::invalid_argument(std::string(model) + ": more than 2^20 features");
-  bool finite = std::isfinite(weight) && weight > 0.0;
+  bool finite = weight_admissible(weight);
   for (const double v : x) finite = finite && std::isfinite(v);
   if (!finite) {
     ++n_ignored;

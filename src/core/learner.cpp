@@ -68,20 +68,21 @@ Status decode_context(ByteReader& in, LearnerContext& context) {
 }
 
 Status Learner::check_sample(std::span<const double> x, double y, double weight) const {
+  // The three parts of sample_admissible, each with its own message. A zero
+  // weight is accepted here: the row is well formed, it just teaches nothing.
   const std::size_t d = n_features();
-  if (x.empty()) return Status::invalid_argument(std::string(name()) + ": a sample needs at least one feature");
-  if (d > 0 && x.size() != d)
+  if (!width_admissible(x, d)) {
+    if (x.empty()) return Status::invalid_argument(std::string(name()) + ": a sample needs at least one feature");
     return Status::invalid_argument(std::string(name()) + ": expected " + std::to_string(d) + " features, got " +
                                     std::to_string(x.size()));
-  if (!std::isfinite(weight) || weight < 0.0)
+  }
+  if (weight != 0.0 && !weight_admissible(weight))
     return Status::invalid_argument(std::string(name()) + ": sample weight must be finite and >= 0, got " +
                                     std::to_string(weight));
-  if (!std::isfinite(y)) return Status::invalid_argument(std::string(name()) + ": target is not a finite number");
-  if (task() == Task::kClassification) {
-    const double k = static_cast<double>(n_classes());
-    if (!(y >= 0.0 && y < k && y == std::floor(y)))
-      return Status::invalid_argument(std::string(name()) + ": class index " + std::to_string(y) +
-                                      " is not one of 0.." + std::to_string(n_classes() - 1));
+  if (!target_admissible(y, task(), n_classes())) {
+    if (!std::isfinite(y)) return Status::invalid_argument(std::string(name()) + ": target is not a finite number");
+    return Status::invalid_argument(std::string(name()) + ": class index " + std::to_string(y) +
+                                    " is not one of 0.." + std::to_string(n_classes() - 1));
   }
   return Status::ok();
 }

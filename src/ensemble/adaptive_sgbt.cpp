@@ -64,16 +64,19 @@ Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const AdaptiveSGBTConfi
 }
 
 void AdaptiveSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  double loss = std::nan("");
-  if (std::isfinite(y)) {
-    if (inner_.task() == Task::kClassification) {
-      inner_.predict_proba_one(x, proba_);
-      const auto k = static_cast<std::size_t>(y);
-      if (y >= 0.0 && k < proba_.size()) loss = -std::log(std::max(proba_[k], 1e-15));
-    } else {
-      const double e = y - inner_.predict_one(x);
-      loss = e * e;
-    }
+  // A sample the inner model skips must not move the schedule either (a zero
+  // weight changes nothing); the inner model still counts it as skipped.
+  if (!sample_admissible(x, y, weight, inner_.n_features(), inner_.task(), inner_.n_classes())) {
+    inner_.learn_one(x, y, weight);
+    return;
+  }
+  double loss = 0.0;
+  if (inner_.task() == Task::kClassification) {
+    inner_.predict_proba_one(x, proba_);
+    loss = -std::log(std::max(proba_[static_cast<std::size_t>(y)], 1e-15));
+  } else {
+    const double e = y - inner_.predict_one(x);
+    loss = e * e;
   }
   inner_.set_learning_rate(scheduler_.next(loss));
   inner_.learn_one(x, y, weight);

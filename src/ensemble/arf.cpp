@@ -11,16 +11,20 @@ namespace irithyll {
 
 AdaptiveRandomForest::AdaptiveRandomForest() = default;
 
-AdaptiveRandomForest::AdaptiveRandomForest(const ARFConfig& config, Task task, std::size_t n_classes,
-                                           std::size_t n_features, std::uint64_t seed)
-    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0), n_features_(n_features), seed_(seed) {
+AdaptiveRandomForest::AdaptiveRandomForest(const Config& config, const LearnerContext& context)
+    : config_(config),
+      task_(context.task),
+      n_classes_(context.task == Task::kClassification ? context.n_classes : 0),
+      n_features_(context.n_features),
+      seed_(context.seed) {
   reset();
 }
 
-Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const ARFConfig& config, Task task,
-                                                                         std::size_t n_classes, std::size_t n_features,
-                                                                         std::uint64_t seed) {
+Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const Config& config,
+                                                                         const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
+  const Task task = context.task;
+  const std::size_t n_classes = context.n_classes;
   const bool cls = task == Task::kClassification;
   if (cls && (n_classes < 2 || n_classes > 65536))
     return Status::invalid_argument("arf: classification needs 2..65536 classes, got " + std::to_string(n_classes));
@@ -28,8 +32,8 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const A
   if (cls && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
     return Status::invalid_argument("arf: leaf-model " + std::string(leaf_model_name(leaf)) +
                                     " is for regression (classification: mc|nb|nba)");
-  if (n_features > (1u << 20)) return Status::invalid_argument("arf: too many features");
-  return std::make_unique<AdaptiveRandomForest>(config, task, n_classes, n_features, seed);
+  if (context.n_features > (1u << 20)) return Status::invalid_argument("arf: too many features");
+  return std::make_unique<AdaptiveRandomForest>(config, context);
 }
 
 Vfdt AdaptiveRandomForest::new_tree() {
@@ -77,9 +81,7 @@ std::span<const double> AdaptiveRandomForest::fit(std::span<const double> x) con
 }
 
 void AdaptiveRandomForest::learn_one(std::span<const double> x, double y, double weight) {
-  const bool cls = task_ == Task::kClassification;
-  const bool bad_y = !std::isfinite(y) || (cls && (y < 0.0 || y >= static_cast<double>(n_classes_) || y != std::floor(y)));
-  if (bad_y || !(weight > 0.0) || !std::isfinite(weight) || x.empty() || (n_features_ > 0 && x.size() != n_features_)) {
+  if (!sample_admissible(x, y, weight, n_features_, task_, n_classes_)) {
     ++skipped_;
     return;
   }
@@ -87,6 +89,7 @@ void AdaptiveRandomForest::learn_one(std::span<const double> x, double y, double
     n_features_ = x.size();
     build_members();
   }
+  const bool cls = task_ == Task::kClassification;
   for (Member& m : members_) {
     const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
     const double kw = static_cast<double>(k) * weight;

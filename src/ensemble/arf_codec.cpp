@@ -1,27 +1,28 @@
 // AdaptiveRandomForest checkpoint. Layout (little-endian, ByteWriter):
-//   version u32 | config | task u8 | n_classes u64 | n_features u64 | seed u64 | rng u64
+//   version u32 (2) | settings by name (encode_config) | context (encode_context) | rng u64
 //   samples_seen, skipped, n_warnings, n_drifts u64 | n_members u64
 //   per member: tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
+// Version 1 held the settings as a fixed binary record and then task u8,
+// n_classes, n_features, seed u64; decode() still reads it.
 // decode() checks the member count against the config and every tree's shape
 // against the forest's, on top of each component's own checks.
 #include <cmath>
 #include <string>
 
+#include "irithyll/core/config_codec.hpp"
 #include "irithyll/ensemble/arf.hpp"
 
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatV1 = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 }
 
 void AdaptiveRandomForest::encode(ByteWriter& out) const {
   out.u32(kFormatVersion);
-  config_.encode(out);
-  out.u8(static_cast<std::uint8_t>(task_));
-  out.u64(n_classes_);
-  out.u64(n_features_);
-  out.u64(seed_);
+  encode_config(config_fields(), config_, out);
+  encode_context(LearnerContext{task_, n_classes_, n_features_, seed_}, out);
   out.u64(rng_.state());
   out.u64(samples_seen_);
   out.u64(skipped_);
@@ -42,13 +43,26 @@ void AdaptiveRandomForest::encode(ByteWriter& out) const {
 Status AdaptiveRandomForest::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("arf version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion) return Status::corruption("arf: unknown record version " + std::to_string(version));
+  if (version != kFormatV1 && version != kFormatVersion)
+    return Status::corruption("arf: unknown record version " + std::to_string(version));
   AdaptiveRandomForest f;
-  IRITHYLL_RETURN_IF_ERROR(f.config_.decode(in));
-  const std::uint8_t task = in.u8("task");
-  f.n_classes_ = in.u64("n_classes");
-  f.n_features_ = in.u64("n_features");
-  f.seed_ = in.u64("seed");
+  std::uint8_t task = 0;
+  if (version == kFormatV1) {
+    IRITHYLL_RETURN_IF_ERROR(f.config_.decode(in));
+    task = in.u8("task");
+    f.n_classes_ = in.u64("n_classes");
+    f.n_features_ = in.u64("n_features");
+    f.seed_ = in.u64("seed");
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, f.config_));
+    IRITHYLL_RETURN_IF_ERROR(f.config_.validate());
+    LearnerContext context;
+    IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+    task = static_cast<std::uint8_t>(context.task);
+    f.n_classes_ = context.n_classes;
+    f.n_features_ = context.n_features;
+    f.seed_ = context.seed;
+  }
   f.rng_.set_state(in.u64("rng"));
   f.samples_seen_ = in.u64("samples_seen");
   f.skipped_ = in.u64("skipped");

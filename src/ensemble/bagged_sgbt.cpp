@@ -47,10 +47,7 @@ void BaggedSGBT::reset() {
 }
 
 void BaggedSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  const bool cls = task_ == Task::kClassification;
-  const bool bad_y = !std::isfinite(y) || (cls && (y < 0.0 || y >= static_cast<double>(n_classes_) || y != std::floor(y)));
-  const std::size_t d = n_features();
-  if (bad_y || !(weight > 0.0) || !std::isfinite(weight) || x.empty() || (d > 0 && x.size() != d)) {
+  if (!sample_admissible(x, y, weight, n_features(), task_, n_classes_)) {
     ++skipped_;
     return;
   }

@@ -113,7 +113,9 @@ Interval DistributionalSGBT::predict_interval(std::span<const double> x, double 
 }
 
 void DistributionalSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight)) return;
+  // A wrong width is refused here too: the residual averages below would
+  // otherwise move on a prediction the location model refuses to make.
+  if (!sample_admissible(x, y, weight, n_features(), Task::kRegression, 0)) return;
   if (samples_seen_ >= kWarmup) {
     // A weight-w sample moves the averages like w unit samples would (a^w);
     // weight 1, the common case, keeps the plain factor.

@@ -161,8 +161,7 @@ void MoEDistributionalSGBT::test_shadow(Slot& s, double w, double nll_active, do
 }
 
 void MoEDistributionalSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || x.empty() ||
-      (gate_.n_features() > 0 && x.size() != gate_.n_features())) {
+  if (!sample_admissible(x, y, weight, gate_.n_features(), Task::kRegression, 0)) {
     ++skipped_;
     return;
   }

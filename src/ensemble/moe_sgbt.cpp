@@ -21,12 +21,6 @@ const std::vector<Row>& table() {
   return rows;
 }
 
-// Samples whose target or weight cannot be learned.
-bool bad_target(Task task, std::size_t n_classes, double y) {
-  if (!std::isfinite(y)) return true;
-  return task == Task::kClassification && (y < 0.0 || y >= static_cast<double>(n_classes) || y != std::floor(y));
-}
-
 }  // namespace
 
 std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields() { return table(); }
@@ -104,8 +98,7 @@ double MoESGBT::expert_loss(std::size_t k, std::span<const double> x, double y) 
 }
 
 void MoESGBT::learn_one(std::span<const double> x, double y, double weight) {
-  if (bad_target(task_, n_classes_, y) || !(weight > 0.0) || !std::isfinite(weight) || x.empty() ||
-      (gate_.n_features() > 0 && x.size() != gate_.n_features())) {
+  if (!sample_admissible(x, y, weight, gate_.n_features(), task_, n_classes_)) {
     ++skipped_;
     return;
   }

@@ -198,8 +198,7 @@ Interval QuantileSGBT::predict_interval(std::span<const double> x, double level)
 }
 
 void QuantileSGBT::learn_one(std::span<const double> x, double y, double weight) {
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight)) return;  // the members would skip it too
-  if (x.empty() || (n_features() > 0 && x.size() != n_features())) return;      // so would they a wrong width
+  if (!sample_admissible(x, y, weight, n_features(), Task::kRegression, 0)) return;  // the members would skip it too
   // During warm-up the buffer fixes the width, as the members would.
   if (!standardised_ && !warm_y_.empty() && x.size() * warm_y_.size() != warm_x_.size()) return;
   if (config_.calibrate && samples_seen_ > 0) {

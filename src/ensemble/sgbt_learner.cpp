@@ -50,9 +50,7 @@ void SGBTLearner::learn_one(std::span<const double> x, double y, double weight) 
     n_features_ = x.size();
     clean_x_.assign(n_features_, kNaN);
   }
-  const bool bad_label = task_ == Task::kClassification &&
-                         !(y >= 0.0 && y < static_cast<double>(n_classes_) && y == std::floor(y));
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || x.size() != n_features_ || bad_label) {
+  if (!sample_admissible(x, y, weight, n_features_, task_, n_classes_)) {
     ++skipped_;
     return;
   }

@@ -8,10 +8,10 @@
 
 namespace irithyll {
 
-Result<MultiPrequentialReport> run_prequential_multi(Learner& learner, Stream& stream,
-                                                     const PrequentialOptions& options,
-                                                     const MultiPredictionCallback& on_prediction,
-                                                     PrequentialObserver* progress) {
+Result<MultiPrequentialReport> run_prequential_multi_target(Learner& learner, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            const MultiPredictionCallback& on_prediction,
+                                                            PrequentialObserver* progress) {
   const Schema& schema = stream.schema();
   const std::size_t m = schema.n_targets();
   if (schema.task != Task::kRegression || learner.task() != Task::kRegression)

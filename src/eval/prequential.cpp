@@ -85,9 +85,9 @@ struct Lane {
 
 }  // namespace
 
-Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
-                                                            const PrequentialOptions& options,
-                                                            std::span<PrequentialObserver* const> observers) {
+Result<std::vector<PrequentialReport>> run_prequential_side_by_side(
+    std::span<Learner* const> learners, Stream& stream, const PrequentialOptions& options,
+    std::span<PrequentialObserver* const> observers) {
   const Schema& schema = stream.schema();
   if (learners.empty()) return Status::invalid_argument("prequential: no learner");
   if (!observers.empty() && observers.size() != learners.size())
@@ -234,9 +234,9 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
                                           PrequentialObserver* observer) {
   Learner* const one[] = {&learner};
   PrequentialObserver* const watch[] = {observer};
-  auto reports = run_prequential_many(one, stream, options,
-                                      observer != nullptr ? std::span<PrequentialObserver* const>(watch)
-                                                          : std::span<PrequentialObserver* const>());
+  const auto observers =
+      observer != nullptr ? std::span<PrequentialObserver* const>(watch) : std::span<PrequentialObserver* const>();
+  auto reports = run_prequential_side_by_side(one, stream, options, observers);
   if (!reports) return reports.status();
   return std::move((*reports)[0]);
 }

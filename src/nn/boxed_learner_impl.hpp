@@ -90,8 +90,7 @@ void BoxedLearner<Core, Config, kCopyable>::learn_one(std::span<const double> x,
   // otherwise advance its state on it, and a zero weight must change nothing.
   // A row of the wrong width is refused the same way, before it can move the
   // state (check_sample() says why).
-  const std::size_t d = core_->n_features();
-  if (!(weight > 0.0) || !std::isfinite(weight) || x.empty() || (d > 0 && x.size() != d)) return;
+  if (!weight_admissible(weight) || !width_admissible(x, core_->n_features())) return;
   core_->learn_one(x, y, weight);
 }
 template <class Core, class Config, bool kCopyable>

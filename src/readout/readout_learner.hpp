@@ -67,7 +67,7 @@ class RlsReadoutLearner : public Learner {
     if (x.size() != cfg_.n_features) return;
     self().advance(x, y, weight);
     ++n_seen_;
-    if (n_seen_ <= warmup() || !(weight > 0.0) || !std::isfinite(weight) || !std::isfinite(y)) return;
+    if (n_seen_ <= warmup() || !weight_admissible(weight) || !target_admissible(y, cfg_.task, cfg_.n_classes)) return;
     self().update_readout(y);
   }
 

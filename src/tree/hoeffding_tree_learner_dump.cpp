@@ -20,9 +20,9 @@ Result<TreeEnsembleView> HoeffdingTreeLearner::tree_ensemble() const {
   if (!tree_.has_value()) return Status::invalid_argument("hoeffding_tree: the model has seen no sample; no tree yet");
   TreeEnsembleView e;
   e.n_features = n_features_;
-  e.raw_scale = task_ == Task::kClassification ? "probability" : "value";
+  e.raw_scale = context_.task == Task::kClassification ? "probability" : "value";
   e.nonfinite_is_missing = false;
-  const std::size_t k = task_ == Task::kClassification ? n_classes_ : 1;
+  const std::size_t k = context_.task == Task::kClassification ? context_.n_classes : 1;
   e.bias.assign(k, 0.0);
   for (std::size_t c = 0; c < k; ++c) e.output_names.push_back(k > 1 ? "class " + std::to_string(c) : std::string());
   if (Status s = tree_->append_tree_views(e.trees, 1.0); !s) return s;

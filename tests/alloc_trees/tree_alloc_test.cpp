@@ -41,13 +41,13 @@ TEST(TreeAlloc, HoeffdingTreeSteadyStepsAllocateNothing) {
   for (NumericEstimator e : {NumericEstimator::kGaussian, NumericEstimator::kHistogram}) {
     HoeffdingTreeConfig c;
     c.numeric = e;
-    auto m = HoeffdingTreeLearner::make(c, Task::kClassification, 2, 4, 1).value();
+    auto m = HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 4, 1}).value();
     audit(*m, [](const HoeffdingTreeLearner& t) { return t.tree()->n_nodes(); }, 5000, 5000, 4000);
   }
 }
 
 TEST(TreeAlloc, ArfSteadyStepsAllocateNothing) {
-  auto m = AdaptiveRandomForest::make(ARFConfig{}, Task::kClassification, 2, 4, 1).value();
+  auto m = AdaptiveRandomForest::make(ARFConfig{}, {Task::kClassification, 2, 4, 1}).value();
   auto fingerprint = [](const AdaptiveRandomForest& f) {
     return f.n_nodes() * 1000003u + f.n_warnings() * 1009u + f.n_drifts();
   };

@@ -12,7 +12,7 @@ namespace {
 
 std::unique_ptr<AdaptiveRandomForest> make_arf(ARFConfig c = {}, Task task = Task::kClassification, std::size_t k = 2,
                                                std::uint64_t seed = 11) {
-  auto m = AdaptiveRandomForest::make(c, task, k, 0, seed);
+  auto m = AdaptiveRandomForest::make(c, {task, k, 0, seed});
   EXPECT_TRUE(m.is_ok()) << m.status().to_string();
   return std::move(m).value();
 }
@@ -157,7 +157,7 @@ TEST(ARF, HostileBytesGiveStatus) {
 TEST(ARF, SettingsAndGuards) {
   ARFConfig c;
   c.lambda = 0.0;
-  auto m = AdaptiveRandomForest::make(c, Task::kClassification, 2, 0, 1);
+  auto m = AdaptiveRandomForest::make(c, {Task::kClassification, 2, 0, 1});
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("lambda"), std::string::npos);
   EXPECT_EQ(ARFConfig{}.subspace(6), 3u);  // round(sqrt(6)) + 1

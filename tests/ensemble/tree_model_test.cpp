@@ -64,7 +64,7 @@ void check_dumps(const TreeModel& m, NodesOf nodes) {
 TEST(TreeModel, HoeffdingTreeClassifierDumpsItsTreeWithNames) {
   HoeffdingTreeConfig c;
   c.grace_period = 50;
-  auto ht = HoeffdingTreeLearner::make(c, Task::kClassification, 2, 3, 1).value();
+  auto ht = HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 3, 1}).value();
   EXPECT_EQ(ht->n_dump_trees(), 1u);
   train_step_stream(*ht, false);
   ASSERT_GT(ht->tree()->n_nodes(), 1u);
@@ -79,7 +79,7 @@ TEST(TreeModel, HoeffdingTreeClassifierDumpsItsTreeWithNames) {
 TEST(TreeModel, HoeffdingRegressionTreeShowsLeafMeans) {
   HoeffdingTreeConfig c;
   c.grace_period = 50;
-  auto ht = HoeffdingTreeLearner::make(c, Task::kRegression, 0, 3, 1).value();
+  auto ht = HoeffdingTreeLearner::make(c, {Task::kRegression, 0, 3, 1}).value();
   train_step_stream(*ht, true);
   ASSERT_GT(ht->tree()->n_nodes(), 1u);
   check_dumps(*ht, [&](std::size_t) { return ht->tree()->n_nodes(); });
@@ -91,7 +91,7 @@ TEST(TreeModel, HoeffdingRegressionTreeShowsLeafMeans) {
 TEST(TreeModel, ForestDumpsEveryMember) {
   ARFConfig c;
   c.n_trees = 3;
-  auto arf = AdaptiveRandomForest::make(c, Task::kClassification, 2, 3, 2).value();
+  auto arf = AdaptiveRandomForest::make(c, {Task::kClassification, 2, 3, 2}).value();
   train_step_stream(*arf, false);
   EXPECT_EQ(arf->n_dump_trees(), 3u);
   EXPECT_EQ(arf->tree_label(2), "member 2");

@@ -30,7 +30,7 @@ TEST_P(Codec, ResumeIsBitIdentical) {
   std::size_t k = 2;
   if (GetParam() == 1) c.numeric = NumericEstimator::kHistogram;
   if (GetParam() == 2) task = Task::kRegression, k = 0, c.leaf_model = LeafModel::kLinear;
-  auto a = HoeffdingTreeLearner::make(c, task, k, 0, 5).value();
+  auto a = HoeffdingTreeLearner::make(c, {task, k, 0, 5}).value();
   test::LineStream s;
   train(*a, s, 4000);
   const auto bytes = encoded(*a);
@@ -56,7 +56,7 @@ INSTANTIATE_TEST_SUITE_P(HoeffdingTreeLearner, Codec, ::testing::Values(0, 1, 2)
 // Readers never trust bytes: every truncation and many corruptions give a
 // Status or a model that still predicts; never a crash or a hang.
 TEST(HoeffdingTreeLearnerCodec, HostileBytesGiveStatus) {
-  auto a = HoeffdingTreeLearner::make({}, Task::kClassification, 2, 0, 5).value();
+  auto a = HoeffdingTreeLearner::make({}, {Task::kClassification, 2, 0, 5}).value();
   test::LineStream s;
   train(*a, s, 3000);
   const auto bytes = encoded(*a);

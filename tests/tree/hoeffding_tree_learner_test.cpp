@@ -13,7 +13,7 @@ namespace {
 
 std::unique_ptr<HoeffdingTreeLearner> make_ht(HoeffdingTreeConfig c = {}, Task task = Task::kClassification,
                                               std::size_t k = 2, std::size_t d = 0, std::uint64_t seed = 1) {
-  auto m = HoeffdingTreeLearner::make(c, task, k, d, seed);
+  auto m = HoeffdingTreeLearner::make(c, {task, k, d, seed});
   EXPECT_TRUE(m.is_ok()) << m.status().to_string();
   return std::move(*m);
 }
@@ -155,18 +155,18 @@ TEST(HoeffdingTreeLearner, DeterministicAndResetRestarts) {
 TEST(HoeffdingTreeLearner, BadSettingsNameTheParameter) {
   HoeffdingTreeConfig c;
   c.delta = 0.0;
-  auto m = HoeffdingTreeLearner::make(c, Task::kClassification, 2, 0, 1);
+  auto m = HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 0, 1});
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("delta"), std::string::npos) << m.status().message();
   c = {};
   c.n_bins = 7;
-  m = HoeffdingTreeLearner::make(c, Task::kClassification, 2, 0, 1);
+  m = HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 0, 1});
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("n-bins"), std::string::npos);
   c = {};
   c.leaf_model = LeafModel::kLinear;
-  EXPECT_FALSE(HoeffdingTreeLearner::make(c, Task::kClassification, 2, 0, 1).is_ok());
-  EXPECT_FALSE(HoeffdingTreeLearner::make({}, Task::kClassification, 1, 0, 1).is_ok());
+  EXPECT_FALSE(HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 0, 1}).is_ok());
+  EXPECT_FALSE(HoeffdingTreeLearner::make({}, {Task::kClassification, 1, 0, 1}).is_ok());
   HoeffdingTreeConfig d;
   EXPECT_FALSE(apply_settings<HoeffdingTreeConfig>("hoeffding_tree", hoeffding_tree_config_fields(),
                                                    ModelSettings{{"tie-threshold", "2"}}, d)

@@ -39,7 +39,7 @@ std::unique_ptr<HoeffdingTreeLearner> make(bool nominal, const char* leaf = "mc"
     }
   }
   c.max_depth = 2;
-  auto m = HoeffdingTreeLearner::make(c, Task::kClassification, 2, 2, 7);
+  auto m = HoeffdingTreeLearner::make(c, {Task::kClassification, 2, 2, 7});
   EXPECT_TRUE(m.is_ok());
   return std::move(*m);
 }
@@ -146,7 +146,7 @@ TEST(VfdtNominal, RegressionSplitsByValue) {
   HoeffdingTreeConfig c;
   c.categorical = {0};
   c.max_depth = 1;
-  auto m = HoeffdingTreeLearner::make(c, Task::kRegression, 0, 2, 3).value();
+  auto m = HoeffdingTreeLearner::make(c, {Task::kRegression, 0, 2, 3}).value();
   Xorshift64 rng(8);
   const double level[5] = {3.0, -1.0, 7.0, 0.0, 3.5};
   for (int i = 0; i < 5000; ++i) {

@@ -124,7 +124,7 @@ int run_compare(std::span<char* const> argv) {
   options.rolling_window = static_cast<std::size_t>(*window);
   options.curve_every = *every;
   options.progress_every = 0;
-  auto reports = run_prequential_many(learners, *stream, options, observers);
+  auto reports = run_prequential_side_by_side(learners, *stream, options, observers);
   if (!reports) return fail(reports.status().with_context(source));
   report_skipped_rows(*stream);
 

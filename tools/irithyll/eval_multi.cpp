@@ -33,7 +33,7 @@ int run_multi_target_eval(const ArgParser& args, Learner& learner, Stream& strea
       write_failed = write_failed || !predictions;
     };
   }
-  auto report = run_prequential_multi(learner, stream, options, on_prediction, progress);
+  auto report = run_prequential_multi_target(learner, stream, options, on_prediction, progress);
   if (!report) {
     Status st = report.status();
     if (const auto* table = dynamic_cast<const TableStream*>(&stream);

@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -41,15 +42,17 @@ namespace irithyll {
 
 class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
  public:
+  using Config = ARFConfig;
+  static constexpr std::string_view kName = "arf";
+  static std::span<const ConfigField<Config>> config_fields() { return arf_config_fields(); }
+
   // Blank classification instance (default config), e.g. to decode() into.
   AdaptiveRandomForest();
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
-  AdaptiveRandomForest(const ARFConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
-                       std::uint64_t seed);
-  static Result<std::unique_ptr<AdaptiveRandomForest>> make(const ARFConfig& config, Task task, std::size_t n_classes,
-                                                            std::size_t n_features, std::uint64_t seed);
+  AdaptiveRandomForest(const Config& config, const LearnerContext& context);
+  static Result<std::unique_ptr<AdaptiveRandomForest>> make(const Config& config, const LearnerContext& context);
 
-  std::string_view name() const override { return "arf"; }
+  std::string_view name() const override { return kName; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
   std::size_t n_features() const override { return n_features_; }
@@ -65,7 +68,7 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
-  const ARFConfig& config() const { return config_; }
+  const Config& config() const { return config_; }
   // TreeModel: the members' live trees, in member order
   // (background trees are not shown).
   std::size_t n_dump_trees() const override;

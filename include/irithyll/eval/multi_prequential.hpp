@@ -43,10 +43,10 @@ using MultiPredictionCallback =
 
 // Errors: the learner's outputs or task disagree with the stream; stream
 // errors; an infinite target; a missing one under UnlabelledPolicy::kError.
-Result<MultiPrequentialReport> run_prequential_multi(Learner& learner, Stream& stream,
-                                                     const PrequentialOptions& options,
-                                                     const MultiPredictionCallback& on_prediction = {},
-                                                     PrequentialObserver* progress = nullptr);
+Result<MultiPrequentialReport> run_prequential_multi_target(Learner& learner, Stream& stream,
+                                                            const PrequentialOptions& options,
+                                                            const MultiPredictionCallback& on_prediction = {},
+                                                            PrequentialObserver* progress = nullptr);
 
 // {"learner":..., "samples":..., "targets":[{"target":"a","mae":..,"rmse":..,"r2":..},...], ...}
 std::string multi_report_to_json(const MultiPrequentialReport& report);

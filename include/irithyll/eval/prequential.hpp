@@ -122,8 +122,8 @@ Result<PrequentialReport> run_prequential(Learner& learner, Stream& stream, cons
 // per learner (may be nullptr). With more than one learner, seconds and
 // samples_per_second count only the time spent inside each learner, so the
 // figures compare models rather than the shared reading.
-Result<std::vector<PrequentialReport>> run_prequential_many(std::span<Learner* const> learners, Stream& stream,
-                                                            const PrequentialOptions& options,
-                                                            std::span<PrequentialObserver* const> observers = {});
+Result<std::vector<PrequentialReport>> run_prequential_side_by_side(
+    std::span<Learner* const> learners, Stream& stream, const PrequentialOptions& options,
+    std::span<PrequentialObserver* const> observers = {});
 
 }  // namespace irithyll

@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "irithyll/learner.hpp"
@@ -29,18 +30,19 @@ namespace irithyll {
 
 class HoeffdingTreeLearner final : public Learner, public VfdtTreeModel {
  public:
+  using Config = HoeffdingTreeConfig;
+  static constexpr std::string_view kName = "hoeffding_tree";
+  static std::span<const ConfigField<Config>> config_fields() { return hoeffding_tree_config_fields(); }
+
   // Blank classification instance (default config), e.g. to decode() into.
   HoeffdingTreeLearner();
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
-  HoeffdingTreeLearner(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
-                       std::uint64_t seed);
-  static Result<std::unique_ptr<HoeffdingTreeLearner>> make(const HoeffdingTreeConfig& config, Task task,
-                                                            std::size_t n_classes, std::size_t n_features,
-                                                            std::uint64_t seed);
+  HoeffdingTreeLearner(const Config& config, const LearnerContext& context);
+  static Result<std::unique_ptr<HoeffdingTreeLearner>> make(const Config& config, const LearnerContext& context);
 
-  std::string_view name() const override { return "hoeffding_tree"; }
-  Task task() const override { return task_; }
-  std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
+  std::string_view name() const override { return kName; }
+  Task task() const override { return context_.task; }
+  std::size_t n_classes() const override { return context_.task == Task::kClassification ? context_.n_classes : 0; }
   std::size_t n_features() const override { return n_features_; }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
@@ -54,7 +56,7 @@ class HoeffdingTreeLearner final : public Learner, public VfdtTreeModel {
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
-  const HoeffdingTreeConfig& config() const { return config_; }
+  const Config& config() const { return config_; }
   // TreeModel: its one tree (none before the feature count is known).
   std::size_t n_dump_trees() const override;
   std::string tree_label(std::size_t i) const override;
@@ -67,11 +69,13 @@ class HoeffdingTreeLearner final : public Learner, public VfdtTreeModel {
   std::size_t vfdt_n_features() const override { return n_features_; }
   std::span<const double> fit(std::span<const double> x) const;  // pads a short vector with NaN
 
+  Status decode_v1(ByteReader& in);  // records written before the settings were saved by name
+
   HoeffdingTreeConfig config_{};
-  Task task_ = Task::kClassification;
-  std::size_t n_classes_ = 2;
+  // Task, classes, seed; its n_features is the one asked for (0 = from the
+  // first sample), n_features_ the one in use.
+  LearnerContext context_{Task::kClassification, 2, 0, 0};
   std::size_t n_features_ = 0;
-  std::uint64_t seed_ = 0;
   std::optional<Vfdt> tree_;
   std::uint64_t samples_seen_ = 0;
   std::uint64_t skipped_ = 0;

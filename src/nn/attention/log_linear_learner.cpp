@@ -94,20 +94,18 @@ bool LogLinearCore::try_build(std::size_t n_features) {
 void LogLinearCore::advance(std::span<const double> x, double y, double weight) {
   input(x);
   std::span<double> o(features_.data() + cfg_.n_features, cfg_.layer.d_value);
-  const bool good = std::isfinite(y) && weight > 0.0 && std::isfinite(weight);
-  bool target_ok = good;
+  const bool good = weight_admissible(weight) && target_admissible(y, cfg_.task, cfg_.n_classes);
   if (good && cfg_.task == Task::kRegression) {
     const double sd = std::sqrt(y_stats_.variance(0) + 1e-12);
     const double ys = y_stats_.count(0) < 2 ? 0.0 : (y - y_stats_.mean(0)) / sd;
     std::fill(target_.begin(), target_.end(), std::tanh(0.5 * ys));
   } else if (good) {
-    target_ok = y >= 0.0 && y < static_cast<double>(cfg_.n_classes);
-    const auto cls = target_ok ? static_cast<std::size_t>(y) : 0;
+    const auto cls = static_cast<std::size_t>(y);
     for (std::size_t c = 0; c < target_.size(); ++c) target_[c] = c % cfg_.n_classes == cls ? 0.5 : -0.5;
   }
-  if (target_ok && guard_) {
+  if (good && guard_) {
     train_guarded(o);
-  } else if (target_ok) {
+  } else if (good) {
     layer_.train_one(u_, target_, o);
   } else {
     layer_.forward(u_, o);

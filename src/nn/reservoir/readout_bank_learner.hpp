@@ -43,7 +43,7 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
     if (!self().prepare(x)) return;
     self().commit();
     ++this->n_seen_;
-    if (!self().readout_ready() || !(weight > 0.0) || !std::isfinite(weight)) return;
+    if (!self().readout_ready() || !weight_admissible(weight)) return;
     readout_.update(feat_, y);
   }
 

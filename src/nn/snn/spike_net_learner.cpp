@@ -66,9 +66,7 @@ void SpikeNetCore::learn_one(std::span<const double> x, double y, double weight)
   }
   if (!convert(x)) return;
   ++n_seen_;
-  const bool valid_class = config_.task == Task::kRegression ||
-                           (y >= 0.0 && y < static_cast<double>(config_.n_classes));
-  if (!std::isfinite(y) || !(weight > 0.0) || !std::isfinite(weight) || !valid_class) {
+  if (!weight_admissible(weight) || !target_admissible(y, config_.task, config_.n_classes)) {
     net_.forward(xq_);
     return;
   }
