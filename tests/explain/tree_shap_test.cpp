@@ -255,7 +255,7 @@ TEST(TreeShap, HoeffdingTreeClassificationWithNominalMultiway) {
   config.leaf_model = LeafModel::kMajority;
   config.grace_period = 50;
   config.categorical = {5};
-  HoeffdingTreeLearner model(config, Task::kClassification, 2, 6, 1);
+  HoeffdingTreeLearner model(config, {Task::kClassification, 2, 6, 1});
   Xorshift64 rng(3);
   double y = 0.0;
   for (int i = 0; i < 5000; ++i) {
@@ -283,7 +283,7 @@ TEST(TreeShap, ArfRegressionIsTheMembersAverage) {
   ARFConfig config;
   config.n_trees = 4;
   config.tree.grace_period = 50;
-  AdaptiveRandomForest model(config, Task::kRegression, 0, 6, 11);
+  AdaptiveRandomForest model(config, {Task::kRegression, 0, 6, 11});
   Xorshift64 rng(13);
   double y = 0.0;
   for (int i = 0; i < 3000; ++i) {
@@ -306,7 +306,7 @@ TEST(TreeShap, ArfClassificationMatchesWeightedVote) {
   config.n_trees = 3;
   config.tree.grace_period = 50;
   config.tree.leaf_model = LeafModel::kMajority;
-  AdaptiveRandomForest model(config, Task::kClassification, 2, 6, 17);
+  AdaptiveRandomForest model(config, {Task::kClassification, 2, 6, 17});
   Xorshift64 rng(19);
   double y = 0.0;
   for (int i = 0; i < 2000; ++i) {
@@ -374,7 +374,7 @@ TEST(TreeShap, ErrorsNameTheModel) {
   ASSERT_FALSE(none.is_ok());
   EXPECT_NE(none.status().message().find("'constant' has no trees"), std::string::npos) << none.status().message();
 
-  HoeffdingTreeLearner untrained(HoeffdingTreeConfig{}, Task::kRegression, 0, 0, 1);
+  HoeffdingTreeLearner untrained(HoeffdingTreeConfig{}, {Task::kRegression, 0, 0, 1});
   auto empty = TreeExplainer::make(untrained);
   ASSERT_FALSE(empty.is_ok());
   EXPECT_NE(empty.status().message().find("hoeffding_tree"), std::string::npos);
