@@ -136,6 +136,7 @@ int run_drift(std::span<char* const> argv) {
   auto opened = open_csv_stream(args.get("data"), options);
   if (!opened) return fail_data(opened.status());
   Stream& stream = **opened;
+  report_column_notes(stream);
   std::vector<double> x(stream.schema().n_features());
   double y = 0.0;
   bool in_episode = false;

@@ -98,6 +98,7 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
     seed_known_categories(*options, stored);
     auto opened = open_csv_stream(args.get("data"), *options);
     if (!opened) return opened.status();
+    report_column_notes(**opened);
     return std::unique_ptr<Stream>(std::move(opened).value());
   }
   if (args.given("target")) return Status::invalid_argument("--target applies to --data files only");
