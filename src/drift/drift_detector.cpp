@@ -122,6 +122,11 @@ DriftConfig default_drift_config(DriftKind kind) {
   DriftConfig c;
   c.kind = kind;
   if (kind == DriftKind::kAdwin) c.delta = kAdwinDefaultDelta;
+  if (kind == DriftKind::kHddmW) {
+    c.drift_confidence = kHddmWDefaultDriftConfidence;
+    c.warning_confidence = kHddmWDefaultWarningConfidence;
+    c.ewma_lambda = kHddmWDefaultLambda;
+  }
   return c;
 }
 
