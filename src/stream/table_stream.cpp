@@ -634,6 +634,8 @@ void TableStreamImpl::infer_number_formats() {
                          detail::describe_number_format(other) + ")");
       continue;
     }
+    // A plain column with one text cell: its error comes when the row is read.
+    if (detail::describe_number_format(format).empty()) continue;
     notes_.push_back(name_ + ":" + std::to_string(bad_line) + ": " + column_label(c) + ": " + std::to_string(values - bad) +
                      " of its " + std::to_string(values) + " values in the look-ahead are numbers (" +
                      detail::describe_number_format(format) + ") but " + quoted(first_bad) +

@@ -96,5 +96,18 @@ TEST(NumberFormatCli, IdLikeColumnsAreFlaggedBeforeTheRun) {
   EXPECT_NE(r.err.find("warning: target 'ts' holds increasing unique integers"), std::string::npos) << r.err;
 }
 
+// eval --json says what the result came from: version, data, model with
+// every setting (defaults included), seed and the row window.
+TEST(NumberFormatCli, EvalJsonRecordsItsProvenance) {
+  const std::string path = write_temp_file("numbers_provenance.csv", tables(300).plain);
+  const auto r = run_cli("eval --quiet --json --data " + path + " --model hoeffding_tree --seed 9 --skip 5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"provenance\":{\"irithyll_version\":\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"data\":\"" + path + "\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"model\":\"hoeffding_tree\",\"settings\":{"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"grace-period\":"), std::string::npos) << r.out;  // a default, not given
+  EXPECT_NE(r.out.find("\"seed\":9,\"skip\":5}"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace irithyll::testing

@@ -15,6 +15,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "provenance.hpp"
 #include "diagnostics_report.hpp"
 #include "eval_anomaly.hpp"
 #include "eval_multi.hpp"
@@ -388,6 +389,14 @@ int run_eval(std::span<char* const> argv) {
       if (const std::string diag = diagnostics_json(*learner); !diag.empty()) json += ",\"diagnostics\":" + diag;
       if (const auto* facts = dynamic_cast<const ModelReport*>(learner.get()); facts != nullptr)
         if (const std::string r = facts->report_json(); !r.empty()) json += ",\"model_report\":" + r;
+      Provenance from;
+      from.data = source;
+      from.data_is_file = args.given("data");
+      from.loaded = args.given("load") ? args.get("load") : std::string();
+      from.seed = *seed;
+      from.skip = *skip;
+      from.max_samples = max_samples;
+      json += provenance_json_member(from, *learner);
       json += "}";
     }
     std::printf("%s\n", json.c_str());
