@@ -5,7 +5,9 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+// Version 2 adds the confirmation window; version 1 records decode with an
+// empty window (it refills within kConfirmWindow values).
+constexpr std::uint8_t kFormatVersion = 2;
 constexpr double kMinEachOutcome = 30.0;  // n p >= 30 and n (1 - p) >= 30 before a minimum is kept
 }
 
@@ -41,6 +43,19 @@ DriftSignal Ddm::update(double value) noexcept {
   const double d = value - shift_;
   s1_ += d;
   s2_ += d * d;
+  // The window: replace the oldest value. The sum is recomputed once per lap
+  // so rounding cannot accumulate on continuous values.
+  if (w_count_ == kConfirmWindow) w_sum_ -= window_[w_head_];
+  else ++w_count_;
+  window_[w_head_] = d;
+  w_sum_ += d;
+  if (++w_head_ == kConfirmWindow) {
+    w_head_ = 0;
+    if (w_count_ == kConfirmWindow) {
+      w_sum_ = 0.0;
+      for (const double w : window_) w_sum_ += w;
+    }
+  }
   if (count_ <= min_instances_) return DriftSignal::kStable;  // silent for the first min_instances
 
   // The tests below compare squares (v = s^2) so that the hot path has one
@@ -69,17 +84,28 @@ DriftSignal Ddm::update(double value) noexcept {
     has_min_ = true;
   }
   if (!has_min_) return DriftSignal::kStable;
-  if (at_or_above(p_min_ + drift_level_ * s_min_)) {
-    restart();
-    return DriftSignal::kDrift;
+  if (!at_or_above(p_min_ + warning_level_ * s_min_)) return DriftSignal::kStable;
+  if (w_count_ == kConfirmWindow) {
+    // Confirm: the window's mean against p, in standard errors of a mean of
+    // kConfirmWindow values (one value's variance: v * n).
+    const double z = kConfirmZ * drift_level_ / 3.0;
+    const double gap = w_sum_ / static_cast<double>(kConfirmWindow) - (mean - shift_);
+    const double var_one = std::max(v * n, 1e-12);
+    if (gap > 0.0 && gap * gap >= z * z * var_one / static_cast<double>(kConfirmWindow)) {
+      restart();
+      return DriftSignal::kDrift;
+    }
   }
-  return at_or_above(p_min_ + warning_level_ * s_min_) ? DriftSignal::kWarning : DriftSignal::kStable;
+  return DriftSignal::kWarning;
 }
 
 void Ddm::restart() noexcept {
   has_min_ = false;
   count_ = 0;
   shift_ = s1_ = s2_ = p_min_ = s_min_ = 0.0;
+  w_count_ = w_head_ = 0;
+  w_sum_ = 0.0;
+  window_.fill(0.0);
 }
 
 void Ddm::reset() noexcept { *this = Ddm(warning_level_, drift_level_, min_instances_); }
@@ -103,11 +129,15 @@ void Ddm::encode(ByteWriter& out) const {
   out.f64(s2_);
   out.f64(p_min_);
   out.f64(s_min_);
+  out.u32(w_count_);
+  out.u32(w_head_);
+  out.f64(w_sum_);
+  for (std::uint32_t i = 0; i < w_count_; ++i) out.f64(window_[(w_head_ + kConfirmWindow - w_count_ + i) % kConfirmWindow]);
 }
 
 Status Ddm::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("ddm version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported ddm version " + std::to_string(version));
+  if (in.ok() && version != kFormatVersion && version != 1) in.fail("unsupported ddm version " + std::to_string(version));
   const double warning_level = in.f64("warning_level");
   const double drift_level = in.f64("drift_level");
   const std::uint32_t min_instances = in.u32("min_instances");
@@ -120,6 +150,21 @@ Status Ddm::decode(ByteReader& in) {
   d.s2_ = in.f64("s2");
   d.p_min_ = in.f64("p_min");
   d.s_min_ = in.f64("s_min");
+  if (version >= 2) {
+    const std::uint32_t w_count = in.u32("ddm window count");
+    const std::uint32_t w_head = in.u32("ddm window head");
+    d.w_sum_ = in.f64("ddm window sum");
+    in.expect(w_count <= kConfirmWindow && w_head < kConfirmWindow && w_count <= d.count_ && std::isfinite(d.w_sum_),
+              "ddm window");
+    if (!in.ok()) return in.status();
+    d.w_count_ = w_count;
+    d.w_head_ = w_head;
+    for (std::uint32_t i = 0; i < w_count && in.ok(); ++i) {
+      const double w = in.f64("ddm window value");
+      in.expect(std::isfinite(w), "ddm window value");
+      d.window_[(w_head + kConfirmWindow - w_count + i) % kConfirmWindow] = w;
+    }
+  }
   if (!in.ok()) return in.status();
   in.expect(std::isfinite(warning_level) && warning_level > 0.0 && std::isfinite(drift_level) &&
                 drift_level > warning_level && min_instances > 0,

@@ -118,10 +118,31 @@ const KindRow* find_row(DriftKind kind) {
 
 }  // namespace
 
+namespace {
+// KSWIN's defaults (River: window 100, 30 tested values, alpha 0.005) run one
+// KS test per row at alpha 0.005, so a stationary N(0, 1) stream alarms
+// about every 200 rows (a drift before a change at row 5000 on every
+// stream). Window 300, 100 tested values, alpha 1e-5: 3% of streams, and a
+// mean shift of one sd is still found within 300 rows (mean delay 68).
+constexpr std::uint32_t kKswinDefaultWindow = 300;
+constexpr std::uint32_t kKswinDefaultStatSize = 100;
+constexpr double kKswinDefaultAlpha = 1e-5;
+}  // namespace
+
 DriftConfig default_drift_config(DriftKind kind) {
   DriftConfig c;
   c.kind = kind;
   if (kind == DriftKind::kAdwin) c.delta = kAdwinDefaultDelta;
+  if (kind == DriftKind::kHddmW) {
+    c.drift_confidence = kHddmWDefaultDriftConfidence;
+    c.warning_confidence = kHddmWDefaultWarningConfidence;
+    c.ewma_lambda = kHddmWDefaultLambda;
+  }
+  if (kind == DriftKind::kKswin) {
+    c.window_size = kKswinDefaultWindow;
+    c.stat_size = kKswinDefaultStatSize;
+    c.alpha = kKswinDefaultAlpha;
+  }
   return c;
 }
 

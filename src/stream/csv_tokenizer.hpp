@@ -68,6 +68,7 @@ class CsvTokenizer {
 
   // Field separator for next() (default ',').
   void set_separator(char sep) { sep_ = sep; }
+  char separator() const { return sep_; }
   // The first physical line (after a byte-order mark), without consuming it,
   // as far as the buffer holds it: for guessing the separator.
   std::string_view peek_first_line();

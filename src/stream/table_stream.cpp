@@ -11,6 +11,7 @@
 #include "csv_tokenizer.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "jsonl_object.hpp"
+#include "number_format.hpp"
 
 namespace irithyll {
 namespace {
@@ -20,6 +21,8 @@ constexpr std::size_t kMaxInferredClasses = 32;
 // More distinct target values than this fraction of the look-ahead rows (and
 // more than max_classes) is an id-like column, not a class label.
 constexpr double kDistinctFraction = 0.5;
+// Rows held to infer number formats when the task, classes and keys are given.
+constexpr std::uint64_t kFormatLookaheadRows = 100;
 
 enum class CellKind { kMissing, kNumber, kText };
 
@@ -54,6 +57,16 @@ Cell parse_cell(std::string_view s) {
   return {CellKind::kNumber, v};
 }
 
+// A cell of a column whose numbers carry decorations (decimal comma,
+// thousands separators, '%', currency): parsed under the column's format.
+Cell parse_cell(std::string_view s, const detail::NumberFormat& format) {
+  if (format.plain()) return parse_cell(s);
+  if (s.empty()) return {CellKind::kMissing, kNaN};
+  double v = 0.0;
+  if (detail::parse_number(s, format, v)) return std::isfinite(v) ? Cell{CellKind::kNumber, v} : Cell{CellKind::kMissing, kNaN};
+  return {is_missing_token(s) ? CellKind::kMissing : CellKind::kText, kNaN};
+}
+
 std::string quoted(std::string_view s) {
   constexpr std::size_t kShown = 60;
   std::string out = "'";
@@ -80,6 +93,7 @@ class TableStreamImpl final : public TableStream {
   std::optional<double> fraction_read() const override { return tok_.fraction_read(); }
   std::uint64_t skipped_rows() const override { return skipped_; }
   const std::vector<std::string>& skipped_examples() const override { return skipped_first_; }
+  const std::vector<std::string>& column_notes() const override { return notes_; }
 
  private:
   enum class ColumnKind : std::uint8_t { kUnknown, kNumeric, kCategorical };
@@ -125,6 +139,28 @@ class TableStreamImpl final : public TableStream {
   Status choose_columns();
   Status infer_target();
   void settle_feature_kinds();  // after the look-ahead: fills schema_.categorical_features
+  // After the look-ahead: each numeric-looking column's number format
+  // (decimal comma, thousands separators, '%', currency), with a note for
+  // every column read other than plainly.
+  void infer_number_formats();
+  // After settle_feature_kinds: notes on columns that look like ids or free
+  // text (near-distinct categories, increasing unique integers).
+  void note_suspicious_columns();
+  // The look-ahead's non-missing cells of column c, in row order (with their lines).
+  template <typename Fn>
+  void for_held_cells(std::size_t c, Fn&& fn) const {
+    for (const HeldRow& r : held_rows_)
+      for (std::size_t k = r.first; k < r.first + r.count; ++k)
+        if (held_cells_[k].column == c)
+          fn(std::string_view(held_text_).substr(held_cells_[k].begin, held_cells_[k].size), r.line);
+  }
+  std::string column_label(std::size_t c) const {
+    return (c == target_col_ || std::find(extra_target_cols_.begin(), extra_target_cols_.end(), c) !=
+                                    extra_target_cols_.end()
+                ? "target "
+                : "column ") +
+           quoted(header_[c]);
+  }
   Status check_width(std::size_t found) const;
   bool deliver(std::span<double> x, double& y);
   // The code of category `text` of feature f (column c); a new value gets
@@ -161,6 +197,8 @@ class TableStreamImpl final : public TableStream {
   std::vector<double> extra_y_;                 // their values in the last delivered row
   std::vector<std::size_t> feature_cols_;
   std::vector<ColumnKind> kinds_;                                       // per column
+  std::vector<detail::NumberFormat> formats_;                           // per column
+  std::vector<std::string> notes_;                                      // the per-column report
   std::vector<std::map<std::string, double, std::less<>>> categories_;  // per column
   bool numeric_classes_ = false;
   std::map<double, double> class_of_number_;
@@ -296,9 +334,12 @@ Status TableStreamImpl::hold_lookahead() {
                                         : !options_.task.has_value() ||
                     (*options_.task == Task::kClassification && options_.classes.empty()) ||
                     (jsonl() && (options_.features.empty() || header_.empty()));
-  // At least one row even when nothing needs inferring: an input with no data
-  // rows is an error at open, not a silent empty run.
-  const std::uint64_t limit = need ? std::max<std::uint64_t>(options_.lookahead_rows, 1) : 1;
+  // When nothing else needs inferring, still enough rows to settle each
+  // column's number format (decimal mark, thousands separators, '%',
+  // currency); at least one row in any case: an input with no data rows is
+  // an error at open, not a silent empty run.
+  const std::uint64_t wanted = std::max<std::uint64_t>(options_.lookahead_rows, 1);
+  const std::uint64_t limit = need ? wanted : std::min(wanted, kFormatLookaheadRows);
   while (held_rows_.size() < limit && held_text_.size() < kMaxLookaheadBytes) {
     // On a live source (a pipe, `tail -f`) the look-ahead ends, once it holds
     // a row, when no byte arrives for kLiveLookaheadIdleMs: a slow stream
@@ -451,7 +492,7 @@ Status TableStreamImpl::infer_target() {
     for (std::size_t k = r.first; k < r.first + r.count; ++k)
       if (held_cells_[k].column == target_col_)
         label = std::string_view(held_text_).substr(held_cells_[k].begin, held_cells_[k].size);
-    const Cell cell = parse_cell(label);
+    const Cell cell = parse_cell(label, formats_[target_col_]);
     if (cell.kind == CellKind::kMissing) {
       if (options_.allow_missing_target) continue;
       return Status::invalid_argument(where(r.line, target_col_) + "missing target value " + quoted(label) +
@@ -508,8 +549,10 @@ Status TableStreamImpl::open() {
   IRITHYLL_RETURN_IF_ERROR(read_header());
   IRITHYLL_RETURN_IF_ERROR(hold_lookahead());
   IRITHYLL_RETURN_IF_ERROR(choose_columns());
+  infer_number_formats();
   IRITHYLL_RETURN_IF_ERROR(infer_target());
   settle_feature_kinds();
+  note_suspicious_columns();
   return Status::ok();
 }
 
@@ -524,7 +567,7 @@ void TableStreamImpl::settle_feature_kinds() {
     for (std::size_t i = r.first; i < r.first + r.count; ++i) {
       const HeldCell& cell = held_cells_[i];
       if (cell.column >= header_.size() || !is_feature[cell.column] || kinds_[cell.column] != ColumnKind::kUnknown) continue;
-      const Cell parsed = parse_cell(std::string_view(held_text_).substr(cell.begin, cell.size));
+      const Cell parsed = parse_cell(std::string_view(held_text_).substr(cell.begin, cell.size), formats_[cell.column]);
       if (parsed.kind != CellKind::kMissing)
         kinds_[cell.column] = parsed.kind == CellKind::kNumber ? ColumnKind::kNumeric : ColumnKind::kCategorical;
     }
@@ -534,6 +577,124 @@ void TableStreamImpl::settle_feature_kinds() {
     if (kinds_[feature_cols_[f]] == ColumnKind::kCategorical) schema_.categorical_features.push_back(f);
 }
 
+void TableStreamImpl::infer_number_formats() {
+  formats_.assign(header_.size(), detail::NumberFormat{});
+  const char separator = jsonl() ? 0 : tok_.separator();
+  for (std::size_t c = 0; c < header_.size(); ++c) {
+    const bool target = c == target_col_ || std::find(extra_target_cols_.begin(), extra_target_cols_.end(), c) !=
+                                                extra_target_cols_.end();
+    const bool feature = std::find(feature_cols_.begin(), feature_cols_.end(), c) != feature_cols_.end();
+    if (!target && !(feature && kinds_[c] != ColumnKind::kCategorical)) continue;
+    // Plain numbers need nothing; a column with another cell gets a format
+    // when every cell is a number under the one its cells suggest.
+    detail::NumberFormatGuess guess(separator, options_.decimal);
+    bool decorated = false;
+    std::uint64_t values = 0;
+    for_held_cells(c, [&](std::string_view text, std::uint64_t) {
+      const Cell plain = parse_cell(text);
+      if (plain.kind == CellKind::kMissing) return;
+      ++values;
+      // A named decimal comma changes how plain cells with a '.' read ("1.234").
+      if (plain.kind == CellKind::kText || (options_.decimal == ',' && text.find('.') != std::string_view::npos))
+        decorated = true;
+      guess.add(text);  // a cell no format reads fails the check below
+    });
+    if (!decorated) continue;
+    auto failures = [&](const detail::NumberFormat& f, std::string& first_bad, std::uint64_t& bad_line) {
+      std::uint64_t bad = 0;
+      for_held_cells(c, [&](std::string_view text, std::uint64_t line) {
+        if (parse_cell(text, f).kind != CellKind::kText) return;
+        if (bad++ == 0) first_bad = text, bad_line = line;
+      });
+      return bad;
+    };
+    std::string first_bad;
+    std::uint64_t bad_line = 0;
+    const detail::NumberFormat format = guess.result();
+    const std::uint64_t bad = failures(format, first_bad, bad_line);
+    if (bad == 0) {
+      formats_[c] = format;
+      const std::string how = detail::describe_number_format(format);
+      if (!how.empty()) notes_.push_back(name_ + ": " + column_label(c) + " read as numbers: " + how);
+      continue;
+    }
+    if (2 * bad > values) {
+      // Mostly text. Say so only when another decimal mark would have read it.
+      detail::NumberFormatGuess comma(separator, format.decimal == ',' ? '.' : ',');
+      bool all = true;
+      for_held_cells(c, [&](std::string_view text, std::uint64_t) {
+        if (parse_cell(text).kind != CellKind::kMissing) all = all && comma.add(text);
+      });
+      std::string other_bad;
+      std::uint64_t other_line = 0;
+      const detail::NumberFormat other = comma.result();
+      if (all && values > 0 && failures(other, other_bad, other_line) == 0)
+        notes_.push_back(name_ + ": " + column_label(c) + " read as text, but with --decimal " +
+                         std::string(1, other.decimal) + " every value of it would be a number (" +
+                         detail::describe_number_format(other) + ")");
+      continue;
+    }
+    // A plain column with one text cell: its error comes when the row is read.
+    if (detail::describe_number_format(format).empty()) continue;
+    notes_.push_back(name_ + ":" + std::to_string(bad_line) + ": " + column_label(c) + ": " + std::to_string(values - bad) +
+                     " of its " + std::to_string(values) + " values in the look-ahead are numbers (" +
+                     detail::describe_number_format(format) + ") but " + quoted(first_bad) +
+                     " is not, so the column is not read that way: fix the cell, --drop the column or name the "
+                     "decimal mark with --decimal");
+  }
+}
+
+void TableStreamImpl::note_suspicious_columns() {
+  constexpr std::uint64_t kMinRows = 50;         // fewer look-ahead values say nothing about a column
+  constexpr double kNearDistinct = 0.9;          // share of distinct categories that marks an id or free text
+  for (const std::size_t c : feature_cols_) {
+    if (kinds_[c] != ColumnKind::kCategorical) continue;
+    std::set<std::string_view> distinct;
+    std::uint64_t values = 0;
+    for_held_cells(c, [&](std::string_view text, std::uint64_t) {
+      if (is_missing_token(text)) return;
+      ++values;
+      distinct.insert(text);
+    });
+    if (values >= kMinRows && static_cast<double>(distinct.size()) >= kNearDistinct * static_cast<double>(values))
+      notes_.push_back(name_ + ": warning: " + column_label(c) + " is read as categories but " +
+                       std::to_string(distinct.size()) + " of its " + std::to_string(values) +
+                       " values in the look-ahead are distinct (an id, a timestamp or free text?): a category "
+                       "seen once teaches a model nothing; --drop it, or recode it");
+  }
+  // Increasing (or decreasing) unique integers: a row number, an id or an
+  // epoch timestamp. As a feature it only encodes time; as a regression
+  // target it is almost surely the wrong column.
+  std::vector<std::size_t> numeric = feature_cols_;
+  if (target_col_ != SIZE_MAX && schema_.task == Task::kRegression) numeric.push_back(target_col_);
+  for (const std::size_t c : numeric) {
+    if (c != target_col_ && kinds_[c] != ColumnKind::kNumeric) continue;
+    std::uint64_t values = 0;
+    bool integers = true, up = true, down = true;
+    double last = 0.0;
+    for_held_cells(c, [&](std::string_view text, std::uint64_t) {
+      const Cell cell = parse_cell(text, formats_[c]);
+      if (cell.kind != CellKind::kNumber) {
+        integers = integers && cell.kind == CellKind::kMissing;
+        return;
+      }
+      integers = integers && cell.value == std::floor(cell.value);
+      if (values > 0) {
+        up = up && cell.value > last;
+        down = down && cell.value < last;
+      }
+      last = cell.value;
+      ++values;
+    });
+    if (values < kMinRows || !integers || !(up || down)) continue;
+    notes_.push_back(name_ + ": warning: " + column_label(c) + " holds " + (up ? "increasing" : "decreasing") +
+                     " unique integers in all " + std::to_string(values) +
+                     " look-ahead rows (an id, a row number or a timestamp?): " +
+                     (c == target_col_ ? "a regression on it learns the row order; pick the label with --target COL"
+                                       : "as a feature it only tells time; --drop it unless that is meant"));
+  }
+}
+
 bool TableStreamImpl::deliver(std::span<double> x, double& y) {
   const std::uint64_t line = row_line_;
   line_ = line;
@@ -541,7 +702,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
     y = kNaN;
   } else {
     const std::string_view text = row_[target_col_];
-    const Cell cell = parse_cell(text);
+    const Cell cell = parse_cell(text, formats_[target_col_]);
     if (cell.kind == CellKind::kMissing) {
       if (!options_.allow_missing_target)
         return row_fail(Status::invalid_argument(where(line, target_col_) + "missing target value " + quoted(text) +
@@ -572,7 +733,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
   }
   for (std::size_t t = 0; t < extra_target_cols_.size(); ++t) {
     const std::size_t c = extra_target_cols_[t];
-    const Cell cell = parse_cell(row_[c]);
+    const Cell cell = parse_cell(row_[c], formats_[c]);
     if (cell.kind == CellKind::kMissing && !options_.allow_missing_target)
       return row_fail(Status::invalid_argument(where(line, c) + "missing target value " + quoted(row_[c]) +
                                            " in column " + quoted(header_[c])));
@@ -590,7 +751,7 @@ bool TableStreamImpl::deliver(std::span<double> x, double& y) {
         value = code_of(f, c, text);
       }
     } else {
-      const Cell cell = parse_cell(text);
+      const Cell cell = parse_cell(text, formats_[c]);
       if (cell.kind != CellKind::kMissing) {
         if (kinds_[c] == ColumnKind::kUnknown)
           kinds_[c] = cell.kind == CellKind::kNumber ? ColumnKind::kNumeric : ColumnKind::kCategorical;

@@ -234,7 +234,7 @@ TEST_F(DriftCli, NonNumericCellNamesLineAndColumn) {
 TEST_F(DriftCli, BadCommandLinesFail) {
   const std::string csv = write("g.csv", make_csv({1.0, 2.0, 3.0}));
   for (const std::string& args : std::vector<std::string>{"--detector adwin3 --data " + csv + " --column err",
-                                 "--detector kswin --stat-size 60 --data " + csv + " --column err",
+                                 "--detector kswin --stat-size 200 --data " + csv + " --column err",
                                  "--detector hddm_a --drift-confidence 0.5 --data " + csv + " --column err",
                                  "--detector adwin --delta 1.5 --data " + csv + " --column err",
                                  "--detector pht --lambda -1 --data " + csv + " --column err",

@@ -198,7 +198,9 @@ TEST_P(DriftDetectorHarness, EstimatedMeanTracksStationaryStream) {
   auto d = make(GetParam());
   Xorshift64 rng(5);
   for (int i = 0; i < 5000; ++i) d->update(rng.uniform() < 0.3 ? 1.0 : 0.0);
-  EXPECT_NEAR(d->estimated_mean(), 0.3, 0.05);
+  // HDDM_W's estimate is an EWMA of weight 0.02: its sd is sqrt(0.21 * 0.02 / 1.98) = 0.046, and 0.2 is
+  // 4.3 sd (false-failure rate 2e-5); the others average thousands of values (sd under 0.01).
+  EXPECT_NEAR(d->estimated_mean(), 0.3, GetParam() == DriftKind::kHddmW ? 0.2 : 0.05);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDetectors, DriftDetectorHarness,

@@ -136,7 +136,7 @@ TEST(DriftFactory, NewKindsValidateTheirParameters) {
   c.ewma_lambda = 1.0;
   EXPECT_FALSE(accepted(c));
   c = default_drift_config(DriftKind::kKswin);
-  c.stat_size = 60;  // 2 stat_size > window_size
+  c.stat_size = c.window_size / 2 + 1;  // 2 stat_size > window_size
   EXPECT_FALSE(accepted(c));
   c = default_drift_config(DriftKind::kKswin);
   c.alpha = std::nan("");

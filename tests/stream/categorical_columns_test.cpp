@@ -47,12 +47,13 @@ TEST(CategoricalColumns, NamedOrIndexedNumericColumns) {
   EXPECT_FALSE(open_csv_stream_from_string(csv, bad, "data.csv").is_ok());
 }
 
-// With the task and classes given, the look-ahead holds one row: a column
-// whose first value is text is still listed; one missing there is not.
+// With the task and classes given, the look-ahead is short (here one row): a
+// column whose first value is text is still listed; one missing there is not.
 TEST(CategoricalColumns, ShortLookAhead) {
   CsvOptions o;
   o.task = Task::kClassification;
   o.classes = {"0", "1"};
+  o.lookahead_rows = 1;
   EXPECT_EQ(categorical_of("a,b,y\nred,,0\nblue,x,1\n", o), (std::vector<std::size_t>{0}));
 }
 

@@ -160,7 +160,9 @@ TEST(CsvStream, ErrorMessages) {
   single.allow_target_only = true;
   single.task = Task::kRegression;
   EXPECT_EQ(open_error("y\n1\n2.5\n", single), "(opened)");
-  // With the task given nothing is inferred, so later rows are checked as they come.
+  // With the task given only the number formats are inferred, from a short
+  // look-ahead (here one row), so later rows are checked as they come.
+  single.lookahead_rows = 1;
   EXPECT_EQ(next_error("y\n1\nz\n", single), "data.csv:3:1: not a number: 'z' in regression target 'y'");
   CsvOptions t;
   t.target = "price";
@@ -171,6 +173,7 @@ TEST(CsvStream, ErrorMessages) {
   EXPECT_EQ(open_error("a,y\n1,\"2\n"), "data.csv:2: unterminated quoted field");
   CsvOptions r;
   r.task = Task::kRegression;
+  r.lookahead_rows = 1;
   EXPECT_EQ(next_error("a,y\n1,2\n1,abc\n", r), "data.csv:3:2: not a number: 'abc' in regression target 'y'");
   EXPECT_EQ(open_error("a,y\n1,2\n1,abc\n"), "(opened)");  // inferred: a text label means classification
   EXPECT_EQ(next_error("a,price,y\n1,2,0\n1,2,1\n1,abc,0\n"),

@@ -44,7 +44,8 @@ TEST(TableOptions, SeparatorIsGuessedOrGiven) {
     ASSERT_TRUE(d.status.is_ok()) << d.status.message();
     EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"a", "b"})) << text;
     EXPECT_EQ(d.x[0][0], 1.0);
-    EXPECT_EQ(d.x[0][1], 0.0);  // "2,5" is text: the first category
+    EXPECT_EQ(d.x[0][1], 2.5);  // a decimal comma where the separator is not ','
+    EXPECT_TRUE(d.schema.categorical_features.empty()) << text;
   }
   CsvOptions o;
   o.separator = ';';

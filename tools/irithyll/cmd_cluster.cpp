@@ -215,6 +215,7 @@ int run_cluster(std::span<char* const> argv) {
   auto opened = open_csv_stream(args.get("data"), options);
   if (!opened) return fail_data(opened.status());
   Stream& stream = **opened;
+  report_column_notes(stream);
   const Schema& schema = stream.schema();
   const std::size_t d = schema.n_features();
 

@@ -85,6 +85,7 @@ int run_compare(std::span<char* const> argv) {
     options->allow_missing_target = true;
     auto opened = open_csv_stream(args.get("data"), *options);
     if (!opened) return fail(opened.status());
+    report_column_notes(**opened);
     stream = std::move(opened).value();
     source = args.get("data") == "-" ? "<stdin>" : args.get("data");
   } else {

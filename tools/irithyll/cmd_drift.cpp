@@ -45,13 +45,13 @@ ArgParser make_parser() {
       .option("warning-level", "W", "ddm: warning at p + s >= p_min + W s_min (default 2); eddm: warning ratio (0.95)")
       .option("drift-level", "K", "ddm: drift at p + s >= p_min + K s_min (default 3); eddm: drift ratio (0.90)")
       .option("min-instances", "N", "ddm: no signal before N values; eddm: before N errors (default 30)")
-      .option("drift-confidence", "C", "hddm_a, hddm_w: confidence of the drift test (default 0.001)")
-      .option("warning-confidence", "C", "hddm_a, hddm_w: confidence of the warning test (default 0.005)")
-      .option("ewma-lambda", "L", "hddm_w: weight of the newest value in (0,1) (default 0.05)")
+      .option("drift-confidence", "C", "hddm_a, hddm_w: confidence of the drift test (default 0.001; hddm_w 0.0001)")
+      .option("warning-confidence", "C", "hddm_a, hddm_w: confidence of the warning test (default 0.005; hddm_w 0.0005)")
+      .option("ewma-lambda", "L", "hddm_w: weight of the newest value in (0,1) (default 0.02)")
       .flag("two-sided", "hddm_a, hddm_w: also detect decreases")
-      .option("window-size", "N", "kswin: values kept (default 100)")
-      .option("stat-size", "N", "kswin: newest values tested against as many drawn from the rest (default 30)")
-      .option("alpha", "A", "kswin: p-value at or below which it signals (default 0.005)")
+      .option("window-size", "N", "kswin: values kept (default 300)")
+      .option("stat-size", "N", "kswin: newest values tested against as many drawn from the rest (default 100)")
+      .option("alpha", "A", "kswin: p-value at or below which it signals (default 0.00001)")
       .option("seed", "S", "kswin: sampling seed (default 42)");
   declare_data_options(p);
   return p;

@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "provenance.hpp"
 #include "diagnostics_report.hpp"
 #include "eval_anomaly.hpp"
 #include "eval_multi.hpp"
@@ -99,6 +100,7 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
     seed_known_categories(*options, stored);
     auto opened = open_csv_stream(args.get("data"), *options);
     if (!opened) return opened.status();
+    report_column_notes(**opened);
     return std::unique_ptr<Stream>(std::move(opened).value());
   }
   if (args.given("target")) return Status::invalid_argument("--target applies to --data files only");
@@ -396,6 +398,14 @@ int run_eval(std::span<char* const> argv) {
       if (const std::string diag = diagnostics_json(*learner); !diag.empty()) json += ",\"diagnostics\":" + diag;
       if (const auto* facts = dynamic_cast<const ModelReport*>(learner.get()); facts != nullptr)
         if (const std::string r = facts->report_json(); !r.empty()) json += ",\"model_report\":" + r;
+      Provenance from;
+      from.data = source;
+      from.data_is_file = args.given("data");
+      from.loaded = args.given("load") ? args.get("load") : std::string();
+      from.seed = *seed;
+      from.skip = *skip;
+      from.max_samples = max_samples;
+      json += provenance_json_member(from, *learner);
       json += "}";
     }
     std::printf("%s\n", json.c_str());

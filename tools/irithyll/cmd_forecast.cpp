@@ -134,6 +134,7 @@ int run_forecast(std::span<char* const> argv) {
     return 1;
   }
   TableStream& stream = **opened;
+  report_column_notes(stream);
   const std::size_t n_x = exogenous ? stream.schema().n_features() : 0;
 
   std::unique_ptr<Forecaster> forecaster;

@@ -14,6 +14,11 @@ void declare_data_options(ArgParser& p) {
       .option("classes", "LIST", "comma-separated class labels; class ids follow this order (default: inferred)")
       .option("max-classes", "N", "refuse an id-like target with more distinct values than N", "1000")
       .option("lookahead", "N", "rows read ahead to infer the task, classes and JSON keys", "10000")
+      .option("decimal", ". or ,",
+              "the decimal mark of numeric cells (default: inferred per column; ',' only when the separator is "
+              "not ','). Thousands separators, a trailing '%' (12% = 0.12) and currency signs ($1,200) are "
+              "read in a column whose every look-ahead value is a number that way; stderr says how each such "
+              "column was read")
       .option("on-error", "stop|skip",
               "a malformed row (wrong field count, bad JSON line, text in a numeric column, a class outside the "
               "class set): stop with its error, or skip it (counted, the first few reported on stderr); files "
@@ -84,6 +89,11 @@ Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets
   if (!lookahead) return lookahead.status();
   if (*lookahead < 1) return Status::invalid_argument("--lookahead must be >= 1");
   o.lookahead_rows = static_cast<std::uint64_t>(*lookahead);
+  if (args.given("decimal")) {
+    const std::string d = args.get("decimal");
+    if (d != "." && d != ",") return Status::invalid_argument("--decimal must be . or , got '" + d + "'");
+    o.decimal = d[0];
+  }
   const std::string on_error = args.get("on-error");
   if (on_error == "skip") o.skip_bad_rows = true;
   else if (on_error != "stop") return Status::invalid_argument("--on-error must be stop or skip, got '" + on_error + "'");
@@ -96,6 +106,12 @@ void report_skipped_rows(const Stream& stream) {
   std::fprintf(stderr, "irithyll: skipped %llu malformed row%s (--on-error skip); the first:\n",
                static_cast<unsigned long long>(table->skipped_rows()), table->skipped_rows() == 1 ? "" : "s");
   for (const std::string& e : table->skipped_examples()) std::fprintf(stderr, "  %s\n", e.c_str());
+}
+
+void report_column_notes(const Stream& stream) {
+  const auto* table = dynamic_cast<const TableStream*>(&stream);
+  if (table == nullptr) return;
+  for (const std::string& note : table->column_notes()) std::fprintf(stderr, "irithyll: %s\n", note.c_str());
 }
 
 void seed_known_categories(CsvOptions& options, const Schema& stored) {

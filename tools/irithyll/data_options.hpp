@@ -27,5 +27,9 @@ std::vector<std::string> split_list(const std::string& text);
 // After a run: the count and first errors of rows passed over by
 // --on-error skip, on stderr (nothing when none were).
 void report_skipped_rows(const Stream& stream);
+// Right after opening: how columns with decorated numbers (decimal comma,
+// thousands separators, '%', currency) are read, and warnings on columns
+// that look like ids or free text, one line each on stderr.
+void report_column_notes(const Stream& stream);
 
 }  // namespace irithyll::cli

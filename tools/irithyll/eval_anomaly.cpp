@@ -105,6 +105,7 @@ int run_eval_anomaly(std::span<char* const> argv) {
   auto opened = open_csv_stream(args.get("data"), *options);
   if (!opened) return fail(opened.status());
   TableStream& stream = **opened;
+  report_column_notes(stream);
   const std::size_t width = stream.schema().n_features();
 
   ModelSettings settings;

@@ -23,8 +23,11 @@
 // window after it is a second EWMA, and Drift/Warning when
 //   ewma(after) - ewma(cut) > sqrt((sum w^2 (cut) + sum w^2 (after)) ln(1/conf) / 2).
 //
-// Defaults are MOA's and River's: drift confidence 0.001, warning 0.005,
-// one-sided (increases of the error), lambda 0.05.
+// The constructors' defaults are MOA's and River's: drift confidence 0.001,
+// warning 0.005, one-sided (increases of the error), lambda 0.05. For HDDM_W
+// make_drift_detector's defaults (default_drift_config) are stricter, 1e-4,
+// 5e-4 and lambda 0.02: at MOA's the W-test re-fires on a stationary error
+// rate near 0.5 (drift_detector.hpp gives the measurements).
 //
 // Cost: O(1) per update (a few square roots), no allocation. Memory: under
 // 200 bytes. Thread safety: one owner; no shared state.

@@ -12,7 +12,10 @@
 //   P(D >= k/n) = 2 sum_{j>=1} (-1)^(j+1) C(2n, n - jk) / C(2n, n)
 // (Gnedenko-Korolyuk), computed here in closed form; with ties (0/1 errors)
 // this p-value is conservative, as scipy's is. There is no warning zone.
-// Defaults: window 100, stat size 30, alpha 0.005 (the paper's and River's).
+// The constructor's defaults: window 100, stat size 30, alpha 0.005 (the
+// paper's and River's). make_drift_detector's (default_drift_config) are
+// window 300, stat size 100, alpha 1e-5: at River's, one test per row at
+// alpha 0.005 alarms about every 200 rows on a stationary stream.
 //
 // Cost: O(stat_size log stat_size) per update once full (two sorts of 30
 // values). Memory: window_size + 3 stat_size doubles, allocated at

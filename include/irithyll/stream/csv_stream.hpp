@@ -9,8 +9,9 @@
 // (a learner needs n_classes up front) and, for JSON lines, the keys. They are
 // then replayed, so every row is delivered once and in order. The same code
 // runs on files and pipes: a file and the same bytes piped give identical
-// samples. The look-ahead is skipped when nothing needs inferring (task given,
-// and for classification the classes given; for JSON lines, the features).
+// samples. The look-ahead is shortened to 100 rows (for the columns' number
+// formats) when nothing else needs inferring (task given, and for
+// classification the classes given; for JSON lines, the features).
 //
 // Classes. With CsvOptions::classes the class ids are the list's order. Else
 // the classes seen in the look-ahead are sorted (numerically when every label
@@ -61,6 +62,17 @@
 //     decided by the end of the look-ahead (listed ones, and those whose
 //     first value there is not a number); a column with no value in the
 //     look-ahead is decided later and not listed (name it in categorical).
+//   - Number formats. A numeric column's cells may carry a decimal comma
+//     ("3,14"), thousands separators ("1,234,567", "1.234,5", "1 234"), a
+//     trailing '%' (read as hundredths: "12%" is 0.12) or a currency sign
+//     or code before or after the number ("$1,200", "-4,56 EUR"). One
+//     format per column is inferred from its look-ahead cells
+//     (src/stream/number_format.hpp has the rules): a ',' decimal mark only
+//     when the separator is not ',' or CsvOptions::decimal names it. A
+//     column is read this way only when every look-ahead value is a number
+//     under the one format; column_notes() says how each such column was
+//     read, and names a column left as text that another decimal mark
+//     would have read as numbers. Features and targets alike.
 //   - Task, when CsvOptions::task is empty (from the look-ahead): a
 //     non-numeric target means classification; a numeric target with only
 //     integer values and at most 32 distinct values means classification;
@@ -124,6 +136,9 @@ struct CsvOptions {
   // Errors of the input as a whole (the header, an unterminated quote,
   // unreadable bytes) still end it.
   bool skip_bad_rows = false;
+  // The decimal mark of numeric cells: '.' or ','; 0 = inferred per column
+  // (see "Number formats" above).
+  char decimal = 0;
 };
 
 // Rows and bytes of look-ahead at most: memory stays bounded on any input.
@@ -148,6 +163,14 @@ class TableStream : public Stream {
   // first few (each names its line).
   virtual std::uint64_t skipped_rows() const { return 0; }
   virtual const std::vector<std::string>& skipped_examples() const {
+    static const std::vector<std::string> kNone;
+    return kNone;
+  }
+  // The per-column report, settled at open: how each column whose numbers
+  // carry decorations is read ("data.csv: column 'price' read as numbers:
+  // currency signs dropped, ..."), and warnings on columns that look like
+  // ids, timestamps or free text. Empty when every column is plain.
+  virtual const std::vector<std::string>& column_notes() const {
     static const std::vector<std::string> kNone;
     return kNone;
   }
