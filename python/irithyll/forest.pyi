@@ -17,7 +17,8 @@ class AMFClassifier(Classifier):
         when_full: Literal['auto', 'restart', 'freeze'] = 'auto',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
-        n_classes: int = 2,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
     ) -> None: ...
 
 class AMFRegressor(Regressor):
