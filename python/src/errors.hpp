@@ -26,7 +26,6 @@ T take(Result<T>&& result) {
 }
 
 void bind_learner(pybind11::module_& m);
-void bind_metrics(pybind11::module_& m);
 void bind_bandit(pybind11::module_& m);
 void bind_drift(pybind11::module_& m);
 void bind_packed(pybind11::module_& m);

@@ -95,7 +95,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("check_setting", &irithyll::python::check_setting, "raises ValueError when a value is out of range");
   m.def("catalogue_json", &irithyll::catalogue_json, "the catalogue as `irithyll models --json` prints it");
   irithyll::python::bind_learner(m);
-  irithyll::python::bind_metrics(m);
   irithyll::python::bind_bandit(m);
   irithyll::python::bind_drift(m);
   irithyll::python::bind_packed(m);
