@@ -1,15 +1,25 @@
 #include "irithyll/pipeline.hpp"
 
+#include <cmath>
+
 #include "irithyll/catalogue.hpp"
 
 #include "irithyll/model_file.hpp"
-#include "irithyll/preprocess/standard_scaler.hpp"
+#include "irithyll/preprocess/registry.hpp"
 
 namespace irithyll {
 
 std::unique_ptr<Transformer> make_transformer(std::string_view name) {
-  if (name == "standard_scaler") return std::make_unique<StandardScaler>();
-  return nullptr;
+  const TransformerEntry* e = find_transformer(name);
+  return e == nullptr ? nullptr : e->make_blank();
+}
+
+std::size_t Pipeline::n_features() const {
+  // Width-keeping steps of any width (standard_scaler) report 0: the
+  // learner's width is then the pipeline's.
+  for (const auto& s : steps_)
+    if (s->input_size() > 0) return s->input_size();
+  return learner_->n_features();
 }
 
 Pipeline::Pipeline(std::vector<std::unique_ptr<Transformer>> steps, std::unique_ptr<Learner> learner)
@@ -27,11 +37,21 @@ std::span<const double> Pipeline::transform(std::span<const double> x) const {
 }
 
 void Pipeline::learn_one(std::span<const double> x, double y, double weight) {
+  // A sample the learner would refuse teaches the transformers nothing either.
+  const std::size_t width = n_features();
+  if (!width_admissible(x, width) || !weight_admissible(weight) || !std::isfinite(y)) {
+    if (width > 0 && x.size() != width) {
+      ++n_refused_;
+      return;
+    }
+    learner_->learn_one(transform(x), y, weight);  // counts it in its own n_skipped()
+    return;
+  }
   learner_->learn_one(transform(x), y, weight);
   // Each step learns from its own input only after the sample was transformed
   // with the statistics of the past (test-then-train inside the pipeline).
   for (std::size_t i = 0; i < steps_.size(); ++i)
-    steps_[i]->learn_one(i == 0 ? x : std::span<const double>(outputs_[i - 1]));
+    steps_[i]->learn_supervised(i == 0 ? x : std::span<const double>(outputs_[i - 1]), y);
 }
 
 double Pipeline::predict_one(std::span<const double> x) const { return learner_->predict_one(transform(x)); }
@@ -41,6 +61,7 @@ void Pipeline::predict_proba_one(std::span<const double> x, std::span<double> pr
 }
 
 void Pipeline::reset() {
+  n_refused_ = 0;
   for (auto& s : steps_) s->reset();
   learner_->reset();
 }

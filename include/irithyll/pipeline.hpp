@@ -22,12 +22,17 @@ class Pipeline final : public Learner {
   std::string_view name() const override { return "pipeline"; }
   Task task() const override { return learner_->task(); }
   std::size_t n_classes() const override { return learner_->n_classes(); }
-  std::size_t n_features() const override { return learner_->n_features(); }
+  // The input width: the first step's, or the learner's when every step keeps
+  // any width.
+  std::size_t n_features() const override;
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
   void reset() override;
   std::uint64_t n_samples_seen() const override { return learner_->n_samples_seen(); }
+  // Samples of the wrong width (refused before the steps) plus the learner's
+  // own skips. The first count is not saved in checkpoints.
+  std::uint64_t n_skipped() const override { return n_refused_ + learner_->n_skipped(); }
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
@@ -42,6 +47,7 @@ class Pipeline final : public Learner {
   // outputs_[i] is step i's output for the current sample; keeping one per
   // step lets learn_one update each step on its input without re-transforming.
   mutable std::vector<std::vector<double>> outputs_;
+  std::uint64_t n_refused_ = 0;
 };
 
 // Transformer kinds that pipelines may hold in model files.

@@ -103,9 +103,17 @@ class TransformerUnion(_Composable):
     def __add__(self, other):
         return TransformerUnion(*self.transformers, other)
 
-    def learn_one(self, x):
+    @property
+    def _supervised(self):
+        return any(getattr(t, "_supervised", False) for t in self.transformers)
+
+    def learn_one(self, x, y=None):
         for t in self.transformers:
-            t.learn_one(x)
+            if getattr(t, "_supervised", False):
+                if y is not None:
+                    t.learn_one(x, y)
+            else:
+                t.learn_one(x)
 
     def transform_one(self, x):
         out = {}
@@ -174,15 +182,20 @@ class Pipeline(_Composable):
     def _transformers(self):
         return list(self.steps.values())[:-1]
 
-    def _transform(self, x, learn):
+    def _transform(self, x, learn, y=None):
         for step in self._transformers():
             if learn:
-                step.learn_one(x)
+                # Supervised transformers (TargetAgg) learn from the target too.
+                if getattr(step, "_supervised", False):
+                    if y is not None:
+                        step.learn_one(x, y)
+                else:
+                    step.learn_one(x)
             x = step.transform_one(x)
         return x
 
     def learn_one(self, x, y=None, **kwargs):
-        x = self._transform(x, learn=True)
+        x = self._transform(x, learn=True, y=y)
         last = self._last
         if y is None and not _is_learner(last):
             last.learn_one(x)

@@ -78,3 +78,103 @@ class StandardScaler(Transformer):
 
     def __repr__(self):
         return "StandardScaler()"
+
+
+class MinMaxScaler(Transformer):
+    """Scales each numeric feature to [0, 1] by its running minimum and
+    maximum, as River's MinMaxScaler; a feature with no spread yet maps to 0.
+    Values that are not finite numbers pass through and are not learned.
+    (The CLI's and C++ `min_max` clamps to the range and maps a feature
+    without spread to the middle; this class keeps River's behaviour.)"""
+
+    def __init__(self):
+        self.min = {}
+        self.max = {}
+
+    def learn_one(self, x):
+        for k, v in x.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                self.min[k] = min(self.min.get(k, v), v)
+                self.max[k] = max(self.max.get(k, v), v)
+
+    def transform_one(self, x):
+        out = {}
+        for k, v in x.items():
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+                out[k] = v
+                continue
+            lo, hi = self.min.get(k, v), self.max.get(k, v)
+            out[k] = (v - lo) / (hi - lo) if hi > lo else 0.0
+        return out
+
+    def __repr__(self):
+        return "MinMaxScaler()"
+
+
+class Normalizer(Transformer):
+    """Scales each sample to unit Lp norm (p = order), as River's Normalizer;
+    a sample whose norm is 0 is returned unchanged. Stateless."""
+
+    def __init__(self, order=2):
+        if order <= 0:
+            raise ValueError(f"order must be > 0, got {order}")
+        self.order = order
+
+    def transform_one(self, x):
+        nums = {k: v for k, v in x.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+        norm = sum(abs(v) ** self.order for v in nums.values()) ** (1.0 / self.order)
+        if norm == 0:
+            return dict(x)
+        return {k: (v / norm if k in nums else v) for k, v in x.items()}
+
+    def __repr__(self):
+        return f"Normalizer(order={self.order})"
+
+
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+_MASK = (1 << 64) - 1
+
+
+def feature_hash(text, seed=0):
+    """The 64-bit hash the C++ feature_hasher uses: FNV-1a of the UTF-8 text,
+    mixed with the seed and finished with SplitMix64's finaliser; the same
+    on every run and machine (unlike Python's hash())."""
+    h = _FNV_OFFSET
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * _FNV_PRIME) & _MASK
+    h ^= (seed + 0x9E3779B97F4A7C15) & _MASK
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK
+    return h ^ (h >> 31)
+
+
+class FeatureHasher(Transformer):
+    """The hashing trick (Weinberger et al. 2009), as River's FeatureHasher:
+    a numeric feature k adds ±v to bucket h(k), a text feature k = v adds ±1
+    to bucket h("k=v"); the sign is the hash's lowest bit, the bucket its high
+    half mod n_features. The hash is the C++ feature_hasher's, so both give
+    the same buckets for the same names and texts. Output keys are bucket
+    numbers; zero buckets are left out."""
+
+    def __init__(self, n_features=1048576, seed=0):
+        if n_features < 1:
+            raise ValueError(f"n_features must be >= 1, got {n_features}")
+        self.n_features = n_features
+        self.seed = seed or 0
+
+    def transform_one(self, x):
+        out = {}
+        for k, v in x.items():
+            if isinstance(v, str):
+                h, amount = feature_hash(f"{k}={v}", self.seed), 1.0
+            elif isinstance(v, (int, float)) and math.isfinite(v) and v != 0:
+                h, amount = feature_hash(str(k), self.seed), float(v)
+            else:
+                continue
+            bucket = (h >> 32) % self.n_features
+            out[bucket] = out.get(bucket, 0.0) + (-amount if h & 1 else amount)
+        return {b: v for b, v in out.items() if v != 0.0}
+
+    def __repr__(self):
+        return f"FeatureHasher(n_features={self.n_features}, seed={self.seed})"

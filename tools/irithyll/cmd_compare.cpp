@@ -33,7 +33,8 @@ ArgParser make_parser() {
       .option("target", "COL", "target column (default: the last)")
       .option("task", "TASK", "classification|regression (default: inferred)")
       .option("models", "LIST",
-              "comma-separated models, each with optional settings: sgbt(learning-rate=0.05),mamba; among " +
+              "comma-separated models, each with optional settings: sgbt(learning-rate=0.05),mamba, or pipelines: "
+              "one_hot|standard_scaler|logistic_regression; among " +
                   listed_model_names(),
               "sgbt,loglinear")
       .option("seed", "N", "seed of the generator and the models", "42")
@@ -98,17 +99,17 @@ int run_compare(std::span<char* const> argv) {
 
   std::vector<std::unique_ptr<Learner>> owned;
   std::vector<Learner*> learners;
-  auto specs = parse_model_specs(args.get("models"));
+  auto specs = parse_model_list(args.get("models"));
   if (!specs) return fail(specs.status().with_context("--models"));
   std::vector<std::string> names;
   std::string categorical;  // text report: which columns each model splits by category sets
   for (const ModelSpec& spec : *specs) {
     names.push_back(spec.name);
-    ModelSettings settings = spec.settings;
-    if (add_schema_categorical(settings, spec.name, schema)) categorical += (categorical.empty() ? "" : ", ") + spec.name;
-    auto made = make_learner(spec.name, settings,
-                             LearnerContext{schema.task, schema.n_classes(), schema.n_features(), *seed});
+    std::string line;
+    auto made = make_cli_model(spec.name, spec.settings, schema, *seed, line);
     if (!made) return fail(made.status().with_context("--models"));
+    if (line.find("split by category") != std::string::npos)
+      categorical += (categorical.empty() ? "" : ", ") + spec.name;
     owned.push_back(std::move(made).value());
     learners.push_back(owned.back().get());
   }

@@ -27,6 +27,7 @@
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/conformal.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
@@ -51,7 +52,7 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
               "(multi_target_sgbt)")
       .option("task", "TASK", "classification|regression (default: inferred from the target); anomaly: "
               "see --task anomaly --help")
-      .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
+      .option("model", "NAME", "model: " + listed_model_names() + "; or a pipeline T1|T2|LEARNER of transformers (irithyll models) and a learner, each with optional (key=value;...) settings (--model NAME --help lists its options)", "sgbt")
       .option("seed", "N", "seed of the generator and the model", "42")
       .option("max-samples", "N", "evaluate at most N samples (generators default to " +
                                       std::to_string(kDefaultGeneratorSamples) + ")")
@@ -172,7 +173,8 @@ void print_summary(const PrequentialReport& r, const Schema& schema, const std::
 // silently ignored, so they are refused unless they restate the checkpoint
 // (--model naming its learner).
 Status check_load_flags(const ArgParser& args, const Learner& loaded) {
-  if (args.given("model") && args.get("model") != loaded.name())
+  const bool restates_pipeline = loaded.name() == "pipeline" && is_pipeline_spec(args.get("model"));
+  if (args.given("model") && args.get("model") != loaded.name() && !restates_pipeline)
     return Status::invalid_argument("--model " + args.get("model") + " but the checkpoint holds a '" +
                                     std::string(loaded.name()) + "' model");
   // Several models share a setting's name; each given one is named once.
@@ -214,7 +216,7 @@ Status check_schema(const Schema& stored, const Schema& stream, const std::strin
 int run_eval(std::span<char* const> argv) {
   if (wants_anomaly_task(argv)) return run_eval_anomaly(argv);
   const std::string model_name = model_from_argv(argv, "sgbt");
-  const CatalogueEntry* model = find_model(model_name);
+  const CatalogueEntry* model = find_model(learner_of_model(model_name));
   if (model != nullptr && !model->listed) model = nullptr;
   bool loading = false;
   for (char* const a : argv) loading = loading || std::string_view(a) == "--load" || std::string_view(a).starts_with("--load=");
@@ -266,12 +268,11 @@ int run_eval(std::span<char* const> argv) {
                                            std::to_string(learner->n_outputs()) + " target(s), the stream has " +
                                            std::to_string(schema.n_targets())));
   } else {
+    if (model == nullptr && model_name.find_first_of("|(") != std::string::npos)
+      if (auto steps = parse_pipeline_spec(model_name); !steps) return fail(steps.status());
     if (model == nullptr)
       return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
-    const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed, schema.n_targets()};
-    ModelSettings settings = given_model_settings(args, *model);
-    categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema) ? std::string(model->name) : "");
-    auto made = make_learner(model->name, settings, context);
+    auto made = make_cli_model(model_name, given_model_settings(args, *model), schema, *seed, categorical);
     // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
     if (!made) return fail(made.status().with_context(source));
     learner = std::move(made).value();

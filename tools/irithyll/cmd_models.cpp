@@ -9,6 +9,7 @@
 #include "irithyll/anomaly/registry.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/cluster/registry.hpp"
+#include "irithyll/preprocess/registry.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 
 namespace irithyll::cli {
@@ -51,6 +52,13 @@ void print_detector(const AnomalyEntry& e) {
   print_fields(e.fields());
 }
 
+// Transformers (pipeline steps: --model "one_hot|standard_scaler|logistic_regression").
+void print_transformer(const TransformerEntry& e) {
+  std::printf("%s  %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+  std::printf("  pipeline step: --model \"%s(key=value;...)|...|LEARNER\"\n", std::string(e.name).c_str());
+  print_fields(e.fields());
+}
+
 int run_models(std::span<char* const> argv) {
   ArgParser args("irithyll models [--json] [NAME]", "List every model with its settings, defaults and ranges.");
   args.flag("json", "one JSON document (the catalogue) on stdout").positional("NAME", "only this model");
@@ -62,16 +70,17 @@ int run_models(std::span<char* const> argv) {
   const std::string only = args.positionals().empty() ? "" : args.positionals()[0];
   if (!only.empty() && (find_model(only) == nullptr || !find_model(only)->listed) &&
       timeseries::find_forecaster(only) == nullptr && find_anomaly_detector(only) == nullptr &&
-      find_clusterer(only) == nullptr)
+      find_clusterer(only) == nullptr && find_transformer(only) == nullptr)
     return fail(Status::invalid_argument("unknown model '" + only + "'"));
   if (args.given("json")) {
     // The catalogue's document with more top-level keys: "forecasters",
-    // "anomaly_detectors" and "clusterers".
+    // "anomaly_detectors", "clusterers" and "transformers".
     std::string json = catalogue_json();
     json.pop_back();
     json += ",\"forecasters\":" + timeseries::forecasters_json();
     json += ",\"anomaly_detectors\":" + anomaly_catalogue_json();
-    json += ",\"clusterers\":" + clusterers_json() + "}";
+    json += ",\"clusterers\":" + clusterers_json();
+    json += ",\"transformers\":" + transformers_json() + "}";
     std::printf("%s\n", json.c_str());
     return 0;
   }
@@ -108,6 +117,15 @@ int run_models(std::span<char* const> argv) {
     if (!first) std::printf("\n");
     first = false;
     print_clusterer(e);
+  }
+  header = false;
+  for (const auto& e : transformer_catalogue()) {
+    if (!only.empty() && e.name != only) continue;
+    if (!header && only.empty()) std::printf("\ntransformers (pipeline steps)\n");
+    header = true;
+    if (!first) std::printf("\n");
+    first = false;
+    print_transformer(e);
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "model_options.hpp"
 
+#include "irithyll/pipeline_spec.hpp"
+
 namespace irithyll::cli {
 
 std::string model_from_argv(std::span<char* const> argv, std::string fallback) {
@@ -57,6 +59,54 @@ std::string categorical_report(const Schema& schema, const std::string& models) 
   return "categorical  " + names +
          (models.empty() ? " (read as category codes 0, 1, ...; no category splits in this model)\n"
                          : " (split by category in " + models + ")\n");
+}
+
+std::string learner_of_model(const std::string& model) {
+  if (!is_pipeline_spec(model)) return model;
+  auto steps = parse_pipeline_spec(model);
+  return steps && !steps->empty() ? steps->back().name : model;
+}
+
+Result<std::unique_ptr<Learner>> make_cli_model(const std::string& model, ModelSettings settings, const Schema& schema,
+                                                std::uint64_t seed, std::string& categorical) {
+  LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), seed, schema.n_targets()};
+  if (!is_pipeline_spec(model)) {
+    categorical = categorical_report(schema, add_schema_categorical(settings, model, schema) ? model : "");
+    return make_learner(model, settings, context);
+  }
+  context.feature_names = schema.feature_names;
+  std::vector<std::uint32_t> cats;
+  std::string names;
+  for (const std::size_t f : schema.categorical_features) {
+    cats.push_back(static_cast<std::uint32_t>(f));
+    names += (names.empty() ? "" : ", ") + (f < schema.feature_names.size() ? schema.feature_names[f] : std::to_string(f));
+  }
+  if (!names.empty()) categorical = "categorical  " + names + " (category codes 0, 1, ... for the pipeline's steps)\n";
+  return make_pipeline(model, settings, context, cats);
+}
+
+Result<std::vector<ModelSpec>> parse_model_list(const std::string& text) {
+  std::vector<ModelSpec> out;
+  std::size_t start = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ',';
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c != ',' || depth > 0) continue;
+    const std::string item = text.substr(start, i - start);
+    start = i + 1;
+    if (is_pipeline_spec(item)) {
+      auto steps = parse_pipeline_spec(item);
+      if (!steps) return steps.status();
+      out.push_back(ModelSpec{item, {}});
+      continue;
+    }
+    auto one = parse_model_specs(item);
+    if (!one) return one.status();
+    for (auto& m : *one) out.push_back(std::move(m));
+  }
+  return out;
 }
 
 std::string listed_model_names() {

@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/stacked.hpp"
 #include "irithyll/stream/stream.hpp"
 
 namespace irithyll::cli {
@@ -32,6 +33,24 @@ bool add_schema_categorical(ModelSettings& settings, std::string_view model, con
 // reports, or "" when the stream has no categorical columns; `models` names
 // the models that split on them (empty: the codes are read as numbers).
 std::string categorical_report(const Schema& schema, const std::string& models);
+
+// The learner a --model value names: the value itself, or the last step of a
+// pipeline ("one_hot|standard_scaler|logistic_regression" -> its learner's
+// options are the ones declared).
+std::string learner_of_model(const std::string& model);
+
+// Builds what --model names for a stream: one catalogue learner (its
+// settings, the schema's categorical columns added where the model splits
+// them), or a pipeline (pipeline_spec.hpp: `settings` go to its learner, the
+// schema's column names and categorical columns to its transformers).
+// `categorical` gets the report's line on categorical columns.
+Result<std::unique_ptr<Learner>> make_cli_model(const std::string& model, ModelSettings settings, const Schema& schema,
+                                                std::uint64_t seed, std::string& categorical);
+
+// `compare --models`: "sgbt(learning-rate=0.1),one_hot|logistic_regression":
+// split at the commas outside parentheses; a pipeline entry keeps its whole
+// text as its name (make_cli_model reads it), a single model its settings.
+Result<std::vector<ModelSpec>> parse_model_list(const std::string& text);
 
 // "sgbt|attention|..." for help texts.
 std::string listed_model_names();
