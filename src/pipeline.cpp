@@ -99,6 +99,20 @@ Status Pipeline::decode(ByteReader& in) {
   auto learner = make_blank_learner(learner_name);
   if (learner == nullptr) return Status::not_supported("pipeline: unknown learner kind '" + learner_name + "'");
   IRITHYLL_RETURN_IF_ERROR(learner->decode(in));
+  // The widths must chain: each step's input is the step before's output and
+  // the learner takes the last (steps of any width report 0 and keep it).
+  std::size_t width = 0;
+  for (const auto& s : steps) {
+    const std::size_t w_in = s->input_size();
+    if (w_in > 0 && width > 0 && w_in != width)
+      return Status::corruption("pipeline: step '" + std::string(s->name()) + "' takes " + std::to_string(w_in) +
+                                " features, the step before gives " + std::to_string(width));
+    if (w_in > 0) width = w_in;
+    if (width > 0) width = s->output_size(width);
+  }
+  if (width > 0 && learner->n_features() > 0 && learner->n_features() != width)
+    return Status::corruption("pipeline: the learner takes " + std::to_string(learner->n_features()) +
+                              " features, the steps give " + std::to_string(width));
   steps_ = std::move(steps);
   learner_ = std::move(learner);
   return Status::ok();

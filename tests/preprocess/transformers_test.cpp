@@ -369,7 +369,8 @@ TEST_P(EveryTransformer, CheckpointContinuesBitIdenticallyAndNonFiniteIsHandled)
     copy[pos] ^= 0xA5;
     auto b = find_transformer(c.name)->make_blank();
     ByteReader rr(copy);
-    if (b->decode(rr).is_ok()) (void)transformed(*b, x);
+    // (A flipped width byte may claim millions of features: not run then.)
+    if (b->decode(rr).is_ok() && b->output_size(x.size()) <= 4096) (void)transformed(*b, x);
   }
   // Reset equals fresh.
   t->reset();
