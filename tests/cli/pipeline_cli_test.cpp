@@ -85,25 +85,26 @@ TEST(PipelineCli, LearnerOptionsAndCheckpointResumeExactly) {
 TEST(PipelineCli, CompareAcceptsPipelinesBesideModels) {
   const auto r = run_cli("compare --stream sea --max-samples 3000 --models "
                          "'standard_scaler|logistic_regression,polynomial(bias=on)|min_max|logistic_regression,"
-                         "logistic_regression(learning-rate=0.05)'");
+                         "logistic_regression(learning-rate=0.05),attention_features(d-model=8)|logistic_regression'");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("standard_scaler|logistic_regression"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("polynomial(bias=on)|min_max|logistic_regression"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("attention_features(d-model=8)|logistic_regression"), std::string::npos) << r.out;
 }
 
 TEST(PipelineCli, ModelsListsTransformersWithTheirSettings) {
   const auto all = run_cli("models");
   ASSERT_EQ(all.code, 0) << all.err;
   EXPECT_NE(all.out.find("transformers (pipeline steps)"), std::string::npos);
-  for (const char* t : {"one_hot", "min_max", "normalizer", "feature_hasher", "polynomial", "target_encoder", "ccipca",
-                        "feature_selector", "standard_scaler"})
+  for (const char* t : {"attention_features", "one_hot", "min_max", "normalizer", "feature_hasher", "polynomial",
+                        "target_encoder", "ccipca", "feature_selector", "standard_scaler"})
     EXPECT_NE(all.out.find(std::string("\n") + t + "  "), std::string::npos) << t;
   const auto one = run_cli("models one_hot");
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_NE(one.out.find("--max-categories"), std::string::npos) << one.out;
   const auto json = run_cli("models --json");
   ASSERT_EQ(json.code, 0);
-  EXPECT_NE(json.out.find("\"transformers\":[{\"name\":\"ccipca\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"transformers\":[{\"name\":\"attention_features\""), std::string::npos);
 }
 
 TEST(PipelineCli, MalformedPipelinesAreRefusedWithAMessage) {

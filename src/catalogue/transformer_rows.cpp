@@ -1,8 +1,12 @@
+// The transformer catalogue (irithyll/preprocess/registry.hpp): it lives
+// beside the learner rows since its rows come from several areas
+// (preprocess, nn/attention).
 #include "irithyll/preprocess/registry.hpp"
 
 #include <array>
 
-#include "common.hpp"
+#include "irithyll/nn/attention/attention_preprocessor.hpp"
+#include "preprocess/common.hpp"
 #include "irithyll/preprocess/ccipca.hpp"
 #include "irithyll/preprocess/feature_hasher.hpp"
 #include "irithyll/preprocess/feature_selector.hpp"
@@ -40,6 +44,8 @@ TransformerEntry row(std::string_view description, std::string_view module, std:
 
 // Sorted by name.
 const std::array kRows = {
+    row<AttentionPreprocessor>("streaming attention features: one linear-attention layer over the recent samples",
+                               "", ""),
     row<Ccipca>("incremental PCA (CCIPCA, Weng et al. 2003): the top k principal components", "", ""),
     row<FeatureHasher>("hashing trick into a fixed width, signed; categories hashed as name=value", "preprocessing",
                        "FeatureHasher"),

@@ -307,7 +307,8 @@ struct Case {
 class EveryTransformer : public ::testing::TestWithParam<std::size_t> {};
 
 std::vector<Case> cases() {
-  return {{"ccipca", {{"n-components", "3"}}, Task::kRegression, 0},
+  return {{"attention_features", {{"d-model", "8"}}, Task::kRegression, 0},
+          {"ccipca", {{"n-components", "3"}}, Task::kRegression, 0},
           {"feature_hasher", {{"n-buckets", "8"}}, Task::kRegression, 0},
           {"feature_selector", {{"warmup", "10"}}, Task::kClassification, 3},
           {"min_max", {}, Task::kRegression, 0},
@@ -381,8 +382,32 @@ TEST_P(EveryTransformer, CheckpointContinuesBitIdenticallyAndNonFiniteIsHandled)
   EXPECT_EQ(w3.data(), w4.data());
 }
 
-INSTANTIATE_TEST_SUITE_P(All, EveryTransformer, ::testing::Range<std::size_t>(0, 9),
+INSTANTIATE_TEST_SUITE_P(All, EveryTransformer, ::testing::Range<std::size_t>(0, 10),
                          [](const auto& p) { return std::string(cases()[p.param].name); });
+
+TEST(AttentionFeatures, PeekEqualsWhatLearningCommitsAndTheStateCarriesThePast) {
+  auto t = make("attention_features", {{"mode", "gla"}, {"d-model", "8"}}, ctx(3));
+  ASSERT_EQ(t->output_size(3), 3u + 8u);
+  Xorshift64 rng(12);
+  std::vector<double> x(3);
+  for (int i = 0; i < 50; ++i) {
+    for (double& v : x) v = rng.normal();
+    t->learn_one(x);
+  }
+  // Two transforms of one sample agree (transform does not learn), and the
+  // same sample after another history gives other features.
+  const auto a = transformed(*t, x), b = transformed(*t, x);
+  EXPECT_EQ(a, b);
+  EXPECT_DOUBLE_EQ(a[0], x[0]);  // passthrough first
+  std::vector<double> other(3, 4.0);
+  for (int i = 0; i < 5; ++i) t->learn_one(other);
+  const auto c = transformed(*t, x);
+  bool differs = false;
+  for (std::size_t j = 3; j < c.size(); ++j) differs = differs || c[j] != a[j];
+  EXPECT_TRUE(differs);
+  for (double v : c) EXPECT_TRUE(std::isfinite(v));
+  EXPECT_FALSE(make_transformer("attention_features", {{"mode", "nope"}}, ctx(3)).is_ok());
+}
 
 TEST(Registry, EveryRowBuildsWithDefaultsAndRefusesUnknownSettings) {
   for (const auto& e : transformer_catalogue()) {
