@@ -39,11 +39,11 @@ const std::array kFields = {
     Row{FieldInfo::integer("n-bins", "64", "equal-width bins per numeric feature (fixed after the first grace period)")
             .in(2, 1024),
         IRITHYLL_FIELD_UINT(SGTConfig, n_bins)},
-    Row{FieldInfo::text("nominal-attributes", "",
+    Row{FieldInfo::text("categorical-features", "",
                         "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (the CLI "
-                        "fills it from --categorical and string columns)"),
+                        "fills it from --categorical and string columns; River's nominal_attributes)"),
         [](SGTConfig& c, std::string_view v) -> Status {
-          auto items = parse_index_list("nominal-attributes", v);
+          auto items = parse_index_list("categorical-features", v);
           if (!items) return items.status();
           c.nominal_attributes = std::move(items).value();
           return Status::ok();
