@@ -304,13 +304,19 @@ void DBStream::recluster() {
   auto strong = [&](std::size_t i) { return w[i] > config_.minimum_weight; };
   for (std::size_t i = 0; i < m; ++i) {
     if (!strong(i)) continue;
-    // Joining j's tree under i's root leaves that root a root.
+    // Joining j's tree under i's root leaves that root a root. Only the
+    // partition matters, so an edge between micro-clusters already joined
+    // (most edges inside a cluster, once a few have joined it) skips its
+    // connectivity test.
     const std::size_t root = find_root(parent, i);
     const EdgeList& list = rep.edges[i];
     for (std::size_t k = 0; k < list.size(); ++k) {
       const std::size_t j = list.j[k];
-      if (strong(j) && faded(list.v[k].s, list.v[k].t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
-        parent[find_root(parent, j)] = root;
+      if (!strong(j)) continue;
+      const std::size_t root_j = find_root(parent, j);
+      if (root_j != root &&
+          faded(list.v[k].s, list.v[k].t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
+        parent[root_j] = root;
     }
   }
   // Components in the order of their oldest micro-cluster, with their weight.
