@@ -13,11 +13,13 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "memory_budget.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "irithyll/stacked.hpp"
 #include "model_options.hpp"
 #include "plotting.hpp"
@@ -46,6 +48,7 @@ ArgParser make_parser() {
       .flag("json", "print one JSON object per model, one per line")
       .flag("quiet", "accepted for symmetry with eval (compare draws no progress bar)");
   declare_data_options(p);
+  declare_memory_budget(p);
   return p;
 }
 
@@ -105,6 +108,11 @@ int run_compare(std::span<char* const> argv) {
   std::string categorical;  // text report: which columns each model splits by category sets
   for (const ModelSpec& spec : *specs) {
     names.push_back(spec.name);
+    if (!is_pipeline_spec(spec.name)) {
+      const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
+      if (Status s = check_class_memory(args, spec.name, spec.settings, context, schema.target_name); !s)
+        return fail(s.with_context("--models " + spec.name));
+    }
     std::string line;
     auto made = make_cli_model(spec.name, spec.settings, schema, *seed, line);
     if (!made) return fail(made.status().with_context("--models"));

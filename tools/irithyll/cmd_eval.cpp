@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "memory_budget.hpp"
 #include "provenance.hpp"
 #include "diagnostics_report.hpp"
 #include "eval_anomaly.hpp"
@@ -74,6 +75,7 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .flag("json", "print one JSON object with the results on stdout")
       .flag("quiet", "no progress bar");
   declare_data_options(p);
+  declare_memory_budget(p);
   if (loading) {
     for (const auto& e : catalogue())
       if (e.listed) declare_model_options(p, e);
@@ -272,7 +274,15 @@ int run_eval(std::span<char* const> argv) {
       if (auto steps = parse_pipeline_spec(model_name); !steps) return fail(steps.status());
     if (model == nullptr)
       return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
-    auto made = make_cli_model(model_name, given_model_settings(args, *model), schema, *seed, categorical);
+    ModelSettings settings = given_model_settings(args, *model);
+    // The class-memory check speaks of one catalogue learner (a pipeline's
+    // learner sees another width than the stream's: its steps decide it).
+    if (!is_pipeline_spec(model_name)) {
+      const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed, schema.n_targets()};
+      if (Status s = check_class_memory(args, model->name, settings, context, schema.target_name); !s)
+        return fail(s.with_context(source));
+    }
+    auto made = make_cli_model(model_name, settings, schema, *seed, categorical);
     // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
     if (!made) return fail(made.status().with_context(source));
     learner = std::move(made).value();
