@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace irithyll::serve {
@@ -33,20 +35,73 @@ std::optional<double> to_number(std::string_view text) {
   return v;
 }
 
+// Length of the valid UTF-8 sequence of a printable character at text[i]
+// (0: not one). Refuses overlong forms, surrogates and code points past
+// U+10FFFF, and C0/C1 control characters.
+std::size_t printable_run(std::string_view text, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = b(i);
+  if (c >= 0x20 && c < 0x7f) return c == '\\' ? 0 : 1;
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+    cp = c & 0x1fu;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    cp = c & 0x0fu;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    cp = c & 0x07u;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0u) != 0x80u) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3fu);
+  }
+  const std::uint32_t min_cp = n == 2 ? 0x80u : n == 3 ? 0x800u : 0x10000u;
+  if (cp < min_cp || cp > 0x10ffffu || (cp >= 0xd800u && cp <= 0xdfffu)) return 0;
+  if (cp >= 0x80u && cp < 0xa0u) return 0;  // C1 controls
+  return n;
+}
+
 Status bad(std::string why) { return Status::invalid_argument(std::move(why)); }
 
 Result<double> parse_label(const std::string& text, const MessageShape& shape) {
   const auto y = to_number(text);
-  if (!y) return bad("y is not a number: '" + text.substr(0, 40) + "'");
-  if (!std::isfinite(*y)) return bad("y is not finite: '" + text.substr(0, 40) + "'");
+  if (!y) return bad("y is not a number: '" + printable(text) + "'");
+  if (!std::isfinite(*y)) return bad("y is not finite: '" + printable(text) + "'");
   if (shape.task == Task::kClassification) {
     if (*y != std::floor(*y) || *y < 0 || *y >= static_cast<double>(shape.n_classes))
-      return bad("y = " + text.substr(0, 40) + " is not a class index in [0, " + std::to_string(shape.n_classes) + ")");
+      return bad("y = " + printable(text) + " is not a class index in [0, " + std::to_string(shape.n_classes) + ")");
   }
   return *y;
 }
 
 }  // namespace
+
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  const std::string_view shown = text.substr(0, std::min(text.size(), max_bytes));
+  std::string out;
+  out.reserve(shown.size() + 16);
+  for (std::size_t i = 0; i < shown.size();) {
+    const std::size_t n = printable_run(shown, i);
+    if (n > 0) {
+      out.append(shown.substr(i, n));
+      i += n;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto c = static_cast<unsigned char>(shown[i++]);
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 0xfu];
+  }
+  if (text.size() > shown.size()) out += "...(" + std::to_string(text.size() - shown.size()) + " more bytes)";
+  return out;
+}
 
 Result<Message> parse_message(const Fields& fields, const MessageShape& shape) {
   Message m;
@@ -74,7 +129,7 @@ Result<Message> parse_message(const Fields& fields, const MessageShape& shape) {
       if (end == std::string::npos) end = x->size();
       const std::string_view cell(x->data() + start, end - start);
       const auto v = to_number(cell);
-      if (!v) return bad("x[" + std::to_string(m.x.size()) + "] is not a number: '" + std::string(cell.substr(0, 40)) + "'");
+      if (!v) return bad("x[" + std::to_string(m.x.size()) + "] is not a number: '" + printable(cell) + "'");
       if (m.x.size() == shape.n_features)
         return bad("x has more than " + std::to_string(shape.n_features) + " values, the model takes " +
                    std::to_string(shape.n_features));
@@ -85,7 +140,7 @@ Result<Message> parse_message(const Fields& fields, const MessageShape& shape) {
     for (const auto& [k, v] : fields) {
       if (k.rfind("f_", 0) != 0) continue;
       const auto n = to_number(v);
-      if (!n) return bad("feature " + k.substr(0, 40) + " is not a number: '" + v.substr(0, 40) + "'");
+      if (!n) return bad("feature " + printable(k) + " is not a number: '" + printable(v) + "'");
       if (m.x.size() == shape.n_features)
         return bad("more than " + std::to_string(shape.n_features) + " f_ fields, the model takes " +
                    std::to_string(shape.n_features));

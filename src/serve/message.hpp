@@ -67,6 +67,14 @@ Fields label_fields(std::string_view key, std::string_view sample_id, double y);
 // The shortest text that reads back to the same double (std::to_chars).
 std::string format_number(double v);
 
+// `text` as it may be echoed in a dead letter's reason or an error message:
+// valid UTF-8 of printable characters kept, every other byte (NUL, control
+// characters, invalid UTF-8, a sequence cut by the cap) and the backslash
+// written as \xNN, and at most `max_bytes` of the input shown, then
+// "...(N more bytes)". Why: the reason is read by people and by tools that
+// stop at NUL or reject invalid UTF-8; the message's own fields keep the raw bytes.
+std::string printable(std::string_view text, std::size_t max_bytes = 40);
+
 // Stream and key names for a prefix and partition.
 struct StreamNames {
   std::string prefix = "irithyll";

@@ -9,9 +9,12 @@
 #include "serve/worker.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <random>
 #include <thread>
 
 #include "irithyll/core/bytes.hpp"
@@ -33,6 +36,21 @@ std::string key_field(std::string_view key) { return "k:" + std::string(key); }
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Nonce: random_device where it is random, mixed with a process-wide
+// counter, the clock and an address (random_device may be a fixed sequence
+// on some platforms); the counter alone keeps two Workers of one process apart.
+std::string unique_token(const std::string& token) {
+  static std::atomic<std::uint64_t> made{0};
+  std::random_device rd;
+  std::uint64_t nonce = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  nonce ^= static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()) * 0x9e3779b97f4a7c15ull;
+  nonce ^= static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&made)) >> 4;
+  nonce += made.fetch_add(1) * 0xbf58476d1ce4e5b9ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(nonce));
+  return token + "#" + hex;
 }
 
 }  // namespace
@@ -118,6 +136,18 @@ Result<std::unique_ptr<Worker>> Worker::make(Log& log, WorkerConfig config) {
   if (config.batch == 0) return Status::invalid_argument("batch must be >= 1");
   if (config.lease_ms < 30) return Status::invalid_argument("lease-ms must be >= 30");
   if (config.token.empty()) return Status::invalid_argument("a worker needs a lease token");
+  // The lease token is made unique per Worker by construction: the given
+  // token, then '#' and a random 64-bit nonce. Why: the token is the fence.
+  // Two workers holding one token (an operator's copied command line) each
+  // pass the other's lease checks: the one whose lease lapsed keeps renewing
+  // and committing a lease its twin re-took, both learn the same partition,
+  // and entries are learned twice or skipped. Why not refuse a live token at
+  // start instead: that needs a registry with its own lease, and a worker
+  // killed and restarted with the same --token would be refused until the
+  // registration lapsed, while a per-instance nonce costs nothing and cannot
+  // collide. The given token stays the prefix, so the lease's value still
+  // names the host or operator that holds it.
+  config.token = unique_token(config.token);
   auto rep = std::make_unique<Rep>(log, std::move(config));
   auto probe = rep->new_model();
   if (!probe) return probe.status();
@@ -193,9 +223,9 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
   }
   if (record) {
     auto rec = decode_key_record(*record);
-    if (!rec) return rec.status().with_context("key '" + key + "'");
+    if (!rec) return rec.status().with_context("key '" + printable(key) + "'");
     auto model = decode_model(rec->model);
-    if (!model) return model.status().with_context("key '" + key + "'");
+    if (!model) return model.status().with_context("key '" + printable(key) + "'");
     s.model = std::move(*model);
     s.learned = rec->learned;
     // A first-layout record is current up to the hash's "__last".
@@ -230,7 +260,7 @@ void Worker::Rep::dead_letter(std::uint32_t p, const LogEntry& e, const std::str
 
 Status Worker::Rep::process(Partition& part, const LogEntry& e) {
   const auto id = EntryId::parse(e.id);
-  if (!id) return Status::corruption("log returned a bad entry id '" + e.id + "'");
+  if (!id) return Status::corruption("log returned a bad entry id '" + printable(e.id) + "'");
   part.unacked.push_back(e.id);
   // Replay after a takeover: the window is current up to `committed`, each
   // key up to its own `saved`; an entry is applied only where it is not yet.
@@ -271,11 +301,12 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
       // The window gave this sample away before its checkpoint, and a key that
       // learns from the window is saved in that same commit: key_has_it must hold.
       return Status::corruption("partition " + std::to_string(part.index) + ": label entry " + e.id + " of key '" +
-                                msg->key + "' is behind the window's checkpoint but not in the key's record");
+                                printable(msg->key) +
+                                "' is behind the window's checkpoint but not in the key's record");
     }
     std::vector<double> x;
     if (!part.window.take(msg->key, msg->id, x)) {
-      dead_letter(part.index, e, "label for sample '" + msg->id + "' of key '" + msg->key +
+      dead_letter(part.index, e, "label for sample '" + printable(msg->id) + "' of key '" + printable(msg->key) +
                                      "', which is not in the join window");
       return Status::ok();
     }

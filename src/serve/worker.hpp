@@ -57,7 +57,7 @@ struct WorkerConfig {
   std::uint64_t checkpoint_entries = 1000000;  // unacknowledged entries that force every key out (replay bound)
   int lease_ms = 10000;                 // lease time to live; renewed every lease_ms / 3 (and before each batch)
   std::size_t label_window = 10000;     // unlabelled samples awaiting a label, per partition
-  std::string token;                    // this worker's lease token (unique per process)
+  std::string token;                    // lease token prefix; make() appends "#<random nonce>", so no two Workers share one
 };
 
 struct PartitionMetrics {

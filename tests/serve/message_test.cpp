@@ -10,6 +10,18 @@ namespace {
 
 const MessageShape kShape{3, Task::kClassification, 2};
 
+TEST(ServeMessage, PrintableEscapesHostileBytes) {
+  EXPECT_EQ(printable(std::string("a\0b\xff", 4)), "a\\x00b\\xff");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // valid UTF-8 kept
+  EXPECT_EQ(printable("\xc3"), "\\xc3");                                      // cut sequence
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");                             // overlong
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");                    // surrogate
+  EXPECT_EQ(printable("\xc2\x85"), "\\xc2\\x85");                             // C1 control
+  EXPECT_EQ(printable("a\\b\n"), "a\\x5cb\\x0a");
+  EXPECT_EQ(printable(std::string(100, 'z'), 10), "zzzzzzzzzz...(90 more bytes)");
+  EXPECT_EQ(printable(""), "");
+}
+
 TEST(ServeMessage, SampleWithXField) {
   auto m = parse_message({{"id", "s1"}, {"key", "a"}, {"x", "1, -2.5e-3 ,3"}, {"y", "1"}}, kShape);
   ASSERT_TRUE(m.is_ok()) << m.status().to_string();

@@ -135,8 +135,9 @@ class Children {
 
 class RedisServer {
  public:
-  // Started and answering, or nullptr with the reason in `why`.
-  static std::unique_ptr<RedisServer> start(std::string& why) {
+  // Started and answering, or nullptr with the reason in `why`. `persistent`:
+  // an append-only file in its dir, so restart() keeps the data.
+  static std::unique_ptr<RedisServer> start(std::string& why, bool persistent = false) {
     for (int attempt = 0; attempt < 5; ++attempt) {
       auto s = std::unique_ptr<RedisServer>(new RedisServer());
       char tmpl[] = "/tmp/irithyll-redis-XXXXXX";
@@ -146,22 +147,19 @@ class RedisServer {
       }
       s->dir_ = tmpl;
       s->port_ = free_port();
-      s->pid_ = spawn({"redis-server", "--port", std::to_string(s->port_), "--bind", "127.0.0.1", "--save", "",
-                       "--appendonly", "no", "--dir", s->dir_, "--daemonize", "no"},
-                      s->dir_ + "/redis.log");
-      const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (std::chrono::steady_clock::now() < end) {
-        if (wait_exit(s->pid_, std::chrono::milliseconds(0)) != -1000) {  // exited: port taken?
-          s->pid_ = -1;
-          break;
-        }
-        auto log = connect_redis(s->address(), 1000);
-        if (log && (*log)->hash_get("probe", "f").is_ok()) return s;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
+      s->persistent_ = persistent;
+      if (s->launch()) return s;
       why = "redis-server did not answer on port " + std::to_string(s->port_);
     }
     return nullptr;
+  }
+  // SIGTERM (Redis writes its append-only file and exits), then the same
+  // server again on the same port and dir; false when it did not come back.
+  bool restart() {
+    signal_child(pid_, SIGTERM);
+    if (wait_exit(pid_, std::chrono::seconds(20)) == -1000) kill_hard(pid_);
+    pid_ = -1;
+    return launch();
   }
   ~RedisServer() {
     kill_hard(pid_);
@@ -209,6 +207,23 @@ class RedisServer {
 
  private:
   RedisServer() = default;
+  bool launch() {
+    pid_ = spawn({"redis-server", "--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
+                  "--appendonly", persistent_ ? "yes" : "no", "--dir", dir_, "--daemonize", "no"},
+                 dir_ + "/redis.log");
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < end) {
+      if (wait_exit(pid_, std::chrono::milliseconds(0)) != -1000) {  // exited: port taken?
+        pid_ = -1;
+        return false;
+      }
+      auto log = connect_redis(address(), 1000);
+      if (log && (*log)->hash_get("probe", "f").is_ok()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+  bool persistent_ = false;
   std::string dir_;
   int port_ = 0;
   pid_t pid_ = -1;

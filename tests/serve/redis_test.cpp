@@ -51,6 +51,36 @@ TEST(ServeRedis, WaitWakesOnAppend) {
   test::check_wait_wakes(*log, *other);
 }
 
+// The lag (entries the group has not been delivered) survives a restart of
+// Redis from its append-only file, which loses the group's read counter.
+TEST(ServeRedis, LagIsRightAfterARestart) {
+  IRITHYLL_REQUIRE_REDIS();
+  std::string why;
+  auto server = test::RedisServer::start(why, /*persistent=*/true);
+  ASSERT_NE(server, nullptr) << why;
+  auto log = server->connect();
+  ASSERT_NE(log, nullptr);
+  const std::string s = "{t:0}:in";
+  for (int i = 0; i < 25; ++i) log->append(s, {{"i", std::to_string(i)}});
+  ASSERT_TRUE(log->flush().is_ok());
+  ASSERT_TRUE(log->create_group(s, "g").is_ok());
+  ASSERT_EQ(log->read_group(s, "g", "c", ">", 10, 0)->size(), 10u);
+  ASSERT_EQ(*log->lag(s, "g"), 15u);
+  log.reset();
+  ASSERT_TRUE(server->restart()) << "redis-server did not come back";
+  log = server->connect();
+  ASSERT_NE(log, nullptr);
+  auto lag = log->lag(s, "g");
+  ASSERT_TRUE(lag.is_ok()) << lag.status().to_string();
+  EXPECT_EQ(*lag, 15u);
+  ASSERT_EQ(log->read_group(s, "g", "c", ">", 4, 0)->size(), 4u);
+  for (int i = 0; i < 3; ++i) log->append(s, {{"i", "new"}});
+  ASSERT_TRUE(log->flush().is_ok());
+  EXPECT_EQ(*log->lag(s, "g"), 14u);
+  ASSERT_EQ(log->read_group(s, "g", "c", ">", 100, 0)->size(), 14u);
+  EXPECT_EQ(*log->lag(s, "g"), 0u);
+}
+
 TEST(ServeRedis, UnreachableServerIsAnIOError) {
   IRITHYLL_REQUIRE_REDIS();
   auto log = connect_redis("127.0.0.1:" + std::to_string(test::free_port()), 500);

@@ -276,6 +276,68 @@ TEST(ServeWorker, PerKeyCheckpointsReplayEachKeyFromItsOwnPosition) {
   for (std::uint32_t p = 0; p < 2; ++p) EXPECT_EQ(log.unacked(c.names.input(p), c.names.group()), 0u);
 }
 
+// Two workers started with one token (a copied command line): the first one's
+// lease lapses during a pause, the second takes the partition. The first must
+// notice it no longer holds the lease: with a shared token it would pass every
+// fence and learn the partition beside its twin (entries learned twice, or
+// acknowledged by one and never learned by the other).
+TEST(ServeWorker, TwoWorkersGivenOneTokenNeverShareAPartition) {
+  MemoryLog log;
+  const std::uint64_t n = 1200, keys = 12;
+  const auto samples = test::generate("friedman", 5, n, keys);
+  send(log, samples, 1);
+  WorkerConfig c = config_for("copied", 1);
+  auto w1 = Worker::make(log, c);
+  auto w2 = Worker::make(log, c);
+  ASSERT_TRUE(w1.is_ok() && w2.is_ok());
+  ASSERT_TRUE((*w1)->poll().is_ok());  // takes partition 0, learns a batch
+  log.expire_lease(c.names.lease(0));  // w1 pauses past its lease
+  ASSERT_TRUE((*w2)->poll().is_ok());  // w2 takes partition 0 over
+  EXPECT_EQ((*w2)->metrics().takeovers, 1u);
+  // Both keep polling, interleaved, until neither has work.
+  for (int round = 0, idle = 0; round < 10000 && idle < 2; ++round) {
+    auto a = (*w1)->poll();
+    auto b = (*w2)->poll();
+    ASSERT_TRUE(a.is_ok() && b.is_ok());
+    idle = *a + *b == 0 ? idle + 1 : 0;
+  }
+  EXPECT_EQ((*w1)->metrics().lost, 1u) << "the paused worker kept a partition its twin had taken";
+  EXPECT_TRUE((*w1)->metrics().owned.empty());
+  ASSERT_TRUE((*w1)->shutdown().is_ok());
+  ASSERT_TRUE((*w2)->shutdown().is_ok());
+  test::expect_matches(test::checkpointed(log, c.names, 1),
+                       test::learn_reference(samples, c.model, c.settings, c.context));
+  EXPECT_EQ(log.unacked(c.names.input(0), c.names.group()), 0u);
+}
+
+// A dead letter's reason shows the bad bytes escaped and capped: no NUL, no
+// invalid UTF-8, however hostile the message.
+TEST(ServeWorker, DeadLetterReasonsArePrintable) {
+  MemoryLog log;
+  WorkerConfig c = config_for("w", 1);
+  c.context = LearnerContext{Task::kRegression, 0, 2, 1};
+  const std::string in = c.names.input(0);
+  log.append(in, {{"id", "s0"}, {"key", "a"}, {"x", std::string("1,\0\xff\xc3(", 6)}});
+  log.append(in, {{"id", "s1"}, {"key", "a"}, {"x", "1,2"}, {"y", std::string(5000, '\x01')}});
+  log.append(in, {{"key", std::string("k\0\xfe", 3)}, {"label_for", std::string("id\0", 3)}, {"y", "0"}});
+  auto w = Worker::make(log, c);
+  ASSERT_TRUE(w.is_ok());
+  drain(**w);
+  ASSERT_TRUE((*w)->shutdown().is_ok());
+  const auto dead = *log.range(c.names.dead(), 100);
+  ASSERT_EQ(dead.size(), 3u);
+  const char* shown[] = {"'\\x00\\xff\\xc3('", "\\x01\\x01", "sample 'id\\x00' of key 'k\\x00\\xfe'"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string& reason = dead[i].fields[2].second;
+    EXPECT_NE(reason.find(shown[i]), std::string::npos) << reason;
+    EXPECT_EQ(reason.find('\0'), std::string::npos) << i;
+    EXPECT_LT(reason.size(), 400u) << i;
+    for (const char ch : reason) EXPECT_TRUE(ch >= 0x20 && ch < 0x7f) << i << ": " << reason;
+  }
+  EXPECT_NE(dead[1].fields[2].second.find("more bytes"), std::string::npos);
+  EXPECT_EQ(dead[0].fields[5].second, std::string("1,\0\xff\xc3(", 6));  // the message itself stays raw
+}
+
 // Records of the first layout (count, then the model) decode, without a position.
 TEST(ServeWorker, KeyRecordLayouts) {
   const std::vector<std::uint8_t> model = {'I', 'R', 'C', 'K', 1, 2, 3};

@@ -68,7 +68,9 @@ ArgParser make_parser(const CatalogueEntry* model, const AnomalyEntry* detector,
       .option("label-window", "N", "unlabelled samples per partition kept for a later label message", "10000")
       .option("metrics-ms", "MS", "milliseconds between JSON metrics lines on stdout (0 = none)", "5000")
       .option("idle-exit-ms", "MS", "exit (after a final checkpoint) once idle this long (0 = never)", "0")
-      .option("token", "TEXT", "this worker's lease token (default: host, pid and a random number)");
+      .option("token", "TEXT",
+              "prefix of this worker's lease token (default: host, pid and a random number); a random "
+              "suffix is always added, so two workers never share one");
   if (model != nullptr) declare_model_options(p, *model);
   if (detector != nullptr)
     for (const FieldInfo& f : detector->fields())
