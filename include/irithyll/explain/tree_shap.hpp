@@ -213,7 +213,14 @@ class TreeExplainer {
   std::vector<Group> groups_;
   std::vector<std::int32_t> group_features_;
   std::vector<double> group_table_;
+  // explain_batch over four rows at a time in AVX2 lanes
+  // (tree_shap_batch_avx2.cpp): used for dense group tables without
+  // category splits on a CPU with AVX2; false when it does not apply.
+  friend struct TreeShapLanes;
+  bool batch_lanes(const double* rows, std::size_t n_rows, std::size_t output, double* phi, double* raw) const;
   // Scratch.
+  mutable std::vector<double> block_xt_;  // batch_lanes: one block of cleaned rows, feature-major
+  mutable std::vector<std::uint64_t> lane_key_;  // batch_lanes: per node, four rows' keys
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
   mutable std::vector<double> block_x_;  // explain_batch: one block of cleaned rows
