@@ -601,6 +601,17 @@ class Learner:
             out.append(e)
         return out
 
+    def predict_with_confidence(self, x):
+        """(predict_one(x), confidence) for SGBT models: confidence =
+        1 / sqrt(sum over the trees x reaches of lr^2 / (H + lambda)), which
+        grows with the hessian weight in those leaves (0 before any tree
+        has learned). Other models raise ValueError naming them."""
+        self._check_x(x)
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: predict_with_confidence before the first learn_one")
+        _, confidence = self._model.confidence_dict(x)
+        return (self.predict_one(x), confidence)
+
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
         the Python side (feature names, labels, settings)."""
