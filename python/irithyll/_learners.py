@@ -556,8 +556,9 @@ class Learner:
     def explain_one(self, x, cls=None, background=None):
         """SHAP values (TreeSHAP) of the raw prediction for the dict x:
         {"base": b, "contributions": {feature: v}, "raw": r},
-        base + sum(contributions) = raw. Raw is the margin (sgbt), leaf
-        class probability or leaf mean (hoeffding_tree, arf). Classifiers
+        base + sum(contributions) = raw. Raw is the margin (sgbt), the
+        location (distributional_sgbt), the vote's class probability or the
+        leaf mean (hoeffding_tree, arf, srp, leveraging_bagging). Classifiers
         add "class" and explain the predicted class unless cls (a label)
         is given.
         Path-dependent by default; with background (a DataFrame, a matrix
