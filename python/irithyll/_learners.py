@@ -557,8 +557,9 @@ class Learner:
     def explain_one(self, x, cls=None, background=None):
         """SHAP values (TreeSHAP) of the raw prediction for the dict x:
         {"base": b, "contributions": {feature: v}, "raw": r},
-        base + sum(contributions) = raw. Raw is the margin (sgbt), leaf
-        class probability or leaf mean (hoeffding_tree, arf). Classifiers
+        base + sum(contributions) = raw. Raw is the margin (sgbt), the
+        location (distributional_sgbt), the vote's class probability or the
+        leaf mean (hoeffding_tree, arf, srp, leveraging_bagging). Classifiers
         add "class" and explain the predicted class unless cls (a label)
         is given.
         Path-dependent by default; with background (a DataFrame, a matrix
@@ -601,6 +602,17 @@ class Learner:
                 e["class"] = self._class_of(int(which[i]))
             out.append(e)
         return out
+
+    def predict_with_confidence(self, x):
+        """(predict_one(x), confidence) for SGBT models: confidence =
+        1 / sqrt(sum over the trees x reaches of lr^2 / (H + lambda)), which
+        grows with the hessian weight in those leaves (0 before any tree
+        has learned). Other models raise ValueError naming them."""
+        self._check_x(x)
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: predict_with_confidence before the first learn_one")
+        _, confidence = self._model.confidence_dict(x)
+        return (self.predict_one(x), confidence)
 
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with

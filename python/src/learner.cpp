@@ -19,6 +19,7 @@
 
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "core/file_io.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
@@ -146,6 +147,15 @@ class PyLearner {
     fill_row(x);
     const Interval out = iv->predict_interval(row_, level);
     return {out.lower, out.upper};
+  }
+  // (predict_one, confidence) of an SGBT (SGBTLearner::predict_with_confidence).
+  std::pair<double, double> confidence_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
+    const auto* sgbt = dynamic_cast<const SGBTLearner*>(model_.get());
+    if (sgbt == nullptr)
+      raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' gives no confidence (sgbt does)"));
+    fill_row(x);
+    return sgbt->predict_with_confidence(row_);
   }
   // The class indices in the prediction set at `level`.
   py::list set_dict(const py::dict& x, double level) {
@@ -410,6 +420,7 @@ void bind_learner(py::module_& m) {
       .def("predict_dict", &PyLearner::predict_dict)
       .def("proba_dict", &PyLearner::proba_dict)
       .def("interval_dict", &PyLearner::interval_dict)
+      .def("confidence_dict", &PyLearner::confidence_dict)
       .def("set_dict", &PyLearner::set_dict)
       .def("report_json", &PyLearner::report_json)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())

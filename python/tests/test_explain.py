@@ -80,3 +80,23 @@ def test_interventional_against_a_background():
     assert math.isclose(frame["a"].iloc[0], e["contributions"]["a"], abs_tol=1e-12)
     with pytest.raises(ValueError, match="background"):
         model.explain_one(x, background=[[1.0, 2.0]])
+
+
+def test_srp_leveraging_bagging_and_distributional_location():
+    # Majority-class leaves: the trees hold exactly the class shares the
+    # vote combines, so raw is the predicted probability.
+    x = {"a": 0.8, "b": 0.4, "c": 0.3}
+    for cls in (ensemble.SRPClassifier, ensemble.LeveragingBaggingClassifier):
+        model = trained(cls, True, n=2000, n_models=3, grace_period=50, leaf_model="mc")
+        e = model.explain_one(x, cls="up")
+        assert e["class"] == "up"
+        assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+        assert math.isclose(e["raw"], model.predict_proba_one(x)["up"], abs_tol=1e-9)
+    srp = trained(ensemble.SRPRegressor, False, n=1500, n_models=3, grace_period=50)
+    e = srp.explain_one(x)
+    assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+    assert math.isclose(e["raw"], srp.predict_one(x), abs_tol=1e-9)  # the members' mean
+    dist = trained(ensemble.DistributionalSGBTRegressor, False, n_steps=6, grace_period=50)
+    e = dist.explain_one(x)
+    assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+    assert math.isclose(e["raw"], dist.predict_one(x), abs_tol=1e-9)  # the location mu(x)

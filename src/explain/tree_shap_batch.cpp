@@ -29,6 +29,7 @@ Status TreeExplainer::explain_batch(std::span<const double> rows, std::size_t n_
     }
     return Status::ok();
   }
+  if (batch_lanes(rows.data(), n_rows, output, phi.data(), raw.data())) return Status::ok();
   block_x_.resize(kBatchBlock * nf);
   const std::vector<std::uint32_t>& roots = roots_[output];
   const std::vector<std::uint32_t>& ends = ends_[output];

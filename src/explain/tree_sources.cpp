@@ -3,14 +3,20 @@
 // sum of constant-leaf trees are assembled here from their members:
 //   adaptive_sgbt      its SGBT (the schedule only changes how it learns);
 //   multi_target_sgbt  one output per target, each its member's trees;
-//   bagged_sgbt        regression: the bags' mean, so every tree at 1/n.
+//   bagged_sgbt        regression: the bags' mean, so every tree at 1/n;
+//   distributional_sgbt  the location mu(x) (predict_one), its location SGBT;
+//   srp, leveraging_bagging  their members' Hoeffding trees as the vote
+//                      combines them (their own tree_ensemble()).
 // Every other learner is refused with the reason its output is not such a
 // sum, naming it.
 #include <string>
 
 #include "irithyll/ensemble/adaptive_sgbt.hpp"
 #include "irithyll/ensemble/bagged_sgbt.hpp"
+#include "irithyll/ensemble/distributional_sgbt.hpp"
+#include "irithyll/ensemble/leveraging_bagging.hpp"
 #include "irithyll/ensemble/multi_target_sgbt.hpp"
+#include "irithyll/ensemble/srp.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 
 namespace irithyll {
@@ -18,18 +24,17 @@ namespace irithyll {
 namespace {
 
 constexpr const char* kSupported =
-    "TreeSHAP explains sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt (regression), hoeffding_tree and arf";
+    "TreeSHAP explains sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt (regression), distributional_sgbt (its "
+    "location), hoeffding_tree, arf, srp and leveraging_bagging";
 
 // Why a known learner that holds trees cannot be explained as a sum of them.
 std::string reason(const std::string& name) {
   if (name == "quantile_sgbt")
     return "its quantiles add a per-level offset and pass through a monotone rearrangement (PAVA), not a sum of trees";
-  if (name == "distributional_sgbt")
-    return "its mean and spread are transformed and combined from two tree committees, not one sum of trees";
   if (name == "moe_sgbt" || name == "moe_distributional_sgbt")
-    return "a gate weights its experts by x (soft routing), so its output is not a sum of trees";
-  if (name == "srp" || name == "leveraging_bagging")
-    return "its members' trees are not exposed for explanation (each sees its own feature subspace or coded vote)";
+    return "a gate weights its experts by x (soft routing), so its output is not a sum of trees; weighting each "
+           "expert's contributions by the gate at x would add up to the prediction but credit nothing to the "
+           "features the gate reads, so they would not be Shapley values";
   if (name == "stacked" || name == "pipeline" || name == "auto" || name == "conformal")
     return "it combines or transforms other models' outputs, which TreeSHAP cannot see through";
   return {};
@@ -58,6 +63,22 @@ Result<TreeEnsembleView> TreeExplainer::trees_of(const Learner& learner) {
       }
     }
     return out;
+  }
+  if (const auto* dist = dynamic_cast<const DistributionalSGBT*>(&learner)) {
+    auto view = dist->location().tree_ensemble();
+    if (!view) return Status(view.status()).with_context(name + ", location");
+    view->output_names = {"location"};
+    return view;
+  }
+  if (const auto* srp = dynamic_cast<const StreamingRandomPatches*>(&learner)) {
+    auto view = srp->tree_ensemble();
+    if (!view) return Status(view.status()).with_context("explain: model '" + name + "'");
+    return view;
+  }
+  if (const auto* lb = dynamic_cast<const LeveragingBagging*>(&learner)) {
+    auto view = lb->tree_ensemble();
+    if (!view) return Status(view.status()).with_context("explain: model '" + name + "'");
+    return view;
   }
   if (const auto* bagged = dynamic_cast<const BaggedSGBT*>(&learner)) {
     if (learner.task() != Task::kRegression)

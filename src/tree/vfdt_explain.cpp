@@ -15,9 +15,11 @@ std::uint64_t code_mask(double v) {
 }
 }  // namespace
 
-Status Vfdt::append_tree_views(std::vector<TreeView>& out, double scale) const {
+Status Vfdt::append_tree_views(std::vector<TreeView>& out, double scale, std::span<const std::uint32_t> features) const {
   if (task_ == Task::kRegression && linear_)
     return Status::not_supported("hoeffding tree: linear leaves predict w.x + b; TreeSHAP needs constant leaves");
+  if (!features.empty() && features.size() != n_features_)
+    return Status::invalid_argument("hoeffding tree: the feature map has " + std::to_string(features.size()) + " entries for " + std::to_string(n_features_) + " features");
   const std::size_t n_views = task_ == Task::kClassification ? n_classes_ : 1;
   for (std::size_t cls = 0; cls < n_views; ++cls) {
     TreeView view;
@@ -45,7 +47,7 @@ Status Vfdt::append_tree_views(std::vector<TreeView>& out, double scale) const {
         return at;
       }
       TreeNodeView v;
-      v.feature = node.feature;
+      v.feature = features.empty() ? node.feature : static_cast<std::int32_t>(features[static_cast<std::size_t>(node.feature)]);
       std::uint32_t left = 0, right = 0;
       if (node.kind == kThreshold) {
         v.threshold = node.threshold;

@@ -161,6 +161,65 @@ TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
   EXPECT_NE(refused.err.find("model 'quantile_sgbt' cannot be explained"), std::string::npos) << refused.err;
 }
 
+// The Hoeffding-tree ensembles and distributional_sgbt's location: every
+// line adds up; regression raw is the prediction; a classifier's raw is the
+// explained class's probability (majority-class leaves, so the trees hold
+// exactly what the vote averages).
+TEST(ExplainCliWrappers, SrpLeveragingBaggingAndDistributional) {
+  const std::string train = write_temp_file("explain_srp.csv", regression_table(1500, false));
+  const std::string rows = write_temp_file("explain_srp_rows.csv", regression_table(12, false));
+  {
+    const std::string model = "distributional_sgbt";
+    const std::string ckpt = temp_path("explain_" + model + ".ckpt");
+    auto t = run_cli("eval --data " + train + " --task regression --target y --model " + model +
+                     " --n-steps 6 --grace-period 50 --quiet --save " + ckpt);
+    ASSERT_EQ(t.code, 0) << t.err;
+    auto r = run_cli("explain --checkpoint " + ckpt + " --data " + rows + " --drop y --json");
+    ASSERT_EQ(r.code, 0) << model << ": " << r.err;
+    auto p = run_cli("predict --checkpoint " + ckpt + " --data " + rows + " --drop y");
+    ASSERT_EQ(p.code, 0) << p.err;
+    const auto lines = split_lines(r.out), preds = split_lines(p.out);
+    ASSERT_EQ(lines.size(), 12u);
+    ASSERT_EQ(preds.size(), 12u);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string& l = lines[i];
+      const double raw = number_after(l, "raw");
+      EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+                  1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+      EXPECT_NEAR(raw, std::stod(preds[i]), 1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+    }
+  }
+  std::string text = "a,b,c,y\n";
+  for (int i = 0; i < 1500; ++i) {
+    const double a = (i * 37) % 50, b = (i * 11) % 20, c = (i * 7) % 13;
+    text += std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) + "," + (a > 25 ? "up" : "down") + "\n";
+  }
+  const std::string cls = write_temp_file("explain_lb.csv", text);
+  const std::string few = write_temp_file("explain_lb_rows.csv", text.substr(0, text.find('\n', 200) + 1));
+  for (const std::string model : {"srp", "leveraging_bagging"}) {
+    const std::string ckpt = temp_path("explain_" + model + ".ckpt");
+    auto t = run_cli("eval --data " + cls + " --target y --model " + model +
+                     " --n-models 3 --grace-period 50 --leaf-model mc --quiet --save " + ckpt);
+    ASSERT_EQ(t.code, 0) << t.err;
+    auto r = run_cli("explain --checkpoint " + ckpt + " --data " + few + " --drop y --json --class up");
+    ASSERT_EQ(r.code, 0) << model << ": " << r.err;
+    auto p = run_cli("predict --checkpoint " + ckpt + " --data " + few + " --drop y --proba");
+    ASSERT_EQ(p.code, 0) << p.err;
+    const auto lines = split_lines(r.out), preds = split_lines(p.out);
+    ASSERT_FALSE(lines.empty());
+    ASSERT_EQ(preds.size(), lines.size() + 1);
+    ASSERT_EQ(preds[0], "prediction,down,up");  // --proba: a header, then the class and each probability
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string& l = lines[i];
+      const double raw = number_after(l, "raw");
+      EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+                  1e-9) << model << ": " << l;
+      const std::string& pred = preds[i + 1];
+      EXPECT_NEAR(raw, std::stod(pred.substr(pred.rfind(',') + 1)), 1e-9) << model << ": " << l << " / " << pred;
+    }
+  }
+}
+
 TEST(ExplainCliErrors, ModelWithoutTreesAndBadCheckpoint) {
   const std::string train = write_temp_file("explain_lin.csv", regression_table(300, false));
   const std::string ckpt = temp_path("explain_lin.ckpt");

@@ -24,7 +24,8 @@ double uniform(Xorshift64& rng) { return static_cast<double>(rng.next_u64() >> 1
 
 // A random binary tree in pre-order: numeric and category-set splits,
 // repeated features on a path, covers including zeros.
-void grow(TreeView& t, Xorshift64& rng, std::size_t n_features, std::size_t depth, std::size_t max_depth) {
+void grow(TreeView& t, Xorshift64& rng, std::size_t n_features, std::size_t depth, std::size_t max_depth,
+          double categorical = 0.25) {
   const auto at = t.nodes.size();
   t.nodes.emplace_back();
   if (depth == max_depth || (depth > 1 && uniform(rng) < 0.2)) {
@@ -34,21 +35,22 @@ void grow(TreeView& t, Xorshift64& rng, std::size_t n_features, std::size_t dept
   }
   TreeNodeView n;
   n.feature = static_cast<std::int32_t>(rng.next_u64() % n_features);
-  if (uniform(rng) < 0.25) {
+  if (uniform(rng) < categorical) {
     n.categorical = true;
     n.category_mask = rng.next_u64() & 0xFF;
   } else {
     n.threshold = uniform(rng);
   }
   n.left = static_cast<std::uint32_t>(t.nodes.size());
-  grow(t, rng, n_features, depth + 1, max_depth);
+  grow(t, rng, n_features, depth + 1, max_depth, categorical);
   n.right = static_cast<std::uint32_t>(t.nodes.size());
-  grow(t, rng, n_features, depth + 1, max_depth);
+  grow(t, rng, n_features, depth + 1, max_depth, categorical);
   n.cover = t.nodes[n.left].cover + t.nodes[n.right].cover;
   t.nodes[at] = n;
 }
 
-TreeEnsembleView random_ensemble(std::uint64_t seed, std::size_t n_features, std::size_t n_trees, std::size_t depth) {
+TreeEnsembleView random_ensemble(std::uint64_t seed, std::size_t n_features, std::size_t n_trees, std::size_t depth,
+                                 double categorical = 0.25) {
   Xorshift64 rng(seed);
   TreeEnsembleView e;
   e.n_features = n_features;
@@ -56,7 +58,7 @@ TreeEnsembleView random_ensemble(std::uint64_t seed, std::size_t n_features, std
   for (std::size_t i = 0; i < n_trees; ++i) {
     TreeView t;
     t.scale = 0.5 + uniform(rng);
-    grow(t, rng, n_features, 0, depth);
+    grow(t, rng, n_features, 0, depth, categorical);
     e.trees.push_back(std::move(t));
   }
   return e;
@@ -153,6 +155,35 @@ TEST(TreeShap, BatchEqualsOneAtATime) {
     }
     EXPECT_FALSE(ex->explain_batch(rows, n + 1, 0, phi, raw).is_ok());
     EXPECT_FALSE(ex->explain_batch(rows, n, 1, phi, raw).is_ok());
+  }
+}
+
+// Numeric splits only: explain_batch routes four rows at a time (AVX2
+// lanes, where the CPU has them) and must give explain_one's bits, for every
+// dense row width, a block that is not a multiple of four, NaN and +-inf.
+TEST(TreeShap, NumericBatchEqualsOneAtATimeBitForBit) {
+  for (const std::size_t nf : {std::size_t{2}, std::size_t{6}, std::size_t{8}, std::size_t{13}, std::size_t{16}}) {
+    const TreeEnsembleView e = random_ensemble(70 + nf, nf, 5, 6, 0.0);
+    auto ex = TreeExplainer::make(e, "numeric");
+    ASSERT_TRUE(ex.is_ok());
+    ASSERT_TRUE(ex->has_groups());
+    Xorshift64 rng(nf);
+    const std::size_t n = 2 * TreeExplainer::kBatchBlock + 7;
+    std::vector<double> rows;
+    for (std::size_t r = 0; r < n; ++r) {
+      std::vector<double> x = random_row(rng, nf);
+      if (r % 37 == 0) x[r % nf] = r % 2 == 0 ? std::numeric_limits<double>::infinity() : -1e300;
+      rows.insert(rows.end(), x.begin(), x.end());
+    }
+    std::vector<double> phi(n * nf), raw(n), one(nf);
+    ASSERT_TRUE(ex->explain_batch(rows, n, 0, phi, raw).is_ok());
+    for (std::size_t r = 0; r < n; ++r) {
+      auto v = ex->explain_one(std::span<const double>(rows.data() + r * nf, nf), 0, one);
+      ASSERT_TRUE(v.is_ok());
+      ASSERT_EQ(raw[r], *v) << nf << " features, row " << r;
+      for (std::size_t f = 0; f < nf; ++f) ASSERT_EQ(phi[r * nf + f], one[f]) << nf << " features, row " << r << " feature " << f;
+    }
+    for (std::size_t r = 0; r < 5; ++r) expect_matches_brute(e, *ex, std::span<const double>(rows.data() + r * nf, nf));
   }
 }
 

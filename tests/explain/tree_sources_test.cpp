@@ -1,7 +1,9 @@
-// Explaining the SGBT wrappers (TreeExplainer::trees_of): adaptive_sgbt,
-// multi_target_sgbt and bagged_sgbt regression match brute-force Shapley
-// values and add up to the model's own prediction to 1e-9; every other tree
-// learner of the catalogue is refused with its name and the reason.
+// Explaining the tree ensembles that are not TreeModels
+// (TreeExplainer::trees_of): adaptive_sgbt, multi_target_sgbt, bagged_sgbt
+// regression, distributional_sgbt's location, srp (members over feature
+// subspaces) and leveraging_bagging match brute-force Shapley values and add
+// up to the model's own prediction to 1e-9; every other tree learner of the
+// catalogue is refused with its name and the reason.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -10,6 +12,7 @@
 #include "brute_force.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/adaptive_sgbt.hpp"
+#include "irithyll/ensemble/arf_config.hpp"
 #include "irithyll/ensemble/bagged_sgbt.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
 #include "irithyll/ensemble/leveraging_bagging.hpp"
@@ -126,6 +129,101 @@ TEST(TreeSources, BaggedSgbtRegressionIsTheBagsMean) {
   expect_explained(model, 1, [&](std::span<const double> x, std::size_t) { return model.predict_one(x); });
 }
 
+TEST(TreeSources, DistributionalSgbtExplainsItsLocation) {
+  DistributionalSGBTConfig config;
+  config.base = small_sgbt();
+  DistributionalSGBT model(config);
+  Xorshift64 rng(4);
+  double y0 = 0.0, y1 = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y0, y1);
+    model.learn_one(x, y0);
+  }
+  expect_explained(model, 1, [&](std::span<const double> x, std::size_t) { return model.predict_one(x); });
+  auto view = TreeExplainer::trees_of(model);
+  ASSERT_TRUE(view.is_ok());
+  EXPECT_EQ(view->output_names[0], "location");
+}
+
+// Majority-class leaves, so each member's class probabilities are its leaf's
+// class weight shares (what the trees hold) and the vote is a sum of trees.
+HoeffdingTreeConfig majority_tree() {
+  HoeffdingTreeConfig t = ARFConfig::default_tree();
+  t.leaf_model = LeafModel::kMajority;
+  return t;
+}
+
+double three_classes(double y0) { return y0 < 0.0 ? 0.0 : y0 < 1.5 ? 1.0 : 2.0; }
+
+TEST(TreeSources, SrpRegressionIsTheMembersAverageOverTheirSubspaces) {
+  SRPConfig config;
+  config.n_models = 4;
+  config.tree.grace_period = 50;
+  auto model = StreamingRandomPatches::make(config, {Task::kRegression, 0, 6, 5});
+  ASSERT_TRUE(model.is_ok()) << model.status().message();
+  Xorshift64 rng(5);
+  double y0 = 0.0, y1 = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y0, y1);
+    (*model)->learn_one(x, y0);
+  }
+  ASSERT_LT((*model)->member_features(0).size(), 6u);  // a proper subspace: the feature map is exercised
+  expect_explained(**model, 1, [&](std::span<const double> x, std::size_t) { return (*model)->predict_one(x); });
+}
+
+TEST(TreeSources, SrpClassificationMatchesTheWeightedVote) {
+  for (const ARFVote vote : {ARFVote::kWeighted, ARFVote::kMajority}) {
+    SRPConfig config;
+    config.n_models = 4;
+    config.vote = vote;
+    config.tree = majority_tree();
+    auto model = StreamingRandomPatches::make(config, {Task::kClassification, 3, 6, 6});
+    ASSERT_TRUE(model.is_ok()) << model.status().message();
+    Xorshift64 rng(6);
+    double y0 = 0.0, y1 = 0.0;
+    for (int i = 0; i < 3000; ++i) {
+      const std::vector<double> x = row(rng, y0, y1);
+      (*model)->learn_one(x, three_classes(y0));
+    }
+    std::vector<double> proba(3);
+    if (vote == ARFVote::kWeighted) {
+      expect_explained(**model, 3, [&](std::span<const double> x, std::size_t k) {
+        (*model)->predict_proba_one(x, proba);
+        return proba[k];
+      });
+    } else {
+      // A majority vote counts arg-maxes (not additive): the explanation is
+      // of the members' plain average, still exact Shapley values of it.
+      expect_explained(**model, 3, [&](std::span<const double> x, std::size_t k) {
+        double mean = 0.0;
+        auto view = (*model)->tree_ensemble();
+        for (const TreeView& t : view->trees)
+          if (t.output == k) mean += t.scale * test::eval_tree(t, test::sanitized(*view, x));
+        return mean;
+      });
+    }
+  }
+}
+
+TEST(TreeSources, LeveragingBaggingIsTheMembersAverage) {
+  LeveragingBaggingConfig config;
+  config.n_models = 4;
+  config.tree = majority_tree();
+  auto model = LeveragingBagging::make(config, {Task::kClassification, 3, 6, 7});
+  ASSERT_TRUE(model.is_ok()) << model.status().message();
+  Xorshift64 rng(7);
+  double y0 = 0.0, y1 = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::vector<double> x = row(rng, y0, y1);
+    (*model)->learn_one(x, three_classes(y0));
+  }
+  std::vector<double> proba(3);
+  expect_explained(**model, 3, [&](std::span<const double> x, std::size_t k) {
+    (*model)->predict_proba_one(x, proba);
+    return proba[k];
+  });
+}
+
 void expect_refused(const Learner& model, const std::string& why) {
   auto ex = TreeExplainer::make(model);
   ASSERT_FALSE(ex.is_ok()) << model.name();
@@ -139,11 +237,14 @@ TEST(TreeSources, OtherTreeLearnersAreRefusedWithTheReason) {
   bagged.n_bags = 2;
   expect_refused(BaggedSGBT(bagged, Task::kClassification, 2, 1), "class probabilities");
   expect_refused(QuantileSGBT(), "PAVA");
-  expect_refused(DistributionalSGBT(), "two tree committees");
-  expect_refused(MoESGBT(), "gate");
+  expect_refused(MoESGBT(), "not be Shapley values");
   expect_refused(MoEDistributionalSGBT(), "gate");
-  expect_refused(StreamingRandomPatches(), "not exposed");
-  expect_refused(LeveragingBagging(), "not exposed");
+  expect_refused(StreamingRandomPatches(), "no trees yet");
+  LeveragingBaggingConfig coded;
+  coded.output_codes = true;
+  auto lb = LeveragingBagging::make(coded, {Task::kClassification, 3, 6, 1});
+  ASSERT_TRUE(lb.is_ok());
+  expect_refused(**lb, "output codes");
 }
 
 }  // namespace

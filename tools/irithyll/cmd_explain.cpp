@@ -4,7 +4,8 @@
 //
 //   --checkpoint FILE  a trained tree model (sgbt, adaptive_sgbt,
 //                      multi_target_sgbt, bagged_sgbt regression,
-//                      hoeffding_tree, arf; TreeExplainer::trees_of);
+//                      distributional_sgbt (its location), hoeffding_tree,
+//                      arf, srp, leveraging_bagging; TreeExplainer::trees_of);
 //                      rows are read by header name as `predict --checkpoint`.
 //   --data FILE        CSV or JSON lines ('-' = standard input).
 //   --json             one object per row:
@@ -47,7 +48,8 @@ ArgParser make_parser() {
   ArgParser p("irithyll explain --checkpoint FILE --data FILE [--json] [--class NAME | --all-classes] "
               "[--background FILE [--background-rows N]] [--plot FILE.svg]",
               "SHAP values (TreeSHAP) of a tree model's raw prediction for every row: base + contributions = raw.");
-  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt, hoeffding_tree, arf)")
+  p.option("checkpoint", "FILE", "checkpoint of a tree model (sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt, distributional_sgbt, "
+           "hoeffding_tree, arf, srp, leveraging_bagging)")
       .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
       .flag("json", "one JSON object per row instead of CSV")
       .option("class", "NAME", "classifiers: explain this class (default: each row's predicted class)")

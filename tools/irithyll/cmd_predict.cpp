@@ -21,6 +21,10 @@
 //                      --raw: the margins). A file without the trailer reads
 //                      the first n_features columns (said once on stderr)
 //                      and prints the raw output (bundles: class ids).
+//   --confidence       sgbt checkpoints: a header line, then each row's
+//                      prediction (as above) and the SGBT's confidence
+//                      (SGBTLearner::predict_with_confidence); other models
+//                      are refused by name.
 // Numbers print in their shortest round-trip form (std::to_chars).
 //
 // --bench: instead of printing, holds the rows, repeats the prediction pass
@@ -38,6 +42,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_options.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
@@ -55,7 +60,10 @@ ArgParser make_parser() {
       .option("data", "FILE", "CSV or JSON lines with a header (features by name); '-' = standard input")
       .flag("proba", "classifiers: print every class probability (after a header line)")
       .flag("raw", "packed classifiers: print the margin (logit) of every ensemble instead of class names")
-      .flag("bench", "time the single and batch paths (>= 1 s each) and print one JSON object");
+      .flag("bench", "time the single and batch paths (>= 1 s each) and print one JSON object")
+      .flag("confidence",
+            "sgbt checkpoints: add a confidence column, 1 / sqrt(sum over the trees x reaches of lr^2 / (H + lambda)) "
+            "(grows with the hessian weight in those leaves), after a header line");
   declare_data_options(p);
   return p;
 }
@@ -334,10 +342,20 @@ int run_checkpoint(const ArgParser& args) {
   std::vector<std::vector<double>> held;  // --bench only
   double y = 0.0;
   const bool bench = args.given("bench"), all = args.given("proba");
+  // --confidence: the SGBT's own (prediction, confidence) pair.
+  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&l);
+  const bool confidence = args.given("confidence");
+  if (confidence && sgbt == nullptr)
+    return fail(Status::invalid_argument("--confidence: model '" + std::string(l.name()) +
+                                         "' gives no confidence (sgbt checkpoints do)"));
   std::string line;
-  if (classify && all && !bench) {
+  if (!bench && ((classify && all) || confidence)) {
     line = "prediction";
-    for (const std::string& n : names) line += "," + n;
+    if (classify && all)
+      for (const std::string& n : names) line += "," + n;
+    else if (classify)
+      line += ",probability";
+    if (confidence) line += ",confidence";
     line += '\n';
     if (!emit(line)) return 1;
   }
@@ -369,6 +387,10 @@ int run_checkpoint(const ArgParser& args) {
       }
     } else {
       append_shortest(line, l.predict_one(features));
+    }
+    if (confidence) {
+      line += ',';
+      append_shortest(line, sgbt->predict_with_confidence(features).second);
     }
     line += '\n';
     if (!emit(line)) return 1;
@@ -402,6 +424,8 @@ int run_predict(std::span<char* const> argv) {
   if (args.given("model") == args.given("checkpoint"))
     return fail(Status::invalid_argument("give exactly one of --model FILE.bin and --checkpoint FILE"));
   if (!args.given("data")) return fail(Status::invalid_argument("--data FILE is required ('-' for standard input)"));
+  if (args.given("model") && args.given("confidence"))
+    return fail(Status::invalid_argument("--confidence needs --checkpoint (a packed model keeps no leaf statistics)"));
   return args.given("model") ? run_packed(args) : run_checkpoint(args);
 }
 

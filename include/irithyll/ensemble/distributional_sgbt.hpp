@@ -80,6 +80,9 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor {
 
   const DistributionalSGBTConfig& config() const { return config_; }
   double calibration() const { return std::sqrt(calibration_); }
+  // The location ensemble: predict_one is its prediction (TreeSHAP explains
+  // the location through it).
+  const SGBTLearner& location() const { return location_; }
 
  private:
   void build();

@@ -84,6 +84,14 @@ class LeveragingBagging final : public Learner {
   bool coded() const { return coded_; }
   // Member i's code bit for class c (coded() only).
   std::uint8_t code(std::size_t i, std::size_t c) const { return codes_[i * context_.n_classes + c]; }
+  // The members' trees as one sum for TreeSHAP
+  // (leveraging_bagging_explain.cpp): output c is the vote's class-c
+  // probability, the members' plain average, leaves at their class weight
+  // shares (a naive Bayes leaf's x-dependent correction is not a tree
+  // function). NotSupported with output codes (the vote is normalised by an
+  // x-dependent total, not a sum of trees); InvalidArgument before the
+  // first sample.
+  Result<TreeEnsembleView> tree_ensemble() const;
 
  private:
   struct Member {

@@ -107,6 +107,15 @@ class StreamingRandomPatches final : public Learner {
   std::uint64_t n_warnings() const { return n_warnings_; }
   std::uint64_t n_drifts() const { return n_drifts_; }
   std::size_t n_background() const;
+  // The members' trees as one sum for TreeSHAP (srp_explain.cpp), each
+  // tree's features mapped back to the full row; the live members only
+  // (background members do not vote). Classification: output c is the
+  // vote's class-c probability, members weighted as the vote weights them
+  // (majority vote, not additive, is explained as the members' plain
+  // average), leaves at their class weight shares (a naive Bayes leaf's
+  // x-dependent correction is not a tree function); regression: the
+  // members' average. InvalidArgument before the first sample.
+  Result<TreeEnsembleView> tree_ensemble() const;
 
  private:
   struct Learned {

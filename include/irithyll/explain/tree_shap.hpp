@@ -19,14 +19,17 @@
 // a! (b-1)! / (a+b)! from each of the second. Cost O(T R L D) per row for R
 // background rows; contributions sum to raw - the background's mean raw.
 //
-// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) or a
-// wrapper summing members' trees (trees_of) can be explained; routing (missing values, category sets) is exactly the
+// Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) or whose
+// raw output is otherwise a sum of trees (trees_of: the SGBT wrappers,
+// distributional_sgbt's location, srp, leveraging_bagging) can be
+// explained; routing (missing values, category sets) is exactly the
 // learner's. Trees deeper than kMaxDepth are refused.
 //
 // Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
 // the tables: per group of leaves 2^(its depth + up to 3) rows of up to
 // depth + 4 doubles, or per leaf 2^u u doubles (u <= depth distinct
-// features).
+// features); explain_batch's scratch: a block of rows (256 x features
+// doubles) and four keys per node.
 // Thread safety: one thread at a time (explain_* use mutable scratch);
 // copies are independent.
 #pragma once
@@ -97,8 +100,10 @@ class TreeExplainer {
   // explain_one for n_rows rows (row-major, n_rows x n_features): phi is
   // n_rows x n_features, raw one per row. Tree-major over blocks of
   // kBatchBlock rows, so one tree's tables stay in cache while every row of
-  // the block reads them (tree_shap_batch.cpp); the same values as
-  // explain_one. REQUIRES (checked): the sizes above, output < n_outputs().
+  // the block reads them (tree_shap_batch.cpp); with dense group tables,
+  // numeric splits and AVX2, four rows at a time, one per vector lane
+  // (tree_shap_batch_avx2.cpp). The same bits as explain_one.
+  // REQUIRES (checked): the sizes above, output < n_outputs().
   static constexpr std::size_t kBatchBlock = 256;
   Status explain_batch(std::span<const double> rows, std::size_t n_rows, std::size_t output, std::span<double> phi,
                        std::span<double> raw) const;
@@ -213,7 +218,14 @@ class TreeExplainer {
   std::vector<Group> groups_;
   std::vector<std::int32_t> group_features_;
   std::vector<double> group_table_;
+  // explain_batch over four rows at a time in AVX2 lanes
+  // (tree_shap_batch_avx2.cpp): used for dense group tables without
+  // category splits on a CPU with AVX2; false when it does not apply.
+  friend struct TreeShapLanes;
+  bool batch_lanes(const double* rows, std::size_t n_rows, std::size_t output, double* phi, double* raw) const;
   // Scratch.
+  mutable std::vector<double> block_xt_;  // batch_lanes: one block of cleaned rows, feature-major
+  mutable std::vector<std::uint64_t> lane_key_;  // batch_lanes: per node, four rows' keys
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
   mutable std::vector<double> block_x_;  // explain_batch: one block of cleaned rows

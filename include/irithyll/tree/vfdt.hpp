@@ -117,8 +117,11 @@ class Vfdt {
   // view per class c (output c, leaf value = the leaf's class-c weight
   // share, the majority-class probability), regression one view of the leaf
   // means (output 0); each with `scale`. Multiway nodes become chains of
-  // one-code category splits. NotSupported for linear leaves.
-  Status append_tree_views(std::vector<TreeView>& out, double scale) const;
+  // one-code category splits. NotSupported for linear leaves. `features`,
+  // when given, maps the tree's feature j to the caller's feature
+  // features[j] (a tree over a feature subspace; SRP). REQUIRES: features
+  // empty or of size n_features().
+  Status append_tree_views(std::vector<TreeView>& out, double scale, std::span<const std::uint32_t> features = {}) const;
 
  private:
   // Routing kinds: x <= threshold (or NaN) goes to a, else b; multiway:
