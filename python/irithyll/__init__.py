@@ -11,14 +11,14 @@ compose, evaluate, utils (Rolling), packed, plot, time_series (forecasters).
 """
 from . import _core
 from . import (anomaly, bandit, cluster, compose, conformal, datasets, drift, dummy, ensemble, evaluate, forest,
-               linear_model, metrics, model_selection, naive_bayes, neighbors, nn, optim, packed, plot, preprocessing,
-               stream, time_series, tree, utils)
+               linear_model, metrics, model_selection, multioutput, naive_bayes, neighbors, nn, optim, packed, plot,
+               preprocessing, stream, time_series, tree, utils)
 from ._persist import load
 from .packed import PackedModel
 
 __all__ = ["anomaly", "bandit", "cluster", "compose", "conformal", "datasets", "drift", "dummy", "ensemble", "evaluate",
-           "forest", "linear_model", "load", "metrics", "model_selection", "naive_bayes", "neighbors", "PackedModel", "nn",
-           "optim", "packed", "plot", "preprocessing", "stream", "time_series", "tree", "utils",
+           "forest", "linear_model", "load", "metrics", "model_selection", "multioutput", "naive_bayes", "neighbors",
+           "PackedModel", "nn", "optim", "packed", "plot", "preprocessing", "stream", "time_series", "tree", "utils",
            "catalogue_json"]
 __version__ = "0.1.0"
 
