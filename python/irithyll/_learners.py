@@ -101,6 +101,7 @@ RIVER_ALIASES = {
                 max_features=("max_features", _river_max_features)),
     "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
     "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
+    "sgt": {"max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)},
     "knn": {"weighted": ("weighting", _river_weighted)},
 }
 # River's words for values our settings spell with a hyphen or another name.

@@ -185,12 +185,14 @@ void Vfdt::attempt_split(std::size_t node) {
   const double min_merit = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
   if (!(best.merit > min_merit) || best.feature < 0) return;
   // Hoeffding bound on the merit's mean after n observations of range R.
-  const double n = leaf_weight(leaf);
+  const double n = leaf_n(leaf);
   const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
   const double eps = hoeffding_bound(range, config_.delta, n);
   const bool split = cls ? (best.merit - second > eps || eps < config_.tie_threshold)
                          : (second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
   if (!split) return;
+  const double parent_w = leaf_weight(leaf);
+  obs_per_weight_ = parent_w > 0.0 ? leaf.n_obs / parent_w : 0.0;
   if (best.kind == kMultiway) return split_multiway(node, best);
 
   const std::uint32_t depth = leaf.depth + 1;
