@@ -109,6 +109,18 @@ def main():
     start = time.process_time()
     fused_acc = float((fused.predict_learn_many(X, y) == y).mean())
     fused_s = time.process_time() - start
+    # The same on a pandas DataFrame and Series (skipped without pandas).
+    frame_s = frame_acc = None
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None:
+        X_df, y_s = pd.DataFrame(X, columns=list(data[0][0])), pd.Series(y, name="class")
+        framed = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
+        start = time.process_time()
+        frame_acc = float((framed.predict_learn_many(X_df, y_s) == y).mean())
+        frame_s = time.process_time() - start
     # Whole stream in one call each: learn_many(X, y) then predict_many(X).
     whole = ensemble.SGBTClassifier(classes=[0, 1], **SETTINGS)
     start = time.process_time()
@@ -150,6 +162,9 @@ def main():
         print(f"many, chunk {chunk:<6d} {n / batch_s:10.0f} samples/s  accuracy {batch_acc:.4f}  "
               f"ratio {cli_s / batch_s:.2f}x")
     print(f"predict_learn_many {n / fused_s:10.0f} samples/s  accuracy {fused_acc:.4f}  ratio {cli_s / fused_s:.2f}x")
+    if frame_s is not None:
+        print(f"predict_learn_many (DataFrame) {n / frame_s:10.0f} samples/s  accuracy {frame_acc:.4f}  "
+              f"ratio {cli_s / frame_s:.2f}x")
     print(f"learn_many(X)      {n / learn_s:10.0f} samples/s  (whole stream, one call)")
     print(f"predict_many(X)    {n / predict_s:10.0f} samples/s  (whole stream, one call)")
     print(f"predict_one        {per_call:10.0f} ns/call (classifier: dict -> label)")
@@ -165,6 +180,8 @@ def main():
         "dict_loop_sps": n / dict_s, "dict_loop_accuracy": dict_acc,
         "proba_loop_sps": n / proba_s, "iter_csv_loop_sps": n / csv_s, "iter_csv_loop_accuracy": csv_acc,
         "predict_learn_many_sps": n / fused_s, "predict_learn_many_accuracy": fused_acc,
+        "predict_learn_many_frame_sps": None if frame_s is None else n / frame_s,
+        "predict_learn_many_frame_accuracy": frame_acc,
         "learn_many_sps": n / learn_s, "predict_many_sps": n / predict_s,
         "predict_one_ns": per_call, "tiny_predict_one_ns": tiny_one, "tiny_predict_many_ns_per_row": tiny_row,
     }

@@ -85,10 +85,7 @@ def _river_max_features(v):
 def _river_leaf(v):
     if not isinstance(v, str):
         raise TypeError(f"leaf_model={v!r}: River passes a model object here; ours is a name "
-                        "(leaf_model='mean' or 'linear')")
-    if v == "adaptive":
-        raise ValueError("leaf_prediction='adaptive' (River's per-leaf choice of mean or model) is not available: "
-                         "ours is leaf_model='mean' or 'linear' for regression trees")
+                        "(leaf_model='mean', 'linear' or 'adaptive')")
     return {"model": "linear"}.get(v, v)
 
 

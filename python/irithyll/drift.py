@@ -1,4 +1,5 @@
-"""Drift detectors over the library's drift/ (ADWIN, PageHinkley; DDM in drift.binary).
+"""Drift detectors over the library's drift/: ADWIN, KSWIN, PageHinkley; DDM, EDDM,
+HDDM_A and HDDM_W in drift.binary (also here, as older River releases had them).
 
     detector.update(x); if detector.drift_detected: ...
 """
@@ -58,7 +59,28 @@ class PageHinkley(DriftDetector):
         return f"PageHinkley(delta={self.delta!r}, threshold={self.threshold!r})"
 
 
+class KSWIN(DriftDetector):
+    """Kolmogorov-Smirnov windowing (Raab et al. 2020): drift when the newest
+    stat_size values differ from stat_size values drawn from the rest of a
+    window of window_size, at p-value <= alpha. `window`, River's initial
+    values, is fed through update()."""
+
+    def __init__(self, alpha=0.005, window_size=100, stat_size=30, seed=None, window=None):
+        self._core = _core.Drift("kswin", {"alpha": alpha, "window_size": window_size, "stat_size": stat_size,
+                                           "seed": 42 if seed is None else seed})
+        self._signal = _STABLE
+        self.alpha, self.window_size, self.stat_size, self.seed = alpha, window_size, stat_size, seed
+        for v in window or ():
+            self.update(v)
+        self._signal = _STABLE
+
+    def __repr__(self):
+        return (f"KSWIN(alpha={self.alpha!r}, window_size={self.window_size!r}, stat_size={self.stat_size!r}, "
+                f"seed={self.seed!r})")
+
+
 from . import _drift_binary as binary  # noqa: E402
+from ._drift_binary import DDM, EDDM, HDDM_A, HDDM_W  # noqa: E402
 
 sys.modules[__name__ + ".binary"] = binary
-__all__ = ["ADWIN", "PageHinkley", "binary"]
+__all__ = ["ADWIN", "KSWIN", "PageHinkley", "binary", "DDM", "EDDM", "HDDM_A", "HDDM_W"]

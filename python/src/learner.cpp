@@ -77,6 +77,16 @@ class PyLearner {
     return PyLearner(take(make_learner(name, s, context)));
   }
 
+  // A regression learner of several targets (multi_target_sgbt).
+  static PyLearner make_multi(const std::string& name, const std::vector<std::pair<std::string, std::string>>& settings,
+                              std::size_t n_features, std::size_t n_targets, std::uint64_t seed) {
+    ModelSettings s;
+    for (const auto& [k, v] : settings) s.set(k, v);
+    LearnerContext context{Task::kRegression, 0, n_features, seed};
+    context.n_targets = n_targets;
+    return PyLearner(take(make_learner(name, s, context)));
+  }
+
   static PyLearner decode(const py::bytes& data) {
     const std::string_view view = data;
     const auto* p = reinterpret_cast<const std::uint8_t*>(view.data());
@@ -130,6 +140,24 @@ class PyLearner {
     const bool extra = fill_row(x, true);
     model_->learn_one(row_, y, weight);
     return extra;
+  }
+  // Several targets: y holds one value per target (NaN: that target is
+  // missing, its member is not taught). Returns true on an unknown key.
+  bool learn_multi_dict(const py::dict& x, const std::vector<double>& y, double weight) {
+    const BusyGuard guard(busy_);
+    if (y.size() != model_->n_outputs())
+      throw py::value_error("learn_one: " + std::to_string(y.size()) + " targets given, the model has " +
+                            std::to_string(model_->n_outputs()));
+    const bool extra = fill_row(x, true);
+    model_->learn_multi(row_, y, weight);
+    return extra;
+  }
+  std::vector<double> predict_multi_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
+    fill_row(x);
+    std::vector<double> out(model_->n_outputs(), 0.0);
+    model_->predict_multi(row_, out);
+    return out;
   }
   double predict_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
@@ -410,6 +438,11 @@ void bind_learner(py::module_& m) {
   py::class_<PyLearner>(m, "Learner")
       .def_static("make", &PyLearner::make, py::arg("name"), py::arg("settings"), py::arg("classification"),
                   py::arg("n_classes"), py::arg("n_features"), py::arg("seed"))
+      .def_static("make_multi", &PyLearner::make_multi, py::arg("name"), py::arg("settings"), py::arg("n_features"),
+                  py::arg("n_targets"), py::arg("seed"))
+      .def("learn_multi_dict", &PyLearner::learn_multi_dict)
+      .def("predict_multi_dict", &PyLearner::predict_multi_dict)
+      .def_property_readonly("n_outputs", [](const PyLearner& l) { return l.model().n_outputs(); })
       .def_static("decode", &PyLearner::decode, py::arg("data"), "a learner from checkpoint bytes")
       .def("encode", &PyLearner::encode, "checkpoint bytes (the CLI's file format)")
       .def("set_features", &PyLearner::set_features)

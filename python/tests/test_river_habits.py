@@ -107,8 +107,8 @@ def test_river_parameter_names():
         tree.HoeffdingTreeRegressor(leaf_prediction=linear_model.LinearRegression())
     with pytest.raises(ValueError, match="sqrt"):
         forest.ARFClassifier(max_features="sqrt")
-    with pytest.raises(ValueError, match="adaptive"):
-        tree.HoeffdingTreeRegressor(leaf_prediction="adaptive")
+    assert tree.HoeffdingTreeRegressor(leaf_prediction="adaptive").leaf_model == "adaptive"
+    assert tree.HoeffdingTreeRegressor().leaf_model == "adaptive"  # River's default
     from irithyll import ensemble, neighbors, optim
     assert ensemble.LeveragingBaggingClassifier(n_models=3, w=4.0).lambda_ == 4.0
     assert neighbors.KNNClassifier(weighted=False).weighting == "uniform"

@@ -31,7 +31,7 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const C
   const LeafModel leaf = config.tree.leaf_model;
   if (cls && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
     return Status::invalid_argument("arf: leaf-model " + std::string(leaf_model_name(leaf)) +
-                                    " is for regression (classification: mc|nb|nba)");
+                                    " is for regression (classification: mc|nb|nba|adaptive)");
   if (context.n_features > (1u << 20)) return Status::invalid_argument("arf: too many features");
   return std::make_unique<AdaptiveRandomForest>(config, context);
 }

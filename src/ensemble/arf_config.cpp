@@ -34,7 +34,7 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(ARFConfig, tree.tie_threshold)},
     Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.criterion, parse_split_criterion, split_criterion_name)},
-    Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear", "leaf prediction (regression: mean|linear)"),
+    Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.leaf_model, parse_leaf_model, leaf_model_name)},
     Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.numeric, parse_numeric_estimator, numeric_estimator_name)},

@@ -28,7 +28,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      IRITHYLL_FIELD_REAL(C, tree.tie_threshold)});
   rows.push_back(Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
                      IRITHYLL_FIELD_ENUM(C, tree.criterion, parse_split_criterion, split_criterion_name)});
-  rows.push_back(Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear", "leaf prediction (regression: mean|linear)"),
+  rows.push_back(Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
   rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
                      IRITHYLL_FIELD_ENUM(C, tree.numeric, parse_numeric_estimator, numeric_estimator_name)});
@@ -51,7 +51,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
 inline Status check_member_leaf(std::string_view model, bool classification, LeafModel leaf) {
   if (classification && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
     return Status::invalid_argument(std::string(model) + ": leaf-model " + std::string(leaf_model_name(leaf)) +
-                                    " is for regression (classification: mc|nb|nba)");
+                                    " is for regression (classification: mc|nb|nba|adaptive)");
   return Status::ok();
 }
 

@@ -22,7 +22,7 @@ Status check_task(const HoeffdingTreeConfig& config, Task task, std::size_t n_cl
                                     std::to_string(n_classes));
   if (cls && (config.leaf_model == LeafModel::kMean || config.leaf_model == LeafModel::kLinear))
     return Status::invalid_argument("hoeffding_tree: leaf-model " + std::string(leaf_model_name(config.leaf_model)) +
-                                    " is for regression (classification: mc|nb|nba)");
+                                    " is for regression (classification: mc|nb|nba|adaptive)");
   return Status::ok();
 }
 }  // namespace

@@ -9,6 +9,12 @@
 
 namespace irithyll {
 
+namespace {
+// Adaptive regression leaves: the fading factor of each predictor's squared
+// error, River's model_selector_decay default (a memory of about 20 samples).
+constexpr double kSelectorDecay = 0.95;
+}  // namespace
+
 Vfdt::Vfdt(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, std::size_t n_features,
            std::size_t subspace, std::uint64_t seed)
     : config_(config),
@@ -24,7 +30,8 @@ Vfdt::Vfdt(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes, 
 void Vfdt::compute_layout() {
   const bool cls = task_ == Task::kClassification;
   gaussian_ = cls && config_.numeric == NumericEstimator::kGaussian;
-  linear_ = !cls && config_.leaf_model == LeafModel::kLinear;
+  adaptive_ = !cls && config_.leaf_model == LeafModel::kAdaptive;
+  linear_ = !cls && (config_.leaf_model == LeafModel::kLinear || adaptive_);
   head_size_ = cls ? n_classes_ : 3;
   linear_size_ = linear_ ? subspace_ + 1 : 0;
   bin_stride_ = cls ? n_classes_ : 3;
@@ -149,6 +156,16 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
     before = static_cast<double>(pred);
   } else {
     before = leaf_value(leaf, x);
+    if (adaptive_) {
+      // Both predictors scored on the sample before learning it; weight w
+      // counts as w repetitions: decay^w, plus w squared errors.
+      const double e_mean = y - leaf.stats[1], e_lin = y - linear_value(leaf, x);
+      const double fade = w == 1.0 ? kSelectorDecay : std::pow(kSelectorDecay, w);
+      if (std::isfinite(e_lin)) {
+        leaf.mc_correct = fade * leaf.mc_correct + w * e_mean * e_mean;
+        leaf.nb_correct = fade * leaf.nb_correct + w * e_lin * e_lin;
+      }
+    }
     if (linear_) update_linear(leaf, x, y, w);
   }
   nb_cache_.valid = false;  // the statistics change from here

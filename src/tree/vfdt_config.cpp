@@ -21,8 +21,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, tie_threshold)},
     Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, criterion, parse_split_criterion, split_criterion_name)},
-    Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear",
-                          "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression)"),
+    Row{FieldInfo::choice("leaf-model", "adaptive", "mc|nb|nba|mean|linear|adaptive",
+                          "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression); adaptive: per leaf, whichever of the two has erred less (nba for classification, mean or linear for regression)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, leaf_model, parse_leaf_model, leaf_model_name)},
     Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
                           "numeric attribute estimator (regression always uses histograms)"),
@@ -69,7 +69,8 @@ Result<LeafModel> parse_leaf_model(std::string_view name) {
   if (name == "nba" || name == "naive-bayes-adaptive") return LeafModel::kNaiveBayesAdaptive;
   if (name == "mean") return LeafModel::kMean;
   if (name == "linear") return LeafModel::kLinear;
-  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (mc|nb|nba|mean|linear)");
+  if (name == "adaptive") return LeafModel::kAdaptive;
+  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (mc|nb|nba|mean|linear|adaptive)");
 }
 
 std::string_view leaf_model_name(LeafModel m) {
@@ -79,6 +80,7 @@ std::string_view leaf_model_name(LeafModel m) {
     case LeafModel::kNaiveBayesAdaptive: return "nba";
     case LeafModel::kMean: return "mean";
     case LeafModel::kLinear: return "linear";
+    case LeafModel::kAdaptive: return "adaptive";
   }
   return "?";
 }
@@ -95,7 +97,7 @@ std::string_view numeric_estimator_name(NumericEstimator e) {
 
 Status HoeffdingTreeConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<HoeffdingTreeConfig>("hoeffding_tree", kFields, *this));
-  if (static_cast<unsigned>(criterion) > 1 || static_cast<unsigned>(leaf_model) > 4 || static_cast<unsigned>(numeric) > 1)
+  if (static_cast<unsigned>(criterion) > 1 || static_cast<unsigned>(leaf_model) > 5 || static_cast<unsigned>(numeric) > 1)
     return Status::invalid_argument("hoeffding_tree: enum setting out of range");
   // The range-doubling histogram merges bins in pairs.
   if (n_bins % 2 != 0)
@@ -144,7 +146,7 @@ Status HoeffdingTreeConfig::decode(ByteReader& in) {
   }
   cr &= 0x3F;
   if (!in.ok()) return in.status();
-  if (cr > 1 || lm > 4 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
+  if (cr > 1 || lm > 5 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
   c.criterion = static_cast<SplitCriterion>(cr);
   c.leaf_model = static_cast<LeafModel>(lm);
   c.numeric = static_cast<NumericEstimator>(nu);

@@ -122,7 +122,7 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
 
 void Vfdt::update_linear(Leaf& leaf, std::span<const double> x, double y, double w) {
   // One SGD step on the squared error of mean + w.z (FIMT-DD's perceptron).
-  const double err = y - leaf_value(leaf, x);
+  const double err = y - linear_value(leaf, x);
   if (!std::isfinite(err)) return;
   const double step = config_.learning_rate * std::min(w, 1.0 / config_.learning_rate) * err;
   double* wts = leaf.stats.data() + head_size_;

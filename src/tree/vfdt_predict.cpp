@@ -20,7 +20,8 @@ std::size_t Vfdt::majority_class(const Leaf& leaf) const {
 bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
   switch (config_.leaf_model) {
     case LeafModel::kNaiveBayes: return true;
-    case LeafModel::kNaiveBayesAdaptive: return !(leaf.mc_correct > leaf.nb_correct);  // ties go to NB (as MOA)
+    case LeafModel::kNaiveBayesAdaptive:
+    case LeafModel::kAdaptive: return !(leaf.mc_correct > leaf.nb_correct);  // ties go to NB (as MOA)
     default: return false;
   }
 }
@@ -125,6 +126,10 @@ double Vfdt::standardised(std::size_t f, double v) const {
 }
 
 double Vfdt::leaf_value(const Leaf& leaf, std::span<const double> x) const {
+  return use_mean(leaf) ? leaf.stats[1] : linear_value(leaf, x);
+}
+
+double Vfdt::linear_value(const Leaf& leaf, std::span<const double> x) const {
   double value = leaf.stats[1];  // leaf mean
   if (linear_) {
     const double* wts = leaf.stats.data() + head_size_;

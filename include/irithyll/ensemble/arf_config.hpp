@@ -35,6 +35,9 @@ struct ARFConfig {
     t.grace_period = 50;
     t.delta = 0.01;
     t.tie_threshold = 0.05;
+    // Members keep mean leaves for regression (nba reads as mean there): the
+    // forest's TreeSHAP needs constant leaves.
+    t.leaf_model = LeafModel::kNaiveBayesAdaptive;
     return t;
   }
   // Attributes each leaf observes for d features.

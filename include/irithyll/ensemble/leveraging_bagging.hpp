@@ -46,7 +46,13 @@ struct LeveragingBaggingConfig {
   double lambda = 6.0;          // (0, 30]: Poisson rate of each member's sample weight
   double adwin_delta = 0.002;   // (0, 1): confidence of each member's ADWIN
   bool output_codes = false;    // random binary output codes per member (more than two classes)
-  HoeffdingTreeConfig tree{};
+  // Member trees: the tree's defaults with adaptive naive-Bayes leaves (what
+  // the table prints; the same predictions as "adaptive" for classification).
+  HoeffdingTreeConfig tree = [] {
+    HoeffdingTreeConfig t;
+    t.leaf_model = LeafModel::kNaiveBayesAdaptive;
+    return t;
+  }();
 };
 
 class LeveragingBagging final : public Learner {

@@ -140,9 +140,11 @@ class Vfdt {
     std::vector<double> stats;            // head | linear | observers (see layout)
     double weight_at_attempt = 0.0;       // leaf_n() at the last split attempt
     double n_obs = 0.0;                   // count_observations: observations, inherited share included
-    double mc_correct = 0.0;              // adaptive NB: weight the majority class got right
-    double nb_correct = 0.0;              // ... and naive Bayes
-    std::uint32_t depth = 0;
+    // Classification (adaptive NB): weight the majority class got right, and
+    // naive Bayes. Regression (adaptive leaves): faded squared error of the
+    // mean, and of the linear model.
+    double mc_correct = 0.0;
+    double nb_correct = 0.0;    std::uint32_t depth = 0;
   };
   struct Candidate {
     double merit = 0.0;
@@ -173,6 +175,10 @@ class Vfdt {
   std::size_t leaf_class(const Leaf& leaf, std::span<const double> x) const;
   void leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const;
   double leaf_value(const Leaf& leaf, std::span<const double> x) const;
+  // Mean plus the linear model (linear and adaptive leaves).
+  double linear_value(const Leaf& leaf, std::span<const double> x) const;
+  // Adaptive regression leaves: the mean predicts while its error is lower.
+  bool use_mean(const Leaf& leaf) const { return adaptive_ && leaf.mc_correct < leaf.nb_correct; }
   double standardised(std::size_t f, double v) const;
 
   // Estimators (vfdt_observer.cpp).
@@ -206,7 +212,7 @@ class Vfdt {
 
   // Layout, derived from the above.
   std::size_t head_size_ = 0, linear_size_ = 0, obs_size_ = 0, bin_stride_ = 0;
-  bool gaussian_ = true, linear_ = false;
+  bool gaussian_ = true, linear_ = false, adaptive_ = false;  // adaptive_: regression only
   bool any_nominal_ = false;
   std::vector<std::uint8_t> nominal_;  // per feature: 1 = nominal (config.categorical)
 

@@ -28,7 +28,15 @@ enum class SplitCriterion : std::uint8_t { kInfoGain = 0, kGini = 1 };
 // leaf's attribute estimators, or adaptive (whichever of the two has been
 // right more often at this leaf). Regression: the leaf mean, or a linear
 // model on the normalised features (FIMT-DD's perceptron leaves).
-enum class LeafModel : std::uint8_t { kMajority = 0, kNaiveBayes = 1, kNaiveBayesAdaptive = 2, kMean = 3, kLinear = 4 };
+// kAdaptive, the default, is the per-leaf choice for either task: for
+// classification it is kNaiveBayesAdaptive; for regression each leaf keeps
+// both the mean and the linear model, tracks the faded squared error of each
+// on the samples that reach it (measured before learning them, decay 0.95
+// per unit of weight), and predicts with the one whose error is lower
+// (ties go to the linear model, which starts at the mean).
+enum class LeafModel : std::uint8_t {
+  kMajority = 0, kNaiveBayes = 1, kNaiveBayesAdaptive = 2, kMean = 3, kLinear = 4, kAdaptive = 5
+};
 // How a leaf summarises a numeric attribute: one Gaussian per class (MOA's
 // default; classification only) or a range-doubling histogram (both tasks).
 enum class NumericEstimator : std::uint8_t { kGaussian = 0, kHistogram = 1 };
@@ -38,7 +46,7 @@ struct HoeffdingTreeConfig {
   double delta = 1e-7;                  // (0, 1); split confidence of the Hoeffding bound
   double tie_threshold = 0.05;          // [0, 1]; split anyway once epsilon < tau
   SplitCriterion criterion = SplitCriterion::kInfoGain;
-  LeafModel leaf_model = LeafModel::kNaiveBayesAdaptive;  // regression: mean|linear (nb* means mean)
+  LeafModel leaf_model = LeafModel::kAdaptive;  // regression: mean|linear|adaptive (mc|nb|nba read as mean)
   NumericEstimator numeric = NumericEstimator::kGaussian; // regression always uses histograms
   std::uint32_t n_split_points = 10;    // [1, 1000]; Gaussian: candidate thresholds per attribute
   std::uint32_t n_bins = 32;            // [2, 1024], even; histogram bins per attribute
