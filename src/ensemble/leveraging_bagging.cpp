@@ -22,7 +22,7 @@ std::span<const ConfigField<LeveragingBaggingConfig>> LeveragingBagging::config_
         Row{FieldInfo::boolean("output-codes", "off", "random binary output codes per member (more than two classes)"),
             IRITHYLL_FIELD_BOOL(C, output_codes)},
     };
-    ensemble_detail::append_member_tree_rows(table, "200", "1e-07");
+    ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/true);
     return table;
   }();
   return rows;

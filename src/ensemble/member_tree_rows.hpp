@@ -16,9 +16,11 @@
 
 namespace irithyll::ensemble_detail {
 
+// `classification_only`: the ensemble has no regression task, so its
+// leaf-model row lists only the classification leaves.
 template <class C>
 void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view grace_default,
-                             std::string_view delta_default) {
+                             std::string_view delta_default, bool classification_only = false) {
   using Row = ConfigField<C>;
   rows.push_back(Row{FieldInfo::integer("grace-period", grace_default, "leaf weight between split attempts").in(1, 1e9),
                      IRITHYLL_FIELD_UINT(C, tree.grace_period)});
@@ -28,7 +30,12 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      IRITHYLL_FIELD_REAL(C, tree.tie_threshold)});
   rows.push_back(Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
                      IRITHYLL_FIELD_ENUM(C, tree.criterion, parse_split_criterion, split_criterion_name)});
-  rows.push_back(Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
+  rows.push_back(Row{classification_only
+                         ? FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|adaptive",
+                                             "leaf prediction (adaptive is nba for classification)")
+                         : FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive",
+                                             "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; "
+                                             "adaptive is nba for classification)"),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
   rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
                      IRITHYLL_FIELD_ENUM(C, tree.numeric, parse_numeric_estimator, numeric_estimator_name)});

@@ -54,7 +54,7 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   if (!(c.bcnorm_lr >= 0.0) || !std::isfinite(c.bcnorm_lr) || c.bcnorm_lr > 1.0)
     return Status::invalid_argument("mamba: bcnorm_lr must be in [0, 1]");
   if (c.continual.enabled() && c.version == MambaVersion::kV1)
-    return Status::invalid_argument("mamba: --continual regen needs groups or blocks (v3, v3-tustin, v3-mimo or bd)");
+    return Status::invalid_argument("mamba: --continual regen needs groups or blocks: --version v3, v3-tustin, v3-mimo or bd");
   return Status::ok();
 }
 
