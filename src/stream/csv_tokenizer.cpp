@@ -1,12 +1,40 @@
 #include "csv_tokenizer.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace irithyll::detail {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// The first byte of [p, stop) that is the separator, a quote or '\r' (stop
+// when there is none), eight bytes to a step while eight are readable before
+// `readable`. A zero byte of w ^ pattern marks a match; of the bits
+// (x - 1s) & ~x & highs, the lowest is exact (borrows only mark bytes above
+// a true zero), and the lowest is the one used.
+const char* find_special(const char* p, const char* stop, const char* readable, char sep) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const std::uint64_t seps = kOnes * static_cast<unsigned char>(sep);
+    auto zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+    while (p < stop && readable - p >= 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p, 8);
+      const std::uint64_t hit = zero(w ^ seps) | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\r'));
+      if (hit != 0) {
+        const char* q = p + (std::countr_zero(hit) >> 3);
+        return q < stop ? q : stop;
+      }
+      p += 8;
+    }
+    if (p > stop) return stop;
+  }
+  while (p < stop && *p != sep && *p != '"' && *p != '\r') ++p;
+  return p;
+}
 
 }  // namespace
 
@@ -121,20 +149,19 @@ CsvTokenizer::Simple CsvTokenizer::next_simple(std::vector<std::string_view>& fi
   // than the separator and trailing blanks trimmed) and gives up on a quote
   // or a lone '\r'.
   const char sep = sep_;
-  const char* f = begin;
-  for (const char* p = begin;; ++p) {
-    const char c = p < stop ? *p : sep;
-    if (c == '"' || c == '\r') {
+  const char* const readable = buf_.data() + end_;
+  for (const char* f = begin;;) {
+    const char* const p = find_special(f, stop, readable, sep);
+    if (p < stop && *p != sep) {  // a quote or a lone '\r'
       fields.clear();
       return Simple::kNo;
     }
-    if (c != sep) continue;
     const char* a = f;
     while (a < p && is_blank(*a) && *a != sep) ++a;
     const char* b = p;
     while (b > a && is_blank(b[-1])) --b;
     fields.emplace_back(a, static_cast<std::size_t>(b - a));
-    if (p >= stop) break;
+    if (p == stop) break;
     f = p + 1;
   }
   pos_ = static_cast<std::size_t>(nl + 1 - buf_.data());
