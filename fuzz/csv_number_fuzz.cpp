@@ -2,18 +2,23 @@
 // separators, '%', currency) in table cells: the cell parser and the
 // per-column format guess on any bytes, then the table reader with the
 // separators and decimal marks the CLI can set. Nothing may crash, hang or
-// read out of bounds; a cell read as a number is never NaN; the guessed
-// format reads a column only when it reads every cell of it; a stream that
-// opens delivers finite regression targets and class ids in range.
+// read out of bounds; a cell read as a number is never NaN; the inline
+// decimal reader agrees bit for bit with std::from_chars on every cell it
+// accepts; the guessed format reads a column only when it reads every cell
+// of it; a stream that opens delivers finite regression targets and class
+// ids in range.
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "irithyll/stream/csv_stream.hpp"
+#include "stream/fast_double.hpp"
 #include "stream/number_format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -39,6 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   irithyll::detail::NumberFormat any = format;
   any.grouped = any.percent = any.currency = true;
   for (const std::string_view cell : cells) {
+    double fast = 0.0, lib = 0.0;
+    if (irithyll::detail::parse_short_decimal(cell.data(), cell.data() + cell.size(), fast)) {
+      const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), lib);
+      if (ptr != cell.data() + cell.size() || ec != std::errc() || std::memcmp(&fast, &lib, sizeof fast) != 0)
+        std::abort();
+    }
     double v = 0.0;
     if (irithyll::detail::parse_number(cell, format, v) && std::isnan(v)) std::abort();
     // A more permissive format reads whatever a stricter one does, alike.

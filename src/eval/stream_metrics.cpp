@@ -1,6 +1,8 @@
 #include "irithyll/eval/stream_metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace irithyll {
 namespace {
@@ -54,17 +56,56 @@ double BalancedAccuracy::value() const noexcept {
 
 void BalancedAccuracy::reset() noexcept { *this = BalancedAccuracy(); }
 
+namespace {
+// Below this many buffered scores a merge is not worth its pass over the run.
+constexpr std::size_t kMinMerge = 4096;
+}  // namespace
+
 void RocAuc::update(bool positive, double score) {
   if (!std::isfinite(score)) return;
   if (score == 0.0) score = 0.0;  // -0 and +0 are one threshold
-  auto& cell = by_score_[score];
   if (positive) {
-    ++cell.first;
+    pos_buffer_.push_back(score);
     ++pos_;
   } else {
-    ++cell.second;
+    neg_buffer_.push_back(score);
     ++neg_;
   }
+  if (pos_buffer_.size() + neg_buffer_.size() >= std::max(kMinMerge, run_.size())) merge();
+}
+
+template <typename Emit>
+void RocAuc::walk(Emit&& emit) const noexcept {
+  std::sort(pos_buffer_.begin(), pos_buffer_.end());
+  std::sort(neg_buffer_.begin(), neg_buffer_.end());
+  constexpr double kEnd = std::numeric_limits<double>::infinity();  // scores are finite
+  std::size_t r = 0, p = 0, n = 0;
+  for (;;) {
+    const double rs = r < run_.size() ? run_[r].score : kEnd;
+    const double ps = p < pos_buffer_.size() ? pos_buffer_[p] : kEnd;
+    const double ns = n < neg_buffer_.size() ? neg_buffer_[n] : kEnd;
+    const double s = std::min(rs, std::min(ps, ns));
+    if (s == kEnd) return;
+    std::uint64_t pos = 0, neg = 0;
+    if (rs == s) pos += run_[r].pos, neg += run_[r].neg, ++r;
+    for (; p < pos_buffer_.size() && pos_buffer_[p] == s; ++p) ++pos;
+    for (; n < neg_buffer_.size() && neg_buffer_[n] == s; ++n) ++neg;
+    emit(s, pos, neg);
+  }
+}
+
+void RocAuc::merge() {
+  spare_.clear();
+  walk([&](double score, std::uint64_t pos, std::uint64_t neg) { spare_.push_back({score, pos, neg}); });
+  run_.swap(spare_);
+  pos_buffer_.clear();
+  neg_buffer_.clear();
+}
+
+std::size_t RocAuc::distinct_scores() const noexcept {
+  std::size_t k = 0;
+  walk([&](double, std::uint64_t, std::uint64_t) { ++k; });
+  return k;
 }
 
 double RocAuc::auc() const noexcept {
@@ -73,16 +114,19 @@ double RocAuc::auc() const noexcept {
   // and those tied with it 1/2. Walk scores upward keeping the negatives below.
   double u = 0.0;
   double neg_below = 0.0;
-  for (const auto& [score, cell] : by_score_) {
-    const double p = static_cast<double>(cell.first), n = static_cast<double>(cell.second);
+  walk([&](double, std::uint64_t pos, std::uint64_t neg) {
+    const double p = static_cast<double>(pos), n = static_cast<double>(neg);
     u += p * (neg_below + 0.5 * n);
     neg_below += n;
-  }
+  });
   return u / (static_cast<double>(pos_) * static_cast<double>(neg_));
 }
 
 void RocAuc::reset() noexcept {
-  by_score_.clear();
+  run_.clear();
+  spare_.clear();
+  pos_buffer_.clear();
+  neg_buffer_.clear();
   pos_ = neg_ = 0;
 }
 

@@ -1,12 +1,40 @@
 #include "csv_tokenizer.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace irithyll::detail {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// The first byte of [p, stop) that is the separator, a quote or '\r' (stop
+// when there is none), eight bytes to a step while eight are readable before
+// `readable`. A zero byte of w ^ pattern marks a match; of the bits
+// (x - 1s) & ~x & highs, the lowest is exact (borrows only mark bytes above
+// a true zero), and the lowest is the one used.
+const char* find_special(const char* p, const char* stop, const char* readable, char sep) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const std::uint64_t seps = kOnes * static_cast<unsigned char>(sep);
+    auto zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+    while (p < stop && readable - p >= 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p, 8);
+      const std::uint64_t hit = zero(w ^ seps) | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\r'));
+      if (hit != 0) {
+        const char* q = p + (std::countr_zero(hit) >> 3);
+        return q < stop ? q : stop;
+      }
+      p += 8;
+    }
+    if (p > stop) return stop;
+  }
+  while (p < stop && *p != sep && *p != '"' && *p != '\r') ++p;
+  return p;
+}
 
 }  // namespace
 
@@ -107,13 +135,54 @@ CsvTokenizer::Outcome CsvTokenizer::next_line(std::string_view& line) {
   }
 }
 
+CsvTokenizer::Simple CsvTokenizer::next_simple(std::vector<std::string_view>& fields) {
+  // A pending read error, a record cut by the buffer's end and a separator
+  // that is also a line break or a quote all take the general path, so that
+  // its messages and line numbers stay as they are.
+  if (pos_ == end_ || sep_ == '\n' || sep_ == '\r' || sep_ == '"' || !source_->error().is_ok()) return Simple::kNo;
+  const char* const begin = buf_.data() + pos_;
+  const char* const nl = static_cast<const char*>(std::memchr(begin, '\n', end_ - pos_));
+  if (nl == nullptr) return Simple::kNo;
+  const char* stop = nl;
+  if (stop > begin && stop[-1] == '\r') --stop;
+  // One pass cuts the fields as the general path does (leading blanks other
+  // than the separator and trailing blanks trimmed) and gives up on a quote
+  // or a lone '\r'.
+  const char sep = sep_;
+  const char* const readable = buf_.data() + end_;
+  for (const char* f = begin;;) {
+    const char* const p = find_special(f, stop, readable, sep);
+    if (p < stop && *p != sep) {  // a quote or a lone '\r'
+      fields.clear();
+      return Simple::kNo;
+    }
+    const char* a = f;
+    while (a < p && is_blank(*a) && *a != sep) ++a;
+    const char* b = p;
+    while (b > a && is_blank(b[-1])) --b;
+    fields.emplace_back(a, static_cast<std::size_t>(b - a));
+    if (p == stop) break;
+    f = p + 1;
+  }
+  pos_ = static_cast<std::size_t>(nl + 1 - buf_.data());
+  ++line_;
+  if (fields.size() == 1 && fields[0].empty()) {  // blank line
+    fields.clear();
+    return Simple::kBlank;
+  }
+  return Simple::kRecord;
+}
+
 CsvTokenizer::Outcome CsvTokenizer::next(std::vector<std::string_view>& fields) {
   fields.clear();
   drop_bom();
   for (;;) {
+    record_line_ = line_;
+    const Simple simple = next_simple(fields);
+    if (simple == Simple::kRecord) return Outcome::kRecord;
+    if (simple == Simple::kBlank) continue;
     record_.clear();
     bounds_.clear();
-    record_line_ = line_;
     if (peek() < 0) {
       if (source_->error().is_ok()) return Outcome::kEnd;
       error_ = std::to_string(line_) + ": " + source_->error().message();

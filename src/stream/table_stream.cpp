@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "csv_tokenizer.hpp"
+#include "fast_double.hpp"
 #include "irithyll/stream/csv_stream.hpp"
 #include "jsonl_object.hpp"
 #include "number_format.hpp"
@@ -46,6 +47,8 @@ Cell parse_cell(std::string_view s) {
   std::string_view digits = s;
   if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-' && digits[1] != '+') digits.remove_prefix(1);
   double v = 0.0;
+  // Most cells are short decimals: read inline; the library call takes the rest.
+  if (detail::parse_short_decimal(digits.data(), digits.data() + digits.size(), v)) return {CellKind::kNumber, v};
   const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ptr != digits.data() + digits.size()) {
     if (is_missing_token(s)) return {CellKind::kMissing, kNaN};
@@ -282,7 +285,7 @@ Status TableStreamImpl::read_raw(bool& got) {
       raw_row_error_ = true;
       return w;
     }
-    row_.assign(fields_.begin(), fields_.end());
+    row_.swap(fields_);  // no copy; the tokenizer clears fields_ before its next record
     row_line_ = tok_.record_line();
     got = true;
     return Status::ok();
@@ -587,7 +590,6 @@ void TableStreamImpl::infer_number_formats() {
     if (!target && !(feature && kinds_[c] != ColumnKind::kCategorical)) continue;
     // Plain numbers need nothing; a column with another cell gets a format
     // when every cell is a number under the one its cells suggest.
-    detail::NumberFormatGuess guess(separator, options_.decimal);
     bool decorated = false;
     std::uint64_t values = 0;
     for_held_cells(c, [&](std::string_view text, std::uint64_t) {
@@ -597,9 +599,13 @@ void TableStreamImpl::infer_number_formats() {
       // A named decimal comma changes how plain cells with a '.' read ("1.234").
       if (plain.kind == CellKind::kText || (options_.decimal == ',' && text.find('.') != std::string_view::npos))
         decorated = true;
-      guess.add(text);  // a cell no format reads fails the check below
     });
     if (!decorated) continue;
+    // The evidence, gathered only for the columns that need a format.
+    detail::NumberFormatGuess guess(separator, options_.decimal);
+    for_held_cells(c, [&](std::string_view text, std::uint64_t) {
+      if (parse_cell(text).kind != CellKind::kMissing) guess.add(text);  // a cell no format reads fails the check below
+    });
     auto failures = [&](const detail::NumberFormat& f, std::string& first_bad, std::uint64_t& bad_line) {
       std::uint64_t bad = 0;
       for_held_cells(c, [&](std::string_view text, std::uint64_t line) {
