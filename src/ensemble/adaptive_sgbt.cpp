@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
@@ -55,12 +56,19 @@ AdaptiveSGBT::AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::siz
   proba_.assign(inner_.n_classes(), 0.0);
 }
 
-Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const AdaptiveSGBTConfig& config, Task task,
-                                                         std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && n_classes < 2)
-    return Status::invalid_argument("adaptive_sgbt: classification needs at least 2 classes");
-  return std::make_unique<AdaptiveSGBT>(config, task, n_classes);
+std::span<const ConfigField<AdaptiveSGBTConfig>> AdaptiveSGBT::config_fields() {
+  return ensemble_detail::family_table<AdaptiveSGBTConfig, &adaptive_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const Config& config, const LearnerContext& context) {
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  auto inner = SGBTLearner::make(c.base, context);
+  if (!inner) return inner.status().with_context(kName);
+  auto m = std::make_unique<AdaptiveSGBT>(c, context.task, context.n_classes);
+  m->inner_ = std::move(*inner.value());
+  return m;
 }
 
 void AdaptiveSGBT::learn_one(std::span<const double> x, double y, double weight) {

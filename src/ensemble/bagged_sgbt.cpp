@@ -22,14 +22,16 @@ BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_
   reset();
 }
 
-Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const BaggedSGBTConfig& config, Task task, std::size_t n_classes,
-                                                    std::uint64_t seed) {
+Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && (n_classes < 2 || n_classes > 65536))
+  const std::size_t n_classes = context.n_classes;
+  if (context.task == Task::kClassification && (n_classes < 2 || n_classes > 65536))
     return Status::invalid_argument("bagged_sgbt: classification needs 2..65536 classes, got " + std::to_string(n_classes));
-  auto probe = SGBTLearner::make(config.sgbt, task, n_classes);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context("bagged_sgbt");
-  return std::make_unique<BaggedSGBT>(config, task, n_classes, seed);
+  LearnerContext bag = context;
+  bag.n_features = 0;  // a bag's width comes from its first sample, like the ensemble's
+  auto probe = SGBTLearner::make(config.sgbt, bag);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context(kName);
+  return std::make_unique<BaggedSGBT>(config, context.task, n_classes, context.seed);
 }
 
 void BaggedSGBT::reset() {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
@@ -74,9 +75,16 @@ DistributionalSGBT::DistributionalSGBT() : DistributionalSGBT(DistributionalSGBT
 
 DistributionalSGBT::DistributionalSGBT(const DistributionalSGBTConfig& config) : config_(config) { build(); }
 
-Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const DistributionalSGBTConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<DistributionalSGBT>(config);
+std::span<const ConfigField<DistributionalSGBTConfig>> DistributionalSGBT::config_fields() {
+  return ensemble_detail::family_table<DistributionalSGBTConfig, &distributional_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::require_regression(kName, context));
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  return std::make_unique<DistributionalSGBT>(c);
 }
 
 void DistributionalSGBT::build() {

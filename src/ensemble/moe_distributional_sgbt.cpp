@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ensemble/sgbt_family.hpp"
 #include "moe_rows.hpp"
 
 namespace irithyll {
@@ -108,9 +109,16 @@ MoEDistributionalSGBT::MoEDistributionalSGBT() : MoEDistributionalSGBT(Config{})
 
 MoEDistributionalSGBT::MoEDistributionalSGBT(const Config& config) : config_(config) { reset(); }
 
-Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const Config& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<MoEDistributionalSGBT>(config);
+std::span<const ConfigField<MoEDistributionalSGBTConfig>> MoEDistributionalSGBT::config_fields() {
+  return ensemble_detail::family_table<MoEDistributionalSGBTConfig, &moe_distributional_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::require_regression(kName, context));
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  return std::make_unique<MoEDistributionalSGBT>(c);
 }
 
 void MoEDistributionalSGBT::reset() {

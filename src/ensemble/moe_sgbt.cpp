@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ensemble/sgbt_family.hpp"
 #include "moe_rows.hpp"
 
 namespace irithyll {
@@ -60,11 +61,17 @@ MoESGBT::MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes)
   reset();
 }
 
-Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const MoESGBTConfig& config, Task task, std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  auto probe = SGBTLearner::make(config.base, task, n_classes);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context("moe_sgbt");
-  return std::make_unique<MoESGBT>(config, task, n_classes);
+std::span<const ConfigField<MoESGBTConfig>> MoESGBT::config_fields() {
+  return ensemble_detail::family_table<MoESGBTConfig, &moe_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const Config& config, const LearnerContext& context) {
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  auto probe = SGBTLearner::make(c.base, context);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context(kName);
+  return std::make_unique<MoESGBT>(c, context.task, context.n_classes);
 }
 
 void MoESGBT::reset() {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 #include "irithyll/ensemble/pava.hpp"
 
 namespace irithyll {
@@ -111,9 +112,16 @@ QuantileSGBT::QuantileSGBT() : QuantileSGBT(QuantileSGBTConfig{}) {}
 
 QuantileSGBT::QuantileSGBT(const QuantileSGBTConfig& config) : config_(config) { build(); }
 
-Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const QuantileSGBTConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<QuantileSGBT>(config);
+std::span<const ConfigField<QuantileSGBTConfig>> QuantileSGBT::config_fields() {
+  return ensemble_detail::family_table<QuantileSGBTConfig, &quantile_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::require_regression(kName, context));
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  return std::make_unique<QuantileSGBT>(c);
 }
 
 void QuantileSGBT::build() {

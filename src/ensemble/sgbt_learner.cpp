@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace irithyll {
 
 namespace {
+constexpr std::size_t kMaxFeatures = std::size_t{1} << 24;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Loss committee_loss(const SGBTConfig& c, Task task, std::size_t n_classes) {
@@ -25,13 +27,20 @@ SGBTLearner::SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_clas
   raw_.assign(k, 0.0);
 }
 
-Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, Task task, std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && n_classes < 2)
+Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, const LearnerContext& context) {
+  SGBTConfig c = config;
+  c.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("sgbt classification needs n_classes >= 2");
-  if (task == Task::kClassification && n_classes > 4096)
+  if (context.task == Task::kClassification && context.n_classes > 4096)
     return Status::invalid_argument("sgbt classification supports at most 4096 classes");
-  return std::make_unique<SGBTLearner>(config, task, n_classes);
+  if (context.n_features > kMaxFeatures)
+    return Status::invalid_argument("sgbt: at most " + std::to_string(kMaxFeatures) + " features");
+  auto m = std::make_unique<SGBTLearner>(c, context.task, context.n_classes);
+  m->fixed_features_ = context.n_features;
+  m->reset();
+  return m;
 }
 
 std::span<const double> SGBTLearner::sanitize(std::span<const double> x) const {
@@ -179,7 +188,8 @@ std::vector<double> SGBTLearner::feature_importances() const {
 
 void SGBTLearner::reset() {
   for (SGBT& c : committees_) c.reset();
-  n_features_ = 0;
+  n_features_ = fixed_features_;
+  clean_x_.assign(n_features_, kNaN);
   samples_seen_ = 0;
   skipped_ = 0;
 }
