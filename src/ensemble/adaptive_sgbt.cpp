@@ -11,7 +11,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 
 using C = AdaptiveSGBTConfig;
 using Row = ConfigField<C>;
@@ -96,19 +96,41 @@ void AdaptiveSGBT::reset() {
   scheduler_ = LrScheduler(config_.schedule, config_.base.learning_rate);
 }
 
+// Version 1 wrote the binary config (and the inner SGBT its own); version 2
+// the settings by name once, the schedule's state, the inner SGBT's current
+// rate and its state alone.
 void AdaptiveSGBT::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  // The schedule's settings travel inside the scheduler's state; base is the
-  // inner learner's configuration at its starting rate.
-  config_.encode(out);
+  const LearnerContext inner = inner_.context();
+  ensemble_detail::encode_settings<AdaptiveSGBT>(
+      config_, LearnerContext{.task = inner.task, .n_classes = inner.n_classes, .n_features = inner.n_features,
+                              .seed = config_.base.seed},
+      out);
   scheduler_.encode(out);
-  inner_.encode(out);
+  out.f64(inner_.config().learning_rate);
+  inner_.encode_state(out);
 }
 
 Status AdaptiveSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("adaptive_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion) return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
+  if (version != 1 && version != kStateVersion)
+    return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<AdaptiveSGBT>(in);
+    if (!made) return made.status();
+    AdaptiveSGBT& next = **made;
+    IRITHYLL_RETURN_IF_ERROR(next.scheduler_.decode(in));
+    const double rate = in.f64("inner learning rate");
+    if (!in.ok()) return in.status();
+    if (!(rate > 0.0 && rate <= 1.0)) return Status::corruption("adaptive_sgbt: learning rate outside (0, 1]");
+    if (next.scheduler_.config().kind != next.config_.schedule.kind)
+      return Status::corruption("adaptive_sgbt: the schedule state differs from the settings");
+    next.inner_.set_learning_rate(rate);
+    IRITHYLL_RETURN_IF_ERROR(next.inner_.decode_state(in).with_context("adaptive_sgbt"));
+    *this = std::move(next);
+    return Status::ok();
+  }
   AdaptiveSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
   IRITHYLL_RETURN_IF_ERROR(next.scheduler_.decode(in));

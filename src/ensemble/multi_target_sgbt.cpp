@@ -8,7 +8,7 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 }  // namespace
 
 Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) {
@@ -70,19 +70,32 @@ std::size_t MultiTargetSGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 wrote the binary config (and every member its own); version 2
+// the settings by name once, the target count in the context, and the
+// members' states alone.
 void MultiTargetSGBT::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  config_.encode(out);
-  out.u64(members_.size());
+  ensemble_detail::encode_settings<MultiTargetSGBT>(
+      config_, LearnerContext{.seed = config_.seed, .n_targets = members_.size()}, out);
   out.u64(samples_seen_);
-  for (const auto& m : members_) m.encode(out);
+  for (const auto& m : members_) m.encode_state(out);
 }
 
 Status MultiTargetSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("multi_target_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion)
+  if (version != 1 && version != kStateVersion)
     return Status::not_supported("multi_target_sgbt state version " + std::to_string(version));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<MultiTargetSGBT>(in);
+    if (!made) return made.status();
+    MultiTargetSGBT& next = **made;
+    next.samples_seen_ = in.u64("samples seen");
+    for (auto& m : next.members_) IRITHYLL_RETURN_IF_ERROR(m.decode_state(in).with_context("multi_target_sgbt member"));
+    if (!in.ok()) return in.status();
+    *this = std::move(next);
+    return Status::ok();
+  }
   Config config;
   IRITHYLL_RETURN_IF_ERROR(config.decode(in));
   const std::uint64_t n = in.u64("target count");

@@ -82,11 +82,18 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor {
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  // The state without the settings (the mixture of experts derives each
+  // expert's settings from its own): decode_state reads it into an instance
+  // built with the config that wrote it.
+  void encode_state(ByteWriter& out) const;
+  Status decode_state(ByteReader& in);
 
   const DistributionalSGBTConfig& config() const { return config_; }
   double calibration() const { return std::sqrt(calibration_); }
 
  private:
+  // The counters and scale statistics of a record, checked.
+  Status decode_statistics(ByteReader& in);
   void build();
   double sigma_raw(std::span<const double> x) const;
 

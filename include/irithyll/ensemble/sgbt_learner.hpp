@@ -72,6 +72,14 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  // The state without the settings and context (width, counters, each
+  // committee's state), for a family member that derives this learner's
+  // config from its own and writes that once. decode_state reads it into an
+  // instance built with the config, task and classes that wrote it.
+  void encode_state(ByteWriter& out) const;
+  Status decode_state(ByteReader& in);
+  // Task, classes, the context's width (0 = from the first sample) and seed.
+  LearnerContext context() const;
 
   const SGBTConfig& config() const { return config_; }
   // Every committee's shrinkage (SGBT::set_learning_rate). REQUIRES: 0 < lr <= 1.
@@ -104,6 +112,10 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
+  // The committees of a record of `version` (5: their states alone), then
+  // the width and counters; into an instance built for them.
+  Status read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features, std::uint64_t seen,
+                         std::uint64_t skipped);
   // x with non-finite values -> NaN and length fixed to n_features_.
   std::span<const double> sanitize(std::span<const double> x) const;
 
