@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
     config.n_bins = 32;
   }
   const long rss_before = trimmed_rss_kib();
-  auto learner = irithyll::SGBTLearner::make(config, schema.task, schema.n_classes());
+  auto learner = irithyll::SGBTLearner::make(
+      config, {.task = schema.task, .n_classes = schema.n_classes(), .seed = config.seed});
   if (!learner) {
     std::fprintf(stderr, "%s\n", learner.status().to_string().c_str());
     return 1;

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
 
   irithyll::SGBTConfig config;  // the defaults; sgbt_config.hpp documents each field
   config.n_steps = 20;
-  auto made = irithyll::SGBTLearner::make(config, schema.task, schema.n_classes());
+  auto made = irithyll::SGBTLearner::make(
+      config, {.task = schema.task, .n_classes = schema.n_classes(), .seed = config.seed});
   if (!made.is_ok()) {
     std::fprintf(stderr, "%s\n", made.status().to_string().c_str());
     return 1;

@@ -45,9 +45,8 @@ Result<std::unique_ptr<Learner>> make_sgbt(const ModelSettings& settings, const 
       rest.set(name, value);
     }
   }
-  config.seed = context.seed;
   IRITHYLL_RETURN_IF_ERROR(apply_settings<SGBTConfig>("sgbt", sgbt_config_fields(), rest, config));
-  auto learner = SGBTLearner::make(config, context.task, context.n_classes);
+  auto learner = SGBTLearner::make(config, context);
   if (!learner) return learner.status().with_context("sgbt");
   return std::unique_ptr<Learner>(std::move(learner).value());
 }

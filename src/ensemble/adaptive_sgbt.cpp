@@ -5,12 +5,13 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 
 using C = AdaptiveSGBTConfig;
 using Row = ConfigField<C>;
@@ -55,12 +56,19 @@ AdaptiveSGBT::AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::siz
   proba_.assign(inner_.n_classes(), 0.0);
 }
 
-Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const AdaptiveSGBTConfig& config, Task task,
-                                                         std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && n_classes < 2)
-    return Status::invalid_argument("adaptive_sgbt: classification needs at least 2 classes");
-  return std::make_unique<AdaptiveSGBT>(config, task, n_classes);
+std::span<const ConfigField<AdaptiveSGBTConfig>> AdaptiveSGBT::config_fields() {
+  return ensemble_detail::family_table<AdaptiveSGBTConfig, &adaptive_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const Config& config, const LearnerContext& context) {
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  auto inner = SGBTLearner::make(c.base, context);
+  if (!inner) return inner.status().with_context(kName);
+  auto m = std::make_unique<AdaptiveSGBT>(c, context.task, context.n_classes);
+  m->inner_ = std::move(*inner.value());
+  return m;
 }
 
 void AdaptiveSGBT::learn_one(std::span<const double> x, double y, double weight) {
@@ -88,19 +96,41 @@ void AdaptiveSGBT::reset() {
   scheduler_ = LrScheduler(config_.schedule, config_.base.learning_rate);
 }
 
+// Version 1 wrote the binary config (and the inner SGBT its own); version 2
+// the settings by name once, the schedule's state, the inner SGBT's current
+// rate and its state alone.
 void AdaptiveSGBT::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  // The schedule's settings travel inside the scheduler's state; base is the
-  // inner learner's configuration at its starting rate.
-  config_.encode(out);
+  const LearnerContext inner = inner_.context();
+  ensemble_detail::encode_settings<AdaptiveSGBT>(
+      config_, LearnerContext{.task = inner.task, .n_classes = inner.n_classes, .n_features = inner.n_features,
+                              .seed = config_.base.seed},
+      out);
   scheduler_.encode(out);
-  inner_.encode(out);
+  out.f64(inner_.config().learning_rate);
+  inner_.encode_state(out);
 }
 
 Status AdaptiveSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("adaptive_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion) return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
+  if (version != 1 && version != kStateVersion)
+    return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<AdaptiveSGBT>(in);
+    if (!made) return made.status();
+    AdaptiveSGBT& next = **made;
+    IRITHYLL_RETURN_IF_ERROR(next.scheduler_.decode(in));
+    const double rate = in.f64("inner learning rate");
+    if (!in.ok()) return in.status();
+    if (!(rate > 0.0 && rate <= 1.0)) return Status::corruption("adaptive_sgbt: learning rate outside (0, 1]");
+    if (next.scheduler_.config().kind != next.config_.schedule.kind)
+      return Status::corruption("adaptive_sgbt: the schedule state differs from the settings");
+    next.inner_.set_learning_rate(rate);
+    IRITHYLL_RETURN_IF_ERROR(next.inner_.decode_state(in).with_context("adaptive_sgbt"));
+    *this = std::move(next);
+    return Status::ok();
+  }
   AdaptiveSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
   IRITHYLL_RETURN_IF_ERROR(next.scheduler_.decode(in));

@@ -6,12 +6,13 @@
 
 #include "irithyll/core/poisson.hpp"
 #include "irithyll/core/rng.hpp"
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 
 }  // namespace
 
@@ -22,14 +23,16 @@ BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_
   reset();
 }
 
-Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const BaggedSGBTConfig& config, Task task, std::size_t n_classes,
-                                                    std::uint64_t seed) {
+Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && (n_classes < 2 || n_classes > 65536))
+  const std::size_t n_classes = context.n_classes;
+  if (context.task == Task::kClassification && (n_classes < 2 || n_classes > 65536))
     return Status::invalid_argument("bagged_sgbt: classification needs 2..65536 classes, got " + std::to_string(n_classes));
-  auto probe = SGBTLearner::make(config.sgbt, task, n_classes);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context("bagged_sgbt");
-  return std::make_unique<BaggedSGBT>(config, task, n_classes, seed);
+  LearnerContext bag = context;
+  bag.n_features = 0;  // a bag's width comes from its first sample, like the ensemble's
+  auto probe = SGBTLearner::make(config.sgbt, bag);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context(kName);
+  return std::make_unique<BaggedSGBT>(config, context.task, n_classes, context.seed);
 }
 
 void BaggedSGBT::reset() {
@@ -86,22 +89,42 @@ std::size_t BaggedSGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 wrote the binary config (and every bag its own); version 2 the
+// settings by name once, the seed in the context, and the bags' states alone.
 void BaggedSGBT::encode(ByteWriter& out) const {
   out.u32(kFormatVersion);
-  config_.encode(out);
-  out.u8(static_cast<std::uint8_t>(task_));
-  out.u64(n_classes_);
-  out.u64(seed_);
+  ensemble_detail::encode_settings<BaggedSGBT>(
+      config_, LearnerContext{.task = task_, .n_classes = n_classes(), .seed = seed_}, out);
   out.u64(rng_.state());
   out.u64(samples_seen_);
   out.u64(skipped_);
-  for (const SGBTLearner& bag : bags_) bag.encode(out);
+  for (const SGBTLearner& bag : bags_) bag.encode_state(out);
 }
 
 Status BaggedSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("bagged_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion) return Status::corruption("bagged_sgbt: unknown record version " + std::to_string(version));
+  if (version != 1 && version != kFormatVersion)
+    return Status::corruption("bagged_sgbt: unknown record version " + std::to_string(version));
+  if (version == kFormatVersion) {
+    auto made = ensemble_detail::decode_settings<BaggedSGBT>(in);
+    if (!made) return made.status();
+    BaggedSGBT& m = **made;
+    m.rng_.set_state(in.u64("rng"));
+    m.samples_seen_ = in.u64("samples_seen");
+    m.skipped_ = in.u64("skipped");
+    if (!in.ok()) return in.status();
+    std::size_t d = 0;
+    for (SGBTLearner& bag : m.bags_) {
+      IRITHYLL_RETURN_IF_ERROR(bag.decode_state(in).with_context("bagged_sgbt bag"));
+      // A bag that drew k = 0 for every sample so far has no width yet (0).
+      if (d == 0) d = bag.n_features();
+      if (bag.n_features() != 0 && bag.n_features() != d)
+        return Status::corruption("bagged_sgbt: bags disagree on the feature count");
+    }
+    *this = std::move(m);
+    return Status::ok();
+  }
   BaggedSGBTConfig config;
   IRITHYLL_RETURN_IF_ERROR(config.decode(in));
   const std::uint8_t task = in.u8("task");

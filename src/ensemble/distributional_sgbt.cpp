@@ -6,12 +6,13 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 // sqrt(pi / 2): sigma over E|r| for Gaussian r.
 constexpr double kAbsToSigma = 1.2533141373155003;
 // Residuals used for the scale and calibration start after a short warm-up,
@@ -74,9 +75,12 @@ DistributionalSGBT::DistributionalSGBT() : DistributionalSGBT(DistributionalSGBT
 
 DistributionalSGBT::DistributionalSGBT(const DistributionalSGBTConfig& config) : config_(config) { build(); }
 
-Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const DistributionalSGBTConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<DistributionalSGBT>(config);
+std::span<const ConfigField<DistributionalSGBTConfig>> DistributionalSGBT::config_fields() {
+  return ensemble_detail::family_table<DistributionalSGBTConfig, &distributional_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const Config& config, const LearnerContext& context) {
+  return ensemble_detail::make_regressor<DistributionalSGBT>(config, context);
 }
 
 void DistributionalSGBT::build() {
@@ -139,36 +143,62 @@ std::size_t DistributionalSGBT::memory_bytes() const {
   return sizeof(*this) + location_.memory_bytes() + scale_.memory_bytes();
 }
 
+// Version 1 wrote the binary config (and the location and scale SGBTs
+// their own); version 2 the settings by name once, then the state alone.
 void DistributionalSGBT::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  config_.encode(out);
+  ensemble_detail::encode_settings<DistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
+  encode_state(out);
+}
+
+void DistributionalSGBT::encode_state(ByteWriter& out) const {
   out.u64(samples_seen_);
   out.f64(residual_sq_);
   out.f64(calibration_);
-  location_.encode(out);
-  scale_.encode(out);
+  location_.encode_state(out);
+  scale_.encode_state(out);
 }
 
 Status DistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("distributional_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion)
+  if (version != 1 && version != kStateVersion)
     return Status::not_supported("distributional_sgbt state version " + std::to_string(version));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<DistributionalSGBT>(in);
+    if (!made) return made.status();
+    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));
+    *this = std::move(**made);
+    return Status::ok();
+  }
   DistributionalSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
   next.build();
-  next.samples_seen_ = in.u64("samples seen");
-  next.residual_sq_ = in.f64("residual EWMA");
-  next.calibration_ = in.f64("calibration");
-  if (!in.ok()) return in.status();
-  if (!(next.residual_sq_ >= 0.0) || !std::isfinite(next.residual_sq_) || !(next.calibration_ >= 0.0) ||
-      !std::isfinite(next.calibration_))
-    return Status::corruption("distributional_sgbt: bad scale statistics");
+  IRITHYLL_RETURN_IF_ERROR(next.decode_statistics(in));
   IRITHYLL_RETURN_IF_ERROR(next.location_.decode(in).with_context("distributional_sgbt location"));
   IRITHYLL_RETURN_IF_ERROR(next.scale_.decode(in).with_context("distributional_sgbt scale"));
   if (next.location_.task() != Task::kRegression || next.scale_.task() != Task::kRegression)
     return Status::corruption("distributional_sgbt: member is not a regressor");
   *this = std::move(next);
+  return Status::ok();
+}
+
+Status DistributionalSGBT::decode_state(ByteReader& in) {
+  DistributionalSGBT next(config_);
+  IRITHYLL_RETURN_IF_ERROR(next.decode_statistics(in));
+  IRITHYLL_RETURN_IF_ERROR(next.location_.decode_state(in).with_context("distributional_sgbt location"));
+  IRITHYLL_RETURN_IF_ERROR(next.scale_.decode_state(in).with_context("distributional_sgbt scale"));
+  *this = std::move(next);
+  return Status::ok();
+}
+
+Status DistributionalSGBT::decode_statistics(ByteReader& in) {
+  samples_seen_ = in.u64("samples seen");
+  residual_sq_ = in.f64("residual EWMA");
+  calibration_ = in.f64("calibration");
+  if (!in.ok()) return in.status();
+  if (!(residual_sq_ >= 0.0) || !std::isfinite(residual_sq_) || !(calibration_ >= 0.0) || !std::isfinite(calibration_))
+    return Status::corruption("distributional_sgbt: bad scale statistics");
   return Status::ok();
 }
 

@@ -6,13 +6,14 @@
 #include <utility>
 #include <vector>
 
+#include "ensemble/sgbt_family.hpp"
 #include "moe_rows.hpp"
 
 namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint64_t kGateStream = 0x6A7E0000ull;     // the gate's seed index
 constexpr std::uint64_t kShadowStream = 0x5AAD0000ull;   // shadow g's seed index: kShadowStream + g
 constexpr double kSigmaFloor = 1e-9;
@@ -108,9 +109,12 @@ MoEDistributionalSGBT::MoEDistributionalSGBT() : MoEDistributionalSGBT(Config{})
 
 MoEDistributionalSGBT::MoEDistributionalSGBT(const Config& config) : config_(config) { reset(); }
 
-Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const Config& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<MoEDistributionalSGBT>(config);
+std::span<const ConfigField<MoEDistributionalSGBTConfig>> MoEDistributionalSGBT::config_fields() {
+  return ensemble_detail::family_table<MoEDistributionalSGBTConfig, &moe_distributional_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const Config& config, const LearnerContext& context) {
+  return ensemble_detail::make_regressor<MoEDistributionalSGBT>(config, context);
 }
 
 void MoEDistributionalSGBT::reset() {
@@ -225,9 +229,12 @@ std::size_t MoEDistributionalSGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 wrote the binary config, and every expert and shadow its own;
+// version 2 the settings by name once, then each slot's two seeds (the
+// experts' settings are `expert_config(seed)`) and the states alone.
 void MoEDistributionalSGBT::encode(ByteWriter& out) const {
   out.u32(kFormatVersion);
-  config_.encode(out);
+  ensemble_detail::encode_settings<MoEDistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
   out.u64(gate_.n_features());
   out.u64(samples_seen_);
   out.u64(skipped_);
@@ -235,8 +242,10 @@ void MoEDistributionalSGBT::encode(ByteWriter& out) const {
   out.u64(swaps_);
   gate_.encode(out);
   for (const Slot& s : experts_) {
-    s.active.encode(out);
-    s.shadow.encode(out);
+    out.u64(s.active.config().base.seed);
+    out.u64(s.shadow.config().base.seed);
+    s.active.encode_state(out);
+    s.shadow.encode_state(out);
     out.u64(s.shadow_age);
     out.f64(s.sum_w);
     out.f64(s.sum_w2);
@@ -248,11 +257,18 @@ void MoEDistributionalSGBT::encode(ByteWriter& out) const {
 Status MoEDistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_distributional_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion)
+  if (version != 1 && version != kFormatVersion)
     return Status::corruption("moe_distributional_sgbt: unknown record version " + std::to_string(version));
   MoEDistributionalSGBT next;
-  IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
-  next.reset();
+  const bool states = version == kFormatVersion;  // settings by name, the experts' derived from them
+  if (states) {
+    auto made = ensemble_detail::decode_settings<MoEDistributionalSGBT>(in);
+    if (!made) return made.status();
+    next = std::move(**made);
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+    next.reset();
+  }
   const std::uint64_t d = in.u64("n_features");
   next.samples_seen_ = in.u64("samples_seen");
   next.skipped_ = in.u64("skipped");
@@ -263,8 +279,17 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
   if (next.gate_.n_experts() != next.config_.n_experts || next.gate_.n_features() != d)
     return Status::corruption("moe_distributional_sgbt: gate sizes differ from the model's");
   for (Slot& s : next.experts_) {
-    IRITHYLL_RETURN_IF_ERROR(s.active.decode(in).with_context("moe_distributional_sgbt expert"));
-    IRITHYLL_RETURN_IF_ERROR(s.shadow.decode(in).with_context("moe_distributional_sgbt shadow"));
+    if (states) {
+      const std::uint64_t active_seed = in.u64("expert seed"), shadow_seed = in.u64("shadow seed");
+      if (!in.ok()) return in.status();
+      s.active = DistributionalSGBT(next.config_.expert_config(active_seed));
+      s.shadow = DistributionalSGBT(next.config_.expert_config(shadow_seed));
+      IRITHYLL_RETURN_IF_ERROR(s.active.decode_state(in).with_context("moe_distributional_sgbt expert"));
+      IRITHYLL_RETURN_IF_ERROR(s.shadow.decode_state(in).with_context("moe_distributional_sgbt shadow"));
+    } else {
+      IRITHYLL_RETURN_IF_ERROR(s.active.decode(in).with_context("moe_distributional_sgbt expert"));
+      IRITHYLL_RETURN_IF_ERROR(s.shadow.decode(in).with_context("moe_distributional_sgbt shadow"));
+    }
     s.shadow_age = in.u64("shadow age");
     s.sum_w = in.f64("shadow weight sum");
     s.sum_w2 = in.f64("shadow squared weight sum");

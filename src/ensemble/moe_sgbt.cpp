@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "ensemble/sgbt_family.hpp"
 #include "moe_rows.hpp"
 
 namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint64_t kGateStream = 0x6A7E0000ull;  // the gate's seed index, apart from any expert's
 
 using Row = ConfigField<MoESGBTConfig>;
@@ -60,11 +61,17 @@ MoESGBT::MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes)
   reset();
 }
 
-Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const MoESGBTConfig& config, Task task, std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  auto probe = SGBTLearner::make(config.base, task, n_classes);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context("moe_sgbt");
-  return std::make_unique<MoESGBT>(config, task, n_classes);
+std::span<const ConfigField<MoESGBTConfig>> MoESGBT::config_fields() {
+  return ensemble_detail::family_table<MoESGBTConfig, &moe_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const Config& config, const LearnerContext& context) {
+  Config c = config;
+  c.base.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  auto probe = SGBTLearner::make(c.base, context);  // the SGBT's own task checks
+  if (!probe) return probe.status().with_context(kName);
+  return std::make_unique<MoESGBT>(c, context.task, context.n_classes);
 }
 
 void MoESGBT::reset() {
@@ -150,22 +157,42 @@ std::size_t MoESGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 wrote the binary config (and every expert its own); version 2
+// the settings by name once and the experts' states alone.
 void MoESGBT::encode(ByteWriter& out) const {
   out.u32(kFormatVersion);
-  config_.encode(out);
-  out.u8(static_cast<std::uint8_t>(task_));
-  out.u64(n_classes_);
+  ensemble_detail::encode_settings<MoESGBT>(
+      config_, LearnerContext{.task = task_, .n_classes = n_classes(), .seed = config_.base.seed}, out);
   out.u64(gate_.n_features());
   out.u64(samples_seen_);
   out.u64(skipped_);
   gate_.encode(out);
-  for (const SGBTLearner& e : experts_) e.encode(out);
+  for (const SGBTLearner& e : experts_) e.encode_state(out);
 }
 
 Status MoESGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion) return Status::corruption("moe_sgbt: unknown record version " + std::to_string(version));
+  if (version != 1 && version != kFormatVersion)
+    return Status::corruption("moe_sgbt: unknown record version " + std::to_string(version));
+  if (version == kFormatVersion) {
+    auto made = ensemble_detail::decode_settings<MoESGBT>(in);
+    if (!made) return made.status();
+    MoESGBT& m = **made;
+    const std::uint64_t d = in.u64("n_features");
+    m.samples_seen_ = in.u64("samples_seen");
+    m.skipped_ = in.u64("skipped");
+    if (!in.ok()) return in.status();
+    IRITHYLL_RETURN_IF_ERROR(m.gate_.decode(in).with_context("moe_sgbt gate"));
+    if (m.gate_.n_experts() != m.config_.n_experts || m.gate_.n_features() != d)
+      return Status::corruption("moe_sgbt: gate sizes differ from the model's");
+    for (SGBTLearner& e : m.experts_) {
+      IRITHYLL_RETURN_IF_ERROR(e.decode_state(in).with_context("moe_sgbt expert"));
+      if (e.n_features() != 0 && e.n_features() != d) return Status::corruption("moe_sgbt: an expert's feature count differs");
+    }
+    *this = std::move(m);
+    return Status::ok();
+  }
   MoESGBTConfig config;
   IRITHYLL_RETURN_IF_ERROR(config.decode(in));
   const std::uint8_t task = in.u8("task");

@@ -3,35 +3,39 @@
 #include <cmath>
 #include <string>
 
+#include "ensemble/sgbt_family.hpp"
+
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 }  // namespace
 
-Status MultiTargetSGBTConfig::validate() const {
-  if (n_targets == 0 || n_targets > MultiTargetSGBT::kMaxTargets)
-    return Status::invalid_argument("multi_target_sgbt: needs 1.." + std::to_string(MultiTargetSGBT::kMaxTargets) +
-                                    " targets, got " + std::to_string(n_targets));
-  IRITHYLL_RETURN_IF_ERROR(base.validate().with_context("multi_target_sgbt"));
-  // The member's own check refuses classification losses for regression.
-  auto probe = SGBTLearner::make(base, Task::kRegression, 0);
-  return probe ? Status::ok() : probe.status().with_context("multi_target_sgbt");
+Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) {
+  if (n_targets == 0 || n_targets > kMaxTargets)
+    return Status::invalid_argument("multi_target_sgbt: needs 1.." + std::to_string(kMaxTargets) + " targets, got " +
+                                    std::to_string(n_targets));
+  // The member's own check (the config and its regression loss).
+  auto probe = SGBTLearner::make(config, LearnerContext{.seed = config.seed});
+  return probe ? Status::ok() : probe.status().with_context(kName);
 }
 
-MultiTargetSGBT::MultiTargetSGBT() : MultiTargetSGBT(MultiTargetSGBTConfig{}) {}
+MultiTargetSGBT::MultiTargetSGBT() : MultiTargetSGBT(Config{}, 1) {}
 
-MultiTargetSGBT::MultiTargetSGBT(const MultiTargetSGBTConfig& config) : config_(config) { build(); }
+MultiTargetSGBT::MultiTargetSGBT(const Config& config, std::size_t n_targets) : config_(config) { build(n_targets); }
 
-Result<std::unique_ptr<MultiTargetSGBT>> MultiTargetSGBT::make(const MultiTargetSGBTConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<MultiTargetSGBT>(config);
+Result<std::unique_ptr<MultiTargetSGBT>> MultiTargetSGBT::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::require_regression(kName, context));
+  Config c = config;
+  c.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(validate(c, context.n_targets));
+  return std::make_unique<MultiTargetSGBT>(c, context.n_targets);
 }
 
-void MultiTargetSGBT::build() {
+void MultiTargetSGBT::build(std::size_t n) {
   members_.clear();
-  members_.reserve(config_.n_targets);
-  for (std::size_t k = 0; k < config_.n_targets; ++k) members_.emplace_back(config_.base, Task::kRegression, 0);
+  members_.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) members_.emplace_back(config_, Task::kRegression, 0);
   samples_seen_ = 0;
 }
 
@@ -58,7 +62,7 @@ void MultiTargetSGBT::learn_multi(std::span<const double> x, std::span<const dou
   if (taught) ++samples_seen_;
 }
 
-void MultiTargetSGBT::reset() { build(); }
+void MultiTargetSGBT::reset() { build(members_.size()); }
 
 std::size_t MultiTargetSGBT::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + (members_.capacity() - members_.size()) * sizeof(SGBTLearner);
@@ -66,28 +70,40 @@ std::size_t MultiTargetSGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 wrote the binary config (and every member its own); version 2
+// the settings by name once, the target count in the context, and the
+// members' states alone.
 void MultiTargetSGBT::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  config_.base.encode(out);
-  out.u64(config_.n_targets);
+  ensemble_detail::encode_settings<MultiTargetSGBT>(
+      config_, LearnerContext{.seed = config_.seed, .n_targets = members_.size()}, out);
   out.u64(samples_seen_);
-  for (const auto& m : members_) m.encode(out);
+  for (const auto& m : members_) m.encode_state(out);
 }
 
 Status MultiTargetSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("multi_target_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != kStateVersion)
+  if (version != 1 && version != kStateVersion)
     return Status::not_supported("multi_target_sgbt state version " + std::to_string(version));
-  MultiTargetSGBTConfig config;
-  IRITHYLL_RETURN_IF_ERROR(config.base.decode(in));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<MultiTargetSGBT>(in);
+    if (!made) return made.status();
+    MultiTargetSGBT& next = **made;
+    next.samples_seen_ = in.u64("samples seen");
+    for (auto& m : next.members_) IRITHYLL_RETURN_IF_ERROR(m.decode_state(in).with_context("multi_target_sgbt member"));
+    if (!in.ok()) return in.status();
+    *this = std::move(next);
+    return Status::ok();
+  }
+  Config config;
+  IRITHYLL_RETURN_IF_ERROR(config.decode(in));
   const std::uint64_t n = in.u64("target count");
   const std::uint64_t seen = in.u64("samples seen");
   if (!in.ok()) return in.status();
   if (n == 0 || n > kMaxTargets) return Status::corruption("multi_target_sgbt: target count " + std::to_string(n));
-  config.n_targets = static_cast<std::size_t>(n);
-  IRITHYLL_RETURN_IF_ERROR(config.validate().with_context("multi_target_sgbt config"));
-  MultiTargetSGBT next(config);
+  IRITHYLL_RETURN_IF_ERROR(validate(config, n).with_context("multi_target_sgbt config"));
+  MultiTargetSGBT next(config, static_cast<std::size_t>(n));
   next.samples_seen_ = seen;
   for (auto& m : next.members_) {
     IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("multi_target_sgbt member"));

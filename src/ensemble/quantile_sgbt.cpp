@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/sgbt_family.hpp"
 #include "irithyll/ensemble/pava.hpp"
 
 namespace irithyll {
@@ -15,7 +16,7 @@ namespace {
 
 // Version 2 adds the `center` flag and the centre model; a model without a
 // centre still writes version 1, so older readers and golden files agree.
-constexpr std::uint32_t kStateVersion = 2;
+constexpr std::uint32_t kStateVersion = 3;
 constexpr std::size_t kMaxQuantiles = 32;
 // The target spread used for the correction's step follows the stream with a
 // half-life of about 700 samples, so a drift in scale re-sizes the step.
@@ -111,9 +112,12 @@ QuantileSGBT::QuantileSGBT() : QuantileSGBT(QuantileSGBTConfig{}) {}
 
 QuantileSGBT::QuantileSGBT(const QuantileSGBTConfig& config) : config_(config) { build(); }
 
-Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const QuantileSGBTConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<QuantileSGBT>(config);
+std::span<const ConfigField<QuantileSGBTConfig>> QuantileSGBT::config_fields() {
+  return ensemble_detail::family_table<QuantileSGBTConfig, &quantile_sgbt_config_fields>();
+}
+
+Result<std::unique_ptr<QuantileSGBT>> QuantileSGBT::make(const Config& config, const LearnerContext& context) {
+  return ensemble_detail::make_regressor<QuantileSGBT>(config, context);
 }
 
 void QuantileSGBT::build() {
@@ -259,11 +263,11 @@ std::size_t QuantileSGBT::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 (no centre) and 2 wrote the binary config, and every member its
+// own; version 3 the settings by name once, then the members' states alone.
 void QuantileSGBT::encode(ByteWriter& out) const {
-  const std::uint32_t version = config_.center ? kStateVersion : 1;
-  out.u32(version);
-  config_.encode(out);
-  if (version >= 2) out.boolean(config_.center);
+  out.u32(kStateVersion);
+  ensemble_detail::encode_settings<QuantileSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
   out.u64(samples_seen_);
   out.f64(spread_mean_);
   out.f64(spread_var_);
@@ -274,20 +278,26 @@ void QuantileSGBT::encode(ByteWriter& out) const {
   out.f64s(warm_x_);
   out.f64s(warm_y_);
   out.f64s(warm_w_);
-  for (const auto& m : members_) m.encode(out);
-  for (const auto& m : center_) m.encode(out);
+  for (const auto& m : members_) m.encode_state(out);
+  for (const auto& m : center_) m.encode_state(out);
 }
 
 Status QuantileSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("quantile_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kStateVersion)
+  if (version < 1 || version > kStateVersion)
     return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
   QuantileSGBT next;
-  IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
-  next.config_.center = version >= 2 ? in.u8("center") != 0 : false;  // version 1 had no centre
-  if (!in.ok()) return in.status();
-  next.build();
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<QuantileSGBT>(in);
+    if (!made) return made.status();
+    next = std::move(**made);
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+    next.config_.center = version >= 2 ? in.u8("center") != 0 : false;  // version 1 had no centre
+    if (!in.ok()) return in.status();
+    next.build();
+  }
   next.samples_seen_ = in.u64("samples seen");
   next.spread_mean_ = in.f64("spread mean");
   next.spread_var_ = in.f64("spread variance");
@@ -309,12 +319,13 @@ Status QuantileSGBT::decode(ByteReader& in) {
     if (!std::isfinite(d)) return Status::corruption("quantile_sgbt: non-finite offset");
   if (!std::isfinite(next.spread_mean_) || !(next.spread_var_ >= 0.0) || !std::isfinite(next.spread_var_))
     return Status::corruption("quantile_sgbt: bad target spread");
+  const bool states = version == kStateVersion;  // the members' settings derive from config_
   for (auto& m : next.members_) {
-    IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("quantile_sgbt member"));
+    IRITHYLL_RETURN_IF_ERROR((states ? m.decode_state(in) : m.decode(in)).with_context("quantile_sgbt member"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: member is not a regressor");
   }
   for (auto& m : next.center_) {
-    IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("quantile_sgbt centre"));
+    IRITHYLL_RETURN_IF_ERROR((states ? m.decode_state(in) : m.decode(in)).with_context("quantile_sgbt centre"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: centre is not a regressor");
   }
   *this = std::move(next);

@@ -1,6 +1,7 @@
 // SGBT encode/decode: configuration, loss, RNG, counters, the warm-up buffer
 // and every slot (active tree, alternate, detector), so that a decoded
-// committee continues bit-identically.
+// committee continues bit-identically. encode_state/decode_state leave out
+// the configuration and loss, for owners that write their settings once.
 #include <cmath>
 
 #include "irithyll/ensemble/sgbt.hpp"
@@ -14,6 +15,15 @@ void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(loss_.kind()));
   out.f64(loss_.param());
+  encode_body(out, with_target_spread);
+}
+
+void SGBT::encode_state(ByteWriter& out) const {
+  sync();
+  encode_body(out, true);
+}
+
+void SGBT::encode_body(ByteWriter& out, bool with_target_spread) const {
   out.u64(rng_.state());
   out.u64(n_features_);
   out.u64(samples_seen_);
@@ -53,6 +63,22 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
   const Loss loss(static_cast<LossKind>(lk), lp);
   IRITHYLL_RETURN_IF_ERROR(loss.validate());
   SGBT m(cfg, loss);
+  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, with_target_spread));
+  *this = std::move(m);
+  return Status::ok();
+}
+
+Status SGBT::decode_state(ByteReader& in) {
+  SGBT m(config_, loss_);
+  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, true));
+  *this = std::move(m);
+  return Status::ok();
+}
+
+// Reads into this freshly built committee (its config and loss set).
+Status SGBT::decode_body(ByteReader& in, bool with_target_spread) {
+  SGBT& m = *this;
+  const SGBTConfig& cfg = config_;
   m.rng_.set_state(in.u64("sgbt rng"));
   m.n_features_ = static_cast<std::size_t>(in.u64("n_features"));
   m.samples_seen_ = in.u64("samples seen");
@@ -110,7 +136,6 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
   IRITHYLL_RETURN_IF_ERROR(m.decode_routing(in));
   if (m.soft_ && !m.bandwidth_.empty() && m.bandwidth_.size() != m.n_features_)
     return Status::corruption("soft routing bandwidth count differs from the feature count");
-  *this = std::move(m);
   return Status::ok();
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/field_rows.hpp"
+#include "core/nested_rows.hpp"
 
 namespace irithyll {
 
@@ -143,6 +144,9 @@ const std::array kFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
 
+
+// The SGBT family's tables re-target these rows at their `base` member.
+static_assert(kFields.size() <= kMaxNestedRows, "nested_rows.hpp: raise kMaxNestedRows");
 
 }  // namespace
 

@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+
+#include "ensemble/sgbt_family.hpp"
 
 namespace irithyll {
 
 namespace {
+constexpr std::uint32_t kStateVersion = 5;
+constexpr std::size_t kMaxFeatures = std::size_t{1} << 24;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Loss committee_loss(const SGBTConfig& c, Task task, std::size_t n_classes) {
@@ -25,13 +30,20 @@ SGBTLearner::SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_clas
   raw_.assign(k, 0.0);
 }
 
-Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, Task task, std::size_t n_classes) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  if (task == Task::kClassification && n_classes < 2)
+Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, const LearnerContext& context) {
+  SGBTConfig c = config;
+  c.seed = context.seed;
+  IRITHYLL_RETURN_IF_ERROR(c.validate());
+  if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("sgbt classification needs n_classes >= 2");
-  if (task == Task::kClassification && n_classes > 4096)
+  if (context.task == Task::kClassification && context.n_classes > 4096)
     return Status::invalid_argument("sgbt classification supports at most 4096 classes");
-  return std::make_unique<SGBTLearner>(config, task, n_classes);
+  if (context.n_features > kMaxFeatures)
+    return Status::invalid_argument("sgbt: at most " + std::to_string(kMaxFeatures) + " features");
+  auto m = std::make_unique<SGBTLearner>(c, context.task, context.n_classes);
+  m->fixed_features_ = context.n_features;
+  m->reset();
+  return m;
 }
 
 std::span<const double> SGBTLearner::sanitize(std::span<const double> x) const {
@@ -179,7 +191,8 @@ std::vector<double> SGBTLearner::feature_importances() const {
 
 void SGBTLearner::reset() {
   for (SGBT& c : committees_) c.reset();
-  n_features_ = 0;
+  n_features_ = fixed_features_;
+  clean_x_.assign(n_features_, kNaN);
   samples_seen_ = 0;
   skipped_ = 0;
 }
@@ -190,26 +203,67 @@ std::size_t SGBTLearner::memory_bytes() const {
   return b;
 }
 
+LearnerContext SGBTLearner::context() const {
+  return LearnerContext{.task = task_, .n_classes = n_classes(), .n_features = fixed_features_, .seed = config_.seed};
+}
+
 void SGBTLearner::encode(ByteWriter& out) const {
-  // State version: 2 added each committee's target spread for the drift
-  // monitor; 3 = 2 whose configs carry the leaf-control options block
-  // (written only when an option is on, so other records stay version 2);
-  // 4 = 3 with the routing options (soft routing, handoff) and their state.
-  out.u32(config_.has_routing_options() ? 4 : config_.has_options() ? 3 : 2);
-  config_.encode(out);
-  out.u8(static_cast<std::uint8_t>(task_));
-  out.u64(n_classes_);
+  // Record versions 1 to 4 carried the binary config once for the learner and
+  // again in every committee (2 added each committee's target spread, 3 and
+  // 4 the option blocks). Version 5 writes the settings once, by name
+  // (core/config_codec.hpp), the context, then the state alone.
+  out.u32(kStateVersion);
+  ensemble_detail::encode_settings<SGBTLearner>(config_, context(), out);
+  encode_state(out);
+}
+
+void SGBTLearner::encode_state(ByteWriter& out) const {
   out.u64(n_features_);
   out.u64(samples_seen_);
   out.u64(skipped_);
-  out.u64(committees_.size());
-  for (const SGBT& c : committees_) c.encode(out);
+  for (const SGBT& c : committees_) c.encode_state(out);
+}
+
+Status SGBTLearner::decode_state(ByteReader& in) {
+  const std::uint64_t n_features = in.u64("n_features");
+  const std::uint64_t seen = in.u64("samples seen");
+  const std::uint64_t skipped = in.u64("skipped");
+  if (!in.ok()) return in.status();
+  if (n_features > in.remaining() || (fixed_features_ != 0 && n_features != fixed_features_))
+    return Status::corruption("sgbt: feature count " + std::to_string(n_features) + " does not fit the record");
+  SGBTLearner m(config_, task_, n_classes_);
+  m.fixed_features_ = fixed_features_;
+  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, kStateVersion, n_features, seen, skipped));
+  *this = std::move(m);
+  return Status::ok();
+}
+
+Status SGBTLearner::read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features,
+                                    std::uint64_t seen, std::uint64_t skipped) {
+  for (SGBT& c : committees_) {
+    IRITHYLL_RETURN_IF_ERROR(version == kStateVersion ? c.decode_state(in) : c.decode(in, version >= 2));
+    if (c.n_features() != 0 && c.n_features() != n_features)
+      return Status::corruption("committee feature count differs from the learner's");
+  }
+  n_features_ = static_cast<std::size_t>(n_features);
+  clean_x_.assign(n_features_, kNaN);
+  samples_seen_ = seen;
+  skipped_ = skipped;
+  return Status::ok();
 }
 
 Status SGBTLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("sgbt state version");
   if (!in.ok()) return in.status();
-  if (version < 1 || version > 4) return Status::not_supported("sgbt state version " + std::to_string(version));
+  if (version < 1 || version > kStateVersion)
+    return Status::not_supported("sgbt state version " + std::to_string(version));
+  if (version == kStateVersion) {
+    auto made = ensemble_detail::decode_settings<SGBTLearner>(in);
+    if (!made) return made.status();
+    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));
+    *this = std::move(**made);
+    return Status::ok();
+  }
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t task = in.u8("task");
@@ -227,15 +281,7 @@ Status SGBTLearner::decode(ByteReader& in) {
   if (k != want_k) return Status::corruption("committee count does not match the task");
   if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
   SGBTLearner m(cfg, t, static_cast<std::size_t>(n_classes));
-  for (SGBT& c : m.committees_) {
-    IRITHYLL_RETURN_IF_ERROR(c.decode(in, version >= 2));
-    if (c.n_features() != 0 && c.n_features() != n_features)
-      return Status::corruption("committee feature count differs from the learner's");
-  }
-  m.n_features_ = static_cast<std::size_t>(n_features);
-  m.clean_x_.assign(m.n_features_, kNaN);
-  m.samples_seen_ = seen;
-  m.skipped_ = skipped;
+  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, version, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();
 }

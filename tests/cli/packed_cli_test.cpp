@@ -133,7 +133,7 @@ TEST(PackedCli, BenchPrintsOneJsonObject) {
 // raw margin to f32 rounding.
 TEST(PackedCli, ExportFromCheckpointRoundTrips) {
   irithyll::SGBTConfig config;
-  auto made = irithyll::SGBTLearner::make(config, irithyll::Task::kRegression);
+  auto made = irithyll::SGBTLearner::make(config, {.task = irithyll::Task::kRegression, .seed = config.seed});
   ASSERT_TRUE(made.is_ok()) << made.status().to_string();
   irithyll::SGBTLearner& learner = **made;
   irithyll::Xorshift64 rng(11);

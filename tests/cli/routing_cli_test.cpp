@@ -17,7 +17,7 @@ std::string soft_checkpoint() {
   EXPECT_TRUE(irithyll::set_sgbt_config_field(config, "soft-routing", "on").is_ok());
   EXPECT_TRUE(irithyll::set_sgbt_config_field(config, "handoff-window", "100").is_ok());
   EXPECT_TRUE(irithyll::set_sgbt_config_field(config, "n-steps", "8").is_ok());
-  auto made = irithyll::SGBTLearner::make(config, irithyll::Task::kRegression);
+  auto made = irithyll::SGBTLearner::make(config, {.task = irithyll::Task::kRegression, .seed = config.seed});
   EXPECT_TRUE(made.is_ok());
   irithyll::Xorshift64 rng(3);
   for (int i = 0; i < 2000; ++i) {

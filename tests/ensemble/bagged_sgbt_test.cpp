@@ -26,7 +26,7 @@ std::vector<std::uint8_t> encoded(const Learner& m) {
 }
 
 TEST(BaggedSGBT, ClassifiesTheLineFarAboveMajority) {
-  auto m = BaggedSGBT::make(small_config(), Task::kClassification, 2, 3).value();
+  auto m = BaggedSGBT::make(small_config(), {.task = Task::kClassification, .n_classes = 2, .seed = 3}).value();
   test::LineStream s;
   int correct = 0;
   const int n = 6000;
@@ -42,7 +42,7 @@ TEST(BaggedSGBT, ClassifiesTheLineFarAboveMajority) {
 }
 
 TEST(BaggedSGBT, RegressionBeatsTheMean) {
-  auto m = BaggedSGBT::make(small_config(), Task::kRegression, 0, 3).value();
+  auto m = BaggedSGBT::make(small_config(), {.task = Task::kRegression, .seed = 3}).value();
   test::FriedmanStream s;
   double se = 0.0;
   int n = 0;
@@ -56,7 +56,7 @@ TEST(BaggedSGBT, RegressionBeatsTheMean) {
 }
 
 TEST(BaggedSGBT, ResumeIsBitIdenticalAndHostileBytesGiveStatus) {
-  auto a = BaggedSGBT::make(small_config(), Task::kClassification, 2, 9).value();
+  auto a = BaggedSGBT::make(small_config(), {.task = Task::kClassification, .n_classes = 2, .seed = 9}).value();
   test::LineStream s;
   for (int i = 0; i < 1500; ++i) {
     const double y = s.next();
@@ -84,8 +84,8 @@ TEST(BaggedSGBT, ResumeIsBitIdenticalAndHostileBytesGiveStatus) {
 }
 
 TEST(BaggedSGBT, DeterministicAndBagsDiffer) {
-  auto a = BaggedSGBT::make(small_config(), Task::kRegression, 0, 5).value();
-  auto b = BaggedSGBT::make(small_config(), Task::kRegression, 0, 5).value();
+  auto a = BaggedSGBT::make(small_config(), {.task = Task::kRegression, .seed = 5}).value();
+  auto b = BaggedSGBT::make(small_config(), {.task = Task::kRegression, .seed = 5}).value();
   test::FriedmanStream s1, s2;
   for (int i = 0; i < 800; ++i) {
     const double y1 = s1.next(), y2 = s2.next();
@@ -107,7 +107,7 @@ TEST(BaggedSGBT, SettingsTableCoversBaggingAndSGBT) {
   EXPECT_EQ(bagged_sgbt_config_fields().size(), 2 + sgbt_config_fields().size());
   BaggedSGBTConfig bad;
   bad.lambda = 0.0;
-  auto m = BaggedSGBT::make(bad, Task::kRegression, 0, 1);
+  auto m = BaggedSGBT::make(bad, {.task = Task::kRegression, .seed = 1});
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("bag-lambda"), std::string::npos);
   // Every name in the table is distinct (SGBT has its own "lambda").
@@ -129,7 +129,7 @@ TEST(BaggedSGBT, BagsThatHaveSeenNothingYetStillDecode) {
   BaggedSGBTConfig c = small_config();
   c.n_bags = 8;
   c.lambda = 0.2;  // P(k = 0) = 0.82 per bag and sample
-  auto m = BaggedSGBT::make(c, Task::kRegression, 0, 3).value();
+  auto m = BaggedSGBT::make(c, {.task = Task::kRegression, .seed = 3}).value();
   const std::vector<double> x{0.1, 0.2, 0.3};
   bool mixed = false;
   for (int i = 0; i < 40 && !mixed; ++i) {

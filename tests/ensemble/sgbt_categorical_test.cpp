@@ -38,7 +38,7 @@ std::unique_ptr<SGBTLearner> make(const char* categorical) {
   EXPECT_TRUE(set_sgbt_config_field(c, "categorical-features", categorical).is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "n-steps", "5").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "max-depth", "2").is_ok());
-  auto m = SGBTLearner::make(c, Task::kClassification, 2);
+  auto m = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 2, .seed = c.seed});
   EXPECT_TRUE(m.is_ok());
   return std::move(*m);
 }
@@ -144,8 +144,8 @@ TEST(SGBTCategoricalWithOtherOptions, SoftRoutingRoutesCategorySplitsHard) {
   ASSERT_TRUE(set_sgbt_config_field(c, "max-depth", "2").is_ok());
   SGBTConfig soft = c;
   ASSERT_TRUE(set_sgbt_config_field(soft, "soft-routing", "on").is_ok());
-  auto hard_m = SGBTLearner::make(c, Task::kClassification, 2).value();
-  auto soft_m = SGBTLearner::make(soft, Task::kClassification, 2).value();
+  auto hard_m = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 2, .seed = c.seed}).value();
+  auto soft_m = SGBTLearner::make(soft, {.task = Task::kClassification, .n_classes = 2, .seed = soft.seed}).value();
   Xorshift64 rng(5);
   for (int i = 0; i < 6000; ++i) {
     const double x[3] = {static_cast<double>(static_cast<int>(rng.uniform() * 16.0)), 0.5, 0.5};
@@ -172,7 +172,7 @@ TEST(SGBTCategoricalWithOtherOptions, LinearLeavesAndReevaluationResume) {
   ASSERT_TRUE(set_sgbt_config_field(c, "max-depth", "2").is_ok());
   ASSERT_TRUE(set_sgbt_config_field(c, "leaf-model", "linear").is_ok());
   ASSERT_TRUE(set_sgbt_config_field(c, "split-reeval-interval", "200").is_ok());
-  auto a = SGBTLearner::make(c, Task::kClassification, 2).value();
+  auto a = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 2, .seed = c.seed}).value();
   SetStream s;
   EXPECT_GT(accuracy(*a, s, 4000), 0.8);
   const auto saved = bytes_of(*a);

@@ -140,7 +140,7 @@ SGBTConfig original() {
 // checkpointed and a decoded copy shadows it; every later prediction of the
 // copy must equal the original's bit for bit.
 Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const std::vector<Row>& rows) {
-  auto made = SGBTLearner::make(config, task, n_classes);
+  auto made = SGBTLearner::make(config, {.task = task, .n_classes = n_classes, .seed = config.seed});
   EXPECT_TRUE(made.is_ok());
   if (!made.is_ok()) return {};
   SGBTLearner& model = **made;
@@ -246,7 +246,7 @@ TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
 // and never shrank).
 TEST(SGBTMemory, IdleAlternatesHoldNoStorageAndModelFitsBudget) {
   const SGBTConfig config = original();
-  auto made = SGBTLearner::make(config, Task::kClassification, 2);
+  auto made = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = 2, .seed = config.seed});
   ASSERT_TRUE(made.is_ok());
   SGBTLearner& model = **made;
   for (const Row& r : sea_rows(30000, 5000, 7)) model.learn_one(r.x, r.y);

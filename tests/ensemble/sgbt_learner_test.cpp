@@ -214,11 +214,11 @@ TEST(SGBTLearner, ResetEqualsFreshAndMakeValidates) {
     a.learn_one(x, y);
     fresh.learn_one(x, y);
   }
-  EXPECT_FALSE(SGBTLearner::make(fast_config(), Task::kClassification, 1).is_ok());
+  EXPECT_FALSE(SGBTLearner::make(fast_config(), {.task = Task::kClassification, .n_classes = 1}).is_ok());
   SGBTConfig bad = fast_config();
   bad.learning_rate = 0.0;
-  EXPECT_FALSE(SGBTLearner::make(bad, Task::kRegression).is_ok());
-  EXPECT_TRUE(SGBTLearner::make(fast_config(), Task::kRegression).is_ok());
+  EXPECT_FALSE(SGBTLearner::make(bad, {}).is_ok());
+  EXPECT_TRUE(SGBTLearner::make(fast_config(), {}).is_ok());
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ std::unique_ptr<SGBTLearner> train(const char* monotone, int n) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", monotone).is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "n-steps", "20").is_ok());
-  auto m = SGBTLearner::make(c, Task::kRegression, 0);
+  auto m = SGBTLearner::make(c, {.task = Task::kRegression, .seed = c.seed});
   EXPECT_TRUE(m.is_ok());
   Xorshift64 rng(5);
   double x[3];

@@ -51,7 +51,8 @@ SGBTConfig config(std::uint32_t threads, const char* variant, const char* drift)
 }
 
 std::unique_ptr<SGBTLearner> model(const SGBTConfig& c, std::size_t classes) {
-  auto m = SGBTLearner::make(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
+  auto m = SGBTLearner::make(
+      c, {.task = classes == 0 ? Task::kRegression : Task::kClassification, .n_classes = classes, .seed = c.seed});
   EXPECT_TRUE(m.is_ok());
   return std::move(*m);
 }

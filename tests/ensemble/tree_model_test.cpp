@@ -108,7 +108,7 @@ TEST(TreeModel, SgbtNumbersTreesCommitteeMajor) {
   SGBTConfig c;
   c.n_steps = 4;
   c.grace_period = 50;
-  auto binary = SGBTLearner::make(c, Task::kClassification, 2).value();
+  auto binary = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 2, .seed = c.seed}).value();
   train_step_stream(*binary, false);
   ASSERT_EQ(binary->n_dump_trees(), 4u);
   EXPECT_EQ(binary->tree_label(3), "step 3");
@@ -116,7 +116,7 @@ TEST(TreeModel, SgbtNumbersTreesCommitteeMajor) {
   EXPECT_EQ(binary->dump_tree(0, TreeDumpFormat::kText, kNames).rfind("price <= ", 0), 0u);
   EXPECT_FALSE(binary->feature_importances().empty());
 
-  auto multi = SGBTLearner::make(c, Task::kClassification, 3).value();
+  auto multi = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 3, .seed = c.seed}).value();
   EXPECT_EQ(multi->n_dump_trees(), 12u);
   EXPECT_EQ(multi->tree_label(5), "class 1, step 1");
 }

@@ -95,10 +95,9 @@ TEST(TreeSources, AdaptiveSgbtIsItsSgbt) {
 }
 
 TEST(TreeSources, MultiTargetSgbtOneOutputPerTarget) {
-  MultiTargetSGBTConfig config;
-  config.base = small_sgbt();
-  config.n_targets = 2;
-  MultiTargetSGBT model(config);
+  const SGBTConfig config = small_sgbt();
+  const std::size_t n_targets = 2;
+  MultiTargetSGBT model(config, n_targets);
   Xorshift64 rng(2);
   double y[2] = {};
   for (int i = 0; i < 3000; ++i) {

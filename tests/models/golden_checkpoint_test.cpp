@@ -199,7 +199,7 @@ void regenerate_pipeline() {
   config.max_depth = 3;
   config.n_bins = 8;
   config.learning_rate = 0.1;
-  auto sgbt = SGBTLearner::make(config, Task::kClassification, 2);
+  auto sgbt = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = 2, .seed = config.seed});
   ASSERT_TRUE(sgbt.is_ok());
   std::vector<std::unique_ptr<Transformer>> steps;
   steps.push_back(std::make_unique<StandardScaler>());

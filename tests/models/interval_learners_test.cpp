@@ -57,12 +57,12 @@ std::unique_ptr<Learner> make_model(bool quantile, std::uint64_t seed) {
     QuantileSGBTConfig c;
     c.base = small_base();
     c.base.seed = seed;
-    return std::move(QuantileSGBT::make(c)).value();
+    return std::move(QuantileSGBT::make(c, {.seed = c.base.seed})).value();
   }
   DistributionalSGBTConfig c;
   c.base = small_base();
   c.base.seed = seed;
-  return std::move(DistributionalSGBT::make(c)).value();
+  return std::move(DistributionalSGBT::make(c, {.seed = c.base.seed})).value();
 }
 
 class IntervalCalibration : public ::testing::TestWithParam<bool> {};
@@ -220,12 +220,12 @@ TEST(QuantileSGBT, CentreNarrowsTheBandsAtTheSameCoverage) {
 TEST(QuantileSGBT, BadSettingsAreNamed) {
   QuantileSGBTConfig c;
   c.quantiles = {0.5, 0.2};
-  EXPECT_NE(QuantileSGBT::make(c).status().message().find("increasing"), std::string::npos);
+  EXPECT_NE(QuantileSGBT::make(c, {.seed = c.base.seed}).status().message().find("increasing"), std::string::npos);
   c.quantiles = {0.0, 0.5};
-  EXPECT_NE(QuantileSGBT::make(c).status().message().find("quantiles = 0"), std::string::npos);
+  EXPECT_NE(QuantileSGBT::make(c, {.seed = c.base.seed}).status().message().find("quantiles = 0"), std::string::npos);
   c.quantiles = {0.5};
   c.calibration_rate = 2.0;
-  EXPECT_NE(QuantileSGBT::make(c).status().message().find("calibration-rate"), std::string::npos);
+  EXPECT_NE(QuantileSGBT::make(c, {.seed = c.base.seed}).status().message().find("calibration-rate"), std::string::npos);
 }
 
 TEST(DistributionalSGBT, SigmaFollowsTheNoise) {

@@ -346,9 +346,9 @@ TEST(MoESGBT, BadSamplesAreSkipped) {
   moe.learn_one(std::vector<double>{nan, 0.5}, 0.0);
   EXPECT_EQ(moe.n_samples_seen(), 2u);
   EXPECT_TRUE(std::isfinite(moe.predict_one(std::vector<double>{nan, nan})));
-  EXPECT_FALSE(MoESGBT::make(moe_config(2, 5, 0.1), Task::kClassification, 1).is_ok());
+  EXPECT_FALSE(MoESGBT::make(moe_config(2, 5, 0.1), {.task = Task::kClassification, .n_classes = 1}).is_ok());
   MoESGBTConfig bad = moe_config(0, 5, 0.1);
-  auto m = MoESGBT::make(bad, Task::kRegression, 0);
+  auto m = MoESGBT::make(bad, {.task = Task::kRegression, .seed = bad.base.seed});
   ASSERT_FALSE(m.is_ok());
   EXPECT_NE(m.status().message().find("n-experts"), std::string::npos) << m.status().message();
 }

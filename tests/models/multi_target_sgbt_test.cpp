@@ -48,13 +48,12 @@ SGBTConfig small_config() {
 }
 
 TEST(MultiTargetSGBT, EqualsIndependentSGBTsBitForBit) {
-  MultiTargetSGBTConfig config;
-  config.base = small_config();
-  config.n_targets = kTargets;
-  auto multi = MultiTargetSGBT::make(config);
+  const SGBTConfig config = small_config();
+  const std::size_t n_targets = kTargets;
+  auto multi = MultiTargetSGBT::make(config, {.seed = config.seed, .n_targets = n_targets});
   ASSERT_TRUE(multi) << multi.status().message();
   std::vector<SGBTLearner> alone;
-  for (std::size_t k = 0; k < kTargets; ++k) alone.emplace_back(config.base, Task::kRegression, 0);
+  for (std::size_t k = 0; k < kTargets; ++k) alone.emplace_back(config, Task::kRegression, 0);
   ASSERT_EQ((*multi)->n_outputs(), kTargets);
   std::vector<double> pred(kTargets);
   for (const Sample& s : make_stream(3000, 1)) {
@@ -73,10 +72,9 @@ TEST(MultiTargetSGBT, EqualsIndependentSGBTsBitForBit) {
 }
 
 TEST(MultiTargetSGBT, MissingTargetLeavesOnlyItsMemberUntaught) {
-  MultiTargetSGBTConfig config;
-  config.base = small_config();
-  config.n_targets = kTargets;
-  MultiTargetSGBT multi(config);
+  const SGBTConfig config = small_config();
+  const std::size_t n_targets = kTargets;
+  MultiTargetSGBT multi(config, n_targets);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const Sample& s : make_stream(500, 2)) multi.learn_multi(s.x, std::vector<double>{s.y[0], nan, s.y[2]});
   EXPECT_EQ(multi.member(0).n_samples_seen(), 500u);
@@ -87,10 +85,9 @@ TEST(MultiTargetSGBT, MissingTargetLeavesOnlyItsMemberUntaught) {
 }
 
 TEST(MultiTargetSGBT, CheckpointResumesBitIdentically) {
-  MultiTargetSGBTConfig config;
-  config.base = small_config();
-  config.n_targets = kTargets;
-  MultiTargetSGBT straight(config), first(config);
+  const SGBTConfig config = small_config();
+  const std::size_t n_targets = kTargets;
+  MultiTargetSGBT straight(config, n_targets), first(config, n_targets);
   const auto stream = make_stream(2000, 4);
   for (std::size_t i = 0; i < 1000; ++i) {
     straight.learn_multi(stream[i].x, stream[i].y);
@@ -128,10 +125,9 @@ TEST(MultiTargetSGBT, CatalogueTakesTheTargetCountFromTheContext) {
   ASSERT_TRUE(made) << made.status().message();
   EXPECT_EQ((*made)->n_outputs(), kTargets);
   // Same settings table as sgbt: the catalogue's model equals the direct one.
-  MultiTargetSGBTConfig config;
-  config.base = small_config();
-  config.n_targets = kTargets;
-  MultiTargetSGBT direct(config);
+  const SGBTConfig config = small_config();
+  const std::size_t n_targets = kTargets;
+  MultiTargetSGBT direct(config, n_targets);
   std::vector<double> a(kTargets), b(kTargets);
   for (const Sample& s : make_stream(800, 5)) {
     (*made)->predict_multi(s.x, a);

@@ -43,7 +43,7 @@ TEST(PackedElectricity, TrainedSgbtRoundTripsThroughBothFormats) {
   SGBTConfig config;
   config.n_steps = 50;
   config.learning_rate = 0.1;
-  auto made = SGBTLearner::make(config, Task::kClassification, 2);
+  auto made = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = 2, .seed = config.seed});
   ASSERT_TRUE(made.is_ok()) << made.status().to_string();
   SGBTLearner& model = **made;
   std::vector<double> x(6);

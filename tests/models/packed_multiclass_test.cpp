@@ -38,7 +38,7 @@ TEST(PackedMulticlass, OneFilePerClassReproducesEachClassScore) {
   config.n_steps = 20;
   config.learning_rate = 0.1;
   config.grace_period = 100;
-  auto made = SGBTLearner::make(config, Task::kClassification, kClasses);
+  auto made = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = kClasses, .seed = config.seed});
   ASSERT_TRUE(made.is_ok()) << made.status().to_string();
   SGBTLearner& model = **made;
   Xorshift64 rng(2024);

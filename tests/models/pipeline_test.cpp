@@ -20,7 +20,7 @@ std::unique_ptr<Pipeline> scaled_sgbt() {
   config.learning_rate = 0.1;
   std::vector<std::unique_ptr<Transformer>> steps;
   steps.push_back(std::make_unique<StandardScaler>());
-  auto sgbt = SGBTLearner::make(config, Task::kClassification, 2);
+  auto sgbt = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = 2, .seed = config.seed});
   EXPECT_TRUE(sgbt.is_ok());
   return std::make_unique<Pipeline>(std::move(steps), std::unique_ptr<Learner>(std::move(sgbt).value()));
 }

@@ -26,17 +26,21 @@ struct AdaptiveSGBTConfig {
   Status decode(ByteReader& in);
 };
 
-// Own rows (schedule and its parameters); the catalogue adds the SGBT rows for `base`.
+// Own rows (schedule and its parameters); AdaptiveSGBT::config_fields() adds the SGBT rows for `base`.
 std::span<const ConfigField<AdaptiveSGBTConfig>> adaptive_sgbt_config_fields();
 
 class AdaptiveSGBT final : public Learner {
  public:
+  using Config = AdaptiveSGBTConfig;
   static constexpr std::string_view kName = "adaptive_sgbt";
+  // The schedule rows, then the shared SGBT rows for `base`.
+  static std::span<const ConfigField<Config>> config_fields();
 
   AdaptiveSGBT();
   // REQUIRES: config.validate() ok; classification needs n_classes >= 2 (make() checks).
   AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::size_t n_classes);
-  static Result<std::unique_ptr<AdaptiveSGBT>> make(const AdaptiveSGBTConfig& config, Task task, std::size_t n_classes);
+  // Task, classes, width and seed from the context (config.base.seed is overwritten).
+  static Result<std::unique_ptr<AdaptiveSGBT>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return inner_.task(); }

@@ -38,13 +38,18 @@ std::span<const ConfigField<BaggedSGBTConfig>> bagged_sgbt_config_fields();
 
 class BaggedSGBT final : public Learner {
  public:
+  using Config = BaggedSGBTConfig;
+  static constexpr std::string_view kName = "bagged_sgbt";
+  static std::span<const ConfigField<Config>> config_fields() { return bagged_sgbt_config_fields(); }
+
   BaggedSGBT();  // blank regression instance, e.g. to decode() into
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
   BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_classes, std::uint64_t seed);
-  static Result<std::unique_ptr<BaggedSGBT>> make(const BaggedSGBTConfig& config, Task task, std::size_t n_classes,
-                                                  std::uint64_t seed);
+  // Task, classes and seed from the context (each bag's seed is derived from
+  // it; config.sgbt.seed is not read). The width comes from the first sample.
+  static Result<std::unique_ptr<BaggedSGBT>> make(const Config& config, const LearnerContext& context);
 
-  std::string_view name() const override { return "bagged_sgbt"; }
+  std::string_view name() const override { return kName; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
   // The width any bag has fixed (a bag that drew k = 0 for every sample so

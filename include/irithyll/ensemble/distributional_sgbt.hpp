@@ -50,17 +50,22 @@ struct DistributionalSGBTConfig {
   Status decode(ByteReader& in);
 };
 
-// Own rows (scale, scale-half-life, calibrate); the catalogue adds the SGBT rows for `base`.
+// Own rows (scale, scale-half-life, calibrate); DistributionalSGBT::config_fields() adds the SGBT rows for `base`.
 std::span<const ConfigField<DistributionalSGBTConfig>> distributional_sgbt_config_fields();
 
 class DistributionalSGBT final : public Learner, public IntervalPredictor {
  public:
+  using Config = DistributionalSGBTConfig;
   static constexpr std::string_view kName = "distributional_sgbt";
+  // The scale rows, then the shared SGBT rows for `base`.
+  static std::span<const ConfigField<Config>> config_fields();
 
   DistributionalSGBT();
   // REQUIRES: config.validate() ok (make() checks).
   explicit DistributionalSGBT(const DistributionalSGBTConfig& config);
-  static Result<std::unique_ptr<DistributionalSGBT>> make(const DistributionalSGBTConfig& config);
+  // Regression only; the seed from the context (config.base.seed is
+  // overwritten), the width from the first sample.
+  static Result<std::unique_ptr<DistributionalSGBT>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }
@@ -77,6 +82,11 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor {
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  // The state without the settings (the mixture of experts derives each
+  // expert's settings from its own): decode_state reads it into an instance
+  // built with the config that wrote it.
+  void encode_state(ByteWriter& out) const;
+  Status decode_state(ByteReader& in);
 
   const DistributionalSGBTConfig& config() const { return config_; }
   double calibration() const { return std::sqrt(calibration_); }
@@ -85,6 +95,8 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor {
   const SGBTLearner& location() const { return location_; }
 
  private:
+  // The counters and scale statistics of a record, checked.
+  Status decode_statistics(ByteReader& in);
   void build();
   double sigma_raw(std::span<const double> x) const;
 

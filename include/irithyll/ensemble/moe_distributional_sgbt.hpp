@@ -65,17 +65,22 @@ struct MoEDistributionalSGBTConfig {
   DistributionalSGBTConfig expert_config(std::uint64_t seed) const;
 };
 
-// Own rows (gate, shadows, then distributional_sgbt's rows); the catalogue adds the SGBT rows.
+// Own rows (gate, shadows, then distributional_sgbt's rows); MoEDistributionalSGBT::config_fields() adds the SGBT rows.
 std::span<const ConfigField<MoEDistributionalSGBTConfig>> moe_distributional_sgbt_config_fields();
 
 class MoEDistributionalSGBT final : public Learner, public IntervalPredictor {
  public:
+  using Config = MoEDistributionalSGBTConfig;
   static constexpr std::string_view kName = "moe_distributional_sgbt";
+  // The gate, shadow and scale rows, then the shared SGBT rows for `base`.
+  static std::span<const ConfigField<Config>> config_fields();
 
   MoEDistributionalSGBT();
   // REQUIRES: config.validate() ok (make() checks).
   explicit MoEDistributionalSGBT(const MoEDistributionalSGBTConfig& config);
-  static Result<std::unique_ptr<MoEDistributionalSGBT>> make(const MoEDistributionalSGBTConfig& config);
+  // Regression only; the seed from the context (config.base.seed is
+  // overwritten), the width from the first sample.
+  static Result<std::unique_ptr<MoEDistributionalSGBT>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }

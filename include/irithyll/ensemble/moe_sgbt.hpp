@@ -54,17 +54,24 @@ struct MoESGBTConfig {
   Status decode(ByteReader& in);
 };
 
-// Own rows (n-experts, gate-lr, routing, top-k); the catalogue adds the SGBT rows for `base`.
+// Own rows (n-experts, gate-lr, routing, top-k); MoESGBT::config_fields() adds the SGBT rows for `base`.
 std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields();
 
 class MoESGBT final : public Learner {
  public:
+  using Config = MoESGBTConfig;
+  static constexpr std::string_view kName = "moe_sgbt";
+  // The gate rows, then the shared SGBT rows for `base`.
+  static std::span<const ConfigField<Config>> config_fields();
+
   MoESGBT();  // blank regression instance, e.g. to decode() into
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
   MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes);
-  static Result<std::unique_ptr<MoESGBT>> make(const MoESGBTConfig& config, Task task, std::size_t n_classes);
+  // Task, classes and seed from the context (config.base.seed is overwritten;
+  // the width comes from the first sample).
+  static Result<std::unique_ptr<MoESGBT>> make(const Config& config, const LearnerContext& context);
 
-  std::string_view name() const override { return "moe_sgbt"; }
+  std::string_view name() const override { return kName; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
   std::size_t n_features() const override { return gate_.n_features(); }

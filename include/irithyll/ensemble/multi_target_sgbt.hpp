@@ -23,22 +23,22 @@
 
 namespace irithyll {
 
-struct MultiTargetSGBTConfig {
-  SGBTConfig base;            // every member's settings (regression loss)
-  std::size_t n_targets = 1;  // set from the data (LearnerContext::n_targets), not a user setting
-
-  Status validate() const;
-};
-
 class MultiTargetSGBT final : public Learner {
  public:
+  // Every member's settings (a regression loss); the number of targets
+  // comes from the data (LearnerContext::n_targets).
+  using Config = SGBTConfig;
   static constexpr std::string_view kName = "multi_target_sgbt";
   static constexpr std::size_t kMaxTargets = 4096;
+  static std::span<const ConfigField<Config>> config_fields() { return sgbt_config_fields(); }
 
   MultiTargetSGBT();  // blank one-target instance, to decode() into
-  // REQUIRES: config.validate() ok (make() checks).
-  explicit MultiTargetSGBT(const MultiTargetSGBTConfig& config);
-  static Result<std::unique_ptr<MultiTargetSGBT>> make(const MultiTargetSGBTConfig& config);
+  // The members seeded with config.seed. REQUIRES: config valid with a
+  // regression loss, 1 <= n_targets <= kMaxTargets (make() checks).
+  MultiTargetSGBT(const Config& config, std::size_t n_targets);
+  // Regression only; the targets and the seed from the context
+  // (config.seed is overwritten), the width from the first sample.
+  static Result<std::unique_ptr<MultiTargetSGBT>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }
@@ -56,13 +56,16 @@ class MultiTargetSGBT final : public Learner {
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
-  const MultiTargetSGBTConfig& config() const { return config_; }
+  const Config& config() const { return config_; }
   const SGBTLearner& member(std::size_t k) const { return members_[k]; }
 
  private:
-  void build();
+  void build(std::size_t n_targets);
 
-  MultiTargetSGBTConfig config_;
+  // The settings and target count checked together (make(), decode()).
+  static Status validate(const Config& config, std::uint64_t n_targets);
+
+  Config config_;
   std::vector<SGBTLearner> members_;  // one per target, in target order
   std::uint64_t samples_seen_ = 0;    // learn calls with at least one target taught
 };

@@ -63,18 +63,23 @@ struct QuantileSGBTConfig {
   Status decode(ByteReader& in);
 };
 
-// Own rows only (quantiles, calibrate, calibration-rate); the catalogue
-// adds the SGBT table's rows for `base`.
+// Own rows only (quantiles, calibrate, calibration-rate);
+// QuantileSGBT::config_fields() adds the SGBT table's rows for `base`.
 std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields();
 
 class QuantileSGBT final : public Learner, public IntervalPredictor, public QuantilePredictor {
  public:
+  using Config = QuantileSGBTConfig;
   static constexpr std::string_view kName = "quantile_sgbt";
+  // The quantile rows, then the shared SGBT rows for `base`.
+  static std::span<const ConfigField<Config>> config_fields();
 
   QuantileSGBT();  // blank instance (default config), to decode() into
   // REQUIRES: config.validate() ok (make() checks).
   explicit QuantileSGBT(const QuantileSGBTConfig& config);
-  static Result<std::unique_ptr<QuantileSGBT>> make(const QuantileSGBTConfig& config);
+  // Regression only; the seed from the context (config.base.seed is
+  // overwritten), the width from the first sample.
+  static Result<std::unique_ptr<QuantileSGBT>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kRegression; }

@@ -137,6 +137,11 @@ class SGBT {
   // written; encode(out, false) writes that older form (for tests).
   void encode(ByteWriter& out, bool with_target_spread = true) const;
   Status decode(ByteReader& in, bool with_target_spread = true);
+  // The state alone (encode without the config and loss, which the owner
+  // derives itself and writes once): decode_state reads it into a committee
+  // built with the config and loss that wrote it.
+  void encode_state(ByteWriter& out) const;
+  Status decode_state(ByteReader& in);
 
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
@@ -217,6 +222,9 @@ class SGBT {
   void track_bandwidths(std::span<const double> x);
   void refresh_gap_bandwidths();
   double predict_raw_routed(std::span<const double> x) const noexcept;
+  // Everything after the loss; decode_body reads into a fresh committee.
+  void encode_body(ByteWriter& out, bool with_target_spread) const;
+  Status decode_body(ByteReader& in, bool with_target_spread);
   void encode_routing(ByteWriter& out) const;
   Status decode_routing(ByteReader& in);
 };

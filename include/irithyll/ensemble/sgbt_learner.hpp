@@ -33,13 +33,21 @@ namespace irithyll {
 
 class SGBTLearner final : public Learner, public TreeModel, public Exportable, public Diagnosable {
  public:
+  using Config = SGBTConfig;
+  static constexpr std::string_view kName = "sgbt";
+  static std::span<const ConfigField<SGBTConfig>> config_fields() { return sgbt_config_fields(); }
+
   // Blank regression instance (default config), e.g. to decode() into.
   SGBTLearner();
-  // REQUIRES: config valid; classification needs n_classes >= 2 (make() checks).
+  // The committees of the family members: the seed is config.seed, the width
+  // comes from the first sample. REQUIRES: config valid; classification
+  // needs n_classes >= 2 (make() checks).
   SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_classes = 0);
-  static Result<std::unique_ptr<SGBTLearner>> make(const SGBTConfig& config, Task task, std::size_t n_classes = 0);
+  // Task, classes, width (0 = from the first sample) and seed from the
+  // context; config.seed is overwritten by context.seed.
+  static Result<std::unique_ptr<SGBTLearner>> make(const SGBTConfig& config, const LearnerContext& context);
 
-  std::string_view name() const override { return "sgbt"; }
+  std::string_view name() const override { return kName; }
   Task task() const override { return task_; }
   std::size_t n_classes() const override { return task_ == Task::kClassification ? n_classes_ : 0; }
   std::size_t n_features() const override { return n_features_; }
@@ -64,6 +72,14 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   std::size_t memory_bytes() const override;
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  // The state without the settings and context (width, counters, each
+  // committee's state), for a family member that derives this learner's
+  // config from its own and writes that once. decode_state reads it into an
+  // instance built with the config, task and classes that wrote it.
+  void encode_state(ByteWriter& out) const;
+  Status decode_state(ByteReader& in);
+  // Task, classes, the context's width (0 = from the first sample) and seed.
+  LearnerContext context() const;
 
   const SGBTConfig& config() const { return config_; }
   // Every committee's shrinkage (SGBT::set_learning_rate). REQUIRES: 0 < lr <= 1.
@@ -96,10 +112,15 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
+  // The committees of a record of `version` (5: their states alone), then
+  // the width and counters; into an instance built for them.
+  Status read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features, std::uint64_t seen,
+                         std::uint64_t skipped);
   // x with non-finite values -> NaN and length fixed to n_features_.
   std::span<const double> sanitize(std::span<const double> x) const;
 
   SGBTConfig config_;
+  std::size_t fixed_features_ = 0;  // the context's width; reset() returns to it
   Task task_ = Task::kRegression;
   std::size_t n_classes_ = 0;
   std::vector<SGBT> committees_;
