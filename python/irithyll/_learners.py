@@ -104,6 +104,9 @@ RIVER_ALIASES = {
                 max_features=("max_features", _river_max_features)),
     "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
     "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
+    "hoeffding_adaptive_tree": dict(_TREE_ALIASES, bootstrap_sampling=("bootstrap", None),
+                                    drift_window_threshold=("drift_window", None)),
+    "efdt": dict(_TREE_ALIASES, min_samples_reevaluate=("reevaluate_period", None)),
     "knn": {"weighted": ("weighting", _river_weighted)},
 }
 # River's words for values our settings spell with a hyphen or another name.
