@@ -49,6 +49,8 @@ void AdaptiveVfdt::sync_nodes(std::size_t first_new) {
 }
 
 std::uint32_t AdaptiveVfdt::new_detector() {
+  // An ADWIN is 6.3 KB: grow by a quarter, not the vector's doubling.
+  if (detectors_.size() == detectors_.capacity()) detectors_.reserve(detectors_.size() + detectors_.size() / 4 + 1);
   detectors_.emplace_back(options_.adwin_delta);
   return static_cast<std::uint32_t>(detectors_.size() - 1);
 }
@@ -233,6 +235,7 @@ void AdaptiveVfdt::compact() {
   std::vector<Node> nodes;
   std::vector<NodeExt> ext;
   std::vector<Adwin> detectors;
+  detectors.reserve(detectors_.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::uint32_t old = order[i];
     Node node = nodes_[old];
