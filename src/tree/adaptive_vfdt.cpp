@@ -86,7 +86,12 @@ void AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y,
       double lw = w;
       if (options_.bootstrap) {
         const std::uint32_t k = sample_poisson_limit(rng_, kExpNegOne);
-        if (k > 0) lw = w * static_cast<double>(k);
+        if (k == 0) {
+          // Left out of this leaf's bootstrap sample; its error still counts.
+          if (ext_[n].det != kNoSlot) detectors_[ext_[n].det].update(hat_error(ext_[n], y, subtree_prediction(n, x)));
+          return;
+        }
+        lw = w * static_cast<double>(k);
       }
       const double before = learn_leaf(leaves_[nodes_[n].a], x, y, lw);
       if (ext_[n].det != kNoSlot) detectors_[ext_[n].det].update(hat_error(ext_[n], y, before));

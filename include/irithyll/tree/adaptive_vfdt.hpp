@@ -23,8 +23,10 @@
 //     (p clipped to [0, 1]); p - p' > bound replaces the node's subtree by
 //     the alternate; p' - p > bound drops the alternate;
 //   * with bootstrap on, each leaf draws k ~ Poisson(1) per sample and
-//     learns it with weight w k when k > 0, and with weight w when k = 0
-//     (MOA's and River's rule: no sample is skipped);
+//     learns it with weight w k, leaving it out when k = 0 (Oza's online
+//     bagging; its error still reaches the leaf's ADWIN). MOA and River
+//     keep weight w when k = 0, which makes the mean weight 1 + 1/e and
+//     every Hoeffding bound at the leaf about 27% too confident;
 //   * leaves split by VFDT's rule (Vfdt::attempt_split); a node that splits
 //     gets a fresh ADWIN. Predictions follow the main tree only (as MOA;
 //     River also mixes in the alternates' leaves).
