@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
@@ -86,7 +87,10 @@ TEST(HoeffdingAdaptiveTree, SwitchesToTheAlternateAfterAConceptChangeAndBeatsThe
   EXPECT_GE(c.switches, 1u);
   // The new concept is on x2, x3: the switched-in tree splits on one of them.
   EXPECT_TRUE(hat->tree()->root_feature() == 2 || hat->tree()->root_feature() == 3) << hat->tree()->root_feature();
-  EXPECT_GT(after_hat, after_ht + 0.03) << "HAT " << after_hat << " HT " << after_ht;
+  RecordProperty("hat_after", std::to_string(after_hat));
+  RecordProperty("ht_after", std::to_string(after_ht));
+  // Measured: HAT 0.903, HT 0.706 over the 20,000 samples after the change.
+  EXPECT_GT(after_hat, after_ht + 0.1) << "HAT " << after_hat << " HT " << after_ht;
   EXPECT_GT(after_hat, 0.8);
 }
 
@@ -108,7 +112,10 @@ TEST(HoeffdingAdaptiveTree, RegressionAdaptsToADriftingFriedmanStream) {
   s1.drift = s2.drift = true;
   const double after_hat = mae(*hat, s1, 30000), after_ht = mae(*ht, s2, 30000);
   EXPECT_GE(hat->tree()->counters().switches, 1u);
-  EXPECT_LT(after_hat, after_ht * 0.95) << "HAT " << after_hat << " HT " << after_ht;
+  RecordProperty("hat_mae_after", std::to_string(after_hat));
+  RecordProperty("ht_mae_after", std::to_string(after_ht));
+  // Measured: mean absolute error 2.29 (HAT) against 4.40 (HT) after the drift.
+  EXPECT_LT(after_hat, after_ht * 0.75) << "HAT " << after_hat << " HT " << after_ht;
   EXPECT_TRUE(std::isfinite(after_hat));
 }
 
@@ -140,7 +147,10 @@ TEST(Efdt, SplitsEarlierThanVfdt) {
   const double efdt_first = efdt->tree()->first_split_weight();
   ASSERT_GT(ht_first, 0);
   ASSERT_GT(efdt_first, 0.0);
-  EXPECT_LT(efdt_first * 2.0, ht_first) << "EFDT " << efdt_first << " VFDT " << ht_first;
+  RecordProperty("efdt_first", std::to_string(efdt_first));
+  RecordProperty("vfdt_first", std::to_string(ht_first));
+  // Measured: EFDT's first split at weight 400, VFDT's at sample 3,400.
+  EXPECT_LT(efdt_first * 4.0, ht_first) << "EFDT " << efdt_first << " VFDT " << ht_first;
 }
 
 TEST(Efdt, RevisesItsSplitWhenTheConceptChanges) {
@@ -157,7 +167,9 @@ TEST(Efdt, RevisesItsSplitWhenTheConceptChanges) {
   EXPECT_GE(c.kills + c.replacements, 1u);
   const std::int32_t after = efdt->tree()->root_feature();
   EXPECT_TRUE(after == 2 || after == 3) << after;
-  EXPECT_GT(accuracy(*efdt, s, 5000), 0.85);
+  const double final_accuracy = accuracy(*efdt, s, 5000);
+  RecordProperty("efdt_final", std::to_string(final_accuracy));
+  EXPECT_GT(final_accuracy, 0.85);
 }
 
 TEST(Efdt, IsAClassifierOnly) {
