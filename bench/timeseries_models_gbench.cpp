@@ -1,7 +1,9 @@
 // Forecaster throughput (Google Benchmark): steps per second of
 //   HoltWinters/learn       learn_one only (additive and multiplicative, m = 12)
 //   HoltWinters/test_train  forecast(1) then learn_one, the prequential loop
-//   Snarimax/test_train     p 2, d 1, q 1, m 12, sd 1, sq 1
+//   Snarimax/test_train     p 2, d 1, q 1, m 12, sd 1, sq 1, its default
+//                           update (recursive least squares)
+//   SnarimaxGradient/test_train  the same with rls off (the NLMS step)
 //   CsvForecast             the library doing what `irithyll forecast
 //                           --horizon 1 --period 12` does: read a CSV
 //                           (written once to the temp directory, 1e6 rows of
@@ -81,8 +83,9 @@ void BM_HoltWintersTestTrain(benchmark::State& state) {
 }
 BENCHMARK(BM_HoltWintersTestTrain);
 
-void BM_SnarimaxTestTrain(benchmark::State& state) {
+void snarimax_test_train(benchmark::State& state, bool rls) {
   SnarimaxConfig c;
+  c.rls = rls;
   c.p = 2, c.d = 1, c.q = 1, c.m = 12, c.sd = 1, c.sq = 1;
   Snarimax s(c);
   const std::vector<double>& y = series();
@@ -97,7 +100,10 @@ void BM_SnarimaxTestTrain(benchmark::State& state) {
   benchmark::DoNotOptimize(err);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
+void BM_SnarimaxTestTrain(benchmark::State& state) { snarimax_test_train(state, true); }
 BENCHMARK(BM_SnarimaxTestTrain);
+void BM_SnarimaxGradientTestTrain(benchmark::State& state) { snarimax_test_train(state, false); }
+BENCHMARK(BM_SnarimaxGradientTestTrain);
 
 std::string csv_path() {
   const std::string path = (std::filesystem::temp_directory_path() / "irithyll_bench_forecast.csv").string();

@@ -107,6 +107,7 @@ RIVER_ALIASES = {
     "hoeffding_adaptive_tree": dict(_TREE_ALIASES, bootstrap_sampling=("bootstrap", None),
                                     drift_window_threshold=("drift_window", None)),
     "efdt": dict(_TREE_ALIASES, min_samples_reevaluate=("reevaluate_period", None)),
+    "sgt": {"max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)},
     "knn": {"weighted": ("weighting", _river_weighted)},
 }
 # River's words for values our settings spell with a hyphen or another name.

@@ -693,6 +693,37 @@ class SRPClassifier(Classifier):
         tau: Any = ...,
     ) -> None: ...
 
+class SRPRegressor(Regressor):
+    """Streaming Random Patches (Gomes et al. 2019): Hoeffding trees on fixed random feature subsets with online bagging and ADWIN background/replacement (regression; catalogue model 'srp')."""
+
+    def __init__(
+        self,
+        *,
+        n_models: int = 10,
+        training_method: Literal['patches', 'subspaces', 'resampling'] = 'patches',
+        subspace_size: float = 60.0,
+        lambda_: float = 6.0,
+        warning_delta: float = 0.0001,
+        drift_delta: float = 1e-05,
+        vote: Literal['weighted', 'majority'] = 'weighted',
+        grace_period: int = 50,
+        delta: float = 0.01,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        lam: Any = ...,
+        leaf_prediction: Any = ...,
+        nominal_attributes: Any = ...,
+        tau: Any = ...,
+    ) -> None: ...
+
 class StackedClassifier(Classifier):
     """stacking with a temporal holdout: any catalogue models as bases and meta model (classification; catalogue model 'stacked')."""
 
@@ -720,4 +751,4 @@ class StackedRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
-__all__ = ['AdaptiveSGBTClassifier', 'AdaptiveSGBTRegressor', 'BaggedSGBTClassifier', 'BaggedSGBTRegressor', 'DistributionalSGBTRegressor', 'LeveragingBaggingClassifier', 'MoEDistributionalSGBTRegressor', 'MoESGBTClassifier', 'MoESGBTRegressor', 'QuantileSGBTRegressor', 'SGBTClassifier', 'SGBTRegressor', 'SRPClassifier', 'StackedClassifier', 'StackedRegressor']
+__all__ = ['AdaptiveSGBTClassifier', 'AdaptiveSGBTRegressor', 'BaggedSGBTClassifier', 'BaggedSGBTRegressor', 'DistributionalSGBTRegressor', 'LeveragingBaggingClassifier', 'MoEDistributionalSGBTRegressor', 'MoESGBTClassifier', 'MoESGBTRegressor', 'QuantileSGBTRegressor', 'SGBTClassifier', 'SGBTRegressor', 'SRPClassifier', 'SRPRegressor', 'StackedClassifier', 'StackedRegressor']

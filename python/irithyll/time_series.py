@@ -135,14 +135,14 @@ class HoltWinters(Forecaster):
 class SNARIMAX(Forecaster):
     """Seasonal ARIMA with exogenous inputs, trained online (River's
     time_series.SNARIMAX): orders p, d, q, season m, seasonal orders sp, sd,
-    sq. The regressor is the library's linear model (NLMS or SGD:
-    learning_rate, normalize; or recursive least squares: rls=True);
-    regressor must stay None."""
+    sq. The regressor is the library's linear model, trained by recursive
+    least squares (rls=True, the default) or by a gradient step (rls=False:
+    NLMS or SGD, learning_rate and normalize); regressor must stay None."""
 
     _model_name = "snarimax"
 
     def __init__(self, p, d, q, m=1, sp=0, sd=0, sq=0, regressor=None, learning_rate=0.02, normalize=True,
-                 rls=False):
+                 rls=True):
         if regressor is not None:
             raise NotImplementedError("SNARIMAX: only the built-in linear regressor (regressor=None)")
         super().__init__(p=p, d=d, q=q, m=m, sp=sp, sd=sd, sq=sq, learning_rate=learning_rate, normalize=normalize,

@@ -143,3 +143,43 @@ class HoeffdingTreeRegressor(Regressor):
     ) -> None: ...
 
 __all__ = ['ExtremelyFastDecisionTreeClassifier', 'HoeffdingAdaptiveTreeClassifier', 'HoeffdingAdaptiveTreeRegressor', 'HoeffdingTreeClassifier', 'HoeffdingTreeRegressor']
+class SGTClassifier(Classifier):
+    """Stochastic Gradient Tree (Gouk et al. 2019): one Hoeffding tree on loss gradients and hessians, split by loss reduction (classification; catalogue model 'sgt')."""
+
+    def __init__(
+        self,
+        *,
+        delta: float = 1e-07,
+        grace_period: int = 200,
+        init_pred: float = 0.0,
+        max_depth: int = 0,
+        lambda_value: float = 0.1,
+        gamma: float = 1.0,
+        n_bins: int = 64,
+        categorical_features: str = '',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+        nominal_attributes: Any = ...,
+    ) -> None: ...
+
+class SGTRegressor(Regressor):
+    """Stochastic Gradient Tree (Gouk et al. 2019): one Hoeffding tree on loss gradients and hessians, split by loss reduction (regression; catalogue model 'sgt')."""
+
+    def __init__(
+        self,
+        *,
+        delta: float = 1e-07,
+        grace_period: int = 200,
+        init_pred: float = 0.0,
+        max_depth: int = 0,
+        lambda_value: float = 0.1,
+        gamma: float = 1.0,
+        n_bins: int = 64,
+        categorical_features: str = '',
+        seed: int = 42,
+        nominal_attributes: Any = ...,
+    ) -> None: ...
+
+__all__ = ['HoeffdingTreeClassifier', 'HoeffdingTreeRegressor', 'SGTClassifier', 'SGTRegressor']

@@ -53,6 +53,13 @@ def test_snarimax_with_exogenous_dicts():
         time_series.SNARIMAX(1, 0, 0, nonsense=1)
 
 
+def test_snarimax_defaults_to_recursive_least_squares():
+    assert time_series.SNARIMAX(1, 0, 0).settings()["rls"] == "on"
+    assert time_series.SNARIMAX(1, 0, 0, rls=False).settings()["rls"] == "off"
+    default = next(f for f in time_series.describe("snarimax")["fields"] if f["python_name"] == "rls")
+    assert default["default"] == "on"
+
+
 def test_missing_values_are_skipped():
     model = time_series.HoltWinters(alpha=0.3, seasonality=4)
     for t, y in enumerate(seasonal_line(30)):

@@ -86,7 +86,7 @@ std::span<const ConfigField<LC>> loglinear_fields() {
        IRITHYLL_FIELD_REAL(LC, layer.learning_rate)},
   };
   static const auto rows = join_rows<LC>({own, rls_rows<LC>("0.9999", "loglinear-rls-lambda", "100", ""),
-                                          continual_rows<LC>("continual learning: none | ewc | mask | regen")});
+                                          continual_rows<LC>("none|ewc|mask|regen", "continual learning: none | ewc | mask | regen")});
   return rows;
 }
 

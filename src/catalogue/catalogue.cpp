@@ -20,7 +20,7 @@ const std::vector<CatalogueEntry>& table() {
       majority_row(), mamba_row(), mean_row(), mgrade_row(), moe_distributional_sgbt_row(), moe_sgbt_row(),
       mondrian_forest_row(),
       multi_target_sgbt_row(), multinomial_nb_row(), ngrc_row(), no_change_row(), passive_aggressive_row(),
-      perceptron_row(), pipeline_row(), quantile_sgbt_row(), rls_row(), sgbt_row(), slstm_row(),
+      perceptron_row(), pipeline_row(), quantile_sgbt_row(), rls_row(), sgbt_row(), sgt_row(), slstm_row(),
       softmax_regression_row(), spikenet_row(), srp_row(), stacked_row(),
   };
   return rows;

@@ -7,15 +7,11 @@
 
 namespace irithyll::catalogue_detail {
 
-// Classification only for now: the regression path (mean of the members)
-// works and is unit-tested, but its member trees, with Poisson(6) weights
-// and grace period 50, keep splitting on a linear target (memory 8x from
-// 300 to 3000 samples), which the generic memory check refuses.
 CatalogueEntry srp_row() {
   return learner_row<StreamingRandomPatches>(
       "Streaming Random Patches (Gomes et al. 2019): Hoeffding trees on fixed random feature subsets with online "
       "bagging and ADWIN background/replacement",
-      Tasks::kClassification, "ensemble", "SRPClassifier");
+      Tasks::kBoth, "ensemble", "SRPClassifier", "SRPRegressor");
 }
 
 CatalogueEntry leveraging_bagging_row() {

@@ -22,6 +22,7 @@ CatalogueEntry spikenet_row();
 CatalogueEntry pipeline_row();
 CatalogueEntry stacked_row();
 CatalogueEntry hoeffding_tree_row();
+CatalogueEntry sgt_row();
 CatalogueEntry arf_row();
 CatalogueEntry bagged_sgbt_row();
 CatalogueEntry moe_sgbt_row();

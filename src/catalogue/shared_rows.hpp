@@ -40,11 +40,13 @@ std::vector<ConfigField<Config>> rls_rows(std::string_view lambda_default, std::
 // Continual learning on a learner's `continual` member. "continual-fraction"
 // is the share frozen per drift (mask) or replaced (regen): one option, read
 // by whichever strategy is chosen, so it comes after "continual".
+// `kinds` lists the strategies the learner accepts ("none|regen" where the
+// features are not trained by gradient, so EWC and masking have no weights).
 template <class Config>
-std::vector<ConfigField<Config>> continual_rows(std::string_view kinds_help) {
+std::vector<ConfigField<Config>> continual_rows(std::string_view kinds, std::string_view kinds_help) {
   using R = ConfigField<Config>;
   return {
-      R{FieldInfo::choice("continual", "none", "none|ewc|mask|regen", kinds_help),
+      R{FieldInfo::choice("continual", "none", kinds, kinds_help),
         IRITHYLL_FIELD_ENUM(Config, continual.kind, nn::parse_continual_kind, nn::continual_kind_name)},
       R{FieldInfo::choice("continual-detector", "pht", "pht|adwin|ddm|none", "continual: drift detector on the loss"),
         IRITHYLL_FIELD_ENUM(Config, continual.detector, parse_drift_kind, drift_kind_name)},

@@ -1,11 +1,13 @@
-// Catalogue rows "hoeffding_tree", "arf" and "bagged_sgbt": the incremental
+// Catalogue rows "hoeffding_tree", "arf", "bagged_sgbt" and "sgt": the incremental
 // decision tree (VFDT / FIMT-DD) and the Adaptive Random Forest, both under
-// the learner contract, and online bagging of SGBTs. Their tables are
+// the learner contract, online bagging of SGBTs, and the single stochastic
+// gradient tree. Their tables are
 // HoeffdingTreeConfig's and ARFConfig's; the context gives task, classes,
 // features (0 = from the first sample) and the seed.
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/bagged_sgbt.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
+#include "irithyll/tree/sgt.hpp"
 #include "rows.hpp"
 
 namespace irithyll::catalogue_detail {
@@ -42,6 +44,13 @@ CatalogueEntry arf_row() {
   return learner_row<AdaptiveRandomForest>(
       "Adaptive Random Forest (Gomes et al. 2017): bagged Hoeffding trees with ADWIN background/replacement",
       Tasks::kBoth);
+}
+
+CatalogueEntry sgt_row() {
+  return learner_row<SGTLearner>(
+      "Stochastic Gradient Tree (Gouk et al. 2019): one Hoeffding tree on loss gradients and hessians, split by loss "
+      "reduction",
+      Tasks::kBoth, "tree", "SGTClassifier", "SGTRegressor");
 }
 
 }  // namespace irithyll::catalogue_detail

@@ -48,13 +48,26 @@ constexpr std::size_t kFadeTable = 1024;
 // may run concurrently, so it has no model-owned scratch).
 constexpr std::size_t kBlock = 64;
 
-// One shared density s_ij, stored with micro-cluster i (the older) and
-// naming j (the younger) by index; t is its last update.
-struct Edge {
-  std::uint32_t j = 0;
-  double s = 0.0;
-  std::uint64_t t = 0;
+// The shared densities s_ij of micro-cluster i (the older) with younger
+// micro-clusters j, sorted by j: the indices apart from the values, so that
+// the merge that finds the pairs reads 4 bytes per edge it passes; t is the
+// time of each value's last update.
+struct EdgeList {
+  struct Value {
+    double s = 0.0;
+    std::uint64_t t = 0;
+  };
+  std::vector<std::uint32_t> j;
+  std::vector<Value> v;
+
+  std::size_t size() const { return j.size(); }
+  void clear() {
+    j.clear();
+    v.clear();
+  }
+  std::size_t capacity_bytes() const { return j.capacity() * sizeof(std::uint32_t) + v.capacity() * sizeof(Value); }
 };
+
 
 struct DBStream::Rep {
   cluster_detail::CentreTable centres;  // m x d
@@ -63,8 +76,8 @@ struct DBStream::Rep {
   // index order, so updating the pairs among them is one merge per list,
   // over memory that is read in order; cleanup and the macro rebuild sweep
   // the lists in order too.
-  std::vector<std::vector<Edge>> edges;
-  std::vector<std::vector<Edge>> spare;  // emptied lists kept for their capacity
+  std::vector<EdgeList> edges;
+  std::vector<EdgeList> spare;  // emptied lists kept for their capacity
   std::vector<double> fade;              // fade[k] = 2^(-lambda k), k < kFadeTable
   // Scratch (reused, so learn_one and recluster do not allocate once warm).
   std::vector<double> dist;
@@ -93,7 +106,7 @@ DBStream& DBStream::operator=(DBStream&&) noexcept = default;
 std::span<const double> DBStream::micro_centers() const { return rep_->centres.rows(); }
 std::size_t DBStream::n_shared_densities() const {
   std::size_t n = 0;
-  for (const std::vector<Edge>& list : rep_->edges) n += list.size();
+  for (const EdgeList& list : rep_->edges) n += list.size();
   return n;
 }
 
@@ -109,7 +122,7 @@ void DBStream::reset() {
   rep_->centres.reset(0);
   weights_.clear();
   times_.clear();
-  for (std::vector<Edge>& list : rep_->edges) {
+  for (EdgeList& list : rep_->edges) {
     list.clear();
     rep_->spare.push_back(std::move(list));
   }
@@ -165,18 +178,22 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       rep.spare.pop_back();
     }
   } else {
-    // The moved centres, row-major and feature-major (stride n_near), so the
-    // distances between them run through the vectorised kernel.
+    // The moved centres, row-major and feature-major, so the distances
+    // between them run through the vectorised kernel in whole blocks of 4:
+    // the stride leaves room for a block that starts at any centre, and the
+    // padding's distances are computed and ignored.
+    const std::size_t stride = (n_near + 3) / 4 * 4 + 4;
     rep.moved.resize(n_near * d);
-    rep.moved_cols.resize(n_near * d);
+    if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d);
     rep.keep.assign(n_near, 1);
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
       // The edge lists are read below; start loading their first lines now.
-      const Edge* list = rep.edges[i].data();
-      if (list != nullptr) {
-        __builtin_prefetch(list);
-        __builtin_prefetch(reinterpret_cast<const char*>(list) + 64);
+      const EdgeList& list = rep.edges[i];
+      if (list.size() != 0) {
+        __builtin_prefetch(list.j.data());
+        __builtin_prefetch(list.v.data());
+        __builtin_prefetch(reinterpret_cast<const char*>(list.v.data()) + 64);
       }
       weights_[i] = faded(weights_[i], times_[i]) + weight;
       times_[i] = t;
@@ -185,15 +202,15 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       for (std::size_t f = 0; f < d; ++f) {
         const double v = c[f] + h * (x[f] - c[f]);
         rep.moved[a * d + f] = v;
-        rep.moved_cols[f * n_near + a] = v;
+        rep.moved_cols[f * stride + a] = v;
       }
     }
-    if (rep.pair_dist.size() < n_near) rep.pair_dist.resize(n_near);
+    if (rep.pair_dist.size() < stride) rep.pair_dist.resize(stride);
     for (std::size_t a = 0; a < n_near; ++a) {
       // Two moves that would bring centres within r of each other are undone.
       const std::size_t rest = n_near - a - 1;
-      cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, n_near, rest, d,
-                                        rep.pair_dist.data());
+      cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, stride, (rest + 3) / 4 * 4,
+                                        d, rep.pair_dist.data());
       // Branch-free: which pairs come too close is unpredictable.
       char keep_a = rep.keep[a];
       for (std::size_t b = 0; b < rest; ++b) {
@@ -204,14 +221,16 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       rep.keep[a] = keep_a;
       // The shared densities of the pairs (near[a], near[b]), b > a: one
       // merge against near[a]'s sorted list.
-      std::vector<Edge>& list = rep.edges[rep.near[a]];
+      EdgeList& list = rep.edges[rep.near[a]];
       std::size_t pos = 0;
       for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
         const auto j = static_cast<std::uint32_t>(rep.near[b]);
-        while (pos < list.size() && list[pos].j < j) ++pos;
-        if (pos == list.size() || list[pos].j != j)
-          list.insert(list.begin() + static_cast<std::ptrdiff_t>(pos), Edge{j, 0.0, 0});
-        Edge& e = list[pos];
+        while (pos < list.size() && list.j[pos] < j) ++pos;
+        if (pos == list.size() || list.j[pos] != j) {
+          list.j.insert(list.j.begin() + static_cast<std::ptrdiff_t>(pos), j);
+          list.v.insert(list.v.begin() + static_cast<std::ptrdiff_t>(pos), EdgeList::Value{});
+        }
+        EdgeList::Value& e = list.v[pos];
         e.s = faded(e.s, e.t) + weight;
         e.t = t;
       }
@@ -243,19 +262,21 @@ void DBStream::cleanup() {
   }
   out = 0;
   for (std::size_t i = 0; i < m; ++i) {
-    std::vector<Edge>& list = rep.edges[i];
+    EdgeList& list = rep.edges[i];
     if (!rep.keep[i]) {
       list.clear();
       rep.spare.push_back(std::move(list));
       continue;
     }
     std::size_t kept = 0;
-    for (const Edge& e : list) {
-      if (!rep.keep[e.j] || faded(e.s, e.t) < s_weak) continue;
-      list[kept] = e;
-      list[kept++].j = rep.remap[e.j];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::uint32_t j = list.j[k];
+      if (!rep.keep[j] || faded(list.v[k].s, list.v[k].t) < s_weak) continue;
+      list.j[kept] = rep.remap[j];
+      list.v[kept++] = list.v[k];
     }
-    list.resize(kept);
+    list.j.resize(kept);
+    list.v.resize(kept);
     ids_[out] = ids_[i];
     weights_[out] = weights_[i];
     times_[out] = times_[i];
@@ -283,10 +304,19 @@ void DBStream::recluster() {
   auto strong = [&](std::size_t i) { return w[i] > config_.minimum_weight; };
   for (std::size_t i = 0; i < m; ++i) {
     if (!strong(i)) continue;
-    for (const Edge& e : rep.edges[i]) {
-      const std::size_t j = e.j;
-      if (strong(j) && faded(e.s, e.t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
-        parent[find_root(parent, j)] = find_root(parent, i);
+    // Joining j's tree under i's root leaves that root a root. Only the
+    // partition matters, so an edge between micro-clusters already joined
+    // (most edges inside a cluster, once a few have joined it) skips its
+    // connectivity test.
+    const std::size_t root = find_root(parent, i);
+    const EdgeList& list = rep.edges[i];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::size_t j = list.j[k];
+      if (!strong(j)) continue;
+      const std::size_t root_j = find_root(parent, j);
+      if (root_j != root &&
+          faded(list.v[k].s, list.v[k].t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
+        parent[root_j] = root;
     }
   }
   // Components in the order of their oldest micro-cluster, with their weight.
@@ -353,9 +383,9 @@ std::vector<double> DBStream::micro_weights() const {
 
 std::size_t DBStream::memory_bytes() const {
   const Rep& r = *rep_;
-  std::size_t lists = (r.edges.capacity() + r.spare.capacity()) * sizeof(std::vector<Edge>);
-  for (const std::vector<Edge>& list : r.edges) lists += list.capacity() * sizeof(Edge);
-  for (const std::vector<Edge>& list : r.spare) lists += list.capacity() * sizeof(Edge);
+  std::size_t lists = (r.edges.capacity() + r.spare.capacity()) * sizeof(EdgeList);
+  for (const EdgeList& list : r.edges) lists += list.capacity_bytes();
+  for (const EdgeList& list : r.spare) lists += list.capacity_bytes();
   return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
          (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() +
           r.dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
@@ -385,11 +415,12 @@ void DBStream::encode(ByteWriter& out) const {
   // Edges in (id_i, id_j) order.
   out.u64(n_shared_densities());
   for (std::size_t i = 0; i < ids_.size(); ++i)
-    for (const Edge& e : rep_->edges[i]) {
+    for (std::size_t k = 0; k < rep_->edges[i].size(); ++k) {
+      const EdgeList& list = rep_->edges[i];
       out.u64(ids_[i]);
-      out.u64(ids_[e.j]);
-      out.f64(e.s);
-      out.u64(e.t);
+      out.u64(ids_[list.j[k]]);
+      out.f64(list.v[k].s);
+      out.u64(list.v[k].t);
     }
   out.u64(labels_.size());
   for (const std::int64_t l : labels_) out.i64(l);
@@ -443,7 +474,8 @@ Status DBStream::decode(ByteReader& in) {
     if (!in.expect(e == 0 || a > last_a || (a == last_a && b > last_b), "distinct shared-density edges in order"))
       break;
     last_a = a, last_b = b;
-    rep_->edges[i].push_back(Edge{static_cast<std::uint32_t>(j), s, t});
+    rep_->edges[i].j.push_back(static_cast<std::uint32_t>(j));
+    rep_->edges[i].v.push_back(EdgeList::Value{s, t});
   }
   const std::size_t n_labels = in.read_count(8, "labels");
   in.expect(n_labels <= m, "labels <= micro-clusters");

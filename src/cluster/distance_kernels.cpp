@@ -19,17 +19,53 @@
 
 namespace irithyll::cluster_detail {
 
+// Blocks of 16 centres keep their partial sums in four 4-wide vectors (GCC
+// and Clang vector extensions: four AVX2 registers, or eight SSE2 ones in
+// the baseline build) across all d features, so a distance costs one load,
+// subtraction, multiplication and addition per feature and nothing is
+// stored until it is complete; the tail goes in blocks of 4, then one by one. Either
+// way distance i is ((0 + t_0^2) + t_1^2) + ... in feature order.
+using V4 = double __attribute__((vector_size(32), aligned(8), __may_alias__));
+
 IRITHYLL_CLUSTER_CLONES
 void squared_distances(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                        double* __restrict out) noexcept {
-  for (std::size_t i = 0; i < n; ++i) out[i] = 0.0;
-  for (std::size_t f = 0; f < d; ++f) {
-    const double xf = x[f];
-    const double* __restrict c = cols + f * stride;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double t = xf - c[i];
-      out[i] += t * t;
+  std::size_t begin = 0;
+  for (; begin + 16 <= n; begin += 16) {
+    V4 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    for (std::size_t f = 0; f < d; ++f) {
+      const double xf = x[f];
+      const V4 xv = {xf, xf, xf, xf};
+      const V4* c = reinterpret_cast<const V4*>(cols + f * stride + begin);
+      const V4 t0 = xv - c[0], t1 = xv - c[1], t2 = xv - c[2], t3 = xv - c[3];
+      a0 += t0 * t0;
+      a1 += t1 * t1;
+      a2 += t2 * t2;
+      a3 += t3 * t3;
     }
+    V4* o = reinterpret_cast<V4*>(out + begin);
+    o[0] = a0;
+    o[1] = a1;
+    o[2] = a2;
+    o[3] = a3;
+  }
+  for (; begin + 4 <= n; begin += 4) {
+    V4 a0 = {};
+    for (std::size_t f = 0; f < d; ++f) {
+      const double xf = x[f];
+      const V4 xv = {xf, xf, xf, xf};
+      const V4 t0 = xv - *reinterpret_cast<const V4*>(cols + f * stride + begin);
+      a0 += t0 * t0;
+    }
+    *reinterpret_cast<V4*>(out + begin) = a0;
+  }
+  for (; begin < n; ++begin) {
+    double s = 0.0;
+    for (std::size_t f = 0; f < d; ++f) {
+      const double t = x[f] - cols[f * stride + begin];
+      s += t * t;
+    }
+    out[begin] = s;
   }
 }
 

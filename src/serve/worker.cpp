@@ -17,6 +17,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/model_file.hpp"
 #include "partition.hpp"
+#include "serve/anomaly_model.hpp"
 
 namespace irithyll::serve {
 
@@ -87,6 +88,11 @@ struct Worker::Rep {
   Rep(Log& l, WorkerConfig c) : log(l), config(std::move(c)) {}
 
   Status open(std::uint32_t p);
+  // A fresh model for a key, its checkpoint bytes, and those bytes read back:
+  // a catalogue learner, or under config.anomaly a detector (AnomalyModel).
+  Result<std::unique_ptr<Learner>> new_model() const;
+  std::vector<std::uint8_t> encode_model(const Learner& model) const;
+  Result<std::unique_ptr<Learner>> decode_model(std::span<const std::uint8_t> bytes) const;
   Result<KeySlot*> slot(Partition& part, const std::string& key);
   void learn(const EntryId& entry, KeySlot& s, std::span<const double> x, double y, bool joined) {
     s.model->learn_one(x, y);
@@ -112,12 +118,31 @@ Result<std::unique_ptr<Worker>> Worker::make(Log& log, WorkerConfig config) {
   if (config.batch == 0) return Status::invalid_argument("batch must be >= 1");
   if (config.lease_ms < 30) return Status::invalid_argument("lease-ms must be >= 30");
   if (config.token.empty()) return Status::invalid_argument("a worker needs a lease token");
-  auto probe = make_learner(config.model, config.settings, config.context);
-  if (!probe) return probe.status();
   auto rep = std::make_unique<Rep>(log, std::move(config));
+  auto probe = rep->new_model();
+  if (!probe) return probe.status();
   rep->shape = MessageShape{rep->config.context.n_features, rep->config.context.task, rep->config.context.n_classes};
   if (rep->config.max_partitions == 0) rep->config.max_partitions = rep->config.partitions;
   return std::unique_ptr<Worker>(new Worker(std::move(rep)));
+}
+
+Result<std::unique_ptr<Learner>> Worker::Rep::new_model() const {
+  if (!config.anomaly) return make_learner(config.model, config.settings, config.context);
+  auto detector = make_anomaly_detector(config.model, config.settings,
+                                        AnomalyContext{config.context.n_features, config.context.seed});
+  if (!detector) return detector.status();
+  return std::unique_ptr<Learner>(std::make_unique<AnomalyModel>(std::move(detector).value()));
+}
+
+std::vector<std::uint8_t> Worker::Rep::encode_model(const Learner& model) const {
+  if (!config.anomaly) return encode_learner(model);
+  ByteWriter out;
+  model.encode(out);
+  return out.take();
+}
+
+Result<std::unique_ptr<Learner>> Worker::Rep::decode_model(std::span<const std::uint8_t> bytes) const {
+  return config.anomaly ? decode_anomaly_model(bytes) : decode_learner(bytes);
 }
 
 Worker::Worker(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -169,14 +194,14 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
   if (record) {
     auto rec = decode_key_record(*record);
     if (!rec) return rec.status().with_context("key '" + key + "'");
-    auto model = decode_learner(rec->model);
+    auto model = decode_model(rec->model);
     if (!model) return model.status().with_context("key '" + key + "'");
     s.model = std::move(*model);
     s.learned = rec->learned;
     // A first-layout record is current up to the hash's "__last".
     s.saved = rec->position.value_or(part.committed);
   } else {
-    auto model = make_learner(config.model, config.settings, config.context);
+    auto model = new_model();
     if (!model) return model.status();
     s.model = std::move(*model);
   }
@@ -189,7 +214,7 @@ Result<KeySlot*> Worker::Rep::slot(Partition& part, const std::string& key) {
     auto v = part.keys.find(victim);
     if (v->second.unsaved.dirty)
       part.evicted[victim] = detail::EvictedKey{
-          encode_key_record(v->second.learned, part.last, encode_learner(*v->second.model)), v->second.unsaved};
+          encode_key_record(v->second.learned, part.last, encode_model(*v->second.model)), v->second.unsaved};
     part.keys.erase(v);
     part.lru.pop_back();
   }
@@ -226,6 +251,21 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
   const bool key_has_it = *id <= (*s)->saved;
   if (window_has_it && key_has_it) return Status::ok();  // in the checkpoint: acknowledge only
   ++m.entries;
+  if (config.anomaly) {
+    // Score, publish, learn: no label is awaited, so the window is not used.
+    if (msg->is_label) {
+      if (!window_has_it) dead_letter(part.index, e, "a label message, but an anomaly model takes no labels");
+      return Status::ok();
+    }
+    if (!key_has_it) {
+      const double score = (*s)->model->predict_one(msg->x);
+      log.append(config.names.output(part.index),
+                 Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(score)}});
+      ++m.predictions;
+      learn(*id, **s, msg->x, 0.0, false);
+    }
+    return Status::ok();
+  }
   if (msg->is_label) {
     if (window_has_it) {
       // The window gave this sample away before its checkpoint, and a key that
@@ -282,7 +322,7 @@ Result<bool> Worker::Rep::checkpoint(Partition& part, bool all) {
   for (auto& [key, s] : part.keys) {
     if (!s.unsaved.dirty) continue;
     if (all || key_due(key, s, t0)) {
-      values.emplace_back(key_field(key), encode_key_record(s.learned, part.last, encode_learner(*s.model)));
+      values.emplace_back(key_field(key), encode_key_record(s.learned, part.last, encode_model(*s.model)));
       saving.push_back(&s);
     } else if (!floor || s.unsaved.first < *floor) {
       floor = s.unsaved.first;

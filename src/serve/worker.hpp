@@ -42,7 +42,12 @@ struct WorkerConfig {
   StreamNames names;                    // stream prefix (default "irithyll")
   std::uint32_t partitions = 8;         // P, the same for producers and every worker
   std::uint32_t max_partitions = 0;     // most partitions this worker owns; 0 = all
-  std::string model = "sgbt";           // catalogue name
+  std::string model = "sgbt";           // catalogue name (anomaly: the detector's name)
+  // Anomaly scoring: `model` names an anomaly detector (irithyll/anomaly/
+  // registry.hpp), every sample is scored, the score published as its
+  // prediction, then learned at once; there are no labels (label messages are
+  // dead letters, a sample's y is ignored) and nothing enters the join window.
+  bool anomaly = false;
   ModelSettings settings;               // catalogue settings (defaults when absent)
   LearnerContext context;               // task, classes, n_features (> 0), seed: the same for every key
   std::size_t max_keys = 10000;         // learners held per partition (LRU bound)

@@ -31,7 +31,7 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SnarimaxConfig, learning_rate)},
     Row{FieldInfo::boolean("normalize", "on", "NLMS: step divided by 1 + |features|^2 (scale-free); off = plain SGD"),
         IRITHYLL_FIELD_BOOL(SnarimaxConfig, normalize)},
-    Row{FieldInfo::boolean("rls", "off", "recursive least squares (extended least squares) instead of a gradient step"),
+    Row{FieldInfo::boolean("rls", "on", "recursive least squares (extended least squares); off = a gradient step (learning-rate, normalize)"),
         IRITHYLL_FIELD_BOOL(SnarimaxConfig, rls)},
 };
 
@@ -235,7 +235,8 @@ Status Snarimax::decode(ByteReader& in) {
   for (std::uint32_t* v : {&c.p, &c.d, &c.q, &c.m, &c.sp, &c.sd, &c.sq}) *v = in.u32("order");
   c.learning_rate = in.f64("learning rate");
   c.normalize = in.boolean("normalize");
-  if (version >= 2) c.rls = in.boolean("rls");
+  // Version 1 had only the gradient step.
+  c.rls = version >= 2 ? in.boolean("rls") : false;
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("snarimax checkpoint: " + s.message());
   Snarimax m(c);

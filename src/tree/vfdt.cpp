@@ -87,7 +87,10 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
   std::copy(head.begin(), head.end(), leaf.stats.begin());
   leaf.depth = depth;
   leaf.mc_correct = leaf.nb_correct = 0.0;
-  leaf.weight_at_attempt = leaf_weight(leaf);
+  // A child inherits the share of its parent's observations that its
+  // predicted weight stands for (0 at the root, whose head is empty).
+  leaf.n_obs = config_.count_observations ? leaf_weight(leaf) * obs_per_weight_ : 0.0;
+  leaf.weight_at_attempt = leaf_n(leaf);
 }
 
 double Vfdt::leaf_weight(const Leaf& leaf) const {
@@ -156,6 +159,7 @@ double Vfdt::learn_leaf(Leaf& leaf, std::span<const double> x, double y, double 
   }
   nb_cache_.valid = false;  // the statistics change from here
   observe(leaf, x, y, w);
+  leaf.n_obs += config_.count_observations ? 1.0 : 0.0;
   return before;
 }
 
@@ -165,7 +169,7 @@ bool Vfdt::split_due(Leaf& leaf) {
   // difference can read 199.99999999999994 and the attempt would slip a
   // sample, depending on the last bit of an erfc; a relative slack keeps it
   // on the 200th sample whatever the rounding.
-  const double lw = leaf_weight(leaf);
+  const double lw = leaf_n(leaf);
   if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) - 1e-9 * lw &&
       (config_.max_depth == 0 || leaf.depth < config_.max_depth)) {
     leaf.weight_at_attempt = lw;

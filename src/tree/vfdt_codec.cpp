@@ -5,6 +5,7 @@
 //                 kind in its top byte: 0 threshold, 1 multiway, 2 equal, so
 //                 records from before nominal attributes read as threshold), a u32, b u32
 //   n_leaves u64 | per leaf: depth u32, weight_at_attempt f64, mc_correct f64, nb_correct f64,
+//                           [observations f64: only under config.count_observations]
 //                           n features u64 + u32 each, stats f64s
 //   free u64 count + u32 each
 // decode() checks every count against the layout, every index against its
@@ -41,6 +42,7 @@ void Vfdt::encode(ByteWriter& out) const {
     out.f64(l.weight_at_attempt);
     out.f64(l.mc_correct);
     out.f64(l.nb_correct);
+    if (config_.count_observations) out.f64(l.n_obs);
     out.u64(l.features.size());
     for (std::uint32_t f : l.features) out.u32(f);
     out.f64s(l.stats);
@@ -99,6 +101,10 @@ Status Vfdt::decode(ByteReader& in) {
     l.weight_at_attempt = in.f64("weight_at_attempt");
     l.mc_correct = in.f64("mc_correct");
     l.nb_correct = in.f64("nb_correct");
+    if (t.config_.count_observations) {
+      l.n_obs = in.f64("observations");
+      if (in.ok() && !(l.n_obs >= 0.0 && l.n_obs <= 1e300)) return Status::corruption("hoeffding tree: bad observation count");
+    }
     const std::size_t nf = in.read_count(4, "leaf features");
     if (!in.ok()) return in.status();
     if (nf != m) return Status::corruption("hoeffding tree: leaf subspace size mismatch");

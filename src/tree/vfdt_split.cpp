@@ -176,11 +176,15 @@ bool Vfdt::score_split(const Leaf& leaf, SplitScore& score) {
     }
   }
   // Hoeffding bound on the merit's mean after n observations of range R.
-  const double n = leaf_weight(leaf);
+  const double n = leaf_n(leaf);
   const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
   score.best = best;
   score.second = second;
   score.eps = hoeffding_bound(range, config_.delta, n);
+  // Observations per unit of weight, for the children a split of this leaf
+  // makes (apply_split's init_leaf).
+  const double parent_w = leaf_weight(leaf);
+  obs_per_weight_ = parent_w > 0.0 ? leaf.n_obs / parent_w : 0.0;
   return true;
 }
 

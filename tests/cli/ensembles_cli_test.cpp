@@ -1,4 +1,4 @@
-// `irithyll eval --model srp|leveraging_bagging` end to end: --save at 1500
+// `irithyll eval --model srp|leveraging_bagging|sgt` end to end: --save at 1500
 // then --load --skip 1500 reproduces the uninterrupted run's predictions
 // exactly, and a bad setting is refused with a message naming it.
 #include <gtest/gtest.h>
@@ -51,6 +51,9 @@ const Case kCases[] = {
     {"srp_agrawal", "--stream agrawal", "--model srp --n-models 4"},
     {"srp_sea_subspaces", "--stream sea", "--model srp --n-models 3 --training-method subspaces"},
     {"levbag_rbf", "--stream rbf", "--model leveraging_bagging --n-models 4 --output-codes on"},
+    {"srp_friedman", "--stream friedman", "--model srp --n-models 4"},
+    {"sgt_agrawal", "--stream agrawal", "--model sgt --grace-period 100"},
+    {"sgt_friedman", "--stream friedman", "--model sgt --grace-period 100"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rows, EnsembleCli, ::testing::ValuesIn(kCases),

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -74,6 +75,40 @@ TEST(EvalCli, SgbtPrintsFeatureImportancesSortedByGain) {
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_NE(j.out.find("\"feature_importances\":[{\"feature\":"), std::string::npos) << j.out;
   EXPECT_NE(j.out.find("\"splits\":"), std::string::npos) << j.out;
+}
+
+TEST(EvalCli, WideDataPrintsTheTopTwentyImportancesAndJsonKeepsAll) {
+  // 40 features, the target a function of the first two: the text table stops
+  // at 20 rows and names how many it left out; JSON lists all 40.
+  std::string csv;
+  for (int f = 0; f < 40; ++f) csv += "f" + std::to_string(f) + ",";
+  csv += "y\n";
+  std::uint64_t state = 12345;
+  for (int row = 0; row < 3000; ++row) {
+    double v[40];
+    for (double& x : v) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      x = static_cast<double>(state >> 11) / 9007199254740992.0;
+    }
+    for (double x : v) csv += std::to_string(x) + ",";
+    csv += std::to_string(3.0 * v[0] - 2.0 * v[1]) + "\n";
+  }
+  const std::string data = testing::write_temp_file("wide_importances.csv", csv);
+  auto r = run_cli("eval --quiet --data " + data);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t at = r.out.find("feature importances");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string table = r.out.substr(at);
+  std::size_t rows = 0;
+  for (std::size_t p = table.find('\n'); p != std::string::npos && p + 1 < table.size(); p = table.find('\n', p + 1))
+    rows += table.compare(p + 1, 3, "  f") == 0 ? 1 : 0;
+  EXPECT_EQ(rows, 20u) << table;
+  EXPECT_NE(table.find("... 20 more features ("), std::string::npos) << table;
+  auto j = run_cli("eval --json --data " + data);
+  ASSERT_EQ(j.code, 0) << j.err;
+  std::size_t listed = 0;
+  for (std::size_t p = j.out.find("{\"feature\":"); p != std::string::npos; p = j.out.find("{\"feature\":", p + 1)) ++listed;
+  EXPECT_EQ(listed, 40u) << j.out;
 }
 
 TEST(EvalCli, ResumingFromACheckpointIsBitIdenticalToTheUninterruptedRun) {

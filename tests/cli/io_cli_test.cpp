@@ -122,6 +122,31 @@ TEST(IoCli, IdLikeTargetStopsAtOnceNamingTheColumn) {
   EXPECT_TRUE(r.out.empty());
 }
 
+TEST(IoCli, ManyClassesOverTheMemoryBudgetStopBeforeTheFirstRow) {
+  // 300 classes, two rows each: SGBT keeps one ensemble per class, so the
+  // projected model is far over a 20 MB budget; the run stops at once with the
+  // estimate and the column's name, and a generous budget lets it run.
+  std::string csv = "a,b,label\n";
+  for (int i = 0; i < 600; ++i)
+    csv += std::to_string(i % 300) + "," + std::to_string(i % 7) + ",c" + std::to_string(i % 300) + "\n";
+  const std::string data = write_temp_file("many_classes.csv", csv);
+  auto r = run_cli("eval --quiet --memory-budget 20M --data " + data);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("target 'label' has 300 classes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("per class"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--memory-budget"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("accuracy"), std::string::npos) << r.out;
+  auto compare = run_cli("compare --quiet --memory-budget 20M --models sgbt,hoeffding_tree --data " + data);
+  EXPECT_NE(compare.code, 0);
+  EXPECT_NE(compare.err.find("target 'label' has 300 classes"), std::string::npos) << compare.err;
+  // The Hoeffding tree's size barely depends on the class count: it runs.
+  auto small = run_cli("eval --quiet --memory-budget 20M --model hoeffding_tree --data " + data);
+  EXPECT_EQ(small.code, 0) << small.err;
+  auto bad = run_cli("eval --quiet --memory-budget lots --data " + data);
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("--memory-budget: 'lots'"), std::string::npos) << bad.err;
+}
+
 TEST(IoCli, UnlabelledRowsArePredictedNotLearned) {
   std::string text = "a,y\n";
   for (int i = 0; i < 300; ++i) text += std::to_string(i % 5) + "," + (i % 10 == 9 ? "" : i % 5 > 2 ? "p" : "q") + "\n";

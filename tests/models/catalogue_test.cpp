@@ -86,11 +86,10 @@ TEST(Catalogue, EverySettingAtItsEndsAndOnePast) {
         while (!rest.empty()) {
           const std::size_t bar = rest.find('|');
           const std::string option(rest.substr(0, bar));
+          // Every choice `models --json` lists builds with the other settings
+          // at their defaults: a row lists only the values it accepts.
           auto m = make_learner(e.name, {{std::string(f.name), option}}, ctx);
-          // A choice may be refused only by a cross-field rule, never by the table.
-          if (!m) {
-            EXPECT_EQ(m.status().message().find("is not one of"), std::string::npos) << m.status().message();
-          }
+          EXPECT_TRUE(m.is_ok()) << option << ": " << m.status().message();
           if (bar == std::string_view::npos) break;
           rest.remove_prefix(bar + 1);
         }

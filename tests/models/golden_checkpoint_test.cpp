@@ -102,6 +102,8 @@ constexpr Golden kGolden[] = {
     {"perceptron", "sea", false},
     {"rls", "friedman", false},
     {"softmax_regression", "sea", false},
+    {"sgt", "sea", false},
+    {"srp_regression", "friedman", false},
 };
 constexpr std::size_t kRows = 8;
 

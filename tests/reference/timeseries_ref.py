@@ -11,8 +11,8 @@
    weights to 1e-9.
 3. Accuracy on an airline-passengers-like series (generator below): the
    one-step RMSE over the second half of the series of our streaming models
-   (Holt-Winters with its defaults; SNARIMAX with rls on and seasonal
-   orders) is within 5% of statsmodels' models fitted by maximum likelihood
+   (Holt-Winters with its defaults; SNARIMAX with its default update,
+   recursive least squares, and seasonal orders) is within 5% of statsmodels' models fitted by maximum likelihood
    / least squares on the first half.
 
 usage: timeseries_ref.py PATH/TO/irithyll_test_timeseries
@@ -290,16 +290,15 @@ def accuracy():
     failures += 0 if ok else 1
     print(f"{'ok  ' if ok else 'FAIL'} holt_winters one-step RMSE {ours:.4f} vs statsmodels {theirs:.4f} "
           f"(ratio {ours / theirs:.4f}, must be <= 1.05)")
-    # SNARIMAX: ours learns online by recursive least squares with the
-    # orders (1, 0, 1)(0, 1, 1)_12 and a constant. The generator's trend is
+    # SNARIMAX: ours learns online with its default update (recursive least
+    # squares), with the orders (1, 0, 1)(0, 1, 1)_12 and a constant. The generator's trend is
     # deterministic, so after the seasonal difference the series is
     # stationary around a constant; the airline model's extra (1 - B) is an
     # over-difference (its maximum-likelihood MA coefficient is -0.9998, a unit
     # root no online error-regression can reach). Two references, each
     # fitted by maximum likelihood on the first half and run over the second:
     # the airline model (0, 1, 1)(0, 1, 1)_12 and SARIMAX with our orders.
-    ours_fit = run_job("snarimax", {"p": 1, "d": 0, "q": 1, "m": 12, "sp": 0, "sd": 1, "sq": 1, "rls": "on"}, y,
-                       1)["fitted"]
+    ours_fit = run_job("snarimax", {"p": 1, "d": 0, "q": 1, "m": 12, "sp": 0, "sd": 1, "sq": 1}, y, 1)["fitted"]
     ours = rmse(ours_fit[half:], y[half:])
     for label, order, sorder, trend in (("airline SARIMAX (0,1,1)(0,1,1,12)", (0, 1, 1), (0, 1, 1, 12), "n"),
                                         ("SARIMAX (1,0,1)(0,1,1,12) + c", (1, 0, 1), (0, 1, 1, 12), "c")):

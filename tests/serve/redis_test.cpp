@@ -1,6 +1,6 @@
 // End-to-end on a real redis-server (loopback, free port, no persistence):
 // the Log conformance harness, dead letters, `irithyll produce | serve` with
-// late labels, and a clean SIGTERM exit.
+// late labels, anomaly scoring, and a clean SIGTERM exit.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "irithyll/anomaly/registry.hpp"
 #include "serve/kafka_log.hpp"
 #include "serve/worker.hpp"
 #include "log_conformance.hpp"
@@ -146,6 +147,47 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
     EXPECT_TRUE(log->read_group(names.input(p), names.group(), names.consumer(p), "0", 10, 0)->empty())
         << "entries left unacknowledged";
   }
+}
+
+// `serve --task anomaly`: every produced sample gets the score its key's
+// Half-Space Trees gave it before learning it, as one process would.
+TEST(ServeRedis, AnomalyScoresEverySampleLikeOneProcess) {
+  START_REDIS(server);
+  const std::uint64_t n = 3000, keys = 12;
+  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--stream",
+                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
+                              "--seed", "5"},
+                             server->dir() + "/produce.log");
+  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  test::Children children;
+  const std::string out = server->dir() + "/serve.log";
+  const pid_t w = children.add(test::spawn({test::kCli, "serve", "--redis", server->address(), "--partitions", "2",
+                                            "--features", "10", "--task", "anomaly", "--model", "half_space_trees",
+                                            "--n-trees", "5", "--height", "6", "--window-size", "50", "--seed", "7",
+                                            "--metrics-ms", "0", "--idle-exit-ms", "1500"},
+                                           out));
+  const int code = test::wait_exit(w, 120s);
+  children.forget(w);
+  ASSERT_EQ(code, 0) << read_text(out);
+  StreamNames names;
+  std::map<std::string, std::string> got;
+  for (std::uint32_t p = 0; p < 2; ++p) {
+    const auto entries = log->range(names.output(p), 100000);
+    ASSERT_TRUE(entries.is_ok());
+    for (const auto& e : *entries) got[e.fields.at(0).second] = e.fields.at(2).second;
+  }
+  ASSERT_EQ(got.size(), n);
+  const auto samples = test::generate("friedman", 5, n, keys);
+  const ModelSettings settings{{"n-trees", "5"}, {"height", "6"}, {"window-size", "50"}};
+  std::map<std::string, std::unique_ptr<AnomalyDetector>> detectors;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    auto& d = detectors[samples[i].key];
+    if (!d) d = std::move(make_anomaly_detector("half_space_trees", settings, AnomalyContext{10, 7})).value();
+    differ += got["s" + std::to_string(i)] != format_number(d->score_one(samples[i].x));
+    d->learn_one(samples[i].x);
+  }
+  EXPECT_EQ(differ, 0u) << "published scores that differ from the single-process reference";
 }
 
 // An idle worker sleeps on the log (XREAD BLOCK after each partition's

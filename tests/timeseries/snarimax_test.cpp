@@ -12,10 +12,44 @@
 namespace irithyll::timeseries {
 namespace {
 
+// The gradient step (rls off), whose arithmetic the tests below work by hand.
 SnarimaxConfig cfg(std::uint32_t p, std::uint32_t d, std::uint32_t q, double lr, bool normalize) {
   SnarimaxConfig c;
-  c.p = p, c.d = d, c.q = q, c.learning_rate = lr, c.normalize = normalize;
+  c.p = p, c.d = d, c.q = q, c.learning_rate = lr, c.normalize = normalize, c.rls = false;
   return c;
+}
+
+TEST(Snarimax, RecursiveLeastSquaresIsTheDefault) {
+  EXPECT_TRUE(SnarimaxConfig{}.rls);
+  auto made = make_forecaster("snarimax", {});
+  ASSERT_TRUE(made.is_ok());
+  const auto* s = dynamic_cast<const Snarimax*>(made->get());
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->config().rls);
+  bool found = false;
+  for (const auto& field : snarimax_fields())
+    if (field.info.name == "rls") {
+      found = true;
+      EXPECT_EQ(field.info.default_value, "on");
+    }
+  EXPECT_TRUE(found);
+}
+
+// AR(1) by recursive least squares, worked by hand: theta = (a, c), P_0 = I.
+// Step 1: phi = (0, 1), e = 2: P phi = (0, 1), k = (0, 1) / 2, c = 1,
+//   P = [[1, 0], [0, 1/2]].
+// Step 2: phi = (2, 1), pred = 1, e = 2: P phi = (2, 1/2), phi' P phi = 4.5,
+//   k = (2, 1/2) / 5.5, a = 4 / 5.5, c = 1 + 1 / 5.5.
+TEST(Snarimax, RlsRecurrenceByHand) {
+  SnarimaxConfig c;
+  c.p = 1;
+  Snarimax s(c);
+  ASSERT_TRUE(s.learn_one(2.0).is_ok());
+  EXPECT_DOUBLE_EQ(s.intercept(), 1.0);
+  EXPECT_DOUBLE_EQ(s.weights()[0], 0.0);
+  ASSERT_TRUE(s.learn_one(3.0).is_ok());
+  EXPECT_DOUBLE_EQ(s.weights()[0], 4.0 / 5.5);
+  EXPECT_DOUBLE_EQ(s.intercept(), 1.0 + 1.0 / 5.5);
 }
 
 // AR(1), plain SGD, worked by hand: features are (y_{t-1}), weights start 0.
@@ -114,9 +148,8 @@ TEST(Snarimax, RlsFitsAnArxProcessByLeastSquares) {
   // y_t = 0.6 y_{t-1} + 2 x_t + 1 + noise: recursive least squares recovers
   // the coefficients to within a few standard errors after 2,000 steps
   // (standard errors ~0.01 here; the bars are 5 or more of them).
-  SnarimaxConfig c;
+  SnarimaxConfig c;  // rls is the default
   c.p = 1;
-  c.rls = true;
   Snarimax s(c);
   Xorshift64 rng(9);
   double y = 0.0;

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "memory_budget.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/stream/csv_stream.hpp"
@@ -45,6 +46,7 @@ ArgParser make_parser() {
       .flag("json", "print one JSON object per model, one per line")
       .flag("quiet", "accepted for symmetry with eval (compare draws no progress bar)");
   declare_data_options(p);
+  declare_memory_budget(p);
   return p;
 }
 
@@ -106,8 +108,10 @@ int run_compare(std::span<char* const> argv) {
     names.push_back(spec.name);
     ModelSettings settings = spec.settings;
     if (add_schema_categorical(settings, spec.name, schema)) categorical += (categorical.empty() ? "" : ", ") + spec.name;
-    auto made = make_learner(spec.name, settings,
-                             LearnerContext{schema.task, schema.n_classes(), schema.n_features(), *seed});
+    const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed};
+    if (Status s = check_class_memory(args, spec.name, settings, context, schema.target_name); !s)
+      return fail(s.with_context("--models " + spec.name));
+    auto made = make_learner(spec.name, settings, context);
     if (!made) return fail(made.status().with_context("--models"));
     owned.push_back(std::move(made).value());
     learners.push_back(owned.back().get());

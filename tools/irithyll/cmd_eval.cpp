@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "data_options.hpp"
+#include "memory_budget.hpp"
 #include "provenance.hpp"
 #include "diagnostics_report.hpp"
 #include "eval_anomaly.hpp"
@@ -73,6 +74,7 @@ ArgParser make_parser(const CatalogueEntry* model, bool loading) {
       .flag("json", "print one JSON object with the results on stdout")
       .flag("quiet", "no progress bar");
   declare_data_options(p);
+  declare_memory_budget(p);
   if (loading) {
     for (const auto& e : catalogue())
       if (e.listed) declare_model_options(p, e);
@@ -271,6 +273,8 @@ int run_eval(std::span<char* const> argv) {
     const LearnerContext context{schema.task, schema.n_classes(), schema.n_features(), *seed, schema.n_targets()};
     ModelSettings settings = given_model_settings(args, *model);
     categorical = categorical_report(schema, add_schema_categorical(settings, model->name, schema) ? std::string(model->name) : "");
+    if (Status s = check_class_memory(args, model->name, settings, context, schema.target_name); !s)
+      return fail(s.with_context(source));
     auto made = make_learner(model->name, settings, context);
     // Name the data too: "elec.csv: sgbt: ..." says which input made the model refuse.
     if (!made) return fail(made.status().with_context(source));

@@ -4,7 +4,9 @@
 // for every sample and learns every label exactly once (see
 // src/serve/worker.hpp and docs/serve.md). Prints one JSON line
 // of metrics every --metrics-ms; on SIGTERM or SIGINT it writes a final
-// checkpoint, releases its leases and exits 0.
+// checkpoint, releases its leases and exits 0. With --task anomaly the model
+// is an anomaly detector (`--model half_space_trees`): every sample is
+// scored, its score published as the prediction, then learned.
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,6 +20,8 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "eval_anomaly.hpp"
+#include "irithyll/anomaly/registry.hpp"
 #include "serve/kafka_log.hpp"
 #include "serve/redis_log.hpp"
 #include "serve/worker.hpp"
@@ -29,7 +33,7 @@ namespace {
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int) { g_stop = 1; }
 
-ArgParser make_parser(const CatalogueEntry* model) {
+ArgParser make_parser(const CatalogueEntry* model, const AnomalyEntry* detector, bool anomaly) {
   ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--log kafka --brokers B] "
               "[--model NAME] [options]",
               "Serves one model per key from Redis Streams or Kafka: predicts every sample, learns every label "
@@ -45,9 +49,13 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("partitions", "P", "partition count; must match the producers", "8")
       .option("max-partitions", "N", "most partitions this worker owns (0 = all it can take)", "0")
       .option("features", "N", "features per sample (messages with another count are dead letters)")
-      .option("task", "TASK", "classification|regression", "regression")
+      .option("task", "TASK", "classification|regression|anomaly (anomaly: score every sample, publish the score, learn "
+                              "it; no labels)", "regression")
       .option("classes", "K", "class count for classification (labels 0..K-1)", "0")
-      .option("model", "NAME", "model: " + listed_model_names() + " (--model NAME --help lists its options)", "sgbt")
+      .option("model", "NAME",
+              "model: " + listed_model_names() + "; with --task anomaly: " + anomaly_detector_names() +
+                  " (--model NAME --help lists its options)",
+              anomaly ? "half_space_trees" : "sgbt")
       .option("seed", "N", "seed of every key's model", "42")
       .option("max-keys", "N", "models held in memory per partition; least recently used are evicted", "10000")
       .option("batch", "N", "entries per read (XREADGROUP COUNT)", "500")
@@ -62,6 +70,10 @@ ArgParser make_parser(const CatalogueEntry* model) {
       .option("idle-exit-ms", "MS", "exit (after a final checkpoint) once idle this long (0 = never)", "0")
       .option("token", "TEXT", "this worker's lease token (default: host, pid and a random number)");
   if (model != nullptr) declare_model_options(p, *model);
+  if (detector != nullptr)
+    for (const FieldInfo& f : detector->fields())
+      p.option(std::string(f.name), "V", std::string(detector->name) + ": " + std::string(f.help) + "; " + f.range_text(),
+               std::string(f.default_value));
   return p;
 }
 
@@ -81,26 +93,38 @@ std::string default_token() {
 }
 
 int run_serve(std::span<char* const> argv) {
-  const std::string model_name = model_from_argv(argv, "sgbt");
-  const CatalogueEntry* model = find_model(model_name);
+  const bool anomaly = wants_anomaly_task(argv);
+  const std::string model_name = model_from_argv(argv, anomaly ? "half_space_trees" : "sgbt");
+  const CatalogueEntry* model = anomaly ? nullptr : find_model(model_name);
   if (model != nullptr && !model->listed) model = nullptr;
-  ArgParser args = make_parser(model);
+  const AnomalyEntry* detector = anomaly ? find_anomaly_detector(model_name) : nullptr;
+  ArgParser args = make_parser(model, detector, anomaly);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
     return 0;
   }
-  if (model == nullptr)
+  if (anomaly && detector == nullptr)
+    return fail(Status::invalid_argument("unknown anomaly detector '" + model_name + "' (anomaly detectors: " +
+                                         anomaly_detector_names() + ")"));
+  if (!anomaly && model == nullptr)
     return fail(Status::invalid_argument("unknown model '" + model_name + "' (models: " + listed_model_names() + ")"));
   if (!args.given("features")) return fail(Status::invalid_argument("--features N is required"));
 
   serve::WorkerConfig config;
   config.names.prefix = args.get("prefix");
-  config.model = std::string(model->name);
-  config.settings = given_model_settings(args, *model);
+  config.anomaly = anomaly;
+  if (anomaly) {
+    config.model = std::string(detector->name);
+    for (const FieldInfo& f : detector->fields())
+      if (args.given(std::string(f.name))) config.settings.set(std::string(f.name), args.get(std::string(f.name)));
+  } else {
+    config.model = std::string(model->name);
+    config.settings = given_model_settings(args, *model);
+  }
   const std::string task = args.get("task");
-  if (task != "classification" && task != "regression")
-    return fail(Status::invalid_argument("--task must be classification or regression, got '" + task + "'"));
+  if (task != "classification" && task != "regression" && task != "anomaly")
+    return fail(Status::invalid_argument("--task must be classification, regression or anomaly, got '" + task + "'"));
   config.context.task = task == "classification" ? Task::kClassification : Task::kRegression;
   struct Spec {
     const char* name;

@@ -39,19 +39,32 @@ std::vector<Row> rows_of(const Learner& learner, const Schema& schema) {
 std::string importance_table(const Learner& learner, const Schema& schema) {
   const std::vector<Row> rows = rows_of(learner, schema);
   if (rows.empty()) return {};
+  // Wide data (thousands of columns) would print one line per column; the
+  // text report keeps the strongest kTextRows and says how many it left out
+  // (the JSON report keeps every column).
+  constexpr std::size_t kTextRows = 20;
+  const std::size_t shown = std::min(rows.size(), kTextRows);
   std::size_t width = 7;
-  for (const Row& r : rows) width = std::max(width, r.name.size());
+  for (std::size_t i = 0; i < shown; ++i) width = std::max(width, rows[i].name.size());
   const bool has_gain = rows.front().gain >= 0.0;
   std::string out = has_gain ? "feature importances (share of split gain, splits in the active trees):\n"
                              : "feature importances (splits in the live trees; this model records no gains):\n";
   char buf[64];
-  for (const Row& r : rows) {
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Row& r = rows[i];
     out += "  " + r.name + std::string(width - r.name.size() + 2, ' ');
     if (has_gain)
       std::snprintf(buf, sizeof buf, "%6.4f %8llu\n", r.gain, static_cast<unsigned long long>(r.splits));
     else
       std::snprintf(buf, sizeof buf, "%8llu\n", static_cast<unsigned long long>(r.splits));
     out += buf;
+  }
+  if (shown < rows.size()) {
+    // Features past the top kTextRows: count those the model used at all.
+    std::size_t used = 0;
+    for (std::size_t i = shown; i < rows.size(); ++i) used += (rows[i].gain > 0.0 || rows[i].splits > 0) ? 1 : 0;
+    out += "  ... " + std::to_string(rows.size() - shown) + " more features (" + std::to_string(used) +
+           " of them used in splits; --json lists all)\n";
   }
   return out;
 }

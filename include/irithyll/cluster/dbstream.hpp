@@ -41,12 +41,13 @@
 //
 // Cost per sample: O(m d) for m micro-clusters (one vectorised pass over the
 // centres, stored feature-major) plus O(|N|^2 d + sum of the neighbours'
-// edge counts) for the move guard and the shared densities (sorted edge
-// lists per micro-cluster, one merge each; fading factors 2^(-lambda k) for
+// edge counts) for the move guard (the moved centres' pairwise distances in
+// whole 4-wide blocks) and the shared densities (sorted edge lists per
+// micro-cluster, indices apart from values, one merge each; fading factors 2^(-lambda k) for
 // k < 1024 come from a table made at construction). Cleanup and the macro
 // rebuild O(m d + e) for e graph edges. Nothing is allocated per sample once
 // the micro-cluster count and the graph have levelled off (emptied edge
-// lists are kept for reuse). Memory: 2 m (d + 2) doubles + 24 bytes per
+// lists are kept for reuse). Memory: 2 m (d + 2) doubles + 20 bytes per
 // edge + 8 KiB. Thread safety: none (see clusterer.hpp).
 #pragma once
 

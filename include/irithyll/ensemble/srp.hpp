@@ -23,6 +23,13 @@
 // Vote: classification sums each member's class probabilities weighted by its
 // accuracy since it started (`majority`: one vote per member); regression
 // averages the members (Gomes et al. 2020's SRP regressor, mean aggregation).
+//
+// Regression members under Poisson resampling (patches, resampling) count
+// observations, not weight, in their Hoeffding bound and grace period
+// (HoeffdingTreeConfig::count_observations): a sample drawn k times is one
+// observation, and with the weight the FIMT-DD ratio test passed on noise.
+// Classification members keep the weight, as MOA and River do, where it
+// measured more accurate.
 // Defaults: 10 members (MOA's default is 100; 10 matches arf's default and is
 // what comparisons in the docs use), member trees with grace period 50,
 // split confidence 0.01, tie threshold 0.05 and adaptive naive-Bayes leaves.

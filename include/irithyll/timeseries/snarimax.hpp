@@ -1,6 +1,7 @@
 // SNARIMAX: seasonal ARIMA with exogenous inputs as an online recurrence
 // (River's time_series.SNARIMAX): the series is differenced, and a linear
-// model trained by stochastic gradient descent, one step at a time, predicts
+// model trained one step at a time (recursive least squares by default, or a
+// gradient step), predicts
 // the differenced value from its own lags, the lags of its past errors, the
 // seasonal lags of both, and the exogenous features.
 //
@@ -10,13 +11,14 @@
 //   zhat_t = c + sum_{i<=p} a_i z_{t-i} + sum_{j<=q} t_j e_{t-j}
 //              + sum_{k<=sp} A_k z_{t-km} + sum_{k<=sq} T_k e_{t-km} + sum_l w_l x_{t,l}
 // where e_t = z_t - zhat_t (lags before the start of the series count as 0).
-// The update, on the squared error with phi the feature vector and 1 for c:
+// The update, on the squared error with phi the feature vector and 1 for c,
+// with rls off:
 //   normalize on  (NLMS):  step = lr e_t / (1 + |phi|^2)
 //   normalize off (SGD):   step = lr e_t
 //   each weight += step * its feature; c += step
 // NLMS makes the step independent of the series' scale (stable for lr in
 // (0, 2)); plain SGD is River's LinearRegression without a scaler.
-//   rls on: recursive least squares on the same features (with the errors as
+//   rls on (the default): recursive least squares on the same features (with the errors as
 //   regressors this is extended least squares; Ljung & Soderstrom 1983,
 //   "Theory and Practice of Recursive Identification", Sec. 3.7), theta =
 //   (weights, c), P_0 = I:
@@ -55,7 +57,7 @@ struct SnarimaxConfig {
   std::uint32_t sq = 0;  // seasonal MA order
   double learning_rate = 0.02; // step size; NLMS: (0, 2) is stable without MA terms, lower with them
   bool normalize = true;       // NLMS (scale-free step); off = plain SGD
-  bool rls = false;            // recursive least squares instead (learning-rate and normalize unused)
+  bool rls = true;             // recursive least squares; off = the gradient step (learning-rate, normalize)
 
   Status validate() const;
 };

@@ -137,7 +137,8 @@ class Vfdt {
   struct Leaf {
     std::vector<std::uint32_t> features;  // observed attributes (subspace)
     std::vector<double> stats;            // head | linear | observers (see layout)
-    double weight_at_attempt = 0.0;
+    double weight_at_attempt = 0.0;       // leaf_n() at the last split attempt
+    double n_obs = 0.0;                   // count_observations: observations, inherited share included
     double mc_correct = 0.0;              // adaptive NB: weight the majority class got right
     double nb_correct = 0.0;              // ... and naive Bayes
     std::uint32_t depth = 0;
@@ -161,6 +162,9 @@ class Vfdt {
   std::uint32_t new_leaf_slot();
   void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head);
   double leaf_weight(const Leaf& leaf) const;
+  // The n of the Hoeffding bound and the grace period: the leaf weight, or
+  // its observation count under config.count_observations.
+  double leaf_n(const Leaf& leaf) const { return config_.count_observations ? leaf.n_obs : leaf_weight(leaf); }
 
   // Classification leaf predictions (vfdt_predict.cpp).
   std::size_t majority_class(const Leaf& leaf) const;
@@ -259,6 +263,7 @@ class Vfdt {
   std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
   std::vector<std::uint32_t> perm_;
   double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
+  double obs_per_weight_ = 0.0;  // split: the parent's observations per unit weight (children's n_obs)
 };
 
 }  // namespace irithyll

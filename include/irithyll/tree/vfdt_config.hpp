@@ -50,6 +50,14 @@ struct HoeffdingTreeConfig {
   // (one branch per value) or one-value-vs-rest splits. Other values of such
   // a feature are missing. Indices past the feature count are ignored.
   std::vector<std::uint32_t> categorical;
+  // Not a user setting (no field row): an ensemble that feeds its member
+  // trees Poisson(lambda) replication weights turns it on. The Hoeffding
+  // bound's n and the grace period then count observations (learn_one calls
+  // reaching the leaf), while every statistic stays weighted. A sample
+  // replicated k times is one observation, not k independent ones: counting
+  // the weight (as MOA's and River's trees do) makes the bound sqrt(lambda)
+  // times too tight (2.45x at lambda 6) and the leaves split on noise.
+  bool count_observations = false;
 
   Status validate() const;
   void encode(ByteWriter& out) const;
