@@ -101,6 +101,9 @@ RIVER_ALIASES = {
                 max_features=("max_features", _river_max_features)),
     "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
     "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
+    "hoeffding_adaptive_tree": dict(_TREE_ALIASES, bootstrap_sampling=("bootstrap", None),
+                                    drift_window_threshold=("drift_window", None)),
+    "efdt": dict(_TREE_ALIASES, min_samples_reevaluate=("reevaluate_period", None)),
     "sgt": {"max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)},
     "knn": {"weighted": ("weighting", _river_weighted)},
 }

@@ -1,4 +1,4 @@
-"""Single Hoeffding trees from the model catalogue (HoeffdingTreeClassifier, HoeffdingTreeRegressor)."""
+"""Single trees from the model catalogue (HoeffdingTree*, HoeffdingAdaptiveTree*, ExtremelyFastDecisionTreeClassifier)."""
 from ._learners import GENERATED as _GENERATED
 
 globals().update(_GENERATED.get("tree", {}))

@@ -2,6 +2,95 @@
 from typing import Any, Hashable, Iterable, Literal, Optional
 from ._learners import Classifier, Regressor
 
+class ExtremelyFastDecisionTreeClassifier(Classifier):
+    """Extremely Fast Decision Tree (Manapragada et al. 2018): splits once a split beats none, revisits splits (classification; catalogue model 'efdt')."""
+
+    def __init__(
+        self,
+        *,
+        reevaluate_period: int = 200,
+        grace_period: int = 200,
+        delta: float = 1e-07,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+        leaf_prediction: Any = ...,
+        min_samples_reevaluate: Any = ...,
+        nominal_attributes: Any = ...,
+        tau: Any = ...,
+    ) -> None: ...
+
+class HoeffdingAdaptiveTreeClassifier(Classifier):
+    """Hoeffding Adaptive Tree (Bifet & Gavalda 2009): ADWIN per node, alternate subtrees swapped in on drift (classification; catalogue model 'hoeffding_adaptive_tree')."""
+
+    def __init__(
+        self,
+        *,
+        adwin_delta: float = 0.002,
+        drift_window: int = 300,
+        switch_significance: float = 0.05,
+        bootstrap: bool = True,
+        grace_period: int = 200,
+        delta: float = 1e-07,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+        bootstrap_sampling: Any = ...,
+        drift_window_threshold: Any = ...,
+        leaf_prediction: Any = ...,
+        nominal_attributes: Any = ...,
+        tau: Any = ...,
+    ) -> None: ...
+
+class HoeffdingAdaptiveTreeRegressor(Regressor):
+    """Hoeffding Adaptive Tree (Bifet & Gavalda 2009): ADWIN per node, alternate subtrees swapped in on drift (regression; catalogue model 'hoeffding_adaptive_tree')."""
+
+    def __init__(
+        self,
+        *,
+        adwin_delta: float = 0.002,
+        drift_window: int = 300,
+        switch_significance: float = 0.05,
+        bootstrap: bool = True,
+        grace_period: int = 200,
+        delta: float = 1e-07,
+        tie_threshold: float = 0.05,
+        split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        numeric: Literal['gaussian', 'histogram'] = 'gaussian',
+        n_split_points: int = 10,
+        n_bins: int = 32,
+        max_depth: int = 0,
+        learning_rate: float = 0.01,
+        categorical_features: str = '',
+        seed: int = 42,
+        bootstrap_sampling: Any = ...,
+        drift_window_threshold: Any = ...,
+        leaf_prediction: Any = ...,
+        nominal_attributes: Any = ...,
+        tau: Any = ...,
+    ) -> None: ...
+
 class HoeffdingTreeClassifier(Classifier):
     """Hoeffding tree: VFDT classification (Domingos & Hulten 2000), FIMT-DD style regression (classification; catalogue model 'hoeffding_tree')."""
 
@@ -53,6 +142,7 @@ class HoeffdingTreeRegressor(Regressor):
         tau: Any = ...,
     ) -> None: ...
 
+__all__ = ['ExtremelyFastDecisionTreeClassifier', 'HoeffdingAdaptiveTreeClassifier', 'HoeffdingAdaptiveTreeRegressor', 'HoeffdingTreeClassifier', 'HoeffdingTreeRegressor']
 class SGTClassifier(Classifier):
     """Stochastic Gradient Tree (Gouk et al. 2019): one Hoeffding tree on loss gradients and hessians, split by loss reduction (classification; catalogue model 'sgt')."""
 

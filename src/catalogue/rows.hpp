@@ -48,5 +48,7 @@ CatalogueEntry multinomial_nb_row();
 CatalogueEntry bernoulli_nb_row();
 CatalogueEntry srp_row();
 CatalogueEntry leveraging_bagging_row();
+CatalogueEntry hoeffding_adaptive_tree_row();
+CatalogueEntry efdt_row();
 
 }  // namespace irithyll::catalogue_detail

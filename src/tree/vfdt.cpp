@@ -107,13 +107,9 @@ double Vfdt::leaf_weight(const Leaf& leaf) const {
   return w;
 }
 
-std::size_t Vfdt::find_leaf_node(std::span<const double> x) const {
-  std::size_t n = 0;
-  while (nodes_[n].feature >= 0) {
-    const Node& node = nodes_[n];
-    const double v = x[static_cast<std::size_t>(node.feature)];
-    n = node.kind == kThreshold ? (v > node.threshold ? node.b : node.a) : route(node, v);  // NaN goes left
-  }
+std::size_t Vfdt::find_leaf_node(std::span<const double> x, std::size_t start) const {
+  std::size_t n = start;
+  while (nodes_[n].feature >= 0) n = child_of(nodes_[n], x);
   return n;
 }
 
@@ -125,8 +121,14 @@ std::size_t Vfdt::route(const Node& node, double v) const {
 
 double Vfdt::learn_one(std::span<const double> x, double y, double w) {
   const std::size_t node = find_leaf_node(x);
+  track_features(x, w);
   Leaf& leaf = leaves_[nodes_[node].a];
-  double before = 0.0;
+  const double before = learn_leaf(leaf, x, y, w);
+  if (split_due(leaf)) attempt_split(node);
+  return before;
+}
+
+void Vfdt::track_features(std::span<const double> x, double w) {
   // Per-feature range and moments over every sample (histogram widths,
   // linear-leaf standardisation): weighted Welford.
   for (std::size_t f = 0; f < n_features_; ++f) {
@@ -142,6 +144,10 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
       m[2] += w * d * (v - m[1]);
     }
   }
+}
+
+double Vfdt::learn_leaf(Leaf& leaf, std::span<const double> x, double y, double w) {
+  double before = 0.0;
   if (task_ == Task::kClassification) {
     const auto yc = static_cast<std::size_t>(y);
     const std::size_t mc = majority_class(leaf);
@@ -171,6 +177,10 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
   nb_cache_.valid = false;  // the statistics change from here
   observe(leaf, x, y, w);
   leaf.n_obs += config_.count_observations ? 1.0 : 0.0;
+  return before;
+}
+
+bool Vfdt::split_due(Leaf& leaf) {
   // Grace period: the leaf weight is a float sum that started from the
   // fractional weights the split predicted, so after 200 unit samples the
   // difference can read 199.99999999999994 and the attempt would slip a
@@ -180,9 +190,9 @@ double Vfdt::learn_one(std::span<const double> x, double y, double w) {
   if (lw - leaf.weight_at_attempt >= static_cast<double>(config_.grace_period) - 1e-9 * lw &&
       (config_.max_depth == 0 || leaf.depth < config_.max_depth)) {
     leaf.weight_at_attempt = lw;
-    attempt_split(node);
+    return true;
   }
-  return before;
+  return false;
 }
 
 double Vfdt::predict_one(std::span<const double> x) const {

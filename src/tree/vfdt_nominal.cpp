@@ -141,9 +141,7 @@ void Vfdt::add_nominal_log_likelihood(const double* rows, double v) const {
   }
 }
 
-void Vfdt::split_multiway(std::size_t node, const Candidate& best) {
-  const std::uint32_t slot = nodes_[node].a;
-  const std::uint32_t depth = leaves_[slot].depth + 1;
+void Vfdt::split_multiway(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth) {
   const auto k = static_cast<std::size_t>(best.threshold);
   const std::size_t stride = bin_stride_;
   const bool cls = task_ == Task::kClassification;
@@ -158,7 +156,7 @@ void Vfdt::split_multiway(std::size_t node, const Candidate& best) {
   }
   const auto first = static_cast<std::uint32_t>(nodes_.size());
   for (std::size_t i = 0; i < k; ++i) {
-    const std::uint32_t s = i == 0 ? slot : new_leaf_slot();  // may move leaves_
+    const std::uint32_t s = i == 0 ? first_slot : new_leaf_slot();  // may move leaves_
     nodes_.push_back(Node{0.0, -1, s, 0});
   }
   nodes_[node] = Node{best.threshold, best.feature, first, first + static_cast<std::uint32_t>(heaviest), kMultiway};

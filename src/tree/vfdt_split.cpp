@@ -140,16 +140,14 @@ Vfdt::Candidate Vfdt::best_histogram(const Leaf& leaf, std::size_t j, std::span<
   return best;
 }
 
-void Vfdt::attempt_split(std::size_t node) {
-  const std::uint32_t slot = nodes_[node].a;
+bool Vfdt::score_split(const Leaf& leaf, SplitScore& score) {
   const bool cls = task_ == Task::kClassification;
-  const Leaf& leaf = leaves_[slot];
   if (cls) {
     std::size_t present = 0;
     for (std::size_t c = 0; c < n_classes_; ++c) present += leaf.stats[c] > 0.0;
-    if (present < 2) return;  // pure leaf: nothing to gain
+    if (present < 2) return false;  // pure leaf: nothing to gain
   } else if (!(leaf.stats[2] > 0.0)) {
-    return;
+    return false;
   }
   // Best attribute and runner-up (VFDT compares the two best attributes).
   // Gini and variance reduction also let "no split" (merit 0) compete; with
@@ -157,6 +155,7 @@ void Vfdt::attempt_split(std::size_t node) {
   // min_branch_fraction on two branches (as in MOA, whose figures we match).
   Candidate best{kNone, 0.0, -1};
   double second = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
+  score.tracked_merit = kNone;
   if (cls) {
     const std::span<const double> pre(leaf.stats.data(), head_size_);
     pre_impurity_ = config_.criterion == SplitCriterion::kGini ? gini_impurity(pre) : entropy_bits(pre);
@@ -165,6 +164,7 @@ void Vfdt::attempt_split(std::size_t node) {
     const Candidate c = any_nominal_ && nominal_[leaf.features[j]] ? best_nominal(leaf, j, cand_left_, cand_right_, cand_branches_)
                         : gaussian_ ? best_gaussian(leaf, j, cand_left_, cand_right_)
                                     : best_histogram(leaf, j, cand_left_, cand_right_);
+    if (c.feature == score.tracked) score.tracked_merit = std::max(score.tracked_merit, c.merit);
     if (c.merit > best.merit) {
       second = std::max(second, best.merit);
       best = c;
@@ -175,6 +175,25 @@ void Vfdt::attempt_split(std::size_t node) {
       second = std::max(second, c.merit);
     }
   }
+  // Hoeffding bound on the merit's mean after n observations of range R.
+  const double n = leaf_n(leaf);
+  const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
+  score.best = best;
+  score.second = second;
+  score.eps = hoeffding_bound(range, config_.delta, n);
+  // Observations per unit of weight, for the children a split of this leaf
+  // makes (apply_split's init_leaf).
+  const double parent_w = leaf_weight(leaf);
+  obs_per_weight_ = parent_w > 0.0 ? leaf.n_obs / parent_w : 0.0;
+  return true;
+}
+
+void Vfdt::attempt_split(std::size_t node) {
+  const std::uint32_t slot = nodes_[node].a;
+  const bool cls = task_ == Task::kClassification;
+  SplitScore s;
+  if (!score_split(leaves_[slot], s)) return;
+  const Candidate& best = s.best;
   // With information gain "no split" never competes, so a split the
   // bound allows is taken even when its estimated gain is negative, as in
   // MOA: the leaf's class weights include what it inherited when it was made,
@@ -184,26 +203,23 @@ void Vfdt::attempt_split(std::size_t node) {
   // competes at merit 0 (Gini, variance reduction), it still wins ties.
   const double min_merit = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
   if (!(best.merit > min_merit) || best.feature < 0) return;
-  // Hoeffding bound on the merit's mean after n observations of range R.
-  const double n = leaf_n(leaf);
-  const double range = !cls ? 1.0 : config_.criterion == SplitCriterion::kGini ? 1.0 : std::log2(static_cast<double>(n_classes_));
-  const double eps = hoeffding_bound(range, config_.delta, n);
-  const bool split = cls ? (best.merit - second > eps || eps < config_.tie_threshold)
-                         : (second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
+  const double eps = s.eps;
+  const bool split = cls ? (best.merit - s.second > eps || eps < config_.tie_threshold)
+                         : (s.second / best.merit < 1.0 - eps || eps < config_.tie_threshold);  // FIMT-DD ratio test
   if (!split) return;
-  const double parent_w = leaf_weight(leaf);
-  obs_per_weight_ = parent_w > 0.0 ? leaf.n_obs / parent_w : 0.0;
-  if (best.kind == kMultiway) return split_multiway(node, best);
+  apply_split(node, best, slot, leaves_[slot].depth + 1);
+}
 
-  const std::uint32_t depth = leaf.depth + 1;
-  const std::uint32_t right_slot = new_leaf_slot();  // may move leaves_: `leaf` is dead from here
+void Vfdt::apply_split(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth) {
+  if (best.kind == kMultiway) return split_multiway(node, best, first_slot, depth);
+  const std::uint32_t right_slot = new_leaf_slot();  // may move leaves_
   const auto left_node = static_cast<std::uint32_t>(nodes_.size());
-  nodes_.push_back(Node{0.0, -1, slot, 0});
+  nodes_.push_back(Node{0.0, -1, first_slot, 0});
   nodes_.push_back(Node{0.0, -1, right_slot, 0});
   nodes_[node] = Node{best.threshold, best.feature, left_node, left_node + 1, best.kind};
   // Children start from the branch statistics the split predicted, so they
   // predict sensibly at once (as MOA's new leaves do).
-  init_leaf(leaves_[slot], depth, best_left_);
+  init_leaf(leaves_[first_slot], depth, best_left_);
   init_leaf(leaves_[right_slot], depth, best_right_);
 }
 

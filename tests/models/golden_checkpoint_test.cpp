@@ -89,6 +89,7 @@ constexpr Golden kGolden[] = {
     {"bernoulli_nb", "sea", false},
     // Tree ensembles under the learner contract, saved by the CLI likewise.
     {"srp", "sea", false}, {"leveraging_bagging", "sea", false},
+    {"hoeffding_adaptive_tree", "sea", false}, {"efdt", "sea", false},
     {"conformal", "sea", false},
     {"gaussian_nb", "sea", false},
     {"knn", "sea", false},

@@ -123,7 +123,9 @@ class Vfdt {
   // empty or of size n_features().
   Status append_tree_views(std::vector<TreeView>& out, double scale, std::span<const std::uint32_t> features = {}) const;
 
- private:
+ protected:
+  // The adaptive trees built on this engine (irithyll/tree/adaptive_vfdt.hpp)
+  // reuse the leaf statistics, the split search and the node layout below.
   // Routing kinds: x <= threshold (or NaN) goes to a, else b; multiway:
   // code c < threshold (the branch count) goes to a + c, else b (the
   // default branch); equal: code == threshold goes to a, else b.
@@ -155,7 +157,13 @@ class Vfdt {
 
   // Sizes and offsets of the stats block (fixed at construction).
   void compute_layout();
-  std::size_t find_leaf_node(std::span<const double> x) const;
+  // The leaf node x reaches from node `start` (the root by default).
+  std::size_t find_leaf_node(std::span<const double> x, std::size_t start = 0) const;
+  // The child of routing node `node` that x goes to.
+  std::size_t child_of(const Node& node, std::span<const double> x) const {
+    const double v = x[static_cast<std::size_t>(node.feature)];
+    return node.kind == kThreshold ? (v > node.threshold ? node.b : node.a) : route(node, v);  // NaN goes left
+  }
   std::uint32_t new_leaf_slot();
   void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head);
   double leaf_weight(const Leaf& leaf) const;
@@ -187,8 +195,36 @@ class Vfdt {
   double* histogram_row(double* block, std::size_t f, double v);
   void update_linear(Leaf& leaf, std::span<const double> x, double y, double w);
 
+  // The learn step, in the pieces the adaptive trees reuse (vfdt.cpp):
+  // per-feature ranges and moments over every sample; a leaf's prediction
+  // bookkeeping and statistics update (returns what the leaf predicted
+  // before learning); and whether the leaf is due a split attempt (grace
+  // period and depth limit; records the attempt when it is).
+  void track_features(std::span<const double> x, double w);
+  double learn_leaf(Leaf& leaf, std::span<const double> x, double y, double w);
+  bool split_due(Leaf& leaf);
+
   // Split search (vfdt_split.cpp).
+  // What a split attempt found: the best candidate (its branch statistics
+  // in best_left_/best_right_/best_branches_), the runner-up's merit, the
+  // Hoeffding bound at the leaf's weight, and, when `tracked` names a
+  // feature, that feature's best merit (EFDT compares it with the best).
+  struct SplitScore {
+    Candidate best;
+    double second = 0.0;
+    double eps = 0.0;
+    std::int32_t tracked = -1;
+    double tracked_merit = 0.0;
+  };
+  // False when the leaf is pure (nothing to gain) or has no spread.
+  bool score_split(const Leaf& leaf, SplitScore& score);
+  // VFDT's rule: best beats the runner-up by the bound (FIMT-DD's ratio for
+  // regression), or the bound is below the tie threshold.
   void attempt_split(std::size_t node);
+  // Turns `node` into a routing node for `best` (scored just before), its
+  // first child in leaf slot `first_slot` (the others take free slots) at
+  // depth `depth`; children start from the branch statistics.
+  void apply_split(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth);
   Candidate best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
   Candidate best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right);
   double merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const;
@@ -199,7 +235,7 @@ class Vfdt {
                          std::vector<double>& branches);
   double multiway_merit(const double* rows, std::size_t n_branches) const;
   void add_nominal_log_likelihood(const double* rows, double v) const;
-  void split_multiway(std::size_t node, const Candidate& best);
+  void split_multiway(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth);
   std::size_t route(const Node& node, double v) const;
 
   HoeffdingTreeConfig config_{};
