@@ -8,7 +8,7 @@
 //   learn/<model>          learn_one per row
 //   predict_learn/<model>  predict_one then learn_one (what `irithyll cluster` does)
 //   csv/<model>            the same rows read back from a CSV file with
-//                          open_csv_stream, predict then learn: the library
+//                          open_table_stream, predict then learn: the library
 //                          doing what the CLI does, for the CLI-vs-library
 //                          comparison. The file is left at
 //                          $TMPDIR/irithyll_cluster_bench.csv so the CLI can be
@@ -26,7 +26,7 @@
 
 #include "irithyll/cluster/registry.hpp"
 #include "irithyll/core/rng.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace {
 
@@ -100,11 +100,11 @@ void learn(benchmark::State& state, const std::string& model, bool predict) {
 
 void csv(benchmark::State& state, const std::string& model) {
   const std::string path = csv_path();
-  irithyll::CsvOptions options;
+  irithyll::TableOptions options;
   options.no_target = true;
   std::int64_t n = 0;
   for (auto _ : state) {
-    auto stream = std::move(irithyll::open_csv_stream(path, options)).value();
+    auto stream = std::move(irithyll::open_table_stream(path, options)).value();
     std::unique_ptr<irithyll::Clusterer> m = make(model);
     std::vector<double> x(kD);
     double y = 0.0;

@@ -30,7 +30,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace {
 
@@ -38,8 +38,8 @@ constexpr int kWarmup = 2;
 constexpr int kRepetitions = 10;
 
 // Returns the rows read, or -1 on error.
-long long read_all(const std::string& path, const irithyll::CsvOptions& options) {
-  auto opened = irithyll::open_csv_stream(path, options);
+long long read_all(const std::string& path, const irithyll::TableOptions& options) {
+  auto opened = irithyll::open_table_stream(path, options);
   if (!opened.is_ok()) {
     std::fprintf(stderr, "%s\n", opened.status().message().c_str());
     return -1;
@@ -62,7 +62,7 @@ double thread_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-int run(const std::string& name, const std::string& path, const irithyll::CsvOptions& options = {}) {
+int run(const std::string& name, const std::string& path, const irithyll::TableOptions& options = {}) {
   if (!std::filesystem::exists(path)) {
     std::fprintf(stderr, "csv_read: %s not found; skipped\n", path.c_str());
     return 0;
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
       rc |= run("elec8_gz", gz_path);
     }
     std::ofstream(jsonl_path, std::ios::binary) << to_jsonl(elec8);
-    irithyll::CsvOptions jsonl;
+    irithyll::TableOptions jsonl;
     jsonl.format = irithyll::TableFormat::kJsonLines;
     rc |= run("elec8_jsonl", jsonl_path, jsonl);
     std::filesystem::remove(gz_path);

@@ -42,7 +42,7 @@ long trimmed_rss_kib() {
 
 struct TreeTally {
   std::size_t trees = 0, bytes = 0, histogram_bytes = 0, live = 0, slabs = 0, capacity = 0, nodes = 0;
-  void add(const irithyll::HoeffdingTree& t) {
+  void add(const irithyll::GradientTree& t) {
     const irithyll::HistogramPool& p = t.histograms();
     ++trees;
     bytes += t.memory_bytes();

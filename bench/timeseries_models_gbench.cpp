@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 #include "irithyll/timeseries/holt_winters.hpp"
 #include "irithyll/timeseries/horizon_metrics.hpp"
@@ -124,12 +124,12 @@ std::string csv_path() {
 void BM_CsvForecast(benchmark::State& state) {
   const std::string path = csv_path();
   for (auto _ : state) {
-    CsvOptions options;
+    TableOptions options;
     options.target = "y";
     options.task = Task::kRegression;
     options.allow_target_only = true;
     options.allow_missing_target = true;
-    auto opened = open_csv_stream(path, options);
+    auto opened = open_table_stream(path, options);
     if (!opened) {
       state.SkipWithError(opened.status().message().c_str());
       return;

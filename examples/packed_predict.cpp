@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "irithyll/packed/packed_model.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", model.status().to_string().c_str());
     return 1;
   }
-  auto stream = irithyll::open_csv_stream(argv[2]);
+  auto stream = irithyll::open_table_stream(argv[2]);
   if (!stream.is_ok()) {
     std::fprintf(stderr, "%s\n", stream.status().to_string().c_str());
     return 1;

@@ -4,7 +4,7 @@
 // trained model as a packed f32 file that packed_predict reads.
 //
 // Usage: prequential_sgbt DATA.csv [MODEL.bin]
-// DATA.csv: a header row, the target in the last column (csv_stream.hpp).
+// DATA.csv: a header row, the target in the last column (table_stream.hpp).
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -12,14 +12,14 @@
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/packed/exporter.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 3) {
     std::fprintf(stderr, "usage: %s DATA.csv [MODEL.bin]\n", argv[0]);
     return 2;
   }
-  auto stream = irithyll::open_csv_stream(argv[1]);
+  auto stream = irithyll::open_table_stream(argv[1]);
   if (!stream.is_ok()) {
     std::fprintf(stderr, "%s\n", stream.status().to_string().c_str());
     return 1;

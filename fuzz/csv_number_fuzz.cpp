@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "stream/fast_double.hpp"
 #include "stream/number_format.hpp"
 
@@ -60,14 +60,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // The same bytes as a table.
-  irithyll::CsvOptions options;
+  irithyll::TableOptions options;
   options.separator = separator;
   options.decimal = decimal;
   if (mode & 8) options.lookahead_rows = 2;
   if (mode & 16) options.task = irithyll::Task::kRegression;
   if (mode & 32) options.skip_bad_rows = true;
   if (mode & 64) options.format = irithyll::TableFormat::kJsonLines;
-  auto opened = irithyll::open_csv_stream_from_string(std::string(text), options, "fuzz.csv");
+  auto opened = irithyll::open_table_stream_from_string(std::string(text), options, "fuzz.csv");
   if (!opened.is_ok()) return 0;
   irithyll::Stream& s = **opened;
   const irithyll::Schema& schema = s.schema();

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   // First byte picks the options; the rest is the file.
   const std::uint8_t mode = data[0];
-  irithyll::CsvOptions options;
+  irithyll::TableOptions options;
   options.format = irithyll::TableFormat::kJsonLines;
   if (mode & 1) options.task = (mode & 2) ? irithyll::Task::kClassification : irithyll::Task::kRegression;
   if (mode & 4) options.target = "y";
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (mode & 32) options.features = {"a", "b"};
   if (mode & 64) options.categorical = {"a"};
   std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
-  auto opened = irithyll::open_csv_stream_from_string(std::move(text), options, "fuzz.jsonl");
+  auto opened = irithyll::open_table_stream_from_string(std::move(text), options, "fuzz.jsonl");
   if (!opened.is_ok()) return 0;
   irithyll::TableStream& s = **opened;
   const irithyll::Schema& schema = s.schema();

@@ -317,7 +317,7 @@ void SGBT::boost_with_options(std::span<const double> x, double y, double w, dou
       // see what the committee predicts.
       slot.tick_handoff();
       p = slot.begin(x, count, leaf);
-      if (const HoeffdingTree* r = slot.retiring()) {
+      if (const GradientTree* r = slot.retiring()) {
         const double a = slot.retiring_weight();
         p = a * r->predict(x) + (1.0 - a) * p;
       }
@@ -407,7 +407,7 @@ ExportModel SGBT::export_model() const {
   // A tree's leaves scaled by `share`: during a graduated handoff the slot's
   // output a r + (1 - a) active is exported as two trees, exact for the
   // moment of export (a packed model does not learn, so a stays put).
-  const auto add_tree = [&m](const HoeffdingTree& t, double share) {
+  const auto add_tree = [&m](const GradientTree& t, double share) {
     ExportTree et;
     et.root = 0;
     et.nodes.resize(t.n_nodes());
@@ -428,7 +428,7 @@ ExportModel SGBT::export_model() const {
     m.trees.push_back(std::move(et));
   };
   for (const TreeSlot& slot : slots_) {
-    if (const HoeffdingTree* r = slot.retiring()) {
+    if (const GradientTree* r = slot.retiring()) {
       const double a = slot.retiring_weight();
       add_tree(*r, a);
       add_tree(slot.active(), 1.0 - a);
@@ -457,7 +457,7 @@ std::vector<std::uint64_t> SGBT::feature_split_counts() const {
   sync();
   std::vector<std::uint64_t> counts(n_features_, 0);
   for (const TreeSlot& slot : slots_) {
-    const HoeffdingTree& t = slot.active();
+    const GradientTree& t = slot.active();
     for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
       if (!t.is_leaf(n) && t.node(n).feature < counts.size()) ++counts[t.node(n).feature];
   }

@@ -229,8 +229,8 @@ Status SGBTConfig::validate() const {
   return tree_config(0).validate().with_context("sgbt");
 }
 
-TreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
-  TreeConfig t;
+GradientTreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
+  GradientTreeConfig t;
   t.max_depth = max_depth;
   t.n_bins = n_bins;
   t.lambda = lambda;

@@ -17,7 +17,7 @@ SGBTDiagnostics SGBT::diagnostics() const {
   const double lr = config_.learning_rate;
   double depth_sum = 0.0, abs_sum = 0.0;
   for (const TreeSlot& slot : slots_) {
-    const HoeffdingTree& t = slot.active();
+    const GradientTree& t = slot.active();
     SGBTTreeDiagnostics td;
     td.depth = t.depth();
     td.n_leaves = t.n_leaves();

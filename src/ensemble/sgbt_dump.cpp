@@ -8,7 +8,7 @@ namespace irithyll {
 std::string dump_sgbt_tree(const SGBT& model, std::size_t step, TreeDumpFormat format,
                            std::span<const std::string> feature_names, std::span<const std::vector<std::string>> category_names) {
   if (step >= model.n_steps()) return {};
-  const HoeffdingTree& tree = model.slot(step).active();
+  const GradientTree& tree = model.slot(step).active();
   return format == TreeDumpFormat::kDot ? dump_tree_dot(tree, feature_names, category_names)
                                         : dump_tree_text(tree, feature_names, category_names);
 }

@@ -15,7 +15,7 @@ namespace {
 // children's (the tree keeps an internal node's count only up to its split).
 // Children sit after their parent (right = left + 1), so one backward pass
 // fills every internal node from its finished children.
-TreeView tree_view(const HoeffdingTree& tree) {
+TreeView tree_view(const GradientTree& tree) {
   TreeView view;
   const auto n = static_cast<std::uint32_t>(tree.n_nodes());
   view.nodes.resize(n);
@@ -26,7 +26,7 @@ TreeView tree_view(const HoeffdingTree& tree) {
       v.cover = static_cast<double>(tree.node_count(i));
       continue;
     }
-    const HoeffdingTree::RouteNode& r = tree.node(i);
+    const GradientTree::RouteNode& r = tree.node(i);
     v.feature = static_cast<std::int32_t>(r.feature);
     v.left = r.left;
     v.right = r.left + 1;

@@ -60,7 +60,7 @@ void SGBT::refresh_gap_bandwidths() {
   sync();  // reads every tree's thresholds (threads = 2: the worker's too)
   threshold_scratch_.clear();
   for (const TreeSlot& slot : slots_) {
-    const HoeffdingTree& t = slot.active();
+    const GradientTree& t = slot.active();
     for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
       if (!t.is_leaf(n) && std::isfinite(t.node(n).threshold))
         threshold_scratch_.emplace_back(t.node(n).feature, t.node(n).threshold);
@@ -90,7 +90,7 @@ double SGBT::predict_raw_routed(std::span<const double> x) const noexcept {
   double sum = 0.0;
   for (const TreeSlot& slot : slots_) {
     double v = soft_ ? soft_predict(slot.active(), x, bandwidth_) : slot.active().predict(x);
-    if (const HoeffdingTree* r = slot.retiring()) {
+    if (const GradientTree* r = slot.retiring()) {
       const double a = slot.retiring_weight();
       v = a * (soft_ ? soft_predict(*r, x, bandwidth_) : r->predict(x)) + (1.0 - a) * v;
     }

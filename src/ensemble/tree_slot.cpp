@@ -4,7 +4,7 @@
 
 namespace irithyll {
 
-TreeSlot::TreeSlot(const TreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples)
+TreeSlot::TreeSlot(const GradientTreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples)
     : active_(tree), alternate_(tree), detector_(std::move(detector)), max_tree_samples_(max_tree_samples) {}
 
 void TreeSlot::replace_active() {
@@ -13,7 +13,7 @@ void TreeSlot::replace_active() {
       // Graduated: the retired tree moves to retiring_ (dropping any handoff
       // still running) and blends out over the window; what retiring_ held
       // lands in alternate_ and is released below.
-      if (!retiring_) retiring_ = std::make_unique<HoeffdingTree>(active_.config());
+      if (!retiring_) retiring_ = std::make_unique<GradientTree>(active_.config());
       std::swap(*retiring_, active_);
       handoff_left_ = handoff_window_;
     }
@@ -70,7 +70,7 @@ void TreeSlot::reset() {
 }
 
 std::size_t TreeSlot::memory_bytes() const {
-  return sizeof(*this) + active_.memory_bytes() + alternate_.memory_bytes() - 2 * sizeof(HoeffdingTree) +
+  return sizeof(*this) + active_.memory_bytes() + alternate_.memory_bytes() - 2 * sizeof(GradientTree) +
          (retiring_ ? retiring_->memory_bytes() : 0) +
          (detector_ ? detector_->memory_bytes() : 0);
 }
@@ -93,7 +93,7 @@ Status TreeSlot::decode(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(active_.decode(in));
   has_alternate_ = in.boolean("has alternate");
   if (!in.ok()) return in.status();
-  alternate_ = HoeffdingTree(active_.config());
+  alternate_ = GradientTree(active_.config());
   if (has_alternate_) IRITHYLL_RETURN_IF_ERROR(alternate_.decode(in));
   const bool has_detector = in.boolean("has detector");
   if (!in.ok()) return in.status();
@@ -113,7 +113,7 @@ Status TreeSlot::decode(ByteReader& in) {
     if (!in.ok()) return in.status();
     if (left > handoff_window_) return Status::corruption("handoff samples left exceed the handoff window");
     if (left > 0) {
-      retiring_ = std::make_unique<HoeffdingTree>(active_.config());
+      retiring_ = std::make_unique<GradientTree>(active_.config());
       IRITHYLL_RETURN_IF_ERROR(retiring_->decode(in));
     }
     handoff_left_ = left;

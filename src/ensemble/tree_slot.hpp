@@ -25,13 +25,13 @@
 #include <span>
 
 #include "irithyll/drift/drift_detector.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
 class TreeSlot {
  public:
-  TreeSlot(const TreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples);
+  TreeSlot(const GradientTreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples);
 
   // Trains `repeats` times with (g, h); the detector sees `monitor` (|g|
   // before sample weighting) once per repeat. Returns the active tree's
@@ -53,8 +53,8 @@ class TreeSlot {
   }
   void finish(std::span<const double> x, std::uint32_t leaf, double g, double h, double monitor, std::uint32_t repeats);
 
-  const HoeffdingTree& active() const { return active_; }
-  const HoeffdingTree* alternate() const { return has_alternate_ ? &alternate_ : nullptr; }
+  const GradientTree& active() const { return active_; }
+  const GradientTree* alternate() const { return has_alternate_ ? &alternate_ : nullptr; }
   const DriftDetector* detector() const { return detector_.get(); }
   std::uint64_t n_replacements() const { return replacements_; }
   std::uint64_t n_warnings() const { return warnings_; }
@@ -71,7 +71,7 @@ class TreeSlot {
   // a = left / window, left counting down from window by tick_handoff() once
   // per committee sample, so a falls linearly to 0 (tree_slot.cpp).
   void set_handoff_window(std::uint32_t window) { handoff_window_ = window; }
-  const HoeffdingTree* retiring() const { return handoff_left_ > 0 ? retiring_.get() : nullptr; }
+  const GradientTree* retiring() const { return handoff_left_ > 0 ? retiring_.get() : nullptr; }
   double retiring_weight() const { return static_cast<double>(handoff_left_) / static_cast<double>(handoff_window_); }
   std::uint32_t handoff_left() const { return handoff_left_; }
   void tick_handoff() {
@@ -86,14 +86,14 @@ class TreeSlot {
  private:
   void replace_active();
 
-  HoeffdingTree active_;
-  HoeffdingTree alternate_;
+  GradientTree active_;
+  GradientTree alternate_;
   bool has_alternate_ = false;
   std::unique_ptr<DriftDetector> detector_;
   std::uint64_t max_tree_samples_ = 0;
   std::uint64_t replacements_ = 0;
   std::uint64_t warnings_ = 0;
-  std::unique_ptr<HoeffdingTree> retiring_;  // allocated by a handoff, freed when it ends
+  std::unique_ptr<GradientTree> retiring_;  // allocated by a handoff, freed when it ends
   std::uint32_t handoff_window_ = 0, handoff_left_ = 0;
 };
 

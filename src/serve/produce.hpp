@@ -52,7 +52,7 @@ class KeySource {
 };
 
 // The keys of a CSV file's column `column` (by header name), row by row in
-// file order: read beside open_csv_stream(path) with the column dropped from
+// file order: read beside open_table_stream(path) with the column dropped from
 // its features, it yields each row's key in step with the row's sample. An
 // empty key, a short row or a missing column is an InvalidArgument naming
 // the file and line. Regular files only (the file is read twice).

@@ -1,5 +1,5 @@
 // The table reader (CSV or JSON lines) in one pass: header, bounded
-// look-ahead, then rows as they come (see csv_stream.hpp for the rules).
+// look-ahead, then rows as they come (see table_stream.hpp for the rules).
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "csv_tokenizer.hpp"
 #include "fast_double.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "jsonl_object.hpp"
 #include "number_format.hpp"
 
@@ -81,7 +81,7 @@ std::string quoted(std::string_view s) {
 
 class TableStreamImpl final : public TableStream {
  public:
-  TableStreamImpl(std::string name, std::unique_ptr<detail::ByteSource> source, CsvOptions options)
+  TableStreamImpl(std::string name, std::unique_ptr<detail::ByteSource> source, TableOptions options)
       : name_(std::move(name)), source_(std::move(source)), tok_(source_.get()), options_(std::move(options)) {}
 
   Status open();
@@ -182,7 +182,7 @@ class TableStreamImpl final : public TableStream {
   std::unique_ptr<detail::ByteSource> source_;
   detail::CsvTokenizer tok_;
   detail::JsonObjectParser json_;
-  CsvOptions options_;
+  TableOptions options_;
   Schema schema_;
   Status status_;
   std::optional<std::uint64_t> size_hint_;
@@ -825,7 +825,7 @@ bool TableStreamImpl::next_multi(std::span<double> x, std::span<double> y) {
 }
 
 Result<std::unique_ptr<TableStream>> open_with(std::string name, std::unique_ptr<detail::ByteSource> source,
-                                               const CsvOptions& options) {
+                                               const TableOptions& options) {
   auto stream = std::make_unique<TableStreamImpl>(std::move(name), std::move(source), options);
   IRITHYLL_RETURN_IF_ERROR(stream->open());
   return std::unique_ptr<TableStream>(std::move(stream));
@@ -845,13 +845,13 @@ bool is_missing_token(std::string_view s) {
   return false;
 }
 
-Result<std::unique_ptr<TableStream>> open_csv_stream(const std::string& path, const CsvOptions& options) {
+Result<std::unique_ptr<TableStream>> open_table_stream(const std::string& path, const TableOptions& options) {
   auto source = detail::open_file_source(path);
   if (!source.is_ok()) return source.status();
   return open_with(path == "-" ? std::string("<stdin>") : path, std::move(source).value(), options);
 }
 
-Result<std::unique_ptr<TableStream>> open_csv_stream_from_string(std::string text, const CsvOptions& options,
+Result<std::unique_ptr<TableStream>> open_table_stream_from_string(std::string text, const TableOptions& options,
                                                                  std::string name) {
   return open_with(std::move(name), detail::make_string_source(std::move(text)), options);
 }

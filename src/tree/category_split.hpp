@@ -1,4 +1,4 @@
-// Category-set splits for a feature read as category codes (TreeConfig::
+// Category-set splits for a feature read as category codes (GradientTreeConfig::
 // categorical): one histogram bin per code 0..63, and a split sends a SET of
 // categories left, stored as a 64-bit mask (bit c set = code c goes left).
 //

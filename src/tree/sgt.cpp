@@ -8,7 +8,7 @@
 
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_codec.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
@@ -16,7 +16,7 @@ namespace {
 
 using Row = ConfigField<SGTConfig>;
 
-// The deepest tree HoeffdingTree supports (TreeConfig::validate).
+// The deepest tree GradientTree supports (GradientTreeConfig::validate).
 constexpr std::uint32_t kDeepest = 30;
 
 const std::array kFields = {
@@ -51,8 +51,8 @@ const std::array kFields = {
         [](const SGTConfig& c) { return format_index_list(c.nominal_attributes); }},
 };
 
-TreeConfig tree_config(const SGTConfig& c, std::uint64_t seed) {
-  TreeConfig t;
+GradientTreeConfig tree_config(const SGTConfig& c, std::uint64_t seed) {
+  GradientTreeConfig t;
   t.max_depth = c.max_depth == 0 ? kDeepest : c.max_depth;
   t.n_bins = c.n_bins;
   t.lambda = c.lambda_value;
@@ -104,8 +104,8 @@ std::size_t SGTLearner::expected_trees() const {
 void SGTLearner::reset() {
   width_ = context_.n_features;
   trees_.clear();
-  const TreeConfig tc = tree_config(config_, context_.seed);
-  for (std::size_t i = 0; i < expected_trees(); ++i) trees_.push_back(std::make_unique<HoeffdingTree>(tc));
+  const GradientTreeConfig tc = tree_config(config_, context_.seed);
+  for (std::size_t i = 0; i < expected_trees(); ++i) trees_.push_back(std::make_unique<GradientTree>(tc));
   raw_.assign(trees_.size(), 0.0);
   proba_.assign(context_.task == Task::kClassification ? context_.n_classes : 0, 0.0);
   seen_ = skipped_ = 0;
@@ -145,7 +145,7 @@ void SGTLearner::learn_one(std::span<const double> x, double y, double weight) {
 void SGTLearner::raw_scores(std::span<const double> x) const {
   const std::span<const double> xc = clean(x);
   for (std::size_t k = 0; k < trees_.size(); ++k) {
-    const HoeffdingTree& t = *trees_[k];
+    const GradientTree& t = *trees_[k];
     // A tree that has not learned has no feature count yet: its leaf value is 0.
     raw_[k] = config_.init_pred + (t.n_features() == xc.size() ? t.predict(xc) : 0.0);
   }

@@ -7,7 +7,7 @@
 
 namespace irithyll {
 
-double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept {
+double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept {
   struct Pending {
     std::uint32_t node;
     double weight;
@@ -20,7 +20,7 @@ double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::s
   double sum = 0.0;
   while (top > 0) {
     const Pending p = stack[--top];
-    const HoeffdingTree::RouteNode& r = tree.node(p.node);
+    const GradientTree::RouteNode& r = tree.node(p.node);
     if (r.left == 0) {
       sum += p.weight * tree.leaf_predict(p.node, x);  // linear leaves included
       continue;

@@ -1,4 +1,4 @@
-// Soft routing of a HoeffdingTree: the tree's output as a smooth function of
+// Soft routing of a GradientTree: the tree's output as a smooth function of
 // x. At a split on feature f with threshold t, x goes left with weight
 //   a = sigmoid((t - x_f) / b_f) = 1 / (1 + exp((x_f - t) / b_f))
 // and right with 1 - a; the prediction is the sum over leaves of the product
@@ -15,10 +15,10 @@
 
 #include <span>
 
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
-double soft_predict(const HoeffdingTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept;
+double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept;
 
 }  // namespace irithyll

@@ -1,4 +1,4 @@
-// HoeffdingTree encode/decode: the complete state, so a decoded tree keeps
+// GradientTree encode/decode: the complete state, so a decoded tree keeps
 // learning bit-identically. decode() validates structure before adopting it:
 // children always have larger indices than their parent (so routing cannot
 // cycle), every node but the root has exactly one parent, features and slabs
@@ -6,11 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
-void HoeffdingTree::encode(ByteWriter& out) const {
+void GradientTree::encode(ByteWriter& out) const {
   config_.encode(out);
   out.u64(rng_.state());
   out.u64(n_features_);
@@ -79,10 +79,10 @@ void HoeffdingTree::encode(ByteWriter& out) const {
     for (std::uint64_t m : cat_mask_) out.u64(m);
 }
 
-Status HoeffdingTree::decode(ByteReader& in) {
-  TreeConfig cfg;
+Status GradientTree::decode(ByteReader& in) {
+  GradientTreeConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
-  HoeffdingTree t(cfg);
+  GradientTree t(cfg);
   t.rng_.set_state(in.u64("tree rng"));
   const std::size_t nf = in.read_count(16, "n_features");
   t.edges_ready_ = in.boolean("edges ready");
@@ -181,7 +181,7 @@ Status HoeffdingTree::decode(ByteReader& in) {
   return Status::ok();
 }
 
-Status HoeffdingTree::validate_structure() const {
+Status GradientTree::validate_structure() const {
   const std::size_t nn = route_.size();
   if (nn % 2 == 0) return Status::corruption("tree node count must be odd");
   std::vector<std::uint8_t> parents(nn, 0);

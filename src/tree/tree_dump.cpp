@@ -14,7 +14,7 @@ using dump::quoted;
 // The left branch's condition: "x <= t", or "x in {a,b,c}" for a
 // category-set split (the codes whose mask bit is set; the rest and missing
 // values go right).
-std::string condition(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names, Categories cats) {
+std::string condition(const GradientTree& t, std::uint32_t n, std::span<const std::string> names, Categories cats) {
   const auto& r = t.node(n);
   if (!t.is_categorical_split(n)) return feature_name(r.feature, names) + " <= " + num(r.threshold);
   std::string set;
@@ -24,7 +24,7 @@ std::string condition(const HoeffdingTree& t, std::uint32_t n, std::span<const s
   return feature_name(r.feature, names) + " in {" + set + "}";
 }
 
-void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::string> names, Categories cats,
+void text_node(const GradientTree& t, std::uint32_t n, std::span<const std::string> names, Categories cats,
                std::string& out) {
   out.append(2 * static_cast<std::size_t>(t.node_depth(n)), ' ');
   if (t.is_leaf(n)) {
@@ -39,14 +39,14 @@ void text_node(const HoeffdingTree& t, std::uint32_t n, std::span<const std::str
 
 }  // namespace
 
-std::string dump_tree_text(const HoeffdingTree& tree, std::span<const std::string> feature_names,
+std::string dump_tree_text(const GradientTree& tree, std::span<const std::string> feature_names,
                            Categories category_names) {
   std::string out;
   if (tree.n_nodes() > 0) text_node(tree, 0, feature_names, category_names, out);
   return out;
 }
 
-std::string dump_tree_dot(const HoeffdingTree& tree, std::span<const std::string> feature_names,
+std::string dump_tree_dot(const GradientTree& tree, std::span<const std::string> feature_names,
                           Categories category_names) {
   std::string out = "digraph tree {\n  node [shape=box];\n";
   for (std::uint32_t n = 0; n < tree.n_nodes(); ++n) {

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
-std::string dump_tree_text(const HoeffdingTree& tree, std::span<const std::string> feature_names = {},
+std::string dump_tree_text(const GradientTree& tree, std::span<const std::string> feature_names = {},
                            std::span<const std::vector<std::string>> category_names = {});
-std::string dump_tree_dot(const HoeffdingTree& tree, std::span<const std::string> feature_names = {},
+std::string dump_tree_dot(const GradientTree& tree, std::span<const std::string> feature_names = {},
                           std::span<const std::vector<std::string>> category_names = {});
 
 }  // namespace irithyll

@@ -1,10 +1,10 @@
-// HoeffdingTree linear leaves (leaf_model linear / adaptive): the leaf's
+// GradientTree linear leaves (leaf_model linear / adaptive): the leaf's
 // output v + w.(x - m) and its online update. The design and its costs are in
-// hoeffding_tree.hpp; the promotion rule is the Rust library's.
+// gradient_tree.hpp; the promotion rule is the Rust library's.
 #include <algorithm>
 #include <cmath>
 
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
@@ -16,7 +16,7 @@ constexpr double kMinCurvature = 1e-3;
 constexpr std::uint64_t kMinPromotionSamples = 10;
 }  // namespace
 
-double HoeffdingTree::linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept {
+double GradientTree::linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept {
   if (config_.leaf_model == TreeLeafModel::kAdaptive && promoted_[leaf] == 0) return value_[leaf];
   const std::size_t d = n_features_;
   const double* w = lin_w_.data() + static_cast<std::size_t>(leaf) * d;
@@ -29,7 +29,7 @@ double HoeffdingTree::linear_value(std::uint32_t leaf, std::span<const double> x
   return value_[leaf] + dot;
 }
 
-void HoeffdingTree::train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept {
+void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept {
   const std::size_t d = n_features_;
   double* w = lin_w_.data() + static_cast<std::size_t>(leaf) * d;
   double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
@@ -79,7 +79,7 @@ void HoeffdingTree::train_linear(std::uint32_t leaf, std::span<const double> x, 
   }
 }
 
-void HoeffdingTree::init_linear_node(std::uint32_t n, std::uint32_t from, bool warm) {
+void GradientTree::init_linear_node(std::uint32_t n, std::uint32_t from, bool warm) {
   const std::size_t d = n_features_;
   const auto src = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(from) * d);
   const auto dst = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * d);

@@ -1,4 +1,4 @@
-// HoeffdingTree split re-evaluation at the depth ceiling (split_reeval_interval;
+// GradientTree split re-evaluation at the depth ceiling (split_reeval_interval;
 // the Rust library's EFDT-style re-check): two sibling leaves at
 // the ceiling hold the histograms of every sample their parent has routed
 // since its split, so their sum is the parent's evidence; the split is
@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
-std::uint32_t HoeffdingTree::parent_of(std::uint32_t n) const noexcept {
+std::uint32_t GradientTree::parent_of(std::uint32_t n) const noexcept {
   for (std::uint32_t p = 0; p < route_.size(); ++p) {
     const std::uint32_t l = route_[p].left;
     if (l != 0 && (l == n || l + 1 == n)) return p;
@@ -19,7 +19,7 @@ std::uint32_t HoeffdingTree::parent_of(std::uint32_t n) const noexcept {
   return 0;  // only the root has none, and the root is never at the ceiling
 }
 
-bool HoeffdingTree::reevaluate(std::uint32_t leaf) {
+bool GradientTree::reevaluate(std::uint32_t leaf) {
   // Checked at split-attempt points (count % grace == 0), so the interval
   // is rounded up to a multiple of the grace period; either child reaching
   // it re-scores the pair (children restart at 0 after a re-made split).

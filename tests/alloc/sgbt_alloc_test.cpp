@@ -42,7 +42,7 @@ std::size_t structure(const SGBTLearner& m) {
       mix(slot.active().n_nodes());
       mix(slot.active().edges_ready());
       mix(slot.n_replacements());
-      const HoeffdingTree* alt = slot.alternate();
+      const GradientTree* alt = slot.alternate();
       mix(alt != nullptr);
       if (alt != nullptr) {
         mix(alt->n_nodes());

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "support/alloc_counter.hpp"
 
 namespace irithyll {
@@ -28,9 +28,9 @@ TEST(ReaderAlloc, RowsAfterTheLookaheadAllocateNothing) {
     text += i % 5 == 0 ? "\r\n" : "\n";
     if (i % 1000 == 0) text += "\n";  // blank line
   }
-  CsvOptions options;
+  TableOptions options;
   options.lookahead_rows = 100;
-  auto opened = open_csv_stream_from_string(std::move(text), options, "alloc.csv");
+  auto opened = open_table_stream_from_string(std::move(text), options, "alloc.csv");
   ASSERT_TRUE(opened.is_ok()) << opened.status().to_string();
   Stream& s = **opened;
   std::vector<double> x(s.schema().n_features());

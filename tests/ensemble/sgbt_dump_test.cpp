@@ -35,7 +35,7 @@ TEST(SgbtDump, EachStepMatchesItsActiveTree) {
   const SGBT m = grown();
   const std::vector<std::string> names = {"price", "demand"};
   for (std::size_t s = 0; s < m.n_steps(); ++s) {
-    const HoeffdingTree& t = m.slot(s).active();
+    const GradientTree& t = m.slot(s).active();
     EXPECT_EQ(dump_sgbt_tree(m, s, TreeDumpFormat::kText, names), dump_tree_text(t, names));
     EXPECT_EQ(dump_sgbt_tree(m, s, TreeDumpFormat::kDot), dump_tree_dot(t));
   }

@@ -259,8 +259,8 @@ TEST(SGBTMemory, IdleAlternatesHoldNoStorageAndModelFitsBudget) {
     ++idle;
     const std::size_t detector = slot.detector() != nullptr ? slot.detector()->memory_bytes() : 0;
     const std::size_t parked = slot.memory_bytes() - slot.active().memory_bytes() - detector - sizeof(TreeSlot) + 2 *
-                               sizeof(HoeffdingTree);
-    EXPECT_EQ(parked, HoeffdingTree(config.tree_config(static_cast<std::uint32_t>(s))).memory_bytes()) << "slot " << s;
+                               sizeof(GradientTree);
+    EXPECT_EQ(parked, GradientTree(config.tree_config(static_cast<std::uint32_t>(s))).memory_bytes()) << "slot " << s;
   }
   EXPECT_GT(idle, 0u);
   EXPECT_LT(model.memory_bytes(), kSeaDefaultBudgetBytes);

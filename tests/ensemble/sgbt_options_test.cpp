@@ -166,7 +166,7 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_EQ(c.tree_config(1).adaptive_leaf_bound, 2.5);
   EXPECT_TRUE(set_sgbt_config_field(c, "error-weight-alpha", "0.05").is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "error-weight-alpha", "1").is_ok());
-  const TreeConfig t = c.tree_config(0);
+  const GradientTreeConfig t = c.tree_config(0);
   EXPECT_EQ(t.max_leaf_output, 1.5);
   EXPECT_EQ(t.min_hessian_sum, 3.0);
   EXPECT_EQ(t.gradient_clip_sigma, 2.0);

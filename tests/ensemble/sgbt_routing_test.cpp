@@ -196,7 +196,7 @@ TEST(SGBTHandoff, BlendRampsLinearlyOverTheWindow) {
       last_left[k] = left;
       const double a_pred = slot.active().predict(xs);
       active_only += a_pred;
-      if (const HoeffdingTree* r = slot.retiring()) {
+      if (const GradientTree* r = slot.retiring()) {
         EXPECT_DOUBLE_EQ(slot.retiring_weight(), static_cast<double>(left) / kWindow);
         expected += slot.retiring_weight() * r->predict(xs) + (1.0 - slot.retiring_weight()) * a_pred;
       } else {

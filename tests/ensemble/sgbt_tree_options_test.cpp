@@ -87,7 +87,7 @@ TEST(SGBTTreeOptions, RowsParseMapAndRoundTrip) {
   EXPECT_TRUE(set_sgbt_config_field(c, "split-reeval-interval", "500").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "adaptive-depth", "7.5").is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "adaptive-depth", "-1").is_ok());
-  const TreeConfig t = c.tree_config(2);
+  const GradientTreeConfig t = c.tree_config(2);
   EXPECT_EQ(t.leaf_model, TreeLeafModel::kAdaptive);
   EXPECT_EQ(t.linear_learning_rate, 0.3);
   EXPECT_EQ(t.split_reeval_interval, 500u);

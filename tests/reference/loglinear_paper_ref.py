@@ -17,7 +17,7 @@ matrices, O(T^2) memory, with no recurrence anywhere:
       (the Gated DeltaNet attention matrix, beta folded in; Kh = unit keys)
 
 Usage: loglinear_paper_ref.py TEST_BINARY [WORK_DIR]   (exit 77 = skipped)
-The C++ recurrence (include/irithyll/nn/attention/loglinear_paper.hpp) must
+The C++ recurrence (include/irithyll/nn/attention/fenwick_levels.hpp) must
 match to 1e-10 for T up to 256 and L in {1, 2, 3, 5, 9}.
 """
 import json

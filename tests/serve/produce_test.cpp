@@ -8,7 +8,7 @@
 
 #include "serve/memory_log.hpp"
 #include "serve/produce.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll::serve {
 namespace {
@@ -25,9 +25,9 @@ TEST(ServeProduce, KeyColumnKeysAndRoutesEachRow) {
                                      "a;user;b;y\n1;alice;2;0.5\n\n3;bob;4;1.5\n5;\"c;d\";6;2.5\n7;alice;8;3.5\n");
   auto keys = open_csv_keys(path, "user");
   ASSERT_TRUE(keys.is_ok()) << keys.status().to_string();
-  CsvOptions csv;
+  TableOptions csv;
   csv.drop = {"user"};
-  auto stream = open_csv_stream(path, csv);
+  auto stream = open_table_stream(path, csv);
   ASSERT_TRUE(stream.is_ok()) << stream.status().to_string();
   ASSERT_EQ((*stream)->schema().n_features(), 2u);
   MemoryLog log;

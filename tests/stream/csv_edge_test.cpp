@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll {
 namespace {
@@ -19,9 +19,9 @@ struct Drained {
   Status status;
 };
 
-Drained drain_text(const std::string& text, const CsvOptions& options = {}) {
+Drained drain_text(const std::string& text, const TableOptions& options = {}) {
   Drained d;
-  auto r = open_csv_stream_from_string(text, options, "e.csv");
+  auto r = open_table_stream_from_string(text, options, "e.csv");
   if (!r.is_ok()) {
     d.status = r.status();
     return d;
@@ -65,20 +65,20 @@ TEST(CsvEdge, EmptyHeaderNamesCollide) {
 }
 
 TEST(CsvEdge, ForcedTasks) {
-  CsvOptions reg;
+  TableOptions reg;
   reg.task = Task::kRegression;
   const Drained d = drain_text("a,y\n1,0\n2,1\n", reg);
   ASSERT_TRUE(d.status.is_ok());
   EXPECT_EQ(d.y, (std::vector<double>{0, 1}));
-  CsvOptions cls;
+  TableOptions cls;
   cls.task = Task::kClassification;
-  auto r = open_csv_stream_from_string("a,y\n1,0.5\n2,0.25\n", cls, "e.csv");
+  auto r = open_table_stream_from_string("a,y\n1,0.5\n2,0.25\n", cls, "e.csv");
   ASSERT_TRUE(r.is_ok());
   EXPECT_EQ((*r)->schema().class_names, (std::vector<std::string>{"0.25", "0.5"}));
 }
 
 TEST(CsvEdge, MixedNumericAndTextLabelsSortAsText) {
-  auto r = open_csv_stream_from_string("a,y\n1,b\n2,10\n3,9\n", {}, "e.csv");
+  auto r = open_table_stream_from_string("a,y\n1,b\n2,10\n3,9\n", {}, "e.csv");
   ASSERT_TRUE(r.is_ok());
   EXPECT_EQ((*r)->schema().class_names, (std::vector<std::string>{"10", "9", "b"}));
 }
@@ -95,11 +95,11 @@ TEST(CsvEdge, FuzzCorpusReplay) {
     if (bytes.empty()) continue;
     ++files;
     const auto mode = static_cast<unsigned char>(bytes[0]);
-    CsvOptions o;
+    TableOptions o;
     if (mode & 1) o.task = (mode & 2) ? Task::kClassification : Task::kRegression;
     if (mode & 4) o.target = "y";
     o.skip_rows = (mode >> 4) & 3;
-    auto r = open_csv_stream_from_string(bytes.substr(1), o, "fuzz.csv");
+    auto r = open_table_stream_from_string(bytes.substr(1), o, "fuzz.csv");
     if (!r.is_ok()) continue;
     const Schema& schema = (*r)->schema();
     std::vector<double> x(schema.n_features());

@@ -1,4 +1,4 @@
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 #include <gtest/gtest.h>
 
@@ -29,18 +29,18 @@ Rows drain(Stream& s) {
   return r;
 }
 
-std::unique_ptr<Stream> open_ok(const std::string& text, const CsvOptions& options = {}) {
-  auto r = open_csv_stream_from_string(text, options, "data.csv");
+std::unique_ptr<Stream> open_ok(const std::string& text, const TableOptions& options = {}) {
+  auto r = open_table_stream_from_string(text, options, "data.csv");
   EXPECT_TRUE(r.is_ok()) << r.status().message();
   return r.is_ok() ? std::move(r).value() : nullptr;
 }
 
-std::string open_error(const std::string& text, const CsvOptions& options = {}) {
-  auto r = open_csv_stream_from_string(text, options, "data.csv");
+std::string open_error(const std::string& text, const TableOptions& options = {}) {
+  auto r = open_table_stream_from_string(text, options, "data.csv");
   return r.is_ok() ? std::string("(opened)") : r.status().message();
 }
 
-std::string next_error(const std::string& text, const CsvOptions& options = {}) {
+std::string next_error(const std::string& text, const TableOptions& options = {}) {
   auto s = open_ok(text, options);
   if (!s) return "(open failed)";
   const Rows r = drain(*s);
@@ -62,7 +62,7 @@ TEST(CsvStream, NumericRegressionAndSchema) {
 }
 
 TEST(CsvStream, TargetByNameAndFeatureOrder) {
-  CsvOptions o;
+  TableOptions o;
   o.target = "y";
   auto s = open_ok("y,a,b\n1.5,2,3\n", o);
   ASSERT_TRUE(s);
@@ -86,7 +86,7 @@ TEST(CsvStream, TaskInference) {
   for (int i = 0; i < 33; ++i) many += "0," + std::to_string(i) + "\n";
   EXPECT_EQ(open_ok(many)->schema().task, Task::kRegression);
   // Forced classification keeps all 33 classes.
-  CsvOptions o;
+  TableOptions o;
   o.task = Task::kClassification;
   EXPECT_EQ(open_ok(many, o)->schema().n_classes(), 33u);
   // Strings: classification, lexicographic.
@@ -137,7 +137,7 @@ TEST(CsvStream, QuotesCrlfBlankLinesBomAndSpaces) {
 }
 
 TEST(CsvStream, QuotedLineBreakAndSkipRows) {
-  CsvOptions o;
+  TableOptions o;
   o.skip_rows = 2;
   auto s = open_ok("# comment\n# another\na,y\n\"multi\nline\",1\n2,2\n", o);
   ASSERT_TRUE(s);
@@ -156,7 +156,7 @@ TEST(CsvStream, ErrorMessages) {
   EXPECT_EQ(open_error("y\n1\n"),
             "data.csv:1:1: need at least two columns (features and a target); is the separator right? (found one "
             "column with ',')");
-  CsvOptions single;
+  TableOptions single;
   single.allow_target_only = true;
   single.task = Task::kRegression;
   EXPECT_EQ(open_error("y\n1\n2.5\n", single), "(opened)");
@@ -164,14 +164,14 @@ TEST(CsvStream, ErrorMessages) {
   // look-ahead (here one row), so later rows are checked as they come.
   single.lookahead_rows = 1;
   EXPECT_EQ(next_error("y\n1\nz\n", single), "data.csv:3:1: not a number: 'z' in regression target 'y'");
-  CsvOptions t;
+  TableOptions t;
   t.target = "price";
   EXPECT_EQ(open_error("a,b\n1,2\n", t), "data.csv:1: unknown target column 'price'");
   EXPECT_EQ(open_error("a,b,c,d,y\n1,2,3,4,5\n1,2,3,4\n"), "data.csv:3:5: expected 5 columns, found 4");
   EXPECT_EQ(open_error("a,y\n1,2\n1,2,3\n"), "data.csv:3:3: expected 2 columns, found 3");
   EXPECT_EQ(open_error("a,y\n1,2\n1,\n"), "data.csv:3:2: missing target value '' in column 'y'");
   EXPECT_EQ(open_error("a,y\n1,\"2\n"), "data.csv:2: unterminated quoted field");
-  CsvOptions r;
+  TableOptions r;
   r.task = Task::kRegression;
   r.lookahead_rows = 1;
   EXPECT_EQ(next_error("a,y\n1,2\n1,abc\n", r), "data.csv:3:2: not a number: 'abc' in regression target 'y'");
@@ -203,7 +203,7 @@ TEST(CsvStream, OverlongRecordIsAnError) {
 }
 
 TEST(CsvStream, MissingFileIsAnIoError) {
-  auto r = open_csv_stream("/nonexistent/dir/x.csv");
+  auto r = open_table_stream("/nonexistent/dir/x.csv");
   ASSERT_FALSE(r.is_ok());
   EXPECT_EQ(r.status().code(), StatusCode::kIOError);
   EXPECT_NE(r.status().message().find("/nonexistent/dir/x.csv"), std::string::npos);
@@ -211,7 +211,7 @@ TEST(CsvStream, MissingFileIsAnIoError) {
 
 TEST(CsvStream, ElecFile) {
   IRITHYLL_REQUIRE_SHARED("datasets/elec.csv");
-  auto r = open_csv_stream(testing::shared_path("datasets/elec.csv"));
+  auto r = open_table_stream(testing::shared_path("datasets/elec.csv"));
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   Stream& s = **r;
   EXPECT_EQ(s.schema().task, Task::kClassification);
@@ -227,7 +227,7 @@ TEST(CsvStream, ElecFile) {
 
 TEST(CsvStream, Elec8StringLabels) {
   IRITHYLL_REQUIRE_SHARED("datasets/elec8.csv");
-  auto r = open_csv_stream(testing::shared_path("datasets/elec8.csv"));
+  auto r = open_table_stream(testing::shared_path("datasets/elec8.csv"));
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   EXPECT_EQ((*r)->schema().class_names, (std::vector<std::string>{"DOWN", "UP"}));
   EXPECT_EQ((*r)->schema().n_features(), 8u);
@@ -240,7 +240,7 @@ TEST(CsvStream, ReadsFromDiskLikeFromString) {
   const std::string text = "a,b,y\n1,x,0\n2,y,1\n3,x,1\n";
   const std::string path = ::testing::TempDir() + "/irithyll_csv_disk.csv";
   { std::ofstream(path) << text; }
-  auto f = open_csv_stream(path);
+  auto f = open_table_stream(path);
   ASSERT_TRUE(f.is_ok());
   const Rows a = drain(**f);
   const Rows b = drain(*open_ok(text));

@@ -10,21 +10,21 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll {
 namespace {
 
-CsvOptions jsonl() {
-  CsvOptions o;
+TableOptions jsonl() {
+  TableOptions o;
   o.format = TableFormat::kJsonLines;
   return o;
 }
 
 TEST(JsonLines, FeaturesByKeyInAnyOrder) {
-  CsvOptions o = jsonl();
+  TableOptions o = jsonl();
   o.lookahead_rows = 2;
-  auto r = open_csv_stream_from_string(
+  auto r = open_table_stream_from_string(
       "{\"a\": 1, \"b\": \"x\", \"y\": \"UP\"}\n"
       "{\"y\": \"DOWN\", \"b\": null, \"a\": 2.5}\n"
       "{\"b\": \"z\", \"c\": true, \"y\": \"UP\"}\n",
@@ -50,7 +50,7 @@ TEST(JsonLines, FeaturesByKeyInAnyOrder) {
 }
 
 TEST(JsonLines, NewKeysInsideTheLookaheadBecomeColumns) {
-  auto r = open_csv_stream_from_string("{\"a\":1,\"y\":0.5}\n{\"a\":2,\"b\":3,\"y\":1.5}\n", jsonl(), "d.jsonl");
+  auto r = open_table_stream_from_string("{\"a\":1,\"y\":0.5}\n{\"a\":2,\"b\":3,\"y\":1.5}\n", jsonl(), "d.jsonl");
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   EXPECT_EQ((*r)->schema().feature_names, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ((*r)->schema().target_name, "y");
@@ -61,7 +61,7 @@ TEST(JsonLines, NewKeysInsideTheLookaheadBecomeColumns) {
 }
 
 TEST(JsonLines, EscapesAndUnicode) {
-  auto r = open_csv_stream_from_string("{\"k\\\"ey\":\"caf\\u00e9\",\"y\":1.5}\n{\"k\\\"ey\":\"\\ud83d\\ude00\",\"y\":2}\n",
+  auto r = open_table_stream_from_string("{\"k\\\"ey\":\"caf\\u00e9\",\"y\":1.5}\n{\"k\\\"ey\":\"\\ud83d\\ude00\",\"y\":2}\n",
                                        jsonl(), "d.jsonl");
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   EXPECT_EQ((*r)->schema().feature_names, (std::vector<std::string>{"k\"ey"}));
@@ -70,7 +70,7 @@ TEST(JsonLines, EscapesAndUnicode) {
 
 TEST(JsonLines, SyntaxErrorsNameLineAndColumn) {
   auto bad = [](const std::string& text) {
-    auto r = open_csv_stream_from_string(text, jsonl(), "d.jsonl");
+    auto r = open_table_stream_from_string(text, jsonl(), "d.jsonl");
     return r.is_ok() ? std::string("(opened)") : r.status().message();
   };
   EXPECT_EQ(bad("{\"a\":1,\"y\":2}\n{\"a\":[1],\"y\":2}\n"),
@@ -99,7 +99,7 @@ TEST(JsonLines, FuzzCorpusReplay) {
     if (bytes.empty()) continue;
     ++files;
     const auto mode = static_cast<unsigned char>(bytes[0]);
-    CsvOptions o;
+    TableOptions o;
     o.format = TableFormat::kJsonLines;
     if (mode & 1) o.task = (mode & 2) ? Task::kClassification : Task::kRegression;
     if (mode & 4) o.target = "y";
@@ -107,7 +107,7 @@ TEST(JsonLines, FuzzCorpusReplay) {
     if (mode & 16) o.allow_missing_target = true;
     if (mode & 32) o.features = {"a", "b"};
     if (mode & 64) o.categorical = {"a"};
-    auto r = open_csv_stream_from_string(bytes.substr(1), o, "fuzz.jsonl");
+    auto r = open_table_stream_from_string(bytes.substr(1), o, "fuzz.jsonl");
     if (!r.is_ok()) continue;
     const Schema& schema = (*r)->schema();
     std::vector<double> x(schema.n_features());

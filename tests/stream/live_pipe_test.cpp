@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll {
 namespace {
@@ -57,9 +57,9 @@ class OpenPipe {
 TEST(LivePipe, RowsArriveWhileTheWriterIsOpen) {
   OpenPipe pipe;
   pipe.write("a,b,y\n1,2,3.5\n4,5,6.5\n");
-  CsvOptions o;
+  TableOptions o;
   o.task = Task::kRegression;
-  auto s = open_csv_stream(pipe.path(), o);
+  auto s = open_table_stream(pipe.path(), o);
   ASSERT_TRUE(s.is_ok()) << s.status().to_string();
   std::vector<double> x(2);
   double y = 0;
@@ -82,7 +82,7 @@ TEST(LivePipe, LookAheadEndsWhenTheStreamPauses) {
   // Task and classes are inferred: the look-ahead wants 10,000 rows, but the
   // writer pauses after three.
   pipe.write("a,label\n1,up\n2,down\n3,up\n");
-  auto s = open_csv_stream(pipe.path());
+  auto s = open_table_stream(pipe.path());
   ASSERT_TRUE(s.is_ok()) << s.status().to_string();
   EXPECT_FALSE(pipe.watchdog_fired()) << "the look-ahead waited for the writer to close";
   EXPECT_EQ((*s)->schema().task, Task::kClassification);
@@ -113,9 +113,9 @@ TEST(LivePipe, GzipMembersOnAPipeDecompressAsTheyArrive) {
   OpenPipe pipe;
   // Two gzip members back to back, as `cat a.gz b.gz` writes them.
   pipe.write_bytes(gzip_of("a,y\n1,10\n"));
-  CsvOptions o;
+  TableOptions o;
   o.task = Task::kRegression;
-  auto s = open_csv_stream(pipe.path(), o);
+  auto s = open_table_stream(pipe.path(), o);
   ASSERT_TRUE(s.is_ok()) << s.status().to_string();
   std::vector<double> x(1);
   double y = 0;
@@ -136,9 +136,9 @@ TEST(LivePipe, TruncatedGzipOnAPipeIsAnError) {
   bytes.resize(bytes.size() - 6);  // cut inside the trailer
   pipe.write_bytes(bytes);
   pipe.close_writer();
-  CsvOptions o;
+  TableOptions o;
   o.task = Task::kRegression;
-  auto s = open_csv_stream(pipe.path(), o);
+  auto s = open_table_stream(pipe.path(), o);
   if (!s.is_ok()) {
     EXPECT_NE(s.status().message().find("truncated"), std::string::npos) << s.status().to_string();
     return;

@@ -1,4 +1,4 @@
-// Multi-target tables (CsvOptions::extra_targets): next_multi delivers every
+// Multi-target tables (TableOptions::extra_targets): next_multi delivers every
 // target in the order named, targets are never features, a missing target
 // column is named, and the task is regression. The friedman3 generator.
 #include <gtest/gtest.h>
@@ -6,22 +6,22 @@
 #include <cmath>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "irithyll/stream/generators/friedman.hpp"
 
 namespace irithyll {
 namespace {
 
-CsvOptions three_targets() {
-  CsvOptions o;
+TableOptions three_targets() {
+  TableOptions o;
   o.target = "c";
   o.extra_targets = {"a", "b"};
   return o;
 }
 
 TEST(MultiTargetStream, DeliversEveryTargetInOrder) {
-  auto s = open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n3,11,4,21,31\n", three_targets());
+  auto s = open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n3,11,4,21,31\n", three_targets());
   ASSERT_TRUE(s) << s.status().message();
   const Schema& schema = (*s)->schema();
   EXPECT_EQ(schema.task, Task::kRegression);
@@ -40,8 +40,8 @@ TEST(MultiTargetStream, DeliversEveryTargetInOrder) {
 
 TEST(MultiTargetStream, IntegerTargetsStayRegression) {
   // One target alone would be inferred as classes; several are regression.
-  auto s = open_csv_stream_from_string("x,a,b\n1,0,1\n2,1,0\n", [] {
-    CsvOptions o;
+  auto s = open_table_stream_from_string("x,a,b\n1,0,1\n2,1,0\n", [] {
+    TableOptions o;
     o.target = "a";
     o.extra_targets = {"b"};
     return o;
@@ -51,34 +51,34 @@ TEST(MultiTargetStream, IntegerTargetsStayRegression) {
 }
 
 TEST(MultiTargetStream, MissingColumnIsNamed) {
-  CsvOptions o = three_targets();
+  TableOptions o = three_targets();
   o.extra_targets = {"a", "nope"};
-  auto s = open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", o, "t.csv");
+  auto s = open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", o, "t.csv");
   ASSERT_FALSE(s);
   EXPECT_NE(s.status().message().find("unknown target column 'nope'"), std::string::npos) << s.status().message();
 }
 
 TEST(MultiTargetStream, RefusesClassesFeaturesAndBadCells) {
-  CsvOptions cls = three_targets();
+  TableOptions cls = three_targets();
   cls.task = Task::kClassification;
-  EXPECT_FALSE(open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", cls));
-  CsvOptions feat = three_targets();
+  EXPECT_FALSE(open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", cls));
+  TableOptions feat = three_targets();
   feat.features = {"x1", "a"};
-  auto f = open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", feat);
+  auto f = open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", feat);
   ASSERT_FALSE(f);
   EXPECT_NE(f.status().message().find("'a' is a target"), std::string::npos) << f.status().message();
-  CsvOptions twice = three_targets();
+  TableOptions twice = three_targets();
   twice.extra_targets = {"a", "c"};
-  EXPECT_FALSE(open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", twice));
-  auto text = open_csv_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n1,10,2,oops,30\n", three_targets(), "t.csv");
+  EXPECT_FALSE(open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n", twice));
+  auto text = open_table_stream_from_string("x1,a,x2,b,c\n1,10,2,20,30\n1,10,2,oops,30\n", three_targets(), "t.csv");
   ASSERT_TRUE(text);
   std::vector<double> x(2), y(3);
   EXPECT_TRUE((*text)->next_multi(x, y));
   EXPECT_FALSE((*text)->next_multi(x, y));
   EXPECT_NE((*text)->status().message().find("t.csv:3:4"), std::string::npos) << (*text)->status().message();
-  CsvOptions missing = three_targets();
+  TableOptions missing = three_targets();
   missing.allow_missing_target = true;
-  auto m = open_csv_stream_from_string("x1,a,x2,b,c\n1,,2,20,30\n", missing);
+  auto m = open_table_stream_from_string("x1,a,x2,b,c\n1,,2,20,30\n", missing);
   ASSERT_TRUE(m);
   ASSERT_TRUE((*m)->next_multi(x, y));
   EXPECT_TRUE(std::isnan(y[1]));
@@ -86,11 +86,11 @@ TEST(MultiTargetStream, RefusesClassesFeaturesAndBadCells) {
 }
 
 TEST(MultiTargetStream, JsonLines) {
-  CsvOptions o;
+  TableOptions o;
   o.format = TableFormat::kJsonLines;
   o.target = "a";
   o.extra_targets = {"b"};
-  auto s = open_csv_stream_from_string("{\"x\":1,\"a\":2,\"b\":3}\n{\"x\":4,\"b\":6,\"a\":5}\n", o);
+  auto s = open_table_stream_from_string("{\"x\":1,\"a\":2,\"b\":3}\n{\"x\":4,\"b\":6,\"a\":5}\n", o);
   ASSERT_TRUE(s) << s.status().message();
   EXPECT_EQ((*s)->schema().feature_names, (std::vector<std::string>{"x"}));
   std::vector<double> x(1), y(2);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "stream/number_format.hpp"
 
 namespace irithyll {
@@ -113,9 +113,9 @@ TEST(NumberFormat, TextIsNotANumber) {
   }
 }
 
-std::vector<std::vector<double>> read_all(const std::string& text, const CsvOptions& options, Schema* schema = nullptr,
+std::vector<std::vector<double>> read_all(const std::string& text, const TableOptions& options, Schema* schema = nullptr,
                                           std::vector<std::string>* notes = nullptr) {
-  auto opened = open_csv_stream_from_string(text, options, "t.csv");
+  auto opened = open_table_stream_from_string(text, options, "t.csv");
   EXPECT_TRUE(opened.is_ok()) << opened.status().message();
   if (!opened.is_ok()) return {};
   TableStream& s = **opened;
@@ -146,7 +146,7 @@ TEST(NumberFormatColumns, DecoratedColumnsAreNumericWithAReport) {
       "$900;;1,0;Oslo;3,25\n";
   Schema schema;
   std::vector<std::string> notes;
-  CsvOptions options;
+  TableOptions options;
   options.task = Task::kRegression;
   const auto rows = read_all(text, options, &schema, &notes);
   ASSERT_EQ(rows.size(), 3u);
@@ -183,7 +183,7 @@ TEST(NumberFormatColumns, CommaDecimalsInACommaFileAreTextWithAHint) {
   EXPECT_EQ(schema.categorical_features, (std::vector<std::size_t>{0}));
   EXPECT_TRUE(any_note_has(notes, "with --decimal , every value of it would be a number"));
   // Named, the mark reads them.
-  CsvOptions comma;
+  TableOptions comma;
   comma.decimal = ',';
   const auto read = read_all("a,y\n\"1,5\",0\n\"2,25\",1\n", comma, &schema, nullptr);
   ASSERT_EQ(read.size(), 2u);
@@ -192,7 +192,7 @@ TEST(NumberFormatColumns, CommaDecimalsInACommaFileAreTextWithAHint) {
 }
 
 TEST(NumberFormatColumns, ForcedDecimalCommaReadsDotsAsThousands) {
-  CsvOptions comma;
+  TableOptions comma;
   comma.decimal = ',';
   const auto rows = read_all("a;y\n1.234;0\n5;1\n", comma);
   ASSERT_EQ(rows.size(), 2u);
@@ -201,7 +201,7 @@ TEST(NumberFormatColumns, ForcedDecimalCommaReadsDotsAsThousands) {
 
 TEST(NumberFormatColumns, OneOddCellIsNamed) {
   std::vector<std::string> notes;
-  CsvOptions options;
+  TableOptions options;
   options.skip_bad_rows = true;
   // Three currency values and one that is not a number: the column stays as
   // its first value says (text here), and the report names the odd cell.
@@ -211,9 +211,9 @@ TEST(NumberFormatColumns, OneOddCellIsNamed) {
 }
 
 TEST(NumberFormatColumns, LaterDecoratedCellsInAPlainColumnFailByName) {
-  CsvOptions options;
+  TableOptions options;
   options.lookahead_rows = 2;
-  auto opened = open_csv_stream_from_string("a;y\n1;0\n2;1\n12%;0\n", options, "t.csv");
+  auto opened = open_table_stream_from_string("a;y\n1;0\n2;1\n12%;0\n", options, "t.csv");
   ASSERT_TRUE(opened.is_ok());
   std::vector<double> x(1);
   double y = 0.0;

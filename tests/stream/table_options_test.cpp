@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll {
 namespace {
@@ -20,9 +20,9 @@ struct Drained {
   Schema schema;
 };
 
-Drained drain(const std::string& text, const CsvOptions& options = {}) {
+Drained drain(const std::string& text, const TableOptions& options = {}) {
   Drained d;
-  auto r = open_csv_stream_from_string(text, options, "t.csv");
+  auto r = open_table_stream_from_string(text, options, "t.csv");
   if (!r.is_ok()) {
     d.status = r.status();
     return d;
@@ -47,7 +47,7 @@ TEST(TableOptions, SeparatorIsGuessedOrGiven) {
     EXPECT_EQ(d.x[0][1], 2.5);  // a decimal comma where the separator is not ','
     EXPECT_TRUE(d.schema.categorical_features.empty()) << text;
   }
-  CsvOptions o;
+  TableOptions o;
   o.separator = ';';
   const Drained d = drain("a,b;y\n1,5;2\n", o);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
@@ -55,7 +55,7 @@ TEST(TableOptions, SeparatorIsGuessedOrGiven) {
 }
 
 TEST(TableOptions, NoHeaderKeepsTheFirstRow) {
-  CsvOptions o;
+  TableOptions o;
   o.header = false;
   o.task = Task::kRegression;
   const Drained d = drain("1,2,0.5\n3,4,1.5\n", o);
@@ -69,7 +69,7 @@ TEST(TableOptions, NoHeaderKeepsTheFirstRow) {
 
 TEST(TableOptions, FeaturesDropAndCategorical) {
   const std::string text = "id,zip,t,y\n7,10115,5,a\n8,20095,6,b\n9,10115,7,a\n";
-  CsvOptions drop;
+  TableOptions drop;
   drop.drop = {"id"};
   drop.categorical = {"zip"};
   const Drained d = drain(text, drop);
@@ -77,12 +77,12 @@ TEST(TableOptions, FeaturesDropAndCategorical) {
   EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"zip", "t"}));
   EXPECT_EQ(d.x[1], (std::vector<double>{1, 6}));
   EXPECT_EQ(d.x[2], (std::vector<double>{0, 7}));
-  CsvOptions pick;
+  TableOptions pick;
   pick.features = {"t", "id"};
   const Drained p = drain(text, pick);
   ASSERT_TRUE(p.status.is_ok());
   EXPECT_EQ(p.x[0], (std::vector<double>{5, 7}));
-  CsvOptions bad;
+  TableOptions bad;
   bad.drop = {"nope"};
   EXPECT_EQ(drain(text, bad).status.message(), "t.csv: --drop names unknown column 'nope'");
 }
@@ -100,7 +100,7 @@ TEST(TableOptions, WiderMissingValueList) {
 }
 
 TEST(TableOptions, ClassListFixesIdsAndRejectsOthers) {
-  CsvOptions o;
+  TableOptions o;
   o.classes = {"UP", "DOWN", "FLAT"};
   const Drained d = drain("a,y\n1,DOWN\n2,UP\n", o);
   ASSERT_TRUE(d.status.is_ok());
@@ -111,7 +111,7 @@ TEST(TableOptions, ClassListFixesIdsAndRejectsOthers) {
 }
 
 TEST(TableOptions, ClassFirstSeenAfterTheLookaheadIsAnErrorNamingTheRow) {
-  CsvOptions o;
+  TableOptions o;
   o.lookahead_rows = 2;
   const Drained d = drain("a,y\n1,x\n2,z\n3,x\n4,w\n", o);
   EXPECT_EQ(d.y, (std::vector<double>{0, 1, 0}));
@@ -134,13 +134,13 @@ TEST(TableOptions, IdLikeTargetIsRefusedNamingTheColumn) {
   // A real-valued target forced to classification trips the same rule.
   std::string real = "a,y\n";
   for (int i = 0; i < 3000; ++i) real += "1," + std::to_string(i * 0.37) + "\n";
-  CsvOptions cls;
+  TableOptions cls;
   cls.task = Task::kClassification;
   EXPECT_FALSE(drain(real, cls).status.is_ok());
   // Many classes but each seen often: allowed.
   std::string many = "a,y\n";
   for (int i = 0; i < 3000; ++i) many += "1,c" + std::to_string(i % 1200) + "\n";
-  CsvOptions two;
+  TableOptions two;
   two.max_classes = 1000;
   EXPECT_TRUE(drain(many, two).status.is_ok());
 }
@@ -148,7 +148,7 @@ TEST(TableOptions, IdLikeTargetIsRefusedNamingTheColumn) {
 TEST(TableOptions, UnlabelledRowsComeBackAsNaNWhenAllowed) {
   const std::string text = "a,y\n1,u\n2,\n3,v\n4,null\n";
   EXPECT_EQ(drain(text).status.message(), "t.csv:3:2: missing target value '' in column 'y'");
-  CsvOptions o;
+  TableOptions o;
   o.allow_missing_target = true;
   const Drained d = drain(text, o);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
@@ -164,7 +164,7 @@ TEST(TableOptions, LookaheadLengthDoesNotChangeTheSamples) {
     text += std::to_string(i % 13) + "," + (i % 3 ? "p" : "q") + "," + std::to_string(i % 4) + ".5\n";
   const Drained full = drain(text);
   for (std::uint64_t n : {1u, 7u, 499u, 500u, 501u}) {
-    CsvOptions o;
+    TableOptions o;
     o.lookahead_rows = n;
     const Drained d = drain(text, o);
     ASSERT_TRUE(d.status.is_ok()) << n << ": " << d.status.message();

@@ -1,4 +1,4 @@
-// Category-set splits in the gradient Hoeffding tree (TreeConfig::categorical):
+// Category-set splits in the gradient Hoeffding tree (GradientTreeConfig::categorical):
 // code and routing rules, the Fisher-ordered search, a tree that learns a
 // category set in one split, its dump, and a bit-identical checkpoint resume.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 #include "tree/tree_dump.hpp"
 #include "tree/category_split.hpp"
 
@@ -87,8 +87,8 @@ struct SetStream {
   }
 };
 
-TreeConfig set_config(bool categorical) {
-  TreeConfig c;
+GradientTreeConfig set_config(bool categorical) {
+  GradientTreeConfig c;
   c.max_depth = 2;
   c.grace_period = 100;
   c.lambda = 1.0;
@@ -98,14 +98,14 @@ TreeConfig set_config(bool categorical) {
 
 // Squared loss around a constant 0 prediction: g = -y, h = 1, so a leaf's
 // value -G/(H+lambda) estimates the mean of y there.
-void train(HoeffdingTree& t, SetStream& s, int n) {
+void train(GradientTree& t, SetStream& s, int n) {
   for (int i = 0; i < n; ++i) {
     const double y = s.next();
     t.learn_one(s.x, -y, 1.0);
   }
 }
 
-double mean_abs_error(const HoeffdingTree& t) {
+double mean_abs_error(const GradientTree& t) {
   double err = 0.0;
   for (int c = 0; c < 8; ++c) {
     const double x[2] = {static_cast<double>(c), 0.5};
@@ -115,7 +115,7 @@ double mean_abs_error(const HoeffdingTree& t) {
 }
 
 TEST(CategoricalTree, OneSplitSeparatesTheSet) {
-  HoeffdingTree t(set_config(true));
+  GradientTree t(set_config(true));
   SetStream s;
   train(t, s, 3000);
   ASSERT_FALSE(t.is_leaf(0));
@@ -133,7 +133,7 @@ TEST(CategoricalTree, OneSplitSeparatesTheSet) {
 // The same tree without the option must do clearly worse: thresholds on the
 // codes need 6 cuts to isolate {1}, {4}, {6} and depth 2 allows 3.
 TEST(CategoricalTree, ThresholdsAloneCannotAtThisDepth) {
-  HoeffdingTree with(set_config(true)), without(set_config(false));
+  GradientTree with(set_config(true)), without(set_config(false));
   SetStream a, b;
   train(with, a, 3000);
   train(without, b, 3000);
@@ -142,7 +142,7 @@ TEST(CategoricalTree, ThresholdsAloneCannotAtThisDepth) {
 }
 
 TEST(CategoricalTree, DumpPrintsTheSet) {
-  HoeffdingTree t(set_config(true));
+  GradientTree t(set_config(true));
   SetStream s;
   train(t, s, 3000);
   const std::vector<std::string> names = {"colour", "noise"};
@@ -159,21 +159,21 @@ TEST(CategoricalTree, DumpPrintsTheSet) {
       << named;
 }
 
-std::vector<std::uint8_t> bytes_of(const HoeffdingTree& t) {
+std::vector<std::uint8_t> bytes_of(const GradientTree& t) {
   ByteWriter w;
   t.encode(w);
   return w.take();
 }
 
 TEST(CategoricalTree, CheckpointResumesBitIdentically) {
-  TreeConfig c = set_config(true);
+  GradientTreeConfig c = set_config(true);
   c.max_depth = 4;
-  HoeffdingTree a(c);
+  GradientTree a(c);
   SetStream s;
   train(a, s, 1700);
   ASSERT_TRUE(a.has_categorical_splits());
   const auto saved = bytes_of(a);
-  HoeffdingTree b;
+  GradientTree b;
   ByteReader in(saved);
   ASSERT_TRUE(b.decode(in).is_ok());
   EXPECT_TRUE(in.at_end());
@@ -191,7 +191,7 @@ TEST(CategoricalTree, CheckpointResumesBitIdentically) {
 }
 
 TEST(CategoricalTree, DecodeRefusesAnEmptyMaskOnACategorySplit) {
-  HoeffdingTree a(set_config(true));
+  GradientTree a(set_config(true));
   SetStream s;
   train(a, s, 3000);
   ASSERT_TRUE(a.is_categorical_split(0));
@@ -199,7 +199,7 @@ TEST(CategoricalTree, DecodeRefusesAnEmptyMaskOnACategorySplit) {
   // The masks are the record's last 8 * n_nodes bytes; the root's is first.
   const std::size_t at = bytes.size() - 8 * a.n_nodes();
   for (std::size_t i = 0; i < 8; ++i) bytes[at + i] = 0;
-  HoeffdingTree b;
+  GradientTree b;
   ByteReader in(bytes);
   EXPECT_FALSE(b.decode(in).is_ok());
 }
@@ -207,7 +207,7 @@ TEST(CategoricalTree, DecodeRefusesAnEmptyMaskOnACategorySplit) {
 // A config without categorical features encodes exactly as before the field
 // (options block absent or version 1), so older records and goldens decode.
 TEST(CategoricalTree, ConfigWithoutCategoricalKeepsTheOldEncoding) {
-  TreeConfig c;
+  GradientTreeConfig c;
   c.monotone = {1};
   ByteWriter w;
   c.encode(w);
@@ -226,7 +226,7 @@ TEST(CategoricalTree, ConfigWithoutCategoricalKeepsTheOldEncoding) {
   c.encode(w2);
   const auto bytes2 = w2.take();
   EXPECT_EQ(bytes2[flag + 1], 2);
-  TreeConfig d;
+  GradientTreeConfig d;
   ByteReader in(bytes2);
   ASSERT_TRUE(d.decode(in).is_ok());
   EXPECT_EQ(d.categorical, (std::vector<std::uint32_t>{2, 5}));

@@ -1,4 +1,4 @@
-// HoeffdingTree storage: a tree that never learned holds no node or histogram
+// GradientTree storage: a tree that never learned holds no node or histogram
 // storage, a full-grown tree gives its histograms back, reset() frees them,
 // release_storage() returns the tree to its constructed size, and none of it
 // changes what the tree learns (bit-identical to a fresh tree).
@@ -11,13 +11,13 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 namespace {
 
-TreeConfig config(std::uint32_t depth) {
-  TreeConfig c;
+GradientTreeConfig config(std::uint32_t depth) {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 32;
   c.max_depth = depth;
@@ -30,7 +30,7 @@ double target(const double* x) { return (x[0] > 0.5 ? 2.0 : -1.0) + (x[1] > 0.3 
 
 // Trains n samples from `seed`; returns the bit patterns of the pre-training
 // leaf values (learn_one's return).
-std::vector<std::uint64_t> train(HoeffdingTree& t, std::uint64_t seed, int n) {
+std::vector<std::uint64_t> train(GradientTree& t, std::uint64_t seed, int n) {
   Xorshift64 rng(seed);
   std::vector<std::uint64_t> out;
   double x[3];
@@ -42,14 +42,14 @@ std::vector<std::uint64_t> train(HoeffdingTree& t, std::uint64_t seed, int n) {
 }
 
 TEST(HoeffdingTreeMemory, UntrainedTreeHoldsOnlyItsObject) {
-  const HoeffdingTree t(config(6));
+  const GradientTree t(config(6));
   // One root leaf: a few bytes per node vector, no 127-node reservation.
-  EXPECT_LT(t.memory_bytes(), sizeof(HoeffdingTree) + 256);
+  EXPECT_LT(t.memory_bytes(), sizeof(GradientTree) + 256);
   EXPECT_EQ(t.histograms().n_slabs(), 0u);
 }
 
 TEST(HoeffdingTreeMemory, FullGrownTreeKeepsNoHistograms) {
-  HoeffdingTree t(config(2));
+  GradientTree t(config(2));
   (void)train(t, 1, 20000);
   ASSERT_EQ(t.n_leaves(), 4u) << "the stream should grow the tree to max_depth everywhere";
   EXPECT_EQ(t.histograms().live_slabs(), 0u);
@@ -58,7 +58,7 @@ TEST(HoeffdingTreeMemory, FullGrownTreeKeepsNoHistograms) {
 }
 
 TEST(HoeffdingTreeMemory, LiveSlabsMatchSplittableLeavesWithBoundedSlack) {
-  HoeffdingTree t(config(6));
+  GradientTree t(config(6));
   Xorshift64 rng(3);
   double x[3];
   for (int i = 0; i < 40000; ++i) {
@@ -77,20 +77,20 @@ TEST(HoeffdingTreeMemory, LiveSlabsMatchSplittableLeavesWithBoundedSlack) {
 }
 
 TEST(HoeffdingTreeMemory, ResetAndReleaseLearnExactlyLikeAFreshTree) {
-  HoeffdingTree fresh(config(5));
+  GradientTree fresh(config(5));
   const std::vector<std::uint64_t> want = train(fresh, 9, 6000);
 
-  HoeffdingTree reused(config(5));
+  GradientTree reused(config(5));
   (void)train(reused, 4, 6000);
   reused.reset();
   EXPECT_EQ(reused.histograms().n_slabs(), 0u);
   EXPECT_EQ(reused.histograms().capacity_slabs(), 0u);
   EXPECT_EQ(train(reused, 9, 6000), want);
 
-  HoeffdingTree released(config(5));
+  GradientTree released(config(5));
   (void)train(released, 4, 6000);
   released.release_storage();
-  EXPECT_EQ(released.memory_bytes(), HoeffdingTree(config(5)).memory_bytes());
+  EXPECT_EQ(released.memory_bytes(), GradientTree(config(5)).memory_bytes());
   EXPECT_EQ(train(released, 9, 6000), want);
 
   ByteWriter a, b;
@@ -100,11 +100,11 @@ TEST(HoeffdingTreeMemory, ResetAndReleaseLearnExactlyLikeAFreshTree) {
 }
 
 TEST(HoeffdingTreeMemory, CheckpointOfACompactedTreeContinuesIdentically) {
-  HoeffdingTree t(config(4));
+  GradientTree t(config(4));
   (void)train(t, 5, 8000);
   ByteWriter w;
   t.encode(w);
-  HoeffdingTree back;
+  GradientTree back;
   ByteReader r(w.data());
   ASSERT_TRUE(back.decode(r).is_ok());
   EXPECT_EQ(train(back, 6, 4000), train(t, 6, 4000));
@@ -122,9 +122,9 @@ TEST(HoeffdingTreeMemory, LeafValuesMatchThePreCompactionTree) {
   };
   const Case cases[] = {{3, 3840499052994353996ull, 15}, {5, 5728101250193158780ull, 63}, {7, 305589049918451401ull, 169}};
   for (const Case& k : cases) {
-    TreeConfig c = config(k.depth);
+    GradientTreeConfig c = config(k.depth);
     c.tie_threshold = 0.2;
-    HoeffdingTree t(c);
+    GradientTree t(c);
     Xorshift64 rng(21);
     std::uint64_t h = 1469598103934665603ull;
     double x[4];

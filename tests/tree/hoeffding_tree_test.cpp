@@ -1,4 +1,4 @@
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,22 +15,22 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One boosting step against a fixed base of 0 with squared loss: g = 0 - y,
 // h = 1, so each leaf converges to the mean target of its region.
-void fit_step(HoeffdingTree& t, std::span<const double> x, double y) { t.learn_one(x, -y, 1.0); }
+void fit_step(GradientTree& t, std::span<const double> x, double y) { t.learn_one(x, -y, 1.0); }
 
 double step_target(const double* x) { return x[0] > 0.5 ? 1.0 : -1.0; }
 
-TreeConfig small_config() {
-  TreeConfig c;
+GradientTreeConfig small_config() {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 16;
   c.max_depth = 4;
   return c;
 }
 
-TEST(HoeffdingTree, NoSplitBeforeGraceAndAttemptsOnlyAtMultiples) {
-  TreeConfig c = small_config();
+TEST(GradientTree, NoSplitBeforeGraceAndAttemptsOnlyAtMultiples) {
+  GradientTreeConfig c = small_config();
   c.delta = 0.999999;  // let any positive gain through
-  HoeffdingTree t(c);
+  GradientTree t(c);
   Xorshift64 rng(1);
   double x[2];
   for (int i = 0; i < 49; ++i) {
@@ -51,8 +51,8 @@ TEST(HoeffdingTree, NoSplitBeforeGraceAndAttemptsOnlyAtMultiples) {
   }
 }
 
-TEST(HoeffdingTree, LearnsAStepFunctionAndSplitsOnTheRightFeature) {
-  HoeffdingTree t(small_config());
+TEST(GradientTree, LearnsAStepFunctionAndSplitsOnTheRightFeature) {
+  GradientTree t(small_config());
   Xorshift64 rng(2);
   double x[3];
   for (int i = 0; i < 5000; ++i) {
@@ -71,8 +71,8 @@ TEST(HoeffdingTree, LearnsAStepFunctionAndSplitsOnTheRightFeature) {
   EXPECT_GT(t.split_gains()[0], 0.0);
 }
 
-TEST(HoeffdingTree, RoutingLessOrEqualGoesLeftAndNaNGoesLeft) {
-  HoeffdingTree t(small_config());
+TEST(GradientTree, RoutingLessOrEqualGoesLeftAndNaNGoesLeft) {
+  GradientTree t(small_config());
   Xorshift64 rng(3);
   double x[1];
   for (int i = 0; i < 3000; ++i) {
@@ -98,15 +98,15 @@ TEST(HoeffdingTree, RoutingLessOrEqualGoesLeftAndNaNGoesLeft) {
   EXPECT_TRUE(std::isfinite(t.predict(nan)));
 }
 
-TEST(HoeffdingTree, StructuralInvariantsUnderNoisyData) {
+TEST(GradientTree, StructuralInvariantsUnderNoisyData) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    TreeConfig c = small_config();
+    GradientTreeConfig c = small_config();
     c.max_depth = 3;
     c.grace_period = 20;
     c.delta = 0.5;
     c.seed = seed;
     c.feature_subsample = 0.5;
-    HoeffdingTree t(c);
+    GradientTree t(c);
     Xorshift64 rng(seed);
     double x[4];
     for (int i = 0; i < 20000; ++i) {
@@ -127,8 +127,8 @@ TEST(HoeffdingTree, StructuralInvariantsUnderNoisyData) {
   }
 }
 
-TEST(HoeffdingTree, DeterministicPerSeedAndResetEqualsFresh) {
-  auto train = [](HoeffdingTree& t, std::uint64_t data_seed, std::vector<double>& preds) {
+TEST(GradientTree, DeterministicPerSeedAndResetEqualsFresh) {
+  auto train = [](GradientTree& t, std::uint64_t data_seed, std::vector<double>& preds) {
     Xorshift64 rng(data_seed);
     double x[5];
     for (int i = 0; i < 4000; ++i) {
@@ -137,9 +137,9 @@ TEST(HoeffdingTree, DeterministicPerSeedAndResetEqualsFresh) {
       preds.push_back(t.learn_one(x, -y, 1.0));
     }
   };
-  TreeConfig c = small_config();
+  GradientTreeConfig c = small_config();
   c.feature_subsample = 0.4;
-  HoeffdingTree a(c), b(c);
+  GradientTree a(c), b(c);
   std::vector<double> pa, pb, pc;
   train(a, 9, pa);
   train(b, 9, pb);
@@ -149,17 +149,17 @@ TEST(HoeffdingTree, DeterministicPerSeedAndResetEqualsFresh) {
   train(a, 9, pc);
   EXPECT_EQ(pa, pc);
   c.seed = 43;
-  HoeffdingTree d(c);
+  GradientTree d(c);
   std::vector<double> pd;
   train(d, 9, pd);
   EXPECT_NE(pa, pd);  // a different feature-subsample stream grows another tree
 }
 
-TEST(HoeffdingTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
-  TreeConfig c = small_config();
+TEST(GradientTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
+  GradientTreeConfig c = small_config();
   c.leaf_decay_alpha = 0.999;
   c.feature_subsample = 0.6;
-  HoeffdingTree a(c);
+  GradientTree a(c);
   Xorshift64 rng(4);
   double x[3];
   auto sample = [&]() {
@@ -172,7 +172,7 @@ TEST(HoeffdingTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
   }
   ByteWriter w;
   a.encode(w);
-  HoeffdingTree b;
+  GradientTree b;
   ByteReader r(w.data());
   ASSERT_TRUE(b.decode(r).is_ok()) << b.decode(r).to_string();
   EXPECT_TRUE(r.at_end());
@@ -181,35 +181,35 @@ TEST(HoeffdingTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
     ASSERT_EQ(a.learn_one(x, -y, 1.0), b.learn_one(x, -y, 1.0)) << i;
   }
   for (std::size_t cut = 0; cut < w.size(); cut += 97) {
-    HoeffdingTree t;
+    GradientTree t;
     ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
     EXPECT_FALSE(t.decode(tr).is_ok()) << cut;
     EXPECT_EQ(t.n_nodes(), 1u);
   }
 }
 
-TEST(HoeffdingTree, LeafDecayTracksRecentData) {
-  TreeConfig c = small_config();
+TEST(GradientTree, LeafDecayTracksRecentData) {
+  GradientTreeConfig c = small_config();
   c.grace_period = 100000;  // no splits: a single leaf is an EWMA of residual means
   c.lambda = 0.0;
   c.leaf_decay_alpha = std::exp(-std::log(2.0) / 100.0);
-  HoeffdingTree t(c);
+  GradientTree t(c);
   const double x[1] = {0.0};
   for (int i = 0; i < 2000; ++i) t.learn_one(x, -1.0, 1.0);   // target 1 (g = -1 per unit)
   for (int i = 0; i < 1000; ++i) t.learn_one(x, -5.0, 1.0);   // then target 5
   // Ten half-lives after the switch the old level keeps weight 2^-10.
   EXPECT_NEAR(t.predict(x), 5.0 - 4.0 * std::pow(2.0, -10.0), 1e-6);
-  TreeConfig off = c;
+  GradientTreeConfig off = c;
   off.leaf_decay_alpha = 0.0;
-  HoeffdingTree u(off);
+  GradientTree u(off);
   for (int i = 0; i < 2000; ++i) u.learn_one(x, -1.0, 1.0);
   for (int i = 0; i < 1000; ++i) u.learn_one(x, -5.0, 1.0);
   EXPECT_NEAR(u.predict(x), (2000 * 1.0 + 1000 * 5.0) / 3000, 1e-9);
 }
 
-TEST(HoeffdingTree, ConfigValidation) {
-  EXPECT_TRUE(TreeConfig{}.validate().is_ok());
-  TreeConfig c;
+TEST(GradientTree, ConfigValidation) {
+  EXPECT_TRUE(GradientTreeConfig{}.validate().is_ok());
+  GradientTreeConfig c;
   c.n_bins = 1;
   EXPECT_FALSE(c.validate().is_ok());
   c = {};

@@ -11,13 +11,13 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 namespace {
 
-TreeConfig base() {
-  TreeConfig c;
+GradientTreeConfig base() {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 32;
   c.delta = 0.01;
@@ -25,7 +25,7 @@ TreeConfig base() {
   return c;
 }
 
-double max_abs_leaf(const HoeffdingTree& t) {
+double max_abs_leaf(const GradientTree& t) {
   double m = 0.0;
   for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
     if (t.is_leaf(n)) m = std::max(m, std::abs(t.node_value(n)));
@@ -34,7 +34,7 @@ double max_abs_leaf(const HoeffdingTree& t) {
 
 // Gradients that drive leaf values to about -g/h = 40 (h small, as on a
 // saturated logistic).
-void train_saturated(HoeffdingTree& t, int n) {
+void train_saturated(GradientTree& t, int n) {
   Xorshift64 rng(3);
   double x[2];
   for (int i = 0; i < n; ++i) {
@@ -45,12 +45,12 @@ void train_saturated(HoeffdingTree& t, int n) {
 }
 
 TEST(LeafControls, MaxLeafOutputClampsEveryLeaf) {
-  HoeffdingTree free_tree(base());
+  GradientTree free_tree(base());
   train_saturated(free_tree, 2000);
   EXPECT_GT(max_abs_leaf(free_tree), 10.0);  // what the clamp must prevent
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_leaf_output = 2.0;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   train_saturated(t, 2000);
   EXPECT_GT(t.n_leaves(), 1u);
   EXPECT_LE(max_abs_leaf(t), 2.0);
@@ -58,10 +58,10 @@ TEST(LeafControls, MaxLeafOutputClampsEveryLeaf) {
 }
 
 TEST(LeafControls, MinHessianSumSilencesLeavesUntilReached) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.grace_period = 1000;  // one leaf throughout
   c.min_hessian_sum = 100.0;
-  HoeffdingTree t(c), free_tree(base());
+  GradientTree t(c), free_tree(base());
   const double x[2] = {0.5, 0.5};
   for (int i = 0; i < 99; ++i) {
     t.learn_one(x, -1.0, 1.0);
@@ -74,10 +74,10 @@ TEST(LeafControls, MinHessianSumSilencesLeavesUntilReached) {
 }
 
 TEST(LeafControls, GradientClippingBoundsAnOutlier) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.grace_period = 1000;
   c.gradient_clip_sigma = 3.0;
-  HoeffdingTree t(c), free_tree(base());
+  GradientTree t(c), free_tree(base());
   const double x[2] = {0.5, 0.5};
   for (int i = 0; i < 100; ++i) {
     const double g = i % 2 ? -0.9 : -1.1;  // mean -1, sd ~0.1
@@ -94,11 +94,11 @@ TEST(LeafControls, GradientClippingBoundsAnOutlier) {
 }
 
 TEST(LeafControls, AdaptiveLeafBoundFollowsTheLeafsOwnHistory) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.grace_period = 1000;
   c.adaptive_leaf_bound = 3.0;
   c.max_leaf_output = 1000.0;  // the adaptive bound takes priority
-  HoeffdingTree t(c), free_tree(base());
+  GradientTree t(c), free_tree(base());
   const double x[2] = {0.5, 0.5};
   for (int i = 0; i < 100; ++i) {
     t.learn_one(x, -1.0, 1.0);
@@ -114,12 +114,12 @@ TEST(LeafControls, AdaptiveLeafBoundFollowsTheLeafsOwnHistory) {
 
 // y = sin(6 x0) + x1: not monotone in x0. With +1 on x0 every tree's
 // prediction must be non-decreasing along x0 for any fixed x1.
-HoeffdingTree train_wavy(const std::vector<std::int8_t>& monotone, int n) {
-  TreeConfig c = base();
+GradientTree train_wavy(const std::vector<std::int8_t>& monotone, int n) {
+  GradientTreeConfig c = base();
   c.lambda = 1.0;
   c.max_depth = 8;
   c.monotone = monotone;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   Xorshift64 rng(11);
   double x[2];
   for (int i = 0; i < n; ++i) {
@@ -134,7 +134,7 @@ HoeffdingTree train_wavy(const std::vector<std::int8_t>& monotone, int n) {
 
 // Largest drop of the prediction along a grid on feature 0 (sign flipped
 // for a -1 constraint), over several values of feature 1.
-double worst_violation(const HoeffdingTree& t, int sign) {
+double worst_violation(const GradientTree& t, int sign) {
   double worst = 0.0;
   for (double x1 : {0.1, 0.35, 0.6, 0.85}) {
     double prev = -INFINITY;
@@ -149,27 +149,27 @@ double worst_violation(const HoeffdingTree& t, int sign) {
 }
 
 TEST(LeafControls, MonotoneConstraintHoldsAlongAGrid) {
-  const HoeffdingTree free_tree = train_wavy({}, 20000);
+  const GradientTree free_tree = train_wavy({}, 20000);
   EXPECT_GT(worst_violation(free_tree, +1), 0.1);  // the data are not monotone
-  const HoeffdingTree up = train_wavy({1, 0}, 20000);
+  const GradientTree up = train_wavy({1, 0}, 20000);
   EXPECT_GT(up.n_leaves(), 4u);
   EXPECT_EQ(worst_violation(up, +1), 0.0);
-  const HoeffdingTree down = train_wavy({-1, 0}, 20000);
+  const GradientTree down = train_wavy({-1, 0}, 20000);
   EXPECT_EQ(worst_violation(down, -1), 0.0);
 }
 
 TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.monotone = {1, -1};
   c.gradient_clip_sigma = 2.5;
   c.max_leaf_output = 3.0;
   c.min_hessian_sum = 2.0;
   c.adaptive_leaf_bound = 4.0;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   train_saturated(t, 1500);
   ByteWriter w;
   t.encode(w);
-  HoeffdingTree d;
+  GradientTree d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   EXPECT_EQ(d.config().monotone, c.monotone);
@@ -188,7 +188,7 @@ TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
   base().encode(plain);
   c.encode(flagged);
   EXPECT_GT(flagged.size(), plain.size());
-  TreeConfig bad = base();
+  GradientTreeConfig bad = base();
   bad.monotone = {2};
   EXPECT_FALSE(bad.validate().is_ok());
 }

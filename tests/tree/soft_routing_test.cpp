@@ -7,17 +7,17 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 #include "tree/soft_routing.hpp"
 
 namespace irithyll {
 namespace {
 
-HoeffdingTree grown_tree() {
-  TreeConfig c;
+GradientTree grown_tree() {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.max_depth = 4;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   Xorshift64 rng(2);
   for (int i = 0; i < 5000; ++i) {
     const double x[2] = {rng.uniform(), rng.uniform()};
@@ -29,7 +29,7 @@ HoeffdingTree grown_tree() {
 }
 
 TEST(SoftRouting, HardInTheLimitsAndBlendInBetween) {
-  const HoeffdingTree t = grown_tree();
+  const GradientTree t = grown_tree();
   ASSERT_GT(t.n_leaves(), 2u);
   double lo = INFINITY, hi = -INFINITY;
   for (std::uint32_t n = 0; n < t.n_nodes(); ++n)

@@ -11,13 +11,13 @@
 namespace irithyll {
 namespace {
 
-HoeffdingTree grown() {
-  TreeConfig c;
+GradientTree grown() {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 16;
   c.max_depth = 3;
   c.delta = 0.01;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   Xorshift64 rng(4);
   double x[2];
   for (int i = 0; i < 3000; ++i) {
@@ -35,7 +35,7 @@ std::size_t count(const std::string& s, const std::string& what) {
 }
 
 TEST(TreeDump, TextHasOneLinePerNodeAndNames) {
-  const HoeffdingTree t = grown();
+  const GradientTree t = grown();
   ASSERT_GT(t.n_leaves(), 2u);
   const std::vector<std::string> names = {"price", "demand"};
   const std::string text = dump_tree_text(t, names);
@@ -47,14 +47,14 @@ TEST(TreeDump, TextHasOneLinePerNodeAndNames) {
 }
 
 TEST(TreeDump, DotHasEveryNodeAndTwoEdgesPerSplit) {
-  const HoeffdingTree t = grown();
+  const GradientTree t = grown();
   const std::vector<std::string> names = {"a\"b", "c"};
   const std::string dot = dump_tree_dot(t, names);
   EXPECT_EQ(dot.rfind("digraph tree {", 0), 0u);
   EXPECT_EQ(count(dot, " -> "), t.n_nodes() - 1);
   EXPECT_EQ(count(dot, "shape=ellipse"), t.n_leaves());
   EXPECT_GT(count(dot, "a\\\"b <= "), 0u);  // quotes escaped
-  EXPECT_EQ(dump_tree_text(HoeffdingTree{}), "leaf 0 (n=0)\n");
+  EXPECT_EQ(dump_tree_text(GradientTree{}), "leaf 0 (n=0)\n");
 }
 
 }  // namespace

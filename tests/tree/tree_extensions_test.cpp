@@ -12,13 +12,13 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 namespace {
 
-TreeConfig base() {
-  TreeConfig c;
+GradientTreeConfig base() {
+  GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 32;
   c.delta = 0.01;
@@ -28,7 +28,7 @@ TreeConfig base() {
 
 // A standalone tree fits -g/h: with g = -y, h = 1 it fits y.
 template <class Target>
-void train(HoeffdingTree& t, int n, std::uint64_t seed, Target y) {
+void train(GradientTree& t, int n, std::uint64_t seed, Target y) {
   Xorshift64 rng(seed);
   double x[2];
   for (int i = 0; i < n; ++i) {
@@ -39,7 +39,7 @@ void train(HoeffdingTree& t, int n, std::uint64_t seed, Target y) {
 }
 
 template <class Target>
-double mse(const HoeffdingTree& t, Target y) {
+double mse(const GradientTree& t, Target y) {
   Xorshift64 rng(777);
   double x[2], s = 0.0;
   const int n = 2000;
@@ -55,11 +55,11 @@ double mse(const HoeffdingTree& t, Target y) {
 const auto kLine = [](const double* x, Xorshift64&) { return 3.0 * x[0]; };
 
 TEST(TreeExtensions, LinearLeavesFitALineFarBetterThanConstantOnes) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 1;
-  HoeffdingTree constant(c);
+  GradientTree constant(c);
   c.leaf_model = TreeLeafModel::kLinear;
-  HoeffdingTree linear(c);
+  GradientTree linear(c);
   train(constant, 6000, 1, kLine);
   train(linear, 6000, 1, kLine);
   const double mc = mse(constant, kLine), ml = mse(linear, kLine);
@@ -76,9 +76,9 @@ TEST(TreeExtensions, LinearLeavesFitALineFarBetterThanConstantOnes) {
 }
 
 TEST(TreeExtensions, LinearLeavesSkipMissingValues) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.leaf_model = TreeLeafModel::kLinear;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   train(t, 2000, 2, kLine);
   const double nan = std::nan("");
   const std::vector<double> x{nan, nan};
@@ -88,25 +88,25 @@ TEST(TreeExtensions, LinearLeavesSkipMissingValues) {
 }
 
 TEST(TreeExtensions, AdaptiveLeavesPromoteOnALineAndNotOnNoise) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 1;
   c.delta = 1e-7;
   c.leaf_model = TreeLeafModel::kAdaptive;
-  HoeffdingTree line(c);
+  GradientTree line(c);
   train(line, 6000, 3, kLine);
   bool any = false;
   for (std::uint32_t n = 0; n < line.n_nodes(); ++n) any = any || (line.is_leaf(n) && line.leaf_is_linear(n));
   EXPECT_TRUE(any);
-  TreeConfig cc = c;
+  GradientTreeConfig cc = c;
   cc.leaf_model = TreeLeafModel::kConstant;
-  HoeffdingTree constant(cc);
+  GradientTree constant(cc);
   train(constant, 6000, 3, kLine);
   EXPECT_LT(mse(line, kLine), 0.1 * mse(constant, kLine));
 
   // Noise independent of x: the linear shadow only chases noise, so no leaf
   // passes the Hoeffding test and predictions equal the constant tree's.
   const auto noise = [](const double*, Xorshift64& r) { return 1.0 + (r.uniform() - 0.5); };
-  HoeffdingTree flat(c), flat_constant(cc);
+  GradientTree flat(c), flat_constant(cc);
   train(flat, 6000, 4, noise);
   train(flat_constant, 6000, 4, noise);
   for (std::uint32_t n = 0; n < flat.n_nodes(); ++n) EXPECT_FALSE(flat.leaf_is_linear(n)) << "node " << n;
@@ -114,10 +114,10 @@ TEST(TreeExtensions, AdaptiveLeavesPromoteOnALineAndNotOnNoise) {
 }
 
 TEST(TreeExtensions, AdaptiveChildrenDoNotInheritPromotion) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 3;
   c.leaf_model = TreeLeafModel::kAdaptive;
-  HoeffdingTree t(c);
+  GradientTree t(c);
   Xorshift64 rng(5);
   double x[2];
   std::size_t splits_seen = 0;
@@ -142,12 +142,12 @@ TEST(TreeExtensions, AdaptiveChildrenDoNotInheritPromotion) {
 TEST(TreeExtensions, SplitReevaluationReplacesAStaleSplitAtTheCeiling) {
   const auto on_x0 = [](const double* x, Xorshift64&) { return x[0] > 0.5 ? 1.0 : -1.0; };
   const auto on_x1 = [](const double* x, Xorshift64&) { return x[1] > 0.5 ? 1.0 : -1.0; };
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 1;
-  HoeffdingTree fixed(c);
+  GradientTree fixed(c);
   c.split_reeval_interval = 200;
-  HoeffdingTree reeval(c);
-  for (HoeffdingTree* t : {&fixed, &reeval}) {
+  GradientTree reeval(c);
+  for (GradientTree* t : {&fixed, &reeval}) {
     train(*t, 3000, 6, on_x0);
     ASSERT_FALSE(t->is_leaf(0));
     EXPECT_EQ(t->node(0).feature, 0u);
@@ -160,7 +160,7 @@ TEST(TreeExtensions, SplitReevaluationReplacesAStaleSplitAtTheCeiling) {
   EXPECT_LT(mse(reeval, on_x1), 0.25 * mse(fixed, on_x1));
   EXPECT_EQ(reeval.depth(), 1u);  // never past the ceiling
   // A stable concept keeps its split.
-  HoeffdingTree stable(c);
+  GradientTree stable(c);
   train(stable, 12000, 8, on_x0);
   EXPECT_GT(stable.n_split_reevaluations(), 0u);
   EXPECT_EQ(stable.n_split_replacements(), 0u);
@@ -169,13 +169,13 @@ TEST(TreeExtensions, SplitReevaluationReplacesAStaleSplitAtTheCeiling) {
 // A staircase in x0 needs many splits: depth is the binding limit.
 TEST(TreeExtensions, CirGateChangesTreeSize) {
   const auto stairs = [](const double* x, Xorshift64&) { return std::floor(16.0 * x[0]); };
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 2;
-  HoeffdingTree plain(c);
+  GradientTree plain(c);
   train(plain, 20000, 9, stairs);
   EXPECT_EQ(plain.depth(), 2u);
   c.adaptive_depth = 1e-6;  // a gate nothing fails: the ceiling doubles
-  HoeffdingTree deep(c);
+  GradientTree deep(c);
   train(deep, 20000, 9, stairs);
   EXPECT_GT(deep.depth(), 2u);
   EXPECT_LE(deep.depth(), 4u);
@@ -184,21 +184,21 @@ TEST(TreeExtensions, CirGateChangesTreeSize) {
   // n, so it delays splits (here: the root's until n ~ 10^4) and the tree
   // stays smaller than without it.
   c.adaptive_depth = 1e9;
-  HoeffdingTree gated(c);
+  GradientTree gated(c);
   train(gated, 20000, 9, stairs);
   EXPECT_LT(gated.n_leaves(), plain.n_leaves());
   c.adaptive_depth = 1e12;
-  HoeffdingTree closed(c);
+  GradientTree closed(c);
   train(closed, 20000, 9, stairs);
   EXPECT_EQ(closed.n_leaves(), 1u);
 }
 
-void expect_round_trip(const TreeConfig& c) {
-  HoeffdingTree t(c);
+void expect_round_trip(const GradientTreeConfig& c) {
+  GradientTree t(c);
   train(t, 3000, 10, [](const double* x, Xorshift64&) { return x[0] > 0.5 ? 3.0 * x[1] : -1.0; });
   ByteWriter w;
   t.encode(w);
-  HoeffdingTree d;
+  GradientTree d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   ByteWriter w2;
@@ -220,7 +220,7 @@ void expect_round_trip(const TreeConfig& c) {
 }
 
 TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.max_depth = 2;
   c.leaf_model = TreeLeafModel::kLinear;
   expect_round_trip(c);
@@ -231,7 +231,7 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
   c.adaptive_depth = 0.5;
   c.leaf_decay_alpha = 0.999;
   expect_round_trip(c);
-  TreeConfig only_reeval = base();
+  GradientTreeConfig only_reeval = base();
   only_reeval.max_depth = 1;
   only_reeval.split_reeval_interval = 50;
   expect_round_trip(only_reeval);
@@ -241,17 +241,17 @@ TEST(TreeExtensions, ConfigEncodingAndValidation) {
   // Without the new options the record is unchanged (options version 1 or none).
   ByteWriter plain, ext;
   base().encode(plain);
-  TreeConfig c = base();
+  GradientTreeConfig c = base();
   c.adaptive_depth = 7.5;
   c.encode(ext);
   EXPECT_GT(ext.size(), plain.size());
-  TreeConfig back;
+  GradientTreeConfig back;
   ByteReader r(ext.data());
   ASSERT_TRUE(back.decode(r).is_ok());
   EXPECT_EQ(back.adaptive_depth, 7.5);
   EXPECT_EQ(back.depth_ceiling(), 2 * c.max_depth);
 
-  TreeConfig bad = base();
+  GradientTreeConfig bad = base();
   bad.linear_learning_rate = 0.0;
   EXPECT_FALSE(bad.validate().is_ok());
   bad = base();

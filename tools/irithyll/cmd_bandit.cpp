@@ -19,7 +19,7 @@
 #include "irithyll/bandit/offline_eval.hpp"
 #include "irithyll/bandit/simulate.hpp"
 #include "irithyll/eval/report.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "plotting.hpp"
 
 namespace irithyll::cli {
@@ -189,12 +189,12 @@ int run_logged(const ArgParser& args, const std::string& policy_name, const Band
 
   auto read = read_data_options(args);
   if (!read) return fail(read.status());
-  CsvOptions options = std::move(read).value();
+  TableOptions options = std::move(read).value();
   options.target = args.get("reward-column");
   options.task = Task::kRegression;
   options.features = {args.get("arm-column"), args.get("propensity-column")};
   for (const std::string& c : context_names) options.features.push_back(c);
-  auto opened = open_csv_stream(args.get("data"), options);
+  auto opened = open_table_stream(args.get("data"), options);
   if (!opened) return fail(opened.status());
   Stream& stream = **opened;
   const Schema& schema = stream.schema();

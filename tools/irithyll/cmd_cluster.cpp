@@ -22,7 +22,7 @@
 #include "irithyll/cluster/cluster_metrics.hpp"
 #include "irithyll/cluster/registry.hpp"
 #include "irithyll/eval/svg_plot.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "plotting.hpp"
 
 namespace irithyll::cli {
@@ -203,7 +203,7 @@ int run_cluster(std::span<char* const> argv) {
 
   auto read = read_data_options(args);
   if (!read) return fail(read.status());
-  CsvOptions options = std::move(read).value();
+  TableOptions options = std::move(read).value();
   const bool labelled = args.given("label");
   if (labelled) {
     options.target = args.get("label");
@@ -212,7 +212,7 @@ int run_cluster(std::span<char* const> argv) {
   } else {
     options.no_target = true;
   }
-  auto opened = open_csv_stream(args.get("data"), options);
+  auto opened = open_table_stream(args.get("data"), options);
   if (!opened) return fail_data(opened.status());
   Stream& stream = **opened;
   report_column_notes(stream);

@@ -16,7 +16,7 @@
 #include "memory_budget.hpp"
 #include "irithyll/eval/prequential.hpp"
 #include "irithyll/eval/report.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/pipeline_spec.hpp"
@@ -87,7 +87,7 @@ int run_compare(std::span<char* const> argv) {
     auto options = read_data_options(args);
     if (!options) return fail(options.status());
     options->allow_missing_target = true;
-    auto opened = open_csv_stream(args.get("data"), *options);
+    auto opened = open_table_stream(args.get("data"), *options);
     if (!opened) return fail(opened.status());
     report_column_notes(**opened);
     stream = std::move(opened).value();

@@ -20,7 +20,7 @@
 #include "command.hpp"
 #include "data_options.hpp"
 #include "irithyll/drift/drift_detector.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -129,11 +129,11 @@ int run_drift(std::span<char* const> argv) {
 
   auto read = read_data_options(args);
   if (!read) return fail(read.status());
-  CsvOptions options = std::move(read).value();
+  TableOptions options = std::move(read).value();
   options.target = args.get("column");
   options.task = Task::kRegression;  // the column's values as numbers, never class ids
   options.allow_target_only = true;
-  auto opened = open_csv_stream(args.get("data"), options);
+  auto opened = open_table_stream(args.get("data"), options);
   if (!opened) return fail_data(opened.status());
   Stream& stream = **opened;
   std::vector<double> x(stream.schema().n_features());

@@ -30,7 +30,7 @@
 #include "irithyll/model_report.hpp"
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/conformal.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_options.hpp"
 #include "plotting.hpp"
@@ -101,7 +101,7 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
     if (!options) return options.status();
     options->allow_missing_target = args.get("unlabelled") != "error";
     seed_known_categories(*options, stored);
-    auto opened = open_csv_stream(args.get("data"), *options);
+    auto opened = open_table_stream(args.get("data"), *options);
     if (!opened) return opened.status();
     report_column_notes(**opened);
     return std::unique_ptr<Stream>(std::move(opened).value());

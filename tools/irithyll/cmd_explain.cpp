@@ -121,7 +121,7 @@ Result<std::unique_ptr<TableStream>> open_table(const ArgParser& args, const std
   if (!options) return options.status();
   options->no_target = true;
   seed_known_categories(*options, stored);
-  auto opened = open_csv_stream(path, *options);
+  auto opened = open_table_stream(path, *options);
   if (opened) report_column_notes(**opened);
   return opened;
 }

@@ -23,7 +23,7 @@
 #include "output_paths.hpp"
 #include "data_options.hpp"
 #include "irithyll/catalogue.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 #include "irithyll/timeseries/horizon_metrics.hpp"
 #include "irithyll/timeseries/lag_forecaster.hpp"
@@ -123,12 +123,12 @@ int run_forecast(std::span<char* const> argv) {
 
   auto read = read_data_options(args);
   if (!read) return fail(read.status());
-  CsvOptions options = std::move(read).value();
+  TableOptions options = std::move(read).value();
   const bool exogenous = args.given("features");
   options.task = Task::kRegression;
   options.allow_target_only = true;
   options.allow_missing_target = true;
-  auto opened = open_csv_stream(args.get("data"), options);
+  auto opened = open_table_stream(args.get("data"), options);
   if (!opened) {
     std::fprintf(stderr, "irithyll: %s\n", opened.status().message().c_str());
     return 1;

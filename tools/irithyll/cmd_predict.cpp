@@ -115,7 +115,7 @@ Result<std::unique_ptr<TableStream>> open_data(const ArgParser& args, const Sche
   if (!options) return options.status();
   options->no_target = true;
   seed_known_categories(*options, stored);
-  auto opened = open_csv_stream(args.get("data"), *options);
+  auto opened = open_table_stream(args.get("data"), *options);
   if (opened) report_column_notes(**opened);
   return opened;
 }

@@ -9,7 +9,7 @@
 #include "command.hpp"
 #include "serve/produce.hpp"
 #include "serve/redis_log.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 
 namespace irithyll::cli {
@@ -76,9 +76,9 @@ int run_produce(std::span<char* const> argv) {
     keys = std::move(*k);
   }
   if (args.given("data")) {
-    CsvOptions csv;
+    TableOptions csv;
     if (keys) csv.drop.push_back(args.get("key"));  // the key is not a feature
-    auto table = open_csv_stream(args.get("data"), csv);
+    auto table = open_table_stream(args.get("data"), csv);
     if (!table) return fail(table.status());
     stream = std::unique_ptr<Stream>(std::move(table).value());
   } else {

@@ -47,8 +47,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 }  // namespace
 
-Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets) {
-  CsvOptions o;
+Result<TableOptions> read_data_options(const ArgParser& args, bool several_targets) {
+  TableOptions o;
   if (args.has("target")) o.target = args.get("target");
   if (o.target.find(',') != std::string::npos) {
     if (!several_targets)
@@ -114,7 +114,7 @@ void report_column_notes(const Stream& stream) {
   for (const std::string& note : table->column_notes()) std::fprintf(stderr, "irithyll: %s\n", note.c_str());
 }
 
-void seed_known_categories(CsvOptions& options, const Schema& stored) {
+void seed_known_categories(TableOptions& options, const Schema& stored) {
   for (std::size_t f = 0; f < stored.category_values.size() && f < stored.feature_names.size(); ++f)
     if (!stored.category_values[f].empty())
       options.known_categories.emplace_back(stored.feature_names[f], stored.category_values[f]);

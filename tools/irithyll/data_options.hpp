@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "args.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll::cli {
 
@@ -15,13 +15,13 @@ namespace irithyll::cli {
 // --classes --max-classes --lookahead (not --data, --target or --task: each
 // command words those itself).
 void declare_data_options(ArgParser& p);
-// CsvOptions from those options plus --target/--task when the parser has them.
+// TableOptions from those options plus --target/--task when the parser has them.
 // several_targets: --target may list several columns (a,b,c: multi-target
 // regression); else a list is refused.
-Result<CsvOptions> read_data_options(const ArgParser& args, bool several_targets = false);
+Result<TableOptions> read_data_options(const ArgParser& args, bool several_targets = false);
 // A loaded model's category dictionaries (its checkpoint's schema) into the
 // reader's options, so the file's categories get the codes the model learned.
-void seed_known_categories(CsvOptions& options, const Schema& stored);
+void seed_known_categories(TableOptions& options, const Schema& stored);
 // "a,b,c" -> {"a","b","c"} (no quoting: names with commas need the header fixed).
 std::vector<std::string> split_list(const std::string& text);
 // After a run: the count and first errors of rows passed over by

@@ -14,7 +14,7 @@
 #include "data_options.hpp"
 #include "irithyll/anomaly/ranking.hpp"
 #include "irithyll/anomaly/registry.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 #include "model_options.hpp"
 
 namespace irithyll::cli {
@@ -102,7 +102,7 @@ int run_eval_anomaly(std::span<char* const> argv) {
   options->target = args.get("label");
   options->task = Task::kRegression;  // the label as a number: 0 or 1
   const std::string source = args.get("data") == "-" ? std::string("<stdin>") : args.get("data");
-  auto opened = open_csv_stream(args.get("data"), *options);
+  auto opened = open_table_stream(args.get("data"), *options);
   if (!opened) return fail(opened.status());
   TableStream& stream = **opened;
   report_column_notes(stream);

@@ -7,7 +7,7 @@
 #include "irithyll/eval/multi_prequential.hpp"
 #include "irithyll/eval/report.hpp"
 #include "irithyll/model_file.hpp"
-#include "irithyll/stream/csv_stream.hpp"
+#include "irithyll/stream/table_stream.hpp"
 
 namespace irithyll::cli {
 

@@ -29,7 +29,7 @@
 #include "irithyll/drift/drift_detector.hpp"
 #include "irithyll/tree/bin_strategy.hpp"
 #include "irithyll/loss/loss.hpp"
-#include "irithyll/tree/tree_config.hpp"
+#include "irithyll/tree/gradient_tree_config.hpp"
 
 namespace irithyll {
 
@@ -74,7 +74,7 @@ struct SGBTConfig {
   double linear_learning_rate = 0.1;         // (0, 1]; normalised LMS step of linear leaves
   std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)
   double adaptive_depth = 0.0;               // 0 = off; CIR gate factor c (ceiling 2 max_depth, gain > c/(n d))
-  std::vector<std::uint32_t> categorical;    // feature indices split by category sets (TreeConfig::categorical)
+  std::vector<std::uint32_t> categorical;    // feature indices split by category sets (GradientTreeConfig::categorical)
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
@@ -121,7 +121,7 @@ struct SGBTConfig {
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.
-  TreeConfig tree_config(std::uint32_t step) const;
+  GradientTreeConfig tree_config(std::uint32_t step) const;
   Loss make_loss() const;
   void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);

@@ -2,7 +2,7 @@
 // "Stochastic Gradient Trees", ACML 2019) behind the learner contract (name
 // "sgt"; River's tree.SGTClassifier / SGTRegressor).
 //
-// The tree is the gradient tree SGBT boosts (src/tree/hoeffding_tree.hpp):
+// The tree is the gradient tree SGBT boosts (src/tree/gradient_tree.hpp):
 // a leaf sums each sample's gradient g and hessian h of the loss, predicts
 // the Newton step -G/(H + lambda), and every grace_period samples scores
 // the binned split candidates by loss reduction
@@ -46,7 +46,7 @@
 
 namespace irithyll {
 
-class HoeffdingTree;
+class GradientTree;
 
 struct SGTConfig {
   double delta = 1e-7;               // (0, 1): confidence of the split test
@@ -103,7 +103,7 @@ class SGTLearner final : public Learner {
   Config config_{};
   LearnerContext context_{};
   std::size_t width_ = 0;  // context's n_features, or the first sample's
-  std::vector<std::unique_ptr<HoeffdingTree>> trees_;
+  std::vector<std::unique_ptr<GradientTree>> trees_;
   std::uint64_t seen_ = 0, skipped_ = 0;
   mutable std::vector<double> clean_, raw_, proba_;
 };

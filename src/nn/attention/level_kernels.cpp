@@ -1,7 +1,7 @@
 #include "nn/attention/level_kernels.hpp"
 
 #include "../cpu_features.hpp"
-#include "irithyll/nn/attention/loglinear_paper.hpp"
+#include "irithyll/nn/attention/fenwick_levels.hpp"
 #include "nn/attention/fenwick.hpp"
 #include "nn/attention/state_kernels_avx2.hpp"
 

@@ -1,6 +1,6 @@
 // Fused kernels on the level stacks of the log-linear modes of
 // MultiHeadAttention (multi_head.hpp): the weighted read of the counter form
-// and the paper variants' transition + write + read (loglinear_paper.hpp).
+// and the paper variants' transition + write + read (fenwick_levels.hpp).
 //
 // The `_ref` forms are the step-by-step definitions the learners use
 // (fenwick_read; loglinear_paper_transition_write, then fenwick_read): one

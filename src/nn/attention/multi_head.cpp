@@ -7,7 +7,7 @@
 
 #include "nn/attention/fenwick.hpp"
 #include "nn/attention/level_kernels.hpp"
-#include "irithyll/nn/attention/loglinear_paper.hpp"
+#include "irithyll/nn/attention/fenwick_levels.hpp"
 #include "nn/attention/state_kernels.hpp"
 #include "nn/kernels_hi32.hpp"
 #include "nn/primitives.hpp"

@@ -22,7 +22,7 @@
 //   HGRN2 (Qin et al. 2024)           S <- diag(lb + (1-lb) sigmoid(W x)) S + k v^T
 //   LogLinear (Guo et al. 2026)       Fenwick stack of leaves kh v^T, o = sum_l lambda_l S_l^T q
 //                                     (the Rust library's counter form: no decay, token merged into buckets)
-//   LogLinearMamba2 (Guo et al. 2026) the paper's variant (loglinear_paper.hpp): dt = softplus(w . x),
+//   LogLinearMamba2 (Guo et al. 2026) the paper's variant (fenwick_levels.hpp): dt = softplus(w . x),
 //                                     every level S_l <- e^-dt S_l, the token's own level 0 += dt k v^T
 //   LogLinearGatedDeltaNet (same)     every level S_l <- g (I - beta kh kh^T) S_l, level 0 += beta kh v^T,
 //                                     g, beta = sigmoid(w . x); both read o = sum_l lambda_l S_l^T q

@@ -33,7 +33,7 @@ enum class AttentionKind : std::uint8_t {
   kRWKV7,
   kHGRN2,
   kLogLinear,
-  // The paper's two variants (loglinear_paper.hpp): each level carries the
+  // The paper's two variants (fenwick_levels.hpp): each level carries the
   // inner rule's decay / delta transition, the current token has a level of
   // its own. kLogLinear above is the Rust library's counter form.
   kLogLinearMamba2,

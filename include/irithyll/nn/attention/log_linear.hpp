@@ -26,7 +26,7 @@
 // finite-difference test in tests/nn_attention checks it.
 //
 // The paper's two variants (form = kMamba2 / kGatedDeltaNet; the recurrence of
-// loglinear_paper.hpp, the same as the multi-head modes loglinear_mamba2 /
+// fenwick_levels.hpp, the same as the multi-head modes loglinear_mamba2 /
 // loglinear_gated_deltanet): gate rows W_g (1: dt for Mamba-2; 2: gate and
 // beta for Gated DeltaNet) join the projections; `inner` is unused. With P =
 // sum_l lambda_l S_l over the merged levels before the transition (held
@@ -57,7 +57,7 @@
 namespace irithyll::nn {
 
 // kCounter: the Rust library's counter form (fenwick.hpp); the others are the
-// paper's Log-Linear Mamba-2 and Log-Linear Gated DeltaNet (loglinear_paper.hpp).
+// paper's Log-Linear Mamba-2 and Log-Linear Gated DeltaNet (fenwick_levels.hpp).
 enum class LogLinearForm : std::uint8_t { kCounter = 0, kMamba2 = 1, kGatedDeltaNet = 2 };
 
 struct LogLinearConfig {

@@ -1,13 +1,13 @@
-// The HoeffdingTree paths taken only when the configuration lists
+// The GradientTree paths taken only when the configuration lists
 // categorical features (cat_): routing that tests category masks, and
 // histogram accumulation that bins category codes directly. Kept apart so
 // the plain paths in the header and hoeffding_tree.cpp stay as they were.
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 #include "tree/category_split.hpp"
 
 namespace irithyll {
 
-std::uint32_t HoeffdingTree::leaf_index_categorical(std::span<const double> x) const noexcept {
+std::uint32_t GradientTree::leaf_index_categorical(std::span<const double> x) const noexcept {
   const RouteNode* nodes = route_.data();
   std::uint32_t n = 0;
   while (nodes[n].left != 0) {
@@ -19,7 +19,7 @@ std::uint32_t HoeffdingTree::leaf_index_categorical(std::span<const double> x) c
   return n;
 }
 
-void HoeffdingTree::accumulate_categorical(std::uint32_t slab, std::span<const double> x, double g,
+void GradientTree::accumulate_categorical(std::uint32_t slab, std::span<const double> x, double g,
                                            double h) noexcept {
   double m = 1.0;
   if (config_.leaf_decay_alpha > 0.0) m = pool_.decay_step(slab, config_.leaf_decay_alpha);
@@ -47,7 +47,7 @@ void HoeffdingTree::accumulate_categorical(std::uint32_t slab, std::span<const d
   ++t.count;
 }
 
-bool HoeffdingTree::has_categorical_splits() const {
+bool GradientTree::has_categorical_splits() const {
   for (std::uint32_t n = 0; n < route_.size(); ++n)
     if (is_categorical_split(n)) return true;
   return false;

@@ -1,12 +1,12 @@
 // LogLinearAttention's paper forms (Log-Linear Mamba-2 / Gated DeltaNet):
 // gates, the recurrent step and the one-step gradient documented in
-// log_linear.hpp. The recurrence itself is loglinear_paper.hpp's.
+// log_linear.hpp. The recurrence itself is fenwick_levels.hpp's.
 #include <algorithm>
 #include <cmath>
 
 #include "nn/attention/fenwick.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
-#include "irithyll/nn/attention/loglinear_paper.hpp"
+#include "irithyll/nn/attention/fenwick_levels.hpp"
 #include "nn/kernels.hpp"
 #include "nn/primitives.hpp"
 

@@ -1,4 +1,4 @@
-#include "irithyll/nn/attention/loglinear_paper.hpp"
+#include "irithyll/nn/attention/fenwick_levels.hpp"
 
 #include <algorithm>
 

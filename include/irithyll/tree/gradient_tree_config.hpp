@@ -1,4 +1,4 @@
-// TreeConfig: the knobs of one Hoeffding tree on gradient statistics. Each
+// GradientTreeConfig: the knobs of one Hoeffding tree on gradient statistics. Each
 // field carries its default, range and trade-off; validate() enforces ranges.
 // The SGBT configuration maps onto it (tree seed = sgbt seed ^ step index).
 #pragma once
@@ -15,13 +15,13 @@ namespace irithyll {
 
 // What a leaf predicts. kConstant: the Newton weight
 // -G/(H+lambda). kLinear: that weight plus w.(x - mean_x), w learned online
-// (hoeffding_tree.hpp). kAdaptive: constant until the linear shadow's running
+// (gradient_tree.hpp). kAdaptive: constant until the linear shadow's running
 // second-order loss beats it by a Hoeffding margin, then linear.
 enum class TreeLeafModel : std::uint8_t { kConstant = 0, kLinear = 1, kAdaptive = 2 };
 Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name);
 std::string_view tree_leaf_model_name(TreeLeafModel m);
 
-struct TreeConfig {
+struct GradientTreeConfig {
   std::uint32_t max_depth = 6;        // >= 1; leaves at this depth never split (and keep no histograms)
   std::uint32_t n_bins = 64;          // >= 2; more bins = finer thresholds, more memory per leaf
   double lambda = 1.0;                // >= 0; L2 shrinkage of leaf weights -G/(H+lambda)

@@ -4,7 +4,7 @@
 // Single pass. The input is read once, front to back, through a 64 KiB
 // buffer, so pipes, FIFOs and endless streams work and memory stays flat.
 // What used to need a first pass is settled by a bounded look-ahead: the
-// first CsvOptions::lookahead_rows rows (default 10,000, at most 64 MiB) are
+// first TableOptions::lookahead_rows rows (default 10,000, at most 64 MiB) are
 // read and held before the first sample, to infer the task and the class set
 // (a learner needs n_classes up front) and, for JSON lines, the keys. They are
 // then replayed, so every row is delivered once and in order. The same code
@@ -13,7 +13,7 @@
 // formats) when nothing else needs inferring (task given, and for
 // classification the classes given; for JSON lines, the features).
 //
-// Classes. With CsvOptions::classes the class ids are the list's order. Else
+// Classes. With TableOptions::classes the class ids are the list's order. Else
 // the classes seen in the look-ahead are sorted (numerically when every label
 // is a number, "1" and "1.0" being one class named by its first spelling;
 // else by bytes: elec8's DOWN = 0, UP = 1). A label first seen after the
@@ -26,23 +26,23 @@
 // target): it would otherwise build thousands of per-class models.
 //
 // Format, CSV (lenient RFC 4180, see src/stream/csv_tokenizer.hpp):
-//   - Separator: CsvOptions::separator, or guessed from the first line: the
+//   - Separator: TableOptions::separator, or guessed from the first line: the
 //     most frequent of ',', ';', tab, '|' outside quotes (',' on a tie).
 //   - A header row (names distinct) unless header = false; then the columns
 //     are named c1, c2, ... The first skip_rows physical lines are ignored.
 // Format, JSON lines: one flat object per line (src/stream/jsonl_object.hpp),
 //   features by key. The columns are the keys of the look-ahead rows in order
-//   of first appearance (or CsvOptions::features); a key missing from a row
+//   of first appearance (or TableOptions::features); a key missing from a row
 //   is a missing value; a key first seen after the look-ahead is ignored and
 //   counted (ignored_keys()). The default target is the last key of the first
 //   row.
 // Common rules:
-//   - The target column is CsvOptions::target (default: the last column).
-//     CsvOptions::extra_targets adds further regression targets (multi-target:
+//   - The target column is TableOptions::target (default: the last column).
+//     TableOptions::extra_targets adds further regression targets (multi-target:
 //     Schema::target_names, Stream::next_multi); an unknown one is an error
 //     naming it, a text cell in one is an error naming its row and column.
-//     Features: CsvOptions::features when given (in that order), else every
-//     other column in file order; minus CsvOptions::drop.
+//     Features: TableOptions::features when given (in that order), else every
+//     other column in file order; minus TableOptions::drop.
 //   - Missing cells: empty, "?", "-", "NA", "N/A", "NaN", "null", "None",
 //     "nil", spreadsheet errors ("#N/A", "#VALUE!", "#DIV/0!", "#REF!",
 //     "#NUM!", "#NAME?", "#NULL!") (any case), non-finite literals ("inf",
@@ -51,11 +51,11 @@
 //     allow_missing_target (then y is NaN: the caller predicts the row and
 //     does not learn it).
 //   - A feature column is numeric if its first non-missing value parses as a
-//     number, categorical otherwise or when listed in CsvOptions::categorical.
+//     number, categorical otherwise or when listed in TableOptions::categorical.
 //     A later non-number in a numeric column is an error. Categorical values
 //     become ids 0, 1, 2, ... in order of first appearance, per column
 //     (the dictionary is the reader's: the same input gives the same ids),
-//     after the values CsvOptions::known_categories seeds (a loaded model's
+//     after the values TableOptions::known_categories seeds (a loaded model's
 //     dictionary, so other files code the same values alike). The values met
 //     so far are in Schema::category_values.
 //     Schema::categorical_features lists the categorical feature columns
@@ -68,12 +68,12 @@
 //     or code before or after the number ("$1,200", "-4,56 EUR"). One
 //     format per column is inferred from its look-ahead cells
 //     (src/stream/number_format.hpp has the rules): a ',' decimal mark only
-//     when the separator is not ',' or CsvOptions::decimal names it. A
+//     when the separator is not ',' or TableOptions::decimal names it. A
 //     column is read this way only when every look-ahead value is a number
 //     under the one format; column_notes() says how each such column was
 //     read, and names a column left as text that another decimal mark
 //     would have read as numbers. Features and targets alike.
-//   - Task, when CsvOptions::task is empty (from the look-ahead): a
+//   - Task, when TableOptions::task is empty (from the look-ahead): a
 //     non-numeric target means classification; a numeric target with only
 //     integer values and at most 32 distinct values means classification;
 //     anything else regression.
@@ -81,7 +81,7 @@
 // Errors name the input, the 1-based physical line where the row starts and
 // the 1-based column: "data.csv:17:3: expected 5 columns, found 4" (JSON
 // lines: the byte column of a syntax error, else the key). Problems in the
-// header and the look-ahead are returned by open_csv_stream(); later rows'
+// header and the look-ahead are returned by open_table_stream(); later rows'
 // problems by next(), which then returns false with status() set. Not
 // thread-safe (one reader per thread).
 #pragma once
@@ -101,7 +101,7 @@ namespace irithyll {
 
 enum class TableFormat : std::uint8_t { kCsv, kJsonLines };
 
-struct CsvOptions {
+struct TableOptions {
   TableFormat format = TableFormat::kCsv;
   std::string target;              // target column name; empty = last column
   // Further regression targets after `target` (multi-target streams): never
@@ -127,7 +127,7 @@ struct CsvOptions {
   std::size_t max_classes = 1000;        // guard rail (see above)
   std::uint64_t lookahead_rows = 10000;  // >= 1
   bool allow_missing_target = false;     // empty label -> y = NaN, not an error
-  // No target at all (prediction): every column, or CsvOptions::features, is
+  // No target at all (prediction): every column, or TableOptions::features, is
   // a feature; y is always NaN; the schema's task is regression.
   bool no_target = false;
   // A malformed row (a wrong number of fields, a bad JSON line, text in a
@@ -159,7 +159,7 @@ class TableStream : public Stream {
   // Share of a regular file read so far (0..1), for progress bars; empty
   // for pipes, standard input and strings.
   virtual std::optional<double> fraction_read() const = 0;
-  // Rows passed over under CsvOptions::skip_bad_rows, and the errors of the
+  // Rows passed over under TableOptions::skip_bad_rows, and the errors of the
   // first few (each names its line).
   virtual std::uint64_t skipped_rows() const { return 0; }
   virtual const std::vector<std::string>& skipped_examples() const {
@@ -177,11 +177,11 @@ class TableStream : public Stream {
 };
 
 // path "-" reads standard input; gzip input is recognised by its content.
-Result<std::unique_ptr<TableStream>> open_csv_stream(const std::string& path, const CsvOptions& options = {});
+Result<std::unique_ptr<TableStream>> open_table_stream(const std::string& path, const TableOptions& options = {});
 
 // Same reader over text already in memory (tests, fuzzing); `name` stands in
 // for the file name in error messages.
-Result<std::unique_ptr<TableStream>> open_csv_stream_from_string(std::string text, const CsvOptions& options = {},
+Result<std::unique_ptr<TableStream>> open_table_stream_from_string(std::string text, const TableOptions& options = {},
                                                                  std::string name = "<string>");
 
 // A value the readers take as missing (the list above, any case).

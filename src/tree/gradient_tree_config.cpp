@@ -1,4 +1,4 @@
-#include "irithyll/tree/tree_config.hpp"
+#include "irithyll/tree/gradient_tree_config.hpp"
 
 #include <cmath>
 #include <string>
@@ -27,7 +27,7 @@ std::string_view tree_leaf_model_name(TreeLeafModel m) {
   return "?";
 }
 
-Status TreeConfig::validate() const {
+Status GradientTreeConfig::validate() const {
   if (max_depth < 1 || max_depth > 30) return bad("max_depth", "must be in [1, 30]", max_depth);
   if (n_bins < 2 || n_bins > 65536) return bad("n_bins", "must be in [2, 65536]", n_bins);
   if (!(lambda >= 0.0) || !std::isfinite(lambda)) return bad("lambda", "must be >= 0", lambda);
@@ -63,7 +63,7 @@ Status TreeConfig::validate() const {
   return Status::ok();
 }
 
-void TreeConfig::encode(ByteWriter& out) const {
+void GradientTreeConfig::encode(ByteWriter& out) const {
   out.u32(max_depth);
   out.u32(n_bins);
   out.f64(lambda);
@@ -104,8 +104,8 @@ void TreeConfig::encode(ByteWriter& out) const {
   for (std::uint32_t f : categorical) out.u32(f);
 }
 
-Status TreeConfig::decode(ByteReader& in) {
-  TreeConfig c;
+Status GradientTreeConfig::decode(ByteReader& in) {
+  GradientTreeConfig c;
   c.max_depth = in.u32("max_depth");
   c.n_bins = in.u32("n_bins");
   c.lambda = in.f64("lambda");

@@ -1,4 +1,4 @@
-#include "tree/hoeffding_tree.hpp"
+#include "tree/gradient_tree.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 
 namespace irithyll {
 
-HoeffdingTree::HoeffdingTree(const TreeConfig& config)
+GradientTree::GradientTree(const GradientTreeConfig& config)
     : config_(config),
       plain_(!config.has_options() && !config.has_extensions()),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
@@ -21,7 +21,7 @@ HoeffdingTree::HoeffdingTree(const TreeConfig& config)
   reset();
 }
 
-void HoeffdingTree::reserve_nodes() {
+void GradientTree::reserve_nodes() {
   // Every node of a full tree of this depth, so growth never reallocates
   // (capped: deep configurations grow on demand instead). Done at the first
   // sample, not at construction, so a tree that never learns (an idle
@@ -51,13 +51,13 @@ void HoeffdingTree::reserve_nodes() {
   }
 }
 
-void HoeffdingTree::release_storage() {
+void GradientTree::release_storage() {
   // A fresh tree of the same configuration learns exactly as a reset one: the
   // feature count is re-fixed by the next first sample, as after reset().
-  *this = HoeffdingTree(config_);
+  *this = GradientTree(config_);
 }
 
-void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, double hi) {
+void GradientTree::push_leaf(std::uint16_t depth, double value, double lo, double hi) {
   if (config_.has_monotone()) {
     lo_.push_back(lo);
     hi_.push_back(hi);
@@ -93,7 +93,7 @@ void HoeffdingTree::push_leaf(std::uint16_t depth, double value, double lo, doub
   if (cat_) cat_mask_.push_back(0);
 }
 
-void HoeffdingTree::reset() {
+void GradientTree::reset() {
   rng_.set_state(config_.seed);
   samples_seen_ = 0;
   split_attempts_ = 0;
@@ -132,7 +132,7 @@ void HoeffdingTree::reset() {
   push_leaf(0, 0.0);
 }
 
-void HoeffdingTree::init_features(std::size_t n) {
+void GradientTree::init_features(std::size_t n) {
   n_features_ = n;
   binners_.assign(n, FeatureBinner(config_.bin_strategy, config_.n_bins));
   edges_.assign(n, BinEdges());
@@ -151,7 +151,7 @@ void HoeffdingTree::init_features(std::size_t n) {
   }
 }
 
-void HoeffdingTree::build_edges() {
+void GradientTree::build_edges() {
   for (std::size_t f = 0; f < n_features_; ++f) {
     // A categorical feature has one bin per code 0..63 (edges at c + 1/2).
     edges_[f] = cat_ && is_cat_[f] ? BinEdges::uniform(-0.5, kCategoryBins - 0.5, kCategoryBins)
@@ -163,20 +163,20 @@ void HoeffdingTree::build_edges() {
   edges_ready_ = true;
 }
 
-double HoeffdingTree::leaf_variance(std::span<const double> x) const noexcept {
+double GradientTree::leaf_variance(std::span<const double> x) const noexcept {
   const std::uint32_t n = leaf_index(x);
   const double d = h_sum_[n] + config_.lambda;
   return d > 0.0 ? 1.0 / d : std::numeric_limits<double>::infinity();
 }
 
-std::uint32_t HoeffdingTree::depth() const {
+std::uint32_t GradientTree::depth() const {
   std::uint32_t d = 0;
   for (std::size_t n = 0; n < route_.size(); ++n)
     if (route_[n].left == 0) d = std::max<std::uint32_t>(d, depth_[n]);
   return d;
 }
 
-double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, std::uint32_t repeats) {
+double GradientTree::learn_one(std::span<const double> x, double g, double h, std::uint32_t repeats) {
   std::uint32_t leaf = leaf_index(x);
   const double before = leaf_predict(leaf, x);
   for (std::uint32_t r = 0; r < repeats; ++r) {
@@ -185,7 +185,7 @@ double HoeffdingTree::learn_one(std::span<const double> x, double g, double h, s
   return before;
 }
 
-void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept {
+void GradientTree::accumulate(std::uint32_t slab, std::span<const double> x, double g, double h) noexcept {
   if (cat_) return accumulate_categorical(slab, x, g, h);
   double m = 1.0;
   if (config_.leaf_decay_alpha > 0.0) m = pool_.decay_step(slab, config_.leaf_decay_alpha);
@@ -205,14 +205,14 @@ void HoeffdingTree::accumulate(std::uint32_t slab, std::span<const double> x, do
   ++t.count;
 }
 
-double HoeffdingTree::leaf_output(double g, double h, double lo, double hi) const noexcept {
+double GradientTree::leaf_output(double g, double h, double lo, double hi) const noexcept {
   double v = config_.min_hessian_sum > 0.0 && h < config_.min_hessian_sum ? 0.0 : leaf_weight(g, h, config_.lambda);
   const double m = config_.max_leaf_output;
   if (m > 0.0) v = std::clamp(v, -m, m);
   return std::clamp(v, lo, hi);
 }
 
-double HoeffdingTree::learned_leaf_output(std::uint32_t leaf) noexcept {
+double GradientTree::learned_leaf_output(std::uint32_t leaf) noexcept {
   const double k = config_.adaptive_leaf_bound;
   if (!(k > 0.0)) return leaf_output(g_sum_[leaf], h_sum_[leaf], node_lo(leaf), node_hi(leaf));
   const double h = h_sum_[leaf];
@@ -240,7 +240,7 @@ double HoeffdingTree::learned_leaf_output(std::uint32_t leaf) noexcept {
   return std::clamp(v, node_lo(leaf), node_hi(leaf));
 }
 
-double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
+double GradientTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   // Clamped against the statistics of the gradients before it, and folded in
   // clipped: the Rust library folds first, so an outlier widens its own bound by
   // its own size (1e6 among values near 1 would pass at a third of itself).
@@ -257,7 +257,7 @@ double HoeffdingTree::clip_gradient(std::uint32_t leaf, double g) noexcept {
   return g;
 }
 
-void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
+void GradientTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noexcept {
   const double a = config_.leaf_decay_alpha;
   if (a > 0.0) {
     g_sum_[leaf] = a * g_sum_[leaf] + g;
@@ -271,7 +271,7 @@ void HoeffdingTree::add_to_leaf_sums(std::uint32_t leaf, double g, double h) noe
 // The leaf update with options or extensions, out of line so that the plain
 // path of train_leaf stays small enough to inline. Returns g as the histogram
 // must see it (clipped when gradient clipping is on).
-__attribute__((noinline)) double HoeffdingTree::train_leaf_value_general(std::uint32_t leaf, std::span<const double> x,
+__attribute__((noinline)) double GradientTree::train_leaf_value_general(std::uint32_t leaf, std::span<const double> x,
                                                                          double g, double h) {
   if (config_.gradient_clip_sigma > 0.0) g = clip_gradient(leaf, g);
   if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
@@ -280,7 +280,7 @@ __attribute__((noinline)) double HoeffdingTree::train_leaf_value_general(std::ui
   return g;
 }
 
-bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
+bool GradientTree::train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h) {
   if (samples_seen_ == 0) {
     reserve_nodes();
     if (!edges_ready_ && n_features_ != x.size()) init_features(x.size());
@@ -317,7 +317,7 @@ bool HoeffdingTree::train_leaf(std::uint32_t leaf, std::span<const double> x, do
 }
 
 
-void HoeffdingTree::draw_feature_mask() {
+void GradientTree::draw_feature_mask() {
   mask_.clear();
   const double rate = config_.feature_subsample;
   if (rate >= 1.0) {
@@ -334,7 +334,7 @@ void HoeffdingTree::draw_feature_mask() {
   }
 }
 
-bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second,
+bool GradientTree::find_best(const GradBin* bins, const GradBin& total, SplitCandidate& best, double& second,
                               std::uint64_t& best_cats) {
   const double gt = total.g, ht = total.h;
   const std::uint64_t nt = total.count;
@@ -375,7 +375,7 @@ bool HoeffdingTree::find_best(const GradBin* bins, const GradBin& total, SplitCa
   return found;
 }
 
-bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
+bool GradientTree::attempt_split(std::uint32_t leaf) {
   if (n_features_ == 0) return false;
   if (depth_[leaf] >= ceiling_) return reeval_ && reevaluate(leaf);
   ++split_attempts_;
@@ -419,7 +419,7 @@ bool HoeffdingTree::attempt_split(std::uint32_t leaf) {
   return true;
 }
 
-void HoeffdingTree::set_children(std::uint32_t parent, const SplitCandidate& best, bool fresh) {
+void GradientTree::set_children(std::uint32_t parent, const SplitCandidate& best, bool fresh) {
   // Monotone bounds: children inherit the parent's; a split on a constrained
   // feature also cuts them at the midpoint of the children's values, so every
   // leaf left of it stays on one side of every leaf right of it.
@@ -476,7 +476,7 @@ void HoeffdingTree::set_children(std::uint32_t parent, const SplitCandidate& bes
   }
 }
 
-std::size_t HoeffdingTree::memory_bytes() const {
+std::size_t GradientTree::memory_bytes() const {
   std::size_t b = sizeof(*this) + pool_.memory_bytes() - sizeof(pool_);
   for (const auto& x : binners_) b += x.memory_bytes();
   for (const auto& e : edges_) b += e.memory_bytes();

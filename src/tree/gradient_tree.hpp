@@ -1,4 +1,4 @@
-// HoeffdingTree: an incrementally grown regression tree on (gradient, hessian)
+// GradientTree: an incrementally grown regression tree on (gradient, hessian)
 // pairs, the base learner of streaming gradient boosting (Domingos & Hulten
 // 2000 for the Hoeffding split rule; Gunasekara et al. 2024 for its use in
 // SGBT; Chen & Guestrin 2016 for the gain and leaf weight).
@@ -17,7 +17,7 @@
 // Routing. x[feature] <= threshold goes left; NaN goes left; i.e. right iff
 // x > threshold, exactly as the packed formats. NaN values are skipped when
 // binning; their gradient mass is credited to the left side of every split.
-// A feature listed in TreeConfig::categorical instead gets one bin per code
+// A feature listed in GradientTreeConfig::categorical instead gets one bin per code
 // 0..63 and category-set splits (src/tree/category_split.hpp): x goes left
 // iff its code's bit is set in the node's 64-bit mask; missing and
 // out-of-range values go right. Trees without categorical features keep the
@@ -82,11 +82,11 @@
 #include "histogram/feature_binner.hpp"
 #include "histogram/histogram_pool.hpp"
 #include "tree/split.hpp"
-#include "irithyll/tree/tree_config.hpp"
+#include "irithyll/tree/gradient_tree_config.hpp"
 
 namespace irithyll {
 
-class HoeffdingTree {
+class GradientTree {
  public:
   struct RouteNode {
     double threshold = 0.0;
@@ -94,9 +94,9 @@ class HoeffdingTree {
     std::uint32_t left = 0;  // 0 = leaf; right child = left + 1
   };
 
-  explicit HoeffdingTree(const TreeConfig& config = {});
+  explicit GradientTree(const GradientTreeConfig& config = {});
 
-  const TreeConfig& config() const { return config_; }
+  const GradientTreeConfig& config() const { return config_; }
   std::size_t n_features() const { return n_features_; }
 
   // Trains the leaf x reaches `repeats` times with (g, h) and returns that
@@ -236,7 +236,7 @@ class HoeffdingTree {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   Status validate_structure() const;
 
-  TreeConfig config_;
+  GradientTreeConfig config_;
   // No leaf option set (config_.has_options() false), fixed at construction:
   // train_leaf then takes the plain Newton step with no per-option checks.
   bool plain_ = true;
