@@ -90,14 +90,9 @@ std::string anomaly_catalogue_json() {
     append_json_string(out, e.python_module);
     out += ",\"python_class\":";
     append_json_string(out, e.python_class);
-    out += ",\"parameters\":[";
-    bool first = true;
-    for (const FieldInfo& f : e.fields()) {
-      if (!first) out += ',';
-      first = false;
-      append_field_json(out, f);
-    }
-    out += "]}";
+    out += ',';
+    append_parameters_json(out, e.fields());
+    out += "}";
   }
   return out + "]";
 }

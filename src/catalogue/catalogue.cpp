@@ -78,14 +78,9 @@ std::string catalogue_json() {
     out += ",\"tasks\":[";
     if (e.regression) out += "\"regression\"";
     if (e.classification) out += e.regression ? ",\"classification\"" : "\"classification\"";
-    out += "],\"parameters\":[";
-    bool first_field = true;
-    for (const FieldInfo& f : e.fields()) {
-      if (!first_field) out += ',';
-      first_field = false;
-      append_field_json(out, f);
-    }
-    out += "]}";
+    out += "],";
+    append_parameters_json(out, e.fields());
+    out += "}";
   }
   out += "]}";
   return out;

@@ -77,14 +77,9 @@ std::string clusterers_json() {
     append_json_string(out, e.name);
     out += ",\"description\":";
     append_json_string(out, e.description);
-    out += ",\"tasks\":[\"clustering\"],\"parameters\":[";
-    bool first_field = true;
-    for (const FieldInfo& f : e.fields()) {
-      if (!first_field) out += ',';
-      first_field = false;
-      append_field_json(out, f);
-    }
-    out += "]}";
+    out += ",\"tasks\":[\"clustering\"],";
+    append_parameters_json(out, e.fields());
+    out += "}";
   }
   out += "]";
   return out;

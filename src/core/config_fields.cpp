@@ -256,4 +256,13 @@ void append_field_json(std::string& out, const FieldInfo& f) {
   out += '}';
 }
 
+void append_parameters_json(std::string& out, std::span<const FieldInfo> fields) {
+  out += "\"parameters\":[";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    append_field_json(out, fields[i]);
+  }
+  out += ']';
+}
+
 }  // namespace irithyll

@@ -94,14 +94,9 @@ std::string forecasters_json() {
     append_json_string(out, e.description);
     out += ",\"period_parameter\":";
     append_json_string(out, e.period_field);
-    out += ",\"parameters\":[";
-    bool first_field = true;
-    for (const FieldInfo& f : e.fields()) {
-      if (!first_field) out += ',';
-      first_field = false;
-      append_field_json(out, f);
-    }
-    out += "]}";
+    out += ",";
+    append_parameters_json(out, e.fields());
+    out += "}";
   }
   out += "]";
   return out;

@@ -134,6 +134,8 @@ std::string format_field_real(double v);
 // forecasters, anomaly detectors, clusterers) writes its rows with these.
 void append_json_string(std::string& out, std::string_view s);
 void append_field_json(std::string& out, const FieldInfo& field);
+// `"parameters":[row, row, ...]`: a registry entry's whole table.
+void append_parameters_json(std::string& out, std::span<const FieldInfo> fields);
 
 template <class Config>
 struct ConfigField {
