@@ -143,6 +143,7 @@ class AutoLearner final : public Learner, public ModelReport {
   Status build_entries(std::vector<Entry>& entries) const;
   Result<Member> spawn(std::uint32_t entry);
   double reward(std::size_t member, std::span<const double> x, double y) const;
+  std::uint64_t oldest_age() const;
   void update_leader();
   void update_weights();
   void race();
