@@ -10,7 +10,9 @@
 //
 //   prediction  select: the leader's, the member with the best exponentially
 //               decayed mean reward (half-life `half-life` samples) among
-//               those past `grace` samples; stack: the members' predictions
+//               those past `grace` samples (before any is, among the
+//               oldest, which have all scored the same samples at the
+//               start); stack: the members' predictions
 //               (regression) or probabilities (classification) weighted by
 //               softmax(sharpness * decayed mean reward) (exponential weights,
 //               updated prequentially).
@@ -143,6 +145,7 @@ class AutoLearner final : public Learner, public ModelReport {
   Status build_entries(std::vector<Entry>& entries) const;
   Result<Member> spawn(std::uint32_t entry);
   double reward(std::size_t member, std::span<const double> x, double y) const;
+  std::uint64_t oldest_age() const;
   void update_leader();
   void update_weights();
   void race();
