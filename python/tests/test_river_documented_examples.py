@@ -1,0 +1,115 @@
+"""River's documented examples on River's bundled data: ours must do at
+least as well as the figure River's docstring prints (compared at the
+precision River prints it), for each way of building ours:
+
+- same: River's parameters passed as they are;
+- equivalent: River's parameters translated to what they mean in River
+  (where that differs from `same`);
+- defaults: our defaults in River's pipeline.
+
+River's data files are not in this repository: set IRITHYLL_RIVER_DATA to a
+folder holding phishing.csv.gz, trump_approval.csv.gz, banana.zip,
+segment.csv.zip and airline-passengers.csv (River's river/datasets/ files),
+or the module skips. Known shortfalls are strict xfails that name the cause,
+so one that starts passing fails until its mark is removed.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "river_examples"))
+import run_examples  # noqa: E402
+
+
+
+@pytest.fixture(scope="module")
+def folder():
+    found = run_examples.data_folder([])
+    if found is None:
+        pytest.skip(f"River's bundled data files ({', '.join(run_examples.FILES.values())}) not found: "
+                    f"set {run_examples.ENV} to their folder")
+    return found
+
+
+# (example key, variant) -> why ours is short of River's figure.
+KNOWN = {
+    ("linear_model.LinearRegression-TrumpApproval", "same"):
+        "River's squared-loss gradient is 2(p - y), ours (p - y): the same rates take half River's steps",
+    ("linear_model.LinearRegression-TrumpApproval", "defaults"):
+        "default intercept_lr=0.01 (River's too) is far too slow for an intercept near 40 on 1,001 samples",
+    ("linear_model.LogisticRegression-Phishing", "equivalent"):
+        "1,111 of 1,249 scored samples right against River's 1,112 of 1,250",
+    ("linear_model.Perceptron-Phishing", "same"):
+        "standardize=True inside the model re-scales River's already standardized features",
+    ("linear_model.Perceptron-Phishing", "defaults"):
+        "standardize=True inside the model re-scales River's already standardized features",
+    ("neighbors.KNNClassifier-Phishing", "same"):
+        "standardize=True inside the model re-scales River's already standardized features",
+    ("neighbors.KNNClassifier-Phishing", "defaults"):
+        "standardize=True inside the model re-scales River's already standardized features",
+    ("neighbors.KNNRegressor-TrumpApproval", "defaults"):
+        "River's example passes window_size=50; our default window of 1,000 lags the trend",
+    ("tree.SGTClassifier-Phishing", "same"):
+        "our bins are equal-width over the range of the first grace period; River's StaticQuantizer(n_bins=32, "
+        "warm_start=10) sizes them from the first 10 rows (grace_period=50 gives us 86%)",
+    ("tree.SGTClassifier-Phishing", "defaults"):
+        "our bins are equal-width over the range of the first grace period; River's StaticQuantizer differs "
+        "(grace_period=50 gives us 86%)",
+    ("forest.AMFClassifier-Bananas[:500]", "same"):
+        "60% against 85%; split_pure=True gives 84%: the pure-node rule or the leaf statistics differ from River's",
+    ("forest.AMFClassifier-Bananas[:500]", "defaults"):
+        "60% against 85%; split_pure=True gives 84%: the pure-node rule or the leaf statistics differ from River's",
+    ("forest.AMFRegressor-TrumpApproval", "same"):
+        "max_nodes=1024 stops each tree after about 500 of the 1,001 rows (River has no cap)",
+    ("forest.AMFRegressor-TrumpApproval", "defaults"):
+        "max_nodes=1024 stops each tree after about 500 of the 1,001 rows (River has no cap)",
+    ("forest.AMFRegressor-TrumpApproval", "equivalent"):
+        "our untrained forest predicts 0.0 for the first row, scored at error 43.8 (River's predicts None, "
+        "not scored): 0.3207 against 0.2685, 0.2773 without that row",
+    ("ensemble.LeveragingBaggingClassifier-Phishing", "same"):
+        "River bags logistic regressions (model=...); our members are Hoeffding trees",
+    ("ensemble.LeveragingBaggingClassifier-Phishing", "defaults"):
+        "River bags logistic regressions (model=...); our members are Hoeffding trees",
+    ("time_series.SNARIMAX-AirlinePassengers", "same"):
+        "our regressor is recursive least squares, River's example an SGD linear regression with intercept_init=110",
+    ("time_series.SNARIMAX-AirlinePassengers", "defaults"):
+        "our regressor is recursive least squares, River's example an SGD linear regression with intercept_init=110",
+}
+
+
+def _cases():
+    for ex in run_examples.EXAMPLES:
+        for variant in ex.variants():
+            reason = KNOWN.get((ex.key(), variant))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            yield pytest.param(ex, variant, id=f"{ex.key()}-{variant}", marks=marks)
+
+
+def _printed(example, value):
+    """Ours at the precision River prints: accuracy to 2 decimals of a
+    percent, every other metric to 6 decimals."""
+    return round(value, 2 if example.metric.startswith("Accuracy") else 6)
+
+
+@pytest.mark.parametrize("example,variant", list(_cases()))
+def test_at_least_river_documented_figure(example, variant, folder):
+    ours = _printed(example, run_examples.run(example, variant, folder))
+    better = ours >= example.river if example.higher else ours <= example.river
+    assert better, (f"{example.model} on {example.dataset} ({variant}): ours {ours} against River's documented "
+                    f"{example.river} ({example.metric}; River: {example.river_call})")
+
+
+def test_holt_winters_every_horizon(folder):
+    """River's HoltWinters example prints one MAE per horizon step: ours, with
+    River's parameters, must be at least as good at each of the 12."""
+    ex = next(e for e in run_examples.EXAMPLES if e.model == "time_series.HoltWinters")
+    ours = run_examples._holt_winters_horizons(folder, ex.same)
+    worse = [(h + 1, round(a, 6), b) for h, (a, b) in enumerate(zip(ours, run_examples.HW_RIVER)) if round(a, 6) > b]
+    assert not worse, worse
+
+
+def test_runner_skips_without_data(tmp_path, capsys):
+    """The script says what is missing and exits 0 when the folder lacks River's files."""
+    assert run_examples.main([str(tmp_path)]) == 0
+    assert "not found" in capsys.readouterr().out
