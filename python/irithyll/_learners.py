@@ -42,7 +42,7 @@ _NAMES = {
     "moe_sgbt": ("ensemble", "MoESGBT"),
     "moe_distributional_sgbt": ("ensemble", "MoEDistributionalSGBT"),
     "stacked": ("ensemble", "Stacked"),
-    "hoeffding_tree": ("tree", "GradientTree"),
+    "hoeffding_tree": ("tree", "HoeffdingTree"),
     "arf": ("forest", "ARF"),
     "attention": ("nn", "Attention"),
     "esn": ("nn", "ESN"),

@@ -1,4 +1,4 @@
-"""Single trees from the model catalogue (GradientTree*, HoeffdingAdaptiveTree*, ExtremelyFastDecisionTreeClassifier)."""
+"""Single trees from the model catalogue (HoeffdingTree*, HoeffdingAdaptiveTree*, ExtremelyFastDecisionTreeClassifier, SGT*)."""
 from ._learners import GENERATED as _GENERATED
 
 globals().update(_GENERATED.get("tree", {}))

@@ -13,7 +13,7 @@ class ExtremelyFastDecisionTreeClassifier(Classifier):
         delta: float = 1e-07,
         tie_threshold: float = 0.05,
         split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
-        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear', 'adaptive'] = 'nba',
         numeric: Literal['gaussian', 'histogram'] = 'gaussian',
         n_split_points: int = 10,
         n_bins: int = 32,
@@ -44,7 +44,7 @@ class HoeffdingAdaptiveTreeClassifier(Classifier):
         delta: float = 1e-07,
         tie_threshold: float = 0.05,
         split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
-        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear', 'adaptive'] = 'nba',
         numeric: Literal['gaussian', 'histogram'] = 'gaussian',
         n_split_points: int = 10,
         n_bins: int = 32,
@@ -76,7 +76,7 @@ class HoeffdingAdaptiveTreeRegressor(Regressor):
         delta: float = 1e-07,
         tie_threshold: float = 0.05,
         split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
-        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear'] = 'nba',
+        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear', 'adaptive'] = 'nba',
         numeric: Literal['gaussian', 'histogram'] = 'gaussian',
         n_split_points: int = 10,
         n_bins: int = 32,
@@ -142,7 +142,6 @@ class HoeffdingTreeRegressor(Regressor):
         tau: Any = ...,
     ) -> None: ...
 
-__all__ = ['ExtremelyFastDecisionTreeClassifier', 'HoeffdingAdaptiveTreeClassifier', 'HoeffdingAdaptiveTreeRegressor', 'HoeffdingTreeClassifier', 'HoeffdingTreeRegressor']
 class SGTClassifier(Classifier):
     """Stochastic Gradient Tree (Gouk et al. 2019): one Hoeffding tree on loss gradients and hessians, split by loss reduction (classification; catalogue model 'sgt')."""
 
@@ -182,4 +181,4 @@ class SGTRegressor(Regressor):
         nominal_attributes: Any = ...,
     ) -> None: ...
 
-__all__ = ['HoeffdingTreeClassifier', 'HoeffdingTreeRegressor', 'SGTClassifier', 'SGTRegressor']
+__all__ = ['ExtremelyFastDecisionTreeClassifier', 'HoeffdingAdaptiveTreeClassifier', 'HoeffdingAdaptiveTreeRegressor', 'HoeffdingTreeClassifier', 'HoeffdingTreeRegressor', 'SGTClassifier', 'SGTRegressor']
