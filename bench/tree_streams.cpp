@@ -1,6 +1,6 @@
 // bench_tree_streams: prequential Hoeffding tree and Adaptive Random Forest on
 // the Electricity and SEA streams, defaults as shipped (the settings MOA's
-// figures in BENCHMARKS.md use: GradientTree and ARF with 10 trees).
+// figures in BENCHMARKS.md use: HoeffdingTree and ARF with 10 trees).
 //
 // One JSON line per (model, file): accuracy, samples/s (wall and thread CPU,
 // median of --reps runs, default 3), memory, tree size. The CSV is parsed
