@@ -13,7 +13,7 @@ class ExtremelyFastDecisionTreeClassifier(Classifier):
         delta: float = 1e-07,
         tie_threshold: float = 0.05,
         split_criterion: Literal['info-gain', 'gini'] = 'info-gain',
-        leaf_model: Literal['mc', 'nb', 'nba', 'mean', 'linear', 'adaptive'] = 'nba',
+        leaf_model: Literal['mc', 'nb', 'nba', 'adaptive'] = 'nba',
         numeric: Literal['gaussian', 'histogram'] = 'gaussian',
         n_split_points: int = 10,
         n_bins: int = 32,

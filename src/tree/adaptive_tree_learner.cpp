@@ -56,7 +56,7 @@ std::span<const ConfigField<EfdtConfig>> EfdtSpec::config_fields() {
         Row{FieldInfo::integer("reevaluate-period", "200", "node weight between re-evaluations of an internal node's split").in(1, 1e9),
             IRITHYLL_FIELD_UINT(C, reevaluate_period)},
     };
-    ensemble_detail::append_member_tree_rows(table, "200", "1e-07");
+    ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/true);
     return table;
   }();
   return rows;
