@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (lags.is_ok() && lags->empty()) __builtin_trap();  // a parsed list is never empty
   } else if (rest.size() >= 1) {
     std::vector<double> y(std::min<std::size_t>((rest.size() - 1) / 8, 4096));
-    std::memcpy(y.data(), rest.data() + 1, y.size() * sizeof(double));
+    if (!y.empty()) std::memcpy(y.data(), rest.data() + 1, y.size() * sizeof(double));  // memcpy from/to null is UB even for 0 bytes
     (void)irithyll::timeseries::decompose_window(y, rest[0] % 16, rest[0] & 0x80);
   }
   return 0;
