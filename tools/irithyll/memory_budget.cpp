@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "irithyll/core/rng.hpp"
+
 namespace irithyll::cli {
 namespace {
 
@@ -33,12 +35,9 @@ Result<double> probe_bytes(std::string_view name, const ModelSettings& settings,
   auto made = make_learner(name, settings, context);
   if (!made) return made.status();
   std::vector<double> x(context.n_features, 0.0);
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  Xorshift64 rng(context.seed);
   for (int i = 0; i < kProbeSamples; ++i) {
-    for (double& v : x) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = static_cast<double>(state >> 11) * 0x1.0p-53;
-    }
+    for (double& v : x) v = rng.uniform();
     (*made)->learn_one(x, static_cast<double>(static_cast<std::size_t>(i) % n_classes), 1.0);
   }
   return static_cast<double>((*made)->memory_bytes());
