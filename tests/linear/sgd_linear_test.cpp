@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,6 +118,65 @@ TEST(LinearRegression, MissingFeaturesContributeNothing) {
   const double missing = raw->predict_one(probe);
   probe[1] = 0.0;
   EXPECT_EQ(missing, raw->predict_one(probe));
+}
+
+TEST(LinearRegression, PlainSgdMatchesRiversSquaredLossUpdate) {
+  // No standardisation, no warm start, constant rate, squared loss (p - y)^2
+  // with gradient 2 (p - y): w -= lr 2 (p - y) x, b -= intercept-lr 2 (p - y).
+  auto m = test::build<LinearRegressionLearner>({{"standardize", "off"},
+                                                 {"intercept-warm-start", "off"},
+                                                 {"learning-rate", "0.01"},
+                                                 {"intercept-lr", "0.1"}},
+                                                LearnerContext{Task::kRegression, 0, 3, 1});
+  std::vector<double> w(3, 0.0);
+  double b = 0;
+  Xorshift64 rng(19);
+  for (int t = 0; t < 200; ++t) {
+    std::vector<double> x = {rng.normal(), rng.normal(), rng.normal()};
+    const double y = 5.0 + x[0] - 2.0 * x[2] + 0.1 * rng.normal();
+    double p = b;
+    for (int j = 0; j < 3; ++j) p += w[j] * x[j];
+    ASSERT_NEAR(m->predict_one(x), p, 1e-12);
+    const double g = 2.0 * (p - y);
+    for (int j = 0; j < 3; ++j) w[j] -= 0.01 * g * x[j];
+    b -= 0.1 * g;
+    m->learn_one(x, y);
+  }
+  const auto c = m->coefficients(0);
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(c[j], w[j], 1e-12);
+  EXPECT_NEAR(c[3], b, 1e-12);
+}
+
+TEST(LinearRegression, InterceptWarmStartIsTheRunningMeanOfTheTarget) {
+  // All-zero features (unstandardised): the score is the intercept alone.
+  // While 1/(2t) > intercept-lr (t < 50 at 0.01) the warm start makes the
+  // intercept the running mean of the targets; after that it steps at
+  // intercept-lr. Without it, after 10 samples near 40 the intercept is
+  // 40 (1 - 0.98^10) ~ 7.3.
+  const LearnerContext one{Task::kRegression, 0, 1, 1};
+  auto warm = test::build<LinearRegressionLearner>({{"standardize", "off"}}, one);
+  auto cold = test::build<LinearRegressionLearner>({{"standardize", "off"}, {"intercept-warm-start", "off"}}, one);
+  Xorshift64 rng(23);
+  const std::vector<double> x = {0.0};
+  double sum = 0;
+  for (int t = 1; t <= 60; ++t) {
+    const double y = 40.0 + rng.normal();
+    sum += y;
+    warm->learn_one(x, y);
+    cold->learn_one(x, y);
+    if (t < 50) ASSERT_NEAR(warm->predict_one(x), sum / t, 1e-9) << t;
+  }
+  EXPECT_NEAR(warm->predict_one(x), 40.0, 1.0);
+  EXPECT_LT(cold->predict_one(x), 30.0);
+  // The warm start is regression's alone: the classifiers' tables have no such setting.
+  const auto has_warm_start = [](std::span<const ConfigField<SgdLinearConfig>> rows) {
+    for (const auto& row : rows)
+      if (row.info.name == "intercept-warm-start") return true;
+    return false;
+  };
+  EXPECT_TRUE(has_warm_start(LinearRegressionLearner::config_fields()));
+  EXPECT_FALSE(has_warm_start(LogisticRegressionLearner::config_fields()));
+  EXPECT_FALSE(has_warm_start(SoftmaxRegressionLearner::config_fields()));
 }
 
 TEST(LogisticRegression, PlainSgdMatchesTheTextbookUpdate) {
