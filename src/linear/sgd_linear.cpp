@@ -169,10 +169,12 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
   }
   if (!config_.intercept) eta_b = 0.0;
   // Warm start (regression): a negative rate tells step_output to take the
-  // plain step g/(2t) for the intercept.
+  // plain step g/(2t) for the intercept, i.e. (weight/t)(p - y); capped at
+  // (p - y), so that a heavy sample moves the intercept to its target and
+  // no further.
   if (loss_ == Loss::kSquared && config_.intercept && config_.intercept_warm_start && !half_gradient_ &&
       0.5 / t > eta_b)
-    eta_b = -0.5 / t;
+    eta_b = -std::min(0.5 / t, 0.5 / weight);
   double bc1 = 1.0, bc2 = 1.0;
   if (config_.optimizer == SgdOptimizer::kAdam) {
     aux_[kB1t] *= kBeta1, aux_[kB2t] *= kBeta2;

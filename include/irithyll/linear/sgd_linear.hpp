@@ -24,11 +24,13 @@
 //
 // Regression's intercept warm start (intercept-warm-start, on by default):
 // while 1/(2t) exceeds the intercept's rate, the intercept takes the plain
-// step g/(2t) instead (optimiser state untouched). On the squared loss that
-// is b <- b - (b + w.z - y)/t, the running mean of the residual target
-// y - w.z (the Robbins-Monro 1/t step of a mean), so the intercept finds the
-// target's level within a few samples however far it is from 0, and then
-// tracks it at intercept-lr (t > 1/(2 intercept-lr): 50 samples at 0.01).
+// step g/(2t) instead (optimiser state untouched; a sample of weight v steps
+// (p - y) min(v/t, 1), never past its target). On the squared loss, with
+// unit weights, that is b <- b - (b + w.z - y)/t, the running mean of the
+// residual target y - w.z (the Robbins-Monro 1/t step of a mean), so the
+// intercept finds the target's level within a few samples however far it is
+// from 0, and then tracks it at intercept-lr (from t = 1/(2 intercept-lr):
+// 50 samples at 0.01).
 // Off: the intercept starts at 0 and steps at intercept-lr throughout
 // (River's LinearRegression with intercept_init=0).
 //
