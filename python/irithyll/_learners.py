@@ -25,6 +25,10 @@ Sample conventions (River's):
     at any time.
   * The C++ learner is built lazily at the first learn_one (or learn_many),
     when the feature count is known.
+  * A model that has seen no sample has no prediction: predict_one returns
+    None (a regressor) or None / the uniform probabilities over the labels
+    given up front (a classifier), and progressive_val_score skips that row,
+    as River's does. predict_many gives zeros (regression) then.
 """
 import collections
 import keyword
@@ -634,9 +638,12 @@ class Regressor(Learner):
         self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
+        """The prediction for x; None while the model has seen no sample
+        (it has nothing to say yet, and evaluate.progressive_val_score does
+        not score that row), as a classifier's predict_one before any label."""
         self._check_x(x)
-        if self._model is None:
-            return 0.0
+        if self._model is None or self._model.n_samples_seen == 0:
+            return None
         return self._model.predict_dict(x)
 
     def predict_interval_one(self, x, level=0.9):
