@@ -17,19 +17,25 @@ Sample conventions (River's):
     them by category sets), unless that setting (or River's
     nominal_attributes) is given.
   * Classifier labels are any hashable values, numbered in order of first
-    appearance. The classifiers whose River counterpart is binary
-    (LogisticRegression, Perceptron, PAClassifier, ALMAClassifier) start, as
-    River's do, with the labels False and True: untrained they predict False
-    with probabilities {False: 0.5, True: 0.5}, and a label equal to 0/False
-    or 1/True takes that slot (and is then reported as given). A first label
-    that is neither drops both, and labels are numbered as they appear. With classes=[...] (or n_classes=K) the class count is fixed
+    appearance. With classes=[...] (or n_classes=K) the class count is fixed
     up front and a further label raises ValueError. Otherwise the model
     grows: a label past its class capacity rebuilds the C++ learner with
     room for twice as many classes and relearns the last `replay` samples
     (default 10000) it kept for this, as River's learners take new classes
     at any time.
+  * The classifiers whose River counterpart is binary (LogisticRegression,
+    Perceptron, PAClassifier, ALMAClassifier), given no classes, start as
+    River's do with the labels False and True: untrained they predict False
+    with probabilities {False: 0.5, True: 0.5}, and a label equal to 0/False
+    or 1/True takes that slot (and is then reported as given). A first label
+    that is neither drops both, and labels are numbered as they appear.
   * The C++ learner is built lazily at the first learn_one (or learn_many),
     when the feature count is known.
+  * A model that has seen no sample has no prediction: predict_one returns
+    None (a regressor) or None / the uniform probabilities over the labels
+    given up front (a classifier; River's binary ones: False, see above),
+    and progressive_val_score skips that row, as River's does. predict_many
+    gives zeros (regression) then.
   * A model with a `standardize` setting that a pipeline feeds from a
     preprocessing.StandardScaler (the step just before it) is built with
     standardize=False unless that setting was given: its input is already
@@ -667,9 +673,12 @@ class Regressor(Learner):
         self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
+        """The prediction for x; None while the model has seen no sample
+        (it has nothing to say yet, and evaluate.progressive_val_score does
+        not score that row), as a classifier's predict_one before any label."""
         self._check_x(x)
-        if self._model is None:
-            return 0.0
+        if self._model is None or self._model.n_samples_seen == 0:
+            return None
         return self._model.predict_dict(x)
 
     def predict_interval_one(self, x, level=0.9):
