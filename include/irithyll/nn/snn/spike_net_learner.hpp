@@ -7,8 +7,8 @@
 //
 // Two readouts (`readout`):
 //  - kRls (default): the spiking layer as a reservoir (a liquid state
-//    machine, Maass et al. 2002) read by recursive least squares, as the
-//    original's umbrella wraps its spiking net with an RLS readout. Features
+//    machine, Maass et al. 2002) read by recursive least squares, the usual
+//    readout of a liquid state machine. Features
 //    [4 z_j (the network's readout-filtered hidden spike traces, rates of
 //    ~0.1 brought near unit scale), the delta encoder's current UP/DOWN bits,
 //    x, 1]. The encoder bits carry the signal's direction of change, which
