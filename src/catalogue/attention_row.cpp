@@ -4,7 +4,8 @@
 #include "irithyll/nn/attention/attention_learner.hpp"
 #include "irithyll/nn/attention/log_linear_learner.hpp"
 #include "rows.hpp"
-#include "shared_rows.hpp"
+#include "nn/continual/continual_fields.hpp"
+#include "readout/rls_fields.hpp"
 
 namespace irithyll::catalogue_detail {
 namespace {
@@ -86,7 +87,7 @@ std::span<const ConfigField<LC>> loglinear_fields() {
        IRITHYLL_FIELD_REAL(LC, layer.learning_rate)},
   };
   static const auto rows = join_rows<LC>({own, rls_rows<LC>("0.9999", "loglinear-rls-lambda", "100", ""),
-                                          continual_rows<LC>("none|ewc|mask|regen", "continual learning: none | ewc | mask | regen")});
+                                          nn::continual_rows<LC>("none|ewc|mask|regen", "continual learning: none | ewc | mask | regen")});
   return rows;
 }
 

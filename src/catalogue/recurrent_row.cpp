@@ -5,7 +5,8 @@
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 #include "rows.hpp"
-#include "shared_rows.hpp"
+#include "nn/continual/continual_fields.hpp"
+#include "readout/rls_fields.hpp"
 
 namespace irithyll::catalogue_detail {
 namespace {
@@ -63,7 +64,7 @@ std::span<const ConfigField<MC>> mamba_fields() {
        IRITHYLL_FIELD_UINT(MC, warmup)},
   };
   static const auto rows = join_rows<MC>({own, rls_rows<MC>("0.998", "mamba-rls-lambda", "100", "mamba-rls-delta"),
-                                          continual_rows<MC>("none|regen", kRegenHelp)});
+                                          nn::continual_rows<MC>("none|regen", kRegenHelp)});
   return rows;
 }
 
@@ -83,7 +84,7 @@ std::span<const ConfigField<SC>> slstm_fields() {
        IRITHYLL_FIELD_UINT(SC, warmup)},
   };
   static const auto rows = join_rows<SC>({own, rls_rows<SC>("0.998", "slstm-rls-lambda", "100", "slstm-rls-delta"),
-                                          continual_rows<SC>("none|regen", kRegenHelp)});
+                                          nn::continual_rows<SC>("none|regen", kRegenHelp)});
   return rows;
 }
 
@@ -97,7 +98,7 @@ std::span<const ConfigField<GC>> mgrade_fields() {
        IRITHYLL_FIELD_UINT(GC, warmup)},
   };
   static const auto rows = join_rows<GC>({own, rls_rows<GC>("0.998", "mgrade-rls-lambda", "100", "mgrade-rls-delta"),
-                                          continual_rows<GC>("none|regen", kRegenHelp)});
+                                          nn::continual_rows<GC>("none|regen", kRegenHelp)});
   return rows;
 }
 

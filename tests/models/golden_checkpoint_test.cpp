@@ -63,7 +63,9 @@ constexpr Golden kGolden[] = {
     {"sgbt_regression", "friedman", false}, {"sgbt_binary", "sea", false}, {"sgbt_multiclass", "", false},
     {"attention", "friedman"},       {"loglinear", "friedman"}, {"mamba_v1", "friedman"},
     {"mamba_v3", "hyperplane"},      {"mgrade", "friedman"},  {"slstm", "sea"},
-    {"esn", "friedman"},             {"ngrc", "sea"},    {"spikenet", "friedman"},
+    // Version 1 records of the reservoirs: version 2 writes the settings by
+    // name and the learner context.
+    {"esn", "friedman", false},      {"ngrc", "sea", false},    {"spikenet", "friedman", false},
     {"pipeline", "sea", false},
     // Kinds new in the catalogue release (SGBT family, stacking).
     {"adaptive_sgbt", "friedman", false},   {"quantile_sgbt", "friedman", false},
