@@ -28,32 +28,14 @@ std::unique_ptr<Core> copy_core(const Core& core) {
     return nullptr;
   }
 }
-
-// Builds a Core from whichever of the two constructor forms it has: (config)
-// for learners that still carry task, classes and seed in their config, or
-// (config, context). clang 14 instantiates both BoxedLearner constructors of
-// an explicitly instantiated class, so the form a Core lacks must still
-// compile; its learner never calls it, and the null answer is unreachable.
-template <class Core, class... Args>
-std::unique_ptr<Core> make_core(const Args&... args) {
-  if constexpr (std::is_constructible_v<Core, const Args&...>) {
-    return std::make_unique<Core>(args...);
-  } else {
-    ((void)args, ...);
-    return nullptr;
-  }
-}
 }  // namespace boxed_detail
 
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::BoxedLearner() : core_(std::make_unique<Core>()) {}
 
 template <class Core, class Config, bool kCopyable>
-BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const Config& config) : core_(boxed_detail::make_core<Core>(config)) {}
-
-template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const Config& config, const LearnerContext& context)
-    : core_(boxed_detail::make_core<Core>(config, context)) {}
+    : core_(std::make_unique<Core>(config, context)) {}
 
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::~BoxedLearner() = default;

@@ -56,7 +56,6 @@ class BoxedLearner : public Learner {
 
  protected:
   BoxedLearner();
-  explicit BoxedLearner(const Config& config);
   BoxedLearner(const Config& config, const LearnerContext& context);
 
  private:

@@ -13,6 +13,11 @@
 
 namespace irithyll::nn {
 
+// The help of "continual" for learners whose features are not trained by
+// gradient, so that only regeneration applies.
+inline constexpr std::string_view kRegenOnlyHelp =
+    "continual learning: none | regen (the extractor is not trained by gradient)";
+
 // Continual learning on a learner's `continual` member. "continual-fraction"
 // is the share frozen per drift (mask) or replaced (regen): one option, read
 // by whichever strategy is chosen, so it comes after "continual".
