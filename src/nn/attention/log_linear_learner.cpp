@@ -210,7 +210,8 @@ Status LogLinearCore::decode(ByteReader& in) {
       for (const auto& f : config_fields())
         if (f.get(full) != f.get(c))
           return Status::corruption("loglinear learner: the layer does not match setting " + std::string(f.info.name));
-      if (layer.seed != context.seed) return Status::corruption("loglinear learner: the layer's seed is not the context's");
+      if (layer.seed != context.seed)
+        return Status::corruption("loglinear learner: the layer's seed is not the context's");
     } else {
       context.seed = layer.seed;
     }

@@ -39,7 +39,8 @@ Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const Config& c
   return std::make_unique<EchoStateNetwork>(config, context);
 }
 
-EchoStateNetwork::EchoStateNetwork(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+EchoStateNetwork::EchoStateNetwork(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
 
 EsnCore::EsnCore(const EsnConfig& config, const LearnerContext& context) : ReadoutBankLearner(config, context) {
   if (context.n_features > 0) init(context.n_features);

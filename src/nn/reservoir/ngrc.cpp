@@ -36,9 +36,11 @@ Result<std::unique_ptr<NextGenReservoir>> NextGenReservoir::make(const Config& c
   return std::make_unique<NextGenReservoir>(config, context);
 }
 
-NextGenReservoir::NextGenReservoir(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+NextGenReservoir::NextGenReservoir(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
 
-NgrcCore::NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context) : ReadoutBankLearner(config, context) {
+NgrcCore::NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context)
+    : ReadoutBankLearner(config, context) {
   if (context.n_features > 0) init(context.n_features);
 }
 

@@ -17,7 +17,8 @@ class NgrcCore final : public ReadoutBankLearner<NgrcCore, NgrcLearnerConfig> {
   static std::span<const ConfigField<NgrcLearnerConfig>> config_fields() { return NextGenReservoir::config_fields(); }
 
   NgrcCore() = default;
-  NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context);  // REQUIRES: valid (NextGenReservoir::make checks it)
+  // REQUIRES: valid (NextGenReservoir::make checks it).
+  NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context);
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -15,7 +15,9 @@ namespace irithyll::nn {
 class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLearnerConfig> {
  public:
   static constexpr std::string_view kName = SpikeNetLearner::kName;
-  static std::span<const ConfigField<SpikeNetLearnerConfig>> config_fields() { return SpikeNetLearner::config_fields(); }
+  static std::span<const ConfigField<SpikeNetLearnerConfig>> config_fields() {
+    return SpikeNetLearner::config_fields();
+  }
 
   SpikeNetCore() = default;
   // REQUIRES: valid (SpikeNetLearner::make checks it).
