@@ -68,11 +68,11 @@ TEST_P(NeuralContractCheckpoint, SettingsAndContextRoundTripByName) {
   ASSERT_TRUE(b->decode(in).is_ok());
   const ModelSettings decoded = entry->settings_of(*b);
   EXPECT_EQ(decoded.items(), entry->settings_of(a).items());
-  for (const auto& [name, value] : c.settings.items()) {
+  for (const auto& set : c.settings.items()) {
     const auto& items = decoded.items();
-    const auto it = std::find_if(items.begin(), items.end(), [&](const auto& kv) { return kv.first == name; });
-    ASSERT_NE(it, items.end()) << name;
-    EXPECT_EQ(it->second, value) << name;
+    const auto it = std::find_if(items.begin(), items.end(), [&](const auto& kv) { return kv.first == set.first; });
+    ASSERT_NE(it, items.end()) << set.first;
+    EXPECT_EQ(it->second, set.second) << set.first;
   }
   EXPECT_EQ(b->task(), Task::kClassification);
   EXPECT_EQ(b->n_classes(), 3u);
