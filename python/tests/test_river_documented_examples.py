@@ -75,9 +75,13 @@ KNOWN = {
     ("ensemble.LeveragingBaggingClassifier-Phishing", "defaults"):
         "River bags logistic regressions (model=...); our members are Hoeffding trees",
     ("time_series.SNARIMAX-AirlinePassengers", "same"):
-        "our regressor is recursive least squares, River's example an SGD linear regression with intercept_init=110",
+        "11.93 against 11.64 over the last 12 months: our regressor is recursive least squares (every row "
+        "weighed alike), River's example an SGD linear regression (intercept_init=110) on River's seasonal "
+        "lags, which stop at 24 (sp=3) and 60 (sq=6); regressor= is not taken yet",
     ("time_series.SNARIMAX-AirlinePassengers", "defaults"):
-        "our regressor is recursive least squares, River's example an SGD linear regression with intercept_init=110",
+        "11.93 against 11.64 over the last 12 months: our regressor is recursive least squares (every row "
+        "weighed alike), River's example an SGD linear regression (intercept_init=110) on River's seasonal "
+        "lags, which stop at 24 (sp=3) and 60 (sq=6); regressor= is not taken yet",
 }
 
 

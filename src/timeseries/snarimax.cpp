@@ -11,7 +11,13 @@ namespace irithyll::timeseries {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;  // 2 added rls and P
+constexpr std::uint32_t kStateVersion = 3;  // 2 added rls and P; 3 the exogenous origin
+
+// P_0's entry for the constant c: the prior is a ridge penalty (P_0^-1) on
+// each weight; a near-flat one on c leaves the level to the data (c is the
+// level at the first row's exogenous features, where the fit puts their
+// origin).
+constexpr double kInterceptPrior = 1e6;
 
 using Row = ConfigField<SnarimaxConfig>;
 const std::array kFields = {
@@ -72,6 +78,7 @@ void Snarimax::reset() {
   intercept_ = 0.0;
   p_.clear();
   n_exo_ = 0;
+  x_origin_.clear();
   exo_fixed_ = false;
   n_seen_ = 0;
   feats_.assign(weights_.size(), 0.0);
@@ -92,9 +99,15 @@ void Snarimax::features(const double* z_end, const double* e_end, std::span<cons
   for (std::uint32_t k = 1; k <= config_.sp; ++k) *f++ = z_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
   for (std::uint32_t k = 1; k <= config_.sq; ++k) *f++ = e_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
   for (std::size_t l = 0; l < n_exo_; ++l) {
-    const double v = l < x.size() ? x[l] : 0.0;
+    const double v = (l < x.size() ? x[l] : 0.0) - (x_origin_.empty() ? 0.0 : x_origin_[l]);
     *f++ = std::isfinite(v) ? v : 0.0;
   }
+}
+
+double Snarimax::intercept() const {
+  double c = intercept_;
+  for (std::size_t l = 0; l < x_origin_.size(); ++l) c -= weights_[n_lag_features() + l] * x_origin_[l];
+  return c;
 }
 
 double Snarimax::predict_features() const {
@@ -110,6 +123,8 @@ Status Snarimax::learn_one(double y, std::span<const double> x) {
       exo_fixed_ = true;
       weights_.resize(n_lag_features() + n_exo_, 0.0);
       feats_.assign(weights_.size(), 0.0);
+      if (config_.rls)
+        for (double v : x) x_origin_.push_back(std::isfinite(v) ? v : 0.0);
     } else if (x.size() != n_exo_) {
       return Status::invalid_argument("snarimax: " + std::to_string(x.size()) + " exogenous features, expected " +
                                       std::to_string(n_exo_));
@@ -128,11 +143,17 @@ Status Snarimax::learn_one(double y, std::span<const double> x) {
     const double* y_end = y_hist_.data() + y_hist_.size();
     double z = y;
     for (std::size_t k = 1; k <= D; ++k) z += diff_coef_[k] * y_end[-static_cast<std::ptrdiff_t>(k)];
+    // Recursive least squares weighs every row it has fitted equally, forever:
+    // a row whose AR lags are stand-in zeros (the series has not reached
+    // back that far) would bias the weights for good, so the fit starts with
+    // the first row whose lags are all real, and the rows before it leave a
+    // zero error behind (no prediction was fitted).
+    const bool fits = y_count_ - D >= fit_delay();
     features(z_hist_.data() + z_hist_.size(), e_hist_.data() + e_hist_.size(), x);
-    const double e = z - predict_features();
-    if (std::isfinite(e) && config_.rls) {
+    const double e = fits ? z - predict_features() : 0.0;
+    if (fits && std::isfinite(e) && config_.rls) {
       rls_update(e);
-    } else if (std::isfinite(e)) {
+    } else if (fits && std::isfinite(e)) {
       double step = config_.learning_rate * e;
       if (config_.normalize) {
         double norm = 1.0;
@@ -155,7 +176,8 @@ void Snarimax::rls_update(double e) {
   const std::size_t n = weights_.size() + 1;
   if (p_.size() != n * n) {  // first update, or the exogenous width was just fixed
     p_.assign(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) p_[i * n + i] = 1.0;
+    for (std::size_t i = 0; i + 1 < n; ++i) p_[i * n + i] = 1.0;
+    p_[n * n - 1] = kInterceptPrior;
   }
   pphi_.resize(n);
   double denom = 1.0;
@@ -179,7 +201,10 @@ Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) con
                                     std::to_string(out.size() * n_exo_) + " exogenous values, got " +
                                     std::to_string(xs.size()));
   const std::size_t D = diff_coef_.size() - 1;
-  if (y_count_ == 0 || y_count_ < D) {
+  // Until the least-squares fit has started, its zero weights say nothing:
+  // the last value stands in.
+  const std::size_t ready = D + (config_.rls ? z_len_ + 1 : 0);
+  if (y_count_ == 0 || y_count_ < ready) {
     std::fill(out.begin(), out.end(), y_count_ == 0 ? 0.0 : y_hist_.back());
     return Status::ok();
   }
@@ -202,7 +227,7 @@ Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) con
 }
 
 std::size_t Snarimax::memory_bytes() const {
-  const std::size_t doubles = p_.capacity() + pphi_.capacity() + diff_coef_.capacity() + y_hist_.capacity() +
+  const std::size_t doubles = p_.capacity() + x_origin_.capacity() + pphi_.capacity() + diff_coef_.capacity() + y_hist_.capacity() +
                               z_hist_.capacity() + e_hist_.capacity() +
                               weights_.capacity() + feats_.capacity() + fy_.capacity() + fz_.capacity() +
                               fe_.capacity();
@@ -225,6 +250,7 @@ void Snarimax::encode(ByteWriter& out) const {
   out.boolean(exo_fixed_);
   out.u64(n_seen_);
   out.f64s(p_);
+  out.f64s(x_origin_);
 }
 
 Status Snarimax::decode(ByteReader& in) {
@@ -251,15 +277,20 @@ Status Snarimax::decode(ByteReader& in) {
   m.exo_fixed_ = in.boolean("exogenous fixed");
   m.n_seen_ = in.u64("samples seen");
   if (version >= 2) m.p_ = in.f64s("rls matrix");
+  // Before version 3 the exogenous features entered unshifted: an empty
+  // origin keeps them so.
+  if (version >= 3) m.x_origin_ = in.f64s("exogenous origin");
   if (!in.ok()) return in.status();
   const std::size_t n_theta = m.weights_.size() + 1;
   if (!m.p_.empty() && (!c.rls || m.p_.size() != n_theta * n_theta))
     return Status::corruption("snarimax checkpoint: rls matrix does not match the weights");
   for (const double v : m.p_)
     if (!std::isfinite(v)) return Status::corruption("snarimax checkpoint: non-finite rls matrix");
+  for (const double v : m.x_origin_)
+    if (!std::isfinite(v)) return Status::corruption("snarimax checkpoint: non-finite exogenous origin");
   if (m.y_hist_.size() != y_len || m.z_hist_.size() != m.z_len_ || m.e_hist_.size() != m.e_len_ ||
       m.n_exo_ > (std::size_t{1} << 24) || m.weights_.size() != m.n_lag_features() + m.n_exo_ ||
-      (!m.exo_fixed_ && m.n_exo_ != 0))
+      (!m.exo_fixed_ && m.n_exo_ != 0) || m.x_origin_.size() != (c.rls && version >= 3 ? m.n_exo_ : 0))
     return Status::corruption("snarimax checkpoint: inconsistent state sizes");
   m.feats_.assign(m.weights_.size(), 0.0);
   *this = std::move(m);
