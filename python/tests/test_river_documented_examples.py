@@ -50,12 +50,6 @@ KNOWN = {
         "standardize=True inside the model re-scales River's already standardized features",
     ("neighbors.KNNRegressor-TrumpApproval", "defaults"):
         "River's example passes window_size=50; our default window of 1,000 lags the trend",
-    ("tree.SGTClassifier-Phishing", "same"):
-        "our bins are equal-width over the range of the first grace period; River's StaticQuantizer(n_bins=32, "
-        "warm_start=10) sizes them from the first 10 rows (grace_period=50 gives us 86%)",
-    ("tree.SGTClassifier-Phishing", "defaults"):
-        "our bins are equal-width over the range of the first grace period; River's StaticQuantizer differs "
-        "(grace_period=50 gives us 86%)",
     ("tree.HoeffdingAdaptiveTreeRegressor-TrumpApproval", "defaults"):
         "bootstrap sampling makes 1,001 rows seed-bound: seeds 0-9 give 0.73 to 1.07 (median 0.94), seed 42 "
         "0.893; bootstrap=False gives 0.748",
