@@ -267,9 +267,14 @@ EXAMPLES = [
             note="equivalent: River's trees have no node cap; ours stop growing at max_nodes=1024"),
     Example("ensemble.LeveragingBaggingClassifier", "Phishing", "F1", 0.886282,
             "LeveragingBaggingClassifier(model=StandardScaler | LogisticRegression(), n_models=3, seed=42)",
-            same=lambda: _scaled(ensemble.LeveragingBaggingClassifier(n_models=3, seed=42)),
+            same=lambda: ensemble.LeveragingBaggingClassifier(
+                model=preprocessing.StandardScaler() | linear_model.LogisticRegression(), n_models=3, seed=42),
             defaults=lambda: _scaled(ensemble.LeveragingBaggingClassifier()), higher=True,
-            note="our members are Hoeffding trees: there is no model= argument for a logistic regression"),
+            equivalent=lambda: ensemble.LeveragingBaggingClassifier(
+                model=preprocessing.StandardScaler() | linear_model.LogisticRegression(**UNSCALED), n_models=3,
+                seed=42),
+            note="equivalent: River's LogisticRegression does not standardize; defaults: our members are "
+                 "Hoeffding trees"),
     Example("neighbors.KNNClassifier", "Phishing", "Accuracy (%)", 88.07,
             "StandardScaler | KNNClassifier()",
             same=lambda: _scaled(neighbors.KNNClassifier()),
