@@ -299,9 +299,13 @@ EXAMPLES = [
             "month features | SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6, "
             "regressor=StandardScaler | LinearRegression(intercept_init=110, optimizer=SGD(0.01), "
             "intercept_lr=0.3))",
-            same=lambda: time_series.SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6),
+            same=lambda: time_series.SNARIMAX(
+                p=0, d=0, q=0, m=12, sp=3, sq=6,
+                regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(learning_rate=0.01,
+                                                                                         intercept_lr=0.3)),
             defaults=lambda: time_series.SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6), higher=False,
-            note="our regressor is the built-in linear model (RLS), not River's SGD pipeline"),
+            note="same: River's regressor without intercept_init=110 (our LinearRegression has none); "
+                 "defaults: the built-in linear model (recursive least squares)"),
 ]
 
 RUNNERS = {
