@@ -61,28 +61,25 @@ ContinualConfig guard(ContinualKind k, double fraction) {
 int main() {
   for (ContinualKind k : {ContinualKind::kNone, ContinualKind::kRegen}) {
     SlstmLearnerConfig c;
-    c.n_features = 8;
     c.d_hidden = 32;
     c.continual = guard(k, 1.0 / 32);
-    SlstmLearner m(c);
+    SlstmLearner m(c, LearnerContext{Task::kRegression, 0, 8});
     run(k == ContinualKind::kNone ? "slstm_none" : "slstm_regen", m, 8);
   }
   for (ContinualKind k : {ContinualKind::kNone, ContinualKind::kRegen}) {
     MambaLearnerConfig c;
     c.version = MambaVersion::kV3;
-    c.n_features = 8;
     c.n_groups = 8;
     c.n_state = 8;
     c.continual = guard(k, 1.0 / 8);
-    MambaLearner m(c);
+    MambaLearner m(c, LearnerContext{Task::kRegression, 0, 8});
     run(k == ContinualKind::kNone ? "mamba_v3_none" : "mamba_v3_regen", m, 8);
   }
   const char* names[] = {"loglinear_none", "loglinear_ewc", "loglinear_mask", "loglinear_regen"};
   for (ContinualKind k : {ContinualKind::kNone, ContinualKind::kEwc, ContinualKind::kMask, ContinualKind::kRegen}) {
     LogLinearLearnerConfig c;
-    c.n_features = 8;
     c.continual = guard(k, 0.05);
-    LogLinearLearner m(c);
+    LogLinearLearner m(c, LearnerContext{Task::kRegression, 0, 8});
     run(names[static_cast<int>(k)], m, 8);
   }
   return 0;

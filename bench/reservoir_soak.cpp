@@ -41,21 +41,15 @@ void soak(const char* name, Learner& m, std::uint64_t steps) {
 int main(int argc, char** argv) {
   const std::uint64_t steps = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000ull;
   {
-    EsnConfig c;
-    c.n_features = 3;
-    EchoStateNetwork m(c);
+    EchoStateNetwork m(EsnConfig{}, LearnerContext{Task::kRegression, 0, 3});
     soak("esn", m, steps);
   }
   {
-    NgrcLearnerConfig c;
-    c.n_features = 3;
-    NextGenReservoir m(c);
+    NextGenReservoir m(NgrcLearnerConfig{}, LearnerContext{Task::kRegression, 0, 3});
     soak("ngrc", m, steps);
   }
   {
-    SpikeNetLearnerConfig c;
-    c.n_features = 3;
-    SpikeNetLearner m(c);
+    SpikeNetLearner m(SpikeNetLearnerConfig{}, LearnerContext{Task::kRegression, 0, 3});
     soak("spikenet", m, steps);
   }
   return 0;

@@ -32,9 +32,7 @@ int main() {
     }
   }
   {
-    EsnConfig c;
-    c.n_features = 1;
-    EchoStateNetwork m(c);
+    EchoStateNetwork m(EsnConfig{}, LearnerContext{Task::kRegression, 0, 1});
     const std::size_t steps = 20000;
     bench::time_workload("esn_sample", "\"n\": 100, \"d\": 1", steps, 5, [&] {
       for (std::size_t t = 0; t < steps; ++t) {
@@ -46,9 +44,7 @@ int main() {
     });
   }
   {
-    NgrcLearnerConfig c;
-    c.n_features = 3;
-    NextGenReservoir m(c);
+    NextGenReservoir m(NgrcLearnerConfig{}, LearnerContext{Task::kRegression, 0, 3});
     const std::size_t steps = 100000;
     bench::time_workload("ngrc_sample", "\"d\": 3, \"k\": 2, \"features\": 28", steps, 5, [&] {
       for (std::size_t t = 0; t < steps; ++t) {

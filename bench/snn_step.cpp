@@ -42,9 +42,7 @@ int main() {
     std::printf("{\"workload\": \"snn_state_bytes\", \"hidden\": 64, \"inputs\": 10, \"bytes\": %zu}\n", net.state_bytes());
   }
   {
-    SpikeNetLearnerConfig lc;
-    lc.n_features = 10;
-    SpikeNetLearner m(lc);
+    SpikeNetLearner m(SpikeNetLearnerConfig{}, LearnerContext{Task::kRegression, 0, 10});
     std::vector<double> xd(1024 * 10);
     for (std::size_t i = 0; i < xd.size(); ++i) xd[i] = q14::from_q14(xs[i]);
     bench::time_workload("spikenet_sample", "\"hidden\": 64, \"inputs\": 10", steps, 5, [&] {

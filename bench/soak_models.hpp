@@ -111,25 +111,22 @@ inline Model make_model(const std::string& name) {
     };
   }
   nn::MambaLearnerConfig mc;
-  mc.n_features = d;
   mc.n_state = 8;
   mc.n_groups = 2;
-  if (name == "learner_mamba_v1") m.step = learner_step(std::make_shared<nn::MambaLearner>(mc));
+  if (name == "learner_mamba_v1") m.step = learner_step(std::make_shared<nn::MambaLearner>(mc, LearnerContext{Task::kRegression, 0, d}));
   if (name == "learner_mamba_v3") {
     mc.version = nn::MambaVersion::kV3;
-    m.step = learner_step(std::make_shared<nn::MambaLearner>(mc));
+    m.step = learner_step(std::make_shared<nn::MambaLearner>(mc, LearnerContext{Task::kRegression, 0, d}));
   }
   if (name == "learner_slstm") {
     nn::SlstmLearnerConfig c;
-    c.n_features = d;
     c.d_hidden = 16;
-    m.step = learner_step(std::make_shared<nn::SlstmLearner>(c));
+    m.step = learner_step(std::make_shared<nn::SlstmLearner>(c, LearnerContext{Task::kRegression, 0, d}));
   }
   if (name == "learner_mgrade") {
     nn::MgradeLearnerConfig c;
-    c.n_features = d;
     c.d_hidden = 16;
-    m.step = learner_step(std::make_shared<nn::MgradeLearner>(c));
+    m.step = learner_step(std::make_shared<nn::MgradeLearner>(c, LearnerContext{Task::kRegression, 0, d}));
   }
   return m;
 }

@@ -146,24 +146,21 @@ int main() {
   bench_mgrade(16, 32, 4);
   {
     irithyll::nn::MambaLearnerConfig c;
-    c.n_features = 8;
     c.n_state = 16;
-    irithyll::nn::MambaLearner m(c);
+    irithyll::nn::MambaLearner m(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, 8});
     bench_learner("mamba_v1", m, 8);
     c.version = irithyll::nn::MambaVersion::kV3;
-    irithyll::nn::MambaLearner m3(c);
+    irithyll::nn::MambaLearner m3(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, 8});
     bench_learner("mamba_v3", m3, 8);
   }
   {
     irithyll::nn::SlstmLearnerConfig c;
-    c.n_features = 8;
-    irithyll::nn::SlstmLearner m(c);
+    irithyll::nn::SlstmLearner m(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, 8});
     bench_learner("slstm", m, 8);
   }
   {
     irithyll::nn::MgradeLearnerConfig c;
-    c.n_features = 8;
-    irithyll::nn::MgradeLearner m(c);
+    irithyll::nn::MgradeLearner m(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, 8});
     bench_learner("mgrade", m, 8);
   }
   if (!std::isfinite(sink)) std::printf("{\"warning\":\"non-finite output\"}\n");

@@ -161,28 +161,28 @@ int main(int argc, char** argv) {
   const std::size_t n = argc > 1 ? static_cast<std::size_t>(std::atol(argv[1])) : 10000;
   for (const Series& s : {mackey_glass(n), lorenz63(n), sine_drift(n)}) {
     {
+      const LearnerContext context{Task::kRegression, 0, s.dim};
       EsnConfig c;
-      c.n_features = s.dim;
       c.leak = 0.9;
       c.spectral_radius = 0.9;
-      EchoStateNetwork m(c);
+      EchoStateNetwork m(c, context);
       run_learner(s, "esn", m);
     }
     {
+      const LearnerContext context{Task::kRegression, 0, s.dim};
       NgrcLearnerConfig c;
-      c.n_features = s.dim;
       c.k = 2;
       c.s = 1;
-      NextGenReservoir m(c);
+      NextGenReservoir m(c, context);
       run_learner(s, "ngrc", m);
     }
     {
+      const LearnerContext context{Task::kRegression, 0, s.dim};
       SpikeNetLearnerConfig c;
-      c.n_features = s.dim;
-      SpikeNetLearner m(c);
+      SpikeNetLearner m(c, context);
       run_learner(s, "spikenet", m);
       c.readout = SpikeNetReadout::kEprop;  // the integer-only readout, for comparison
-      SpikeNetLearner e(c);
+      SpikeNetLearner e(c, context);
       run_learner(s, "spikenet_eprop", e);
     }
     {

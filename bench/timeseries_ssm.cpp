@@ -169,22 +169,19 @@ std::vector<Model> models(std::size_t d) {
   using namespace irithyll::nn;
   for (MambaVersion v : {MambaVersion::kV1, MambaVersion::kV3, MambaVersion::kV3Mimo, MambaVersion::kBlockDiagonal}) {
     MambaLearnerConfig c;
-    c.n_features = d;
     c.version = v;
     c.n_state = 16;
     c.rank = 2;
     const char* names[] = {"mamba_v1", "mamba_v3", "mamba_v3_tustin", "mamba_v3_mimo", "mamba_bd"};
-    out.push_back(wrap(names[static_cast<int>(v)], std::make_shared<MambaLearner>(c)));
+    out.push_back(wrap(names[static_cast<int>(v)], std::make_shared<MambaLearner>(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, d})));
   }
   {
     SlstmLearnerConfig c;
-    c.n_features = d;
-    out.push_back(wrap("slstm", std::make_shared<SlstmLearner>(c)));
+    out.push_back(wrap("slstm", std::make_shared<SlstmLearner>(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, d})));
   }
   {
     MgradeLearnerConfig c;
-    c.n_features = d;
-    out.push_back(wrap("mgrade", std::make_shared<MgradeLearner>(c)));
+    out.push_back(wrap("mgrade", std::make_shared<MgradeLearner>(c, irithyll::LearnerContext{irithyll::Task::kRegression, 0, d})));
   }
   return out;
 }

@@ -23,8 +23,24 @@ Sample conventions (River's):
     room for twice as many classes and relearns the last `replay` samples
     (default 10000) it kept for this, as River's learners take new classes
     at any time.
+  * The classifiers whose River counterpart is binary (LogisticRegression,
+    Perceptron, PAClassifier, ALMAClassifier), given no classes, start as
+    River's do with the labels False and True: untrained they predict False
+    with probabilities {False: 0.5, True: 0.5}, and a label equal to 0/False
+    or 1/True takes that slot (and is then reported as given). A first label
+    that is neither drops both, and labels are numbered as they appear.
   * The C++ learner is built lazily at the first learn_one (or learn_many),
     when the feature count is known.
+  * A model that has seen no sample has no prediction: predict_one returns
+    None (a regressor) or None / the uniform probabilities over the labels
+    given up front (a classifier; River's binary ones: False, see above),
+    and progressive_val_score skips that row, as River's does. predict_many
+    gives zeros (regression) then.
+  * A model with a `standardize` setting that a pipeline feeds from a
+    preprocessing.StandardScaler (the step just before it) is built with
+    standardize=False unless that setting was given: its input is already
+    standardised, and scaling it again by the running spread of the scaled
+    values would change River's meaning of `StandardScaler() | model`.
 """
 import collections
 import keyword
@@ -130,6 +146,9 @@ RIVER_ALIASES = {
 }
 # River's words for values our settings spell with a hyphen or another name.
 _RIVER_VALUES = {"info_gain": "info-gain", "hellinger": "hellinger"}
+# Rows whose River classifier is binary, with the labels False and True from
+# the start (see the module docstring).
+RIVER_BINARY = {"logistic_regression", "perceptron", "passive_aggressive", "alma"}
 
 
 def place(name):
@@ -207,6 +226,8 @@ class Learner:
     _model_name = ""
     _fields = ()
     _classification = False
+    # True once a pipeline feeds this model from a StandardScaler (see the module docstring).
+    _scaled_input = False
 
     def __init__(self, *, seed=42, **params):
         known = {f["python_name"]: f for f in self._fields}
@@ -265,8 +286,22 @@ class Learner:
 
     def _get_params(self):
         out = {f["python_name"]: from_text(f, f["default"]) for f in self._fields}
+        out.update(self._implied_params())
         out.update(self._params)
         return out
+
+    def _implied_params(self):
+        """Settings implied by where the model stands: standardize=False
+        after a StandardScaler."""
+        return {"standardize": False} if self._scaled_input else {}
+
+    def _input_standardized(self):
+        """Called by a pipeline whose step before this model is a
+        StandardScaler: turns the model's own standardisation off unless it
+        was given or the model is already built."""
+        if self._model is None and "standardize" not in self._params and \
+                any(f["python_name"] == "standardize" for f in self._fields):
+            self._scaled_input = True
 
     def __getattr__(self, name):
         # Settings read as attributes (model.n_steps), from the catalogue rows.
@@ -279,7 +314,8 @@ class Learner:
 
     def _settings(self):
         by_py = {f["python_name"]: f["name"] for f in self._fields}
-        return [(by_py[k], to_text(v)) for k, v in self._params.items()
+        params = dict(self._implied_params(), **self._params)
+        return [(by_py[k], to_text(v)) for k, v in params.items()
                 if not (k == "categorical_features" and isinstance(v, (list, tuple, set)))]
 
     def _init_kwargs(self):
@@ -479,8 +515,10 @@ class Learner:
         if self._model is not None and self._features is not None:
             codes = self._model.codes()
             codes = codes if any(codes) else None
-        return {"class": type(self).__name__, "kwargs": self._init_kwargs(),
-                "features": self._features, "labels": getattr(self, "_labels", None), "codes": codes}
+        # Implied settings are saved as given: a loaded model has no pipeline to imply them.
+        return {"class": type(self).__name__, "kwargs": dict(self._implied_params(), **self._init_kwargs()),
+                "features": self._features, "labels": getattr(self, "_labels", None), "codes": codes,
+                "provisional": sorted(getattr(self, "_provisional", ()))}
 
     def __getstate__(self):
         state = self._meta()
@@ -493,6 +531,7 @@ class Learner:
         self._warned = state.get("warned", False)
         if state.get("labels") is not None:
             self._set_labels(state["labels"])
+            self._provisional = set(state.get("provisional", ()))
         if state["checkpoint"] is not None:
             self._model = _core.Learner.decode(state["checkpoint"])
             self._features = list(state["features"])
@@ -655,9 +694,12 @@ class Regressor(Learner):
         self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
+        """The prediction for x; None while the model has seen no sample
+        (it has nothing to say yet, and evaluate.progressive_val_score does
+        not score that row), as a classifier's predict_one before any label."""
         self._check_x(x)
-        if self._model is None:
-            return 0.0
+        if self._model is None or self._model.n_samples_seen == 0:
+            return None
         return self._model.predict_dict(x)
 
     def predict_interval_one(self, x, level=0.9):
@@ -729,11 +771,16 @@ class Classifier(Learner):
         # capacity grows; None for a fixed class count.
         self._recent = None if self._fixed or not replay else collections.deque(maxlen=replay)
         self._set_labels(classes or [])
+        if not self._fixed and self._model_name in RIVER_BINARY:
+            self._set_labels([False, True])
+            self._provisional = {0, 1}
 
     def _set_labels(self, labels):
         self._labels = list(labels)
         self._index = {label: i for i, label in enumerate(self._labels)}
         self.n_classes = max(self.n_classes, len(self._labels))
+        # Slots holding River's placeholder labels False / True, no label seen in them yet.
+        self._provisional = set()
 
     def _n_classes(self):
         return self.n_classes
@@ -775,9 +822,17 @@ class Classifier(Learner):
             self._recent.append((X[i], idx[i], 1.0 if w is None else float(w[i])))
 
     def _label_index(self, y):
-        i = self._index.get(y)
+        i = self._index.get(y)  # 0 and 1 find the placeholders False and True (equal, same hash)
         if i is not None:
+            if i in self._provisional:  # the placeholder becomes the label as given
+                self._provisional.discard(i)
+                del self._index[self._labels[i]]
+                self._labels[i] = y
+                self._index[y] = i
             return i
+        if self._provisional and len(self._provisional) == len(self._labels):
+            # The first label is not 0/1 or a bool: no placeholders, labels numbered as they appear.
+            self._set_labels([])
         if y is None or (isinstance(y, float) and math.isnan(y)):
             raise ValueError(f"{type(self).__name__}: {y!r} is not a valid label")
         if len(self._labels) >= self.n_classes:

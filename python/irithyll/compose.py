@@ -150,6 +150,16 @@ class Pipeline(_Composable):
                 name, step = step
             step = _as_step(step)
             self._add(name or _name(step), step)
+        self._note_scaled_input()
+
+    def _note_scaled_input(self):
+        """A learner right after a StandardScaler is told its input is
+        already standardised (its own standardize setting then defaults to
+        off, as River's models after a StandardScaler scale nothing again)."""
+        from .preprocessing import StandardScaler
+        steps = list(self.steps.values())
+        if len(steps) >= 2 and isinstance(steps[-2], StandardScaler) and hasattr(steps[-1], "_input_standardized"):
+            steps[-1]._input_standardized()
 
     def _add(self, name, step):
         base, i = name, 2

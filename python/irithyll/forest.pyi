@@ -13,7 +13,7 @@ class AMFClassifier(Classifier):
         use_aggregation: bool = True,
         dirichlet: float = 0.5,
         split_pure: bool = False,
-        max_nodes: int = 1024,
+        max_nodes: int = 0,
         when_full: Literal['auto', 'restart', 'freeze'] = 'auto',
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
@@ -32,7 +32,7 @@ class AMFRegressor(Regressor):
         use_aggregation: bool = True,
         dirichlet: float = 0.5,
         split_pure: bool = False,
-        max_nodes: int = 1024,
+        max_nodes: int = 0,
         when_full: Literal['auto', 'restart', 'freeze'] = 'auto',
         seed: int = 42,
     ) -> None: ...

@@ -48,6 +48,7 @@ class LinearRegression(Regressor):
         intercept: bool = True,
         intercept_lr: float = 0.01,
         standardize: bool = True,
+        intercept_warm_start: bool = True,
         seed: int = 42,
     ) -> None: ...
 

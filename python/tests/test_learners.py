@@ -112,7 +112,12 @@ def test_missing_and_unseen_keys():
 
 
 def test_untrained_predictions():
-    assert ensemble.SGBTRegressor().predict_one({"a": 1.0}) == 0.0
+    # Nothing learned, nothing to say (River's convention; progressive
+    # validation skips the row); after one sample a number.
+    reg = ensemble.SGBTRegressor()
+    assert reg.predict_one({"a": 1.0}) is None
+    reg.learn_one({"a": 1.0}, 2.0)
+    assert isinstance(reg.predict_one({"a": 1.0}), float)
     assert ensemble.SGBTClassifier().predict_one({"a": 1.0}) is None
     assert ensemble.SGBTClassifier(classes=[0, 1]).predict_proba_one({"a": 1.0}) == {0: 0.5, 1: 0.5}
 

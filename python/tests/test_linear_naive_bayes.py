@@ -72,3 +72,71 @@ def test_settings_are_checked():
         linear_model.LogisticRegression(optimizer="rmsprop")
     with pytest.raises(ValueError):
         naive_bayes.MultinomialNB(alpha=0)
+
+
+RIVER_BINARY = [linear_model.LogisticRegression, linear_model.Perceptron, linear_model.PAClassifier,
+                linear_model.ALMAClassifier]
+
+
+@pytest.mark.parametrize("cls", RIVER_BINARY, ids=lambda c: c.__name__)
+def test_river_binary_classifiers_start_with_false_and_true(cls):
+    """As River's binary classifiers: untrained, False with {False: 0.5,
+    True: 0.5} (so progressive validation scores the first sample, as
+    River's does)."""
+    model = cls()
+    assert model.predict_one({"a": 1.0}) is False
+    assert model.predict_proba_one({"a": 1.0}) == {False: 0.5, True: 0.5}
+    # One label seen: the other slot still holds False, and its probability counts.
+    model.learn_one({"a": 1.0}, True)
+    assert set(model.predict_proba_one({"a": 1.0})) == {False, True}
+    # 0 and 1 take the False and True slots and are then reported as given.
+    ints = cls()
+    ints.learn_one({"a": 1.0}, 1)
+    ints.learn_one({"a": -1.0}, 0)
+    assert ints.labels == [0, 1] and all(type(v) is int for v in ints.labels)
+    # Any other first label drops both placeholders: labels as they appear.
+    words = cls()
+    words.learn_one({"a": 1.0}, "up")
+    words.learn_one({"a": -1.0}, "down")
+    assert words.labels == ["up", "down"] and words.n_classes == 2
+    # Given classes are the classes.
+    assert cls(classes=["x", "y"]).predict_one({"a": 1.0}) == "x"
+    copy = pickle.loads(pickle.dumps(cls()))
+    copy.learn_one({"a": 1.0}, "up")
+    assert copy.labels == ["up"]
+
+
+def test_multiclass_models_start_with_no_label():
+    assert linear_model.SoftmaxRegression().predict_one({"a": 1.0}) is None
+    assert naive_bayes.GaussianNB().predict_one({"a": 1.0}) is None
+
+
+@pytest.mark.parametrize("build", [linear_model.LogisticRegression, linear_model.Perceptron,
+                                   linear_model.LinearRegression],
+                         ids=lambda c: c.__name__)
+def test_standard_scaler_in_front_turns_standardize_off(build):
+    """StandardScaler() | model: the model's own standardisation defaults to
+    off (its input is already standardised); given, it is kept."""
+    from irithyll import preprocessing
+    classification = build is not linear_model.LinearRegression
+    implied = preprocessing.StandardScaler() | build()
+    explicit = preprocessing.StandardScaler() | build(standardize=False)
+    kept = preprocessing.StandardScaler() | build(standardize=True)
+    assert implied[1].standardize is False and kept[1].standardize is True
+    assert build().standardize is True
+    assert (preprocessing.MinMaxScaler() | build())[1].standardize is True
+    assert repr(implied) == f"StandardScaler() | {build.__name__}()"
+    data = stream(600, seed=4, classification=classification)
+    same = differ = 0
+    for x, y in data:
+        a, b, c = implied.predict_one(x), explicit.predict_one(x), kept.predict_one(x)
+        same += a == b
+        differ += a != c
+        for m in (implied, explicit, kept):
+            m.learn_one(x, y)
+    assert same == len(data) and differ > 0
+    assert ("standardize", "off") in [tuple(s) for s in implied[1]._model.settings()]
+    copy = pickle.loads(pickle.dumps(implied))
+    probe = {"a": 0.3, "b": 0.6, "c": 0.2}
+    assert copy.predict_one(probe) == implied.predict_one(probe) and copy[1].standardize is False
+    assert implied.clone()[1].standardize is False

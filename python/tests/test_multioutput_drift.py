@@ -135,8 +135,10 @@ def test_hoeffding_tree_regressor_adaptive_leaves_by_default():
     for _ in range(4000):
         x = {"a": rng.random(), "b": rng.random()}
         y = 5.0 * x["a"] - 2.0 * x["b"] + rng.gauss(0, 0.1)
-        err["default"].update(y, default.predict_one(x))
-        err["mean"].update(y, mean.predict_one(x))
+        for name, model in (("default", default), ("mean", mean)):
+            pred = model.predict_one(x)
+            if pred is not None:  # None: nothing learned yet, nothing to score
+                err[name].update(y, pred)
         default.learn_one(x, y)
         mean.learn_one(x, y)
     assert err["default"].get() < err["mean"].get()

@@ -114,7 +114,8 @@ def test_river_parameter_names():
     # River's model=: our learners (and StandardScaler) become the base-model text.
     lb = ensemble.LeveragingBaggingClassifier(
         model=preprocessing.StandardScaler() | linear_model.LogisticRegression(l2=0.001), n_models=3, seed=1)
-    assert lb.base_model == "standard_scaler|logistic_regression(l2=0.001)"
+    # (a learner right after StandardScaler defaults to standardize=False)
+    assert lb.base_model == "standard_scaler|logistic_regression(standardize=off;l2=0.001)"
     rng = random.Random(3)
     right = 0
     for i in range(600):

@@ -123,7 +123,8 @@ def test_snarimax_takes_a_regressor_as_river_does():
     model = time_series.SNARIMAX(p=2, d=0, q=0, m=4, sp=1,
                                  regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(
                                      learning_rate=0.05, intercept_lr=0.3))
-    assert model.settings()["regressor"] == "standard_scaler|linear_regression(learning-rate=0.05;intercept-lr=0.3)"
+    assert model.settings()["regressor"] == \
+        "standard_scaler|linear_regression(standardize=off;learning-rate=0.05;intercept-lr=0.3)"
     series = [10.0 + 3.0 * math.sin(t * math.pi / 2) + 0.05 * t for t in range(400)]
     errors = []
     for t, y in enumerate(series):

@@ -1,132 +1,20 @@
 // Catalogue rows "attention" (multi-head streaming linear attention, 12 modes,
 // RLS readout) and "loglinear" (log-linear attention trained online by SGD,
-// RLS readout). Shapes and bounds follow the layers' own validate().
+// RLS readout).
 #include "irithyll/nn/attention/attention_learner.hpp"
 #include "irithyll/nn/attention/log_linear_learner.hpp"
 #include "rows.hpp"
-#include "shared_rows.hpp"
 
 namespace irithyll::catalogue_detail {
-namespace {
-
-using AC = nn::AttentionLearnerConfig;
-using LC = nn::LogLinearLearnerConfig;
-
-std::span<const ConfigField<AC>> attention_fields() {
-  static const std::vector<ConfigField<AC>> own = {
-      {FieldInfo::text("mode", "gla",
-                       "retnet | hawk | gla | gla_vector | deltanet | gated_deltanet | rwkv | mlstm | deltaproduct | "
-                       "rwkv7 | rwkv7:upstream | hgrn2 | loglinear[:INNER] | loglinear_mamba2 | loglinear_gated_deltanet"),
-       [](AC& c, std::string_view v) -> Status {
-         auto mode = nn::parse_attention_mode(v);
-         if (!mode) return mode.status();
-         c.attention.mode = *mode;
-         return Status::ok();
-       },
-       [](const AC& c) {
-         nn::AttentionMode m = c.attention.mode;
-         m.max_levels = 32;  // printed by "levels"
-         return nn::attention_mode_name(m);
-       }},
-      {FieldInfo::integer("d-model", "32", "layer width").in(1, 4096), IRITHYLL_FIELD_UINT(AC, attention.d_model)},
-      {FieldInfo::integer("n-heads", "4", "heads (n-heads * (d-key + d-value) <= 16384)").in(1, 1024), IRITHYLL_FIELD_UINT(AC, attention.n_heads)},
-      {FieldInfo::integer("d-key", "8", "key dimension per head").in(1, 2048), IRITHYLL_FIELD_UINT(AC, attention.d_key)},
-      {FieldInfo::integer("d-value", "8", "value dimension per head").in(1, 2048),
-       IRITHYLL_FIELD_UINT(AC, attention.d_value)},
-      {FieldInfo::integer("levels", "32", "loglinear modes: Fenwick levels").in(1, 62).aka("attention-levels"),
-       IRITHYLL_FIELD_UINT(AC, attention.mode.max_levels)},
-  };
-  static const auto rows = join_rows<AC>({own, rls_rows<AC>("0.9999", "attention-rls-lambda", "100", "attention-rls-delta")});
-  return rows;
-}
-
-void attention_context(AC& c, const LearnerContext& ctx) {
-  c.task = ctx.task;
-  c.n_classes = ctx.n_classes;
-  c.n_features = ctx.n_features;
-  c.attention.seed = ctx.seed;
-}
-
-Result<std::unique_ptr<Learner>> make_attention(const ModelSettings& s, const LearnerContext& ctx) {
-  return make<AC, &attention_fields, &attention_context, &validate_and_construct<nn::AttentionLearner, AC>>("attention",
-                                                                                                          s, ctx);
-}
-
-std::span<const ConfigField<LC>> loglinear_fields() {
-  static const std::vector<ConfigField<LC>> own = {
-      {FieldInfo::choice("inner", "gated_deltanet",
-                         "retnet|hawk|gla|gla_vector|deltanet|gated_deltanet|rwkv|mlstm|deltaproduct|rwkv7|hgrn2|"
-                         "loglinear_mamba2|loglinear_gated_deltanet",
-                         "inner mode of the counter form (delta-family modes L2-normalise keys), or the paper's "
-                         "Log-Linear Mamba-2 / Gated DeltaNet (Guo et al. 2025)")
-           .aka("loglinear-inner"),
-       [](LC& c, std::string_view v) -> Status {
-         auto mode = nn::parse_attention_mode(v);
-         if (!mode) return mode.status();
-         c.layer.form = nn::LogLinearForm::kCounter;
-         if (mode->kind == nn::AttentionKind::kLogLinearMamba2) c.layer.form = nn::LogLinearForm::kMamba2;
-         else if (mode->kind == nn::AttentionKind::kLogLinearGatedDeltaNet) c.layer.form = nn::LogLinearForm::kGatedDeltaNet;
-         else c.layer.inner = mode->kind;
-         return Status::ok();
-       },
-       [](const LC& c) {
-         if (c.layer.form == nn::LogLinearForm::kMamba2) return std::string("loglinear_mamba2");
-         if (c.layer.form == nn::LogLinearForm::kGatedDeltaNet) return std::string("loglinear_gated_deltanet");
-         return std::string(nn::attention_kind_name(c.layer.inner));
-       }},
-      {FieldInfo::integer("d-model", "16", "projected input width").in(1, 4096).aka("loglinear-d-model"),
-       IRITHYLL_FIELD_UINT(LC, layer.d_model)},
-      {FieldInfo::integer("d-key", "8", "key dimension").in(1, 4096).aka("loglinear-d-key"),
-       IRITHYLL_FIELD_UINT(LC, layer.d_key)},
-      {FieldInfo::integer("d-value", "8", "value (output) dimension").in(1, 4096).aka("loglinear-d-value"),
-       IRITHYLL_FIELD_UINT(LC, layer.d_value)},
-      {FieldInfo::integer("levels", "32", "Fenwick levels").in(1, 62).aka("loglinear-levels"),
-       IRITHYLL_FIELD_UINT(LC, layer.max_levels)},
-      {FieldInfo::real("lr", "0.05", "SGD learning rate of the layer").in(0, 10).aka("loglinear-lr"),
-       IRITHYLL_FIELD_REAL(LC, layer.learning_rate)},
-  };
-  static const auto rows = join_rows<LC>({own, rls_rows<LC>("0.9999", "loglinear-rls-lambda", "100", ""),
-                                          continual_rows<LC>("none|ewc|mask|regen", "continual learning: none | ewc | mask | regen")});
-  return rows;
-}
-
-void loglinear_context(LC& c, const LearnerContext& ctx) {
-  c.task = ctx.task;
-  c.n_classes = ctx.n_classes;
-  c.n_features = ctx.n_features;
-  c.layer.seed = ctx.seed;
-  c.continual.seed = ctx.seed;
-}
-
-Result<std::unique_ptr<Learner>> make_loglinear(const ModelSettings& s, const LearnerContext& ctx) {
-  return make<LC, &loglinear_fields, &loglinear_context, &validate_and_construct<nn::LogLinearLearner, LC>>("loglinear",
-                                                                                                          s, ctx);
-}
-
-}  // namespace
 
 CatalogueEntry attention_row() {
-  return {"attention",
-          "streaming linear attention (12 modes incl. log-linear) with an RLS readout",
-          true,
-          true,
-          true,
-          &infos<AC, &attention_fields>,
-          &make_attention,
-          &make_blank<nn::AttentionLearner>,
-          &settings_of<nn::AttentionLearner, AC, &attention_fields>};
+  return learner_row<nn::AttentionLearner>(
+      "streaming linear attention (12 modes incl. log-linear) with an RLS readout", Tasks::kBoth);
 }
 
 CatalogueEntry loglinear_row() {
-  return {"loglinear",
-          "log-linear attention trained online (SGD on Q/K/V/lambda) with an RLS readout",
-          true,
-          true,
-          true,
-          &infos<LC, &loglinear_fields>,
-          &make_loglinear,
-          &make_blank<nn::LogLinearLearner>,
-          &settings_of<nn::LogLinearLearner, LC, &loglinear_fields>};
+  return learner_row<nn::LogLinearLearner>(
+      "log-linear attention trained online (SGD on Q/K/V/lambda) with an RLS readout", Tasks::kBoth);
 }
 
 }  // namespace irithyll::catalogue_detail

@@ -10,8 +10,11 @@
 //                           IRITHYLL_FIELD_UINT(SGBTConfig, n_steps)},
 #pragma once
 
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "irithyll/core/config_fields.hpp"
 
@@ -52,3 +55,16 @@
     return ::irithyll::Status::ok();                                 \
   },                                                                 \
       [](const Config& c) { return std::string(NAME(c.MEMBER)); }
+
+namespace irithyll {
+
+// Joins a model's own rows with rows it shares with other models (the RLS
+// readout's, continual learning's), once: tables are static.
+template <class Config>
+std::vector<ConfigField<Config>> join_rows(std::initializer_list<std::span<const ConfigField<Config>>> parts) {
+  std::vector<ConfigField<Config>> out;
+  for (auto part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+}  // namespace irithyll

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_codec.hpp"
@@ -58,9 +59,24 @@ std::span<const ConfigField<SgdLinearConfig>> SgdLinear::config_fields() {
   return rows;
 }
 
+std::span<const ConfigField<SgdLinearConfig>> LinearRegressionLearner::config_fields() {
+  using C = SgdLinearConfig;
+  static const std::vector<ConfigField<C>> rows = [] {
+    const auto shared = SgdLinear::config_fields();
+    std::vector<ConfigField<C>> out(shared.begin(), shared.end());
+    out.push_back({FieldInfo::boolean("intercept-warm-start", "on",
+                                      "the intercept steps 1/(2t) while that exceeds intercept-lr: the running "
+                                      "mean of the residual target over the first samples"),
+                   IRITHYLL_FIELD_BOOL(C, intercept_warm_start)});
+    return out;
+  }();
+  return rows;
+}
+
 Status SgdLinear::init(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(name(), config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(name(), fields(), config));
   config_ = config;
+  half_gradient_ = false;
   const std::size_t n_out = loss_ == Loss::kSquared ? 1
                             : loss_ == Loss::kSoftmax ? context.n_classes
                             : context.n_classes == 2 ? 1
@@ -126,7 +142,7 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
   // Loss gradients with respect to each output's score.
   for (std::size_t k = 0; k < n_out_; ++k) grad_[k] = score(k, z);
   if (loss_ == Loss::kSquared) {
-    grad_[0] -= y;
+    grad_[0] = half_gradient_ ? grad_[0] - y : 2.0 * (grad_[0] - y);
   } else if (loss_ == Loss::kSoftmax) {
     const double top = *std::max_element(grad_.begin(), grad_.end());
     double total = 0.0;
@@ -152,6 +168,13 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
     eta *= f, eta_b *= f;
   }
   if (!config_.intercept) eta_b = 0.0;
+  // Warm start (regression): a negative rate tells step_output to take the
+  // plain step g/(2t) for the intercept, i.e. (weight/t)(p - y); capped at
+  // (p - y), so that a heavy sample moves the intercept to its target and
+  // no further.
+  if (loss_ == Loss::kSquared && config_.intercept && config_.intercept_warm_start && !half_gradient_ &&
+      0.5 / t > eta_b)
+    eta_b = -std::min(0.5 / t, 0.5 / weight);
   double bc1 = 1.0, bc2 = 1.0;
   if (config_.optimizer == SgdOptimizer::kAdam) {
     aux_[kB1t] *= kBeta1, aux_[kB2t] *= kBeta2;
@@ -209,27 +232,43 @@ void SgdLinear::step_output(std::size_t k, double g, std::span<const double> z, 
       q[j] += w[j] - before;
     }
   }
-  if (eta_b > 0.0) param(width_, g, eta_b);
+  if (eta_b > 0.0) {
+    param(width_, g, eta_b);
+  } else if (eta_b < 0.0) {
+    const double next = w[width_] + eta_b * g;
+    w[width_] = std::isfinite(next) ? next : 0.0;
+  }
 }
 
 void SgdLinear::encode(ByteWriter& out) const {
-  out.u8(1);
-  encode_config(config_fields(), config_, out);
+  out.u8(2);
+  encode_config(fields(), config_, out);
   encode_context(context_, out);
+  out.u8(half_gradient_ ? 1 : 0);
   encode_core(out);
 }
 
 Status SgdLinear::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("linear version");
-  if (in.ok() && version != 1)
+  if (in.ok() && version != 1 && version != 2)
     return Status::corruption(std::string(name()) + ": unknown record version " + std::to_string(version));
   Config config;
-  IRITHYLL_RETURN_IF_ERROR(decode_config(name(), config_fields(), in, config));
+  // Version 1 had no warm start (a record keeps the default of a setting it lacks).
+  if (version == 1) config.intercept_warm_start = false;
+  IRITHYLL_RETURN_IF_ERROR(decode_config(name(), fields(), in, config));
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   if ((context.task == Task::kRegression) != (loss_ == Loss::kSquared))
     return Status::corruption(std::string(name()) + ": checkpoint is for the other task");
+  bool half_gradient = version == 1;
+  if (version == 2) {
+    const std::uint8_t flag = in.u8("linear gradient convention");
+    if (!in.ok()) return in.status();
+    if (flag > 1) return Status::corruption(std::string(name()) + ": gradient convention flag out of range");
+    half_gradient = flag == 1;
+  }
   IRITHYLL_RETURN_IF_ERROR(init(config, context));
+  half_gradient_ = half_gradient && loss_ == Loss::kSquared;
   return decode_core(in);
 }
 

@@ -21,7 +21,7 @@ detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, 
   p.dirichlet = c.dirichlet;
   p.use_aggregation = c.use_aggregation;
   p.split_pure = c.split_pure;
-  p.max_nodes = c.max_nodes;
+  p.max_nodes = amf_max_nodes(c, ctx.task);
   return p;
 }
 
@@ -32,6 +32,11 @@ bool roots_fit(std::size_t width, std::size_t n_trees) { return width <= kMaxWid
 
 }  // namespace
 
+std::uint32_t amf_max_nodes(const AmfConfig& config, Task task) {
+  if (config.max_nodes != 0) return config.max_nodes;
+  return task == Task::kClassification ? 1024u : 4096u;
+}
+
 MondrianForestLearner::MondrianForestLearner() = default;
 MondrianForestLearner::~MondrianForestLearner() = default;
 MondrianForestLearner::MondrianForestLearner(MondrianForestLearner&&) noexcept = default;
@@ -40,6 +45,9 @@ MondrianForestLearner& MondrianForestLearner::operator=(MondrianForestLearner&&)
 Result<std::unique_ptr<MondrianForestLearner>> MondrianForestLearner::make(const Config& config,
                                                                            const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  if (config.max_nodes == 1 || config.max_nodes == 2)
+    return Status::invalid_argument("mondrian_forest: max-nodes must be 0 (auto) or at least 3, not " +
+                                    std::to_string(config.max_nodes));
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("mondrian_forest: classification needs at least 2 classes");
   if (context.n_classes > kMaxWidth || !roots_fit(context.n_features, config.n_estimators))
@@ -89,7 +97,7 @@ void MondrianForestLearner::learn_one(std::span<const double> x, double y, doubl
   for (std::size_t t = 0; t < n; ++t) {
     // Restart: tree t holds at most max-nodes - t * max-nodes / (2 n) nodes,
     // so the trees fill, and start again, at different times.
-    if (restart && trees_[t].size() + 2 > config_.max_nodes - t * (config_.max_nodes / (2 * n))) trees_[t].restart(p);
+    if (restart && trees_[t].size() + 2 > p.max_nodes - t * (p.max_nodes / (2 * n))) trees_[t].restart(p);
     trees_[t].learn(p, x, y, weight, ext);
   }
 }
@@ -161,6 +169,8 @@ Status MondrianForestLearner::decode(ByteReader& in) {
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  if (config.max_nodes == 1 || config.max_nodes == 2)
+    return Status::corruption("mondrian_forest: max-nodes out of range");
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   const std::uint64_t width = in.u64("mondrian_forest width");

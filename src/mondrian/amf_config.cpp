@@ -30,8 +30,10 @@ std::span<const ConfigField<AmfConfig>> MondrianForestLearner::config_fields() {
       {FieldInfo::boolean("split-pure", "off",
                           "classification: split a node even when all its labels equal the new sample's"),
        IRITHYLL_FIELD_BOOL(AmfConfig, split_pure)},
-      {FieldInfo::integer("max-nodes", "1024", "nodes per tree (what a full tree does: when-full)")
-           .in(3, 16777216),
+      {FieldInfo::integer("max-nodes", "0",
+                          "nodes per tree, 3 or more (what a full tree does: when-full); 0: 1024 for classification, "
+                          "4096 for regression")
+           .in(0, 16777216),
        IRITHYLL_FIELD_UINT(AmfConfig, max_nodes)},
       {FieldInfo::choice("when-full", "auto", "auto|restart|freeze",
                          "a full tree starts again or stops splitting (auto: restart for classes, freeze for regression)"),

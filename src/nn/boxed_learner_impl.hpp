@@ -34,7 +34,8 @@ template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::BoxedLearner() : core_(std::make_unique<Core>()) {}
 
 template <class Core, class Config, bool kCopyable>
-BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const Config& config) : core_(std::make_unique<Core>(config)) {}
+BoxedLearner<Core, Config, kCopyable>::BoxedLearner(const Config& config, const LearnerContext& context)
+    : core_(std::make_unique<Core>(config, context)) {}
 
 template <class Core, class Config, bool kCopyable>
 BoxedLearner<Core, Config, kCopyable>::~BoxedLearner() = default;

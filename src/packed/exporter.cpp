@@ -118,13 +118,14 @@ float threshold_to_f32(double threshold) {
   return f;
 }
 
-// The Rust library stores trunc(thr * scale) and routes right when
+// The i16 layout stores trunc(thr * scale) and routes right when
 // trunc(x * scale) > that. For the largest |threshold| of a feature the
 // product rounds to 32767 about half the time, and then no feature value can
-// exceed it: every sample above that threshold goes left (the Rust library's
-// defect). Capping stored thresholds at 32766 keeps the scale of the
-// original's scheme and routes the whole upper tail right; the one casualty is
-// a feature exactly equal to that largest threshold, which then goes right.
+// exceed it: every sample above that threshold would go left. Capping stored
+// thresholds at 32766 keeps the layout's scale (so files stay readable by any
+// reader of the format) and routes the whole upper tail right; the one
+// casualty is a feature exactly equal to that largest threshold, which then
+// goes right.
 std::int16_t quantize_threshold(double threshold, float scale) {
   const std::int16_t q = saturating_trunc_i16(threshold_to_f32(threshold) * scale);
   return q > 32766 ? static_cast<std::int16_t>(32766) : q;

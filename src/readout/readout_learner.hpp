@@ -1,7 +1,9 @@
 // RlsReadoutLearner<Derived, Config>: the Learner plumbing shared by the neural
 // learners that are "a feature extractor followed by an RlsHead" (mamba, slstm,
-// mgrade, attention, loglinear). It owns what they all hold -- the config, the
-// readout, the sample count, the built flag and the readout's feature vector --
+// mgrade, attention, loglinear). It owns what they all hold -- the config (the
+// model's settings), the learner context (task, classes, seed; its n_features
+// is the width in use once built), the readout, the sample count, the built
+// flag and the readout's feature vector --
 // and implements the Learner overrides once, so a learner keeps only its
 // extractor, its config and the config's encoding.
 //
@@ -55,34 +57,34 @@ template <class Derived, class Config>
 class RlsReadoutLearner : public Learner {
  public:
   std::string_view name() const override { return Derived::kName; }
-  Task task() const override { return cfg_.task; }
-  std::size_t n_classes() const override { return cfg_.task == Task::kClassification ? cfg_.n_classes : 0; }
-  std::size_t n_features() const override { return cfg_.n_features; }
+  Task task() const override { return ctx_.task; }
+  std::size_t n_classes() const override { return ctx_.task == Task::kClassification ? ctx_.n_classes : 0; }
+  std::size_t n_features() const override { return ctx_.n_features; }
   // The configuration the learner was built with (its catalogue settings).
   const Config& config() const noexcept { return cfg_; }
   std::uint64_t n_samples_seen() const override { return n_seen_; }
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override {
     if (!built_ && (x.empty() || !self().try_build(x.size()))) return;
-    if (x.size() != cfg_.n_features) return;
+    if (x.size() != ctx_.n_features) return;
     self().advance(x, y, weight);
     ++n_seen_;
-    if (n_seen_ <= warmup() || !weight_admissible(weight) || !target_admissible(y, cfg_.task, cfg_.n_classes)) return;
+    if (n_seen_ <= warmup() || !weight_admissible(weight) || !target_admissible(y, ctx_.task, ctx_.n_classes)) return;
     self().update_readout(y);
   }
 
   double predict_one(std::span<const double> x) const override {
-    if (!built_ || x.size() != cfg_.n_features) return 0.0;
+    if (!built_ || x.size() != ctx_.n_features) return 0.0;
     self().peek_features(x);
     return head_.predict(features_);
   }
 
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
-    if (cfg_.task != Task::kClassification) return;
+    if (ctx_.task != Task::kClassification) return;
     if constexpr (Derived::kProbaNeedsClassCount) {
-      if (proba.size() != cfg_.n_classes) return;
+      if (proba.size() != ctx_.n_classes) return;
     }
-    if (!built_ || x.size() != cfg_.n_features) {
+    if (!built_ || x.size() != ctx_.n_features) {
       std::fill(proba.begin(), proba.end(), proba.empty() ? 0.0 : 1.0 / static_cast<double>(proba.size()));
       return;
     }
@@ -102,7 +104,15 @@ class RlsReadoutLearner : public Learner {
 
  protected:
   RlsReadoutLearner() = default;
-  explicit RlsReadoutLearner(const Config& config) : cfg_(config) {}
+  // The context as the learner keeps it: no classes for regression, feature
+  // names only for a width known up front.
+  RlsReadoutLearner(const Config& config, const LearnerContext& context) : cfg_(config), ctx_(context) {
+    ctx_.n_targets = 1;
+    if (ctx_.task != Task::kClassification) ctx_.n_classes = 0;
+    if (ctx_.feature_names.size() != ctx_.n_features) ctx_.feature_names.clear();
+    // Continual learning's draws follow the run's seed too.
+    if constexpr (requires { cfg_.continual.seed; }) cfg_.continual.seed = ctx_.seed;
+  }
 
   // Writes: samples seen, built flag, then (when built) extractor and readout.
   void encode_state(ByteWriter& out) const {
@@ -115,16 +125,18 @@ class RlsReadoutLearner : public Learner {
     }
   }
 
-  // Reads what encode_state wrote after the config (n_seen and built already
-  // read by the caller, config already validated) into a fresh learner, and
-  // replaces *this only when everything decoded.
-  Status decode_state(const Config& c, std::uint64_t n_seen, bool built, ByteReader& in) {
+  // Reads what encode_state wrote after the config and context (n_seen and
+  // built already read by the caller, both already validated) into a fresh
+  // learner, and replaces *this only when everything decoded.
+  Status decode_state(const Config& c, const LearnerContext& context, std::uint64_t n_seen, bool built,
+                      ByteReader& in) {
     Derived m;
     m.cfg_ = c;
+    m.ctx_ = context;
     m.n_seen_ = n_seen;
     if (built) {
-      if (c.n_features == 0) return Status::corruption(std::string(Derived::kName) + ": built without features");
-      IRITHYLL_RETURN_IF_ERROR(m.build(c.n_features));
+      if (context.n_features == 0) return Status::corruption(std::string(Derived::kName) + ": built without features");
+      IRITHYLL_RETURN_IF_ERROR(m.build(context.n_features));
       IRITHYLL_RETURN_IF_ERROR(m.decode_extractor(in));
       IRITHYLL_RETURN_IF_ERROR(m.head_.decode(in, m.features_.size()));
       IRITHYLL_RETURN_IF_ERROR(m.decode_continual(in));
@@ -134,6 +146,7 @@ class RlsReadoutLearner : public Learner {
   }
 
   Config cfg_;
+  LearnerContext ctx_;
   RlsHead head_;
   std::uint64_t n_seen_ = 0;
   mutable std::vector<double> features_;  // readout input for the current sample
@@ -159,7 +172,7 @@ class RlsReadoutLearner : public Learner {
   void encode_continual(ByteWriter&) const {}
   Status decode_continual(ByteReader&) { return Status::ok(); }
   // Rebuilding restores the seeded initial weights, also of extractors that learn.
-  void restart() { (void)self().build(cfg_.n_features); }
+  void restart() { (void)self().build(ctx_.n_features); }
 
   std::uint64_t warmup() const noexcept {
     if constexpr (requires(const Config& c) { c.warmup; }) {

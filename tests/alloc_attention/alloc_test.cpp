@@ -63,11 +63,8 @@ TEST(AllocAttention, LogLinearTrainAndLearnerStepWithoutAllocating) {
   lc.d_model = 16;
   LogLinearAttention ll(lc);
   AttentionLearnerConfig ac;
-  ac.task = Task::kClassification;
-  ac.n_classes = 3;
-  ac.n_features = 6;
   ac.attention.mode.kind = AttentionKind::kLogLinear;
-  AttentionLearner learner(ac);
+  AttentionLearner learner(ac, LearnerContext{Task::kClassification, 3, 6});
   Xorshift64 rng(4);
   std::vector<double> x(16), y(4), out(4), f(6), proba(3);
   for (double& e : x) e = rng.normal();

@@ -57,11 +57,10 @@ void check_learner(L& learner, std::size_t d) {
 TEST(NoAllocContinual, SlstmRegeneration) {
   for (DriftKind det : {DriftKind::kPageHinkley, DriftKind::kDdm, DriftKind::kNone}) {
     SlstmLearnerConfig c;
-    c.n_features = 4;
     c.d_hidden = 8;
     c.n_heads = 2;
     c.continual = continual(ContinualKind::kRegen, det);
-    SlstmCore m(c);
+    SlstmCore m(c, LearnerContext{Task::kRegression, 0, 4});
     check_learner(m, 4);
     EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
   }
@@ -69,10 +68,9 @@ TEST(NoAllocContinual, SlstmRegeneration) {
 
 TEST(NoAllocContinual, MgradeRegeneration) {
   MgradeLearnerConfig c;
-  c.n_features = 4;
   c.d_hidden = 8;
   c.continual = continual(ContinualKind::kRegen, DriftKind::kPageHinkley);
-  MgradeCore m(c);
+  MgradeCore m(c, LearnerContext{Task::kRegression, 0, 4});
   check_learner(m, 4);
   EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
 }
@@ -81,12 +79,11 @@ TEST(NoAllocContinual, MambaRegeneration) {
   for (MambaVersion v : {MambaVersion::kV3, MambaVersion::kV3Mimo, MambaVersion::kBlockDiagonal}) {
     MambaLearnerConfig c;
     c.version = v;
-    c.n_features = 4;
     c.n_state = 4;
     c.n_groups = 2;
     c.block_size = 2;
     c.continual = continual(ContinualKind::kRegen, DriftKind::kPageHinkley);
-    MambaCore m(c);
+    MambaCore m(c, LearnerContext{Task::kRegression, 0, 4});
     check_learner(m, 4);
     EXPECT_GE(m.continual()->regeneration().n_regenerations(), 12u);
   }
@@ -95,9 +92,8 @@ TEST(NoAllocContinual, MambaRegeneration) {
 TEST(NoAllocContinual, LogLinearEveryStrategy) {
   for (ContinualKind k : {ContinualKind::kEwc, ContinualKind::kMask, ContinualKind::kRegen}) {
     LogLinearLearnerConfig c;
-    c.n_features = 4;
     c.continual = continual(k, DriftKind::kPageHinkley);
-    LogLinearCore m(c);
+    LogLinearCore m(c, LearnerContext{Task::kRegression, 0, 4});
     check_learner(m, 4);
   }
 }

@@ -47,20 +47,12 @@ void drive_learner(Learner& m, std::size_t d, bool classification) {
 
 TEST(NoAllocation, ReservoirAndSpikingLearnerSteps) {
   for (bool cls : {false, true}) {
-    EsnConfig e;
-    e.task = cls ? Task::kClassification : Task::kRegression;
-    e.n_classes = cls ? 3 : 0;
-    EchoStateNetwork esn(e);
+    const LearnerContext context{cls ? Task::kClassification : Task::kRegression, cls ? 3u : 0u};
+    EchoStateNetwork esn(EsnConfig{}, context);
     drive_learner(esn, 4, cls);
-    NgrcLearnerConfig g;
-    g.task = e.task;
-    g.n_classes = e.n_classes;
-    NextGenReservoir ngrc(g);
+    NextGenReservoir ngrc(NgrcLearnerConfig{}, context);
     drive_learner(ngrc, 3, cls);
-    SpikeNetLearnerConfig s;
-    s.task = e.task;
-    s.n_classes = e.n_classes;
-    SpikeNetLearner snn(s);
+    SpikeNetLearner snn(SpikeNetLearnerConfig{}, context);
     drive_learner(snn, 10, cls);
   }
 }

@@ -79,24 +79,20 @@ TEST(NoAlloc, MambaLearnerAllVersions) {
                          MambaVersion::kBlockDiagonal}) {
     MambaLearnerConfig c;
     c.version = v;
-    c.n_features = 4;
     c.n_state = 8;
     c.n_groups = 2;
     c.block_size = 2;
-    MambaLearner m(c);
+    MambaLearner m(c, LearnerContext{Task::kRegression, 0, 4});
     check_learner(m, 4);
   }
 }
 
 #ifdef IRITHYLL_HAVE_RNN
 TEST(NoAlloc, RecurrentLearners) {
-  SlstmLearnerConfig sc;
-  sc.n_features = 4;
-  SlstmLearner s(sc);
+  const LearnerContext four{Task::kRegression, 0, 4};
+  SlstmLearner s(SlstmLearnerConfig{}, four);
   check_learner(s, 4);
-  MgradeLearnerConfig mc;
-  mc.n_features = 4;
-  MgradeLearner m(mc);
+  MgradeLearner m(MgradeLearnerConfig{}, four);
   check_learner(m, 4);
 }
 #endif

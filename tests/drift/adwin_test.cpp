@@ -1,5 +1,5 @@
 // ADWIN specifics: the exponential histogram's invariants, the minimum window,
-// and the cut (inventory section 11, checklist item 51).
+// and the cut test.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -71,7 +71,7 @@ TEST(Adwin, CutDropsTheOldWindow) {
 
 TEST(Adwin, ScaleInvariant) {
   // The variance-aware bound makes the detector indifferent to the units of
-  // the monitored value (the original's Hoeffding bound assumed [0, 1]).
+  // the monitored value (a plain Hoeffding bound assumes values in [0, 1]).
   for (double scale : {1e-3, 1.0, 1e3}) {
     Adwin d;
     Xorshift64 rng(9);

@@ -1,5 +1,5 @@
-// DDM specifics, and regression tests named after the original's defects
-// (inventory section 11; see ddm.hpp for what was wrong and why).
+// DDM specifics, and regression tests named after the pitfalls of a literal
+// DDM (ddm.hpp says what each one is and what we do instead).
 #include <gtest/gtest.h>
 
 #include "drift/drift_streams.hpp"
@@ -8,10 +8,10 @@
 namespace irithyll {
 namespace {
 
-// Defect 1: the original used the population std of the errors, which does
-// not shrink with n, so a 0/1 error rate moving from 0.2 to 0.5 never fired.
+// Pitfall 1: the population std of the errors does not shrink with n, so a
+// 0/1 error rate moving from 0.2 to 0.5 would never fire.
 // Budget: >= 95% of 50 seeded streams detect within 1000 samples.
-TEST(DdmRegression, OriginalNeverFiredOnBernoulli02To05) {
+TEST(DdmRegression, DetectsBernoulli02To05) {
   int detected = 0;
   for (int seed = 1; seed <= 50; ++seed) {
     Xorshift64 rng(static_cast<std::uint64_t>(seed) * 31337u);
@@ -22,10 +22,10 @@ TEST(DdmRegression, OriginalNeverFiredOnBernoulli02To05) {
   EXPECT_GE(detected, 48);
 }
 
-// Defect 2: when the first 30 errors were all 0 the original recorded s_min = 0,
-// so p + s >= p_min + 3 s_min held immediately: drift, reset (minimum kept),
-// and again ~31 samples later, forever.
-TEST(DdmRegression, OriginalDriftedEvery31SamplesAfterThirtyZeros) {
+// Pitfall 2: when the first 30 errors are all 0, recording s_min = 0 means
+// p + s >= p_min + 3 s_min holds at once: drift, reset (minimum kept), and
+// again ~31 samples later, forever.
+TEST(DdmRegression, ThirtyZerosRecordNoZeroMinimum) {
   Ddm d;
   for (int i = 0; i < 30; ++i) ASSERT_EQ(d.update(0.0), DriftSignal::kStable);
   for (int i = 0; i < 10000; ++i) ASSERT_NE(d.update(0.0), DriftSignal::kDrift) << "at " << i;
@@ -33,8 +33,8 @@ TEST(DdmRegression, OriginalDriftedEvery31SamplesAfterThirtyZeros) {
 }
 
 TEST(DdmRegression, ThirtyZerosThenRareErrorsStayQuiet) {
-  // All-zero start, then a stationary 5% error rate. The original would drift
-  // ~645 times per 20000-sample stream. Ours may drift once for the genuine
+  // All-zero start, then a stationary 5% error rate. A DDM recording s_min = 0
+  // would drift ~645 times per 20000-sample stream. Ours may drift once for the genuine
   // 0 -> 0.05 change, plus DDM's stationary rate (see the false-alarm
   // budgets in drift_statistics_test.cpp); budget: 1.5 per stream on average
   // over 50 streams (measured ~0.6).

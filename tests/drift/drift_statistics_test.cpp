@@ -120,7 +120,8 @@ double adwin_budget() { return kAdwinDefaultDelta * kStationarySamples / 32.0; }
 // mean with its own running minimum, and that comparison crosses 3 s_min about
 // once per few e-folds of stream length after each reset (0.2-0.45 per 1e5
 // samples measured). Budget: at most 0.6 false drifts per 1e5-sample stream on
-// average (the original signalled every ~31 samples on all-zero starts).
+// average (a DDM that records s_min = 0 signals every ~31 samples on
+// all-zero starts).
 constexpr double kDdmBudget = 0.6 * kStationarySamples / 1e5;
 
 INSTANTIATE_TEST_SUITE_P(

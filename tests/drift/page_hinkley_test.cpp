@@ -1,4 +1,4 @@
-// Page-Hinkley specifics (inventory section 11 and checklist item 50).
+// Page-Hinkley specifics: the two-sided test, its thresholds and resets.
 #include <gtest/gtest.h>
 
 #include "irithyll/core/rng.hpp"

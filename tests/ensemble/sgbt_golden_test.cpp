@@ -138,7 +138,7 @@ SGBTConfig original() {
 // Prequential run: hashes every pre-training prediction (all probabilities for
 // classification, the value for regression). At the midpoint the model is
 // checkpointed and a decoded copy shadows it; every later prediction of the
-// copy must equal the original's bit for bit.
+// copy must equal the uninterrupted model's bit for bit.
 Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const std::vector<Row>& rows) {
   auto made = SGBTLearner::make(config, {.task = task, .n_classes = n_classes, .seed = config.seed});
   EXPECT_TRUE(made.is_ok());

@@ -145,6 +145,33 @@ TEST(MondrianForest, MaxNodesBoundsMemory) {
   EXPECT_EQ(m->memory_bytes(), full);
 }
 
+// max-nodes 0 (the default) is 4096 nodes per regression tree, so a tree
+// keeps splitting past 1,024 nodes (about 500 samples) and freezes at 4096;
+// 1024 per classification tree.
+TEST(MondrianForest, AutoMaxNodesDependsOnTheTask) {
+  AmfConfig config;
+  config.n_estimators = 2;
+  EXPECT_EQ(amf_max_nodes(config, Task::kRegression), 4096u);
+  EXPECT_EQ(amf_max_nodes(config, Task::kClassification), 1024u);
+  config.max_nodes = 50;
+  EXPECT_EQ(amf_max_nodes(config, Task::kRegression), 50u);
+  config.max_nodes = 0;
+  auto m = make_forest(Task::kRegression, 3, config);
+  Xorshift64 rng(4);
+  for (int i = 0; i < 1500; ++i) {
+    const std::vector<double> x = {rng.uniform(), rng.uniform(), rng.uniform()};
+    m->learn_one(x, x[0] + x[1]);
+  }
+  for (std::size_t t = 0; t < 2; ++t) EXPECT_GT(m->tree_size(t), 1024u);
+  for (int i = 0; i < 4000; ++i) {
+    const std::vector<double> x = {rng.uniform(), rng.uniform(), rng.uniform()};
+    m->learn_one(x, x[0] + x[1]);
+  }
+  for (std::size_t t = 0; t < 2; ++t) EXPECT_LE(m->tree_size(t), 4096u);
+  config.max_nodes = 2;  // neither auto nor a usable cap
+  EXPECT_FALSE(MondrianForestLearner::make(config, {Task::kRegression, 0, 3, 1}).is_ok());
+}
+
 // when-full restart (auto for classification): a full tree starts again,
 // tree t at its own size, so memory stays flat and the trees' sizes differ.
 TEST(MondrianForest, FullTreesRestartAtStaggeredSizes) {

@@ -12,13 +12,15 @@
 namespace irithyll::nn {
 namespace {
 
-AttentionLearnerConfig regression(AttentionKind kind, std::uint64_t seed) {
+AttentionLearnerConfig regression(AttentionKind kind) {
   AttentionLearnerConfig c;
   c.attention.mode.kind = kind;
   c.attention.mode.max_levels = 16;
-  c.attention.seed = seed;
   return c;
 }
+
+// The context of `seed` (the layer's and the input projection's draws).
+LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
 
 // y_t = c x_t[0] + x_{t-1}[0]: the lag part needs memory of the previous
 // sample. Prequential MSE over the last 1000 of 2500 samples, relative to
@@ -52,7 +54,7 @@ TEST(AttentionLearner, EveryModeFitsAndHawkRemembersAcrossSeeds) {
     const auto kind = static_cast<AttentionKind>(k);
     double mixed = 0.0, lag = 0.0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      AttentionLearner a(regression(kind, seed)), b(regression(kind, seed));
+      AttentionLearner a(regression(kind), seeded(seed)), b(regression(kind), seeded(seed));
       mixed += lag_task_relative_mse(a, 100 + seed, 2.0) / 3.0;
       lag += lag_task_relative_mse(b, 200 + seed, 0.0) / 3.0;
     }
@@ -66,7 +68,7 @@ TEST(AttentionLearner, EveryModeFitsAndHawkRemembersAcrossSeeds) {
 }
 
 TEST(AttentionLearner, PredictIsReadOnlyAndCheckpointsContinue) {
-  AttentionLearner a(regression(AttentionKind::kDeltaNet, 4)), b(regression(AttentionKind::kDeltaNet, 4));
+  AttentionLearner a(regression(AttentionKind::kDeltaNet), seeded(4)), b(regression(AttentionKind::kDeltaNet), seeded(4));
   Xorshift64 rng(5);
   std::vector<double> x(3);
   for (int t = 0; t < 200; ++t) {
@@ -101,10 +103,8 @@ TEST(AttentionLearner, PredictIsReadOnlyAndCheckpointsContinue) {
 
 TEST(AttentionLearner, ClassifiesAndSurvivesBadInput) {
   AttentionLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 3;
   c.attention.mode.kind = AttentionKind::kGatedDeltaNet;
-  AttentionLearner m(c);
+  AttentionLearner m(c, LearnerContext{Task::kClassification, 3});
   Xorshift64 rng(9);
   std::vector<double> x(2), proba(3);
   int correct = 0, n = 0;
@@ -136,20 +136,19 @@ TEST(AttentionLearner, ClassifiesAndSurvivesBadInput) {
 
 TEST(AttentionLearner, RejectsBadConfig) {
   AttentionLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 1;
-  EXPECT_FALSE(AttentionLearner::validate(c).is_ok());
-  c.n_classes = 2;
+  LearnerContext context{Task::kClassification, 1};
+  EXPECT_FALSE(AttentionLearner::validate(c, context).is_ok());
+  context.n_classes = 2;
   c.rls.forgetting_factor = 1.5;
-  EXPECT_FALSE(AttentionLearner::validate(c).is_ok());
+  EXPECT_FALSE(AttentionLearner::validate(c, context).is_ok());
   c.rls.forgetting_factor = 0.99;
   c.attention.d_model = 0;
-  EXPECT_FALSE(AttentionLearner::validate(c).is_ok());
+  EXPECT_FALSE(AttentionLearner::validate(c, context).is_ok());
   // The checked factory reports the same Status instead of building.
-  EXPECT_EQ(AttentionLearner::make(c).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(AttentionLearner::make(c, context).status().code(), StatusCode::kInvalidArgument);
   EXPECT_FALSE(MultiHeadAttention::make(c.attention).is_ok());
   c.attention.d_model = 32;
-  EXPECT_TRUE(AttentionLearner::make(c).is_ok());
+  EXPECT_TRUE(AttentionLearner::make(c, context).is_ok());
   EXPECT_TRUE(MultiHeadAttention::make(c.attention).is_ok());
 }
 

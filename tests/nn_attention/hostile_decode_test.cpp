@@ -32,22 +32,21 @@ void flip_and_decode(const T& model, std::size_t n_features) {
 }
 
 TEST(HostileDecode, AttentionAndLogLinearLearnersSurviveBitFlips) {
+  const LearnerContext three{Task::kRegression, 0, 3};
   AttentionLearnerConfig ac;
-  ac.n_features = 3;
   ac.attention.d_model = 8;
   ac.attention.n_heads = 2;
   ac.attention.d_key = 2;
   ac.attention.d_value = 2;
   ac.attention.mode.kind = AttentionKind::kLogLinear;
   ac.attention.mode.max_levels = 4;
-  AttentionLearner a(ac);
+  AttentionLearner a(ac, three);
   LogLinearLearnerConfig lc;
-  lc.n_features = 3;
   lc.layer.d_model = 4;
   lc.layer.d_key = 2;
   lc.layer.d_value = 2;
   lc.layer.max_levels = 4;
-  LogLinearLearner l(lc);
+  LogLinearLearner l(lc, three);
   std::vector<double> x{0.1, -0.2, 0.3};
   for (int t = 0; t < 10; ++t) {
     a.learn_one(x, 1.0);

@@ -15,8 +15,7 @@ TEST(LogLinearCore, FitsRegressionTrainsLayerAndCheckpoints) {
   double rel_total = 0.0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     LogLinearLearnerConfig c;
-    c.layer.seed = seed;
-    LogLinearCore m(c);
+    LogLinearCore m(c, LearnerContext{Task::kRegression, 0, 0, seed});
     Xorshift64 rng(seed + 50);
     std::vector<double> x(3);
     double se = 0.0, n = 0.0;
@@ -59,7 +58,7 @@ TEST(LogLinearCore, PaperFormsFitAndCheckpoint) {
     LogLinearLearnerConfig c;
     c.layer.form = form;
     c.layer.max_levels = 8;
-    LogLinearCore m(c);
+    LogLinearCore m(c, {});
     Xorshift64 rng(77);
     std::vector<double> x(3);
     double se = 0.0, n = 0.0;
@@ -92,9 +91,8 @@ TEST(LogLinearCore, PaperFormsFitAndCheckpoint) {
 
 TEST(LogLinearCore, ClassifiesWithBadInputs) {
   LogLinearLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 2;
-  LogLinearCore m(c);
+  LearnerContext context{Task::kClassification, 2};
+  LogLinearCore m(c, context);
   Xorshift64 rng(3);
   std::vector<double> x(2), proba(2);
   int correct = 0, n = 0;
@@ -114,8 +112,8 @@ TEST(LogLinearCore, ClassifiesWithBadInputs) {
   m.reset();
   EXPECT_EQ(m.n_samples_seen(), 0u);
   EXPECT_EQ(m.layer().train_steps(), 0u);
-  c.n_classes = 1;  // invalid: the checked factory reports it
-  EXPECT_EQ(LogLinearLearner::make(c).status().code(), StatusCode::kInvalidArgument);
+  context.n_classes = 1;  // invalid: the checked factory reports it
+  EXPECT_EQ(LogLinearLearner::make(c, context).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

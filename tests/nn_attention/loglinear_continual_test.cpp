@@ -16,16 +16,17 @@
 namespace irithyll::nn {
 namespace {
 
-LogLinearLearnerConfig guarded(ContinualKind kind, std::uint64_t seed) {
+LogLinearLearnerConfig guarded(ContinualKind kind) {
   LogLinearLearnerConfig c;
-  c.layer.seed = seed;
   c.continual.kind = kind;
   c.continual.detector = DriftKind::kPageHinkley;
   c.continual.interval = 200;
   c.continual.regen_fraction = 0.05;
-  c.continual.seed = seed + 3;
   return c;
 }
+
+// The context of `seed` (the layer's and the guard's draws).
+LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
 
 std::vector<double> params_of(const LogLinearCore& m) {
   std::vector<double> p(m.layer().n_params());
@@ -34,7 +35,7 @@ std::vector<double> params_of(const LogLinearCore& m) {
 }
 
 TEST(LogLinearContinual, MaskFreezesOnDriftAndFrozenWeightsStayPut) {
-  LogLinearCore m(guarded(ContinualKind::kMask, 1));
+  LogLinearCore m(guarded(ContinualKind::kMask), seeded(1));
   const testing::SwitchStream s(1, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -67,10 +68,10 @@ TEST(LogLinearContinual, MaskFreezesOnDriftAndFrozenWeightsStayPut) {
 TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
   // lambda 0 and lambda 1e4 follow the same path until the first drift
   // anchors them both; afterwards the penalised one stays closer to the anchor.
-  LogLinearLearnerConfig loose = guarded(ContinualKind::kEwc, 2), tight = loose;
+  LogLinearLearnerConfig loose = guarded(ContinualKind::kEwc), tight = loose;
   loose.continual.ewc_lambda = 0.0;
   tight.continual.ewc_lambda = 1e4;
-  LogLinearCore a(loose), b(tight);
+  LogLinearCore a(loose, seeded(2)), b(tight, seeded(2));
   const testing::SwitchStream s(2, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -99,9 +100,9 @@ TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
 }
 
 TEST(LogLinearContinual, RegenerationRedrawsRows) {
-  LogLinearLearnerConfig c = guarded(ContinualKind::kRegen, 3);
+  LogLinearLearnerConfig c = guarded(ContinualKind::kRegen);
   c.continual.interval = 100;
-  LogLinearCore m(c);
+  LogLinearCore m(c, seeded(3));
   const testing::SwitchStream s(3, 100);
   for (std::size_t t = 0; t < 99; ++t) m.learn_one(s.x[t], s.y[t]);
   const auto before = params_of(m);
@@ -121,7 +122,7 @@ TEST(LogLinearContinual, RegenerationRedrawsRows) {
 TEST(LogLinearContinual, ResumesBitIdentically) {
   for (ContinualKind k : {ContinualKind::kEwc, ContinualKind::kMask, ContinualKind::kRegen}) {
     SCOPED_TRACE(std::string(continual_kind_name(k)));
-    LogLinearCore a(guarded(k, 4));
+    LogLinearCore a(guarded(k), seeded(4));
     const testing::SwitchStream s(4, 1400, 4, 500);
     for (std::size_t t = 0; t < 700; ++t) a.learn_one(s.x[t], s.y[t]);
     if (k != ContinualKind::kRegen) {
@@ -138,9 +139,9 @@ TEST(LogLinearContinual, NotWorseAfterAnAbruptChange) {
     double sum_plain = 0.0, sum_guard = 0.0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       const testing::SwitchStream s(seed, 6000);
-      LogLinearLearnerConfig plain = guarded(k, seed);
+      LogLinearLearnerConfig plain = guarded(k);
       plain.continual = ContinualConfig{};
-      LogLinearCore a(plain), b(guarded(k, seed));
+      LogLinearCore a(plain, seeded(seed)), b(guarded(k), seeded(seed));
       const double ra = testing::prequential_rmse(a, s, 3000, 6000);
       const double rb = testing::prequential_rmse(b, s, 3000, 6000);
       EXPECT_LE(rb, 1.25 * ra) << continual_kind_name(k) << " seed " << seed;

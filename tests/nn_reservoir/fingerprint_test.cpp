@@ -20,49 +20,46 @@ TEST(ReservoirFingerprint, EsnRegression) {
   EsnConfig c;
   c.n_neurons = 50;
   c.washout = 20;
-  expect_fingerprint<EchoStateNetwork>("esn regression", c, 0xe35c1df01af758c5ull);
+  expect_fingerprint<EchoStateNetwork>("esn regression", c, {}, 0xe35c1df01af758c5ull);
 }
 
 TEST(ReservoirFingerprint, EsnClassification) {
-  EsnConfig c = testing::three_classes(EsnConfig{});
+  EsnConfig c;
   c.n_neurons = 30;
   c.include_input = false;
-  expect_fingerprint<EchoStateNetwork>("esn classify", c, 0xdc79cf0283a20e5cull);
+  expect_fingerprint<EchoStateNetwork>("esn classify", c, testing::three_classes(), 0xdc79cf0283a20e5cull);
 }
 
 TEST(ReservoirFingerprint, NgrcRegression) {
-  expect_fingerprint<NextGenReservoir>("ngrc regression", NgrcLearnerConfig{}, 0x75baced91792bbd6ull);
+  expect_fingerprint<NextGenReservoir>("ngrc regression", NgrcLearnerConfig{}, {}, 0x75baced91792bbd6ull);
 }
 
 TEST(ReservoirFingerprint, NgrcClassification) {
-  NgrcLearnerConfig c = testing::three_classes(NgrcLearnerConfig{});
+  NgrcLearnerConfig c;
   c.k = 3;
   c.s = 2;
   c.degree = 0;
-  expect_fingerprint<NextGenReservoir>("ngrc classify", c, 0xc1b37eb9153f241dull);
+  expect_fingerprint<NextGenReservoir>("ngrc classify", c, testing::three_classes(), 0xc1b37eb9153f241dull);
 }
 
 // The configuration checks' messages, exactly (the CLI shows them).
-template <class Config>
+template <class L>
 void expect_shared_messages(const std::string& name) {
+  using Config = typename L::Config;
+  EXPECT_EQ(L::validate(Config{}, LearnerContext{Task::kClassification, 1025}).message(),
+            name + ": classification needs n_classes in [2, 1024]");
+  EXPECT_EQ(L::validate(Config{}, LearnerContext{static_cast<Task>(7)}).message(), name + ": unknown task");
   Config c;
-  c.task = Task::kClassification;
-  c.n_classes = 1025;
-  EXPECT_EQ(c.validate().message(), name + ": classification needs n_classes in [2, 1024]");
-  c = Config{};
-  c.task = static_cast<Task>(7);
-  EXPECT_EQ(c.validate().message(), name + ": unknown task");
-  c = Config{};
   c.rls.forgetting_factor = 1.5;
-  EXPECT_EQ(c.validate().message(), name + ": RLS forgetting factor must be in (0, 1]");
+  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS forgetting factor must be in (0, 1]");
   c = Config{};
   c.rls.delta = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(c.validate().message(), name + ": RLS delta must be finite and > 0");
+  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS delta must be finite and > 0");
 }
 
 TEST(ReservoirFingerprint, ConfigurationMessages) {
-  expect_shared_messages<EsnConfig>("esn");
-  expect_shared_messages<NgrcLearnerConfig>("ngrc");
+  expect_shared_messages<EchoStateNetwork>("esn");
+  expect_shared_messages<NextGenReservoir>("ngrc");
 }
 
 }  // namespace

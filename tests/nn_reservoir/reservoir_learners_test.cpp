@@ -18,18 +18,13 @@ using Factory = std::function<std::unique_ptr<Learner>(Task, std::size_t, std::u
 
 std::unique_ptr<Learner> make_esn(Task task, std::size_t classes, std::uint64_t seed) {
   EsnConfig c;
-  c.task = task;
-  c.n_classes = classes;
   c.n_neurons = 50;
-  c.seed = seed;
-  return std::make_unique<EchoStateNetwork>(c);
+  return std::make_unique<EchoStateNetwork>(c, LearnerContext{task, classes, 0, seed});
 }
 std::unique_ptr<Learner> make_ngrc(Task task, std::size_t classes, std::uint64_t) {
   NgrcLearnerConfig c;
-  c.task = task;
-  c.n_classes = classes;
   c.k = 3;
-  return std::make_unique<NextGenReservoir>(c);
+  return std::make_unique<NextGenReservoir>(c, LearnerContext{task, classes});
 }
 
 struct Case {
@@ -186,14 +181,12 @@ INSTANTIATE_TEST_SUITE_P(All, ReservoirLearner,
 TEST(EsnConfig, RejectsBadValues) {
   EsnConfig c;
   c.leak = 0.0;
-  EXPECT_FALSE(EchoStateNetwork::make(c).is_ok());
-  c = EsnConfig{};
-  c.task = Task::kClassification;
-  c.n_classes = 1;
-  EXPECT_FALSE(EchoStateNetwork::make(c).is_ok());
+  EXPECT_FALSE(EchoStateNetwork::make(c, {}).is_ok());
+  EXPECT_FALSE(EchoStateNetwork::make(EsnConfig{}, LearnerContext{Task::kClassification, 1}).is_ok());
   c = EsnConfig{};
   c.rls.forgetting_factor = 0.0;
-  EXPECT_FALSE(EchoStateNetwork::make(c).is_ok());
+  EXPECT_FALSE(EchoStateNetwork::make(c, {}).is_ok());
+  EXPECT_TRUE(EchoStateNetwork::make(EsnConfig{}, LearnerContext{Task::kClassification, 2}).is_ok());
 }
 
 }  // namespace
@@ -209,7 +202,7 @@ TEST(EsnRegression, ConstantInputDoesNotWindTheReadoutUp) {
   EsnConfig c;
   c.n_neurons = 20;
   c.rls = RlsConfig{0.99, 100.0};
-  EchoStateNetwork m(c);
+  EchoStateNetwork m(c, {});
   double worst = 0.0;
   for (int t = 0; t < 20000; ++t) {
     const bool constant = t >= 1000 && t < 15000;  // long unexciting stretch, then variation again

@@ -12,22 +12,15 @@ namespace irithyll::nn {
 namespace {
 
 std::unique_ptr<Learner> make(int kind, Task task, std::size_t n_classes, std::size_t nf, std::uint64_t seed) {
+  const LearnerContext context{task, n_classes, nf, seed};
   if (kind == 0) {
     SlstmLearnerConfig c;
-    c.task = task;
-    c.n_classes = n_classes;
-    c.n_features = nf;
     c.d_hidden = 16;
-    c.seed = seed;
-    return std::make_unique<SlstmLearner>(c);
+    return std::make_unique<SlstmLearner>(c, context);
   }
   MgradeLearnerConfig c;
-  c.task = task;
-  c.n_classes = n_classes;
-  c.n_features = nf;
   c.d_hidden = 16;
-  c.seed = seed;
-  return std::make_unique<MgradeLearner>(c);
+  return std::make_unique<MgradeLearner>(c, context);
 }
 
 std::unique_ptr<Learner> blank(int kind) {

@@ -13,19 +13,20 @@
 namespace irithyll::nn {
 namespace {
 
-MgradeLearnerConfig regen_config(std::uint64_t seed, std::uint64_t interval) {
+MgradeLearnerConfig regen_config(std::uint64_t interval) {
   MgradeLearnerConfig c;
   c.d_hidden = 8;
-  c.seed = seed;
   c.continual.kind = ContinualKind::kRegen;
   c.continual.interval = interval;
   c.continual.regen_fraction = 0.125;  // one unit of 8
-  c.continual.seed = seed + 1;
   return c;
 }
 
+// The context of `seed` (cell and regeneration draws).
+LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
+
 TEST(MgradeContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
-  MgradeCore m(regen_config(3, 50));
+  MgradeCore m(regen_config(50), seeded(3));
   const testing::SwitchStream s(1, 400);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -51,7 +52,7 @@ TEST(MgradeContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
 }
 
 TEST(MgradeContinual, ResumesBitIdentically) {
-  MgradeCore a(regen_config(5, 60));
+  MgradeCore a(regen_config(60), seeded(5));
   const testing::SwitchStream s(2, 900, 4, 400);
   for (std::size_t t = 0; t < 450; ++t) a.learn_one(s.x[t], s.y[t]);
   testing::check_bit_identical_resume(a, s, 450);
@@ -64,9 +65,9 @@ TEST(MgradeContinual, NotWorseAfterAnAbruptChange) {
   double sum_plain = 0.0, sum_regen = 0.0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const testing::SwitchStream s(seed, 6000);
-    MgradeLearnerConfig plain = regen_config(seed, 250);
+    MgradeLearnerConfig plain = regen_config(250);
     plain.continual = ContinualConfig{};
-    MgradeCore a(plain), b(regen_config(seed, 250));
+    MgradeCore a(plain, seeded(seed)), b(regen_config(250), seeded(seed));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     EXPECT_LE(rb, 1.25 * ra) << "seed " << seed;

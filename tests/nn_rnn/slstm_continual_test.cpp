@@ -13,20 +13,21 @@
 namespace irithyll::nn {
 namespace {
 
-SlstmLearnerConfig regen_config(std::uint64_t seed, std::uint64_t interval) {
+SlstmLearnerConfig regen_config(std::uint64_t interval) {
   SlstmLearnerConfig c;
   c.d_hidden = 8;
   c.n_heads = 2;
-  c.seed = seed;
   c.continual.kind = ContinualKind::kRegen;
   c.continual.interval = interval;
   c.continual.regen_fraction = 0.125;  // one unit of 8
-  c.continual.seed = seed + 1;
   return c;
 }
 
+// The context of `seed` (cell and regeneration draws).
+LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
+
 TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
-  SlstmCore m(regen_config(3, 50));
+  SlstmCore m(regen_config(50), seeded(3));
   const testing::SwitchStream s(1, 400);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -55,9 +56,9 @@ TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
 }
 
 TEST(SlstmContinual, ResumesBitIdentically) {
-  SlstmLearnerConfig c = regen_config(5, 60);
+  SlstmLearnerConfig c = regen_config(60);
   c.continual.detector = DriftKind::kAdwin;
-  SlstmCore a(c);
+  SlstmCore a(c, seeded(5));
   const testing::SwitchStream s(2, 900, 4, 400);
   for (std::size_t t = 0; t < 450; ++t) a.learn_one(s.x[t], s.y[t]);
   testing::check_bit_identical_resume(a, s, 450);
@@ -66,7 +67,7 @@ TEST(SlstmContinual, ResumesBitIdentically) {
 TEST(SlstmContinual, RejectsGradientStrategies) {
   SlstmLearnerConfig c;
   c.continual.kind = ContinualKind::kEwc;
-  EXPECT_FALSE(SlstmLearner::validate(c).is_ok());
+  EXPECT_FALSE(SlstmLearner::validate(c, {}).is_ok());
 }
 
 // Over 6 seeds, prequential RMSE on the 3000 samples after the change: with
@@ -76,9 +77,9 @@ TEST(SlstmContinual, NotWorseAfterAnAbruptChange) {
   double sum_plain = 0.0, sum_regen = 0.0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const testing::SwitchStream s(seed, 6000);
-    SlstmLearnerConfig plain = regen_config(seed, 250);
+    SlstmLearnerConfig plain = regen_config(250);
     plain.continual = ContinualConfig{};
-    SlstmCore a(plain), b(regen_config(seed, 250));
+    SlstmCore a(plain, seeded(seed)), b(regen_config(250), seeded(seed));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     std::printf("slstm seed %llu: plain %.4f regen %.4f (regenerations %llu, drifts %llu)\n",

@@ -16,36 +16,32 @@ TEST(SpikeNetFingerprint, RlsRegression) {
   SpikeNetLearnerConfig c;
   c.target_scale = 0.05;
   c.net.n_hidden = 32;
-  expect_fingerprint<SpikeNetLearner>("spikenet rls regression", c, 0x677b4dff9e63a51full);
+  expect_fingerprint<SpikeNetLearner>("spikenet rls regression", c, {}, 0x677b4dff9e63a51full);
 }
 
 TEST(SpikeNetFingerprint, EpropClassification) {
-  SpikeNetLearnerConfig c = testing::three_classes(SpikeNetLearnerConfig{});
+  SpikeNetLearnerConfig c;
   c.readout = SpikeNetReadout::kEprop;
   c.net.n_hidden = 32;
-  expect_fingerprint<SpikeNetLearner>("spikenet eprop classify", c, 0xf1bd30c0e88d4ddfull);
+  expect_fingerprint<SpikeNetLearner>("spikenet eprop classify", c, testing::three_classes(), 0xf1bd30c0e88d4ddfull);
 }
 
 TEST(SpikeNetFingerprint, RlsClassification) {
-  SpikeNetLearnerConfig c = testing::three_classes(SpikeNetLearnerConfig{});
+  SpikeNetLearnerConfig c;
   c.net.n_hidden = 16;
-  expect_fingerprint<SpikeNetLearner>("spikenet rls classify", c, 0x622cfca219eeba2aull);
+  expect_fingerprint<SpikeNetLearner>("spikenet rls classify", c, testing::three_classes(), 0x622cfca219eeba2aull);
 }
 
 TEST(SpikeNetFingerprint, ConfigurationMessages) {
+  EXPECT_EQ(SpikeNetLearner::validate({}, LearnerContext{Task::kClassification, 65}).message(),
+            "spikenet: classification needs n_classes in [2, 64]");
+  EXPECT_EQ(SpikeNetLearner::validate({}, LearnerContext{static_cast<Task>(9)}).message(), "spikenet: unknown task");
   SpikeNetLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 65;
-  EXPECT_EQ(c.validate().message(), "spikenet: classification needs n_classes in [2, 64]");
-  c = SpikeNetLearnerConfig{};
-  c.task = static_cast<Task>(9);
-  EXPECT_EQ(c.validate().message(), "spikenet: unknown task");
-  c = SpikeNetLearnerConfig{};
   c.rls.forgetting_factor = 0.0;
-  EXPECT_EQ(c.validate().message(), "spikenet: RLS forgetting factor must be in (0, 1]");
+  EXPECT_EQ(SpikeNetLearner::validate(c, {}).message(), "spikenet: RLS forgetting factor must be in (0, 1]");
   c = SpikeNetLearnerConfig{};
   c.rls.delta = 0.0;
-  EXPECT_EQ(c.validate().message(), "spikenet: RLS delta must be finite and > 0");
+  EXPECT_EQ(SpikeNetLearner::validate(c, {}).message(), "spikenet: RLS delta must be finite and > 0");
 }
 
 }  // namespace

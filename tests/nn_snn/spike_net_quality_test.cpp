@@ -88,16 +88,15 @@ TEST(SpikeNetQuality, RlsReadoutBeatsPersistenceOnChaoticSeriesOverSeeds) {
   for (const Series& s : {mackey_glass(4000), lorenz63(4000)}) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       SpikeNetLearnerConfig c;
-      c.n_features = s.dim;
-      c.net.seed = seed;
-      SpikeNetLearner m(c);
+      const LearnerContext context{Task::kRegression, 0, s.dim, seed};
+      SpikeNetLearner m(c, context);
       const auto [model, persistence] = nrmse(s, m);
       EXPECT_LT(model, 0.6 * persistence) << "dim " << s.dim << " seed " << seed << " persistence " << persistence;
       // The integer e-prop readout on the same network stays finite (it is
       // not held to a quality budget here; see the header comment).
       SpikeNetLearnerConfig e = c;
       e.readout = SpikeNetReadout::kEprop;
-      SpikeNetLearner integer_only(e);
+      SpikeNetLearner integer_only(e, context);
       EXPECT_TRUE(std::isfinite(nrmse(s, integer_only).first));
     }
   }

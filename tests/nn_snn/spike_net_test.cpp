@@ -91,8 +91,7 @@ TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     SpikeNetLearnerConfig c;
     c.readout = readout;
-    c.net.seed = seed;
-    SpikeNetCore m(c);
+    SpikeNetCore m(c, LearnerContext{Task::kRegression, 0, 0, seed});
     double se_early = 0.0, se_late = 0.0;
     std::size_t spikes_late = 0;
     for (int t = 0; t < 10000; ++t) {
@@ -115,7 +114,7 @@ TEST(SpikeNet, HiddenLayerStaysActiveAndErrorFallsOnSineOverSeeds) {
 
 TEST(SpikeNet, CheckpointContinuesBitIdenticallyAndHostileBytesAreRefused) {
   SpikeNetLearnerConfig c;
-  SpikeNetCore a(c);
+  SpikeNetCore a(c, {});
   for (int t = 0; t < 300; ++t) {
     const double x[2] = {std::sin(t * 0.1), std::cos(t * 0.07)};
     a.learn_one(x, x[0] * x[1]);
@@ -154,10 +153,7 @@ TEST(SpikeNet, CheckpointContinuesBitIdenticallyAndHostileBytesAreRefused) {
 }
 
 TEST(SpikeNet, LearnerHandlesBadInputAndClassification) {
-  SpikeNetLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 3;
-  SpikeNetCore m(c);
+  SpikeNetCore m(SpikeNetLearnerConfig{}, LearnerContext{Task::kClassification, 3});
   Xorshift64 rng(3);
   for (int t = 0; t < 2000; ++t) {
     double x[2] = {rng.normal(), rng.normal()};
@@ -175,10 +171,10 @@ TEST(SpikeNet, LearnerHandlesBadInputAndClassification) {
   EXPECT_EQ(m.n_samples_seen(), 2000u);
   SpikeNetLearnerConfig bad;
   bad.input_scale = 0.0;
-  EXPECT_FALSE(SpikeNetLearner::make(bad).is_ok());
+  EXPECT_FALSE(SpikeNetLearner::make(bad, {}).is_ok());
   bad = SpikeNetLearnerConfig{};
   bad.net.threshold = 0;
-  EXPECT_FALSE(SpikeNetLearner::make(bad).is_ok());
+  EXPECT_FALSE(SpikeNetLearner::make(bad, {}).is_ok());
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ TEST(Mamba3BcNorm, LearnerTrainsGammaAndCheckpointsIt) {
   c.version = MambaVersion::kV3;
   c.bcnorm_lr = 0.01;
   c.n_state = 8;
-  MambaCore m(c);
+  MambaCore m(c, {});
   Xorshift64 rng(8);
   std::vector<double> x(4);
   for (int t = 0; t < 300; ++t) {
@@ -92,7 +92,7 @@ TEST(Mamba3BcNorm, LearnerTrainsGammaAndCheckpointsIt) {
     d.learn_one(x, x[2]);
   }
   c.bcnorm_lr = -1.0;
-  EXPECT_FALSE(MambaLearner::validate(c).is_ok());
+  EXPECT_FALSE(MambaLearner::validate(c, {}).is_ok());
 }
 
 // A record written with gamma fixed (as every record before learning existed)
@@ -102,7 +102,7 @@ TEST(Mamba3BcNorm, FixedGammaRecordsKeepFixedGamma) {
   c.version = MambaVersion::kV3;
   c.n_state = 8;
   c.bcnorm_lr = 0.0;
-  MambaCore m(c);
+  MambaCore m(c, {});
   Xorshift64 rng(12);
   std::vector<double> x(4);
   for (int t = 0; t < 100; ++t) {

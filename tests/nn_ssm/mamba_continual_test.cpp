@@ -16,22 +16,23 @@
 namespace irithyll::nn {
 namespace {
 
-MambaLearnerConfig regen_config(MambaVersion v, std::uint64_t seed, std::uint64_t interval) {
+MambaLearnerConfig regen_config(MambaVersion v, std::uint64_t interval) {
   MambaLearnerConfig c;
   c.version = v;
   c.n_state = 4;
   c.n_groups = 4;     // v3: one channel per group on 4 lags
   c.block_size = 1;   // bd: 4 blocks
-  c.seed = seed;
   c.continual.kind = ContinualKind::kRegen;
   c.continual.interval = interval;
   c.continual.regen_fraction = 0.25;  // one group of 4
-  c.continual.seed = seed + 7;
   return c;
 }
 
+// The context of `seed` (layer and regeneration draws).
+LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
+
 TEST(MambaContinual, RegenerationRedrawsTheGroupAndResetsItsReadout) {
-  MambaCore m(regen_config(MambaVersion::kV3, 3, 40));
+  MambaCore m(regen_config(MambaVersion::kV3, 40), seeded(3));
   const testing::SwitchStream s(1, 300);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -60,7 +61,7 @@ TEST(MambaContinual, RegenerationRedrawsTheGroupAndResetsItsReadout) {
 }
 
 TEST(MambaContinual, BlockDiagonalRegenerationRedrawsOneBlock) {
-  MambaCore m(regen_config(MambaVersion::kBlockDiagonal, 4, 30));
+  MambaCore m(regen_config(MambaVersion::kBlockDiagonal, 30), seeded(4));
   const testing::SwitchStream s(2, 200);
   for (std::size_t t = 0; t < s.y.size(); ++t) {
     const auto* l = dynamic_cast<const SelectiveSsmBd*>(m.layer());
@@ -82,9 +83,9 @@ TEST(MambaContinual, BlockDiagonalRegenerationRedrawsOneBlock) {
 
 TEST(MambaContinual, ResumesBitIdentically) {
   for (MambaVersion v : {MambaVersion::kV3, MambaVersion::kBlockDiagonal}) {
-    MambaLearnerConfig c = regen_config(v, 5, 70);
+    MambaLearnerConfig c = regen_config(v, 70);
     c.continual.detector = DriftKind::kDdm;
-    MambaCore a(c);
+    MambaCore a(c, seeded(5));
     const testing::SwitchStream s(2, 800, 4, 350);
     for (std::size_t t = 0; t < 400; ++t) a.learn_one(s.x[t], s.y[t]);
     testing::check_bit_identical_resume(a, s, 400);
@@ -94,11 +95,11 @@ TEST(MambaContinual, ResumesBitIdentically) {
 TEST(MambaContinual, RejectsV1AndGradientStrategies) {
   MambaLearnerConfig c;
   c.continual.kind = ContinualKind::kRegen;
-  EXPECT_FALSE(MambaLearner::validate(c).is_ok());  // v1 has no per-group hook
+  EXPECT_FALSE(MambaLearner::validate(c, {}).is_ok());  // v1 has no per-group hook
   c.version = MambaVersion::kV3;
-  EXPECT_TRUE(MambaLearner::validate(c).is_ok());
+  EXPECT_TRUE(MambaLearner::validate(c, {}).is_ok());
   c.continual.kind = ContinualKind::kMask;
-  EXPECT_FALSE(MambaLearner::validate(c).is_ok());
+  EXPECT_FALSE(MambaLearner::validate(c, {}).is_ok());
 }
 
 // Over 6 seeds, prequential RMSE on the 3000 samples after the change: with
@@ -108,9 +109,9 @@ TEST(MambaContinual, NotWorseAfterAnAbruptChange) {
   double sum_plain = 0.0, sum_regen = 0.0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const testing::SwitchStream s(seed, 6000);
-    MambaLearnerConfig plain = regen_config(MambaVersion::kV3, seed, 500);
+    MambaLearnerConfig plain = regen_config(MambaVersion::kV3, 500);
     plain.continual = ContinualConfig{};
-    MambaCore a(plain), b(regen_config(MambaVersion::kV3, seed, 500));
+    MambaCore a(plain, seeded(seed)), b(regen_config(MambaVersion::kV3, 500), seeded(seed));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     std::printf("mamba v3 seed %llu: plain %.4f regen %.4f (regenerations %llu, drifts %llu)\n",

@@ -21,24 +21,25 @@ ContinualConfig regen_every_50(double fraction) {
 }
 
 TEST(MambaFingerprint, V1Regression) {
-  expect_fingerprint<MambaLearner>("mamba v1 regression", MambaLearnerConfig{}, 0x7e80ee4f8ba819adull);
+  expect_fingerprint<MambaLearner>("mamba v1 regression", MambaLearnerConfig{}, {}, 0x7e80ee4f8ba819adull);
 }
 
 // Re-pinned on purpose: regeneration on drift listens to a Page-Hinkley
 // detector, which now restarts completely after a drift (one signal per
 // change), so the regenerations come at other samples.
 TEST(MambaFingerprint, V3ClassificationWithRegen) {
-  MambaLearnerConfig c = testing::three_classes(MambaLearnerConfig{});
+  const LearnerContext context = testing::three_classes();
+  MambaLearnerConfig c;
   c.version = MambaVersion::kV3;
   c.n_state = 8;
   c.n_groups = 2;
   c.continual = regen_every_50(0.5);
   c.bcnorm_lr = 0.0;  // gamma fixed: the behaviour pinned before gamma learned
-  expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, 0x7d5d5d479b84eb78ull);
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen", c, context, 0x7d5d5d479b84eb78ull);
   // The default since BCNorm's gamma trains (bcnorm_lr 0.003): a new pin, intended (and re-pinned
   // for the Page-Hinkley restart, like the fixed-gamma one above).
   c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;
-  expect_fingerprint<MambaLearner>("mamba v3 classify regen, learned gamma", c, 0xe85fcbe7d096ca5cull);
+  expect_fingerprint<MambaLearner>("mamba v3 classify regen, learned gamma", c, context, 0xe85fcbe7d096ca5cull);
 }
 
 TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
@@ -47,7 +48,7 @@ TEST(MambaFingerprint, BlockDiagonalRegressionWithRegen) {
   c.n_state = 4;
   c.block_size = 2;
   c.continual = regen_every_50(0.2);
-  expect_fingerprint<MambaLearner>("mamba bd regen", c, 0xcb23fed5b4949638ull);
+  expect_fingerprint<MambaLearner>("mamba bd regen", c, {}, 0xcb23fed5b4949638ull);
 }
 
 TEST(MambaFingerprint, V3MimoRegression) {
@@ -56,22 +57,20 @@ TEST(MambaFingerprint, V3MimoRegression) {
   c.n_state = 8;
   c.n_groups = 5;
   c.bcnorm_lr = 0.0;  // gamma fixed: unchanged pin
-  expect_fingerprint<MambaLearner>("mamba v3-mimo", c, 0x65f7f751b01cb52dull);
+  expect_fingerprint<MambaLearner>("mamba v3-mimo", c, {}, 0x65f7f751b01cb52dull);
   c.bcnorm_lr = MambaLearnerConfig{}.bcnorm_lr;  // learned gamma, the default: new pin, intended
-  expect_fingerprint<MambaLearner>("mamba v3-mimo, learned gamma", c, 0x0f4b775f8daeba0aull);
+  expect_fingerprint<MambaLearner>("mamba v3-mimo, learned gamma", c, {}, 0x0f4b775f8daeba0aull);
 }
 
 TEST(MambaFingerprint, ConfigurationMessages) {
+  EXPECT_EQ(MambaLearner::validate({}, LearnerContext{Task::kClassification, 2000}).message(),
+            "mamba: classification needs 2..1024 classes");
   MambaLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 2000;
-  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: classification needs 2..1024 classes");
-  c = MambaLearnerConfig{};
   c.rls.delta = -1.0;
-  EXPECT_EQ(MambaLearner::validate(c).message(), "mamba: RLS delta must be finite and > 0");
+  EXPECT_EQ(MambaLearner::validate(c, {}).message(), "mamba: RLS delta must be finite and > 0");
   c = MambaLearnerConfig{};
   c.continual.kind = ContinualKind::kMask;
-  EXPECT_EQ(MambaLearner::validate(c).message(),
+  EXPECT_EQ(MambaLearner::validate(c, {}).message(),
             "mamba: the SSM is not trained by gradient; only --continual regen applies");
 }
 

@@ -10,15 +10,17 @@
 namespace irithyll::nn {
 namespace {
 
-MambaLearnerConfig reg(MambaVersion v, std::size_t nf = 1) {
+MambaLearnerConfig reg(MambaVersion v) {
   MambaLearnerConfig c;
   c.version = v;
-  c.n_features = nf;
   c.n_state = 16;
   c.n_groups = 1;
   c.rank = 2;
   return c;
 }
+
+// A regression context of `nf` features (0 = from the first sample).
+LearnerContext width(std::size_t nf) { return LearnerContext{Task::kRegression, 0, nf}; }
 
 // Prequential RMSE on a noisy sine predicted one step ahead from its current value.
 double sine_rmse(MambaLearner& m, std::uint64_t seed, int n) {
@@ -44,15 +46,13 @@ TEST(MambaLearner, LearnsOneStepSineForEveryVersionOverSeeds) {
   for (MambaVersion v : {MambaVersion::kV1, MambaVersion::kV3, MambaVersion::kV3Tustin, MambaVersion::kV3Mimo,
                          MambaVersion::kBlockDiagonal})
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      MambaLearnerConfig c = reg(v);
-      c.seed = seed;
-      MambaLearner m(c);
+      MambaLearner m(reg(v), LearnerContext{Task::kRegression, 0, 1, seed});
       EXPECT_LT(sine_rmse(m, seed, 2000), 0.08) << "version " << int(v) << " seed " << seed;
     }
 }
 
 TEST(MambaLearner, PredictDoesNotChangeLearning) {
-  MambaLearner a(reg(MambaVersion::kV3, 2)), b(reg(MambaVersion::kV3, 2));
+  MambaLearner a(reg(MambaVersion::kV3), width(2)), b(reg(MambaVersion::kV3), width(2));
   Xorshift64 rng(3);
   for (int t = 0; t < 300; ++t) {
     const double x[2] = {rng.normal(), rng.normal()};
@@ -67,7 +67,7 @@ TEST(MambaLearner, PredictDoesNotChangeLearning) {
 }
 
 TEST(MambaLearner, BadInputNeverCorrupts) {
-  MambaLearner m(reg(MambaVersion::kV1, 2));
+  MambaLearner m(reg(MambaVersion::kV1), width(2));
   const double nan = std::nan("");
   for (int t = 0; t < 100; ++t) {
     const double x[2] = {std::sin(0.1 * t), std::cos(0.1 * t)};
@@ -83,10 +83,7 @@ TEST(MambaLearner, BadInputNeverCorrupts) {
 }
 
 TEST(MambaLearner, ClassificationProbabilitiesAndArgmax) {
-  MambaLearnerConfig c = reg(MambaVersion::kV1, 2);
-  c.task = Task::kClassification;
-  c.n_classes = 3;
-  MambaLearner m(c);
+  MambaLearner m(reg(MambaVersion::kV1), LearnerContext{Task::kClassification, 3, 2});
   Xorshift64 rng(5);
   int correct = 0;
   for (int t = 0; t < 3000; ++t) {
@@ -108,7 +105,7 @@ TEST(MambaLearner, ClassificationProbabilitiesAndArgmax) {
 
 TEST(MambaLearner, EncodeDecodeContinuesBitIdenticallyAndRejectsTruncation) {
   for (MambaVersion v : {MambaVersion::kV1, MambaVersion::kV3Mimo, MambaVersion::kBlockDiagonal}) {
-    MambaLearner a(reg(v, 2));
+    MambaLearner a(reg(v), width(2));
     Xorshift64 rng(8);
     for (int t = 0; t < 50; ++t) {
       const double x[2] = {rng.normal(), rng.normal()};
@@ -147,8 +144,7 @@ TEST(MambaLearner, EncodeDecodeContinuesBitIdenticallyAndRejectsTruncation) {
 }
 
 TEST(MambaLearner, LazyWidthAndResetIsDeterministic) {
-  MambaLearnerConfig c = reg(MambaVersion::kV3, 0);
-  MambaLearner m(c);
+  MambaLearner m(reg(MambaVersion::kV3), width(0));
   EXPECT_EQ(m.n_features(), 0u);
   const double x[3] = {1.0, 2.0, 3.0};
   m.learn_one(x, 1.0);
@@ -170,11 +166,7 @@ namespace {
 // symmetry through rounding, then positive definiteness after ~12,000
 // updates, and accuracy collapsed to ~0.3. Fixed in readout/rls.cpp.
 TEST(MambaLearner, LongUnscaledStreamDoesNotCollapse) {
-  MambaLearnerConfig c;
-  c.task = Task::kClassification;
-  c.n_classes = 2;
-  c.n_features = 3;
-  MambaLearner m(c);
+  MambaLearner m(MambaLearnerConfig{}, LearnerContext{Task::kClassification, 2, 3});
   Xorshift64 rng(1);
   int correct = 0;
   for (int t = 0; t < 20000; ++t) {

@@ -61,7 +61,7 @@ int main() {
   n.k = 3;
   n.s = 2;
   n.rls = RlsConfig{0.995, 50.0};
-  NextGenReservoir ng(n);
+  NextGenReservoir ng(n, {});
   std::printf("]},\n\"ngrc\": {\"k\": 3, \"s\": 2, \"lambda\": 0.995, \"delta\": 50.0, \"x\": [");
   std::vector<double> ys, preds;
   for (int t = 0; t < 64; ++t) {

@@ -1,5 +1,5 @@
 // The premise of idempotent re-publication: a learner restored from its
-// checkpoint predicts exactly what the original would have, at any point.
+// checkpoint predicts exactly what the uninterrupted learner would have, at any point.
 #include <gtest/gtest.h>
 
 #include "serve_test_util.hpp"

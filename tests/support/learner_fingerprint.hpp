@@ -149,20 +149,21 @@ std::uint64_t truncation_messages(const Learner& m, std::size_t head = 160) {
   return h.h;
 }
 
-// `c` set up for the stream's three classes.
-template <class Config>
-Config three_classes(Config c) {
+// The context of the stream's three classes.
+inline LearnerContext three_classes() {
+  LearnerContext c;
   c.task = Task::kClassification;
   c.n_classes = 3;
   return c;
 }
 
-// The fingerprint of a learner of type L built from `config`, run twice to
-// show it is deterministic; compared with `pinned` where pins hold. Prints
-// the value, so that a deliberate behaviour change can re-pin it.
-template <class L, class Config>
-void expect_fingerprint(const char* label, const Config& config, std::uint64_t pinned) {
-  L a(config), a_blank, b(config), b_blank;
+// The fingerprint of a learner of type L built from `config` and `context`,
+// run twice to show it is deterministic; compared with `pinned` where pins
+// hold. Prints the value, so that a deliberate behaviour change can re-pin it.
+template <class L>
+void expect_fingerprint(const char* label, const typename L::Config& config, const LearnerContext& context,
+                        std::uint64_t pinned) {
+  L a(config, context), a_blank, b(config, context), b_blank;
   std::uint64_t got = learner_fingerprint(a, a_blank);
   const std::uint64_t messages = truncation_messages<L>(a);
   got ^= messages * 0x9E3779B97F4A7C15ull;

@@ -30,10 +30,11 @@
 //   horizon, so they follow drift. predict_one returns the nearest macro
 //   centre.
 //
-// Differences from the original implementation (all fixed here): it had no
-// time statistics, never deleted stale micro-clusters, averaged the variance
-// over features (so in 10 dimensions almost no point fell inside a boundary)
-// and absorbed every point into micro-clusters of fewer than 3 points.
+// Pitfalls avoided (each one breaks the algorithm as published): no time
+// statistics, so stale micro-clusters are never deleted; a variance averaged
+// over features (in 10 dimensions almost no point then falls inside a
+// boundary); and absorbing every point into micro-clusters of fewer than 3
+// points.
 //
 // Cost per sample: O(q d) for q micro-clusters (the nearest micro-cluster,
 // and keeping every micro-cluster's nearest neighbour current, so a merge

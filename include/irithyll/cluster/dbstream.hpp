@@ -32,12 +32,12 @@
 // predict_one: the macro cluster of the nearest strong micro-cluster (so
 //   non-convex clusters keep their shape); -1 when there is none.
 //
-// Differences from the original implementation (all fixed here): it moved
-// only the nearest micro-cluster and gave it the weight; it used
-// s_ij > threshold (w_i + w_j), twice the paper's bar; it let weak
-// micro-clusters join macro clusters; and with its defaults it deleted every
-// micro-cluster that had one point at the next cleanup, because cleanup used
-// minimum-weight instead of w_weak.
+// Pitfalls avoided (each one breaks the algorithm as published): moving only
+// the nearest micro-cluster and giving it all the weight; joining on
+// s_ij > threshold (w_i + w_j), twice the paper's bar; letting weak
+// micro-clusters join macro clusters; and cleaning up against minimum-weight
+// instead of w_weak, which with the usual defaults deletes every
+// micro-cluster that holds one point at the next cleanup.
 //
 // Cost per sample: O(m d) for m micro-clusters (one vectorised pass over the
 // centres, stored feature-major) plus O(|N|^2 d + sum of the neighbours'

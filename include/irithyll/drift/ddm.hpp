@@ -30,16 +30,18 @@
 //   * anything else (continuous losses): the sample standard deviation of the
 //     mean, sqrt(var / n) with var the unbiased (Welford) sample variance.
 //
-// Where the original is wrong, and what we do instead:
-//   * it used the population std of the values, not of their mean, so s never
+// Three pitfalls of a literal DDM, and what we do instead:
+//   * the population std of the values, not of their mean, would make s never
 //     shrinks with n: on 0/1 errors p + 3 s exceeds any plausible error rate and
 //     a Bernoulli 0.2 -> 0.5 change is never detected. We use the std of the mean.
-//   * when its first 30 errors are all 0, s = 0 is recorded as s_min, so the
-//     drift threshold p_min + 3 s_min equals p_min and the very next update
-//     fires; after its reset (minimum kept) this repeats every ~31 samples. We
+//   * when the first 30 errors are all 0, recording s = 0 as s_min makes the
+//     drift threshold p_min + 3 s_min equal p_min, so the very next update
+//     fires; after a reset that keeps the minimum this repeats every ~31
+//     samples. We
 //     record a minimum only when s > 0 and never signal without one.
-//   * it kept the minimum across a drift reset, so a change to a higher error
-//     level keeps firing; we restart the minimum with the other statistics.
+//   * keeping the minimum across a drift reset makes a change to a higher
+//     error level fire again and again; we restart the minimum with the other
+//     statistics.
 //
 // Cost: O(1) per update (one division, one square root), no allocation.
 // Memory: under 1 KB (the window of 100 values is held inline). Thread safety: one owner; no shared state.

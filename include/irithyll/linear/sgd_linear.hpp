@@ -1,5 +1,7 @@
 // Linear models fitted by stochastic gradient descent, one step per sample:
-//   linear_regression    squared loss (gradient p - y, no factor 2)
+//   linear_regression    squared loss (p - y)^2, gradient 2 (p - y) (River's,
+//                        PyTorch's and Vowpal Wabbit's convention, so a
+//                        learning rate means the step River's SGD takes)
 //   logistic_regression  log loss on sigmoid(w.z + b); two classes use one
 //                        output, more classes one-vs-rest (probabilities
 //                        are the sigmoids normalised to sum to 1)
@@ -19,6 +21,18 @@
 // l2 is 0), Bottou's 1/(alpha (t0 + t)) with t0 set so that it starts at the
 // learning rate (Bottou 2012, "Stochastic gradient descent tricks", eq. 10).
 // The intercept's rate follows the same schedule from intercept-lr.
+//
+// Regression's intercept warm start (intercept-warm-start, on by default):
+// while 1/(2t) exceeds the intercept's rate, the intercept takes the plain
+// step g/(2t) instead (optimiser state untouched; a sample of weight v steps
+// (p - y) min(v/t, 1), never past its target). On the squared loss, with
+// unit weights, that is b <- b - (b + w.z - y)/t, the running mean of the
+// residual target y - w.z (the Robbins-Monro 1/t step of a mean), so the
+// intercept finds the target's level within a few samples however far it is
+// from 0, and then tracks it at intercept-lr (from t = 1/(2 intercept-lr):
+// 50 samples at 0.01).
+// Off: the intercept starts at 0 and steps at intercept-lr throughout
+// (River's LinearRegression with intercept_init=0).
 //
 // Cost O(n_out * d) per sample; nothing allocated per sample.
 #pragma once
@@ -44,6 +58,7 @@ struct SgdLinearConfig {
   bool intercept = true;
   double intercept_lr = 0.01;
   bool standardize = true;
+  bool intercept_warm_start = true;  // regression only (linear_regression's settings table)
 };
 
 class SgdLinear : public LinearCore {
@@ -51,6 +66,8 @@ class SgdLinear : public LinearCore {
   using Config = SgdLinearConfig;
   static std::span<const ConfigField<Config>> config_fields();
   const Config& config() const { return config_; }
+  // The model's own settings table (regression's has the warm start).
+  virtual std::span<const ConfigField<Config>> fields() const { return config_fields(); }
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
@@ -66,6 +83,9 @@ class SgdLinear : public LinearCore {
                    double bc2);
   Config config_;
   Loss loss_;
+  // Records of version 1 learned the squared loss with gradient p - y and no
+  // warm start: a model decoded from one keeps learning that way.
+  bool half_gradient_ = false;
   mutable std::vector<double> grad_;  // per-output loss gradients
 };
 
@@ -73,6 +93,8 @@ class LinearRegressionLearner final : public SgdLinear {
  public:
   static constexpr std::string_view kName = "linear_regression";
   LinearRegressionLearner() : SgdLinear(Loss::kSquared) {}
+  static std::span<const ConfigField<Config>> config_fields();
+  std::span<const ConfigField<Config>> fields() const override { return config_fields(); }
   static Result<std::unique_ptr<LinearRegressionLearner>> make(const Config& config, const LearnerContext& context);
   std::string_view name() const override { return kName; }
 };

@@ -56,7 +56,7 @@ class BoxedLearner : public Learner {
 
  protected:
   BoxedLearner();
-  explicit BoxedLearner(const Config& config);
+  BoxedLearner(const Config& config, const LearnerContext& context);
 
  private:
   std::unique_ptr<Core> core_;

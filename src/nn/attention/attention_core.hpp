@@ -17,9 +17,15 @@ class AttentionCore final : public RlsReadoutLearner<AttentionCore, AttentionLea
   static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
+  static std::span<const ConfigField<AttentionLearnerConfig>> config_fields() {
+    return AttentionLearner::config_fields();
+  }
+
   AttentionCore() = default;
-  explicit AttentionCore(const AttentionLearnerConfig& config);
-  static Status validate(const AttentionLearnerConfig& config) { return AttentionLearner::validate(config); }
+  AttentionCore(const AttentionLearnerConfig& config, const LearnerContext& context);
+  static Status validate(const AttentionLearnerConfig& config, const LearnerContext& context) {
+    return AttentionLearner::validate(config, context);
+  }
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -7,6 +7,7 @@
 #include "nn/attention/attention_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
 #include "nn/kernels.hpp"
+#include "irithyll/core/config_codec.hpp"
 
 namespace irithyll::nn {
 
@@ -19,27 +20,33 @@ AttentionConfig resolved(AttentionConfig c) {
 }
 }  // namespace
 
-Status AttentionLearner::validate(const AttentionLearnerConfig& c) {
-  if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 4096))
+Status AttentionLearner::validate(const Config& c, const LearnerContext& context) {
+  if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > 4096))
     return Status::invalid_argument("attention learner: classification needs 2..4096 classes");
-  if (c.n_features > kMaxFeatures) return Status::invalid_argument("attention learner: too many features");
+  if (context.n_features > kMaxFeatures) return Status::invalid_argument("attention learner: too many features");
   IRITHYLL_RETURN_IF_ERROR(check_rls_config("attention learner", c.rls));
   return resolved(c.attention).validate();
 }
 
-Result<AttentionLearner> AttentionLearner::make(const AttentionLearnerConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(validate(config));
-  return AttentionLearner(config);
+Result<std::unique_ptr<AttentionLearner>> AttentionLearner::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<AttentionLearner>(config, context);
 }
 
-AttentionCore::AttentionCore(const AttentionLearnerConfig& config) : RlsReadoutLearner(config) {
-  assert(validate(config).is_ok());
+AttentionLearner::AttentionLearner(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
+
+AttentionCore::AttentionCore(const AttentionLearnerConfig& config, const LearnerContext& context)
+    : RlsReadoutLearner(config, context) {
+  assert(validate(config, context).is_ok());
   cfg_.attention = resolved(cfg_.attention);
-  if (cfg_.n_features > 0) build(cfg_.n_features);
+  cfg_.attention.seed = ctx_.seed;
+  if (ctx_.n_features > 0) build(ctx_.n_features);
 }
 
 void AttentionCore::build(std::size_t n_features) {
-  cfg_.n_features = n_features;
+  ctx_.n_features = n_features;
   layer_ = MultiHeadAttention(cfg_.attention);
   // W_in is drawn from a stream separate from the layer's (seed + 1).
   Xorshift64 rng(cfg_.attention.seed ^ 0x5DEECE66Dull);
@@ -52,7 +59,7 @@ void AttentionCore::build(std::size_t n_features) {
   for (double& w : w_in_) w = rng.normal() * s;
   scaler_ = WelfordNormalizer(n_features);
   const std::size_t n_readout = n_features + cfg_.attention.d_model + 1;
-  head_ = RlsHead(cfg_.task, cfg_.n_classes, n_readout, cfg_.rls);
+  head_ = RlsHead(ctx_.task, ctx_.n_classes, n_readout, cfg_.rls);
   z_.assign(n_features + 1, 1.0);
   u_.assign(cfg_.attention.d_model, 0.0);
   features_.assign(n_readout, 0.0);
@@ -61,7 +68,7 @@ void AttentionCore::build(std::size_t n_features) {
 }
 
 void AttentionCore::featurize(std::span<const double> x, bool learn) const {
-  const std::size_t d = cfg_.attention.d_model, nf = cfg_.n_features;
+  const std::size_t d = cfg_.attention.d_model, nf = ctx_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
     z_[i] = std::isfinite(z_[i]) ? std::clamp(z_[i], -kInputClamp, kInputClamp) : 0.0;
@@ -77,7 +84,7 @@ void AttentionCore::featurize(std::span<const double> x, bool learn) const {
 }
 
 bool AttentionCore::try_build(std::size_t n_features) {
-  if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
+  if (ctx_.n_features != 0 || n_features > kMaxFeatures) return false;
   build(n_features);
   return true;
 }
@@ -101,14 +108,18 @@ std::size_t AttentionCore::extractor_memory_bytes() const {
          (w_in_.capacity() + z_.capacity() + u_.capacity()) * sizeof(double) + scaler_.dim() * 3 * sizeof(double);
 }
 
+// 1: u8 task, u64 classes and width, the layer configuration, RLS lambda
+//    and delta, then the state.
+// 2: the settings by name and the learner context, then the layer
+//    configuration (its constants the table does not list), then the state.
+constexpr std::uint32_t kRecordV1 = 1;
+constexpr std::uint32_t kRecordVersion = 2;
+
 void AttentionCore::encode(ByteWriter& out) const {
-  out.u32(1);  // format version
-  out.u8(static_cast<std::uint8_t>(cfg_.task));
-  out.u64(cfg_.n_classes);
-  out.u64(cfg_.n_features);
+  out.u32(kRecordVersion);
+  encode_config(config_fields(), cfg_, out);
+  encode_context(ctx_, out);
   cfg_.attention.encode(out);
-  out.f64(cfg_.rls.forgetting_factor);
-  out.f64(cfg_.rls.delta);
   out.boolean(built_);
   out.u64(n_seen_);
   if (!built_) return;
@@ -120,27 +131,62 @@ void AttentionCore::encode(ByteWriter& out) const {
   head_.encode(out);
 }
 
+namespace {
+// Version 2: the layer configuration after the settings must print every
+// setting as the settings did, and carry the context's seed.
+Status check_layer_matches(std::span<const ConfigField<AttentionLearnerConfig>> fields,
+                           const AttentionLearnerConfig& named, const AttentionConfig& layer, std::uint64_t seed) {
+  AttentionLearnerConfig full = named;
+  full.attention = layer;
+  for (const auto& f : fields)
+    if (f.get(full) != f.get(named))
+      return Status::corruption("attention learner: the layer configuration does not match setting " +
+                                std::string(f.info.name));
+  if (layer.seed != seed) return Status::corruption("attention learner: the layer's seed is not the context's");
+  return Status::ok();
+}
+}  // namespace
+
 Status AttentionCore::decode(ByteReader& in) {
-  if (in.u32("attention learner version") != 1) in.fail("attention learner: unsupported version");
-  AttentionLearnerConfig c;
-  const std::uint8_t task = in.u8("task");
-  c.n_classes = in.u64("n_classes");
-  c.n_features = in.u64("n_features");
+  const std::uint32_t version = in.u32("attention learner version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (task > 1) return Status::corruption("attention learner: bad task");
-  c.task = static_cast<Task>(task);
-  IRITHYLL_RETURN_IF_ERROR(c.attention.decode(in));
-  c.rls.forgetting_factor = in.f64("rls lambda");
-  c.rls.delta = in.f64("rls delta");
+  if (version != kRecordV1 && version != kRecordVersion)
+    return Status::corruption("attention learner: unsupported version");
+  AttentionLearnerConfig c;
+  LearnerContext context;
+  if (version == kRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
+    IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+    AttentionConfig layer_config;
+    IRITHYLL_RETURN_IF_ERROR(layer_config.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(check_layer_matches(config_fields(), c, layer_config, context.seed));
+    c.attention = layer_config;
+  } else {
+    const std::uint8_t task = in.u8("task");
+    const std::uint64_t classes = in.u64("n_classes");
+    context.n_features = in.u64("n_features");
+    IRITHYLL_RETURN_IF_ERROR(in.status());
+    if (task > 1) return Status::corruption("attention learner: bad task");
+    context.task = static_cast<Task>(task);
+    context.n_classes = context.task == Task::kClassification ? classes : 0;
+    IRITHYLL_RETURN_IF_ERROR(c.attention.decode(in));
+    context.seed = c.attention.seed;
+    c.rls.forgetting_factor = in.f64("rls lambda");
+    c.rls.delta = in.f64("rls delta");
+  }
   const bool built = in.boolean("built");
   const std::uint64_t n_seen = in.u64("n_seen");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (Status s = validate(c); !s.is_ok()) return Status::corruption(s.message());
-  if (built && c.n_features == 0) return Status::corruption("attention learner: built without features");
+  if (context.task != Task::kClassification && context.n_classes != 0)
+    return Status::corruption("attention learner: a regressor with classes");
+  if (Status s = validate(c, context); !s.is_ok()) return Status::corruption(s.message());
+  if (built && context.n_features == 0) return Status::corruption("attention learner: built without features");
   AttentionCore fresh;
   fresh.cfg_ = c;
+  fresh.ctx_ = context;
   fresh.n_seen_ = n_seen;
   if (built) {
+    const std::size_t nf = context.n_features;
     // Arrays first (bounded by the bytes present), so that sizes are checked
     // before build() allocates anything from the configuration.
     auto w_in = in.f64s("input projection");
@@ -148,8 +194,8 @@ Status AttentionCore::decode(ByteReader& in) {
     auto means = in.f64s("scaler means");
     auto m2s = in.f64s("scaler m2");
     IRITHYLL_RETURN_IF_ERROR(in.status());
-    if (w_in.size() != c.attention.d_model * (c.n_features + 1) || counts.size() != c.n_features ||
-        means.size() != c.n_features || m2s.size() != c.n_features)
+    if (w_in.size() != c.attention.d_model * (nf + 1) || counts.size() != nf || means.size() != nf ||
+        m2s.size() != nf)
       return Status::corruption("attention learner: wrong array lengths");
     MultiHeadAttention layer;
     IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
@@ -157,7 +203,7 @@ Status AttentionCore::decode(ByteReader& in) {
     if (lc.d_model != c.attention.d_model || lc.n_heads != c.attention.n_heads || lc.d_key != c.attention.d_key ||
         lc.d_value != c.attention.d_value || lc.mode.kind != c.attention.mode.kind)
       return Status::corruption("attention learner: layer does not match the configuration");
-    fresh.build(c.n_features);
+    fresh.build(nf);
     fresh.w_in_ = std::move(w_in);
     fresh.scaler_.counts() = std::move(counts);
     fresh.scaler_.means() = std::move(means);
@@ -168,7 +214,6 @@ Status AttentionCore::decode(ByteReader& in) {
   *this = std::move(fresh);
   return Status::ok();
 }
-
 
 }  // namespace irithyll::nn
 

@@ -18,9 +18,15 @@ class LogLinearCore final : public RlsReadoutLearner<LogLinearCore, LogLinearLea
   static constexpr bool kProbaNeedsClassCount = true;
   static constexpr double kInputClamp = 5.0;
 
+  static std::span<const ConfigField<LogLinearLearnerConfig>> config_fields() {
+    return LogLinearLearner::config_fields();
+  }
+
   LogLinearCore() = default;
-  explicit LogLinearCore(const LogLinearLearnerConfig& config);
-  static Status validate(const LogLinearLearnerConfig& config) { return LogLinearLearner::validate(config); }
+  LogLinearCore(const LogLinearLearnerConfig& config, const LearnerContext& context);
+  static Status validate(const LogLinearLearnerConfig& config, const LearnerContext& context) {
+    return LogLinearLearner::validate(config, context);
+  }
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

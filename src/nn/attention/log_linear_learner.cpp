@@ -8,6 +8,7 @@
 #include "nn/boxed_learner_impl.hpp"
 #include "irithyll/core/rng.hpp"
 #include "nn/kernels.hpp"
+#include "irithyll/core/config_codec.hpp"
 
 namespace irithyll::nn {
 
@@ -15,27 +16,33 @@ namespace {
 constexpr std::size_t kMaxFeatures = 1u << 16;
 }
 
-Status LogLinearLearner::validate(const LogLinearLearnerConfig& c) {
-  if (c.task == Task::kClassification && (c.n_classes < 2 || c.n_classes > 4096))
+Status LogLinearLearner::validate(const Config& c, const LearnerContext& context) {
+  if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > 4096))
     return Status::invalid_argument("loglinear learner: classification needs 2..4096 classes");
-  if (c.n_features > kMaxFeatures) return Status::invalid_argument("loglinear learner: too many features");
+  if (context.n_features > kMaxFeatures) return Status::invalid_argument("loglinear learner: too many features");
   IRITHYLL_RETURN_IF_ERROR(check_rls_config("loglinear learner", c.rls));
   IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
   return c.layer.validate();
 }
 
-Result<LogLinearLearner> LogLinearLearner::make(const LogLinearLearnerConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(validate(config));
-  return LogLinearLearner(config);
+Result<std::unique_ptr<LogLinearLearner>> LogLinearLearner::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<LogLinearLearner>(config, context);
 }
 
-LogLinearCore::LogLinearCore(const LogLinearLearnerConfig& config) : RlsReadoutLearner(config) {
-  assert(validate(config).is_ok());
-  if (cfg_.n_features > 0) build(cfg_.n_features);
+LogLinearLearner::LogLinearLearner(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
+
+LogLinearCore::LogLinearCore(const LogLinearLearnerConfig& config, const LearnerContext& context)
+    : RlsReadoutLearner(config, context) {
+  assert(validate(config, context).is_ok());
+  cfg_.layer.seed = ctx_.seed;
+  if (ctx_.n_features > 0) build(ctx_.n_features);
 }
 
 void LogLinearCore::build(std::size_t n_features) {
-  cfg_.n_features = n_features;
+  ctx_.n_features = n_features;
   layer_ = LogLinearAttention(cfg_.layer);
   Xorshift64 rng(cfg_.layer.seed ^ 0x5DEECE66Dull);
   const std::size_t cols = n_features + 1;
@@ -45,7 +52,7 @@ void LogLinearCore::build(std::size_t n_features) {
   scaler_ = WelfordNormalizer(n_features);
   y_stats_ = WelfordNormalizer(1);
   const std::size_t n_readout = n_features + cfg_.layer.d_value + 1;
-  head_ = RlsHead(cfg_.task, cfg_.n_classes, n_readout, cfg_.rls);
+  head_ = RlsHead(ctx_.task, ctx_.n_classes, n_readout, cfg_.rls);
   z_.assign(cols, 1.0);
   u_.assign(cfg_.layer.d_model, 0.0);
   target_.assign(cfg_.layer.d_value, 0.0);
@@ -77,7 +84,7 @@ void LogLinearCore::train_guarded(std::span<double> out) {
 }
 
 void LogLinearCore::input(std::span<const double> x) const {
-  const std::size_t nf = cfg_.n_features;
+  const std::size_t nf = ctx_.n_features;
   scaler_.normalize(x, std::span<double>(z_).first(nf));
   for (std::size_t i = 0; i < nf; ++i)
     z_[i] = std::isfinite(z_[i]) ? std::clamp(z_[i], -kInputClamp, kInputClamp) : 0.0;
@@ -86,22 +93,22 @@ void LogLinearCore::input(std::span<const double> x) const {
 }
 
 bool LogLinearCore::try_build(std::size_t n_features) {
-  if (cfg_.n_features != 0 || n_features > kMaxFeatures) return false;
+  if (ctx_.n_features != 0 || n_features > kMaxFeatures) return false;
   build(n_features);
   return true;
 }
 
 void LogLinearCore::advance(std::span<const double> x, double y, double weight) {
   input(x);
-  std::span<double> o(features_.data() + cfg_.n_features, cfg_.layer.d_value);
-  const bool good = weight_admissible(weight) && target_admissible(y, cfg_.task, cfg_.n_classes);
-  if (good && cfg_.task == Task::kRegression) {
+  std::span<double> o(features_.data() + ctx_.n_features, cfg_.layer.d_value);
+  const bool good = weight_admissible(weight) && target_admissible(y, ctx_.task, ctx_.n_classes);
+  if (good && ctx_.task == Task::kRegression) {
     const double sd = std::sqrt(y_stats_.variance(0) + 1e-12);
     const double ys = y_stats_.count(0) < 2 ? 0.0 : (y - y_stats_.mean(0)) / sd;
     std::fill(target_.begin(), target_.end(), std::tanh(0.5 * ys));
   } else if (good) {
     const auto cls = static_cast<std::size_t>(y);
-    for (std::size_t c = 0; c < target_.size(); ++c) target_[c] = c % cfg_.n_classes == cls ? 0.5 : -0.5;
+    for (std::size_t c = 0; c < target_.size(); ++c) target_[c] = c % ctx_.n_classes == cls ? 0.5 : -0.5;
   }
   if (good && guard_) {
     train_guarded(o);
@@ -113,12 +120,12 @@ void LogLinearCore::advance(std::span<const double> x, double y, double weight) 
   scaler_.update(x);
   // Same condition as the readout's (RlsReadoutLearner::learn_one): the
   // target statistics follow exactly the targets the readout trains on.
-  if (good && cfg_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
+  if (good && ctx_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
 }
 
 void LogLinearCore::peek_features(std::span<const double> x) const {
   input(x);
-  layer_.peek(u_, std::span<double>(features_.data() + cfg_.n_features, cfg_.layer.d_value));
+  layer_.peek(u_, std::span<double>(features_.data() + ctx_.n_features, cfg_.layer.d_value));
 }
 
 std::size_t LogLinearCore::extractor_memory_bytes() const {
@@ -129,17 +136,19 @@ std::size_t LogLinearCore::extractor_memory_bytes() const {
          (scaler_.dim() + 1) * 3 * sizeof(double) + (guard_ ? guard_->memory_bytes() : 0);
 }
 
+// 1: u8 task, u64 classes and width, RLS lambda and delta, then the state.
+// 2: as 1 with the continual configuration after the RLS fields (and the
+//    guard's state at the end).
+// 3: the settings by name and the learner context, then the state.
+// The state: built flag, count, then the layer alone before the first sample
+// (its configuration carries the constants the table does not list), or the
+// whole learner after it.
+constexpr std::uint32_t kRecordVersion = 3;
+
 void LogLinearCore::encode(ByteWriter& out) const {
-  // Version 2 adds the continual configuration (and, when built, the guard's
-  // state at the end); without continual learning the bytes are version 1's.
-  const bool continual = cfg_.continual.enabled();
-  out.u32(continual ? 2 : 1);
-  out.u8(static_cast<std::uint8_t>(cfg_.task));
-  out.u64(cfg_.n_classes);
-  out.u64(cfg_.n_features);
-  out.f64(cfg_.rls.forgetting_factor);
-  out.f64(cfg_.rls.delta);
-  if (continual) encode_continual_config(cfg_.continual, out);
+  out.u32(kRecordVersion);
+  encode_config(config_fields(), cfg_, out);
+  encode_context(ctx_, out);
   out.boolean(built_);
   out.u64(n_seen_);
   if (!built_) {
@@ -160,36 +169,68 @@ void LogLinearCore::encode(ByteWriter& out) const {
 
 Status LogLinearCore::decode(ByteReader& in) {
   const std::uint32_t record = in.u32("loglinear learner version");
-  if (record != 1 && record != 2) in.fail("loglinear learner: unsupported version");
+  IRITHYLL_RETURN_IF_ERROR(in.status());
+  if (record != 1 && record != 2 && record != kRecordVersion)
+    return Status::corruption("loglinear learner: unsupported version");
   LogLinearLearnerConfig c;
-  const std::uint8_t task = in.u8("task");
-  c.n_classes = in.u64("n_classes");
-  c.n_features = in.u64("n_features");
-  c.rls.forgetting_factor = in.f64("rls lambda");
-  c.rls.delta = in.f64("rls delta");
-  if (record == 2 && in.ok()) {
-    auto cc = decode_continual_config(in);
-    if (!cc.is_ok()) return cc.status();
-    c.continual = *cc;
+  LearnerContext context;
+  if (record == kRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
+    IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+    c.continual.seed = context.seed;
+  } else {
+    const std::uint8_t task = in.u8("task");
+    const std::uint64_t classes = in.u64("n_classes");
+    context.n_features = in.u64("n_features");
+    c.rls.forgetting_factor = in.f64("rls lambda");
+    c.rls.delta = in.f64("rls delta");
+    if (record == 2 && in.ok()) {
+      auto cc = decode_continual_config(in);
+      if (!cc.is_ok()) return cc.status();
+      c.continual = *cc;
+    }
+    IRITHYLL_RETURN_IF_ERROR(in.status());
+    if (task > 1) return Status::corruption("loglinear learner: bad task");
+    context.task = static_cast<Task>(task);
+    context.n_classes = context.task == Task::kClassification ? classes : 0;
   }
   const bool built = in.boolean("built");
   const std::uint64_t n_seen = in.u64("n_seen");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (task > 1) return Status::corruption("loglinear learner: bad task");
-  c.task = static_cast<Task>(task);
-  if (built && c.n_features == 0) return Status::corruption("loglinear learner: built without features");
+  if (context.task != Task::kClassification && context.n_classes != 0)
+    return Status::corruption("loglinear learner: a regressor with classes");
+  if (built && context.n_features == 0) return Status::corruption("loglinear learner: built without features");
+  // The layer's record carries its whole configuration; in version 3 it must
+  // print every setting as the settings did and carry the context's seed
+  // (older records take the seed from it).
+  const auto adopt_layer = [&](const LogLinearConfig& layer) -> Status {
+    if (record == kRecordVersion) {
+      LogLinearLearnerConfig full = c;
+      full.layer = layer;
+      for (const auto& f : config_fields())
+        if (f.get(full) != f.get(c))
+          return Status::corruption("loglinear learner: the layer does not match setting " + std::string(f.info.name));
+      if (layer.seed != context.seed)
+        return Status::corruption("loglinear learner: the layer's seed is not the context's");
+    } else {
+      context.seed = layer.seed;
+    }
+    c.layer = layer;
+    if (Status s = validate(c, context); !s.is_ok()) return Status::corruption(s.message());
+    return Status::ok();
+  };
   LogLinearCore fresh;
   if (!built) {
     LogLinearAttention layer;
     IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
-    c.layer = layer.config();
-    if (Status s = validate(c); !s.is_ok()) return Status::corruption(s.message());
+    IRITHYLL_RETURN_IF_ERROR(adopt_layer(layer.config()));
     fresh.cfg_ = c;
+    fresh.ctx_ = context;
     fresh.n_seen_ = n_seen;
     *this = std::move(fresh);
     return Status::ok();
   }
-  const std::size_t nf = c.n_features;
+  const std::size_t nf = context.n_features;
   if (nf > kMaxFeatures) return Status::corruption("loglinear learner: too many features");
   auto w_in = in.f64s("input projection");
   std::vector<std::uint64_t> counts[2];
@@ -202,13 +243,13 @@ Status LogLinearCore::decode(ByteReader& in) {
   LogLinearAttention layer;
   IRITHYLL_RETURN_IF_ERROR(in.status());
   IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
-  c.layer = layer.config();
-  if (Status s = validate(c); !s.is_ok()) return Status::corruption(s.message());
+  IRITHYLL_RETURN_IF_ERROR(adopt_layer(layer.config()));
   if (w_in.size() != c.layer.d_model * (nf + 1) || counts[0].size() != nf || means[0].size() != nf ||
       m2s[0].size() != nf ||
       counts[1].size() != 1 || means[1].size() != 1 || m2s[1].size() != 1)
     return Status::corruption("loglinear learner: wrong array lengths");
   fresh.cfg_ = c;
+  fresh.ctx_ = context;
   fresh.build(nf);
   fresh.w_in_ = std::move(w_in);
   WelfordNormalizer* ws[2] = {&fresh.scaler_, &fresh.y_stats_};
@@ -224,7 +265,6 @@ Status LogLinearCore::decode(ByteReader& in) {
   *this = std::move(fresh);
   return Status::ok();
 }
-
 
 }  // namespace irithyll::nn
 

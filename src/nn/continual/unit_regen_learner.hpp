@@ -34,14 +34,15 @@ class UnitRegenLearner : public RlsReadoutLearner<Derived, Config> {
 
  protected:
   UnitRegenLearner() = default;
-  explicit UnitRegenLearner(const Config& config) : RlsReadoutLearner<Derived, Config>(config) {}
+  UnitRegenLearner(const Config& config, const LearnerContext& context)
+      : RlsReadoutLearner<Derived, Config>(config, context) {}
 
   // The end of Derived::build once its cell exists: a readout over
   // n_readout features, the first n_units of them the hidden units, an
   // input scratch of n_inputs, the guard; then the learner is built.
   Status finish_build(std::size_t n_inputs, std::size_t n_readout, std::size_t n_units) {
     const Config& c = this->cfg_;
-    this->head_ = RlsHead(c.task, c.n_classes, n_readout, c.rls);
+    this->head_ = RlsHead(this->ctx_.task, this->ctx_.n_classes, n_readout, c.rls);
     xin_.assign(n_inputs, 0.0);
     this->features_.assign(n_readout, 0.0);
     IRITHYLL_RETURN_IF_ERROR(reset_unit_regenerator(regen_, c.continual, n_readout, n_units));
@@ -61,7 +62,7 @@ class UnitRegenLearner : public RlsReadoutLearner<Derived, Config> {
   friend RlsReadoutLearner<Derived, Config>;
 
   void update_readout(double y) {
-    update_readout_with(regen_, this->head_, this->features_, y, this->cfg_.task, [this](std::size_t j, Xorshift64& rng) {
+    update_readout_with(regen_, this->head_, this->features_, y, this->ctx_.task, [this](std::size_t j, Xorshift64& rng) {
       static_cast<Derived&>(*this).reinitialize_unit(j, rng);
     });
   }

@@ -10,7 +10,7 @@
 namespace irithyll::nn {
 
 namespace {
-CycleReservoirConfig reservoir_config(const EsnConfig& c, std::size_t d) {
+CycleReservoirConfig reservoir_config(const EsnConfig& c, std::size_t d, std::uint64_t seed) {
   CycleReservoirConfig r;
   r.n_neurons = c.n_neurons;
   r.n_inputs = d;
@@ -18,22 +18,32 @@ CycleReservoirConfig reservoir_config(const EsnConfig& c, std::size_t d) {
   r.input_scaling = c.input_scaling;
   r.leak = c.leak;
   r.bias_scaling = c.bias_scaling;
-  r.seed = c.seed;
+  r.seed = seed;
   return r;
 }
 constexpr std::size_t kMaxReadoutInputs = 4096;
 }  // namespace
 
-Status EsnConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(EsnCore::kName, task, n_classes, 1024));
-  IRITHYLL_RETURN_IF_ERROR(reservoir_config(*this, std::max<std::size_t>(n_features, 1)).validate().with_context("esn"));
-  if (n_neurons + n_features + 1 > kMaxReadoutInputs)
+Status EchoStateNetwork::validate(const Config& c, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(kName, context.task, context.n_classes, 1024));
+  IRITHYLL_RETURN_IF_ERROR(
+      reservoir_config(c, std::max<std::size_t>(context.n_features, 1), context.seed).validate().with_context("esn"));
+  if (c.n_neurons + context.n_features + 1 > kMaxReadoutInputs)
     return Status::invalid_argument("esn: n_neurons + n_features must stay below 4096 (the readout is O(m^2))");
-  return check_rls_config(EsnCore::kName, rls);
+  return check_rls_config(kName, c.rls);
 }
 
-EsnCore::EsnCore(const EsnConfig& config) : ReadoutBankLearner(config) {
-  if (config.n_features > 0) init(config.n_features);
+Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<EchoStateNetwork>(config, context);
+}
+
+EchoStateNetwork::EchoStateNetwork(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
+
+EsnCore::EsnCore(const EsnConfig& config, const LearnerContext& context) : ReadoutBankLearner(config, context) {
+  if (context.n_features > 0) init(context.n_features);
 }
 
 bool EsnCore::accepts_width(std::size_t d) const noexcept {
@@ -42,9 +52,9 @@ bool EsnCore::accepts_width(std::size_t d) const noexcept {
 
 void EsnCore::init(std::size_t d) {
   n_features_ = d;
-  reservoir_ = CycleReservoir(reservoir_config(config_, d));
+  reservoir_ = CycleReservoir(reservoir_config(config_, d, context_.seed));
   const std::size_t m = config_.n_neurons + (config_.include_input ? d : 0) + 1;
-  readout_ = RlsHead(config_.task, config_.n_classes, m, config_.rls);
+  readout_ = RlsHead(context_.task, context_.n_classes, m, config_.rls);
   u_.assign(d, 0.0);
   next_state_.assign(config_.n_neurons, 0.0);
   feat_.assign(m, 0.0);
@@ -87,16 +97,6 @@ std::size_t EsnCore::extractor_memory_bytes() const noexcept {
 
 void EsnCore::encode(ByteWriter& out) const {
   encode_head(out);
-  out.u64(config_.n_neurons);
-  out.f64(config_.spectral_radius);
-  out.f64(config_.input_scaling);
-  out.f64(config_.leak);
-  out.f64(config_.bias_scaling);
-  out.boolean(config_.include_input);
-  out.u64(config_.washout);
-  out.f64(config_.rls.forgetting_factor);
-  out.f64(config_.rls.delta);
-  out.u64(config_.seed);
   encode_counts(out);
   if (n_features_ == 0) return;
   reservoir_.encode(out);
@@ -105,24 +105,30 @@ void EsnCore::encode(ByteWriter& out) const {
 
 Status EsnCore::decode(ByteReader& in) {
   EsnConfig c;
-  const std::uint8_t task = decode_head(c, in);
-  c.n_neurons = in.u64("n_neurons");
-  c.spectral_radius = in.f64("spectral_radius");
-  c.input_scaling = in.f64("input_scaling");
-  c.leak = in.f64("leak");
-  c.bias_scaling = in.f64("bias_scaling");
-  c.include_input = in.boolean("include_input");
-  c.washout = in.u64("washout");
-  c.rls.forgetting_factor = in.f64("rls forgetting");
-  c.rls.delta = in.f64("rls delta");
-  c.seed = in.u64("seed");
+  LearnerContext context;
+  const std::uint8_t first = in.u8("esn record version");
+  IRITHYLL_RETURN_IF_ERROR(check_first_byte(first, in));
+  if (first == kRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_settings(in, c, context));
+  } else {
+    decode_v1_head(first, context, in);
+    c.n_neurons = in.u64("n_neurons");
+    c.spectral_radius = in.f64("spectral_radius");
+    c.input_scaling = in.f64("input_scaling");
+    c.leak = in.f64("leak");
+    c.bias_scaling = in.f64("bias_scaling");
+    c.include_input = in.boolean("include_input");
+    c.washout = in.u64("washout");
+    c.rls.forgetting_factor = in.f64("rls forgetting");
+    c.rls.delta = in.f64("rls delta");
+    context.seed = in.u64("seed");
+  }
   const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
-  IRITHYLL_RETURN_IF_ERROR(check_task_code(task));
-  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("esn model"));
-  if (d > 4096 || (c.n_features != 0 && d != c.n_features) || c.n_neurons + d + 1 > kMaxReadoutInputs)
+  IRITHYLL_RETURN_IF_ERROR(EchoStateNetwork::validate(c, context).with_context("esn model"));
+  if (d > 4096 || (context.n_features != 0 && d != context.n_features) || c.n_neurons + d + 1 > kMaxReadoutInputs)
     return Status::corruption("esn: feature count does not match the configuration");
-  EsnCore fresh(c);
+  EsnCore fresh(c, context);
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     IRITHYLL_RETURN_IF_ERROR(fresh.reservoir_.decode(in));
@@ -133,12 +139,6 @@ Status EsnCore::decode(ByteReader& in) {
   fresh.n_seen_ = seen;
   *this = std::move(fresh);
   return Status::ok();
-}
-
-
-Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const EsnConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<EchoStateNetwork>(config);
 }
 
 }  // namespace irithyll::nn

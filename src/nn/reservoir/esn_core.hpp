@@ -14,9 +14,10 @@ namespace irithyll::nn {
 class EsnCore final : public ReadoutBankLearner<EsnCore, EsnConfig> {
  public:
   static constexpr std::string_view kName = EchoStateNetwork::kName;
+  static std::span<const ConfigField<EsnConfig>> config_fields() { return EchoStateNetwork::config_fields(); }
 
   EsnCore() = default;
-  explicit EsnCore(const EsnConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+  EsnCore(const EsnConfig& config, const LearnerContext& context);  // REQUIRES: valid (EchoStateNetwork::make checks it)
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

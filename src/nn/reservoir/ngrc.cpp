@@ -21,29 +21,39 @@ NgrcConfig feature_config(const NgrcLearnerConfig& c, std::size_t d) {
 constexpr std::size_t kMaxReadoutInputs = 4096;
 }  // namespace
 
-Status NgrcLearnerConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(NgrcCore::kName, task, n_classes, 1024));
-  const NgrcConfig f = feature_config(*this, std::max<std::size_t>(n_features, 1));
+Status NextGenReservoir::validate(const Config& c, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(kName, context.task, context.n_classes, 1024));
+  const NgrcConfig f = feature_config(c, std::max<std::size_t>(context.n_features, 1));
   IRITHYLL_RETURN_IF_ERROR(f.validate());
   if (f.n_features() > kMaxReadoutInputs)
     return Status::invalid_argument("ngrc: more than 4096 features (the readout is O(m^2)); reduce k or degree");
-  return check_rls_config(NgrcCore::kName, rls);
+  return check_rls_config(kName, c.rls);
 }
 
-NgrcCore::NgrcCore(const NgrcLearnerConfig& config) : ReadoutBankLearner(config) {
-  if (config.n_features > 0) init(config.n_features);
+Result<std::unique_ptr<NextGenReservoir>> NextGenReservoir::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<NextGenReservoir>(config, context);
+}
+
+NextGenReservoir::NextGenReservoir(const Config& config, const LearnerContext& context)
+    : BoxedLearner(config, context) {}
+
+NgrcCore::NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context)
+    : ReadoutBankLearner(config, context) {
+  if (context.n_features > 0) init(context.n_features);
 }
 
 bool NgrcCore::accepts_width(std::size_t d) const {
-  NgrcLearnerConfig c = config_;
+  LearnerContext c = context_;
   c.n_features = d;
-  return c.validate().is_ok();
+  return NextGenReservoir::validate(config_, c).is_ok();
 }
 
 void NgrcCore::init(std::size_t d) {
   n_features_ = d;
   features_ = NgrcFeatures(feature_config(config_, d));
-  readout_ = RlsHead(config_.task, config_.n_classes, features_.n_features(), config_.rls);
+  readout_ = RlsHead(context_.task, context_.n_classes, features_.n_features(), config_.rls);
   u_.assign(d, 0.0);
   feat_.assign(features_.n_features(), 0.0);
 }
@@ -61,11 +71,6 @@ std::size_t NgrcCore::extractor_memory_bytes() const noexcept {
 
 void NgrcCore::encode(ByteWriter& out) const {
   encode_head(out);
-  out.u64(config_.k);
-  out.u64(config_.s);
-  out.u64(config_.degree);
-  out.f64(config_.rls.forgetting_factor);
-  out.f64(config_.rls.delta);
   encode_counts(out);
   if (n_features_ == 0) return;
   features_.buffer().encode(out);
@@ -74,23 +79,29 @@ void NgrcCore::encode(ByteWriter& out) const {
 
 Status NgrcCore::decode(ByteReader& in) {
   NgrcLearnerConfig c;
-  const std::uint8_t task = decode_head(c, in);
-  c.k = in.u64("k");
-  c.s = in.u64("s");
-  c.degree = in.u64("degree");
-  c.rls.forgetting_factor = in.f64("rls forgetting");
-  c.rls.delta = in.f64("rls delta");
+  LearnerContext context;
+  const std::uint8_t first = in.u8("ngrc record version");
+  IRITHYLL_RETURN_IF_ERROR(check_first_byte(first, in));
+  if (first == kRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_settings(in, c, context));
+  } else {
+    decode_v1_head(first, context, in);
+    c.k = in.u64("k");
+    c.s = in.u64("s");
+    c.degree = in.u64("degree");
+    c.rls.forgetting_factor = in.f64("rls forgetting");
+    c.rls.delta = in.f64("rls delta");
+  }
   const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
-  IRITHYLL_RETURN_IF_ERROR(check_task_code(task));
-  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("ngrc model"));
-  if (d > 4096 || (c.n_features != 0 && d != c.n_features))
+  IRITHYLL_RETURN_IF_ERROR(NextGenReservoir::validate(c, context).with_context("ngrc model"));
+  if (d > 4096 || (context.n_features != 0 && d != context.n_features))
     return Status::corruption("ngrc: feature count does not match the configuration");
-  NgrcCore fresh(c);
+  NgrcCore fresh(c, context);
   if (d > 0) {
-    NgrcLearnerConfig cd = c;
+    LearnerContext cd = context;
     cd.n_features = d;
-    IRITHYLL_RETURN_IF_ERROR(cd.validate().with_context("ngrc model"));
+    IRITHYLL_RETURN_IF_ERROR(NextGenReservoir::validate(c, cd).with_context("ngrc model"));
     if (fresh.n_features_ == 0) fresh.init(d);
     IRITHYLL_RETURN_IF_ERROR(fresh.features_.buffer().decode(in));
     IRITHYLL_RETURN_IF_ERROR(fresh.readout_.decode_heads(in));
@@ -98,12 +109,6 @@ Status NgrcCore::decode(ByteReader& in) {
   fresh.n_seen_ = seen;
   *this = std::move(fresh);
   return Status::ok();
-}
-
-
-Result<std::unique_ptr<NextGenReservoir>> NextGenReservoir::make(const NgrcLearnerConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<NextGenReservoir>(config);
 }
 
 }  // namespace irithyll::nn

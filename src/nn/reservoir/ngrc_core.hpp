@@ -14,9 +14,11 @@ namespace irithyll::nn {
 class NgrcCore final : public ReadoutBankLearner<NgrcCore, NgrcLearnerConfig> {
  public:
   static constexpr std::string_view kName = NextGenReservoir::kName;
+  static std::span<const ConfigField<NgrcLearnerConfig>> config_fields() { return NextGenReservoir::config_fields(); }
 
   NgrcCore() = default;
-  explicit NgrcCore(const NgrcLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+  // REQUIRES: valid (NextGenReservoir::make checks it).
+  NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context);
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -53,7 +53,7 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
   }
 
   void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
-    if (this->config_.task != Task::kClassification) return;
+    if (this->context_.task != Task::kClassification) return;
     if (!self().prepare(x)) {
       this->fill_uniform(proba);
       return;
@@ -76,7 +76,8 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
 
  protected:
   ReadoutBankLearner() = default;
-  explicit ReadoutBankLearner(const Config& config) : ReservoirLearnerBase<Derived, Config>(config) {}
+  ReadoutBankLearner(const Config& config, const LearnerContext& context)
+      : ReservoirLearnerBase<Derived, Config>(config, context) {}
 
   RlsHead readout_;
   mutable std::vector<double> feat_;  // readout input for the current sample

@@ -14,10 +14,13 @@ class MgradeCore final : public UnitRegenLearner<MgradeCore, MgradeLearnerConfig
  public:
   static constexpr std::string_view kName = MgradeLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
+  static std::span<const ConfigField<MgradeLearnerConfig>> config_fields() { return MgradeLearner::config_fields(); }
 
   MgradeCore() = default;
-  explicit MgradeCore(const MgradeLearnerConfig& config);
-  static Status validate(const MgradeLearnerConfig& config) { return MgradeLearner::validate(config); }
+  MgradeCore(const MgradeLearnerConfig& config, const LearnerContext& context);
+  static Status validate(const MgradeLearnerConfig& config, const LearnerContext& context) {
+    return MgradeLearner::validate(config, context);
+  }
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -8,32 +8,42 @@
 
 namespace irithyll::nn {
 
-Status MgradeLearner::validate(const MgradeLearnerConfig& c) {
-  IRITHYLL_RETURN_IF_ERROR(check_shared_task(kName, c));
+Status MgradeLearner::validate(const Config& c, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check_shared_task(kName, context));
   if (c.d_hidden == 0 || c.d_hidden > 1024) return Status::invalid_argument("mgrade: d_hidden must be in 1..1024");
   if (c.taps == 0 || c.taps > 256) return Status::invalid_argument("mgrade: taps must be in 1..256");
-  if (c.n_features > 4096) return Status::invalid_argument("mgrade: too many features");
+  if (context.n_features > 4096) return Status::invalid_argument("mgrade: too many features");
   return check_shared_readout(kName, c, "cell");
 }
 
-MgradeCore::MgradeCore(const MgradeLearnerConfig& config) : UnitRegenLearner(config) {
-  if (cfg_.n_features > 0) (void)build(cfg_.n_features);
+Result<std::unique_ptr<MgradeLearner>> MgradeLearner::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<MgradeLearner>(config, context);
+}
+
+MgradeLearner::MgradeLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+
+MgradeCore::MgradeCore(const MgradeLearnerConfig& config, const LearnerContext& context)
+    : UnitRegenLearner(config, context) {
+  if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 
 Status MgradeCore::build(std::size_t n_features) {
-  MgradeLearnerConfig c = cfg_;
-  c.n_features = n_features;
-  IRITHYLL_RETURN_IF_ERROR(validate(c));
-  cfg_ = c;
+  const MgradeLearnerConfig& c = cfg_;
+  LearnerContext width = ctx_;
+  width.n_features = n_features;
+  IRITHYLL_RETURN_IF_ERROR(validate(c, width));
+  ctx_.n_features = n_features;
   // Distinct seeds for the two stages so their draws are independent.
-  conv_ = DelayConv1d(n_features, c.taps, c.seed ^ 0xD1B54A32D192ED03ull);
-  cell_ = MinGruCell(MinGruConfig{n_features, c.d_hidden, c.seed});
+  conv_ = DelayConv1d(n_features, c.taps, ctx_.seed ^ 0xD1B54A32D192ED03ull);
+  cell_ = MinGruCell(MinGruConfig{n_features, c.d_hidden, ctx_.seed});
   return finish_build(n_features, c.d_hidden + 2 * n_features + 1, c.d_hidden);
 }
 
 template <bool kLearn>
 void MgradeCore::featurize(std::span<const double> x) const {
-  const std::size_t d = cfg_.n_features, hd = cfg_.d_hidden;
+  const std::size_t d = ctx_.n_features, hd = cfg_.d_hidden;
   sanitize_input(x, xin_);
   const std::span<double> conv_out(features_.data() + hd, d);
   std::copy(xin_.begin(), xin_.end(), features_.begin() + static_cast<std::ptrdiff_t>(hd + d));
@@ -56,10 +66,7 @@ std::size_t MgradeCore::extractor_memory_bytes() const {
 }
 
 void MgradeCore::encode(ByteWriter& out) const {
-  encode_shared_head(cfg_, out);
-  out.u64(cfg_.d_hidden);
-  out.u64(cfg_.taps);
-  encode_shared_tail(cfg_, out);
+  encode_shared_head(config_fields(), cfg_, ctx_, out);
   encode_state(out);
 }
 
@@ -70,21 +77,22 @@ void MgradeCore::encode_extractor(ByteWriter& out) const {
 
 Status MgradeCore::decode(ByteReader& in) {
   MgradeLearnerConfig c;
+  LearnerContext context;
   SharedRecord r;
-  IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
-  c.d_hidden = in.u64("mgrade d_hidden");
-  c.taps = in.u64("mgrade taps");
-  IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, in, r));
-  if (r.task > 1) return Status::corruption("mgrade: bad task");
-  c.task = static_cast<Task>(r.task);
-  if (Status s = validate(c); !s.is_ok()) return bad_decoded_config(kName, s);
-  return decode_state(c, r.n_seen, r.built, in);
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, config_fields(), c, context, in, r));
+  if (r.version != kReadoutRecordVersion) {
+    c.d_hidden = in.u64("mgrade d_hidden");
+    c.taps = in.u64("mgrade taps");
+  }
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, context, in, r));
+  if (Status s = validate(c, context); !s.is_ok()) return bad_decoded_config(kName, s);
+  return decode_state(c, context, r.n_seen, r.built, in);
 }
 
 Status MgradeCore::decode_extractor(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(conv_.decode(in));
   IRITHYLL_RETURN_IF_ERROR(cell_.decode(in));
-  if (conv_.d_in() != cfg_.n_features || conv_.taps() != cfg_.taps || cell_.d_in() != cfg_.n_features ||
+  if (conv_.d_in() != ctx_.n_features || conv_.taps() != cfg_.taps || cell_.d_in() != ctx_.n_features ||
       cell_.d_hidden() != cfg_.d_hidden)
     return Status::corruption("mgrade: stages do not match the configuration");
   return Status::ok();

@@ -13,10 +13,13 @@ class SlstmCore final : public UnitRegenLearner<SlstmCore, SlstmLearnerConfig> {
  public:
   static constexpr std::string_view kName = SlstmLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
+  static std::span<const ConfigField<SlstmLearnerConfig>> config_fields() { return SlstmLearner::config_fields(); }
 
   SlstmCore() = default;
-  explicit SlstmCore(const SlstmLearnerConfig& config);
-  static Status validate(const SlstmLearnerConfig& config) { return SlstmLearner::validate(config); }
+  SlstmCore(const SlstmLearnerConfig& config, const LearnerContext& context);
+  static Status validate(const SlstmLearnerConfig& config, const LearnerContext& context) {
+    return SlstmLearner::validate(config, context);
+  }
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -15,9 +15,13 @@ namespace irithyll::nn {
 class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLearnerConfig> {
  public:
   static constexpr std::string_view kName = SpikeNetLearner::kName;
+  static std::span<const ConfigField<SpikeNetLearnerConfig>> config_fields() {
+    return SpikeNetLearner::config_fields();
+  }
 
   SpikeNetCore() = default;
-  explicit SpikeNetCore(const SpikeNetLearnerConfig& config);  // REQUIRES: config.validate() ok (make checks it)
+  // REQUIRES: valid (SpikeNetLearner::make checks it).
+  SpikeNetCore(const SpikeNetLearnerConfig& config, const LearnerContext& context);
 
   void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
   double predict_one(std::span<const double> x) const override;

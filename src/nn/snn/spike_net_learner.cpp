@@ -10,28 +10,40 @@
 
 namespace irithyll::nn {
 
-Status SpikeNetLearnerConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(SpikeNetCore::kName, task, n_classes, 64));
-  if (n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
-  if (!(input_scale > 0.0) || !std::isfinite(input_scale) || !(target_scale > 0.0) || !std::isfinite(target_scale))
+Status SpikeNetLearner::validate(const Config& c, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(kName, context.task, context.n_classes, 64));
+  if (context.n_features > 256) return Status::invalid_argument("spikenet: at most 256 features");
+  if (!(c.input_scale > 0.0) || !std::isfinite(c.input_scale) || !(c.target_scale > 0.0) ||
+      !std::isfinite(c.target_scale))
     return Status::invalid_argument("spikenet: input_scale and target_scale must be finite and > 0");
-  if (readout != SpikeNetReadout::kRls && readout != SpikeNetReadout::kEprop) return Status::invalid_argument("spikenet: unknown readout");
-  IRITHYLL_RETURN_IF_ERROR(check_rls_config(SpikeNetCore::kName, rls));
-  SpikeNetConfig n = net;
-  n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(n_features, 1));
-  n.n_output = static_cast<std::uint32_t>(task == Task::kClassification ? n_classes : 1);
+  if (c.readout != SpikeNetReadout::kRls && c.readout != SpikeNetReadout::kEprop)
+    return Status::invalid_argument("spikenet: unknown readout");
+  IRITHYLL_RETURN_IF_ERROR(check_rls_config(kName, c.rls));
+  SpikeNetConfig n = c.net;
+  n.n_input = static_cast<std::uint32_t>(std::max<std::size_t>(context.n_features, 1));
+  n.n_output = static_cast<std::uint32_t>(context.task == Task::kClassification ? context.n_classes : 1);
   return n.validate();
 }
 
-SpikeNetCore::SpikeNetCore(const SpikeNetLearnerConfig& config) : ReservoirLearnerBase(config) {
-  if (config.n_features > 0) init(config.n_features);
+Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<SpikeNetLearner>(config, context);
+}
+
+SpikeNetLearner::SpikeNetLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+
+SpikeNetCore::SpikeNetCore(const SpikeNetLearnerConfig& config, const LearnerContext& context)
+    : ReservoirLearnerBase(config, context) {
+  config_.net.seed = context.seed;  // the network's draws follow the run's seed
+  if (context.n_features > 0) init(context.n_features);
 }
 
 void SpikeNetCore::init(std::size_t d) {
   n_features_ = d;
   SpikeNetConfig n = config_.net;
   n.n_input = static_cast<std::uint32_t>(d);
-  n.n_output = static_cast<std::uint32_t>(config_.task == Task::kClassification ? config_.n_classes : 1);
+  n.n_output = static_cast<std::uint32_t>(context_.task == Task::kClassification ? context_.n_classes : 1);
   net_ = SpikeNet(n);
   shadow_ = SpikeNet::State{};
   net_.forward_into(shadow_, std::vector<std::int16_t>(d, 0));  // sizes the scratch once
@@ -39,7 +51,7 @@ void SpikeNetCore::init(std::size_t d) {
   target_q_.assign(n.n_output, 0);
   if (config_.readout == SpikeNetReadout::kRls) {
     const std::size_t m = n.n_hidden + 3 * d + 1;
-    rls_ = RlsHead(config_.task, config_.n_classes, m, config_.rls);
+    rls_ = RlsHead(context_.task, context_.n_classes, m, config_.rls);
     feat_.assign(m, 0.0);
   }
 }
@@ -66,11 +78,11 @@ void SpikeNetCore::learn_one(std::span<const double> x, double y, double weight)
   }
   if (!convert(x)) return;
   ++n_seen_;
-  if (!weight_admissible(weight) || !target_admissible(y, config_.task, config_.n_classes)) {
+  if (!weight_admissible(weight) || !target_admissible(y, context_.task, context_.n_classes)) {
     net_.forward(xq_);
     return;
   }
-  if (config_.task == Task::kRegression) {
+  if (context_.task == Task::kRegression) {
     target_q_[0] = q14::to_q14(y * config_.target_scale);
   } else {
     const std::size_t cls = static_cast<std::size_t>(y);
@@ -90,15 +102,15 @@ double SpikeNetCore::predict_one(std::span<const double> x) const {
     fill_features(shadow_, x);
     return rls_.predict(feat_);
   }
-  if (config_.task == Task::kRegression) return q14::from_q14(net_.output_of(shadow_, 0)) / config_.target_scale;
+  if (context_.task == Task::kRegression) return q14::from_q14(net_.output_of(shadow_, 0)) / config_.target_scale;
   std::size_t best = 0;
-  for (std::size_t k = 1; k < config_.n_classes; ++k)
+  for (std::size_t k = 1; k < context_.n_classes; ++k)
     if (net_.output_of(shadow_, k) > net_.output_of(shadow_, best)) best = k;
   return static_cast<double>(best);
 }
 
 void SpikeNetCore::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
-  if (config_.task != Task::kClassification) return;
+  if (context_.task != Task::kClassification) return;
   if (!convert(x)) {
     fill_uniform(proba);
     return;
@@ -106,7 +118,7 @@ void SpikeNetCore::predict_proba_one(std::span<const double> x, std::span<double
   net_.forward_into(shadow_, xq_);
   if (config_.readout == SpikeNetReadout::kRls) {
     fill_features(shadow_, x);
-    if (proba.size() == config_.n_classes) {
+    if (proba.size() == context_.n_classes) {
       rls_.predict_proba_clipped(feat_, proba);
     } else {
       fill_uniform(proba);
@@ -114,11 +126,11 @@ void SpikeNetCore::predict_proba_one(std::span<const double> x, std::span<double
     return;
   }
   double total = 0.0;
-  for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) {
+  for (std::size_t k = 0; k < proba.size() && k < context_.n_classes; ++k) {
     proba[k] = std::clamp(q14::from_q14(net_.output_of(shadow_, k)), 1e-6, 1.0);
     total += proba[k];
   }
-  for (std::size_t k = 0; k < proba.size() && k < config_.n_classes; ++k) proba[k] /= total;
+  for (std::size_t k = 0; k < proba.size() && k < context_.n_classes; ++k) proba[k] /= total;
 }
 
 void SpikeNetCore::reset() {
@@ -136,11 +148,6 @@ std::size_t SpikeNetCore::memory_bytes() const {
 
 void SpikeNetCore::encode(ByteWriter& out) const {
   encode_head(out);
-  out.f64(config_.input_scale);
-  out.f64(config_.target_scale);
-  out.u8(static_cast<std::uint8_t>(config_.readout));
-  out.f64(config_.rls.forgetting_factor);
-  out.f64(config_.rls.delta);
   encode_counts(out);
   // The network carries its own configuration; a blank learner stores the template.
   if (n_features_ > 0) {
@@ -156,26 +163,42 @@ void SpikeNetCore::encode(ByteWriter& out) const {
 
 Status SpikeNetCore::decode(ByteReader& in) {
   SpikeNetLearnerConfig c;
-  const std::uint8_t task = decode_head(c, in);
-  c.input_scale = in.f64("input_scale");
-  c.target_scale = in.f64("target_scale");
-  const std::uint8_t readout = in.u8("readout");
-  c.rls.forgetting_factor = in.f64("rls forgetting");
-  c.rls.delta = in.f64("rls delta");
+  LearnerContext context;
+  const std::uint8_t first = in.u8("spikenet record version");
+  IRITHYLL_RETURN_IF_ERROR(check_first_byte(first, in));
+  std::uint8_t readout = 0;
+  if (first == kRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_settings(in, c, context));
+    readout = static_cast<std::uint8_t>(c.readout);
+  } else {
+    decode_v1_head(first, context, in);
+    c.input_scale = in.f64("input_scale");
+    c.target_scale = in.f64("target_scale");
+    readout = in.u8("readout");
+    c.rls.forgetting_factor = in.f64("rls forgetting");
+    c.rls.delta = in.f64("rls delta");
+  }
   const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
-  IRITHYLL_RETURN_IF_ERROR(check_task_code(task));
   if (readout > 1) return Status::corruption("spikenet: unknown readout code");
   c.readout = static_cast<SpikeNetReadout>(readout);
   SpikeNet net;
   IRITHYLL_RETURN_IF_ERROR(net.decode(in));
-  c.net = net.config();
-  IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("spikenet model"));
-  const std::size_t outputs = c.task == Task::kClassification ? c.n_classes : 1;
-  if (d > 256 || (c.n_features != 0 && d != c.n_features) ||
-      (d > 0 && (net.config().n_input != d || net.config().n_output != outputs)))
+  const SpikeNetConfig& nc = net.config();
+  if (first == kRecordVersion) {
+    // The table's network settings were written twice: by name and in the network.
+    if (nc.n_hidden != c.net.n_hidden || nc.eta != c.net.eta || nc.eta_out != c.net.eta_out || nc.seed != context.seed)
+      return Status::corruption("spikenet: the network does not match the settings");
+  } else {
+    context.seed = nc.seed;
+  }
+  c.net = nc;
+  IRITHYLL_RETURN_IF_ERROR(SpikeNetLearner::validate(c, context).with_context("spikenet model"));
+  const std::size_t outputs = context.task == Task::kClassification ? context.n_classes : 1;
+  if (d > 256 || (context.n_features != 0 && d != context.n_features) ||
+      (d > 0 && (nc.n_input != d || nc.n_output != outputs)))
     return Status::corruption("spikenet: network shape does not match the configuration");
-  SpikeNetCore fresh(c);
+  SpikeNetCore fresh(c, context);
   if (d > 0) {
     if (fresh.n_features_ == 0) fresh.init(d);
     fresh.net_ = std::move(net);
@@ -184,12 +207,6 @@ Status SpikeNetCore::decode(ByteReader& in) {
   fresh.n_seen_ = seen;
   *this = std::move(fresh);
   return Status::ok();
-}
-
-
-Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const SpikeNetLearnerConfig& config) {
-  IRITHYLL_RETURN_IF_ERROR(config.validate());
-  return std::make_unique<SpikeNetLearner>(config);
 }
 
 }  // namespace irithyll::nn

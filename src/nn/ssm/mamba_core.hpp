@@ -17,10 +17,13 @@ class MambaCore final : public RlsReadoutLearner<MambaCore, MambaLearnerConfig> 
  public:
   static constexpr std::string_view kName = MambaLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
+  static std::span<const ConfigField<MambaLearnerConfig>> config_fields() { return MambaLearner::config_fields(); }
 
   MambaCore() = default;
-  explicit MambaCore(const MambaLearnerConfig& config);
-  static Status validate(const MambaLearnerConfig& config) { return MambaLearner::validate(config); }
+  MambaCore(const MambaLearnerConfig& config, const LearnerContext& context);
+  static Status validate(const MambaLearnerConfig& config, const LearnerContext& context) {
+    return MambaLearner::validate(config, context);
+  }
 
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;

@@ -15,13 +15,13 @@ namespace irithyll::nn {
 
 namespace {
 
-std::unique_ptr<SsmLayer> make_layer(const MambaLearnerConfig& c, std::size_t d_in) {
+std::unique_ptr<SsmLayer> make_layer(const MambaLearnerConfig& c, std::size_t d_in, std::uint64_t seed) {
   if (c.version == MambaVersion::kV1) {
-    return std::make_unique<SelectiveSsm>(SelectiveSsmConfig{.d_in = d_in, .n_state = c.n_state, .seed = c.seed});
+    return std::make_unique<SelectiveSsm>(SelectiveSsmConfig{.d_in = d_in, .n_state = c.n_state, .seed = seed});
   }
   if (c.version == MambaVersion::kBlockDiagonal) {
     return std::make_unique<SelectiveSsmBd>(
-        SelectiveSsmBdConfig{.d_in = d_in, .n_state = c.n_state, .block_size = c.block_size, .seed = c.seed});
+        SelectiveSsmBdConfig{.d_in = d_in, .n_state = c.n_state, .block_size = c.block_size, .seed = seed});
   }
   Mamba3Config m;
   m.d_in = d_in;
@@ -30,25 +30,26 @@ std::unique_ptr<SsmLayer> make_layer(const MambaLearnerConfig& c, std::size_t d_
   m.rank = c.version == MambaVersion::kV3Mimo ? c.rank : 0;
   m.use_bcnorm = c.use_bcnorm;
   m.discretization = c.version == MambaVersion::kV3Tustin ? Mamba3Discretization::kTustin : Mamba3Discretization::kExpTrapezoidal;
-  m.seed = c.seed;
+  m.seed = seed;
   return std::make_unique<Mamba3>(m);
 }
 
 }  // namespace
 
-Status MambaLearner::validate(const MambaLearnerConfig& c) {
-  IRITHYLL_RETURN_IF_ERROR(check_shared_task(kName, c));
+Status MambaLearner::validate(const Config& c, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check_shared_task(kName, context));
+  const std::size_t n_features = context.n_features;
   if (c.n_state == 0 || c.n_state > 1024) return Status::invalid_argument("mamba: n_state must be in 1..1024");
   if (static_cast<std::uint8_t>(c.version) > 4) return Status::invalid_argument("mamba: unknown version");
   if (c.n_groups == 0) return Status::invalid_argument("mamba: n_groups must be >= 1");
   if (c.version == MambaVersion::kV3Mimo && (c.rank == 0 || c.rank > 16))
     return Status::invalid_argument("mamba: v3-mimo rank must be in 1..16");
-  if (c.n_features > 4096) return Status::invalid_argument("mamba: too many features");
+  if (n_features > 4096) return Status::invalid_argument("mamba: too many features");
   if (c.version == MambaVersion::kBlockDiagonal &&
-      (c.block_size == 0 || c.block_size > 64 || (c.n_features != 0 && c.n_features % c.block_size != 0)))
+      (c.block_size == 0 || c.block_size > 64 || (n_features != 0 && n_features % c.block_size != 0)))
     return Status::invalid_argument("mamba: bd block_size must be in 1..64 and divide the number of features");
-  if (c.n_features != 0 && c.version != MambaVersion::kV1 && c.version != MambaVersion::kBlockDiagonal &&
-      c.n_features % c.n_groups != 0)
+  if (n_features != 0 && c.version != MambaVersion::kV1 && c.version != MambaVersion::kBlockDiagonal &&
+      n_features % c.n_groups != 0)
     return Status::invalid_argument("mamba: n_groups must divide the number of features");
   IRITHYLL_RETURN_IF_ERROR(check_shared_readout(kName, c, "SSM"));
   if (!(c.bcnorm_lr >= 0.0) || !std::isfinite(c.bcnorm_lr) || c.bcnorm_lr > 1.0)
@@ -58,22 +59,31 @@ Status MambaLearner::validate(const MambaLearnerConfig& c) {
   return Status::ok();
 }
 
-MambaCore::MambaCore(const MambaLearnerConfig& config) : RlsReadoutLearner(config) {
-  if (cfg_.n_features > 0) (void)build(cfg_.n_features);
+Result<std::unique_ptr<MambaLearner>> MambaLearner::make(const Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
+  return std::make_unique<MambaLearner>(config, context);
+}
+
+MambaLearner::MambaLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+
+MambaCore::MambaCore(const MambaLearnerConfig& config, const LearnerContext& context)
+    : RlsReadoutLearner(config, context) {
+  if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 
 Status MambaCore::build(std::size_t n_features) {
-  MambaLearnerConfig c = cfg_;
-  c.n_features = n_features;
-  IRITHYLL_RETURN_IF_ERROR(validate(c));
-  cfg_ = c;
-  layer_ = make_layer(cfg_, n_features);
+  LearnerContext width = ctx_;
+  width.n_features = n_features;
+  IRITHYLL_RETURN_IF_ERROR(validate(cfg_, width));
+  ctx_.n_features = n_features;
+  layer_ = make_layer(cfg_, n_features, ctx_.seed);
   if (auto* m3 = dynamic_cast<Mamba3*>(layer_.get()); m3 != nullptr && cfg_.learns_bcnorm())
     m3->set_bcnorm_learnable(true);
   dy_.assign(cfg_.learns_bcnorm() ? n_features : 0, 0.0);
   use_state_ = layer_->state().size() <= cfg_.state_feature_cap;
   const std::size_t nf = layer_->output_dim() + (use_state_ ? layer_->state().size() : 0) + 1;
-  head_ = RlsHead(cfg_.task, cfg_.n_classes, nf, cfg_.rls);
+  head_ = RlsHead(ctx_.task, ctx_.n_classes, nf, cfg_.rls);
   xin_.assign(n_features, 0.0);
   features_.assign(nf, 0.0);
   IRITHYLL_RETURN_IF_ERROR(make_regenerator());
@@ -106,13 +116,13 @@ void MambaCore::update_readout(double y) {
     std::fill(dy_.begin(), dy_.end(), 0.0);
     for (std::size_t k = 0; k < head_.n_heads(); ++k) {
       const auto w = head_.head(k).weights();
-      const double target = cfg_.task == Task::kRegression ? y : (static_cast<double>(k) == y ? 1.0 : 0.0);
+      const double target = ctx_.task == Task::kRegression ? y : (static_cast<double>(k) == y ? 1.0 : 0.0);
       const double err = dot(w.data(), features_.data(), features_.size()) - target;
       for (std::size_t q = 0; q < d; ++q) dy_[q] += err * w[q];
     }
     m3->bcnorm_train(dy_, cfg_.bcnorm_lr);
   }
-  update_readout_with(regen_, head_, features_, y, cfg_.task, [layer](std::size_t g, Xorshift64& rng) {
+  update_readout_with(regen_, head_, features_, y, ctx_.task, [layer](std::size_t g, Xorshift64& rng) {
     if (auto* m3 = dynamic_cast<Mamba3*>(layer)) m3->reinitialize_group(g, rng);
     else if (auto* bd = dynamic_cast<SelectiveSsmBd*>(layer)) bd->reinitialize_block(g, rng);
   });
@@ -146,41 +156,32 @@ std::size_t MambaCore::extractor_memory_bytes() const {
 }
 
 void MambaCore::encode(ByteWriter& out) const {
-  encode_shared_head(cfg_, out);
-  // Bit 7: a learned BCNorm gamma (its rate after the state cap, gamma after the layer).
-  const bool learned = cfg_.learns_bcnorm();
-  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(cfg_.version) | (learned ? 0x80u : 0u)));
-  out.u64(cfg_.n_state);
-  out.u64(cfg_.n_groups);
-  out.u64(cfg_.rank);
-  out.u64(cfg_.block_size);
-  out.boolean(cfg_.use_bcnorm);
-  out.u64(cfg_.state_feature_cap);
-  if (learned) out.f64(cfg_.bcnorm_lr);
-  encode_shared_tail(cfg_, out);
+  encode_shared_head(config_fields(), cfg_, ctx_, out);
   encode_state(out);
 }
 
 Status MambaCore::decode(ByteReader& in) {
   MambaLearnerConfig c;
+  LearnerContext context;
   SharedRecord r;
-  IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, c, in, r));
-  const std::uint8_t version_byte = in.u8("mamba version");
-  const std::uint8_t version = version_byte & 0x7fu;
-  c.n_state = in.u64("mamba n_state");
-  c.n_groups = in.u64("mamba n_groups");
-  c.rank = in.u64("mamba rank");
-  c.block_size = in.u64("mamba block size");
-  c.use_bcnorm = in.boolean("mamba bcnorm");
-  c.state_feature_cap = in.u64("mamba state feature cap");
-  // Records without bit 7 were written with gamma fixed.
-  c.bcnorm_lr = (version_byte & 0x80u) ? in.f64("mamba bcnorm lr") : 0.0;
-  IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, in, r));
-  if (r.task > 1 || version > 4) return Status::corruption("mamba: bad task or version");
-  c.task = static_cast<Task>(r.task);
-  c.version = static_cast<MambaVersion>(version);
-  if (Status s = validate(c); !s.is_ok()) return bad_decoded_config(kName, s);
-  return decode_state(c, r.n_seen, r.built, in);
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_head(kName, config_fields(), c, context, in, r));
+  if (r.version != kReadoutRecordVersion) {
+    const std::uint8_t version_byte = in.u8("mamba version");
+    const std::uint8_t version = version_byte & 0x7fu;
+    c.n_state = in.u64("mamba n_state");
+    c.n_groups = in.u64("mamba n_groups");
+    c.rank = in.u64("mamba rank");
+    c.block_size = in.u64("mamba block size");
+    c.use_bcnorm = in.boolean("mamba bcnorm");
+    c.state_feature_cap = in.u64("mamba state feature cap");
+    // Records without bit 7 were written with gamma fixed.
+    c.bcnorm_lr = (version_byte & 0x80u) ? in.f64("mamba bcnorm lr") : 0.0;
+    if (version > 4 && in.ok()) return Status::corruption("mamba: bad version");
+    c.version = static_cast<MambaVersion>(version);
+  }
+  IRITHYLL_RETURN_IF_ERROR(decode_shared_tail(kName, c, context, in, r));
+  if (Status s = validate(c, context); !s.is_ok()) return bad_decoded_config(kName, s);
+  return decode_state(c, context, r.n_seen, r.built, in);
 }
 
 void MambaCore::encode_extractor(ByteWriter& out) const {
@@ -192,7 +193,7 @@ void MambaCore::encode_extractor(ByteWriter& out) const {
 Status MambaCore::decode_extractor(ByteReader& in) {
   const std::size_t state_size = layer_->state().size();
   IRITHYLL_RETURN_IF_ERROR(layer_->decode(in));
-  if (layer_->input_dim() != cfg_.n_features || layer_->output_dim() != cfg_.n_features ||
+  if (layer_->input_dim() != ctx_.n_features || layer_->output_dim() != ctx_.n_features ||
       layer_->state().size() != state_size)
     return Status::corruption("mamba: layer does not match the configuration");
   if (auto* m3 = dynamic_cast<Mamba3*>(layer_.get()); m3 != nullptr && cfg_.learns_bcnorm()) {

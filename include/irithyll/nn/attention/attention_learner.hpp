@@ -17,11 +17,18 @@
 // a sample of the wrong width is ignored. Cost per sample: two layer steps
 // (predict + learn) and O(K F^2) RLS for F = n_features + d_model + 1.
 // No allocation per sample. One owner.
+//
+// Settings: AttentionLearnerConfig through its field table; task, classes,
+// width and seed (attention.seed is set from it) come from the
+// LearnerContext (irithyll/learner.hpp).
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/attention/config.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
@@ -30,9 +37,6 @@
 namespace irithyll::nn {
 
 struct AttentionLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: >= 2
-  std::size_t n_features = 0;  // 0 = taken from the first sample
   // Layer shape and mode; attention.init_scale <= 0 means 1/sqrt(d_model),
   // which keeps projections O(1) for standardised inputs.
   AttentionConfig attention{32, 4, 8, 8, AttentionMode{AttentionKind::kGLA}, 42, 0.0};
@@ -45,14 +49,20 @@ class AttentionCore;  // internal (src/nn/attention/attention_core.hpp): the lea
 
 class AttentionLearner final : public BoxedLearner<AttentionCore, AttentionLearnerConfig> {
  public:
+  using Config = AttentionLearnerConfig;
   static constexpr std::string_view kName = "attention";
   static constexpr double kInputClamp = 5.0;
+  // The table lists the layer's shape, mode and levels; the mode's other
+  // constants (and the init scale) travel in the layer configuration's own
+  // record inside the learner's.
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, then validate().
+  static Result<std::unique_ptr<AttentionLearner>> make(const Config& config, const LearnerContext& context);
+  // Classes, width, readout and the layer's own checks (also run on decoding).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   AttentionLearner() = default;
-  // Checked construction: an invalid config (validate()) comes back as its Status.
-  static Result<AttentionLearner> make(const AttentionLearnerConfig& config);
-  explicit AttentionLearner(const AttentionLearnerConfig& config) : BoxedLearner(config) {}
-  static Status validate(const AttentionLearnerConfig& config);
+  AttentionLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

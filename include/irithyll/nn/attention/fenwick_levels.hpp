@@ -1,7 +1,7 @@
 // The recurrent form of the paper's two log-linear variants (Han Guo et al.,
 // "Log-Linear Attention", ICLR 2026, arXiv 2506.04761): Log-Linear Mamba-2
-// and Log-Linear Gated DeltaNet. Unlike the counter form of fenwick.hpp (the
-// original's: plain leaves pushed into a binary counter, no decay), here
+// and Log-Linear Gated DeltaNet. Unlike the counter form of fenwick.hpp (plain
+// leaves pushed into a binary counter, no decay), here
 //
 //  * the current token sits in a level of its own (level 0), and the tokens
 //    before it, [0, t), are split into Fenwick buckets by the bits of t: bit b

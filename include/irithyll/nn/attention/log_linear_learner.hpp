@@ -26,12 +26,19 @@
 // to on_drift (EWC anchors, the mask freezes, regeneration regenerates).
 // Regeneration groups are the rows (one output's fan-in of d_model weights).
 // Costs O(n) more per sample for n layer weights.
+//
+// Settings: LogLinearLearnerConfig through its field table; task, classes,
+// width and seed (layer.seed and continual.seed are set from it) come from
+// the LearnerContext (irithyll/learner.hpp).
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/attention/log_linear.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
@@ -41,9 +48,6 @@
 namespace irithyll::nn {
 
 struct LogLinearLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: >= 2
-  std::size_t n_features = 0;  // 0 = taken from the first sample
   // d_model, d_key, d_value, levels, inner mode, lr, seed of the layer.
   LogLinearConfig layer{AttentionKind::kGatedDeltaNet, 16, 8, 8, 32, -1.0, 1.0, 0.05, 42, 0.25};
   RlsConfig rls{0.9999, 100.0};
@@ -54,14 +58,20 @@ class LogLinearCore;  // internal (src/nn/attention/log_linear_core.hpp): the le
 
 class LogLinearLearner final : public BoxedLearner<LogLinearCore, LogLinearLearnerConfig> {
  public:
+  using Config = LogLinearLearnerConfig;
   static constexpr std::string_view kName = "loglinear";
   static constexpr double kInputClamp = 5.0;
+  // The table lists the layer's form, shape, levels and rate; its other
+  // constants (lambda init, tau, init scale) travel in the layer's own
+  // record inside the learner's.
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, then validate().
+  static Result<std::unique_ptr<LogLinearLearner>> make(const Config& config, const LearnerContext& context);
+  // Classes, width, readout, continual and the layer's own checks (also run on decoding).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   LogLinearLearner() = default;
-  // Checked construction: an invalid config (validate()) comes back as its Status.
-  static Result<LogLinearLearner> make(const LogLinearLearnerConfig& config);
-  explicit LogLinearLearner(const LogLinearLearnerConfig& config) : BoxedLearner(config) {}
-  static Status validate(const LogLinearLearnerConfig& config);
+  LogLinearLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

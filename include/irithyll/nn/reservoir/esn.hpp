@@ -10,15 +10,20 @@
 // non-positive weight advances the state but skips the readout; samples of the
 // wrong width are ignored. The first `washout` samples only drive the state.
 //
+// Settings: EsnConfig, through its field table (config_fields()); task,
+// classes, width and seed come from the LearnerContext (irithyll/learner.hpp).
+//
 // Cost per sample O(n*d) (reservoir) + O(c*m^2) (readout, m = n + d + 1).
 // No allocation after the first sample. Thread safety: one owner.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/readout/rls_config.hpp"
@@ -26,9 +31,6 @@
 namespace irithyll::nn {
 
 struct EsnConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;      // classification: >= 2
-  std::size_t n_features = 0;     // 0 = taken from the first sample
   std::size_t n_neurons = 100;    // reservoir size
   double spectral_radius = 0.9;   // ring weight magnitude, (0, inf)
   double input_scaling = 0.5;     // input weights U[-s, s]
@@ -37,9 +39,6 @@ struct EsnConfig {
   bool include_input = true;      // readout also sees x
   std::uint64_t washout = 0;      // samples that only drive the state
   RlsConfig rls{0.999, 100.0};
-  std::uint64_t seed = 42;
-
-  Status validate() const;
 };
 
 // The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
@@ -47,12 +46,17 @@ class EsnCore;  // internal (src/nn/reservoir/esn_core.hpp): the learner's machi
 
 class EchoStateNetwork final : public BoxedLearner<EsnCore, EsnConfig> {
  public:
+  using Config = EsnConfig;
   static constexpr std::string_view kName = "esn";
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, classification with
+  // 2..1024 classes, n_neurons + n_features + 1 <= 4096 readout inputs.
+  static Result<std::unique_ptr<EchoStateNetwork>> make(const Config& config, const LearnerContext& context);
+  // make()'s checks after the table's ranges (also run on decoding).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   EchoStateNetwork() = default;
-  // Checked construction: an invalid config (config.validate()) comes back as its Status.
-  static Result<std::unique_ptr<EchoStateNetwork>> make(const EsnConfig& config);
-  explicit EchoStateNetwork(const EsnConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
+  EchoStateNetwork(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/readout/rls_config.hpp"
@@ -23,28 +25,28 @@
 namespace irithyll::nn {
 
 struct NgrcLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;     // classification: >= 2
-  std::size_t n_features = 0;    // 0 = taken from the first sample
   std::size_t k = 2;             // taps >= 1
   std::size_t s = 1;             // tap spacing >= 1
   std::size_t degree = 2;        // 0 (linear) or 2..4
   RlsConfig rls{0.9999, 100.0};
-
-  Status validate() const;
 };
 
-// The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
 class NgrcCore;  // internal (src/nn/reservoir/ngrc_core.hpp): the learner's machinery
 
 class NextGenReservoir final : public BoxedLearner<NgrcCore, NgrcLearnerConfig> {
  public:
+  using Config = NgrcLearnerConfig;
   static constexpr std::string_view kName = "ngrc";
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, classification with
+  // 2..1024 classes, at most 4096 readout features for a known width.
+  static Result<std::unique_ptr<NextGenReservoir>> make(const Config& config, const LearnerContext& context);
+  // make()'s checks after the table's ranges (also run on decoding and for
+  // the width of the first sample).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   NextGenReservoir() = default;
-  // Checked construction: an invalid config (config.validate()) comes back as its Status.
-  static Result<std::unique_ptr<NextGenReservoir>> make(const NgrcLearnerConfig& config);
-  explicit NextGenReservoir(const NgrcLearnerConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
+  NextGenReservoir(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -16,7 +16,10 @@
 // group per unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string_view>
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
@@ -25,26 +28,27 @@
 namespace irithyll::nn {
 
 struct MgradeLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: 2..1024
-  std::size_t n_features = 0;  // 0 = from the first sample
   std::size_t d_hidden = 32;
   std::size_t taps = 4;  // delay-convolution taps per channel (1..256)
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
-  std::uint64_t seed = 42;
-  ContinualConfig continual;  // regen only
+  ContinualConfig continual;  // regen only; its seed is the context's
 };
 
 class MgradeCore;  // internal (src/nn/rnn/mgrade_core.hpp): the learner's machinery
 
 class MgradeLearner final : public BoxedLearner<MgradeCore, MgradeLearnerConfig> {
  public:
+  using Config = MgradeLearnerConfig;
   static constexpr std::string_view kName = "mgrade";
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, then validate().
+  static Result<std::unique_ptr<MgradeLearner>> make(const Config& config, const LearnerContext& context);
+  // The cross-field rules (also run on decoding and for the first sample's width).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   MgradeLearner() = default;
-  explicit MgradeLearner(const MgradeLearnerConfig& config) : BoxedLearner(config) {}
-  static Status validate(const MgradeLearnerConfig& config);
+  MgradeLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

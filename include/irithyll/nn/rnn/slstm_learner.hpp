@@ -16,7 +16,10 @@
 // unit. ewc and mask need a gradient and are rejected.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string_view>
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
@@ -25,27 +28,28 @@
 namespace irithyll::nn {
 
 struct SlstmLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: 2..1024
-  std::size_t n_features = 0;  // 0 = from the first sample
   std::size_t d_hidden = 32;
   std::size_t n_heads = 4;                              // must divide d_hidden
   double forget_bias_start = 3.0, forget_bias_stop = 6.0;  // linspace over units (Beck et al.: 3..6)
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
-  std::uint64_t seed = 42;
-  ContinualConfig continual;  // regen only
+  ContinualConfig continual;  // regen only; its seed is the context's
 };
 
 class SlstmCore;  // internal (src/nn/rnn/slstm_core.hpp): the learner's machinery
 
 class SlstmLearner final : public BoxedLearner<SlstmCore, SlstmLearnerConfig> {
  public:
+  using Config = SlstmLearnerConfig;
   static constexpr std::string_view kName = "slstm";
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, then validate().
+  static Result<std::unique_ptr<SlstmLearner>> make(const Config& config, const LearnerContext& context);
+  // The cross-field rules (also run on decoding and for the first sample's width).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   SlstmLearner() = default;
-  explicit SlstmLearner(const SlstmLearnerConfig& config) : BoxedLearner(config) {}
-  static Status validate(const SlstmLearnerConfig& config);
+  SlstmLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -7,8 +7,8 @@
 //
 // Two readouts (`readout`):
 //  - kRls (default): the spiking layer as a reservoir (a liquid state
-//    machine, Maass et al. 2002) read by recursive least squares, as the
-//    original's umbrella wraps its spiking net with an RLS readout. Features
+//    machine, Maass et al. 2002) read by recursive least squares, the usual
+//    readout of a liquid state machine. Features
 //    [4 z_j (the network's readout-filtered hidden spike traces, rates of
 //    ~0.1 brought near unit scale), the delta encoder's current UP/DOWN bits,
 //    x, 1]. The encoder bits carry the signal's direction of change, which
@@ -39,9 +39,11 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/nn/snn/spike_net_config.hpp"
@@ -61,30 +63,31 @@ inline SpikeNetConfig spike_net_learner_defaults() {
 }
 
 struct SpikeNetLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;      // classification: [2, 64]
-  std::size_t n_features = 0;     // 0 = taken from the first sample
   double input_scale = 1.0;       // x -> x * input_scale before Q14 (finite, > 0)
   double target_scale = 1.0;      // y -> y * target_scale before Q14 (finite, > 0)
   SpikeNetReadout readout = SpikeNetReadout::kRls;
   RlsConfig rls{0.999, 100.0};    // kRls only
-  SpikeNetConfig net = spike_net_learner_defaults();  // n_input / n_output are set from the task and features
-
-  Status validate() const;
+  // n_input / n_output are set from the task and features, seed from the context.
+  SpikeNetConfig net = spike_net_learner_defaults();
 };
 
-// The spiking layer is the reservoir of a liquid state machine, so the
-// learner shares the reservoir learners' plumbing (reservoir_learner_base.hpp).
 class SpikeNetCore;  // internal (src/nn/snn/spike_net_core.hpp): the learner's machinery
 
 class SpikeNetLearner final : public BoxedLearner<SpikeNetCore, SpikeNetLearnerConfig> {
  public:
+  using Config = SpikeNetLearnerConfig;
   static constexpr std::string_view kName = "spikenet";
+  // The table lists the network's hidden size and learning rates; its other
+  // constants (decays, threshold, gate) travel in the network's own record.
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, classification with
+  // 2..64 classes, at most 256 features, a valid network.
+  static Result<std::unique_ptr<SpikeNetLearner>> make(const Config& config, const LearnerContext& context);
+  // make()'s checks after the table's ranges (also run on decoding).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   SpikeNetLearner() = default;
-  // Checked construction: an invalid config (config.validate()) comes back as its Status.
-  static Result<std::unique_ptr<SpikeNetLearner>> make(const SpikeNetLearnerConfig& config);
-  explicit SpikeNetLearner(const SpikeNetLearnerConfig& config) : BoxedLearner(config) {}  // REQUIRES: config valid (make checks it)
+  SpikeNetLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -12,7 +12,8 @@
 // exp-trapezoidal, BCNorm), v3-tustin, v3-mimo (rank-R input), bd (block-
 // diagonal transition mixing channels within blocks, selective_ssm_bd.hpp).
 // Defaults follow the Rust library: n_state 32, RLS lambda 0.998, delta 100,
-// warmup 10 samples (state fills before the readout trains), seed 42.
+// warmup 10 samples (state fills before the readout trains). Task, classes,
+// width and seed come from the LearnerContext (irithyll/learner.hpp).
 //
 // Bad input: non-finite features are imputed as 0; a non-finite target or a
 // weight <= 0 still advances the state but skips the readout; a sample of the
@@ -35,8 +36,11 @@
 // rejects it; ewc and mask need a gradient and are rejected.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string_view>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/nn/boxed_learner.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
@@ -47,14 +51,11 @@ namespace irithyll::nn {
 enum class MambaVersion : std::uint8_t { kV1 = 0, kV3 = 1, kV3Tustin = 2, kV3Mimo = 3, kBlockDiagonal = 4 };
 
 struct MambaLearnerConfig {
-  Task task = Task::kRegression;
-  std::size_t n_classes = 0;   // classification: >= 2
-  std::size_t n_features = 0;  // 0 = taken from the first sample
   MambaVersion version = MambaVersion::kV1;
   std::size_t n_state = 32;            // N per channel (v1) or per group (v3)
-  std::size_t n_groups = 1;            // v3: must divide n_features
+  std::size_t n_groups = 1;            // v3: must divide the feature count
   std::size_t rank = 2;                // v3-mimo only
-  std::size_t block_size = 1;          // bd only; must divide n_features
+  std::size_t block_size = 1;          // bd only; must divide the feature count
   bool use_bcnorm = true;              // v3 variants
   std::size_t state_feature_cap = 64;  // feed h_{t-1} to the readout when it has <= this many entries
   // v3 variants with BCNorm: SGD rate of BCNorm's gamma, trained on the
@@ -69,19 +70,24 @@ struct MambaLearnerConfig {
   }
   RlsConfig rls{0.998, 100.0};
   std::size_t warmup = 10;
-  std::uint64_t seed = 42;
-  ContinualConfig continual;  // regen only, v3 variants and bd
+  ContinualConfig continual;  // regen only, v3 variants and bd; its seed is the context's
 };
 
 class MambaCore;  // internal (src/nn/ssm/mamba_core.hpp): the learner's machinery
 
 class MambaLearner final : public BoxedLearner<MambaCore, MambaLearnerConfig, false> {
  public:
+  using Config = MambaLearnerConfig;
   static constexpr std::string_view kName = "mamba";
+  static std::span<const ConfigField<Config>> config_fields();
+  // Checked construction: every setting in its range, then validate().
+  static Result<std::unique_ptr<MambaLearner>> make(const Config& config, const LearnerContext& context);
+  // The cross-field rules (groups and blocks dividing the width, classes,
+  // continual strategy; also run on decoding and for the first sample's width).
+  static Status validate(const Config& config, const LearnerContext& context);
 
   MambaLearner() = default;
-  explicit MambaLearner(const MambaLearnerConfig& config) : BoxedLearner(config) {}
-  static Status validate(const MambaLearnerConfig& config);
+  MambaLearner(const Config& config, const LearnerContext& context);  // REQUIRES: valid (make checks it)
 };
 
 }  // namespace irithyll::nn

@@ -1,41 +1,22 @@
-// Rows that several models' tables share: the RLS readout and continual
-// learning. Templates over the config type, so each model's table lists them
-// as its own rows (one definition of each bound and help text).
+// Continual learning's rows in a learner's field table (core/field_rows.hpp):
+// a template over the config type, so every learner with a `continual` member
+// (ContinualConfig) lists them as its own rows, with one definition of each
+// bound and help text.
 #pragma once
 
-#include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/field_rows.hpp"
 #include "irithyll/drift/drift_detector.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
 
-namespace irithyll::catalogue_detail {
+namespace irithyll::nn {
 
-// Joins a model's own rows with shared ones, once (tables are static).
-template <class Config>
-std::vector<ConfigField<Config>> join_rows(std::initializer_list<std::span<const ConfigField<Config>>> parts) {
-  std::vector<ConfigField<Config>> out;
-  for (auto part : parts) out.insert(out.end(), part.begin(), part.end());
-  return out;
-}
-
-// RLS readout: forgetting factor and initial P = delta I. `lambda_default`
-// and `delta_default` are the model's own defaults as printed.
-template <class Config>
-std::vector<ConfigField<Config>> rls_rows(std::string_view lambda_default, std::string_view lambda_alias,
-                                          std::string_view delta_default, std::string_view delta_alias) {
-  return {
-      ConfigField<Config>{FieldInfo::real("rls-lambda", lambda_default, "RLS forgetting factor of the readout")
-                              .in(0, 1, true)
-                              .aka(lambda_alias),
-                          IRITHYLL_FIELD_REAL(Config, rls.forgetting_factor)},
-      ConfigField<Config>{
-          FieldInfo::real("rls-delta", delta_default, "RLS initial P = delta I").in(0, 1e12, true).aka(delta_alias),
-          IRITHYLL_FIELD_REAL(Config, rls.delta)},
-  };
-}
+// The help of "continual" for learners whose features are not trained by
+// gradient, so that only regeneration applies.
+inline constexpr std::string_view kRegenOnlyHelp =
+    "continual learning: none | regen (the extractor is not trained by gradient)";
 
 // Continual learning on a learner's `continual` member. "continual-fraction"
 // is the share frozen per drift (mask) or replaced (regen): one option, read
@@ -47,7 +28,7 @@ std::vector<ConfigField<Config>> continual_rows(std::string_view kinds, std::str
   using R = ConfigField<Config>;
   return {
       R{FieldInfo::choice("continual", "none", kinds, kinds_help),
-        IRITHYLL_FIELD_ENUM(Config, continual.kind, nn::parse_continual_kind, nn::continual_kind_name)},
+        IRITHYLL_FIELD_ENUM(Config, continual.kind, parse_continual_kind, continual_kind_name)},
       R{FieldInfo::choice("continual-detector", "pht", "pht|adwin|ddm|none", "continual: drift detector on the loss"),
         IRITHYLL_FIELD_ENUM(Config, continual.detector, parse_drift_kind, drift_kind_name)},
       R{FieldInfo::real("continual-fraction", "0.01",
@@ -56,11 +37,11 @@ std::vector<ConfigField<Config>> continual_rows(std::string_view kinds, std::str
         [](Config& c, std::string_view v) -> Status {
           auto r = parse_field_real("continual-fraction", v);
           if (!r) return r.status();
-          (c.continual.kind == nn::ContinualKind::kMask ? c.continual.freeze_fraction : c.continual.regen_fraction) = *r;
+          (c.continual.kind == ContinualKind::kMask ? c.continual.freeze_fraction : c.continual.regen_fraction) = *r;
           return Status::ok();
         },
         [](const Config& c) {
-          return format_field_real(c.continual.kind == nn::ContinualKind::kMask ? c.continual.freeze_fraction
+          return format_field_real(c.continual.kind == ContinualKind::kMask ? c.continual.freeze_fraction
                                                                                  : c.continual.regen_fraction);
         }},
       R{FieldInfo::real("continual-alpha", "0.99", "continual: EWMA decay of Fisher / importance / utility")
@@ -75,4 +56,4 @@ std::vector<ConfigField<Config>> continual_rows(std::string_view kinds, std::str
   };
 }
 
-}  // namespace irithyll::catalogue_detail
+}  // namespace irithyll::nn
