@@ -109,13 +109,34 @@ def _river_weighted(v):
     return "distance" if v else "uniform"
 
 
+def _model_spec(model):
+    """River's model= (one of our learners, or a Pipeline of StandardScaler
+    steps and one learner) as the text the base-model setting takes:
+    "standard_scaler|logistic_regression(l2=0.0)". Text passes as it is."""
+    if isinstance(model, str):
+        return model
+    from .compose import Pipeline
+    from .preprocessing import StandardScaler
+    parts = []
+    for step in (list(model) if isinstance(model, Pipeline) else [model]):
+        if isinstance(step, StandardScaler):
+            parts.append("standard_scaler")
+        elif isinstance(step, Learner) and step._model_name:
+            settings = ";".join(f"{k}={v}" for k, v in step._settings())
+            parts.append(step._model_name + (f"({settings})" if settings else ""))
+        else:
+            raise TypeError(f"model={model!r}: each step must be StandardScaler or one of irithyll's learners, "
+                            f"not {type(step).__name__}")
+    return "|".join(parts)
+
+
 _TREE_ALIASES = {"tau": ("tie_threshold", None), "leaf_prediction": ("leaf_model", _river_leaf),
                  "max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)}
 RIVER_ALIASES = {
     "hoeffding_tree": dict(_TREE_ALIASES),
     "arf": dict(_TREE_ALIASES, n_models=("n_trees", None), lambda_value=("lambda_", None),
                 max_features=("max_features", _river_max_features)),
-    "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None)),
+    "leveraging_bagging": dict(_TREE_ALIASES, w=("lambda_", None), model=("base_model", _model_spec)),
     "srp": dict(_TREE_ALIASES, lam=("lambda_", None)),
     "hoeffding_adaptive_tree": dict(_TREE_ALIASES, bootstrap_sampling=("bootstrap", None),
                                     drift_window_threshold=("drift_window", None)),

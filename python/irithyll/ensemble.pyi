@@ -289,7 +289,7 @@ class DistributionalSGBTRegressor(Regressor):
     ) -> None: ...
 
 class LeveragingBaggingClassifier(Classifier):
-    """Leveraging Bagging (Bifet et al. 2010): Hoeffding trees with Poisson(6) online bagging, ADWIN resets the worst member (classification; catalogue model 'leveraging_bagging')."""
+    """Leveraging Bagging (Bifet et al. 2010): Hoeffding trees (or any classifier, base-model) with Poisson(6) online bagging, ADWIN resets the worst member (classification; catalogue model 'leveraging_bagging')."""
 
     def __init__(
         self,
@@ -298,6 +298,7 @@ class LeveragingBaggingClassifier(Classifier):
         lambda_: float = 6.0,
         adwin_delta: float = 0.002,
         output_codes: bool = False,
+        base_model: str = '',
         grace_period: int = 200,
         delta: float = 1e-07,
         tie_threshold: float = 0.05,
@@ -314,6 +315,7 @@ class LeveragingBaggingClassifier(Classifier):
         n_classes: Optional[int] = None,
         replay: int = 10000,
         leaf_prediction: Any = ...,
+        model: Any = ...,
         nominal_attributes: Any = ...,
         tau: Any = ...,
         w: Any = ...,

@@ -137,16 +137,20 @@ class SNARIMAX(Forecaster):
     time_series.SNARIMAX): orders p, d, q, season m, seasonal orders sp, sd,
     sq. The regressor is the library's linear model, trained by recursive
     least squares (rls=True, the default) or by a gradient step (rls=False:
-    NLMS or SGD, learning_rate and normalize); regressor must stay None."""
+    NLMS or SGD, learning_rate and normalize), or, as in River, `regressor`:
+    one of irithyll's regressors, or a Pipeline of StandardScaler steps and
+    one (or the text `--model` takes), fed the lags and exogenous features."""
 
     _model_name = "snarimax"
 
     def __init__(self, p, d, q, m=1, sp=0, sd=0, sq=0, regressor=None, learning_rate=0.02, normalize=True,
                  rls=True):
-        if regressor is not None:
-            raise NotImplementedError("SNARIMAX: only the built-in linear regressor (regressor=None)")
-        super().__init__(p=p, d=d, q=q, m=m, sp=sp, sd=sd, sq=sq, learning_rate=learning_rate, normalize=normalize,
-                         rls=rls)
+        from ._learners import _model_spec
+        settings = dict(p=p, d=d, q=q, m=m, sp=sp, sd=sd, sq=sq, learning_rate=learning_rate, normalize=normalize,
+                        rls=rls)
+        if regressor is not None and regressor != "":
+            settings["regressor"] = _model_spec(regressor)
+        super().__init__(**settings)
 
 
 def iter_evaluate(dataset, model, horizon):

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "irithyll/catalogue.hpp"
 #include "irithyll/timeseries/decomposition.hpp"
 #include "irithyll/timeseries/forecasters.hpp"
 
@@ -28,13 +29,13 @@ class PyForecaster {
   static PyForecaster make(const std::string& name, const std::vector<std::pair<std::string, std::string>>& settings) {
     ModelSettings s;
     for (const auto& [k, v] : settings) s.set(k, v);
-    return PyForecaster(take(timeseries::make_forecaster(name, s)));
+    return PyForecaster(take(timeseries::make_forecaster(name, s, catalogue_member_factory())));
   }
 
   static PyForecaster decode(const py::bytes& data) {
     const std::string_view view = data;
     ByteReader in({reinterpret_cast<const std::uint8_t*>(view.data()), view.size()});
-    auto model = take(timeseries::decode_forecaster(in));
+    auto model = take(timeseries::decode_forecaster(in, catalogue_member_factory()));
     if (!in.at_end()) raise_status(Status::corruption("forecaster checkpoint: trailing bytes"));
     return PyForecaster(std::move(model));
   }

@@ -111,6 +111,26 @@ def test_river_parameter_names():
     assert tree.HoeffdingTreeRegressor().leaf_model == "adaptive"  # River's default
     from irithyll import ensemble, neighbors, optim
     assert ensemble.LeveragingBaggingClassifier(n_models=3, w=4.0).lambda_ == 4.0
+    # River's model=: our learners (and StandardScaler) become the base-model text.
+    lb = ensemble.LeveragingBaggingClassifier(
+        model=preprocessing.StandardScaler() | linear_model.LogisticRegression(l2=0.001), n_models=3, seed=1)
+    # (a learner right after StandardScaler defaults to standardize=False)
+    assert lb.base_model == "standard_scaler|logistic_regression(standardize=off;l2=0.001)"
+    rng = random.Random(3)
+    right = 0
+    for i in range(600):
+        x = {"a": rng.random(), "b": rng.random()}
+        y = x["a"] + x["b"] > 1.0
+        right += lb.predict_one(x) == y
+        lb.learn_one(x, y)
+    assert right > 480  # a linear concept without noise: logistic members learn it
+    again = pickle.loads(pickle.dumps(lb))
+    x = {"a": 0.2, "b": 0.3}
+    assert again.predict_proba_one(x) == lb.predict_proba_one(x)
+    with pytest.raises(TypeError, match="StandardScaler or one of irithyll's learners"):
+        ensemble.LeveragingBaggingClassifier(model=object())
+    with pytest.raises(ValueError, match="does not support classification"):
+        ensemble.LeveragingBaggingClassifier(model=linear_model.LinearRegression()).learn_one({"a": 1.0}, True)
     assert neighbors.KNNClassifier(weighted=False).weighting == "uniform"
     lr = linear_model.LogisticRegression(optimizer=optim.SGD(0.1), l2=0.001)
     assert lr.optimizer == "sgd" and lr.learning_rate == 0.1 and lr.l2 == 0.001

@@ -47,7 +47,7 @@ def test_snarimax_with_exogenous_dicts():
     assert len(out) == 5 and all(math.isfinite(v) for v in out)
     with pytest.raises(ValueError):
         model.forecast(5, xs[:2])
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(TypeError, match="StandardScaler or one of irithyll's learners"):
         time_series.SNARIMAX(1, 0, 0, regressor=object())
     with pytest.raises(TypeError):
         time_series.SNARIMAX(1, 0, 0, nonsense=1)
@@ -113,3 +113,30 @@ def test_decompose_matches_statsmodels():
         assert np.allclose(resid, ref.resid, rtol=1e-12, equal_nan=True)
     with pytest.raises(ValueError, match="shorter than 2 periods"):
         time_series.decompose(y[:20], 12)
+
+
+def test_snarimax_takes_a_regressor_as_river_does():
+    """regressor=: one of our regressors (or StandardScaler | one) learns the
+    lag and exogenous features in place of the built-in linear model; the
+    model pickles with it, and a classifier is refused."""
+    from irithyll import linear_model, preprocessing
+    model = time_series.SNARIMAX(p=2, d=0, q=0, m=4, sp=1,
+                                 regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(
+                                     learning_rate=0.05, intercept_lr=0.3))
+    assert model.settings()["regressor"] == \
+        "standard_scaler|linear_regression(standardize=off;learning-rate=0.05;intercept-lr=0.3)"
+    series = [10.0 + 3.0 * math.sin(t * math.pi / 2) + 0.05 * t for t in range(400)]
+    errors = []
+    for t, y in enumerate(series):
+        x = {"trend": t / 400.0}
+        f = model.forecast(1, [x])[0]
+        errors.append(abs(f - y))
+        model.learn_one(y, x)
+    # A seasonal series the lags explain: the last 100 one-step errors are a
+    # fraction of the series' own spread (sd ~2.2).
+    assert sum(errors[-100:]) / 100 < 0.5
+    again = pickle.loads(pickle.dumps(model))
+    x = {"trend": 1.0}
+    assert again.forecast(3, [x] * 3) == model.forecast(3, [x] * 3)
+    with pytest.raises(ValueError, match="not a regressor|does not support regression"):
+        time_series.SNARIMAX(1, 0, 0, regressor=linear_model.LogisticRegression())

@@ -3,6 +3,7 @@
 // around any catalogue model). Both hold other catalogue models, so the
 // catalogue hands them its own factory; their blank instances carry it too,
 // so a checkpoint decodes its members by name.
+#include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/auto_learner.hpp"
 #include "irithyll/selection/conformal.hpp"
 #include "rows.hpp"
@@ -14,7 +15,16 @@ static bool member_available(std::string_view name, Task task) {
   return e != nullptr && e->listed && e->supports(task);
 }
 
-static MemberFactory factory() { return MemberFactory{&member_available, &make_learner, &make_blank_learner}; }
+static Result<std::unique_ptr<Learner>> build_spec(std::string_view spec, const LearnerContext& context) {
+  if (is_pipeline_spec(spec)) return make_pipeline(spec, {}, context, {});
+  auto steps = parse_pipeline_spec(spec);
+  if (!steps) return steps.status();
+  return make_learner((*steps)[0].name, (*steps)[0].settings, context);
+}
+
+static MemberFactory factory() {
+  return MemberFactory{&member_available, &make_learner, &make_blank_learner, &build_spec};
+}
 
 namespace {
 

@@ -21,6 +21,15 @@ std::span<const ConfigField<LeveragingBaggingConfig>> LeveragingBagging::config_
             IRITHYLL_FIELD_REAL(C, adwin_delta)},
         Row{FieldInfo::boolean("output-codes", "off", "random binary output codes per member (more than two classes)"),
             IRITHYLL_FIELD_BOOL(C, output_codes)},
+        Row{FieldInfo::text("base-model", "",
+                            "each member's model (River's model=): a catalogue classifier or pipeline as --model "
+                            "spells it, e.g. standard_scaler|logistic_regression(l2=0); empty = Hoeffding trees "
+                            "(the tree settings)"),
+            [](C& c, std::string_view v) -> Status {
+              c.base_model = std::string(v);
+              return Status::ok();
+            },
+            [](const C& c) { return c.base_model; }},
     };
     ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/true);
     return table;
@@ -30,6 +39,10 @@ std::span<const ConfigField<LeveragingBaggingConfig>> LeveragingBagging::config_
 
 LeveragingBagging::LeveragingBagging() { (void)init(Config{}, LearnerContext{Task::kClassification, 2}); }
 
+LeveragingBagging::LeveragingBagging(const MemberFactory& factory) : factory_(factory) {
+  (void)init(Config{}, LearnerContext{Task::kClassification, 2});
+}
+
 Status LeveragingBagging::init(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
   IRITHYLL_RETURN_IF_ERROR(config.tree.validate().with_context(kName));
@@ -37,6 +50,23 @@ Status LeveragingBagging::init(const Config& config, const LearnerContext& conte
     return Status::invalid_argument("leveraging_bagging: a classifier with 2..65536 classes");
   IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_member_leaf(kName, true, config.tree.leaf_model));
   if (context.n_features > (1u << 20)) return Status::invalid_argument("leveraging_bagging: too many features");
+  if (!config.base_model.empty()) {
+    if (factory_.build == nullptr)
+      return Status::invalid_argument("leveraging_bagging: base-model needs the catalogue (this instance has no factory)");
+    // Built once here to check the text; a pipeline needs a width, so an
+    // unknown one is tried at 1 (column names are checked at the first sample).
+    LearnerContext probe{Task::kClassification, config.output_codes && context.n_classes > 2 ? 2 : context.n_classes,
+                         context.n_features > 0 ? context.n_features : 1, context.seed};
+    auto made = factory_.build(config.base_model, probe);
+    if (!made) return Status(made.status()).with_context("leveraging_bagging base-model");
+    if ((*made)->task() != Task::kClassification)
+      return Status::invalid_argument("leveraging_bagging: base-model '" + config.base_model + "' is not a classifier");
+    if ((*made)->name() == kName)
+      return Status::invalid_argument("leveraging_bagging: base-model may not be leveraging_bagging itself");
+    base_kind_ = std::string((*made)->name());
+  } else {
+    base_kind_.clear();
+  }
   config_ = config;
   context_ = context;
   reset();
@@ -44,19 +74,47 @@ Status LeveragingBagging::init(const Config& config, const LearnerContext& conte
 }
 
 Result<std::unique_ptr<LeveragingBagging>> LeveragingBagging::make(const Config& config, const LearnerContext& context) {
-  auto out = std::make_unique<LeveragingBagging>();
+  return make(config, context, MemberFactory{});
+}
+
+Result<std::unique_ptr<LeveragingBagging>> LeveragingBagging::make(const Config& config, const LearnerContext& context,
+                                                                   const MemberFactory& factory) {
+  auto out = std::make_unique<LeveragingBagging>(factory);
   IRITHYLL_RETURN_IF_ERROR(out->init(config, context));
   return out;
 }
 
-Vfdt LeveragingBagging::new_tree() {
-  return Vfdt(config_.tree, Task::kClassification, coded_ ? 2 : context_.n_classes, width_, 0, rng_.next_u64());
+LearnerContext LeveragingBagging::member_context(std::uint64_t seed) const {
+  LearnerContext c{Task::kClassification, coded_ ? 2 : context_.n_classes, width_, seed};
+  if (context_.feature_names.size() == width_) c.feature_names = context_.feature_names;
+  return c;
 }
 
-void LeveragingBagging::build_members() {
+bool LeveragingBagging::new_member(Member& m) {
+  const std::uint64_t seed = rng_.next_u64();
+  m.detector = Adwin(config_.adwin_delta);
+  if (config_.base_model.empty()) {
+    m.tree = Vfdt(config_.tree, Task::kClassification, coded_ ? 2 : context_.n_classes, width_, 0, seed);
+    m.model.reset();
+    return true;
+  }
+  auto made = factory_.build(config_.base_model, member_context(seed));
+  if (!made) return false;
+  m.model = std::move(made).value();
+  return true;
+}
+
+bool LeveragingBagging::build_members() {
   members_.clear();
   members_.reserve(config_.n_models);
-  for (std::uint32_t i = 0; i < config_.n_models; ++i) members_.push_back(Member{new_tree(), Adwin(config_.adwin_delta)});
+  for (std::uint32_t i = 0; i < config_.n_models; ++i) {
+    members_.emplace_back();
+    if (!new_member(members_.back())) {
+      members_.clear();
+      return false;
+    }
+  }
+  return true;
 }
 
 void LeveragingBagging::reset() {
@@ -93,7 +151,11 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
   }
   if (members_.empty()) {
     width_ = x.size();
-    build_members();
+    if (!build_members()) {  // the base model refuses this width (a pipeline naming absent columns)
+      width_ = context_.n_features;
+      ++skipped_;
+      return;
+    }
   }
   const std::size_t cls = static_cast<std::size_t>(y);
   bool change = false;
@@ -102,7 +164,13 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
     const double target = coded_ ? static_cast<double>(codes_[i * context_.n_classes + cls]) : y;
     const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
     poisson_total_ += static_cast<double>(k);
-    const double pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
+    double pred;
+    if (m.model) {
+      pred = m.model->predict_one(x);
+      if (k > 0) m.model->learn_one(x, target, static_cast<double>(k) * weight);
+    } else {
+      pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
+    }
     // Only a cut that raised the error estimate is a change (as MOA's LeveragingBag).
     const double before = m.detector.estimated_mean();
     if (m.detector.update(pred == target ? 0.0 : 1.0) == DriftSignal::kDrift && m.detector.estimated_mean() > before)
@@ -113,8 +181,8 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
     std::size_t worst = 0;
     for (std::size_t i = 1; i < members_.size(); ++i)
       if (members_[i].detector.estimated_mean() > members_[worst].detector.estimated_mean()) worst = i;
-    members_[worst].tree = new_tree();
-    members_[worst].detector = Adwin(config_.adwin_delta);
+    // A base model rebuilt from the same text cannot fail where it was built before.
+    (void)new_member(members_[worst]);
     ++n_resets_;
   }
 }
@@ -128,7 +196,11 @@ void LeveragingBagging::predict_proba_one(std::span<const double> x, std::span<d
   }
   std::fill(votes_.begin(), votes_.end(), 0.0);
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    members_[i].tree.predict_proba(x, member_proba_);
+    if (members_[i].model) {
+      members_[i].model->predict_proba_one(x, member_proba_);
+    } else {
+      members_[i].tree.predict_proba(x, member_proba_);
+    }
     if (coded_) {
       for (std::size_t c = 0; c < k; ++c) votes_[c] += member_proba_[codes_[i * k + c]];
     } else {
@@ -149,7 +221,8 @@ std::size_t LeveragingBagging::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + codes_.capacity() +
                       perm_.capacity() * sizeof(std::uint32_t) +
                       (votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) * sizeof(double);
-  for (const Member& m : members_) bytes += m.tree.memory_bytes() - sizeof(Vfdt);
+  for (const Member& m : members_) bytes += m.tree.memory_bytes() - sizeof(Vfdt) + (m.model ? m.model->memory_bytes() : 0);
+  bytes += config_.base_model.capacity();
   return bytes;
 }
 

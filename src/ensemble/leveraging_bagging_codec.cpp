@@ -1,9 +1,12 @@
 // LeveragingBagging checkpoint. Layout (ByteWriter):
 //   version u8 | config (encode_config) | context (encode_context)
 //   width u64 | rng u64 | seen, skipped, n_resets u64 | poisson_total f64
-//   n_codes u64 | code bits u8 ... | n_members u64 | per member: tree | ADWIN
+//   n_codes u64 | code bits u8 ... | n_members u64 | per member: kind str
+//   ("tree", or the base model's catalogue name) | tree, or u64 size and the
+//   base model's record | ADWIN
+// Version 1 had no kind (every member a tree) and still decodes.
 // decode() rebuilds the derived state from config and context, checks the
-// codes (0/1, the count the config implies) and every tree's shape.
+// codes (0/1, the count the config implies) and every member's shape.
 #include <cmath>
 #include <string>
 
@@ -13,7 +16,8 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;  // 2: each member's kind, base models
+constexpr std::string_view kTreeKind = "tree";
 }
 
 void LeveragingBagging::encode(ByteWriter& out) const {
@@ -30,7 +34,16 @@ void LeveragingBagging::encode(ByteWriter& out) const {
   for (std::uint8_t b : codes_) out.u8(b);
   out.u64(members_.size());
   for (const Member& m : members_) {
-    m.tree.encode(out);
+    if (m.model) {
+      out.str(m.model->name());
+      ByteWriter inner;
+      m.model->encode(inner);
+      out.u64(inner.data().size());
+      out.bytes(inner.data());
+    } else {
+      out.str(kTreeKind);
+      m.tree.encode(out);
+    }
     m.detector.encode(out);
   }
 }
@@ -38,12 +51,12 @@ void LeveragingBagging::encode(ByteWriter& out) const {
 Status LeveragingBagging::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("leveraging_bagging version");
   if (!in.ok()) return in.status();
-  if (version != kVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
+  if (version != 1 && version != kVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
-  LeveragingBagging s;
+  LeveragingBagging s(factory_);
   if (Status st = s.init(config, context); !st) return Status::corruption("leveraging_bagging: checkpoint: " + st.message());
   const std::uint64_t width = in.u64("width");
   s.rng_.set_state(in.u64("rng"));
@@ -70,10 +83,33 @@ Status LeveragingBagging::decode(ByteReader& in) {
   const std::size_t k = s.coded_ ? 2 : context.n_classes;
   for (std::uint64_t i = 0; i < n_members; ++i) {
     Member m;
-    IRITHYLL_RETURN_IF_ERROR(m.tree.decode(in));
-    if (m.tree.task() != Task::kClassification || m.tree.n_classes() != k || m.tree.n_features() != width ||
-        m.tree.subspace() != width)
-      return Status::corruption("leveraging_bagging: member tree shape does not match");
+    const std::string kind = version >= 2 ? in.str("member kind") : std::string(kTreeKind);
+    if (!in.ok()) return in.status();
+    if (kind == kTreeKind) {
+      if (!config.base_model.empty()) return Status::corruption("leveraging_bagging: a tree member under a base model");
+      IRITHYLL_RETURN_IF_ERROR(m.tree.decode(in));
+      if (m.tree.task() != Task::kClassification || m.tree.n_classes() != k || m.tree.n_features() != width ||
+          m.tree.subspace() != width)
+        return Status::corruption("leveraging_bagging: member tree shape does not match");
+    } else {
+      if (config.base_model.empty()) return Status::corruption("leveraging_bagging: a base-model member without a base model");
+      if (factory_.blank == nullptr)
+        return Status::invalid_argument("leveraging_bagging: this instance has no model factory to decode with");
+      // Only the kind the config's base-model builds: a record cannot nest
+      // models its own settings do not name.
+      if (kind != s.base_kind_) return Status::corruption("leveraging_bagging: member kind '" + kind + "' is not what base-model builds");
+      const std::size_t size = in.read_count(1, "member state");
+      if (!in.ok()) return in.status();
+      m.model = factory_.blank(kind);
+      if (m.model == nullptr) return Status::corruption("leveraging_bagging: unknown member kind '" + kind + "'");
+      ByteReader inner(in.bytes(size, "member state"));
+      if (!in.ok()) return in.status();
+      IRITHYLL_RETURN_IF_ERROR(m.model->decode(inner).with_context("leveraging_bagging member '" + kind + "'"));
+      if (!inner.at_end()) return Status::corruption("leveraging_bagging: member '" + kind + "' left bytes unread");
+      if (m.model->task() != Task::kClassification || m.model->n_classes() != k ||
+          (m.model->n_features() != 0 && m.model->n_features() != width))
+        return Status::corruption("leveraging_bagging: member model shape does not match");
+    }
     IRITHYLL_RETURN_IF_ERROR(m.detector.decode(in));
     s.members_.push_back(std::move(m));
   }

@@ -7,6 +7,8 @@
 namespace irithyll {
 
 Result<TreeEnsembleView> LeveragingBagging::tree_ensemble() const {
+  if (!config_.base_model.empty())
+    return Status::not_supported("leveraging_bagging: the members are '" + config_.base_model + "', not trees");
   if (members_.empty()) return Status::invalid_argument("leveraging_bagging: the model has seen no sample; no trees yet");
   if (coded_)
     return Status::not_supported(

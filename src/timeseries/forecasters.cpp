@@ -16,14 +16,20 @@ struct Row {
     static const std::vector<FieldInfo> infos = field_infos<Config>(Fields());
     return infos;
   }
-  static Result<std::unique_ptr<Forecaster>> make(const ModelSettings& settings) {
+  static Result<std::unique_ptr<Forecaster>> make(const ModelSettings& settings, const MemberFactory& factory) {
     Config c;
     const std::string name(Model().name());
     IRITHYLL_RETURN_IF_ERROR(apply_settings<Config>(name, Fields(), settings, c));
     IRITHYLL_RETURN_IF_ERROR(c.validate());
-    return std::unique_ptr<Forecaster>(std::make_unique<Model>(c));
+    auto model = std::make_unique<Model>(c);
+    if constexpr (requires { model->set_factory(factory); }) IRITHYLL_RETURN_IF_ERROR(model->set_factory(factory));
+    return std::unique_ptr<Forecaster>(std::move(model));
   }
-  static std::unique_ptr<Forecaster> blank() { return std::make_unique<Model>(); }
+  static std::unique_ptr<Forecaster> blank(const MemberFactory& factory) {
+    auto model = std::make_unique<Model>();
+    if constexpr (requires { model->set_factory(factory); }) (void)model->set_factory(factory);
+    return model;
+  }
   static ModelSettings settings(const Forecaster& model) {
     return settings_of<Config>(Fields(), static_cast<const Model&>(model).config());
   }
@@ -41,7 +47,8 @@ const std::vector<ForecasterEntry>& table() {
                             "Holt-Winters exponential smoothing: level, damped trend, additive or multiplicative season",
                             "seasonality"),
       SnarimaxRow::entry("snarimax",
-                         "seasonal ARIMA with exogenous inputs, a linear recurrence trained online (SGD/NLMS)", "m"),
+                         "seasonal ARIMA with exogenous inputs, a linear recurrence trained online (RLS/NLMS/SGD, or "
+                         "any catalogue regressor)", "m"),
   };
   return rows;
 }
@@ -57,14 +64,15 @@ const ForecasterEntry* find_forecaster(std::string_view name) {
   return nullptr;
 }
 
-Result<std::unique_ptr<Forecaster>> make_forecaster(std::string_view name, const ModelSettings& settings) {
+Result<std::unique_ptr<Forecaster>> make_forecaster(std::string_view name, const ModelSettings& settings,
+                                                   const MemberFactory& factory) {
   const ForecasterEntry* e = find_forecaster(name);
   if (e == nullptr) {
     std::string names;
     for (const auto& row : table()) names += (names.empty() ? "" : ", ") + std::string(row.name);
     return Status::invalid_argument("unknown forecaster '" + std::string(name) + "' (forecasters: " + names + ")");
   }
-  return e->make(settings);
+  return e->make(settings, factory);
 }
 
 void encode_forecaster(const Forecaster& model, ByteWriter& out) {
@@ -72,12 +80,12 @@ void encode_forecaster(const Forecaster& model, ByteWriter& out) {
   model.encode(out);
 }
 
-Result<std::unique_ptr<Forecaster>> decode_forecaster(ByteReader& in) {
+Result<std::unique_ptr<Forecaster>> decode_forecaster(ByteReader& in, const MemberFactory& factory) {
   const std::string name = in.str("forecaster name");
   if (!in.ok()) return in.status();
   const ForecasterEntry* e = find_forecaster(name);
   if (e == nullptr) return Status::corruption("unknown forecaster kind '" + name.substr(0, 64) + "' in checkpoint");
-  std::unique_ptr<Forecaster> model = e->make_blank();
+  std::unique_ptr<Forecaster> model = e->make_blank(factory);
   IRITHYLL_RETURN_IF_ERROR(model->decode(in));
   return model;
 }

@@ -11,7 +11,13 @@ namespace irithyll::timeseries {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;  // 2 added rls and P
+constexpr std::uint32_t kStateVersion = 4;  // 2 added rls and P; 3 the exogenous origin; 4 the regressor
+
+// P_0's entry for the constant c: the prior is a ridge penalty (P_0^-1) on
+// each weight; a near-flat one on c leaves the level to the data (c is the
+// level at the first row's exogenous features, where the fit puts their
+// origin).
+constexpr double kInterceptPrior = 1e6;
 
 using Row = ConfigField<SnarimaxConfig>;
 const std::array kFields = {
@@ -33,6 +39,14 @@ const std::array kFields = {
         IRITHYLL_FIELD_BOOL(SnarimaxConfig, normalize)},
     Row{FieldInfo::boolean("rls", "on", "recursive least squares (extended least squares); off = a gradient step (learning-rate, normalize)"),
         IRITHYLL_FIELD_BOOL(SnarimaxConfig, rls)},
+    Row{FieldInfo::text("regressor", "",
+                        "a catalogue regressor or pipeline as --model spells it, in place of the built-in linear model "
+                        "(River's regressor=), e.g. standard_scaler|linear_regression(intercept-lr=0.3); empty = built-in"),
+        [](SnarimaxConfig& c, std::string_view v) -> Status {
+          c.regressor = std::string(v);
+          return Status::ok();
+        },
+        [](const SnarimaxConfig& c) { return c.regressor; }},
 };
 
 }  // namespace
@@ -72,6 +86,8 @@ void Snarimax::reset() {
   intercept_ = 0.0;
   p_.clear();
   n_exo_ = 0;
+  x_origin_.clear();
+  regressor_.reset();
   exo_fixed_ = false;
   n_seen_ = 0;
   feats_.assign(weights_.size(), 0.0);
@@ -92,12 +108,32 @@ void Snarimax::features(const double* z_end, const double* e_end, std::span<cons
   for (std::uint32_t k = 1; k <= config_.sp; ++k) *f++ = z_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
   for (std::uint32_t k = 1; k <= config_.sq; ++k) *f++ = e_end[-static_cast<std::ptrdiff_t>(k * config_.m)];
   for (std::size_t l = 0; l < n_exo_; ++l) {
-    const double v = l < x.size() ? x[l] : 0.0;
+    const double v = (l < x.size() ? x[l] : 0.0) - (x_origin_.empty() ? 0.0 : x_origin_[l]);
     *f++ = std::isfinite(v) ? v : 0.0;
   }
 }
 
+Status Snarimax::set_factory(const MemberFactory& factory) {
+  factory_ = factory;
+  if (config_.regressor.empty()) return Status::ok();
+  if (factory_.build == nullptr) return Status::invalid_argument("snarimax: regressor needs the catalogue's models");
+  // The width is known at the first fitted row; a probe checks the text now.
+  auto made = factory_.build(config_.regressor,
+                             LearnerContext{Task::kRegression, 0, std::max<std::size_t>(n_lag_features(), 1), 0});
+  if (!made) return Status(made.status()).with_context("snarimax regressor");
+  if ((*made)->task() != Task::kRegression)
+    return Status::invalid_argument("snarimax: regressor '" + config_.regressor + "' is not a regressor");
+  return Status::ok();
+}
+
+double Snarimax::intercept() const {
+  double c = intercept_;
+  for (std::size_t l = 0; l < x_origin_.size(); ++l) c -= weights_[n_lag_features() + l] * x_origin_[l];
+  return c;
+}
+
 double Snarimax::predict_features() const {
+  if (!config_.regressor.empty()) return regressor_ ? regressor_->predict_one(feats_) : 0.0;
   double s = intercept_;
   for (std::size_t k = 0; k < weights_.size(); ++k) s += weights_[k] * feats_[k];
   return s;
@@ -106,10 +142,13 @@ double Snarimax::predict_features() const {
 Status Snarimax::learn_one(double y, std::span<const double> x) {
   if (!x.empty()) {
     if (!exo_fixed_) {
+      if (regressor_) return Status::invalid_argument("snarimax: exogenous features arrived after the regressor was built without them");
       n_exo_ = x.size();
       exo_fixed_ = true;
       weights_.resize(n_lag_features() + n_exo_, 0.0);
       feats_.assign(weights_.size(), 0.0);
+      if (uses_rls())
+        for (double v : x) x_origin_.push_back(std::isfinite(v) ? v : 0.0);
     } else if (x.size() != n_exo_) {
       return Status::invalid_argument("snarimax: " + std::to_string(x.size()) + " exogenous features, expected " +
                                       std::to_string(n_exo_));
@@ -128,11 +167,25 @@ Status Snarimax::learn_one(double y, std::span<const double> x) {
     const double* y_end = y_hist_.data() + y_hist_.size();
     double z = y;
     for (std::size_t k = 1; k <= D; ++k) z += diff_coef_[k] * y_end[-static_cast<std::ptrdiff_t>(k)];
+    // Recursive least squares weighs every row it has fitted equally, forever:
+    // a row whose AR lags are stand-in zeros (the series has not reached
+    // back that far) would bias the weights for good, so the fit starts with
+    // the first row whose lags are all real, and the rows before it leave a
+    // zero error behind (no prediction was fitted).
+    const bool fits = y_count_ - D >= fit_delay();
+    if (fits && !config_.regressor.empty() && !regressor_) {  // the width is known now
+      if (factory_.build == nullptr) return Status::invalid_argument("snarimax: regressor needs the catalogue's models");
+      auto made = factory_.build(config_.regressor, LearnerContext{Task::kRegression, 0, weights_.size(), 0});
+      if (!made) return Status(made.status()).with_context("snarimax regressor");
+      regressor_ = std::move(made).value();
+    }
     features(z_hist_.data() + z_hist_.size(), e_hist_.data() + e_hist_.size(), x);
-    const double e = z - predict_features();
-    if (std::isfinite(e) && config_.rls) {
+    const double e = fits ? z - predict_features() : 0.0;
+    if (fits && std::isfinite(e) && regressor_) {
+      regressor_->learn_one(feats_, z);
+    } else if (fits && std::isfinite(e) && config_.rls) {
       rls_update(e);
-    } else if (std::isfinite(e)) {
+    } else if (fits && std::isfinite(e)) {
       double step = config_.learning_rate * e;
       if (config_.normalize) {
         double norm = 1.0;
@@ -155,7 +208,8 @@ void Snarimax::rls_update(double e) {
   const std::size_t n = weights_.size() + 1;
   if (p_.size() != n * n) {  // first update, or the exogenous width was just fixed
     p_.assign(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) p_[i * n + i] = 1.0;
+    for (std::size_t i = 0; i + 1 < n; ++i) p_[i * n + i] = 1.0;
+    p_[n * n - 1] = kInterceptPrior;
   }
   pphi_.resize(n);
   double denom = 1.0;
@@ -179,7 +233,10 @@ Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) con
                                     std::to_string(out.size() * n_exo_) + " exogenous values, got " +
                                     std::to_string(xs.size()));
   const std::size_t D = diff_coef_.size() - 1;
-  if (y_count_ == 0 || y_count_ < D) {
+  // Until the least-squares fit has started, its zero weights say nothing:
+  // the last value stands in.
+  const std::size_t ready = D + (uses_rls() ? z_len_ + 1 : 0);
+  if (y_count_ == 0 || y_count_ < ready) {
     std::fill(out.begin(), out.end(), y_count_ == 0 ? 0.0 : y_hist_.back());
     return Status::ok();
   }
@@ -202,11 +259,12 @@ Status Snarimax::forecast(std::span<const double> xs, std::span<double> out) con
 }
 
 std::size_t Snarimax::memory_bytes() const {
-  const std::size_t doubles = p_.capacity() + pphi_.capacity() + diff_coef_.capacity() + y_hist_.capacity() +
+  const std::size_t doubles = p_.capacity() + x_origin_.capacity() + pphi_.capacity() + diff_coef_.capacity() + y_hist_.capacity() +
                               z_hist_.capacity() + e_hist_.capacity() +
                               weights_.capacity() + feats_.capacity() + fy_.capacity() + fz_.capacity() +
                               fe_.capacity();
-  return sizeof(*this) + doubles * sizeof(double);
+  return sizeof(*this) + doubles * sizeof(double) + config_.regressor.capacity() +
+         (regressor_ ? regressor_->memory_bytes() : 0);
 }
 
 void Snarimax::encode(ByteWriter& out) const {
@@ -215,6 +273,7 @@ void Snarimax::encode(ByteWriter& out) const {
   out.f64(config_.learning_rate);
   out.boolean(config_.normalize);
   out.boolean(config_.rls);
+  out.str(config_.regressor);
   out.f64s(y_hist_);
   out.f64s(z_hist_);
   out.f64s(e_hist_);
@@ -225,6 +284,14 @@ void Snarimax::encode(ByteWriter& out) const {
   out.boolean(exo_fixed_);
   out.u64(n_seen_);
   out.f64s(p_);
+  out.f64s(x_origin_);
+  out.str(regressor_ ? regressor_->name() : std::string_view());
+  if (regressor_) {
+    ByteWriter inner;
+    regressor_->encode(inner);
+    out.u64(inner.data().size());
+    out.bytes(inner.data());
+  }
 }
 
 Status Snarimax::decode(ByteReader& in) {
@@ -237,9 +304,11 @@ Status Snarimax::decode(ByteReader& in) {
   c.normalize = in.boolean("normalize");
   // Version 1 had only the gradient step.
   c.rls = version >= 2 ? in.boolean("rls") : false;
+  if (version >= 4) c.regressor = in.str("regressor");
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("snarimax checkpoint: " + s.message());
   Snarimax m(c);
+  m.factory_ = factory_;
   const std::size_t y_len = m.y_hist_.size();
   m.y_hist_ = in.f64s("series history");
   m.z_hist_ = in.f64s("differenced history");
@@ -251,15 +320,36 @@ Status Snarimax::decode(ByteReader& in) {
   m.exo_fixed_ = in.boolean("exogenous fixed");
   m.n_seen_ = in.u64("samples seen");
   if (version >= 2) m.p_ = in.f64s("rls matrix");
+  // Before version 3 the exogenous features entered unshifted: an empty
+  // origin keeps them so.
+  if (version >= 3) m.x_origin_ = in.f64s("exogenous origin");
+  const std::string kind = version >= 4 ? in.str("regressor kind") : std::string();
   if (!in.ok()) return in.status();
+  if (!kind.empty()) {
+    if (c.regressor.empty()) return Status::corruption("snarimax checkpoint: a regressor state without the setting");
+    if (factory_.blank == nullptr)
+      return Status::invalid_argument("snarimax: this instance has no model factory to decode its regressor with");
+    const std::size_t size = in.read_count(1, "regressor state");
+    if (!in.ok()) return in.status();
+    m.regressor_ = factory_.blank(kind);
+    if (m.regressor_ == nullptr) return Status::corruption("snarimax checkpoint: unknown regressor kind '" + kind + "'");
+    ByteReader inner(in.bytes(size, "regressor state"));
+    if (!in.ok()) return in.status();
+    IRITHYLL_RETURN_IF_ERROR(m.regressor_->decode(inner).with_context("snarimax regressor '" + kind + "'"));
+    if (!inner.at_end()) return Status::corruption("snarimax checkpoint: regressor left bytes unread");
+    if (m.regressor_->task() != Task::kRegression) return Status::corruption("snarimax checkpoint: the regressor is a classifier");
+  }
   const std::size_t n_theta = m.weights_.size() + 1;
   if (!m.p_.empty() && (!c.rls || m.p_.size() != n_theta * n_theta))
     return Status::corruption("snarimax checkpoint: rls matrix does not match the weights");
   for (const double v : m.p_)
     if (!std::isfinite(v)) return Status::corruption("snarimax checkpoint: non-finite rls matrix");
+  for (const double v : m.x_origin_)
+    if (!std::isfinite(v)) return Status::corruption("snarimax checkpoint: non-finite exogenous origin");
   if (m.y_hist_.size() != y_len || m.z_hist_.size() != m.z_len_ || m.e_hist_.size() != m.e_len_ ||
       m.n_exo_ > (std::size_t{1} << 24) || m.weights_.size() != m.n_lag_features() + m.n_exo_ ||
-      (!m.exo_fixed_ && m.n_exo_ != 0))
+      (!m.exo_fixed_ && m.n_exo_ != 0) || m.x_origin_.size() != (m.uses_rls() && version >= 3 ? m.n_exo_ : 0) ||
+      (m.regressor_ && m.regressor_->n_features() != 0 && m.regressor_->n_features() != m.weights_.size()))
     return Status::corruption("snarimax checkpoint: inconsistent state sizes");
   m.feats_.assign(m.weights_.size(), 0.0);
   *this = std::move(m);

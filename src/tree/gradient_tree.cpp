@@ -99,6 +99,8 @@ void GradientTree::reset() {
   split_attempts_ = 0;
   edges_ready_ = false;
   for (auto& b : binners_) b.reset();
+  warm_rows_.clear();
+  warm_rows_.shrink_to_fit();
   // The histograms are rebuilt on new edges after the next grace period, so
   // their storage goes back now (a replaced tree would otherwise keep its
   // peak until it regrows, or forever as an idle alternate).
@@ -300,12 +302,30 @@ bool GradientTree::train_leaf(std::uint32_t leaf, std::span<const double> x, dou
 
   if (!edges_ready_) {  // only the root exists: learn the bin edges
     for (std::size_t f = 0; f < n_features_; ++f) binners_[f].observe(x[f]);
-    if (n >= config_.grace_period) {
+    const bool replay = config_.warm_start != 0;
+    if (replay) {
+      warm_rows_.insert(warm_rows_.end(), x.begin(), x.end());
+      warm_rows_.push_back(g);
+      warm_rows_.push_back(h);
+    }
+    // The edges never wait past the first split attempt.
+    if (n >= std::min(replay ? config_.warm_start : config_.grace_period, config_.grace_period)) {
       build_edges();
       if (depth_[leaf] < ceiling_ || reeval_) {
         slab_[leaf] = pool_.acquire();
-        accumulate(slab_[leaf], x, g, h);  // earlier samples are not replayed
+        if (!replay) {
+          accumulate(slab_[leaf], x, g, h);  // earlier samples are not replayed
+        } else {
+          // The rows that set the range count too (this one among them).
+          const std::size_t stride = n_features_ + 2;
+          for (std::size_t r = 0; r + stride <= warm_rows_.size(); r += stride)
+            accumulate(slab_[leaf], std::span<const double>(warm_rows_.data() + r, n_features_),
+                       warm_rows_[r + n_features_], warm_rows_[r + n_features_ + 1]);
+        }
       }
+      warm_rows_.clear();
+      warm_rows_.shrink_to_fit();
+      if (replay && slab_[leaf] != HistogramPool::kNone && n % config_.grace_period == 0) return attempt_split(leaf);
     }
     return false;
   }
@@ -486,7 +506,8 @@ std::size_t GradientTree::memory_bytes() const {
        (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
        (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
-       promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8;
+       promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8 +
+       warm_rows_.capacity() * 8;
   return b;
 }
 

@@ -253,6 +253,9 @@ class GradientTree {
   std::uint32_t ceiling_ = 0;  // depth a leaf never splits past
 
   std::vector<FeatureBinner> binners_;   // root, before edges exist
+  // warm_start != 0: the root's rows before the edges exist (x, then g and
+  // h), replayed into its histogram once they do.
+  std::vector<double> warm_rows_;
   std::vector<BinEdges> edges_;          // per feature, fixed at the first grace period
   std::vector<std::uint32_t> offset_;    // per feature: first bin in a slab; n_features+1 entries
   HistogramPool pool_;

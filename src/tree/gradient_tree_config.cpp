@@ -84,11 +84,12 @@ void GradientTreeConfig::encode(ByteWriter& out) const {
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
   if (!options) return;
   // Options block version: 1 = leaf controls; 2 = those, then the model and
-  // structure options and the categorical feature list. Version 1 is still
-  // written when the latter are off, so such records stay byte-identical to
-  // the ones before them.
-  const bool v2 = extensions || !categorical.empty();
-  out.u8(v2 ? 2 : 1);
+  // structure options and the categorical feature list; 3 = those, then
+  // warm_start. The lowest version that holds the settings is written, so
+  // records without the later ones stay byte-identical to the ones before.
+  const bool v3 = warm_start != 0;
+  const bool v2 = v3 || extensions || !categorical.empty();
+  out.u8(v3 ? 3 : v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -102,6 +103,7 @@ void GradientTreeConfig::encode(ByteWriter& out) const {
   out.f64(adaptive_depth);
   out.u64(categorical.size());
   for (std::uint32_t f : categorical) out.u32(f);
+  if (v3) out.u32(warm_start);
 }
 
 Status GradientTreeConfig::decode(ByteReader& in) {
@@ -123,7 +125,7 @@ Status GradientTreeConfig::decode(ByteReader& in) {
   c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("tree options version");
-    if (in.ok() && v != 1 && v != 2) in.fail("unsupported tree options version " + std::to_string(v));
+    if (in.ok() && (v < 1 || v > 3)) in.fail("unsupported tree options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -133,7 +135,7 @@ Status GradientTreeConfig::decode(ByteReader& in) {
       c.monotone.resize(n);
       for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
     }
-    if (in.ok() && v == 2) {
+    if (in.ok() && v >= 2) {
       c.leaf_model = static_cast<TreeLeafModel>(in.u8("leaf_model"));
       c.linear_learning_rate = in.f64("linear_learning_rate");
       c.split_reeval_interval = in.u32("split_reeval_interval");
@@ -141,6 +143,7 @@ Status GradientTreeConfig::decode(ByteReader& in) {
       const std::size_t k = in.read_count(4, "categorical features");
       for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
+    if (in.ok() && v == 3) c.warm_start = in.u32("warm_start");
   }
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("tree config"));

@@ -36,9 +36,12 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(SGTConfig, lambda_value)},
     Row{FieldInfo::real("gamma", "1", "loss reduction a split must pay").in(0, 1e9),
         IRITHYLL_FIELD_REAL(SGTConfig, gamma)},
-    Row{FieldInfo::integer("n-bins", "64", "equal-width bins per numeric feature (fixed after the first grace period)")
+    Row{FieldInfo::integer("n-bins", "64", "equal-width bins per numeric feature, over the range of the warm-start rows")
             .in(2, 1024),
         IRITHYLL_FIELD_UINT(SGTConfig, n_bins)},
+    Row{FieldInfo::integer("warm-start", "200", "first rows whose range fixes the bins, at most grace-period (River's StaticQuantizer warm_start)")
+            .in(1, 1e9),
+        IRITHYLL_FIELD_UINT(SGTConfig, warm_start)},
     Row{FieldInfo::text("categorical-features", "",
                         "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (the CLI "
                         "fills it from --categorical and string columns; River's nominal_attributes)"),
@@ -58,6 +61,7 @@ GradientTreeConfig tree_config(const SGTConfig& c, std::uint64_t seed) {
   t.lambda = c.lambda_value;
   t.gamma = c.gamma;
   t.grace_period = c.grace_period;
+  t.warm_start = c.warm_start;
   t.delta = c.delta;
   t.seed = seed;
   // A leaf value is a Newton step, not a boosting increment: a split only

@@ -3,6 +3,7 @@
 // children always have larger indices than their parent (so routing cannot
 // cycle), every node but the root has exactly one parent, features and slabs
 // are in range, and histogram slabs match the bin layout.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -77,6 +78,9 @@ void GradientTree::encode(ByteWriter& out) const {
   // features (its options block version 2): older records have none.
   if (cat_)
     for (std::uint64_t m : cat_mask_) out.u64(m);
+  // The rows awaiting replay, present exactly when the config sets
+  // warm_start (its options block version 3).
+  if (config_.warm_start != 0) out.f64s(warm_rows_);
 }
 
 Status GradientTree::decode(ByteReader& in) {
@@ -172,7 +176,17 @@ Status GradientTree::decode(ByteReader& in) {
     t.resplits_ = in.u64("re-made splits");
   }
   for (std::size_t n = 0; n < nn && in.ok() && t.cat_; ++n) t.cat_mask_.push_back(in.u64("category mask"));
+  if (cfg.warm_start != 0) t.warm_rows_ = in.f64s("warm-start rows");
   if (!in.ok()) return in.status();
+  if (!t.warm_rows_.empty()) {
+    const std::size_t stride = nf + 2;
+    if (t.edges_ready_ || nf == 0 || t.warm_rows_.size() % stride != 0 ||
+        t.warm_rows_.size() / stride >= std::min(cfg.warm_start, cfg.grace_period))
+      return Status::corruption("warm-start rows do not match the tree");
+    for (std::size_t r = 0; r < t.warm_rows_.size(); r += stride)
+      if (!std::isfinite(t.warm_rows_[r + nf]) || !std::isfinite(t.warm_rows_[r + nf + 1]))
+        return Status::corruption("non-finite gradient in the warm-start rows");
+  }
   if (nf > 0 && t.split_gains_.size() != nf) return Status::corruption("split gains size differs from n_features");
   if (t.edges_ready_ && t.pool_.bins_per_slab() != t.offset_[nf])
     return Status::corruption("histogram slab size differs from the bin layout");

@@ -1,4 +1,5 @@
-// `irithyll eval --model srp|leveraging_bagging|sgt` end to end: --save at 1500
+// `irithyll eval --model srp|leveraging_bagging|sgt` end to end (leveraging bagging
+// with trees and with a base model): --save at 1500
 // then --load --skip 1500 reproduces the uninterrupted run's predictions
 // exactly, and a bad setting is refused with a message naming it.
 #include <gtest/gtest.h>
@@ -51,6 +52,8 @@ const Case kCases[] = {
     {"srp_agrawal", "--stream agrawal", "--model srp --n-models 4"},
     {"srp_sea_subspaces", "--stream sea", "--model srp --n-models 3 --training-method subspaces"},
     {"levbag_rbf", "--stream rbf", "--model leveraging_bagging --n-models 4 --output-codes on"},
+    {"levbag_logistic", "--stream rbf",
+     "--model leveraging_bagging --n-models 3 --output-codes on --base-model 'standard_scaler|logistic_regression(l2=0.001)'"},
     {"srp_friedman", "--stream friedman", "--model srp --n-models 4"},
     {"sgt_agrawal", "--stream agrawal", "--model sgt --grace-period 100"},
     {"sgt_friedman", "--stream friedman", "--model sgt --grace-period 100"},

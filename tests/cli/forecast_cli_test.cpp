@@ -104,6 +104,14 @@ TEST_F(ForecastCli, SnarimaxAndALaggedRegressorForecastToo) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"exogenous\":1"), std::string::npos);
   EXPECT_EQ(json_list(r.out, "rmse_by_horizon").size(), 2u);
+  // River's regressor=: a catalogue regressor (here a pipeline) in place of the linear model.
+  r = run("forecast --data " + data + " --target sales --horizon 2 --model snarimax --period 6 --p 2 "
+          "--features temp --regressor 'standard_scaler|linear_regression(intercept-lr=0.3)' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_list(r.out, "rmse_by_horizon").size(), 2u);
+  r = run("forecast --data " + data + " --target sales --model snarimax --regressor logistic_regression");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("regressor"), std::string::npos) << r.err;
   r = run("forecast --data " + data + " --target sales --horizon 3 --model sgbt --lags 1,2,6 --n-steps 5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json_list(r.out, "mae_by_horizon").size(), 3u);

@@ -82,7 +82,7 @@ TEST(PrintedDefaults, EveryLearnerSettingIsTheBlankConfigsValue) {
 TEST(PrintedDefaults, EveryForecasterSettingIsTheBlankConfigsValue) {
   const std::string json = timeseries::forecasters_json();
   for (const timeseries::ForecasterEntry& e : timeseries::forecasters()) {
-    auto blank = e.make_blank();
+    auto blank = e.make_blank({});
     ASSERT_NE(blank, nullptr) << e.name;
     expect_printed_defaults(json, e.name, e.fields(), e.settings_of(*blank));
   }

@@ -178,7 +178,12 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, r
     k = 0 if xs is None else xs.shape[1]
     w = np.zeros(p + q + sp + sq + k)
     c = 0.0
-    P = np.eye(len(w) + 1)  # rls: over (w, c)
+    P = np.eye(len(w) + 1)  # rls: over (w, c), near-flat on c
+    P[-1, -1] = 1e6
+    # rls: the fit waits until every AR lag is real; exogenous features enter
+    # less the first row's values.
+    delay = max(p, sp * m) if rls else 0
+    origin = np.nan_to_num(xs[0], nan=0.0, posinf=0.0, neginf=0.0) if (rls and xs is not None and k) else None
     ys, zs, es = [], [], []
 
     def lag(h, i):
@@ -187,6 +192,8 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, r
     def feats(zh, eh, x):
         f = [lag(zh, i) for i in range(1, p + 1)] + [lag(eh, j) for j in range(1, q + 1)]
         f += [lag(zh, i * m) for i in range(1, sp + 1)] + [lag(eh, i * m) for i in range(1, sq + 1)]
+        if x is not None and origin is not None:
+            x = np.asarray(x) - origin
         f += [0.0 if not np.isfinite(v) else v for v in (x if x is not None else [])]
         return np.array(f)
 
@@ -197,7 +204,7 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, r
         return s
 
     def forecast(h, xrows):
-        if len(ys) == 0 or len(ys) < D:
+        if len(ys) == 0 or len(ys) < D + (delay + 1 if rls else 0):
             return [ys[-1] if ys else 0.0] * h
         fy, fz, fe, out = list(ys), list(zs), list(es), []
         for i in range(h):
@@ -218,8 +225,11 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, r
             for j in range(1, D + 1):
                 z += coef[j] * lag(ys, j)
             f = feats(zs, es, x)
-            e = z - predict(f)
-            if rls:
+            fits = len(zs) >= delay
+            e = z - predict(f) if fits else 0.0
+            if not fits:
+                pass
+            elif rls:
                 phi = np.r_[f, 1.0]
                 Pphi = P @ phi
                 gain = Pphi / (1.0 + phi @ Pphi)
@@ -234,7 +244,10 @@ def snarimax_numpy(y, xs, p, d, q, m, sp, sd, sq, lr, normalize, H, xs_future, r
                 c += step
             zs.append(z), es.append(e)
         ys.append(y[t])
-    return np.array(fitted), np.array(forecast(H, xs_future)), w, c
+    ahead = np.array(forecast(H, xs_future))
+    if origin is not None:  # the constant in the features' own coordinates
+        c -= float(np.dot(w[p + q + sp + sq:], origin))
+    return np.array(fitted), ahead, w, c
 
 
 def snarimax_exact():

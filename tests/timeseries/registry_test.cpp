@@ -26,7 +26,7 @@ TEST(ForecasterRegistry, ListsAndBuildsByName) {
   EXPECT_NE(json.find("\"name\":\"holt_winters\""), std::string::npos);
   EXPECT_NE(json.find("\"python_name\":\"learning_rate\""), std::string::npos);
   for (const auto& e : forecasters()) {
-    auto made = e.make({});
+    auto made = e.make({}, {});
     ASSERT_TRUE(made.is_ok()) << e.name;
     EXPECT_EQ((*made)->name(), e.name);
     const ModelSettings s = e.settings_of(**made);
@@ -41,7 +41,7 @@ TEST(ForecasterRegistry, ListsAndBuildsByName) {
 // header, is refused or decodes to a usable model; nothing crashes.
 TEST(ForecasterRegistry, HostileBytesAreRefused) {
   for (const auto& e : forecasters()) {
-    auto made = e.make({{std::string(e.period_field), "3"}});
+    auto made = e.make({{std::string(e.period_field), "3"}}, {});
     ASSERT_TRUE(made.is_ok());
     for (int t = 0; t < 20; ++t) ASSERT_TRUE((*made)->learn_one(1.0 + t % 3 + 0.1 * t).is_ok());
     ByteWriter w;

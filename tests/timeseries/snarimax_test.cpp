@@ -35,21 +35,72 @@ TEST(Snarimax, RecursiveLeastSquaresIsTheDefault) {
   EXPECT_TRUE(found);
 }
 
-// AR(1) by recursive least squares, worked by hand: theta = (a, c), P_0 = I.
-// Step 1: phi = (0, 1), e = 2: P phi = (0, 1), k = (0, 1) / 2, c = 1,
-//   P = [[1, 0], [0, 1/2]].
-// Step 2: phi = (2, 1), pred = 1, e = 2: P phi = (2, 1/2), phi' P phi = 4.5,
-//   k = (2, 1/2) / 5.5, a = 4 / 5.5, c = 1 + 1 / 5.5.
+// AR(1) by recursive least squares, worked by hand: theta = (a, c),
+// P_0 = diag(1, K), K = 1e6.
+// Step 1: y_{t-1} does not exist yet: nothing is fitted, the forecast is the
+//   last value.
+// Step 2: phi = (2, 1), pred = 0, e = 3: P phi = (2, K), phi' P phi = 4 + K,
+//   k = (2, K) / (5 + K): a = 6 / (5 + K), c = 3K / (5 + K).
 TEST(Snarimax, RlsRecurrenceByHand) {
   SnarimaxConfig c;
   c.p = 1;
   Snarimax s(c);
   ASSERT_TRUE(s.learn_one(2.0).is_ok());
-  EXPECT_DOUBLE_EQ(s.intercept(), 1.0);
+  EXPECT_DOUBLE_EQ(s.intercept(), 0.0);
   EXPECT_DOUBLE_EQ(s.weights()[0], 0.0);
+  std::vector<double> out(2);
+  ASSERT_TRUE(s.forecast({}, out).is_ok());
+  EXPECT_DOUBLE_EQ(out[0], 2.0);
+  EXPECT_DOUBLE_EQ(out[1], 2.0);
   ASSERT_TRUE(s.learn_one(3.0).is_ok());
-  EXPECT_DOUBLE_EQ(s.weights()[0], 4.0 / 5.5);
-  EXPECT_DOUBLE_EQ(s.intercept(), 1.0 + 1.0 / 5.5);
+  const double K = 1e6;
+  EXPECT_DOUBLE_EQ(s.weights()[0], 6.0 / (5.0 + K));
+  EXPECT_DOUBLE_EQ(s.intercept(), 3.0 * K / (5.0 + K));
+  ASSERT_TRUE(s.forecast({}, out).is_ok());
+  EXPECT_DOUBLE_EQ(out[0], s.intercept() + s.weights()[0] * 3.0);
+}
+
+// The least-squares fit waits until every AR lag is a real value: with a
+// seasonal lag of 4 the first 4 values are not fitted (weights stay 0, the
+// forecast repeats the last value), the fifth is.
+TEST(Snarimax, RlsWaitsForItsLags) {
+  SnarimaxConfig c;
+  c.p = 0, c.m = 4, c.sp = 1;
+  Snarimax s(c);
+  std::vector<double> out(1);
+  for (int t = 0; t < 4; ++t) {
+    ASSERT_TRUE(s.learn_one(10.0 + t).is_ok());
+    EXPECT_DOUBLE_EQ(s.weights()[0], 0.0);
+    EXPECT_DOUBLE_EQ(s.intercept(), 0.0);
+    ASSERT_TRUE(s.forecast({}, out).is_ok());
+    EXPECT_DOUBLE_EQ(out[0], 10.0 + t);
+  }
+  ASSERT_TRUE(s.learn_one(20.0).is_ok());
+  EXPECT_GT(s.weights()[0], 0.0);
+}
+
+// Shifting every exogenous feature by a constant changes no prediction: the
+// fit sees the features less their first row, so the ridge prior P_0 = I
+// does not depend on where their origin lies (a date counted in days).
+TEST(Snarimax, RlsPredictionsDoNotDependOnTheFeaturesOrigin) {
+  SnarimaxConfig c;
+  c.p = 2;
+  Snarimax a(c), b(c);
+  Xorshift64 rng(4);
+  for (int t = 0; t < 300; ++t) {
+    const double x = 0.5 * t + rng.normal();
+    const double y = 3.0 + 0.2 * x + 5.0 * std::sin(t / 3.0) + rng.normal();
+    const double xa[1] = {x}, xb[1] = {x + 7.3e5};
+    double fa = 0.0, fb = 0.0;
+    ASSERT_TRUE(a.forecast(xa, std::span<double>(&fa, 1)).is_ok());
+    ASSERT_TRUE(b.forecast(xb, std::span<double>(&fb, 1)).is_ok());
+    // Equal up to the rounding of (x + 7.3e5) - (x_0 + 7.3e5) against x - x_0.
+    EXPECT_NEAR(fa, fb, 1e-9 * (1.0 + std::fabs(fa))) << "step " << t;
+    ASSERT_TRUE(a.learn_one(y, xa).is_ok());
+    ASSERT_TRUE(b.learn_one(y, xb).is_ok());
+  }
+  // The constant is reported in the features' own coordinates.
+  EXPECT_NEAR(b.intercept() - a.intercept(), -7.3e5 * a.weights()[2], 1e-6 * 7.3e5);
 }
 
 // AR(1), plain SGD, worked by hand: features are (y_{t-1}), weights start 0.

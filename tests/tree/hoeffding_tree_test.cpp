@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 
 namespace irithyll {
@@ -49,6 +50,56 @@ TEST(GradientTree, NoSplitBeforeGraceAndAttemptsOnlyAtMultiples) {
     fit_step(t, x, step_target(x));
     EXPECT_EQ(t.n_split_attempts(), i >= 49 ? 1u : 0u) << i;  // first attempt at count 100
   }
+}
+
+// warm_start fixes the edges after that many root samples (the rest of the
+// first grace period then fills the histogram), but never later than the
+// first split attempt; the setting survives a config round trip.
+TEST(GradientTree, WarmStartFixesTheEdgesEarlier) {
+  GradientTreeConfig c = small_config();
+  c.warm_start = 10;
+  GradientTree t(c);
+  double x[2] = {0.0, 0.0};
+  for (int i = 0; i < 9; ++i) {
+    x[0] = i / 9.0;
+    fit_step(t, x, 1.0);
+  }
+  EXPECT_FALSE(t.edges_ready());
+  x[0] = 1.0;
+  fit_step(t, x, 1.0);  // the 10th: the range [0, 1] is fixed
+  EXPECT_TRUE(t.edges_ready());
+  EXPECT_DOUBLE_EQ(t.edges(0).upper_edge(0), 1.0 / c.n_bins);  // equal width over [0, 1]
+
+  c.warm_start = 500;  // past the grace period of 50: the edges come at 50
+  GradientTree late(c);
+  for (int i = 0; i < 49; ++i) fit_step(late, x, 1.0);
+  EXPECT_FALSE(late.edges_ready());
+  fit_step(late, x, 1.0);
+  EXPECT_TRUE(late.edges_ready());
+
+  // The rows that fixed the edges are replayed into the root's histogram:
+  // with warm_start = grace_period the step is split at the 50th sample
+  // (without the replay the histogram would hold one row, and the first
+  // attempt would come at the 100th).
+  GradientTreeConfig r = small_config();
+  r.delta = 0.999999;
+  r.warm_start = r.grace_period;
+  GradientTree step(r);
+  Xorshift64 rng(5);
+  for (int i = 0; i < 50; ++i) {
+    x[0] = rng.uniform();
+    x[1] = rng.uniform();
+    fit_step(step, x, step_target(x));
+  }
+  EXPECT_EQ(step.n_split_attempts(), 1u);
+  EXPECT_GT(step.n_leaves(), 1u);
+
+  ByteWriter out;
+  c.encode(out);
+  GradientTreeConfig back;
+  ByteReader in(out.data());
+  ASSERT_TRUE(back.decode(in).is_ok());
+  EXPECT_EQ(back.warm_start, 500u);
 }
 
 TEST(GradientTree, LearnsAStepFunctionAndSplitsOnTheRightFeature) {

@@ -145,7 +145,7 @@ int run_forecast(std::span<char* const> argv) {
       settings.set(std::string(fentry->period_field), std::to_string(period));
     for (const FieldInfo& f : fentry->fields())
       if (args.given(std::string(f.name))) settings.set(std::string(f.name), args.get(std::string(f.name)));
-    auto made = fentry->make(settings);
+    auto made = fentry->make(settings, catalogue_member_factory());
     if (!made) return fail(made.status());
     forecaster = std::move(made).value();
   } else {

@@ -20,7 +20,12 @@
 // Vote: the sum of the members' class probabilities (unweighted). Members are
 // Hoeffding trees with MOA's HoeffdingTree defaults (grace period 200, split
 // confidence 1e-7, tie threshold 0.05, adaptive naive-Bayes leaves), as in
-// MOA's LeveragingBag. 10 members (MOA's and River's default).
+// MOA's LeveragingBag, or, with `base-model` set (River's `model=`), any
+// catalogue classifier or pipeline written as `--model` takes one, e.g.
+// "standard_scaler|logistic_regression(l2=0)": each member is built from it
+// with its own seed, learns with the weight k * w, and votes its class
+// probabilities. A base model's member error is its prediction just before
+// it learns. 10 members (MOA's and River's default).
 //
 // Cost per sample: n_models x (tree predict + learn) + one ADWIN update each.
 // Deterministic given the seed: one Xorshift64 draws the weights, the codes
@@ -30,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +43,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/drift/adwin.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/selection/member_factory.hpp"
 #include "irithyll/tree/vfdt.hpp"
 
 namespace irithyll {
@@ -46,6 +53,9 @@ struct LeveragingBaggingConfig {
   double lambda = 6.0;          // (0, 30]: Poisson rate of each member's sample weight
   double adwin_delta = 0.002;   // (0, 1): confidence of each member's ADWIN
   bool output_codes = false;    // random binary output codes per member (more than two classes)
+  // Each member's model as `--model` spells one; empty = Hoeffding trees
+  // with the settings below.
+  std::string base_model;
   // Member trees: the tree's defaults with adaptive naive-Bayes leaves (what
   // the table prints; the same predictions as "adaptive" for classification).
   HoeffdingTreeConfig tree = [] {
@@ -61,8 +71,13 @@ class LeveragingBagging final : public Learner {
   static constexpr std::string_view kName = "leveraging_bagging";
   static std::span<const ConfigField<Config>> config_fields();
   static Result<std::unique_ptr<LeveragingBagging>> make(const Config& config, const LearnerContext& context);
+  // With a factory, base-model may name any catalogue classifier (the
+  // catalogue row passes its own); without one, only trees.
+  static Result<std::unique_ptr<LeveragingBagging>> make(const Config& config, const LearnerContext& context,
+                                                         const MemberFactory& factory);
 
   LeveragingBagging();
+  explicit LeveragingBagging(const MemberFactory& factory);
   const Config& config() const { return config_; }
 
   std::string_view name() const override { return kName; }
@@ -96,18 +111,25 @@ class LeveragingBagging final : public Learner {
   // shares (a naive Bayes leaf's x-dependent correction is not a tree
   // function). NotSupported with output codes (the vote is normalised by an
   // x-dependent total, not a sum of trees); InvalidArgument before the
-  // first sample.
+  // first sample. NotSupported with a base model other than trees.
   Result<TreeEnsembleView> tree_ensemble() const;
+  // Member i's base model (nullptr: a tree member).
+  const Learner* base_model(std::size_t i) const { return members_[i].model.get(); }
 
  private:
   struct Member {
-    Vfdt tree;
+    Vfdt tree;                       // unused with a base model
+    std::unique_ptr<Learner> model;  // the base model; nullptr: the tree
     Adwin detector;
   };
   Status init(const Config& config, const LearnerContext& context);
-  Vfdt new_tree();
-  void build_members();
+  // A fresh member on the next seed; false if the base model cannot be built.
+  bool new_member(Member& m);
+  bool build_members();
+  LearnerContext member_context(std::uint64_t seed) const;
 
+  MemberFactory factory_{};
+  std::string base_kind_;  // the catalogue name base-model builds ("pipeline", ...); empty: trees
   Config config_{};
   LearnerContext context_{};
   std::size_t width_ = 0;

@@ -21,6 +21,10 @@ struct MemberFactory {
                                            const LearnerContext& context) = nullptr;
   // A blank instance to decode a checkpoint into (nullptr: unknown name).
   std::unique_ptr<Learner> (*blank)(std::string_view name) = nullptr;
+  // Builds a model written as `--model` takes one: "name", "name(key=value;
+  // ...)" or a pipeline "t1(...)|t2|learner(...)" (needs context.n_features).
+  // Optional: only holders of arbitrary base models use it.
+  Result<std::unique_ptr<Learner>> (*build)(std::string_view spec, const LearnerContext& context) = nullptr;
 
   bool complete() const { return available != nullptr && make != nullptr && blank != nullptr; }
 };

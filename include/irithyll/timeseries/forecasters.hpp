@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "irithyll/core/config_fields.hpp"
+#include "irithyll/selection/member_factory.hpp"
 #include "irithyll/timeseries/forecaster.hpp"
 
 namespace irithyll::timeseries {
@@ -32,8 +33,10 @@ struct ForecasterEntry {
   std::string_view description;  // one line
   std::string_view period_field; // the setting that holds the season length ("seasonality", "m")
   std::span<const FieldInfo> (*fields)();
-  Result<std::unique_ptr<Forecaster>> (*make)(const ModelSettings& settings);
-  std::unique_ptr<Forecaster> (*make_blank)();
+  // factory: how a forecaster that holds a catalogue model (SNARIMAX's
+  // regressor) builds and decodes it; front ends pass the catalogue's.
+  Result<std::unique_ptr<Forecaster>> (*make)(const ModelSettings& settings, const MemberFactory& factory);
+  std::unique_ptr<Forecaster> (*make_blank)(const MemberFactory& factory);
   ModelSettings (*settings_of)(const Forecaster& model);  // current settings of a model of this kind
 };
 
@@ -41,10 +44,11 @@ std::span<const ForecasterEntry> forecasters();
 const ForecasterEntry* find_forecaster(std::string_view name);
 
 // Checks the settings against the model's table and builds it.
-Result<std::unique_ptr<Forecaster>> make_forecaster(std::string_view name, const ModelSettings& settings);
+Result<std::unique_ptr<Forecaster>> make_forecaster(std::string_view name, const ModelSettings& settings,
+                                                   const MemberFactory& factory = {});
 
 void encode_forecaster(const Forecaster& model, ByteWriter& out);
-Result<std::unique_ptr<Forecaster>> decode_forecaster(ByteReader& in);
+Result<std::unique_ptr<Forecaster>> decode_forecaster(ByteReader& in, const MemberFactory& factory = {});
 
 // Every forecaster with every setting, as a JSON array (the value of the
 // "forecasters" key of `irithyll models --json`).

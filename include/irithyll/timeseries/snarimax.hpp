@@ -21,12 +21,29 @@
 //   rls on (the default): recursive least squares on the same features (with the errors as
 //   regressors this is extended least squares; Ljung & Soderstrom 1983,
 //   "Theory and Practice of Recursive Identification", Sec. 3.7), theta =
-//   (weights, c), P_0 = I:
+//   (weights, c), P_0 = diag(1, ..., 1, 1e6): a unit ridge on the weights
+//   and a near-flat prior on c. The exogenous features enter less their
+//   first row's values, so c is a level near the data (unshifted, a feature
+//   far from 0, such as a date counted in days, puts c far from it, where
+//   any penalty holds the fit back) and the fit does not depend on where
+//   the features' origin lies:
 //     k = P phi / (1 + phi' P phi);  theta += k e_t;  P -= k (P phi)'
 //   The weights after n steps are the least-squares fit to all n (ridge 1),
 //   where a gradient step only drifts toward it: on seasonal series the
 //   one-step error is ~20% lower than NLMS at its best step size. O(n^2)
-//   per step for n = p + q + sp + sq + n_x + 1 weights. A
+//   per step for n = p + q + sp + sq + n_x + 1 weights. Because that fit
+//   never forgets a row, it starts with the first row whose AR lags (up to
+//   max(p, sp m) back) are all real values: earlier rows, whose lags would
+//   be stand-in zeros, are not fitted and leave a zero error behind (on
+//   River's airline-passengers example, sp = 3 and m = 12, fitting them
+//   doubled the one-step error of the last year). Until the fit starts,
+//   forecasts repeat the last value.
+// regressor (River's regressor=): any catalogue regressor or pipeline, as
+// `--model` spells one, takes the place of the linear model: it is built
+// through the factory the registry passes (set_factory) at the first fitted
+// row, when the width (lags plus exogenous features) is known, predicts
+// zhat_t from the same features and learns (features, z_t); checkpoints
+// carry its kind and state. A
 // non-finite prediction or error skips the update. Forecasts run the
 // recurrence forward on the model's own predictions (future errors 0) and
 // undo the differencing. Before d + sd m values have been seen nothing is
@@ -38,11 +55,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "irithyll/core/config_fields.hpp"
+#include "irithyll/learner.hpp"
+#include "irithyll/selection/member_factory.hpp"
 #include "irithyll/timeseries/forecaster.hpp"
 
 namespace irithyll::timeseries {
@@ -58,6 +79,9 @@ struct SnarimaxConfig {
   double learning_rate = 0.02; // step size; NLMS: (0, 2) is stable without MA terms, lower with them
   bool normalize = true;       // NLMS (scale-free step); off = plain SGD
   bool rls = true;             // recursive least squares; off = the gradient step (learning-rate, normalize)
+  // A catalogue regressor (or pipeline) as --model spells one, used in place
+  // of the built-in linear model (River's regressor=); empty = built-in.
+  std::string regressor;
 
   Status validate() const;
 };
@@ -80,9 +104,17 @@ class Snarimax final : public Forecaster {
   Status decode(ByteReader& in) override;
 
   const SnarimaxConfig& config() const { return config_; }
+  // How the regressor setting is built and decoded (the registry passes the
+  // catalogue's); checks that the setting names a regressor.
+  Status set_factory(const MemberFactory& factory);
+  // The regressor in use (nullptr: the built-in linear model, or not built
+  // yet: it is built at the first fitted row, when the width is known).
+  const Learner* regressor() const { return regressor_.get(); }
   // Weights in feature order: AR, MA, seasonal AR, seasonal MA, exogenous.
   std::span<const double> weights() const { return weights_; }
-  double intercept() const { return intercept_; }
+  // The constant in the features' own coordinates (the fit's constant less
+  // the exogenous weights times the origin they were shifted by).
+  double intercept() const;
   std::size_t n_exogenous() const { return n_exo_; }
 
  private:
@@ -91,8 +123,13 @@ class Snarimax final : public Forecaster {
   double predict_features() const;
   void rls_update(double e);
   std::size_t n_lag_features() const { return config_.p + config_.q + config_.sp + config_.sq; }
+  // Differenced values the least-squares fit waits for (its AR lags real).
+  std::size_t fit_delay() const { return uses_rls() ? z_len_ : 0; }
+  bool uses_rls() const { return config_.rls && config_.regressor.empty(); }
 
   SnarimaxConfig config_;
+  MemberFactory factory_{};
+  std::unique_ptr<Learner> regressor_;
   std::vector<double> diff_coef_;  // (1-B)^d (1-B^m)^sd: coefficient of B^k, k = 0..D
   std::size_t z_len_ = 0, e_len_ = 0;  // how many past z and e the lags reach
   // Histories oldest first, newest last, of fixed length (shifted by one per
@@ -108,6 +145,8 @@ class Snarimax final : public Forecaster {
   std::vector<double> p_;
   mutable std::vector<double> pphi_;  // scratch: P phi
   std::size_t n_exo_ = 0;
+  // rls: the first exogenous row, subtracted from every row (empty: none).
+  std::vector<double> x_origin_;
   bool exo_fixed_ = false;
   std::uint64_t n_seen_ = 0;
   mutable std::vector<double> feats_;  // scratch: the current feature vector

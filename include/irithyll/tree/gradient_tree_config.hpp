@@ -26,7 +26,8 @@ struct GradientTreeConfig {
   std::uint32_t n_bins = 64;          // >= 2; more bins = finer thresholds, more memory per leaf
   double lambda = 1.0;                // >= 0; L2 shrinkage of leaf weights -G/(H+lambda)
   double gamma = 0.0;                 // >= 0; minimum gain a split must pay
-  std::uint32_t grace_period = 200;   // >= 1; samples before binning, and between split attempts
+  std::uint32_t grace_period = 200;   // >= 1; samples between split attempts (and before binning: see warm_start)
+  std::uint32_t warm_start = 0;       // 0 = grace_period, else the root samples whose range fixes the bin edges (at most grace_period)
   double delta = 1e-7;                // (0,1); Hoeffding confidence: smaller = more evidence per split
   double feature_subsample = 1.0;     // (0,1]; fraction of features scored per split attempt
   std::uint64_t seed = 42;            // feature-subsample stream
@@ -83,7 +84,7 @@ struct GradientTreeConfig {
   }
   bool has_options() const noexcept {
     return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || adaptive_leaf_bound > 0.0 ||
-           !monotone.empty() || !categorical.empty();
+           !monotone.empty() || !categorical.empty() || warm_start != 0;
   }
   bool is_categorical(std::size_t feature) const noexcept {
     for (std::uint32_t c : categorical)

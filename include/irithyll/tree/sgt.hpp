@@ -25,9 +25,17 @@
 //
 // Defaults are River's (delta 1e-7, grace period 200, init_pred 0, lambda
 // 0.1, gamma 1) except: max_depth 0 means the deepest the tree supports (30;
-// River's default is unlimited), and numeric features are quantised into
-// n_bins equal-width bins fixed after the first grace period (River's default
-// quantiser grows its bins with the data).
+// River's default is unlimited). Numeric features are quantised into n_bins
+// equal-width bins over the range of the first warm_start rows, as River's
+// StaticQuantizer does (Gouk et al.'s quantiser); values outside it fall in
+// the end bins, and those first rows are replayed into the root's
+// histograms once the bins exist, so they count toward its first split.
+// warm_start is at most grace_period, so the first split attempt never waits
+// for the bins. Its default is the grace period (200), not River's 100: on
+// the Electricity stream the range of the first 100 rows costs 1.6 points of
+// accuracy (0.7562 against 0.7726). Without the replay, the rows that only
+// set the range left the root unsplit for two grace periods: on River's
+// Phishing stream (1,250 rows) that held the first 400 rows at 56%.
 //
 // Missing values: a NaN or infinite feature is missing and routes left (its
 // gradients join every candidate's left side). Cost per sample: O(depth)
@@ -56,6 +64,7 @@ struct SGTConfig {
   double lambda_value = 0.1;         // >= 0: L2 shrinkage of leaf values
   double gamma = 1.0;                // >= 0: loss reduction a split must pay
   std::uint32_t n_bins = 64;         // [2, 1024]: quantisation of numeric features
+  std::uint32_t warm_start = 200;    // >= 1: rows whose range fixes the bin edges (at most grace_period)
   // Feature indices read as category codes 0..63, split by category sets.
   std::vector<std::uint32_t> nominal_attributes;
 };

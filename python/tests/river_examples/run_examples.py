@@ -226,9 +226,8 @@ EXAMPLES = [
             river_source="River 0.7 docstring"),
     Example("tree.SGTClassifier", "Phishing", "Accuracy (%)", 82.24,
             "SGTClassifier(feature_quantizer=StaticQuantizer(n_bins=32, warm_start=10))",
-            same=lambda: tree.SGTClassifier(n_bins=32),
-            defaults=lambda: tree.SGTClassifier(), higher=True,
-            note="same: n_bins=32; River's warm_start=10 has no counterpart"),
+            same=lambda: tree.SGTClassifier(n_bins=32, warm_start=10),
+            defaults=lambda: tree.SGTClassifier(), higher=True),
     Example("tree.SGTRegressor", "TrumpApproval", "MAE", 1.721818,
             "SGTRegressor(delta=0.01, lambda_value=0.01, grace_period=20, "
             "feature_quantizer=DynamicQuantizer(std_prop=0.1))",
@@ -266,9 +265,14 @@ EXAMPLES = [
             note="equivalent: River's trees have no node cap; ours stop growing at max_nodes=1024"),
     Example("ensemble.LeveragingBaggingClassifier", "Phishing", "F1", 0.886282,
             "LeveragingBaggingClassifier(model=StandardScaler | LogisticRegression(), n_models=3, seed=42)",
-            same=lambda: _scaled(ensemble.LeveragingBaggingClassifier(n_models=3, seed=42)),
+            same=lambda: ensemble.LeveragingBaggingClassifier(
+                model=preprocessing.StandardScaler() | linear_model.LogisticRegression(), n_models=3, seed=42),
             defaults=lambda: _scaled(ensemble.LeveragingBaggingClassifier()), higher=True,
-            note="our members are Hoeffding trees: there is no model= argument for a logistic regression"),
+            equivalent=lambda: ensemble.LeveragingBaggingClassifier(
+                model=preprocessing.StandardScaler() | linear_model.LogisticRegression(**UNSCALED), n_models=3,
+                seed=42),
+            note="equivalent: River's LogisticRegression does not standardize; defaults: our members are "
+                 "Hoeffding trees"),
     Example("neighbors.KNNClassifier", "Phishing", "Accuracy (%)", 88.07,
             "StandardScaler | KNNClassifier()",
             same=lambda: _scaled(neighbors.KNNClassifier()),
@@ -293,9 +297,13 @@ EXAMPLES = [
             "month features | SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6, "
             "regressor=StandardScaler | LinearRegression(intercept_init=110, optimizer=SGD(0.01), "
             "intercept_lr=0.3))",
-            same=lambda: time_series.SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6),
+            same=lambda: time_series.SNARIMAX(
+                p=0, d=0, q=0, m=12, sp=3, sq=6,
+                regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(learning_rate=0.01,
+                                                                                         intercept_lr=0.3)),
             defaults=lambda: time_series.SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6), higher=False,
-            note="our regressor is the built-in linear model (RLS), not River's SGD pipeline"),
+            note="same: River's regressor without intercept_init=110 (our LinearRegression has none); "
+                 "defaults: the built-in linear model (recursive least squares)"),
 ]
 
 RUNNERS = {
