@@ -179,8 +179,11 @@ PredictionWriter::PredictionWriter(std::ostream& out, Task task, std::size_t n_c
 void PredictionWriter::on_prediction(std::uint64_t, double, double prediction, std::span<const double> proba) {
   if (!status_.is_ok()) return;
   line_.clear();
-  const auto c = static_cast<std::size_t>(prediction);
-  if (!names_.empty() && prediction >= 0.0 && c < names_.size() && c < proba.size()) {
+  // A class index only when the prediction is one (a regressor's value may be
+  // negative or huge, and converting that to an integer is undefined).
+  const bool named = !names_.empty() && prediction >= 0.0 && prediction < static_cast<double>(names_.size());
+  const std::size_t c = named ? static_cast<std::size_t>(prediction) : 0;
+  if (named && c < proba.size()) {
     // CSV-quote a class name that holds a separator, a quote or a line break.
     const std::string& name = names_[c];
     if (name.find_first_of(",\"\r\n") == std::string::npos) {
