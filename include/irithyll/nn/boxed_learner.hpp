@@ -18,6 +18,7 @@
 #include <span>
 #include <string_view>
 
+#include "irithyll/core/config_fields.hpp"
 #include "irithyll/learner.hpp"
 
 namespace irithyll {
@@ -61,5 +62,14 @@ class BoxedLearner : public Learner {
  private:
   std::unique_ptr<Core> core_;
 };
+
+// The body of a boxed learner's make(): the field table's ranges, then the
+// learner's own cross-field rules (T::validate), then construction.
+template <class T>
+Result<std::unique_ptr<T>> make_boxed(const typename T::Config& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<typename T::Config>(T::kName, T::config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(T::validate(config, context));
+  return std::make_unique<T>(config, context);
+}
 
 }  // namespace irithyll

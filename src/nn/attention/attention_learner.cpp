@@ -29,9 +29,7 @@ Status AttentionLearner::validate(const Config& c, const LearnerContext& context
 }
 
 Result<std::unique_ptr<AttentionLearner>> AttentionLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<AttentionLearner>(config, context);
+  return make_boxed<AttentionLearner>(config, context);
 }
 
 AttentionLearner::AttentionLearner(const Config& config, const LearnerContext& context)

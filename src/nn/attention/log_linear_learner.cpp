@@ -26,9 +26,7 @@ Status LogLinearLearner::validate(const Config& c, const LearnerContext& context
 }
 
 Result<std::unique_ptr<LogLinearLearner>> LogLinearLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<LogLinearLearner>(config, context);
+  return make_boxed<LogLinearLearner>(config, context);
 }
 
 LogLinearLearner::LogLinearLearner(const Config& config, const LearnerContext& context)

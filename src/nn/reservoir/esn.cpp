@@ -34,9 +34,7 @@ Status EchoStateNetwork::validate(const Config& c, const LearnerContext& context
 }
 
 Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<EchoStateNetwork>(config, context);
+  return make_boxed<EchoStateNetwork>(config, context);
 }
 
 EchoStateNetwork::EchoStateNetwork(const Config& config, const LearnerContext& context)

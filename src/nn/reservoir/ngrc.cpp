@@ -31,9 +31,7 @@ Status NextGenReservoir::validate(const Config& c, const LearnerContext& context
 }
 
 Result<std::unique_ptr<NextGenReservoir>> NextGenReservoir::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<NextGenReservoir>(config, context);
+  return make_boxed<NextGenReservoir>(config, context);
 }
 
 NextGenReservoir::NextGenReservoir(const Config& config, const LearnerContext& context)

@@ -17,9 +17,7 @@ Status MgradeLearner::validate(const Config& c, const LearnerContext& context) {
 }
 
 Result<std::unique_ptr<MgradeLearner>> MgradeLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<MgradeLearner>(config, context);
+  return make_boxed<MgradeLearner>(config, context);
 }
 
 MgradeLearner::MgradeLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}

@@ -20,9 +20,7 @@ Status SlstmLearner::validate(const Config& c, const LearnerContext& context) {
 }
 
 Result<std::unique_ptr<SlstmLearner>> SlstmLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<SlstmLearner>(config, context);
+  return make_boxed<SlstmLearner>(config, context);
 }
 
 SlstmLearner::SlstmLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}

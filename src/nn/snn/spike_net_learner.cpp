@@ -26,9 +26,7 @@ Status SpikeNetLearner::validate(const Config& c, const LearnerContext& context)
 }
 
 Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<SpikeNetLearner>(config, context);
+  return make_boxed<SpikeNetLearner>(config, context);
 }
 
 SpikeNetLearner::SpikeNetLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}

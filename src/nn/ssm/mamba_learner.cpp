@@ -60,9 +60,7 @@ Status MambaLearner::validate(const Config& c, const LearnerContext& context) {
 }
 
 Result<std::unique_ptr<MambaLearner>> MambaLearner::make(const Config& config, const LearnerContext& context) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(validate(config, context));
-  return std::make_unique<MambaLearner>(config, context);
+  return make_boxed<MambaLearner>(config, context);
 }
 
 MambaLearner::MambaLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
