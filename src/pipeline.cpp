@@ -49,7 +49,8 @@ void Pipeline::learn_one(std::span<const double> x, double y, double weight) {
   }
   learner_->learn_one(transform(x), y, weight);
   // Each step learns from its own input only after the sample was transformed
-  // with the statistics of the past (test-then-train inside the pipeline).
+  // with the stored statistics of the past (test-then-train inside the
+  // pipeline); learning first would count the sample twice in a scaler.
   for (std::size_t i = 0; i < steps_.size(); ++i)
     steps_[i]->learn_supervised(i == 0 ? x : std::span<const double>(outputs_[i - 1]), y);
 }

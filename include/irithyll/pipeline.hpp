@@ -1,8 +1,10 @@
 // Pipeline: a chain of transformers feeding a final learner, itself a Learner,
 // so pipelines nest and save like any model. Per sample: predict transforms
 // with the current statistics; learn transforms with the current statistics,
-// trains the learner, then updates the transformers (so a sample never sees
-// statistics that include itself). The transformed vector lives in scratch
+// trains the learner, then updates the transformers (so no stored statistic
+// includes the sample, and predict and learn see the same transformed vector;
+// standard_scaler counts the sample's own value in on the fly, never its
+// target). The transformed vector lives in scratch
 // owned by the pipeline: no allocation per sample after the first.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "irithyll/preprocess/standard_scaler.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,15 +26,30 @@ double StandardScaler::variance(std::size_t i) const {
   return m2_[i] / static_cast<double>(count_[i] - 1);
 }
 
+double StandardScaler::standardize(std::size_t i, double x) const {
+  // x joins the running statistics for this one transform (nothing stored):
+  // with x among the n values, |x - mean| <= sd * (n - 1) / sqrt(n), so a
+  // feature that has barely varied so far cannot blow up to an unbounded z.
+  const std::uint64_t seen = i < count_.size() ? count_[i] : 0;
+  if (seen == 0) return 0.0;
+  const double c = static_cast<double>(seen);
+  const double n = c + 1.0;
+  const double d = x - mean_[i];
+  // With c' = c / n, the Welford step gives x - mean' = d c' and
+  // m2' = m2 + d^2 c', so z = (x - mean') / sqrt(m2' / c) equals
+  // sign(d) * a / h * c / sqrt(n) with a = |d| sqrt(c'), h = hypot(sqrt(m2), a);
+  // a / h lies in [0, 1], which keeps the bound exact under rounding, and
+  // hypot neither underflows nor overflows on values such as 1e-53 or 1e300.
+  const double a = std::abs(d) * std::sqrt(c / n);
+  const double h = std::hypot(std::sqrt(m2_[i]), a);
+  if (!(h > 0.0)) return 0.0;  // no spread, x included
+  const double ratio = std::isinf(a) ? 1.0 : std::min(a / h, 1.0);
+  return std::copysign(ratio * c / std::sqrt(n), d);
+}
+
 void StandardScaler::transform_one(std::span<const double> x, std::span<double> out) const {
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i])) {
-      out[i] = std::numeric_limits<double>::quiet_NaN();
-      continue;
-    }
-    const double var = variance(i);
-    out[i] = var > 0.0 ? (x[i] - mean_[i]) / std::sqrt(var) : 0.0;
-  }
+  for (std::size_t i = 0; i < x.size(); ++i)
+    out[i] = std::isfinite(x[i]) ? standardize(i, x[i]) : std::numeric_limits<double>::quiet_NaN();
 }
 
 void StandardScaler::reset() {

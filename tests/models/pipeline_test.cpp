@@ -41,9 +41,11 @@ class RecordingLearner final : public Learner {
   std::vector<double> seen;
 };
 
-TEST(Pipeline, TransformsWithPastStatisticsOnly) {
-  // Each sample is standardised with the statistics of the samples before it:
-  // 5 and 7 meet fewer than two observations (-> 0); 9 meets mean 6, sd sqrt(2).
+TEST(Pipeline, StepsLearnOnlyAfterTransforming) {
+  // The scaler counts the transformed sample in on the fly, so a step that
+  // had already learned it would count it twice. With the past plus the
+  // sample: 5 alone -> 0; 7 with 5 -> mean 6, sd sqrt(2), z = 1 / sqrt(2);
+  // 9 with 5, 7 -> mean 7, sd 2, z = 1.
   std::vector<std::unique_ptr<Transformer>> steps;
   steps.push_back(std::make_unique<StandardScaler>());
   auto owned = std::make_unique<RecordingLearner>();
@@ -55,10 +57,11 @@ TEST(Pipeline, TransformsWithPastStatisticsOnly) {
   }
   ASSERT_EQ(rec->seen.size(), 3u);
   EXPECT_EQ(rec->seen[0], 0.0);
-  EXPECT_EQ(rec->seen[1], 0.0);
-  EXPECT_NEAR(rec->seen[2], 3.0 / std::sqrt(2.0), 1e-12);
-  const double q[1] = {8.0};  // now mean 7, sd 2
-  EXPECT_NEAR(p.predict_one(q), 0.5, 1e-12);
+  EXPECT_NEAR(rec->seen[1], 1.0 / std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(rec->seen[2], 1.0, 1e-12);
+  // 8 with 5, 7, 9: mean 7.25, sample variance 8.75 / 3.
+  const double q[1] = {8.0};
+  EXPECT_NEAR(p.predict_one(q), 0.75 / std::sqrt(8.75 / 3.0), 1e-12);
 }
 
 TEST(Pipeline, SavesAndResumesBitIdentically) {

@@ -1,7 +1,11 @@
-// StandardScaler: online per-feature standardisation z = (x - mean) / std with
-// Welford's running mean and variance (Welford 1962), O(d) per update, 3 doubles
-// per feature. Features with fewer than two finite observations, or zero
-// variance, map to 0. Non-finite inputs are not learned and map to NaN, so a
+// StandardScaler: online per-feature standardisation z = (x - mean) / sd with
+// Welford's running mean and sample variance (Welford 1962), O(d) per update,
+// 3 doubles per feature. transform_one standardises x with statistics that
+// include x itself, computed on the fly and not stored (learn_one stores
+// them): with x among n values |z| <= (n - 1) / sqrt(n), so a feature that has
+// barely varied cannot map to an unbounded value, and a pipeline sees the same
+// z for a sample at predict and at learn time. Features with no spread, x
+// included, map to 0. Non-finite inputs are not learned and map to NaN, so a
 // downstream learner's missing-value routing still sees them as missing.
 #pragma once
 
@@ -28,6 +32,9 @@ class StandardScaler final : public Transformer {
   double variance(std::size_t i) const;
 
  private:
+  // Feature i's z for the finite value x, x counted in the statistics.
+  double standardize(std::size_t i, double x) const;
+
   std::vector<double> mean_, m2_;
   std::vector<std::uint64_t> count_;
 };

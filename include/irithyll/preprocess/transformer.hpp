@@ -3,7 +3,9 @@
 // with a Learner through Pipeline (pipeline.hpp).
 //
 // transform_one must not learn: a pipeline transforms with the statistics of
-// the past, then learns, so prediction stays honest (test-then-train).
+// the past, then learns, so prediction stays honest (test-then-train). It may
+// count x's own values in on the fly (standard_scaler does, to bound z), but
+// never a target.
 #pragma once
 
 #include <cstddef>
