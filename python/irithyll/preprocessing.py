@@ -43,7 +43,18 @@ class OneHotEncoder(Transformer):
 class StandardScaler(Transformer):
     """Scales each feature to zero mean and unit variance with running
     (Welford) statistics; a feature with no spread yet maps to 0. Values that
-    are not finite pass through unscaled and do not update the statistics."""
+    are not finite pass through unscaled and do not update the statistics.
+
+    transform_one is River's: it uses the stored statistics (population
+    variance) and learns nothing, so learn_one(x) then transform_one(x)
+    standardises x with x counted in, and a Pipeline does exactly that when
+    it learns; predicting, it transforms with the statistics of the past.
+    Inside a model given as a specification (SNARIMAX's regressor=,
+    LeveragingBaggingClassifier's model=, the CLI's --model), this step runs
+    as the library's standard_scaler, which at predict and at learn time
+    alike standardises x with statistics that count x in, computed on the
+    fly (sample variance): |z| <= sqrt(n) after n values, however little a
+    feature has varied so far."""
 
     def __init__(self):
         self.counts = {}
