@@ -31,19 +31,27 @@ double StandardScaler::standardize(std::size_t i, double x) const {
   // with x among the n values, |x - mean| <= sd * (n - 1) / sqrt(n), so a
   // feature that has barely varied so far cannot blow up to an unbounded z.
   const std::uint64_t seen = i < count_.size() ? count_[i] : 0;
-  if (seen == 0) return 0.0;
+  const double d = seen == 0 ? 0.0 : x - mean_[i];
+  if (d == 0.0) return 0.0;
   const double c = static_cast<double>(seen);
   const double n = c + 1.0;
-  const double d = x - mean_[i];
-  // With c' = c / n, the Welford step gives x - mean' = d c' and
-  // m2' = m2 + d^2 c', so z = (x - mean') / sqrt(m2' / c) equals
-  // sign(d) * a / h * c / sqrt(n) with a = |d| sqrt(c'), h = hypot(sqrt(m2), a);
-  // a / h lies in [0, 1], which keeps the bound exact under rounding, and
-  // hypot neither underflows nor overflows on values such as 1e-53 or 1e300.
+  // Welford's step with x: x - mean' = d c / n and m2' = m2 + d (x - mean');
+  // z = (x - mean') / sqrt(m2' / c), the sample sd over the n values.
+  const double e = d * (c / n);
+  const double m2 = m2_[i] + d * e;
+  if (m2 > 0.0 && m2 <= std::numeric_limits<double>::max()) {
+    const double z = e * std::sqrt(c / m2);
+    // Only rounding in subnormal statistics can leave the bound (or 0 * inf).
+    if (z * z * n <= c * c) return z;
+    return std::copysign(c / std::sqrt(n), d);
+  }
+  if (m2 == 0.0) return std::copysign(c / std::sqrt(n), d);  // d * e underflowed: x alone differs
+  if (!std::isinf(m2)) return 0.0;                             // statistics not numbers
+  // d^2 overflowed (values near the double range): z = bound * a / hypot(sd, a)
+  // with a = |d| sqrt(c / n), which neither overflows nor leaves [0, bound].
   const double a = std::abs(d) * std::sqrt(c / n);
   const double h = std::hypot(std::sqrt(m2_[i]), a);
-  if (!(h > 0.0)) return 0.0;  // no spread, x included
-  const double ratio = std::isinf(a) ? 1.0 : std::min(a / h, 1.0);
+  const double ratio = std::isinf(a) ? 1.0 : h > 0.0 ? std::min(a / h, 1.0) : 0.0;
   return std::copysign(ratio * c / std::sqrt(n), d);
 }
 

@@ -90,6 +90,37 @@ TEST(StandardScaler, TinySpreadCannotMakeAnUnboundedValue) {
   EXPECT_NEAR(z[0], 2.0 / std::sqrt(3.0), 1e-6);
 }
 
+TEST(StandardScaler, ValuesAtTheEndsOfTheDoubleRangeStayBounded) {
+  const double bound = 2.0 / std::sqrt(3.0);  // (n - 1) / sqrt(n), n = 3
+  double z[1];
+  StandardScaler a;  // 0, 1 seen: the square of 1.7e308 overflows
+  for (double v : {0.0, 1.0}) {
+    const double row[1] = {v};
+    a.learn_one(row);
+  }
+  for (double v : {1.7e308, -1.7e308}) {
+    const double row[1] = {v};
+    a.transform_one(row, z);
+    EXPECT_NEAR(z[0], std::copysign(bound, v), 1e-12) << v;
+  }
+  StandardScaler b;  // -1e308 twice: 1e308 - mean overflows itself
+  for (int i = 0; i < 2; ++i) {
+    const double row[1] = {-1e308};
+    b.learn_one(row);
+  }
+  const double far[1] = {1e308};
+  b.transform_one(far, z);
+  EXPECT_NEAR(z[0], bound, 1e-12);
+  StandardScaler c;  // 0 twice: a subnormal difference is still a difference
+  for (int i = 0; i < 2; ++i) {
+    const double row[1] = {0.0};
+    c.learn_one(row);
+  }
+  const double tiny[1] = {5e-324};
+  c.transform_one(tiny, z);
+  EXPECT_NEAR(z[0], bound, 1e-12);
+}
+
 // Property: on random streams (heavy-tailed, tiny or huge scales, runs of
 // repeated values) every z satisfies |z| <= (n - 1) / sqrt(n) < sqrt(n),
 // n counting the transformed value.
@@ -97,7 +128,8 @@ TEST(StandardScaler, PropertyZIsBoundedBySqrtN) {
   Xorshift64 rng(2026);
   for (int stream = 0; stream < 200; ++stream) {
     StandardScaler s;
-    const double scale = std::pow(10.0, rng.uniform(-250.0, 250.0));
+    // Scales from subnormal to where squares overflow.
+    const double scale = std::pow(10.0, rng.uniform(-315.0, 300.0));
     double n = 0;
     for (int i = 0; i < 60; ++i) {
       double v = rng.normal(0.0, 1.0);
