@@ -90,13 +90,43 @@ class PyLearner {
   static PyLearner decode(const py::bytes& data) {
     const std::string_view view = data;
     const auto* p = reinterpret_cast<const std::uint8_t*>(view.data());
-    return PyLearner(take(decode_learner({p, view.size()})));
+    Schema schema;
+    PyLearner out(take(decode_learner({p, view.size()}, &schema)));
+    out.schema_ = std::move(schema);
+    return out;
   }
 
-  py::bytes encode() {
+  // The checkpoint carries the data schema the CLI writes (feature names, the
+  // target's name, class names, each text feature's categories in code
+  // order), so a model saved here predicts by column name in the CLI and a
+  // CLI checkpoint loads here with its names. Feature names are the dict keys
+  // as text; `classes` are the labels as text (classification only).
+  py::bytes encode(const std::vector<std::string>& classes, const std::string& target) {
     const BusyGuard guard(busy_);
-    const std::vector<std::uint8_t> bytes = encode_learner(*model_);
+    Schema schema;
+    schema.task = model_->task();
+    schema.target_name = target;
+    for (const auto& k : keys_) schema.feature_names.push_back(py::str(k).cast<std::string>());
+    if (schema.task == Task::kClassification) schema.class_names = classes;
+    const py::list tables = codes();
+    bool any_text = false;
+    for (const auto& t : tables) any_text = any_text || py::len(t) > 0;
+    if (any_text)
+      for (const auto& t : tables) schema.category_values.push_back(t.cast<std::vector<std::string>>());
+    const bool named = !schema.feature_names.empty() || !schema.class_names.empty();
+    const std::vector<std::uint8_t> bytes = encode_learner(*model_, named ? &schema : nullptr);
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+  }
+  // The schema read from the checkpoint this learner was decoded from, or
+  // None: {"features", "target", "classes", "categories"}.
+  py::object schema() const {
+    if (schema_.feature_names.empty() && schema_.class_names.empty()) return py::none();
+    py::dict out;
+    out["features"] = schema_.feature_names;
+    out["target"] = schema_.target_name;
+    out["classes"] = schema_.class_names;
+    out["categories"] = schema_.category_values;
+    return out;
   }
 
   // Fixes the dict keys read, in order; the row has one slot per key.
@@ -419,7 +449,23 @@ class PyLearner {
         row_[i] = d;
       }
     }
-    return static_cast<std::size_t>(PyDict_Size(x.ptr())) > found;
+    const auto size = static_cast<std::size_t>(PyDict_Size(x.ptr()));
+    if (found == 0 && size > 0 && !keys_.empty() && !warned_disjoint_) warn_disjoint();
+    return size > found;
+  }
+
+  // A sample sharing no key with the model is read as all-missing: said once
+  // per model, since a renamed or misspelt feature set otherwise predicts on
+  // nothing without a word.
+  void warn_disjoint() {
+    warned_disjoint_ = true;
+    std::string known;
+    for (std::size_t i = 0; i < keys_.size() && i < 5; ++i)
+      known += (i ? ", " : "") + py::repr(keys_[i]).cast<std::string>();
+    if (keys_.size() > 5) known += ", ...";
+    const std::string msg = std::string(model_->name()) + ": the sample shares no feature with the model (it knows " +
+                            known + "); every feature is read as missing";
+    if (PyErr_WarnEx(PyExc_UserWarning, msg.c_str(), 1) != 0) throw py::error_already_set();
   }
 
   std::unique_ptr<Learner> model_;
@@ -427,7 +473,9 @@ class PyLearner {
   std::vector<double> row_;
   std::vector<CodeTable> codes_;
   std::vector<double> proba_;
+  Schema schema_;
   bool busy_ = false;
+  bool warned_disjoint_ = false;
 };
 
 }  // namespace
@@ -444,7 +492,10 @@ void bind_learner(py::module_& m) {
       .def("predict_multi_dict", &PyLearner::predict_multi_dict)
       .def_property_readonly("n_outputs", [](const PyLearner& l) { return l.model().n_outputs(); })
       .def_static("decode", &PyLearner::decode, py::arg("data"), "a learner from checkpoint bytes")
-      .def("encode", &PyLearner::encode, "checkpoint bytes (the CLI's file format)")
+      .def("encode", &PyLearner::encode, py::arg("classes") = std::vector<std::string>{},
+           py::arg("target") = std::string(),
+           "checkpoint bytes (the CLI's file format), with the feature names and the given class names")
+      .def("schema", &PyLearner::schema, "the names stored in the checkpoint this learner was decoded from, or None")
       .def("set_features", &PyLearner::set_features)
       .def("features", &PyLearner::features)
       .def("codes", &PyLearner::codes, "per feature, its text categories in code order")
