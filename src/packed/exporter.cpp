@@ -32,7 +32,7 @@ Result<std::vector<std::uint32_t>> bfs_order(const ExportModel& m, std::size_t t
     if (nd.categorical)
       return Status::invalid_argument(where + "category-set split on feature " + std::to_string(nd.feature) +
                                       ": the packed formats have only threshold nodes, so a model with categorical "
-                                      "splits cannot be exported (train without --categorical to export)");
+                                      "splits cannot be exported (retrain with --categorical-features \"\" to export)");
     if (!std::isfinite(nd.threshold)) return Status::invalid_argument(where + "non-finite threshold");
     for (std::uint32_t c : {nd.left, nd.right}) {
       if (c >= n) return Status::invalid_argument(where + "child index out of range");

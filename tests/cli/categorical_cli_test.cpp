@@ -120,7 +120,8 @@ TEST(CategoricalCli, CompareNamesTheModelsThatSplitByCategory) {
   std::remove(data.c_str());
 }
 
-// Packed export of a checkpoint with category splits fails with a clear error.
+// Packed export of a checkpoint with category splits fails with an error
+// that names the column and the way out, and the way out exports.
 TEST(CategoricalCli, ExportRefusesCategorySplits) {
   const std::string data = write_temp_file("colours_exp.csv", colour_csv(3000));
   const std::string ckpt = temp_path("colours.ckpt"), out = temp_path("colours.bin");
@@ -128,8 +129,15 @@ TEST(CategoricalCli, ExportRefusesCategorySplits) {
   ASSERT_EQ(e.code, 0) << e.err;
   const auto x = run_cli("export --checkpoint " + ckpt + " --out " + out);
   EXPECT_NE(x.code, 0);
-  EXPECT_NE(x.err.find("category-set split"), std::string::npos) << x.err;
-  for (const auto& p : {data, ckpt, out}) std::remove(p.c_str());
+  EXPECT_NE(x.err.find("splits 'colour' by category sets"), std::string::npos) << x.err;
+  EXPECT_NE(x.err.find("--categorical-features \"\""), std::string::npos) << x.err;
+  const auto again = run_cli("eval --quiet --data " + data + kModel + " --categorical-features \"\" --save " + ckpt);
+  ASSERT_EQ(again.code, 0) << again.err;
+  const auto ok = run_cli("export --checkpoint " + ckpt + " --out " + out);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  const auto p = run_cli("predict --model " + out + " --data " + data);
+  EXPECT_EQ(p.code, 0) << p.err;
+  for (const auto& f : {data, ckpt, out}) std::remove(f.c_str());
 }
 
 // A checkpoint keeps its category dictionary: a file whose colours first
