@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -9,6 +10,16 @@
 
 namespace irithyll {
 namespace {
+
+// Mean and sample variance of xs by the textbook two passes.
+std::pair<double, double> two_pass(const std::vector<double>& xs) {
+  double mean = 0;
+  for (double v : xs) mean += v;
+  mean /= static_cast<double>(xs.size());
+  double var = 0;
+  for (double v : xs) var += (v - mean) * (v - mean);
+  return {mean, var / static_cast<double>(xs.size() - 1)};
+}
 
 TEST(StandardScaler, WelfordMatchesTwoPassStatistics) {
   StandardScaler s;
@@ -20,12 +31,7 @@ TEST(StandardScaler, WelfordMatchesTwoPassStatistics) {
     const double row[2] = {v, -v};
     s.learn_one(row);
   }
-  double mean = 0;
-  for (double v : xs) mean += v;
-  mean /= xs.size();
-  double var = 0;
-  for (double v : xs) var += (v - mean) * (v - mean);
-  var /= (xs.size() - 1);
+  const auto [mean, var] = two_pass(xs);
   EXPECT_NEAR(s.mean(0), mean, 1e-10);
   EXPECT_NEAR(s.variance(0), var, 1e-9);
   EXPECT_NEAR(s.mean(1), -mean, 1e-10);
@@ -33,12 +39,7 @@ TEST(StandardScaler, WelfordMatchesTwoPassStatistics) {
   // the 1,000 values plus the transformed one.
   const double v = mean + std::sqrt(var);
   xs.push_back(v);
-  double mean2 = 0;
-  for (double u : xs) mean2 += u;
-  mean2 /= xs.size();
-  double var2 = 0;
-  for (double u : xs) var2 += (u - mean2) * (u - mean2);
-  var2 /= (xs.size() - 1);
+  const auto [mean2, var2] = two_pass(xs);
   const double row[2] = {v, 0.0};
   double out[2];
   s.transform_one(row, out);
