@@ -39,9 +39,8 @@ KNOWN = {
         "KNNRegressor default, and MOA's) lags this drifting series, but a window of 50 is 27-40% worse on the "
         "stationary friedman and hetero streams (CLI, 20,000 samples)",
     ("tree.HoeffdingAdaptiveTreeRegressor-TrumpApproval", "defaults"):
-        "our regression leaves default to the mean (leaf_model nba), River's to adaptive: 1.44 (seeds 0-5: "
-        "1.37 to 1.64); leaf_model='adaptive' gives 0.85 (seeds 0-5: 0.69 to 1.03, bootstrap-bound), and "
-        "0.705 with bootstrap=False",
+        "0.850 against 0.788 with adaptive leaves, River's default and ours (mean leaves gave 1.44); seeds 0-5: "
+        "0.69 to 1.03, so the gap is the Poisson(1) bootstrap's draw (0.705 with bootstrap=False)",
     ("forest.AMFClassifier-Bananas[:500]", "same"):
         "60% against 85%: the stream opens with a pure run, so a pure root widens its box over most of the "
         "plane and no later sample inside it can split it (we follow the authors' Mondrian update); River's "

@@ -20,7 +20,8 @@ namespace irithyll::ensemble_detail {
 // leaf-model row lists only the classification leaves.
 template <class C>
 void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view grace_default,
-                             std::string_view delta_default, bool classification_only = false) {
+                             std::string_view delta_default, bool classification_only = false,
+                             std::string_view leaf_default = "nba") {
   using Row = ConfigField<C>;
   rows.push_back(Row{FieldInfo::integer("grace-period", grace_default, "leaf weight between split attempts").in(1, 1e9),
                      IRITHYLL_FIELD_UINT(C, tree.grace_period)});
@@ -31,9 +32,9 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
   rows.push_back(Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
                      IRITHYLL_FIELD_ENUM(C, tree.criterion, parse_split_criterion, split_criterion_name)});
   rows.push_back(Row{classification_only
-                         ? FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|adaptive",
+                         ? FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|adaptive",
                                              "leaf prediction (adaptive is nba for classification)")
-                         : FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive",
+                         : FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|mean|linear|adaptive",
                                              "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; "
                                              "adaptive is nba for classification)"),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});

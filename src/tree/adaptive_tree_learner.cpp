@@ -42,7 +42,7 @@ std::span<const ConfigField<HoeffdingAdaptiveTreeConfig>> HoeffdingAdaptiveTreeS
         Row{FieldInfo::boolean("bootstrap", "on", "each leaf learns a sample with a Poisson(1) weight (0: left out), as online bagging"),
             IRITHYLL_FIELD_BOOL(C, bootstrap)},
     };
-    ensemble_detail::append_member_tree_rows(table, "200", "1e-07");
+    ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/false, "adaptive");
     return table;
   }();
   return rows;
