@@ -164,6 +164,11 @@ class UnsupervisedCoreTransformer(CoreTransformer):
         """Learns the sample's statistics."""
         self._learn(x)
 
+    def learn_many(self, X):
+        """Learns the rows of a pandas DataFrame in order."""
+        for x in X.to_dict(orient="records"):
+            self._learn(x)
+
 
 class SupervisedCoreTransformer(CoreTransformer):
     """A transformer that learns with the target: Pipeline and
@@ -204,3 +209,10 @@ class SupervisedCoreTransformer(CoreTransformer):
         if not math.isfinite(y):
             return
         self._learn(x, y)
+
+    def learn_many(self, X, y):
+        """Learns the rows of a pandas DataFrame in order, with their targets."""
+        if len(y) != len(X):
+            raise ValueError(f"{type(self).__name__}.learn_many: {len(y)} targets for {len(X)} rows")
+        for x, target in zip(X.to_dict(orient="records"), y):
+            self.learn_one(x, target)

@@ -16,6 +16,7 @@
 #include "dict_row.hpp"
 #include "errors.hpp"
 #include "irithyll/core/bytes.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "irithyll/preprocess/registry.hpp"
 
 namespace py = pybind11;
@@ -56,6 +57,18 @@ class PyTransformer {
                             std::uint64_t seed, std::size_t n_classes, std::vector<std::string> feature_names) {
     if (n_features == 0) raise_status(Status::invalid_argument(name + ": the input has no features"));
     return PyTransformer(take(make_transformer(name, to_settings(settings),
+                                               context_for(n_features, seed, n_classes, std::move(feature_names)))));
+  }
+
+  // From one pipeline step as the CLI's --model takes it: "ccipca(n-components=3)".
+  static PyTransformer from_spec(const std::string& text, std::size_t n_features, std::uint64_t seed,
+                                 std::size_t n_classes, std::vector<std::string> feature_names) {
+    const std::vector<ModelSpec> steps = take(parse_pipeline_spec(text));
+    if (steps.size() != 1)
+      raise_status(Status::invalid_argument("'" + text + "': one transformer step expected, got " +
+                                            std::to_string(steps.size())));
+    if (n_features == 0) raise_status(Status::invalid_argument(steps[0].name + ": the input has no features"));
+    return PyTransformer(take(make_transformer(steps[0].name, steps[0].settings,
                                                context_for(n_features, seed, n_classes, std::move(feature_names)))));
   }
 
@@ -166,6 +179,10 @@ void bind_transformer(py::module_& m) {
       .def_static("make", &PyTransformer::make, py::arg("name"), py::arg("settings"), py::arg("n_features"),
                   py::arg("seed") = 42, py::arg("n_classes") = 0,
                   py::arg("feature_names") = std::vector<std::string>{})
+      .def_static("from_spec", &PyTransformer::from_spec, py::arg("spec"), py::arg("n_features"),
+                  py::arg("seed") = 42, py::arg("n_classes") = 0,
+                  py::arg("feature_names") = std::vector<std::string>{},
+                  "a transformer from one pipeline step, name(key=value;...)")
       .def_static("decode", &PyTransformer::decode, py::arg("data"), "a transformer from checkpoint bytes")
       .def("encode", &PyTransformer::encode, "checkpoint bytes (the kind's name, then its state)")
       .def("learn_one", &PyTransformer::learn_one, py::arg("x"))

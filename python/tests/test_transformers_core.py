@@ -274,3 +274,30 @@ def test_generic_binding_rows():
         _core.Transformer.make("nope", [], 2)
     with pytest.raises(ValueError, match="unknown setting"):
         _core.Transformer.make("ccipca", [("bogus", "1")], 2)
+
+
+def test_from_spec_builds_the_pipeline_step_form():
+    t = _core.Transformer.from_spec("ccipca(n-components=1; amnesic=2)", 3)
+    assert t.name == "ccipca" and t.output_size(3) == 1
+    same = _core.Transformer.make("ccipca", [("n-components", "1"), ("amnesic", "2")], 3)
+    assert t.encode() == same.encode()
+    with pytest.raises(ValueError, match="n-components"):
+        _core.Transformer.from_spec("ccipca(n-components=0)", 3)
+    with pytest.raises(ValueError, match="one transformer step"):
+        _core.Transformer.from_spec("ccipca|standard_scaler", 3)
+
+
+def test_learn_many_in_a_pipeline_matches_learning_row_by_row():
+    pd = need_module("pandas", "python3-pandas")
+    rows = _regression_rows(300, seed=8)
+    X = pd.DataFrame([x for x, _ in rows])
+    y = pd.Series([t for _, t in rows])
+    for make in (lambda: preprocessing.CCIPCA(n_components=2),
+                 lambda: feature_selection.CorrelationSelector(keep=0.25, warmup=20)):
+        batch, single = make(), make()
+        (batch | linear_model.LinearRegression()).learn_many(X, y)
+        for x, t in rows:
+            single.learn_one(x, t) if getattr(single, "_supervised", False) else single.learn_one(x)
+        assert batch._core.encode() == single._core.encode()
+    with pytest.raises(ValueError, match="targets"):
+        feature_selection.CorrelationSelector().learn_many(X, y[:10])
