@@ -47,6 +47,19 @@ class CoreTransformer(_Composable):
 
     _kind = ""
 
+    def __init_subclass__(cls, **kwargs):
+        # help() and inspect show the table's keyword arguments.
+        super().__init_subclass__(**kwargs)
+        if cls._kind:
+            import inspect
+            kw = inspect.Parameter.KEYWORD_ONLY
+            params = [inspect.Parameter(f["python_name"], kw, default=from_text(f, f["default"]))
+                      for f in TABLES[cls._kind]["parameters"]]
+            if getattr(cls, "_supervised", False):
+                params.append(inspect.Parameter("classes", kw, default=None))
+            params.append(inspect.Parameter("seed", kw, default=42))
+            cls.__signature__ = inspect.Signature(params)
+
     def __init__(self, *, seed=42, **params):
         fields = {f["python_name"]: f for f in TABLES[self._kind]["parameters"]}
         for key in params:

@@ -301,3 +301,27 @@ def test_learn_many_in_a_pipeline_matches_learning_row_by_row():
         assert batch._core.encode() == single._core.encode()
     with pytest.raises(ValueError, match="targets"):
         feature_selection.CorrelationSelector().learn_many(X, y[:10])
+
+
+def test_catalogue_placement_names_existing_classes():
+    import importlib
+    import json
+    rows = json.loads(_core.transformers_json())
+    placed = {}
+    for row in rows:
+        if row["python_module"]:
+            cls = getattr(importlib.import_module("irithyll." + row["python_module"]), row["python_class"])
+            placed[row["name"]] = cls
+            if hasattr(cls, "_kind"):  # a class over the C++ transformer itself
+                assert cls._kind == row["name"]
+    assert placed["ccipca"] is preprocessing.CCIPCA
+    assert placed["attention_features"] is preprocessing.AttentionFeatures
+    assert placed["feature_selector"] is feature_selection.CorrelationSelector
+
+
+def test_signatures_show_the_settings():
+    import inspect
+    assert list(inspect.signature(preprocessing.CCIPCA).parameters) == ["n_components", "amnesic", "seed"]
+    sig = inspect.signature(feature_selection.CorrelationSelector)
+    assert sig.parameters["keep"].default == 0.5 and "classes" in sig.parameters
+    assert inspect.signature(preprocessing.AttentionFeatures).parameters["mode"].default == "gla"
