@@ -35,10 +35,10 @@ TABLES = {row["name"]: row for row in json.loads(_core.transformers_json())}
 
 def parameters_doc(kind):
     """The settings of a transformer kind, as the class docstrings list them."""
-    lines = ["Parameters (defaults and ranges from the library's table):"]
+    lines = ["\n    Parameters (defaults and ranges from the library's table):"]
     for f in TABLES[kind]["parameters"]:
         shown = f["range"] or f["choices"].replace("|", ", ") or "text"
-        lines.append(f"    {f['python_name']} = {from_text(f, f['default'])!r}  ({shown}): {f['help']}")
+        lines.append(f"        {f['python_name']} = {from_text(f, f['default'])!r}  ({shown}): {f['help']}")
     return "\n".join(lines)
 
 

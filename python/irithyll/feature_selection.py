@@ -33,6 +33,6 @@ class CorrelationSelector(SupervisedCoreTransformer):
         return self._features
 
 
-CorrelationSelector.__doc__ += "\n" + parameters_doc("feature_selector") + \
-    "\n    classes = None: the labels of a classification target (None: y is a number)" + \
-    "\n    seed = 42: unused (the transformer is deterministic)"
+CorrelationSelector.__doc__ += parameters_doc("feature_selector") + \
+    "\n        classes = None: the labels of a classification target (None: y is a number)" + \
+    "\n        seed = 42: unused (the transformer is deterministic)"

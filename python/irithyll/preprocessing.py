@@ -1,6 +1,8 @@
-"""Feature transformers for dict samples."""
+"""Feature transformers for dict samples: River's (pure Python) and the
+library's catalogue transformers CCIPCA and AttentionFeatures (C++)."""
 import math
 
+from ._core_transformers import UnsupervisedCoreTransformer, parameters_doc
 from .compose import _Composable
 
 
@@ -192,7 +194,6 @@ class FeatureHasher(Transformer):
 
 
 # --- the library's catalogue transformers (irithyll/_core_transformers.py) --------------
-from ._core_transformers import UnsupervisedCoreTransformer, parameters_doc  # noqa: E402
 
 
 class CCIPCA(UnsupervisedCoreTransformer):
@@ -246,6 +247,6 @@ class AttentionFeatures(UnsupervisedCoreTransformer):
         return kept + [f"att{i}" for i in range(n - len(kept))]
 
 
-CCIPCA.__doc__ += "\n" + parameters_doc("ccipca") + "\n    seed = 42: unused (the transformer is deterministic)"
-AttentionFeatures.__doc__ += "\n" + parameters_doc("attention_features") + \
-    "\n    seed = 42: the random projection's seed"
+CCIPCA.__doc__ += parameters_doc("ccipca") + "\n        seed = 42: unused (the transformer is deterministic)"
+AttentionFeatures.__doc__ += parameters_doc("attention_features") + \
+    "\n        seed = 42: the random projection's seed"
