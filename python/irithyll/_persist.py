@@ -1,13 +1,17 @@
 """model.save(path) / irithyll.load(path): the CLI's checkpoint files.
 
-`path` holds exactly what `irithyll eval --save` writes (so the CLI reads a
-Python-saved model and the other way round); `path`.py.json beside it holds
-what only Python knows: the class, its constructor arguments, the feature
-names and the labels. A checkpoint without that file (one the CLI wrote)
-loads with features named 0..n-1 (so predict_many(X) and dicts keyed by
-column index both work) and labels 0..k-1, the CLI's class indices. A
-checkpoint of a kind with no catalogue settings (a pipeline built in C++)
-loads as a plain learner of that kind: it predicts and learns, no more.
+`path` holds exactly what `irithyll eval --save` writes, names included:
+the feature names (the dict keys as text), the class names (the labels as
+text) and each text feature's categories, so the CLI predicts from a
+Python-saved model by column name and speaks its class names, and a
+checkpoint the CLI wrote loads here with the CLI's feature and class names.
+`path`.py.json beside it holds what only Python knows: the class, its
+constructor arguments and the labels with their Python types. A checkpoint
+without that file loads as its catalogue kind with the stored names (or,
+for a file with none, features 0..n-1 and labels 0..k-1, the CLI's class
+indices). A checkpoint of a kind with no catalogue settings (a pipeline
+built in C++) loads as a plain learner of that kind: it predicts and
+learns, no more.
 """
 import json
 import os
@@ -28,10 +32,22 @@ def save(model, path):
     except TypeError as e:
         raise TypeError(f"save: feature names and labels must be JSON values (str, int, float, bool); "
                         f"use pickle for others ({e})") from None
+    labels = meta["labels"] if model._model.classification else None
     with open(path, "wb") as f:
-        f.write(model._model.encode())
+        f.write(model._model.encode(classes=[str(label) for label in labels or ()]))
     with open(sidecar(path), "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def _typed(names):
+    """Names as stored (text); integers again when every name is one, as the
+    dict keys 0..n-1 of unnamed features and labels read from a numeric
+    target column are."""
+    try:
+        values = [int(n) for n in names]
+    except ValueError:
+        return list(names)
+    return values if [str(v) for v in values] == list(names) else list(names)
 
 
 def _find_class(name):
@@ -76,6 +92,13 @@ def load(path):
         features = list(range(core.n_features)) if core.n_features else None
         labels = list(range(core.n_classes)) if core.classification else None
         codes = None
+        schema = core.schema()
+        if schema is not None:
+            if schema["features"] and core.n_features in (0, len(schema["features"])):
+                features = _typed(schema["features"])
+                codes = schema["categories"] if any(schema["categories"]) else None
+            if core.classification and schema["classes"]:
+                labels = _typed(schema["classes"])
     if labels is not None:
         model._set_labels(labels)
     model._model = core

@@ -67,8 +67,9 @@ class DictRow {
 
   // Reads x into the row (see the file comment); another non-number raises
   // TypeError naming the key. Returns true when x held a key outside the
-  // feature set.
-  bool fill(const pybind11::dict& x, bool learning = false) {
+  // feature set. `who` (the model's name) heads the warning given once when
+  // a sample shares no key with the feature set.
+  bool fill(const pybind11::dict& x, std::string_view who, bool learning = false) {
     std::size_t found = 0;
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       PyObject* v = PyDict_GetItemWithError(x.ptr(), keys_[i].ptr());
@@ -94,7 +95,9 @@ class DictRow {
         row_[i] = d;
       }
     }
-    return static_cast<std::size_t>(PyDict_Size(x.ptr())) > found;
+    const auto size = static_cast<std::size_t>(PyDict_Size(x.ptr()));
+    if (found == 0 && size > 0 && !keys_.empty() && !warned_disjoint_) warn_disjoint(who);
+    return size > found;
   }
   // The row the last fill() wrote.
   std::span<const double> row() const { return row_; }
@@ -106,6 +109,20 @@ class DictRow {
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
   using CodeTable = std::unordered_map<std::string, double, TextHash, std::equal_to<>>;
+
+  // A sample sharing no key with the model is read as all-missing: said once
+  // per model, since a renamed or misspelt feature set otherwise predicts on
+  // nothing without a word.
+  void warn_disjoint(std::string_view who) {
+    warned_disjoint_ = true;
+    std::string known;
+    for (std::size_t i = 0; i < keys_.size() && i < 5; ++i)
+      known += (i ? ", " : "") + pybind11::repr(keys_[i]).cast<std::string>();
+    if (keys_.size() > 5) known += ", ...";
+    const std::string msg = std::string(who) + ": the sample shares no feature with the model (it knows " + known +
+                            "); every feature is read as missing";
+    if (PyErr_WarnEx(PyExc_UserWarning, msg.c_str(), 1) != 0) throw pybind11::error_already_set();
+  }
 
   double code_of(std::size_t i, PyObject* v, bool learning) {
     Py_ssize_t size = 0;
@@ -130,6 +147,7 @@ class DictRow {
   std::vector<pybind11::object> keys_;
   std::vector<double> row_;
   std::vector<CodeTable> codes_;
+  bool warned_disjoint_ = false;
 };
 
 }  // namespace irithyll::python

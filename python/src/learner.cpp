@@ -80,13 +80,43 @@ class PyLearner {
   static PyLearner decode(const py::bytes& data) {
     const std::string_view view = data;
     const auto* p = reinterpret_cast<const std::uint8_t*>(view.data());
-    return PyLearner(take(decode_learner({p, view.size()})));
+    Schema schema;
+    PyLearner out(take(decode_learner({p, view.size()}, &schema)));
+    out.schema_ = std::move(schema);
+    return out;
   }
 
-  py::bytes encode() {
+  // The checkpoint carries the data schema the CLI writes (feature names, the
+  // target's name, class names, each text feature's categories in code
+  // order), so a model saved here predicts by column name in the CLI and a
+  // CLI checkpoint loads here with its names. Feature names are the dict keys
+  // as text; `classes` are the labels as text (classification only).
+  py::bytes encode(const std::vector<std::string>& classes, const std::string& target) {
     const BusyGuard guard(busy_);
-    const std::vector<std::uint8_t> bytes = encode_learner(*model_);
+    Schema schema;
+    schema.task = model_->task();
+    schema.target_name = target;
+    for (const auto& k : dict_.features()) schema.feature_names.push_back(py::str(k).cast<std::string>());
+    if (schema.task == Task::kClassification) schema.class_names = classes;
+    const py::list tables = codes();
+    bool any_text = false;
+    for (const auto& t : tables) any_text = any_text || py::len(t) > 0;
+    if (any_text)
+      for (const auto& t : tables) schema.category_values.push_back(t.cast<std::vector<std::string>>());
+    const bool named = !schema.feature_names.empty() || !schema.class_names.empty();
+    const std::vector<std::uint8_t> bytes = encode_learner(*model_, named ? &schema : nullptr);
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+  }
+  // The schema read from the checkpoint this learner was decoded from, or
+  // None: {"features", "target", "classes", "categories"}.
+  py::object schema() const {
+    if (schema_.feature_names.empty() && schema_.class_names.empty()) return py::none();
+    py::dict out;
+    out["features"] = schema_.feature_names;
+    out["target"] = schema_.target_name;
+    out["classes"] = schema_.class_names;
+    out["categories"] = schema_.category_values;
+    return out;
   }
 
   void set_features(const py::list& keys) { dict_.set_features(keys); }
@@ -329,11 +359,12 @@ class PyLearner {
     return static_cast<std::size_t>(x.shape(0));
   }
 
-  bool fill_row(const py::dict& x, bool learning = false) { return dict_.fill(x, learning); }
+  bool fill_row(const py::dict& x, bool learning = false) { return dict_.fill(x, model_->name(), learning); }
 
   std::unique_ptr<Learner> model_;
   DictRow dict_;
   std::vector<double> proba_;
+  Schema schema_;
   bool busy_ = false;
 };
 
@@ -351,7 +382,10 @@ void bind_learner(py::module_& m) {
       .def("predict_multi_dict", &PyLearner::predict_multi_dict)
       .def_property_readonly("n_outputs", [](const PyLearner& l) { return l.model().n_outputs(); })
       .def_static("decode", &PyLearner::decode, py::arg("data"), "a learner from checkpoint bytes")
-      .def("encode", &PyLearner::encode, "checkpoint bytes (the CLI's file format)")
+      .def("encode", &PyLearner::encode, py::arg("classes") = std::vector<std::string>{},
+           py::arg("target") = std::string(),
+           "checkpoint bytes (the CLI's file format), with the feature names and the given class names")
+      .def("schema", &PyLearner::schema, "the names stored in the checkpoint this learner was decoded from, or None")
       .def("set_features", &PyLearner::set_features)
       .def("features", &PyLearner::features)
       .def("codes", &PyLearner::codes, "per feature, its text categories in code order")

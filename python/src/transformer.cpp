@@ -156,7 +156,7 @@ class PyTransformer {
   bool fill(const py::dict& x, bool learning) {
     if (dict_.size() == 0)
       raise_status(Status::invalid_argument(std::string(t_->name()) + ": set_features was not called"));
-    return dict_.fill(x, learning);
+    return dict_.fill(x, t_->name(), learning);
   }
 
   std::unique_ptr<Transformer> t_;

@@ -121,3 +121,60 @@ def test_export_packed_predicts_raw_scores(tmp_path):
         m.export_packed(tmp_path / "x.bin", format="f64")
     with pytest.raises(OSError):
         PackedModel(tmp_path / "missing.bin")
+
+
+def test_names_travel_from_the_cli_and_back(tmp_path):
+    """One checkpoint carries feature and class names both ways: a CLI
+    checkpoint loads with its header's names and predicts from dicts keyed by
+    them; a Python-saved model is read by name by `irithyll predict`, in any
+    column order, and speaks its labels."""
+    import csv
+    import warnings
+    cli = _cli()
+    data = elec_path()
+    header = open(data).readline().strip().split(",")
+    ckpt = tmp_path / "cli.ckpt"
+    subprocess.run([cli, "eval", "--data", data, "--n-steps", "5", "--save", str(ckpt)], check=True,
+                   capture_output=True)
+    model = irithyll.load(ckpt)
+    assert model.features == header[:-1]
+    rows = list(csv.reader(open(data)))[1:41]
+    x = {name: float(v) for name, v in zip(header, rows[0][:-1])}
+    cli_out = subprocess.run([cli, "predict", "--checkpoint", str(ckpt), "--data", data], check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    label, p = cli_out[0].split(",")
+    assert str(model.predict_one(x)) == label
+    assert abs(model.predict_proba_one(x)[model.predict_one(x)] - float(p)) < 1e-12
+
+    # Python -> CLI: text labels and named features, read back by name from a
+    # file whose columns are in another order.
+    py = ensemble.SGBTClassifier(n_steps=5, grace_period=20, seed=1)
+    for r in rows * 5:
+        py.learn_one({name: float(v) for name, v in zip(header, r[:-1])}, "up" if r[-1] == "1" else "down")
+    out = tmp_path / "py.ckpt"
+    py.save(out)
+    os.remove(str(out) + ".py.json")  # what the CLI sees: the checkpoint alone
+    order = header[:-1][::-1]
+    shuffled = tmp_path / "shuffled.csv"
+    with open(shuffled, "w") as f:
+        f.write(",".join(order) + "\n")
+        for r in rows:
+            named = dict(zip(header, r))
+            f.write(",".join(named[c] for c in order) + "\n")
+    got = subprocess.run([cli, "predict", "--checkpoint", str(out), "--data", str(shuffled)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    for line, r in zip(got, rows):
+        xr = {name: float(v) for name, v in zip(header, r[:-1])}
+        label, p = line.split(",")
+        assert label == py.predict_one(xr)
+        assert abs(float(p) - py.predict_proba_one(xr)[label]) < 1e-12
+    back = irithyll.load(out)
+    assert back.features == header[:-1] and sorted(back.labels) == ["down", "up"]
+
+    # A dict that shares no key with the model is said once, not read silently.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back.predict_one({"nswprise": 0.1})
+        back.predict_one({"nswprise": 0.2})
+    said = [str(w.message) for w in caught if "shares no feature" in str(w.message)]
+    assert len(said) == 1 and "'nswprice'" in said[0]

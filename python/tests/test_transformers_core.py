@@ -90,6 +90,8 @@ def test_ccipca_output_keys_and_missing_values():
     assert list(out) == ["pc0", "pc1"] and all(math.isfinite(v) for v in out.values())
     with pytest.warns(UserWarning, match="'d'"):
         pca.learn_one({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
+    with pytest.warns(UserWarning, match="shares no feature"):
+        assert set(pca.transform_one({"z": 1.0})) == {"pc0", "pc1"}
 
 
 def test_ccipca_more_components_than_features_is_refused_naming_the_setting():

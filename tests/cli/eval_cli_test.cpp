@@ -50,6 +50,18 @@ TEST(EvalCli, ClassificationTextAndCompareShowTheBaselines) {
   EXPECT_NE(reg.out.find("smape%"), std::string::npos) << reg.out;
 }
 
+// Two settings of one model get their specifications as labels, an exact
+// repeat its position too; a model listed once keeps its bare name.
+TEST(EvalCli, CompareLabelsRepeatedModelsApart) {
+  auto c = run_cli(
+      "compare --stream agrawal --max-samples 500 --quiet "
+      "--models \"sgbt(n-steps=3),sgbt(n-steps=5),hoeffding_tree,hoeffding_tree,gaussian_nb\"");
+  ASSERT_EQ(c.code, 0) << c.err;
+  for (const char* label : {"\nsgbt(n-steps=3) ", "\nsgbt(n-steps=5) ", "\nhoeffding_tree #3 ", "\nhoeffding_tree #4 ",
+                            "\ngaussian_nb "})
+    EXPECT_NE(c.out.find(label), std::string::npos) << label << " missing in " << c.out;
+}
+
 TEST(EvalCli, SgbtPrintsFeatureImportancesSortedByGain) {
   auto r = run_cli("eval --stream friedman --max-samples 5000 --quiet");
   ASSERT_EQ(r.code, 0) << r.err;

@@ -4,6 +4,7 @@
 // learning-curve picture with a curve per model.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include "irithyll/stacked.hpp"
 #include "model_options.hpp"
 #include "plotting.hpp"
+#include "progress.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -46,7 +48,7 @@ ArgParser make_parser() {
       .option("curve-every", "N", "samples between curve points", "100")
       .option("plot", "FILE.svg", "draw one learning curve per model")
       .flag("json", "print one JSON object per model, one per line")
-      .flag("quiet", "accepted for symmetry with eval (compare draws no progress bar)");
+      .flag("quiet", "no progress bar");
   declare_data_options(p);
   declare_memory_budget(p);
   return p;
@@ -123,18 +125,52 @@ int run_compare(std::span<char* const> argv) {
   }
   if (learners.empty()) return fail(Status::invalid_argument("--models lists no model"));
 
+  // A model listed twice under one name (two settings of sgbt) is labelled
+  // by its whole specification, and an exact repeat by its position too.
+  std::vector<std::string> specs_text;
+  for (const ModelSpec& spec : *specs) {
+    std::string text = spec.name;
+    for (std::size_t k = 0; k < spec.settings.items().size(); ++k)
+      text += (k == 0 ? "(" : ",") + spec.settings.items()[k].first + "=" + spec.settings.items()[k].second;
+    specs_text.push_back(spec.settings.empty() ? text : text + ")");
+  }
+  const std::vector<std::string> bare = names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto same = [&](const std::vector<std::string>& v) {
+      return static_cast<std::size_t>(std::count(v.begin(), v.end(), v[i]));
+    };
+    if (same(bare) > 1) names[i] = same(specs_text) > 1 ? specs_text[i] + " #" + std::to_string(i + 1) : specs_text[i];
+  }
+  int label_width = 20;
+  for (const std::string& n : names) label_width = std::max(label_width, static_cast<int>(n.size()));
+
   std::vector<CurveRecorder> recorders;
   recorders.reserve(learners.size());
   for (Learner* l : learners) recorders.emplace_back(drift_event_counter(*l));
   std::vector<PrequentialObserver*> observers;
   for (CurveRecorder& r : recorders) observers.push_back(&r);
+  // One bar for the whole pass, driven by the first model's lane (every lane
+  // sees every row).
+  ProgressBar bar(!args.given("quiet") && ::isatty(STDERR_FILENO) == 1, [&]() -> std::optional<std::uint64_t> {
+    auto hint = stream->size_hint();
+    if (!hint) return max_samples;
+    return max_samples ? std::min(*hint, *max_samples) : *hint;
+  }());
+  if (const auto* table = dynamic_cast<const TableStream*>(stream.get()); table != nullptr)
+    bar.set_fraction_source([table] { return table->fraction_read(); });
+  ProgressObserver progress(bar);
+  ObserverList first;
+  first.add(observers[0]);
+  first.add(&progress);
+  observers[0] = &first;
 
   PrequentialOptions options;
   options.max_samples = max_samples;
   options.rolling_window = static_cast<std::size_t>(*window);
   options.curve_every = *every;
-  options.progress_every = 0;
+  options.progress_every = 1;  // the bar looks at the clock itself
   auto reports = run_prequential_side_by_side(learners, *stream, options, observers);
+  bar.finish();
   if (!reports) return fail(reports.status().with_context(source));
   report_skipped_rows(*stream);
 
@@ -154,20 +190,20 @@ int run_compare(std::span<char* const> argv) {
       std::printf("baselines: no-change accuracy %.4f, majority-class accuracy %.4f "
                   "(kappa_t and kappa_m are measured against them)\n\n",
                   m0.no_change_accuracy, m0.majority_accuracy);
-      std::printf("%-20s %9s %9s %9s %9s %9s %9s %12s %14s\n", "model", "accuracy", "kappa", "kappa_t", "kappa_m",
+      std::printf("%-*s %9s %9s %9s %9s %9s %9s %12s %14s\n", label_width, "model", "accuracy", "kappa", "kappa_t", "kappa_m",
                   "balanced", "macro_f1", "samples/s", "memory");
     } else {
-      std::printf("%-20s %11s %11s %9s %9s %9s %12s %14s\n", "model", "mae", "rmse", "r2", "mape%", "smape%",
+      std::printf("%-*s %11s %11s %9s %9s %9s %12s %14s\n", label_width, "model", "mae", "rmse", "r2", "mape%", "smape%",
                   "samples/s", "memory");
     }
     for (std::size_t i = 0; i < reports->size(); ++i) {
       const PrequentialReport& r = (*reports)[i];
       if (cls)
-        std::printf("%-20s %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %12.0f %14zu\n", names[i].c_str(), r.metrics.accuracy,
+        std::printf("%-*s %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %12.0f %14zu\n", label_width, names[i].c_str(), r.metrics.accuracy,
                     r.metrics.kappa, r.metrics.kappa_t, r.metrics.kappa_m, r.metrics.balanced_accuracy,
                     r.metrics.macro_f1, r.samples_per_second, r.model_bytes);
       else
-        std::printf("%-20s %11.6g %11.6g %9.4f %9.4g %9.4g %12.0f %14zu\n", names[i].c_str(), r.metrics.mae,
+        std::printf("%-*s %11.6g %11.6g %9.4f %9.4g %9.4g %12.0f %14zu\n", label_width, names[i].c_str(), r.metrics.mae,
                     r.metrics.rmse, r.metrics.r2, r.metrics.mape, r.metrics.smape, r.samples_per_second,
                     r.model_bytes);
     }

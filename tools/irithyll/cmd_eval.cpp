@@ -119,15 +119,6 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
   return stream;
 }
 
-class ProgressObserver final : public PrequentialObserver {
- public:
-  explicit ProgressObserver(ProgressBar& bar) : bar_(bar) {}
-  void on_progress(std::uint64_t done, std::optional<std::uint64_t>) override { bar_.update(done); }
-
- private:
-  ProgressBar& bar_;
-};
-
 void print_summary(const PrequentialReport& r, const Schema& schema, const std::string& source,
                    const std::string& categorical) {
   std::printf("model        %s\n", r.learner.c_str());

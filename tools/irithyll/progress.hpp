@@ -8,6 +8,8 @@
 #include <functional>
 #include <optional>
 
+#include "irithyll/eval/prequential.hpp"
+
 namespace irithyll::cli {
 
 class ProgressBar {
@@ -28,6 +30,16 @@ class ProgressBar {
   std::function<std::optional<double>()> fraction_;
   std::chrono::steady_clock::time_point start_, last_;
   std::uint64_t next_check_ = 0;
+};
+
+// Feeds a prequential run's progress ticks to a bar.
+class ProgressObserver final : public PrequentialObserver {
+ public:
+  explicit ProgressObserver(ProgressBar& bar) : bar_(bar) {}
+  void on_progress(std::uint64_t done, std::optional<std::uint64_t>) override { bar_.update(done); }
+
+ private:
+  ProgressBar& bar_;
 };
 
 }  // namespace irithyll::cli
