@@ -234,10 +234,15 @@ class Pipeline(_Composable):
         raise AttributeError(f"'Pipeline' object has no attribute '{name}'")
 
     # --- batches (pandas DataFrames), as River's mini-batch methods -----------------
-    def _frame(self, X, learn):
+    def _frame(self, X, learn, y=None):
         for step in self._transformers():
             if learn:
-                if hasattr(step, "learn_many"):
+                if getattr(step, "_supervised", False):
+                    # Supervised transformers (TargetAgg) learn from the target too, row by row.
+                    if y is not None:
+                        for x, target in zip(X.to_dict(orient="records"), y):
+                            step.learn_one(x, target)
+                elif hasattr(step, "learn_many"):
                     step.learn_many(X)
                 else:
                     for x in X.to_dict(orient="records"):
@@ -247,7 +252,7 @@ class Pipeline(_Composable):
         return X
 
     def learn_many(self, X, y=None, **kwargs):
-        X = self._frame(X, learn=True)
+        X = self._frame(X, learn=True, y=y)
         if y is None and not _is_learner(self._last):
             self._last.learn_many(X)
         else:

@@ -1,6 +1,8 @@
-"""Feature transformers for dict samples."""
+"""Feature transformers for dict samples: River's (pure Python) and the
+library's catalogue transformers CCIPCA and AttentionFeatures (C++)."""
 import math
 
+from ._core_transformers import UnsupervisedCoreTransformer, parameters_doc
 from .compose import _Composable
 
 
@@ -189,3 +191,62 @@ class FeatureHasher(Transformer):
 
     def __repr__(self):
         return f"FeatureHasher(n_features={self.n_features}, seed={self.seed})"
+
+
+# --- the library's catalogue transformers (irithyll/_core_transformers.py) --------------
+
+
+class CCIPCA(UnsupervisedCoreTransformer):
+    """Incremental PCA: the C++ `ccipca` transformer (candid covariance-free
+    incremental PCA, Weng, Zhang & Hwang 2003). It learns the top
+    n_components principal components of the stream one sample at a time,
+    O(n_components · d) per sample, without a covariance matrix; the output
+    is the projections of the centred sample on the unit components, keys
+    "pc0" ... "pc{n_components-1}" (a component not started yet gives 0).
+    n_components must not exceed the number of input features. A sample
+    with a missing value is not learned; transforming, a missing feature
+    counts as its mean. River has no equivalent.
+
+    >>> from irithyll import preprocessing
+    >>> pca = preprocessing.CCIPCA(n_components=1)
+    >>> for i in range(100):
+    ...     pca.learn_one({"a": float(i % 7), "b": 2.0 * (i % 7)})
+    >>> sorted(pca.transform_one({"a": 1.0, "b": 2.0}))
+    ['pc0']
+    """
+
+    _kind = "ccipca"
+
+    def _output_keys(self, n):
+        return [f"pc{i}" for i in range(n)]
+
+
+class AttentionFeatures(UnsupervisedCoreTransformer):
+    """Streaming attention features: the C++ `attention_features` transformer.
+    Each sample is a token: standardised with running statistics, projected
+    to d_model by a fixed random matrix (drawn from `seed`) and fed to one
+    multi-head linear-attention layer (mode: GLA, RetNet, DeltaNet, mLSTM,
+    ...), so the step after it sees a summary of the recent samples beside the
+    present one. Output: the input features (with passthrough, under their
+    own keys) followed by the layer's d_model outputs "att0" ...
+    "att{d_model-1}". learn_one feeds the sample to the layer (the order of
+    learning is the sequence); transform_one reads what the layer would give
+    for the sample without committing it. River has no equivalent.
+
+    >>> from irithyll import preprocessing
+    >>> att = preprocessing.AttentionFeatures(d_model=4, passthrough=False)
+    >>> att.learn_one({"a": 1.0, "b": 0.5})
+    >>> sorted(att.transform_one({"a": 0.0, "b": 1.0}))
+    ['att0', 'att1', 'att2', 'att3']
+    """
+
+    _kind = "attention_features"
+
+    def _output_keys(self, n):
+        kept = list(self._features) if self.passthrough else []
+        return kept + [f"att{i}" for i in range(n - len(kept))]
+
+
+CCIPCA.__doc__ += parameters_doc("ccipca") + "\n        seed = 42: unused (the transformer is deterministic)"
+AttentionFeatures.__doc__ += parameters_doc("attention_features") + \
+    "\n        seed = 42: the random projection's seed"

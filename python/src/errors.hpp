@@ -32,5 +32,6 @@ void bind_packed(pybind11::module_& m);
 void bind_timeseries(pybind11::module_& m);
 void bind_anomaly(pybind11::module_& m);
 void bind_cluster(pybind11::module_& m);
+void bind_transformer(pybind11::module_& m);
 
 }  // namespace irithyll::python

@@ -1,7 +1,6 @@
 // _core.Learner: one catalogue learner plus the feature order that turns a
-// River-style dict sample into the dense row the library expects. The
-// dict -> row step is here, not in Python, because it is the per-sample
-// cost that decides whether the Python loop keeps up with the CLI.
+// River-style dict sample into the dense row the library expects (DictRow,
+// dict_row.hpp).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -17,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "dict_row.hpp"
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
@@ -33,7 +33,6 @@ namespace py = pybind11;
 namespace irithyll::python {
 namespace {
 
-constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 // While a batch call runs with the GIL released, another Python thread could
@@ -52,15 +51,6 @@ class BusyGuard {
  private:
   bool& busy_;
 };
-
-// A text value's code within its feature: codes 0, 1, ... in order of first
-// appearance while learning, as the CLI reads a text column. Lookups take a
-// string_view, so reading a known category allocates nothing.
-struct TextHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
-using CodeTable = std::unordered_map<std::string, double, TextHash, std::equal_to<>>;
 
 class PyLearner {
  public:
@@ -106,7 +96,7 @@ class PyLearner {
     Schema schema;
     schema.task = model_->task();
     schema.target_name = target;
-    for (const auto& k : keys_) schema.feature_names.push_back(py::str(k).cast<std::string>());
+    for (const auto& k : dict_.features()) schema.feature_names.push_back(py::str(k).cast<std::string>());
     if (schema.task == Task::kClassification) schema.class_names = classes;
     const py::list tables = codes();
     bool any_text = false;
@@ -129,46 +119,16 @@ class PyLearner {
     return out;
   }
 
-  // Fixes the dict keys read, in order; the row has one slot per key.
-  void set_features(const py::list& keys) {
-    keys_.clear();
-    for (const auto& k : keys) keys_.push_back(py::reinterpret_borrow<py::object>(k));
-    row_.assign(keys_.size(), kMissing);
-    codes_.assign(keys_.size(), CodeTable{});
-  }
-  // Per feature, its text categories in code order (empty for numeric features).
-  py::list codes() const {
-    py::list out;
-    for (const CodeTable& table : codes_) {
-      std::vector<std::string> names(table.size());
-      for (const auto& [text, code] : table) names[static_cast<std::size_t>(code)] = text;
-      out.append(py::cast(names));
-    }
-    return out;
-  }
-  void set_codes(const std::vector<std::vector<std::string>>& tables) {
-    if (tables.size() != keys_.size())
-      throw py::value_error("set_codes: " + std::to_string(tables.size()) + " tables for " +
-                            std::to_string(keys_.size()) + " features");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      codes_[i].clear();
-      for (const std::string& text : tables[i])
-        if (!codes_[i].emplace(text, static_cast<double>(codes_[i].size())).second)
-          throw py::value_error("set_codes: category " + py::repr(py::str(text)).cast<std::string>() +
-                                " listed twice for feature " + py::repr(keys_[i]).cast<std::string>());
-    }
-  }
-  py::list features() const {
-    py::list out;
-    for (const auto& k : keys_) out.append(k);
-    return out;
-  }
+  void set_features(const py::list& keys) { dict_.set_features(keys); }
+  py::list codes() const { return dict_.codes(); }
+  void set_codes(const std::vector<std::vector<std::string>>& tables) { dict_.set_codes(tables); }
+  py::list features() const { return dict_.features(); }
 
   // Returns true when the dict held a key outside the feature set.
   bool learn_dict(const py::dict& x, double y, double weight) {
     const BusyGuard guard(busy_);
     const bool extra = fill_row(x, true);
-    model_->learn_one(row_, y, weight);
+    model_->learn_one(dict_.row(), y, weight);
     return extra;
   }
   // Several targets: y holds one value per target (NaN: that target is
@@ -179,20 +139,20 @@ class PyLearner {
       throw py::value_error("learn_one: " + std::to_string(y.size()) + " targets given, the model has " +
                             std::to_string(model_->n_outputs()));
     const bool extra = fill_row(x, true);
-    model_->learn_multi(row_, y, weight);
+    model_->learn_multi(dict_.row(), y, weight);
     return extra;
   }
   std::vector<double> predict_multi_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
     fill_row(x);
     std::vector<double> out(model_->n_outputs(), 0.0);
-    model_->predict_multi(row_, out);
+    model_->predict_multi(dict_.row(), out);
     return out;
   }
   double predict_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
     fill_row(x);
-    return model_->predict_one(row_);
+    return model_->predict_one(dict_.row());
   }
   // (lower, upper) at `level` for models that give intervals.
   std::pair<double, double> interval_dict(const py::dict& x, double level) {
@@ -203,7 +163,7 @@ class PyLearner {
                                             "conformal.Interval)"));
     if (!(level > 0.0 && level < 1.0)) throw py::value_error("level must be in (0, 1)");
     fill_row(x);
-    const Interval out = iv->predict_interval(row_, level);
+    const Interval out = iv->predict_interval(dict_.row(), level);
     return {out.lower, out.upper};
   }
   // (predict_one, confidence) of an SGBT (SGBTLearner::predict_with_confidence).
@@ -213,7 +173,7 @@ class PyLearner {
     if (sgbt == nullptr)
       raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' gives no confidence (sgbt does)"));
     fill_row(x);
-    return sgbt->predict_with_confidence(row_);
+    return sgbt->predict_with_confidence(dict_.row());
   }
   // The class indices in the prediction set at `level`.
   py::list set_dict(const py::dict& x, double level) {
@@ -225,7 +185,7 @@ class PyLearner {
     if (!(level > 0.0 && level < 1.0)) throw py::value_error("level must be in (0, 1)");
     fill_row(x);
     std::vector<std::uint8_t> in_set(model_->n_classes(), 0);
-    sets->predict_set(row_, level, in_set);
+    sets->predict_set(dict_.row(), level, in_set);
     py::list out;
     for (std::size_t k = 0; k < in_set.size(); ++k)
       if (in_set[k] != 0) out.append(k);
@@ -239,7 +199,7 @@ class PyLearner {
   py::list proba_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
     fill_row(x);
-    model_->predict_proba_one(row_, proba_);
+    model_->predict_proba_one(dict_.row(), proba_);
     py::list out;
     for (const double p : proba_) out.append(p);
     return out;
@@ -399,83 +359,13 @@ class PyLearner {
     return static_cast<std::size_t>(x.shape(0));
   }
 
-  // Text (str or bytes) -> its category code; while learning, a new text
-  // takes the next code, while predicting it is a missing value (NaN).
-  double code_of(std::size_t i, PyObject* v, bool learning) {
-    Py_ssize_t size = 0;
-    const char* text = nullptr;
-    if (PyUnicode_Check(v)) {
-      text = PyUnicode_AsUTF8AndSize(v, &size);
-    } else {
-      char* bytes = nullptr;
-      if (PyBytes_AsStringAndSize(v, &bytes, &size) == 0) text = bytes;
-    }
-    if (text == nullptr) throw py::error_already_set();
-    CodeTable& table = codes_[i];
-    const std::string_view key(text, static_cast<std::size_t>(size));
-    const auto it = table.find(key);
-    if (it != table.end()) return it->second;
-    if (!learning) return kMissing;
-    const double code = static_cast<double>(table.size());
-    table.emplace(std::string(key), code);
-    return code;
-  }
-
-  // Missing key or None -> NaN; text -> its category code; another
-  // non-number raises TypeError naming the key.
-  bool fill_row(const py::dict& x, bool learning = false) {
-    std::size_t found = 0;
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      PyObject* v = PyDict_GetItemWithError(x.ptr(), keys_[i].ptr());
-      if (v == nullptr) {
-        if (PyErr_Occurred()) throw py::error_already_set();
-        row_[i] = kMissing;
-        continue;
-      }
-      ++found;
-      if (PyFloat_CheckExact(v)) {
-        row_[i] = PyFloat_AS_DOUBLE(v);
-      } else if (v == Py_None) {
-        row_[i] = kMissing;
-      } else if (PyUnicode_Check(v) || PyBytes_Check(v)) {
-        row_[i] = code_of(i, v, learning);
-      } else {
-        const double d = PyFloat_AsDouble(v);
-        if (d == -1.0 && PyErr_Occurred()) {
-          PyErr_Clear();
-          throw py::type_error("feature " + py::repr(keys_[i]).cast<std::string>() + " is not a number: " +
-                               py::repr(v).cast<std::string>());
-        }
-        row_[i] = d;
-      }
-    }
-    const auto size = static_cast<std::size_t>(PyDict_Size(x.ptr()));
-    if (found == 0 && size > 0 && !keys_.empty() && !warned_disjoint_) warn_disjoint();
-    return size > found;
-  }
-
-  // A sample sharing no key with the model is read as all-missing: said once
-  // per model, since a renamed or misspelt feature set otherwise predicts on
-  // nothing without a word.
-  void warn_disjoint() {
-    warned_disjoint_ = true;
-    std::string known;
-    for (std::size_t i = 0; i < keys_.size() && i < 5; ++i)
-      known += (i ? ", " : "") + py::repr(keys_[i]).cast<std::string>();
-    if (keys_.size() > 5) known += ", ...";
-    const std::string msg = std::string(model_->name()) + ": the sample shares no feature with the model (it knows " +
-                            known + "); every feature is read as missing";
-    if (PyErr_WarnEx(PyExc_UserWarning, msg.c_str(), 1) != 0) throw py::error_already_set();
-  }
+  bool fill_row(const py::dict& x, bool learning = false) { return dict_.fill(x, model_->name(), learning); }
 
   std::unique_ptr<Learner> model_;
-  std::vector<py::object> keys_;
-  std::vector<double> row_;
-  std::vector<CodeTable> codes_;
+  DictRow dict_;
   std::vector<double> proba_;
   Schema schema_;
   bool busy_ = false;
-  bool warned_disjoint_ = false;
 };
 
 }  // namespace

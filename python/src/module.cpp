@@ -102,4 +102,5 @@ PYBIND11_MODULE(_core, m) {
   irithyll::python::bind_explain(m);
   irithyll::python::bind_anomaly(m);
   irithyll::python::bind_cluster(m);
+  irithyll::python::bind_transformer(m);
 }

@@ -45,11 +45,13 @@ TransformerEntry row(std::string_view description, std::string_view module, std:
 // Sorted by name.
 const std::array kRows = {
     row<AttentionPreprocessor>("streaming attention features: one linear-attention layer over the recent samples",
-                               "", ""),
-    row<Ccipca>("incremental PCA (CCIPCA, Weng et al. 2003): the top k principal components", "", ""),
+                               "preprocessing", "AttentionFeatures"),
+    row<Ccipca>("incremental PCA (CCIPCA, Weng et al. 2003): the top k principal components", "preprocessing",
+                "CCIPCA"),
     row<FeatureHasher>("hashing trick into a fixed width, signed; categories hashed as name=value", "preprocessing",
                        "FeatureHasher"),
-    row<FeatureSelector>("keeps the features most correlated with the target (the others become 0)", "", ""),
+    row<FeatureSelector>("keeps the features most correlated with the target (the others become 0)",
+                         "feature_selection", "CorrelationSelector"),
     row<MinMaxScaler>("scales each feature to [lo, hi] by its running min and max", "preprocessing", "MinMaxScaler"),
     row<Normalizer>("scales each sample to unit Lp norm", "preprocessing", "Normalizer"),
     row<OneHotEncoder>("category columns to indicator columns (fixed slots per column)", "preprocessing",
