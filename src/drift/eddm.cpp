@@ -5,7 +5,9 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+// Version 2 adds the confirmation window; version 1 records decode with an
+// empty window (it refills within kConfirmWindow errors).
+constexpr std::uint8_t kFormatVersion = 2;
 }
 
 Eddm::Eddm(double warning, double drift, std::uint32_t min_errors) noexcept
@@ -25,6 +27,11 @@ DriftSignal Eddm::update(double value) noexcept {
   const double old_mean = mean_;
   mean_ += (distance - mean_) / static_cast<double>(errors_);
   m2_ += (distance - mean_) * (distance - old_mean);
+  if (w_count_ == kConfirmWindow) w_sum_ -= window_[w_head_];
+  else ++w_count_;
+  window_[w_head_] = distance;
+  w_sum_ += distance;
+  if (++w_head_ == kConfirmWindow) w_head_ = 0;
   const double m2s = mean_ + 2.0 * std::sqrt(m2_ / static_cast<double>(errors_));
   if (errors_ < min_errors_) return held_ = DriftSignal::kStable;
   if (m2s > max_) {
@@ -33,10 +40,19 @@ DriftSignal Eddm::update(double value) noexcept {
   }
   const double ratio = m2s / max_;
   if (ratio < drift_) {
+    if (!confirmed()) return held_ = DriftSignal::kWarning;
     *this = Eddm(warning_, drift_, min_errors_);
     return DriftSignal::kDrift;
   }
   return held_ = ratio < warning_ ? DriftSignal::kWarning : DriftSignal::kStable;
+}
+
+bool Eddm::confirmed() const noexcept {
+  if (w_count_ < kConfirmWindow) return false;
+  const double k = static_cast<double>(kConfirmWindow);
+  const double gap = mean_ - w_sum_ / k;
+  // gap >= z s' / sqrt(k), squared; s'^2 = m2 / errors as in p' + 2 s'.
+  return gap > 0.0 && gap * gap * k >= kConfirmZ * kConfirmZ * (m2_ / static_cast<double>(errors_));
 }
 
 void Eddm::reset() noexcept { *this = Eddm(warning_, drift_, min_errors_); }
@@ -59,11 +75,14 @@ void Eddm::encode(ByteWriter& out) const {
   out.f64(m2_);
   out.f64(max_);
   out.u8(static_cast<std::uint8_t>(held_));
+  out.u32(w_count_);
+  out.u32(w_head_);
+  for (std::uint32_t i = 0; i < w_count_; ++i) out.f64(window_[(w_head_ + kConfirmWindow - w_count_ + i) % kConfirmWindow]);
 }
 
 Status Eddm::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("eddm version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported eddm version " + std::to_string(version));
+  if (in.ok() && version != kFormatVersion && version != 1) in.fail("unsupported eddm version " + std::to_string(version));
   const double warning = in.f64("eddm warning");
   const double drift = in.f64("eddm drift");
   const std::uint32_t min_errors = in.u32("eddm min_errors");
@@ -75,6 +94,22 @@ Status Eddm::decode(ByteReader& in) {
   d.m2_ = in.f64("eddm m2");
   d.max_ = in.f64("eddm max");
   const std::uint8_t held = in.u8("eddm signal");
+  if (version >= 2) {
+    const std::uint32_t w_count = in.u32("eddm window count");
+    const std::uint32_t w_head = in.u32("eddm window head");
+    in.expect(w_count <= kConfirmWindow && w_head < kConfirmWindow && w_count <= d.errors_, "eddm window");
+    if (!in.ok()) return in.status();
+    d.w_count_ = w_count;
+    d.w_head_ = w_head;
+    for (std::uint32_t i = 0; i < w_count && in.ok(); ++i) {
+      const double w = in.f64("eddm window distance");
+      // A distance is a whole number of values, at least 1 and at most count.
+      in.expect(std::isfinite(w) && w >= 1.0 && w <= static_cast<double>(d.count_) && w == std::floor(w),
+                "eddm window distance");
+      d.window_[(w_head + kConfirmWindow - w_count + i) % kConfirmWindow] = w;
+      d.w_sum_ += w;
+    }
+  }
   if (!in.ok()) return in.status();
   in.expect(std::isfinite(warning) && std::isfinite(drift) && drift > 0.0 && drift < warning && warning < 1.0 &&
                 min_errors > 0,
