@@ -33,7 +33,8 @@ class _Configured(DriftDetector):
 class EDDM(_Configured):
     """Early drift detection method (Baena-Garcia et al. 2006): watches the
     distance between errors; warning when (mean + 2 sd) falls below alpha of
-    its maximum, drift below beta. No signal before warm_start errors."""
+    its maximum, drift below beta once the newest 50 distances' mean is also 4
+    standard errors below the running mean. No signal before warm_start errors."""
 
     def __init__(self, warm_start=30, alpha=0.95, beta=0.9):
         super().__init__("eddm", min_instances=warm_start, eddm_warning=alpha, eddm_drift=beta)

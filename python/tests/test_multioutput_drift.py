@@ -84,8 +84,7 @@ def test_binary_detectors_flag_a_rise_in_the_error_rate(make):
     # Fixed seed: the stream is the same every run, so this cannot flake.
     assert drifts, f"{detector!r} never fired"
     assert any(1000 <= i < 1300 for i in drifts), (repr(detector), drifts[:5])
-    if not isinstance(detector, binary.EDDM):  # EDDM trades early false alarms for speed (one here, at 430)
-        assert not any(i < 900 for i in drifts), (repr(detector), drifts[:5])
+    assert not any(i < 900 for i in drifts), (repr(detector), drifts[:5])
 
 
 def test_kswin_flags_a_shift_in_the_distribution():
