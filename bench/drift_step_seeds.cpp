@@ -4,7 +4,8 @@
 // for 5000 (Xorshift64, seeds 1..N, the generator tests/drift/step_stream_test.cpp
 // uses). Per detector it prints the share of seeds with a drift before the
 // change, with none within 1000 rows after it, with the first one 300 or more
-// rows late, with two or more within 1000 rows after it, and the mean delay;
+// rows late, with two or more within 1000 rows after it, with a warning
+// before the change, and the mean delay;
 // then false drifts per 10,000 rows on stationary streams at error rates
 // 0.05, 0.1, 0.2 and 0.4 (M seeds of 100k rows each).
 //
@@ -28,15 +29,18 @@ std::unique_ptr<irithyll::DriftDetector> make(DriftKind kind) {
 
 void step_stream(DriftKind kind, int seeds) {
   constexpr int kChange = 5000;
-  int before = 0, missed = 0, late = 0, twice = 0, found = 0;
+  int before = 0, missed = 0, late = 0, twice = 0, found = 0, warned = 0;
   double delay_sum = 0.0;
   for (int s = 1; s <= seeds; ++s) {
     auto d = make(kind);
     irithyll::Xorshift64 rng(0xD81F7ull + static_cast<std::uint64_t>(s) * 7919ull);
     int early = 0, first = -1, near = 0;
+    bool warning = false;
     for (int i = 0; i < 2 * kChange; ++i) {
       const bool after = i >= kChange;
-      if (d->update(rng.uniform() < (after ? 0.4 : 0.1) ? 1.0 : 0.0) != DriftSignal::kDrift) continue;
+      const DriftSignal sig = d->update(rng.uniform() < (after ? 0.4 : 0.1) ? 1.0 : 0.0);
+      warning = warning || (!after && sig == DriftSignal::kWarning);
+      if (sig != DriftSignal::kDrift) continue;
       if (!after) {
         ++early;
         continue;
@@ -45,6 +49,7 @@ void step_stream(DriftKind kind, int seeds) {
       near += i < kChange + 1000 ? 1 : 0;
     }
     before += early > 0;
+    warned += warning;
     if (first < 0 || first >= kChange + 1000) {
       ++missed;
     } else {
@@ -56,9 +61,9 @@ void step_stream(DriftKind kind, int seeds) {
   }
   const double n = seeds;
   std::printf("%-7s step 0.1->0.4, %d seeds: before %.1f%%  none within 1000 %.1f%%  >=300 late %.1f%%  "
-              "two within 1000 %.1f%%  mean delay %.0f rows\n",
+              "two within 1000 %.1f%%  warning before %.1f%%  mean delay %.0f rows\n",
               std::string(irithyll::drift_kind_name(kind)).c_str(), seeds, 100.0 * before / n, 100.0 * missed / n,
-              100.0 * late / n, 100.0 * twice / n, found > 0 ? delay_sum / found : -1.0);
+              100.0 * late / n, 100.0 * twice / n, 100.0 * warned / n, found > 0 ? delay_sum / found : -1.0);
 }
 
 void stationary(DriftKind kind, int seeds) {
