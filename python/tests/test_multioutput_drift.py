@@ -107,6 +107,9 @@ def test_detectors_take_rivers_parameter_names_and_check_them():
     assert drift.KSWIN(window_size=50, stat_size=10, window=[0.1] * 20).window_size == 50
     with pytest.raises(ValueError, match="eddm"):
         binary.EDDM(alpha=0.8, beta=0.9)
+    assert binary.EDDM(confirm_window=0, confirm_z=3.0).confirm_window == 0  # 0: the paper's rule
+    with pytest.raises(ValueError, match="eddm confirm window"):
+        binary.EDDM(confirm_window=500)
     with pytest.raises(ValueError, match="hddm"):
         binary.HDDM_A(drift_confidence=0.1, warning_confidence=0.01)
     with pytest.raises(ValueError, match="kswin"):

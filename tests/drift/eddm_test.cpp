@@ -15,6 +15,9 @@ namespace {
 
 // Version byte, three parameters, three counts, three statistics, signal.
 constexpr std::size_t kV1Bytes = 1 + 8 + 8 + 4 + 3 * 8 + 3 * 8 + 1;
+// Version 2 then adds the confirmation's window length and z, the window's
+// count and head, and its distances, oldest first.
+constexpr std::size_t kWindowAt = kV1Bytes + 4 + 8;
 
 // Errors spaced 5 and 15 values apart in turn (mean distance 10, so the
 // statistics settle at once), `errors` of them; then one error every 2 values.
@@ -49,7 +52,7 @@ TEST(Eddm, DetectsAStepInDistancesOnce) {
   ASSERT_EQ(drifts.size(), 1u);
   ASSERT_GT(drifts[0], change);
   const std::size_t dense_errors = (drifts[0] - change + 1) / 2;
-  EXPECT_GE(dense_errors, Eddm::kConfirmWindow);
+  EXPECT_GE(dense_errors, Eddm::kDefaultConfirmWindow);
   EXPECT_LE(dense_errors, 200u);
 }
 
@@ -76,6 +79,11 @@ TEST(Eddm, UnconfirmedRatioDropIsAWarning) {
   EXPECT_EQ(last, DriftSignal::kWarning);
   EXPECT_EQ(d.errors(), 70u);
   EXPECT_DOUBLE_EQ(d.mean_distance(), 20.0);
+  // Without the confirmation (window 0, the paper's rule) the same stream drifts.
+  Eddm paper(0.95, 0.90, 30, 0);
+  int drifts = 0;
+  for (const double x : v) drifts += paper.update(x) == DriftSignal::kDrift;
+  EXPECT_GE(drifts, 1);
 }
 
 TEST(Eddm, VersionOneRecordDecodesWithAnEmptyWindow) {
@@ -92,11 +100,14 @@ TEST(Eddm, VersionOneRecordDecodesWithAnEmptyWindow) {
   EXPECT_TRUE(r.at_end());
   EXPECT_EQ(restored.errors(), d.errors());
   EXPECT_EQ(restored.mean_distance(), d.mean_distance());
-  // Re-encoded as version 2 with an empty window (count 0, head 0).
+  // Re-encoded as version 2 with the default confirmation and an empty
+  // window (count 0, head 0): the same bytes as a fresh detector's tail.
   const std::vector<std::uint8_t> again = encoded(restored);
-  ASSERT_EQ(again.size(), kV1Bytes + 8);
+  const std::vector<std::uint8_t> fresh = encoded(Eddm());
+  ASSERT_EQ(again.size(), kWindowAt + 8);
   EXPECT_EQ(again[0], 2);
-  for (std::size_t i = kV1Bytes; i < again.size(); ++i) EXPECT_EQ(again[i], 0) << i;
+  EXPECT_EQ(std::vector<std::uint8_t>(again.begin() + kV1Bytes, again.end()),
+            std::vector<std::uint8_t>(fresh.begin() + kV1Bytes, fresh.end()));
   // It keeps working: a later step to rate 0.6 is detected.
   bool drifted = false;
   for (int i = 0; i < 2000 && !drifted; ++i) drifted = restored.update(rng.uniform() < 0.6 ? 1.0 : 0.0) == DriftSignal::kDrift;
@@ -108,7 +119,7 @@ TEST(Eddm, HostileWindowIsRefused) {
   Xorshift64 rng(5);
   for (int i = 0; i < 2000; ++i) d.update(rng.uniform() < 0.2 ? 1.0 : 0.0);
   const std::vector<std::uint8_t> good = encoded(d);
-  ASSERT_EQ(good.size(), kV1Bytes + 8 + 8 * Eddm::kConfirmWindow);
+  ASSERT_EQ(good.size(), kWindowAt + 8 + 8 * Eddm::kDefaultConfirmWindow);
   auto refused = [](std::vector<std::uint8_t> bytes) {
     Eddm e;
     ByteReader r(bytes);
@@ -125,9 +136,13 @@ TEST(Eddm, HostileWindowIsRefused) {
     return b;
   };
   EXPECT_FALSE(refused(good));
-  EXPECT_TRUE(refused(with_u32(kV1Bytes, Eddm::kConfirmWindow + 1))) << "window count";
-  EXPECT_TRUE(refused(with_u32(kV1Bytes + 4, Eddm::kConfirmWindow))) << "window head";
-  const std::size_t first = kV1Bytes + 8;
+  EXPECT_TRUE(refused(with_u32(kV1Bytes, Eddm::kMaxConfirmWindow + 1))) << "confirm window";
+  EXPECT_TRUE(refused(with_u32(kV1Bytes, Eddm::kDefaultConfirmWindow - 1))) << "window longer than its length";
+  EXPECT_TRUE(refused(with_f64(kV1Bytes + 4, -1.0))) << "confirm z";
+  EXPECT_TRUE(refused(with_f64(kV1Bytes + 4, std::numeric_limits<double>::infinity()))) << "confirm z";
+  EXPECT_TRUE(refused(with_u32(kWindowAt, Eddm::kDefaultConfirmWindow + 1))) << "window count";
+  EXPECT_TRUE(refused(with_u32(kWindowAt + 4, Eddm::kDefaultConfirmWindow))) << "window head";
+  const std::size_t first = kWindowAt + 8;
   for (const double bad : {0.0, 0.5, -3.0, 1e300, std::numeric_limits<double>::quiet_NaN()})
     EXPECT_TRUE(refused(with_f64(first, bad))) << "distance " << bad;
   std::vector<std::uint8_t> v3 = good;
