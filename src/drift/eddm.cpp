@@ -6,7 +6,7 @@
 namespace irithyll {
 namespace {
 // Version 2 adds the confirmation window; version 1 records decode with an
-// empty window (it refills within kConfirmWindow errors).
+// empty window (it refills within confirm_window errors).
 constexpr std::uint8_t kFormatVersion = 2;
 }
 

@@ -13,7 +13,9 @@
 //           below p' (without confirmation the ratio test answers Warning;
 //           confirm_window 0 drops the confirmation: the paper's rule).
 // As errors crowd together the distances shrink and so does the ratio. On
-// Drift every statistic restarts, the window included.
+// Drift every statistic restarts, the window included. A value counts as an
+// error when it is >= 0.5 (so 0/1 errors and booleans work); the signal only
+// changes on an error and is held between errors.
 //
 // Why the confirmation. The maximum of p' + 2 s' is taken from the 30th
 // error on, when p' and s' are still noisy, so it is biased upward and the
@@ -23,10 +25,11 @@
 // about one false drift per 10,000 stationary rows at error rates 0.05 to
 // 0.4. Asking the newest 50 distances to sit 4 standard errors below p'
 // (the test DDM's confirmation makes, on distances instead of errors):
-// before the change 0 of 1000, none missed within 1000 rows, never twice,
-// mean delay 163 rows, no false drift in 2M stationary rows at each rate. A value counts as an error when it is >= 0.5
-// (so 0/1 errors and booleans work); the signal only changes on an error and
-// is held between errors.
+// before the change 0 of 1000, none missed within 1000 rows (14.9% found
+// 300 or more rows late), never twice, mean delay 163 rows (paper's rule:
+// 133), no false drift in 50M stationary rows at each rate. The warning
+// keeps the paper's ratio test, so it still opens before the change on
+// nearly every seed of that stream.
 //
 // Cost: O(1) per update, no allocation. Memory: under 1.7 KB (the window is inline).
 // Thread safety: one owner; no shared state.
