@@ -33,17 +33,22 @@ class _Configured(DriftDetector):
 class EDDM(_Configured):
     """Early drift detection method (Baena-Garcia et al. 2006): watches the
     distance between errors; warning when (mean + 2 sd) falls below alpha of
-    its maximum, drift below beta. No signal before warm_start errors."""
+    its maximum, drift below beta once the newest confirm_window distances'
+    mean is also confirm_z standard errors below the running mean
+    (confirm_window=0: the paper's rule). No signal before warm_start errors."""
 
-    def __init__(self, warm_start=30, alpha=0.95, beta=0.9):
-        super().__init__("eddm", min_instances=warm_start, eddm_warning=alpha, eddm_drift=beta)
+    def __init__(self, warm_start=30, alpha=0.95, beta=0.9, confirm_window=50, confirm_z=4.0):
+        super().__init__("eddm", min_instances=warm_start, eddm_warning=alpha, eddm_drift=beta,
+                         eddm_confirm_window=confirm_window, eddm_confirm_z=confirm_z)
         self.warm_start, self.alpha, self.beta = warm_start, alpha, beta
+        self.confirm_window, self.confirm_z = confirm_window, confirm_z
 
     def update(self, x):
         super().update(1.0 if x else 0.0)
 
     def __repr__(self):
-        return f"EDDM(warm_start={self.warm_start!r}, alpha={self.alpha!r}, beta={self.beta!r})"
+        return (f"EDDM(warm_start={self.warm_start!r}, alpha={self.alpha!r}, beta={self.beta!r}, "
+                f"confirm_window={self.confirm_window!r}, confirm_z={self.confirm_z!r})")
 
 
 class HDDM_A(_Configured):  # noqa: N801 (River's name)

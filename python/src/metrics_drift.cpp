@@ -43,6 +43,8 @@ class PyDrift {
       else if (key == "min_instances") c.min_instances = py::cast<std::uint32_t>(v);
       else if (key == "eddm_warning") c.eddm_warning = py::cast<double>(v);
       else if (key == "eddm_drift") c.eddm_drift = py::cast<double>(v);
+      else if (key == "eddm_confirm_window") c.eddm_confirm_window = py::cast<std::uint32_t>(v);
+      else if (key == "eddm_confirm_z") c.eddm_confirm_z = py::cast<double>(v);
       else if (key == "drift_confidence") c.drift_confidence = py::cast<double>(v);
       else if (key == "warning_confidence") c.warning_confidence = py::cast<double>(v);
       else if (key == "ewma_lambda") c.ewma_lambda = py::cast<double>(v);

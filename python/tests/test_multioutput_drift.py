@@ -84,8 +84,7 @@ def test_binary_detectors_flag_a_rise_in_the_error_rate(make):
     # Fixed seed: the stream is the same every run, so this cannot flake.
     assert drifts, f"{detector!r} never fired"
     assert any(1000 <= i < 1300 for i in drifts), (repr(detector), drifts[:5])
-    if not isinstance(detector, binary.EDDM):  # EDDM trades early false alarms for speed (one here, at 430)
-        assert not any(i < 900 for i in drifts), (repr(detector), drifts[:5])
+    assert not any(i < 900 for i in drifts), (repr(detector), drifts[:5])
 
 
 def test_kswin_flags_a_shift_in_the_distribution():
@@ -108,6 +107,9 @@ def test_detectors_take_rivers_parameter_names_and_check_them():
     assert drift.KSWIN(window_size=50, stat_size=10, window=[0.1] * 20).window_size == 50
     with pytest.raises(ValueError, match="eddm"):
         binary.EDDM(alpha=0.8, beta=0.9)
+    assert binary.EDDM(confirm_window=0, confirm_z=3.0).confirm_window == 0  # 0: the paper's rule
+    with pytest.raises(ValueError, match="eddm confirm window"):
+        binary.EDDM(confirm_window=500)
     with pytest.raises(ValueError, match="hddm"):
         binary.HDDM_A(drift_confidence=0.1, warning_confidence=0.01)
     with pytest.raises(ValueError, match="kswin"):

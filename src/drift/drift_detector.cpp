@@ -46,6 +46,11 @@ Status check_eddm(const DriftConfig& c) {
     return Status::invalid_argument("eddm levels must satisfy 0 < drift < warning < 1, got drift " +
                                     std::to_string(c.eddm_drift) + ", warning " + std::to_string(c.eddm_warning));
   if (c.min_instances == 0) return Status::invalid_argument("eddm min_instances (errors) must be > 0");
+  if (c.eddm_confirm_window > Eddm::kMaxConfirmWindow)
+    return Status::invalid_argument("eddm confirm window must be at most " + std::to_string(Eddm::kMaxConfirmWindow) +
+                                    " distances, got " + std::to_string(c.eddm_confirm_window));
+  if (!(std::isfinite(c.eddm_confirm_z) && c.eddm_confirm_z >= 0.0))
+    return Status::invalid_argument("eddm confirm z must be finite and >= 0, got " + std::to_string(c.eddm_confirm_z));
   return Status::ok();
 }
 
@@ -78,7 +83,7 @@ std::unique_ptr<DriftDetector> build_ddm(const DriftConfig& c) {
 }
 
 std::unique_ptr<DriftDetector> build_eddm(const DriftConfig& c) {
-  return std::make_unique<Eddm>(c.eddm_warning, c.eddm_drift, c.min_instances);
+  return std::make_unique<Eddm>(c.eddm_warning, c.eddm_drift, c.min_instances, c.eddm_confirm_window, c.eddm_confirm_z);
 }
 std::unique_ptr<DriftDetector> build_hddm_a(const DriftConfig& c) {
   return std::make_unique<HddmA>(c.drift_confidence, c.warning_confidence, c.two_sided);

@@ -157,6 +157,30 @@ TEST_F(DriftCli, OptionsReachTheDetector) {
   EXPECT_NE(r.out, expected_lines(DriftKind::kPageHinkley, values));  // the options changed something
 }
 
+TEST_F(DriftCli, EddmConfirmationOptionsReachTheDetector) {
+  const auto values = step_stream(true, 17);
+  const std::string csv = write("step.csv", make_csv(values));
+  DriftConfig c = default_drift_config(DriftKind::kEddm);
+  c.eddm_confirm_window = 0;  // the paper's rule
+  auto paper = std::move(make_drift_detector(c)).value();
+  const RunResult r = run("--detector eddm --confirm-window 0 --data " + csv + " --column err");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, signal_lines(*paper, values));
+  c = default_drift_config(DriftKind::kEddm);
+  c.eddm_confirm_window = 20;
+  c.eddm_confirm_z = 2.5;
+  auto loose = std::move(make_drift_detector(c)).value();
+  const RunResult r2 = run("--detector eddm --confirm-window 20 --confirm-z 2.5 --data " + csv + " --column err");
+  EXPECT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_EQ(r2.out, signal_lines(*loose, values));
+  EXPECT_NE(r.out, expected_lines(DriftKind::kEddm, values));  // the options changed something
+  for (const char* bad : {"--confirm-window 201", "--confirm-window -1", "--confirm-z -2"}) {
+    const RunResult b = run(std::string("--detector eddm ") + bad + " --data " + csv + " --column err");
+    EXPECT_NE(b.exit_code, 0) << bad;
+    EXPECT_NE(b.err.find("confirm"), std::string::npos) << bad << ": " << b.err;
+  }
+}
+
 TEST_F(DriftCli, WarningsOptionChoosesOnsetAllOrNone) {
   // DDM on a Bernoulli step holds its warning over many rows: onset prints
   // strictly fewer warning lines than all, none prints only drifts.

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "irithyll/drift/drift_detector.hpp"
+#include "irithyll/drift/eddm.hpp"
 
 namespace irithyll {
 namespace {
@@ -129,6 +130,15 @@ TEST(DriftFactory, NewKindsValidateTheirParameters) {
   DriftConfig c = default_drift_config(DriftKind::kEddm);
   c.eddm_drift = 0.96;  // above the warning ratio
   EXPECT_FALSE(accepted(c));
+  c = default_drift_config(DriftKind::kEddm);
+  c.eddm_confirm_window = Eddm::kMaxConfirmWindow + 1;
+  EXPECT_FALSE(accepted(c));
+  c.eddm_confirm_window = 0;  // the paper's rule
+  EXPECT_TRUE(accepted(c));
+  for (const double z : {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    c.eddm_confirm_z = z;
+    EXPECT_FALSE(accepted(c)) << z;
+  }
   c = default_drift_config(DriftKind::kHddmA);
   c.drift_confidence = 0.01;  // above the warning confidence
   EXPECT_FALSE(accepted(c));

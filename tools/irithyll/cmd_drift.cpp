@@ -45,6 +45,10 @@ ArgParser make_parser() {
       .option("warning-level", "W", "ddm: warning at p + s >= p_min + W s_min (default 2); eddm: warning ratio (0.95)")
       .option("drift-level", "K", "ddm: drift at p + s >= p_min + K s_min (default 3); eddm: drift ratio (0.90)")
       .option("min-instances", "N", "ddm: no signal before N values; eddm: before N errors (default 30)")
+      .option("confirm-window", "N",
+              "eddm: a drift needs the newest N error distances' mean below the running mean (default 50; "
+              "0 = the paper's rule; at most 200)")
+      .option("confirm-z", "Z", "eddm: by Z standard errors (default 4)")
       .option("drift-confidence", "C", "hddm_a, hddm_w: confidence of the drift test (default 0.001; hddm_w 0.0001)")
       .option("warning-confidence", "C", "hddm_a, hddm_w: confidence of the warning test (default 0.005; hddm_w 0.0005)")
       .option("ewma-lambda", "L", "hddm_w: weight of the newest value in (0,1) (default 0.02)")
@@ -80,7 +84,8 @@ Result<DriftConfig> read_config(const ArgParser& args) {
         Field{"warning-level", eddm ? &config.eddm_warning : &config.warning_level},
         Field{"drift-level", eddm ? &config.eddm_drift : &config.drift_level},
         Field{"drift-confidence", &config.drift_confidence}, Field{"warning-confidence", &config.warning_confidence},
-        Field{"ewma-lambda", &config.ewma_lambda}, Field{"alpha", &config.alpha}}) {
+        Field{"ewma-lambda", &config.ewma_lambda}, Field{"alpha", &config.alpha},
+        Field{"confirm-z", &config.eddm_confirm_z}}) {
     if (!args.given(f.option)) continue;
     auto v = args.get_double(f.option);
     if (!v) return v.status();
@@ -98,6 +103,12 @@ Result<DriftConfig> read_config(const ArgParser& args) {
     if (*v < 1 || *v > 0xFFFFFFFFll)
       return Status::invalid_argument(std::string("--") + f.option + " must be in [1, 2^32)");
     *f.target = static_cast<std::uint32_t>(*v);
+  }
+  if (args.given("confirm-window")) {
+    auto v = args.get_int("confirm-window");
+    if (!v) return v.status();
+    if (*v < 0 || *v > 0xFFFFFFFFll) return Status::invalid_argument("--confirm-window must be in [0, 2^32)");
+    config.eddm_confirm_window = static_cast<std::uint32_t>(*v);
   }
   if (args.given("seed")) {
     auto v = args.get_int("seed");

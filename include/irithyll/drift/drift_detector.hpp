@@ -62,7 +62,9 @@ struct DriftConfig {
   double drift_level = 3.0;      // DDM: drift at p+s >= p_min + drift_level * s_min (> warning_level).
   std::uint32_t min_instances = 30;  // DDM: no signal before this many observations. EDDM: errors.
   double eddm_warning = 0.95;        // EDDM: warning when (p'+2s')/max < this.
-  double eddm_drift = 0.90;          // EDDM: drift when (p'+2s')/max < this (< eddm_warning).
+  double eddm_drift = 0.90;          // EDDM: drift when (p'+2s')/max < this (< eddm_warning),
+  std::uint32_t eddm_confirm_window = 50;  // and the newest this many error distances (0: no confirmation,
+  double eddm_confirm_z = 4.0;             // the paper's rule; at most 200) average this many standard errors below p'.
   double drift_confidence = 0.001;   // HDDM_A/W: confidence of the drift test, in (0, 1).
   double warning_confidence = 0.005; // HDDM_A/W: confidence of the warning test (> drift_confidence).
   double ewma_lambda = 0.05;         // HDDM_W: weight of the newest value, in (0, 1).
