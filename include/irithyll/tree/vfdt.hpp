@@ -27,7 +27,8 @@
 // Laplace-smoothed per-value frequency, and the split search scores both a
 // multiway split (one branch per value seen at the leaf; merit over all
 // branches, at least two holding min_branch_fraction) and every
-// one-value-vs-rest binary split, as MOA's HoeffdingTree does by default.
+// one-value-vs-rest binary split, as MOA's HoeffdingTree does by default
+// (config.binary_nominal, which ARF's members use: one-vs-rest only).
 // At a multiway node, a missing value or one not seen when it split goes to
 // the branch that held the most weight then; at "x == v", anything else goes
 // right.
