@@ -50,7 +50,7 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
 
 Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right,
                                    std::vector<double>& branches) {
-  const double* rows = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const double* rows = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   const bool cls = task_ == Task::kClassification;
   const std::size_t stride = bin_stride_;

@@ -79,8 +79,9 @@ TEST(ARFNominal, NominalAttributesLearnAsWellAsTheirCodesAsNumbers) {
   // the irrelevant 20-valued attribute (its gain grows with the branch count
   // on noise) wherever the leaf's subspace lacked age: 0.908 accuracy here
   // in 8.6 MB, against 0.990 in 0.28 MB with the codes read as numbers;
-  // one-vs-rest splits reach 0.995 in 2.1 MB (64 value rows per nominal
-  // observer). Fixed seeds and streams: deterministic, no false failures.
+  // one-vs-rest splits, with each observer sized by its attribute's kind,
+  // reach 0.995 in 0.92 MB (64 value rows per nominal observer). Fixed
+  // seeds and streams: deterministic, no false failures.
   ARFConfig codes;
   ARFConfig nominal;
   ASSERT_TRUE(set_categorical_features(nominal.tree, "3,4").is_ok());
@@ -90,7 +91,7 @@ TEST(ARFNominal, NominalAttributesLearnAsWellAsTheirCodesAsNumbers) {
   EXPECT_GT(acc_codes, 0.97);
   EXPECT_GT(acc_nominal, acc_codes - 0.01) << "codes " << acc_codes;
   // The nominal forest does not grow many times larger than the numeric one.
-  EXPECT_LT(b->memory_bytes(), 10 * a->memory_bytes());
+  EXPECT_LT(b->memory_bytes(), 5 * a->memory_bytes());
 }
 
 TEST(ARFNominal, MembersSplitOneValueAgainstTheRestAndKeepItInTheCheckpoint) {
