@@ -37,7 +37,13 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const C
 }
 
 Vfdt AdaptiveRandomForest::new_tree() {
-  return Vfdt(config_.tree, task_, n_classes_, n_features_, config_.subspace(n_features_), rng_.next_u64());
+  // Members split nominal attributes one value against the rest
+  // (HoeffdingTreeConfig::binary_nominal): with random subspaces and Poisson
+  // weights, multiway splits won on their branch-count bias. Set only when
+  // some attribute is nominal, so forests without any keep their records.
+  HoeffdingTreeConfig tree = config_.tree;
+  for (std::uint32_t f : tree.categorical) tree.binary_nominal = tree.binary_nominal || f < n_features_;
+  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), rng_.next_u64());
 }
 
 void AdaptiveRandomForest::build_members() {

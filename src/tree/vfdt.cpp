@@ -36,6 +36,7 @@ void Vfdt::compute_layout() {
   linear_size_ = linear_ ? subspace_ + 1 : 0;
   bin_stride_ = cls ? n_classes_ : 3;
   obs_size_ = gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
+  static_assert(kNominalRows == kCategoryBins);
   nominal_.assign(n_features_, 0);
   any_nominal_ = false;
   for (std::uint32_t f : config_.categorical)
@@ -90,7 +91,7 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
       leaf.features[j] = perm_[j];
     }
   }
-  leaf.stats.assign(head_size_ + linear_size_ + subspace_ * obs_size_, 0.0);
+  leaf.stats.assign(stats_size(leaf), 0.0);
   std::copy(head.begin(), head.end(), leaf.stats.begin());
   leaf.depth = depth;
   leaf.mc_correct = leaf.nb_correct = 0.0;

@@ -6,7 +6,8 @@
 //                 records from before nominal attributes read as threshold), a u32, b u32
 //   n_leaves u64 | per leaf: depth u32, weight_at_attempt f64, mc_correct f64, nb_correct f64,
 //                           [observations f64: only under config.count_observations]
-//                           n features u64 + u32 each, stats f64s
+//                           n features u64 + u32 each, stats f64s (head, linear, observers;
+//                           under config.binary_nominal each observer sized by its attribute)
 //   free u64 count + u32 each
 // decode() checks every count against the layout, every index against its
 // array and that children come after their parent (no cycles), so hostile
@@ -94,7 +95,6 @@ Status Vfdt::decode(ByteReader& in) {
   }
   const std::size_t n_leaves = in.read_count(36, "leaves");
   if (!in.ok()) return in.status();
-  const std::size_t stats_size = t.head_size_ + t.linear_size_ + m * t.obs_size_;
   t.leaves_.resize(n_leaves);
   for (Leaf& l : t.leaves_) {
     l.depth = in.u32("depth");
@@ -115,12 +115,12 @@ Status Vfdt::decode(ByteReader& in) {
     }
     l.stats = in.f64s("leaf stats");
     if (!in.ok()) return in.status();
-    if (l.stats.size() != stats_size) return Status::corruption("hoeffding tree: leaf stats size mismatch");
+    if (l.stats.size() != t.stats_size(l)) return Status::corruption("hoeffding tree: leaf stats size mismatch");
     if (!t.gaussian_) {
       // Histogram blocks must have a finite origin and a positive finite width once used.
       for (std::size_t j = 0; j < m; ++j) {
         if (t.any_nominal_ && t.nominal_[l.features[j]]) continue;  // value rows, not a histogram block
-        const double* b = l.stats.data() + t.head_size_ + t.linear_size_ + j * t.obs_size_;
+        const double* b = l.stats.data() + t.obs_offset(l, j);
         if (b[2] != 0.0 && (b[2] != 1.0 || !std::isfinite(b[0]) || !(b[1] > 0.0) || !std::isfinite(b[1])))
           return Status::corruption("hoeffding tree: bad histogram range");
       }

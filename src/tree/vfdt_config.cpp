@@ -111,9 +111,10 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.f64(tie_threshold);
   // Bit 7 of the criterion byte flags the nominal attribute list at the end,
   // bit 6 count_observations (the leaf records then carry their observation
-  // count); with neither the record is byte-identical to the one before them.
+  // count), bit 5 binary_nominal; with none the record is byte-identical to
+  // the one before them.
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(criterion) | (categorical.empty() ? 0 : 0x80) |
-                                   (count_observations ? 0x40 : 0)));
+                                   (count_observations ? 0x40 : 0) | (binary_nominal ? 0x20 : 0)));
   out.u8(static_cast<std::uint8_t>(leaf_model));
   out.u8(static_cast<std::uint8_t>(numeric));
   out.u32(n_split_points);
@@ -139,12 +140,13 @@ Status HoeffdingTreeConfig::decode(ByteReader& in) {
   c.min_branch_fraction = in.f64("min_branch_fraction");
   c.learning_rate = in.f64("learning_rate");
   c.count_observations = (cr & 0x40) != 0;
+  c.binary_nominal = (cr & 0x20) != 0;
   if (in.ok() && (cr & 0x80) != 0) {
     const std::size_t k = in.read_count(4, "nominal attributes");
     if (in.ok() && k == 0) in.fail("nominal attribute flag with an empty list");
     for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("nominal attribute"));
   }
-  cr &= 0x3F;
+  cr &= 0x1F;
   if (!in.ok()) return in.status();
   if (cr > 1 || lm > 5 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
   c.criterion = static_cast<SplitCriterion>(cr);

@@ -50,7 +50,7 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
 
 Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right,
                                    std::vector<double>& branches) {
-  const double* rows = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const double* rows = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   const bool cls = task_ == Task::kClassification;
   const std::size_t stride = bin_stride_;
@@ -68,7 +68,7 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
   // uses pre_impurity_ (set by attempt_split), so fold it in for both.
   const double saved = pre_impurity_;
   if (!cls) pre_impurity_ = variance(pre.data());
-  const double m = multiway_merit(rows, k);
+  const double m = config_.binary_nominal ? kNone : multiway_merit(rows, k);
   pre_impurity_ = saved;
   if (m > best.merit) {
     best = Candidate{m, static_cast<double>(k), best.feature, kMultiway};

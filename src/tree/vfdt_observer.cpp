@@ -87,7 +87,7 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
     add_sample(s, y, w);
   }
   double* obs = s + head_size_ + linear_size_;
-  for (std::size_t j = 0; j < subspace_; ++j, obs += obs_size_) {
+  for (std::size_t j = 0; j < subspace_; obs += obs_width(leaf.features[j]), ++j) {
     const std::size_t f = leaf.features[j];
     const double v = x[f];
     if (!std::isfinite(v)) continue;

@@ -38,7 +38,7 @@ std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x)
   }
   const double* obs = s + head_size_ + linear_size_;
   const std::size_t bins = config_.n_bins;
-  for (std::size_t j = 0; j < subspace_; ++j, obs += obs_size_) {
+  for (std::size_t j = 0; j < subspace_; obs += obs_width(leaf.features[j]), ++j) {
     const double v = x[leaf.features[j]];
     if (!std::isfinite(v)) continue;
     if (any_nominal_ && nominal_[leaf.features[j]]) {

@@ -40,7 +40,7 @@ double Vfdt::merit(std::span<const double> pre, std::span<const double> left, st
 }
 
 Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
-  const double* obs = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const double* obs = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (std::size_t c = 0; c < n_classes_; ++c) {
@@ -83,7 +83,7 @@ Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<d
 }
 
 Vfdt::Candidate Vfdt::best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
-  const double* block = leaf.stats.data() + head_size_ + linear_size_ + j * obs_size_;
+  const double* block = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
   if (block[2] == 0.0) return best;

@@ -27,7 +27,8 @@
 // Laplace-smoothed per-value frequency, and the split search scores both a
 // multiway split (one branch per value seen at the leaf; merit over all
 // branches, at least two holding min_branch_fraction) and every
-// one-value-vs-rest binary split, as MOA's HoeffdingTree does by default.
+// one-value-vs-rest binary split, as MOA's HoeffdingTree does by default
+// (config.binary_nominal, which ARF's members use: one-vs-rest only).
 // At a multiway node, a missing value or one not seen when it split goes to
 // the branch that held the most weight then; at "x == v", anything else goes
 // right.
@@ -46,6 +47,9 @@
 //     histogram [lo, width, initialised] then bins x S (S = K, or 3 for [w, mean, M2])
 //     nominal   64 value rows x S (obs_size_ is the larger of this and the
 //               numeric size when any attribute is nominal)
+//   Under config.binary_nominal (a record format that came with it) each
+//   observer has its own attribute's size instead, so a leaf's numeric
+//   attributes do not carry 64 value rows each.
 // A split turns the leaf into a routing node; its slot is reused by the left
 // child and the right child takes a free slot, so the tree allocates only
 // when it grows past its largest size.
@@ -157,6 +161,20 @@ class Vfdt {
 
   // Sizes and offsets of the stats block (fixed at construction).
   void compute_layout();
+  // Doubles in the observer of feature f, and where a leaf's j-th observer
+  // starts in its stats block; the block's size.
+  std::size_t obs_width(std::size_t f) const {
+    if (!config_.binary_nominal) return obs_size_;
+    if (any_nominal_ && nominal_[f]) return kNominalRows * bin_stride_;
+    return gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
+  }
+  std::size_t obs_offset(const Leaf& leaf, std::size_t j) const {
+    std::size_t o = head_size_ + linear_size_;
+    for (std::size_t i = 0; i < j; ++i) o += obs_width(leaf.features[i]);
+    return o;
+  }
+  std::size_t stats_size(const Leaf& leaf) const { return obs_offset(leaf, leaf.features.size()); }
+  static constexpr std::size_t kNominalRows = 64;  // category codes 0..63
   // The leaf node x reaches from node `start` (the root by default).
   std::size_t find_leaf_node(std::span<const double> x, std::size_t start = 0) const;
   // The child of routing node `node` that x goes to.
