@@ -9,6 +9,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/drift/eddm.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll {
 namespace {
@@ -31,11 +32,7 @@ std::vector<double> alternating_then_dense(int errors, int dense_rows) {
   return v;
 }
 
-std::vector<std::uint8_t> encoded(const Eddm& d) {
-  ByteWriter w;
-  d.encode(w);
-  return w.take();
-}
+using testing::encoded;
 
 TEST(Eddm, DetectsAStepInDistancesOnce) {
   // 200 errors at distances 5 and 15 (p' = 10, s' = 5, p' + 2 s' = 20), then

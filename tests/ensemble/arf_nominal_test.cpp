@@ -12,6 +12,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/arf_config.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
@@ -65,13 +66,7 @@ std::unique_ptr<AdaptiveRandomForest> forest(const ARFConfig& c) {
 
 double accuracy(Learner& m, int n) {
   AgeStream s;
-  int correct = 0;
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    correct += m.predict_one(s.x) == y;
-    m.learn_one(s.x, y);
-  }
-  return static_cast<double>(correct) / n;
+  return testing::prequential_accuracy(m, s, n);
 }
 
 TEST(ARFNominal, NominalAttributesLearnAsWellAsTheirCodesAsNumbers) {

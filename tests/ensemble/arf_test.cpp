@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "tree/streams.hpp"
+#include "support/prequential.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll {
 namespace {
@@ -17,21 +19,9 @@ std::unique_ptr<AdaptiveRandomForest> make_arf(ARFConfig c = {}, Task task = Tas
   return std::move(m).value();
 }
 
-std::vector<std::uint8_t> encoded(const Learner& m) {
-  ByteWriter w;
-  m.encode(w);
-  return w.take();
-}
+using testing::encoded;
 
-double prequential_accuracy(Learner& model, test::LineStream& s, int n) {
-  int correct = 0;
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    correct += model.predict_one(s.x) == y;
-    model.learn_one(s.x, y);
-  }
-  return static_cast<double>(correct) / n;
-}
+using testing::prequential_accuracy;
 
 TEST(ARF, LearnsTheLineFarAboveMajority) {
   auto m = make_arf();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tree/streams.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll {
 namespace {
@@ -19,11 +20,7 @@ BaggedSGBTConfig small_config() {
   return c;
 }
 
-std::vector<std::uint8_t> encoded(const Learner& m) {
-  ByteWriter w;
-  m.encode(w);
-  return w.take();
-}
+using testing::encoded;
 
 TEST(BaggedSGBT, ClassifiesTheLineFarAboveMajority) {
   auto m = BaggedSGBT::make(small_config(), {.task = Task::kClassification, .n_classes = 2, .seed = 3}).value();

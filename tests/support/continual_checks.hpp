@@ -13,6 +13,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/learner.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll::testing {
 
@@ -54,12 +55,6 @@ inline double prequential_rmse(Learner& m, const SwitchStream& s, std::size_t fr
     m.learn_one(s.x[t], s.y[t]);
   }
   return std::sqrt(se / static_cast<double>(to - from));
-}
-
-inline std::vector<std::uint8_t> encoded(const Learner& m) {
-  ByteWriter w;
-  m.encode(w);
-  return w.take();
 }
 
 // a has learned s[0, k); a fresh learner decoded from a's bytes must then

@@ -20,6 +20,7 @@
 
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "tree/streams.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
@@ -60,17 +61,8 @@ std::unique_ptr<T> make(typename T::Config c, Task task = Task::kClassification,
   return std::move(*m);
 }
 
-// Prequential accuracy over n samples.
 template <class Stream>
-double accuracy(Learner& m, Stream& s, int n) {
-  int correct = 0;
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    correct += m.predict_one(s.x) == y;
-    m.learn_one(s.x, y);
-  }
-  return static_cast<double>(correct) / n;
-}
+double accuracy(Learner& m, Stream& s, int n) { return testing::prequential_accuracy(m, s, n); }
 
 TEST(HoeffdingAdaptiveTree, SwitchesToTheAlternateAfterAConceptChangeAndBeatsTheHoeffdingTree) {
   auto hat = make<HoeffdingAdaptiveTree>({});

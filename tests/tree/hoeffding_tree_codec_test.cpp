@@ -4,15 +4,12 @@
 
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "tree/streams.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll {
 namespace {
 
-std::vector<std::uint8_t> encoded(const Learner& m) {
-  ByteWriter w;
-  m.encode(w);
-  return w.take();
-}
+using testing::encoded;
 
 void train(Learner& m, test::LineStream& s, int n) {
   for (int i = 0; i < n; ++i) {

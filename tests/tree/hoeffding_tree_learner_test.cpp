@@ -7,6 +7,7 @@
 
 #include "irithyll/tree/split_merit.hpp"
 #include "tree/streams.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
@@ -19,15 +20,7 @@ std::unique_ptr<HoeffdingTreeLearner> make_ht(HoeffdingTreeConfig c = {}, Task t
 }
 
 // Prequential accuracy of `model` on n samples of the line stream.
-double prequential_accuracy(Learner& model, test::LineStream& s, int n) {
-  int correct = 0;
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    correct += model.predict_one(s.x) == y;
-    model.learn_one(s.x, y);
-  }
-  return static_cast<double>(correct) / n;
-}
+using testing::prequential_accuracy;
 
 TEST(SplitMerit, EntropyGiniAndHoeffdingBound) {
   const std::vector<double> even{5.0, 5.0}, pure{10.0, 0.0}, quarter{1.0, 3.0};

@@ -11,6 +11,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
@@ -44,15 +45,7 @@ std::unique_ptr<HoeffdingTreeLearner> make(bool nominal, const char* leaf = "mc"
   return std::move(*m);
 }
 
-double accuracy(Learner& m, SetStream& s, int n) {
-  int right = 0;
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    right += m.predict_one(s.x) == y;
-    m.learn_one(s.x, y);
-  }
-  return static_cast<double>(right) / n;
-}
+double accuracy(Learner& m, SetStream& s, int n) { return testing::prequential_accuracy(m, s, n); }
 
 // Deterministic (fixed seeds). Majority leaves and depth 2: thresholds on
 // the codes reach 3 intervals, not the 6 cuts the set needs; one multiway
