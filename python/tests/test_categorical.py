@@ -32,3 +32,16 @@ def test_hoeffding_tree_nominal():
     with_nominal = accuracy(tree.HoeffdingTreeClassifier(leaf_model="mc", max_depth=2, categorical_features="0", seed=1))
     without = accuracy(tree.HoeffdingTreeClassifier(leaf_model="mc", max_depth=2, seed=1))
     assert with_nominal > 0.9 and with_nominal > without + 0.05, (with_nominal, without)
+
+
+def test_export_names_the_column_split_by_category_sets(tmp_path):
+    """The packed formats hold thresholds only: exporting a model with
+    category-set splits is refused with the column named and the way out."""
+    import pytest
+    model = ensemble.SGBTClassifier(n_steps=5, max_depth=2, categorical_features="0", seed=1)
+    accuracy(model, 2000)
+    with pytest.raises(ValueError, match=r"splits 'colour' by category sets.*categorical-features"):
+        model.export_packed(tmp_path / "m.bin")
+    plain = ensemble.SGBTClassifier(n_steps=5, max_depth=2, seed=1)
+    accuracy(plain, 2000)
+    assert plain.export_packed(tmp_path / "p.bin") == [str(tmp_path / "p.bin")]

@@ -5,7 +5,6 @@
 // printed on stdout. When the checkpoint stores its training columns (eval
 // --save does), the file carries the metadata trailer (feature, target and
 // class names, the task) so `predict --model` maps columns by name.
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -50,26 +49,6 @@ int run_export(std::span<char* const> argv) {
   if (exportable == nullptr)
     return fail(Status::invalid_argument("export: the checkpoint holds a '" + std::string((*learner)->name()) +
                                          "' learner, which has no packed form (sgbt has)"));
-  // The packed formats hold threshold nodes only: a model that splits a
-  // column by category sets (what text columns and --categorical ones get by
-  // default) is refused here with the columns named and the way out.
-  std::vector<std::uint32_t> set_split;
-  for (std::size_t k = 0; k < exportable->n_export_models(); ++k)
-    for (const ExportTree& tree : exportable->export_model(k).trees)
-      for (const ExportNode& node : tree.nodes)
-        if (!node.is_leaf && node.categorical &&
-            std::find(set_split.begin(), set_split.end(), node.feature) == set_split.end())
-          set_split.push_back(node.feature);
-  if (!set_split.empty()) {
-    std::sort(set_split.begin(), set_split.end());
-    std::string columns;
-    for (const std::uint32_t f : set_split)
-      columns += (columns.empty() ? "'" : ", '") +
-                 (f < schema.feature_names.size() ? schema.feature_names[f] : "feature " + std::to_string(f)) + "'";
-    return fail(Status::invalid_argument(
-        "export: the model splits " + columns + " by category sets, which the packed formats cannot hold; retrain "
-        "with --categorical-features \"\" (the category codes then split by thresholds) to export it"));
-  }
   packed::PackedMetadata meta;
   meta.classification = (*learner)->task() == Task::kClassification;
   meta.feature_names = schema.feature_names;
