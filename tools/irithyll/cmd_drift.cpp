@@ -94,21 +94,18 @@ Result<DriftConfig> read_config(const ArgParser& args) {
   struct Count {
     const char* option;
     std::uint32_t* target;
+    std::int64_t least = 1;  // confirm-window takes 0 (no confirmation)
   };
   for (const Count& f : {Count{"min-instances", &config.min_instances}, Count{"window-size", &config.window_size},
-                         Count{"stat-size", &config.stat_size}}) {
+                         Count{"stat-size", &config.stat_size},
+                         Count{"confirm-window", &config.eddm_confirm_window, 0}}) {
     if (!args.given(f.option)) continue;
     auto v = args.get_int(f.option);
     if (!v) return v.status();
-    if (*v < 1 || *v > 0xFFFFFFFFll)
-      return Status::invalid_argument(std::string("--") + f.option + " must be in [1, 2^32)");
+    if (*v < f.least || *v > 0xFFFFFFFFll)
+      return Status::invalid_argument(std::string("--") + f.option + " must be in [" + std::to_string(f.least) +
+                                      ", 2^32)");
     *f.target = static_cast<std::uint32_t>(*v);
-  }
-  if (args.given("confirm-window")) {
-    auto v = args.get_int("confirm-window");
-    if (!v) return v.status();
-    if (*v < 0 || *v > 0xFFFFFFFFll) return Status::invalid_argument("--confirm-window must be in [0, 2^32)");
-    config.eddm_confirm_window = static_cast<std::uint32_t>(*v);
   }
   if (args.given("seed")) {
     auto v = args.get_int("seed");
