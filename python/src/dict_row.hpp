@@ -42,15 +42,15 @@ class DictRow {
   std::size_t size() const { return keys_.size(); }
 
   // Per feature, its text categories in code order (empty for numeric features).
-  pybind11::list codes() const {
-    pybind11::list out;
+  std::vector<std::vector<std::string>> code_tables() const {
+    std::vector<std::vector<std::string>> out;
     for (const CodeTable& table : codes_) {
-      std::vector<std::string> names(table.size());
+      std::vector<std::string>& names = out.emplace_back(table.size());
       for (const auto& [text, code] : table) names[static_cast<std::size_t>(code)] = text;
-      out.append(pybind11::cast(names));
     }
     return out;
   }
+  pybind11::list codes() const { return pybind11::cast(code_tables()); }
   void set_codes(const std::vector<std::vector<std::string>>& tables) {
     if (tables.size() != keys_.size())
       throw pybind11::value_error("set_codes: " + std::to_string(tables.size()) + " tables for " +

@@ -98,11 +98,7 @@ class PyLearner {
     schema.target_name = target;
     for (const auto& k : dict_.features()) schema.feature_names.push_back(py::str(k).cast<std::string>());
     if (schema.task == Task::kClassification) schema.class_names = classes;
-    const py::list tables = codes();
-    bool any_text = false;
-    for (const auto& t : tables) any_text = any_text || py::len(t) > 0;
-    if (any_text)
-      for (const auto& t : tables) schema.category_values.push_back(t.cast<std::vector<std::string>>());
+    schema.category_values = dict_.code_tables();  // the record keeps only the non-empty ones
     const bool named = !schema.feature_names.empty() || !schema.class_names.empty();
     const std::vector<std::uint8_t> bytes = encode_learner(*model_, named ? &schema : nullptr);
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};

@@ -178,3 +178,34 @@ def test_names_travel_from_the_cli_and_back(tmp_path):
         back.predict_one({"nswprise": 0.2})
     said = [str(w.message) for w in caught if "shares no feature" in str(w.message)]
     assert len(said) == 1 and "'nswprice'" in said[0]
+
+
+def test_text_categories_travel_to_the_cli(tmp_path):
+    """A Python model's text categories are in its checkpoint: the CLI codes a
+    text column as Python did, even in a file whose categories first appear
+    in another order, so the predictions agree row for row."""
+    import random
+    cli = _cli()
+    rng = random.Random(4)
+    rows = [(rng.random(), rng.choice(["red", "green", "blue"])) for _ in range(1500)]
+    m = ensemble.SGBTClassifier(n_steps=5, grace_period=20, seed=1)
+    for a, c in rows:
+        m.learn_one({"a": a, "colour": c}, "yes" if (c == "red") != (a > 0.5) else "no")
+    # The file lists the colours in the reverse of the order they were learned in.
+    order = list(dict.fromkeys(c for _, c in rows))[::-1]
+    rows.sort(key=lambda r: order.index(r[1]))
+    data = tmp_path / "colours.csv"
+    with open(data, "w") as f:
+        f.write("a,colour\n")
+        for a, c in rows:
+            f.write(f"{a},{c}\n")
+    out = tmp_path / "m.ckpt"
+    m.save(out)
+    got = subprocess.run([cli, "predict", "--checkpoint", str(out), "--data", str(data)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    assert len(got) == len(rows)
+    for line, (a, c) in zip(got, rows):
+        label, p = line.split(",")
+        x = {"a": a, "colour": c}
+        assert label == m.predict_one(x)
+        assert abs(float(p) - m.predict_proba_one(x)[label]) < 1e-12
