@@ -16,6 +16,7 @@
 #include "dict_row.hpp"
 #include "errors.hpp"
 #include "irithyll/core/bytes.hpp"
+#include "irithyll/pipeline.hpp"
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/preprocess/registry.hpp"
 
@@ -86,9 +87,8 @@ class PyTransformer {
     ByteReader in({reinterpret_cast<const std::uint8_t*>(view.data()), view.size()});
     const std::string name = in.str("transformer name");
     if (!in.ok()) raise_status(in.status());
-    const TransformerEntry* e = find_transformer(name);
-    if (e == nullptr) raise_status(Status::not_supported("unknown transformer '" + name + "' in the checkpoint"));
-    std::unique_ptr<Transformer> t = e->make_blank();
+    std::unique_ptr<Transformer> t = make_transformer(name);  // blank, to decode into
+    if (t == nullptr) raise_status(Status::not_supported("unknown transformer '" + name + "' in the checkpoint"));
     check(t->decode(in));
     if (!in.at_end())
       raise_status(Status::corruption(name + ": " + std::to_string(in.remaining()) +
