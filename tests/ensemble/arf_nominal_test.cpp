@@ -13,6 +13,7 @@
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/arf_config.hpp"
 #include "support/prequential.hpp"
+#include "support/encoded.hpp"
 
 namespace irithyll {
 namespace {
@@ -29,9 +30,7 @@ TEST(ARFNominal, RowSetsTheMemberTreesListAndEncodes) {
   }
   ASSERT_TRUE(found);
   EXPECT_EQ(c.tree.categorical, (std::vector<std::uint32_t>{1, 3}));
-  ByteWriter w;
-  c.encode(w);
-  const auto bytes = w.take();
+  const auto bytes = testing::encoded(c);
   ARFConfig d;
   ByteReader in(bytes);
   ASSERT_TRUE(d.decode(in).is_ok());
@@ -123,9 +122,7 @@ TEST(ARFNominal, HoeffdingTreeConfigRoundTripsTheBinaryNominalFlag) {
   for (bool flag : {false, true}) {
     HoeffdingTreeConfig c;
     c.binary_nominal = flag;
-    ByteWriter w;
-    c.encode(w);
-    const auto bytes = w.take();
+    const auto bytes = testing::encoded(c);
     HoeffdingTreeConfig d;
     ByteReader in(bytes);
     ASSERT_TRUE(d.decode(in).is_ok());
