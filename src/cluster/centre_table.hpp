@@ -74,6 +74,11 @@ class CentreTable {
     squared_distances(x, cols_.data() + begin, cap_, count, d_, out);
   }
 
+  // The centres within r2 of x (within_radius); idx and dist need room for size().
+  std::size_t within(const double* x, double r2, std::size_t* idx, double* dist) const {
+    return within_radius(x, cols_.data(), cap_, n_, d_, r2, idx, dist);
+  }
+
   std::size_t memory_bytes() const { return (rows_.capacity() + cols_.capacity()) * sizeof(double); }
 
  private:

@@ -4,8 +4,13 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <cstring>
 #include <numeric>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "cluster/centre_table.hpp"
 #include "core/field_rows.hpp"
@@ -50,24 +55,75 @@ constexpr std::size_t kBlock = 64;
 
 // The shared densities s_ij of micro-cluster i (the older) with younger
 // micro-clusters j, sorted by j: the indices apart from the values, so that
-// the merge that finds the pairs reads 4 bytes per edge it passes; t is the
-// time of each value's last update.
-struct EdgeList {
+// the search that finds the pairs reads 4 bytes per edge it passes; t is the
+// time of each value's last update. The index array ends in kPad sentinels
+// (larger than any index), so seek() compares kPad indices at a time with no
+// bounds test: finding the next pair in a list where about half the passed
+// edges are pairs is a coin toss for a branch per edge, and a count of the
+// smaller lanes per step is not.
+class EdgeList {
+ public:
   struct Value {
     double s = 0.0;
     std::uint64_t t = 0;
   };
-  std::vector<std::uint32_t> j;
-  std::vector<Value> v;
 
-  std::size_t size() const { return j.size(); }
-  void clear() {
-    j.clear();
-    v.clear();
+  EdgeList() { clear(); }
+  std::size_t size() const { return v_.size(); }
+  std::uint32_t j(std::size_t k) const { return j_[k]; }
+  const Value& v(std::size_t k) const { return v_[k]; }
+  Value& v(std::size_t k) { return v_[k]; }
+  const std::uint32_t* j_data() const { return j_.data(); }
+  const Value* v_data() const { return v_.data(); }
+
+  // The first position at or after pos whose index is >= j (size() when
+  // none); pos <= size(). The sorted indices below j form a prefix of each
+  // kPad lanes read, so the step is the count of trailing set bits in the
+  // lanes' "smaller" mask (one instruction, where summing lanes is four).
+  std::size_t seek(std::size_t pos, std::uint32_t j) const {
+#if defined(__SSE2__)
+    // Indices and j are below 2^31, so the signed compare orders them.
+    const __m128i jv = _mm_set1_epi32(static_cast<int>(j));
+    for (;;) {
+      const auto* p = reinterpret_cast<const __m128i*>(j_.data() + pos);
+      const int lo = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(_mm_loadu_si128(p), jv)));
+      const int hi = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(_mm_loadu_si128(p + 1), jv)));
+      const auto n = static_cast<std::size_t>(__builtin_ctz(~static_cast<unsigned>(lo | hi << 4)));
+      pos += n;
+      if (n < kPad) return pos;
+    }
+#else
+    while (j_[pos] < j) ++pos;
+    return pos;
+#endif
   }
-  std::size_t capacity_bytes() const { return j.capacity() * sizeof(std::uint32_t) + v.capacity() * sizeof(Value); }
-};
+  void insert(std::size_t pos, std::uint32_t j) {
+    j_.insert(j_.begin() + static_cast<std::ptrdiff_t>(pos), j);
+    v_.insert(v_.begin() + static_cast<std::ptrdiff_t>(pos), Value{});
+  }
+  void push_back(std::uint32_t j, const Value& v) {
+    insert(size(), j);
+    v_.back() = v;
+  }
+  // Keeps the first n edges; set(k, ...) rewrites edge k < size().
+  void truncate(std::size_t n) {
+    v_.resize(n);
+    j_.resize(n);
+    j_.insert(j_.end(), kPad, kEnd);
+  }
+  void set(std::size_t k, std::uint32_t j, const Value& v) {
+    j_[k] = j;
+    v_[k] = v;
+  }
+  void clear() { truncate(0); }
+  std::size_t capacity_bytes() const { return j_.capacity() * sizeof(std::uint32_t) + v_.capacity() * sizeof(Value); }
 
+ private:
+  static constexpr std::size_t kPad = 8;
+  static constexpr std::uint32_t kEnd = 0x7FFFFFFFu;  // above every index (kMaxMicro)
+  std::vector<std::uint32_t> j_;  // size() indices, then kPad x kEnd
+  std::vector<Value> v_;
+};
 
 struct DBStream::Rep {
   cluster_detail::CentreTable centres;  // m x d
@@ -80,8 +136,8 @@ struct DBStream::Rep {
   std::vector<EdgeList> spare;  // emptied lists kept for their capacity
   std::vector<double> fade;              // fade[k] = 2^(-lambda k), k < kFadeTable
   // Scratch (reused, so learn_one and recluster do not allocate once warm).
-  std::vector<double> dist;
   std::vector<std::size_t> near;
+  std::vector<double> near_dist;
   std::vector<double> moved, moved_cols, pair_dist;
   std::vector<char> keep;
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
@@ -156,15 +212,11 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
   Rep& rep = *rep_;
   if (rep.centres.width() != d) rep.centres.reset(d);
   const std::size_t m = ids_.size();
-  if (rep.dist.size() < m) rep.dist.resize(rep.centres.capacity());
-  rep.centres.distances(x.data(), 0, m, rep.dist.data());
-  // Branch-free selection: which centres are within r is unpredictable.
-  if (rep.near.size() < m) rep.near.resize(rep.centres.capacity());
-  std::size_t n_near = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    rep.near[n_near] = i;
-    n_near += rep.dist[i] <= r2 ? 1 : 0;
+  if (rep.near.size() < m) {
+    rep.near.resize(rep.centres.capacity());
+    rep.near_dist.resize(rep.centres.capacity());
   }
+  const std::size_t n_near = rep.centres.within(x.data(), r2, rep.near.data(), rep.near_dist.data());
 
   if (n_near == 0) {
     ids_.push_back(next_id_++);
@@ -188,17 +240,19 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     rep.keep.assign(n_near, 1);
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
-      // The edge lists are read below; start loading their first lines now.
+      // The edge lists are read below; start loading them now.
       const EdgeList& list = rep.edges[i];
-      if (list.size() != 0) {
-        __builtin_prefetch(list.j.data());
-        __builtin_prefetch(list.v.data());
-        __builtin_prefetch(reinterpret_cast<const char*>(list.v.data()) + 64);
-      }
+      // A fixed number of lines (a typical list's; a prefetch past the end
+      // is harmless), so no loop exit to mispredict.
+      const char* jb = reinterpret_cast<const char*>(list.j_data());
+      const char* vb = reinterpret_cast<const char*>(list.v_data());
+      __builtin_prefetch(jb);
+      __builtin_prefetch(jb + 64);
+      for (int line = 0; line < 6; ++line) __builtin_prefetch(vb + 64 * line);
       weights_[i] = faded(weights_[i], times_[i]) + weight;
       times_[i] = t;
       const double* c = rep.centres.row(i);
-      const double h = std::exp(-rep.dist[i] * inv_two_sigma2);
+      const double h = std::exp(-rep.near_dist[a] * inv_two_sigma2);
       for (std::size_t f = 0; f < d; ++f) {
         const double v = c[f] + h * (x[f] - c[f]);
         rep.moved[a * d + f] = v;
@@ -211,29 +265,25 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       const std::size_t rest = n_near - a - 1;
       cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, stride, (rest + 3) / 4 * 4,
                                         d, rep.pair_dist.data());
-      // Branch-free: which pairs come too close is unpredictable.
+      // One pass over b > a for both the move guard and the shared
+      // densities of the pairs (near[a], near[b]): a seek per pair in
+      // near[a]'s sorted list. Branch-free guard: which pairs come too close
+      // is unpredictable.
       char keep_a = rep.keep[a];
-      for (std::size_t b = 0; b < rest; ++b) {
-        const char apart = rep.pair_dist[b] < r2 ? 0 : 1;
-        keep_a &= apart;
-        rep.keep[a + 1 + b] &= apart;
-      }
-      rep.keep[a] = keep_a;
-      // The shared densities of the pairs (near[a], near[b]), b > a: one
-      // merge against near[a]'s sorted list.
       EdgeList& list = rep.edges[rep.near[a]];
       std::size_t pos = 0;
       for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
+        const char apart = rep.pair_dist[b - a - 1] < r2 ? 0 : 1;
+        keep_a &= apart;
+        rep.keep[b] &= apart;
         const auto j = static_cast<std::uint32_t>(rep.near[b]);
-        while (pos < list.size() && list.j[pos] < j) ++pos;
-        if (pos == list.size() || list.j[pos] != j) {
-          list.j.insert(list.j.begin() + static_cast<std::ptrdiff_t>(pos), j);
-          list.v.insert(list.v.begin() + static_cast<std::ptrdiff_t>(pos), EdgeList::Value{});
-        }
-        EdgeList::Value& e = list.v[pos];
+        pos = list.seek(pos, j);
+        if (list.j(pos) != j) list.insert(pos, j);  // at size() it reads a sentinel
+        EdgeList::Value& e = list.v(pos);
         e.s = faded(e.s, e.t) + weight;
         e.t = t;
       }
+      rep.keep[a] = keep_a;
     }
     for (std::size_t a = 0; a < n_near; ++a)
       if (rep.keep[a]) rep.centres.set(rep.near[a], &rep.moved[a * d]);
@@ -270,13 +320,11 @@ void DBStream::cleanup() {
     }
     std::size_t kept = 0;
     for (std::size_t k = 0; k < list.size(); ++k) {
-      const std::uint32_t j = list.j[k];
-      if (!rep.keep[j] || faded(list.v[k].s, list.v[k].t) < s_weak) continue;
-      list.j[kept] = rep.remap[j];
-      list.v[kept++] = list.v[k];
+      const std::uint32_t j = list.j(k);
+      if (!rep.keep[j] || faded(list.v(k).s, list.v(k).t) < s_weak) continue;
+      list.set(kept++, rep.remap[j], list.v(k));
     }
-    list.j.resize(kept);
-    list.v.resize(kept);
+    list.truncate(kept);
     ids_[out] = ids_[i];
     weights_[out] = weights_[i];
     times_[out] = times_[i];
@@ -311,11 +359,11 @@ void DBStream::recluster() {
     const std::size_t root = find_root(parent, i);
     const EdgeList& list = rep.edges[i];
     for (std::size_t k = 0; k < list.size(); ++k) {
-      const std::size_t j = list.j[k];
+      const std::size_t j = list.j(k);
       if (!strong(j)) continue;
       const std::size_t root_j = find_root(parent, j);
       if (root_j != root &&
-          faded(list.v[k].s, list.v[k].t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
+          faded(list.v(k).s, list.v(k).t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
         parent[root_j] = root;
     }
   }
@@ -388,7 +436,7 @@ std::size_t DBStream::memory_bytes() const {
   for (const EdgeList& list : r.spare) lists += list.capacity_bytes();
   return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
          (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() +
-          r.dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
+          r.near_dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
          (ids_.capacity() + times_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
           r.component.capacity() + r.label_of.capacity()) *
@@ -418,9 +466,9 @@ void DBStream::encode(ByteWriter& out) const {
     for (std::size_t k = 0; k < rep_->edges[i].size(); ++k) {
       const EdgeList& list = rep_->edges[i];
       out.u64(ids_[i]);
-      out.u64(ids_[list.j[k]]);
-      out.f64(list.v[k].s);
-      out.u64(list.v[k].t);
+      out.u64(ids_[list.j(k)]);
+      out.f64(list.v(k).s);
+      out.u64(list.v(k).t);
     }
   out.u64(labels_.size());
   for (const std::int64_t l : labels_) out.i64(l);
@@ -474,8 +522,7 @@ Status DBStream::decode(ByteReader& in) {
     if (!in.expect(e == 0 || a > last_a || (a == last_a && b > last_b), "distinct shared-density edges in order"))
       break;
     last_a = a, last_b = b;
-    rep_->edges[i].j.push_back(static_cast<std::uint32_t>(j));
-    rep_->edges[i].v.push_back(EdgeList::Value{s, t});
+    rep_->edges[i].push_back(static_cast<std::uint32_t>(j), EdgeList::Value{s, t});
   }
   const std::size_t n_labels = in.read_count(8, "labels");
   in.expect(n_labels <= m, "labels <= micro-clusters");

@@ -85,4 +85,67 @@ void squared_distances(const double* x, const double* cols, std::size_t stride, 
   }
 }
 
+IRITHYLL_CLUSTER_CLONES
+std::size_t within_radius(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                          double r2, std::size_t* __restrict idx, double* __restrict dist) noexcept {
+  std::size_t found = 0;
+  // Branch-free append: which centres are inside is unpredictable.
+  auto take = [&](std::size_t i, double s) {
+    idx[found] = i;
+    dist[found] = s;
+    found += s <= r2 ? 1 : 0;
+  };
+  const V4 rv = {r2, r2, r2, r2};
+  std::size_t begin = 0;
+  for (; begin + 16 <= n; begin += 16) {
+    V4 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    for (std::size_t f = 0; f < d; ++f) {
+      const double xf = x[f];
+      const V4 xv = {xf, xf, xf, xf};
+      const double* c = cols + f * stride + begin;
+      V4 c0, c1, c2, c3;
+      load4(c0, c);
+      load4(c1, c + 4);
+      load4(c2, c + 8);
+      load4(c3, c + 12);
+      const V4 t0 = xv - c0, t1 = xv - c1, t2 = xv - c2, t3 = xv - c3;
+      a0 += t0 * t0;
+      a1 += t1 * t1;
+      a2 += t2 * t2;
+      a3 += t3 * t3;
+    }
+    const auto inside = (a0 <= rv) | (a1 <= rv) | (a2 <= rv) | (a3 <= rv);
+    if ((inside[0] | inside[1] | inside[2] | inside[3]) == 0) continue;
+    double s[16];
+    store4(s, a0);
+    store4(s + 4, a1);
+    store4(s + 8, a2);
+    store4(s + 12, a3);
+    for (std::size_t q = 0; q < 16; ++q) take(begin + q, s[q]);
+  }
+  for (; begin + 4 <= n; begin += 4) {
+    V4 a0 = {};
+    for (std::size_t f = 0; f < d; ++f) {
+      const double xf = x[f];
+      const V4 xv = {xf, xf, xf, xf};
+      V4 c0;
+      load4(c0, cols + f * stride + begin);
+      const V4 t0 = xv - c0;
+      a0 += t0 * t0;
+    }
+    double s[4];
+    store4(s, a0);
+    for (std::size_t q = 0; q < 4; ++q) take(begin + q, s[q]);
+  }
+  for (; begin < n; ++begin) {
+    double s = 0.0;
+    for (std::size_t f = 0; f < d; ++f) {
+      const double t = x[f] - cols[f * stride + begin];
+      s += t * t;
+    }
+    take(begin, s);
+  }
+  return found;
+}
+
 }  // namespace irithyll::cluster_detail

@@ -35,4 +35,13 @@ inline double squared_distance(const double* a, const double* b, std::size_t d) 
 void squared_distances(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                        double* out) noexcept;
 
+// The centres i < n within r2 of x (|x - centre i|^2 <= r2), in index order:
+// their indices to idx and their squared distances (the same bits as
+// squared_distances) to dist; returns how many. Layout as above; idx and dist
+// need room for n (slots past the count are scratch). A radius search touches
+// few centres, so a block of 16 with none inside costs one test and no
+// stores.
+std::size_t within_radius(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                          double r2, std::size_t* idx, double* dist) noexcept;
+
 }  // namespace irithyll::cluster_detail

@@ -32,6 +32,38 @@ TEST(DistanceKernels, SquaredDistancesEqualTheReferenceBitForBit) {
     }
 }
 
+TEST(DistanceKernels, WithinRadiusFindsExactlyTheCentresInsideWithTheReferenceBits) {
+  Xorshift64 rng(4);
+  for (std::size_t d : {1u, 3u, 10u})
+    for (std::size_t n = 0; n <= 45; ++n) {
+      const std::size_t stride = n + 3;
+      std::vector<double> rows(n * d), cols(stride * d, 99.0), x(d, 0.0);
+      for (double& v : rows) v = rng.normal();
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t f = 0; f < d; ++f) cols[f * stride + i] = rows[i * d + f];
+      // About half the centres inside, and one exactly on the radius (<= counts).
+      const double r2 = static_cast<double>(d);
+      if (n > 7) {
+        for (std::size_t f = 0; f < d; ++f) rows[7 * d + f] = cols[f * stride + 7] = 1.0;
+        ASSERT_EQ(squared_distance(x.data(), &rows[7 * d], d), r2);
+      }
+      std::vector<std::size_t> idx(n + 1, 777);
+      std::vector<double> dist(n + 1, -1.0);
+      const std::size_t found = within_radius(x.data(), cols.data(), stride, n, d, r2, idx.data(), dist.data());
+      std::size_t expect = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double s = squared_distance(x.data(), &rows[i * d], d);
+        if (s > r2) continue;
+        ASSERT_LT(expect, found) << "d " << d << " n " << n << " missed centre " << i;
+        EXPECT_EQ(idx[expect], i) << "d " << d << " n " << n;
+        EXPECT_EQ(dist[expect], s) << "d " << d << " n " << n << " i " << i;
+        ++expect;
+      }
+      EXPECT_EQ(found, expect) << "d " << d << " n " << n;
+      EXPECT_EQ(idx[n], 777u) << "wrote past n";
+    }
+}
+
 TEST(CentreTable, KeepsRowsAndColumnsTogetherThroughGrowthSetAndCompaction) {
   CentreTable t;
   t.reset(3);

@@ -39,16 +39,18 @@
 // instead of w_weak, which with the usual defaults deletes every
 // micro-cluster that holds one point at the next cleanup.
 //
-// Cost per sample: O(m d) for m micro-clusters (one vectorised pass over the
-// centres, stored feature-major) plus O(|N|^2 d + sum of the neighbours'
-// edge counts) for the move guard (the moved centres' pairwise distances in
-// whole 4-wide blocks) and the shared densities (sorted edge lists per
-// micro-cluster, indices apart from values, one merge each; fading factors 2^(-lambda k) for
-// k < 1024 come from a table made at construction). Cleanup and the macro
+// Cost per sample: O(m d) for m micro-clusters (one vectorised radius
+// search over the centres, stored feature-major, that stores nothing for a
+// block of 16 with no centre inside) plus O(|N|^2 d + sum of the
+// neighbours' edge counts) for the move guard (the moved centres' pairwise
+// distances in whole 4-wide blocks) and the shared densities (sorted edge
+// lists per micro-cluster, indices apart from values, searched 8 indices
+// per step; fading factors 2^(-lambda k) for k < 1024 come from a table
+// made at construction). Cleanup and the macro
 // rebuild O(m d + e) for e graph edges. Nothing is allocated per sample once
 // the micro-cluster count and the graph have levelled off (emptied edge
 // lists are kept for reuse). Memory: 2 m (d + 2) doubles + 20 bytes per
-// edge + 8 KiB. Thread safety: none (see clusterer.hpp).
+// edge + 32 bytes per micro-cluster + 8 KiB. Thread safety: none (see clusterer.hpp).
 #pragma once
 
 #include <cstdint>
