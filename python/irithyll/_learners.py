@@ -68,6 +68,7 @@ _NAMES = {
     "ngrc": ("nn", "NGRC"),
     "slstm": ("nn", "SLSTM"),
     "spikenet": ("nn", "SpikeNet"),
+    "ttt": ("nn", "TTT"),
 }
 
 # Rows the one-target Regressor / Classifier API cannot express: several

@@ -21,7 +21,7 @@ const std::vector<CatalogueEntry>& table() {
       mondrian_forest_row(),
       multi_target_sgbt_row(), multinomial_nb_row(), ngrc_row(), no_change_row(), passive_aggressive_row(),
       perceptron_row(), pipeline_row(), quantile_sgbt_row(), rls_row(), sgbt_row(), sgt_row(), slstm_row(),
-      softmax_regression_row(), spikenet_row(), srp_row(), stacked_row(),
+      softmax_regression_row(), spikenet_row(), srp_row(), stacked_row(), ttt_row(),
   };
   return rows;
 }

@@ -19,6 +19,7 @@ CatalogueEntry mgrade_row();
 CatalogueEntry esn_row();
 CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
+CatalogueEntry ttt_row();
 CatalogueEntry pipeline_row();
 CatalogueEntry stacked_row();
 CatalogueEntry hoeffding_tree_row();

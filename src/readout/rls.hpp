@@ -44,6 +44,10 @@ class RecursiveLeastSquares {
   // it, nn/continual). Other weights are kept. Ignores i >= n_inputs().
   void reset_input(std::size_t i) noexcept;
 
+  // Changes lambda from the next update on (a learner that modulates its
+  // readout's memory, nn/ttt). REQUIRES: 0 < lambda <= 1.
+  void set_forgetting_factor(double lambda) noexcept { config_.forgetting_factor = lambda; }
+
   std::size_t n_inputs() const noexcept { return n_; }
   std::span<const double> weights() const noexcept { return w_; }
   double residual_variance() const noexcept { return s2_; }

@@ -84,6 +84,10 @@ class RlsHead {
   void reset_input(std::size_t i) noexcept {
     for (auto& h : heads_) h.reset_input(i);
   }
+  // Every head's lambda (RecursiveLeastSquares::set_forgetting_factor).
+  void set_forgetting_factor(double lambda) noexcept {
+    for (auto& h : heads_) h.set_forgetting_factor(lambda);
+  }
   std::size_t n_heads() const noexcept { return heads_.size(); }
   const RecursiveLeastSquares& head(std::size_t k) const noexcept { return heads_[k]; }
   std::size_t memory_bytes() const noexcept {
