@@ -50,6 +50,8 @@ class RecursiveLeastSquares {
 
   std::size_t n_inputs() const noexcept { return n_; }
   std::span<const double> weights() const noexcept { return w_; }
+  // P, n x n row-major.
+  std::span<const double> covariance() const noexcept { return p_; }
   double residual_variance() const noexcept { return s2_; }
   std::uint64_t n_updates() const noexcept { return n_updates_; }
   const RlsConfig& config() const noexcept { return config_; }

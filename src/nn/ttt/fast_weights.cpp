@@ -7,12 +7,24 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/kernels.hpp"
 #include "nn/primitives.hpp"
+#include "nn/vmath.hpp"
 
 namespace irithyll::nn {
 
-void gelu_tanh_inplace(std::span<double> v) noexcept {
+namespace {
+// clamp(v, -1, 1) for finite v, in the select form compilers vectorise.
+inline double clip1(double v) noexcept {
+  v = v < -1.0 ? -1.0 : v;
+  return v > 1.0 ? 1.0 : v;
+}
+}  // namespace
+
+void gelu_tanh_inplace(std::span<double> v, std::span<double> scratch) noexcept {
   constexpr double kC = 0.7978845608028654;  // sqrt(2 / pi)
-  for (double& u : v) u = 0.5 * u * (1.0 + std::tanh(kC * (u + 0.044715 * u * u * u)));
+  const std::size_t n = v.size();
+  for (std::size_t i = 0; i < n; ++i) scratch[i] = kC * (v[i] + 0.044715 * v[i] * v[i] * v[i]);
+  vtanh(scratch.data(), scratch.data(), n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = 0.5 * v[i] * (1.0 + scratch[i]);
 }
 
 void layer_norm_inplace(std::span<double> v) noexcept {
@@ -31,7 +43,7 @@ FastWeightLayer::FastWeightLayer(std::size_t d, std::size_t m, double alpha, dou
                                  std::uint64_t seed)
     : d_(d), m_(m), alpha_(alpha), mu_(momentum), batch_(batch), wk_(d * m, 0.0), wv_(d * m, 0.0), wq_(d * m, 0.0),
       w_(d * d, 0.0), s_(momentum > 0.0 ? d * d : 0, 0.0), acc_(batch ? d * d : 0, 0.0), xh_(m, 0.0), k_(d, 0.0),
-      v_(d, 0.0), q_(d, 0.0), u_(d, 0.0), r_(d, 0.0), g_(d, 0.0), a_(d, 0.0) {
+      v_(d, 0.0), q_(d, 0.0), u_(d, 0.0), t_(d, 0.0), r_(d, 0.0), g_(d, 0.0), a_(d, 0.0) {
   if (d == m) {
     for (std::size_t i = 0; i < d; ++i) wk_[i * m + i] = wv_[i * m + i] = wq_[i * m + i] = 1.0;
     return;
@@ -58,7 +70,7 @@ void FastWeightLayer::prepare(std::span<const double> x) const noexcept {
 void FastWeightLayer::output(std::span<double> y) const noexcept {
   matvec(w_.data(), q_.data(), u_.data(), d_, d_);
   for (std::size_t i = 0; i < d_; ++i) u_[i] += q_[i];
-  gelu_tanh_inplace(u_);
+  gelu_tanh_inplace(u_, t_);
   layer_norm_inplace(u_);
   for (std::size_t i = 0; i < d_; ++i) y[i] = q_[i] + u_[i];
 }
@@ -74,13 +86,13 @@ void FastWeightLayer::step(double eta, bool directed, double e) noexcept {
   if (batch_) {
     for (std::size_t i = 0; i < d_; ++i) {
       double* row = &acc_[i * d_];
-      for (std::size_t j = 0; j < d_; ++j) row[j] += std::clamp(r_[i] * k_[j], -1.0, 1.0);
+      for (std::size_t j = 0; j < d_; ++j) row[j] += clip1(r_[i] * k_[j]);
     }
     ++n_acc_;
     return;
   }
   for (std::size_t i = 0; i < d_; ++i) {
-    for (std::size_t j = 0; j < d_; ++j) g_[j] = std::clamp(r_[i] * k_[j], -1.0, 1.0);
+    for (std::size_t j = 0; j < d_; ++j) g_[j] = clip1(r_[i] * k_[j]);
     apply_row(i, g_.data(), 1.0, eta);
   }
   guard();
@@ -110,15 +122,16 @@ void FastWeightLayer::apply_row(std::size_t i, const double* g, double scale, do
 }
 
 void FastWeightLayer::guard() noexcept {
-  double big = 0.0;
-  bool finite = true;
+  // probe = sum of w * 0: NaN exactly when some entry is NaN or inf (one
+  // branch-free pass instead of a test per entry).
+  double big = 0.0, probe = 0.0;
   for (double w : w_) {
-    if (!std::isfinite(w)) finite = false;
-    big = std::max(big, std::fabs(w));
+    const double a = std::fabs(w);
+    big = a > big ? a : big;
+    probe += w * 0.0;
   }
-  for (double s : s_)
-    if (!std::isfinite(s)) finite = false;
-  if (!finite) {
+  for (double s : s_) probe += s * 0.0;
+  if (probe != 0.0) {
     reset_fast_weights();
     return;
   }
@@ -170,7 +183,7 @@ void FastWeightLayer::projection_step(double e, std::span<const double> w_r, dou
 
 std::size_t FastWeightLayer::memory_bytes() const noexcept {
   std::size_t n = 0;
-  for (const std::vector<double>* p : std::initializer_list<const std::vector<double>*>{&wk_, &wv_, &wq_, &w_, &s_, &acc_, &xh_, &k_, &v_, &q_, &u_, &r_, &g_, &a_})
+  for (const std::vector<double>* p : std::initializer_list<const std::vector<double>*>{&wk_, &wv_, &wq_, &w_, &s_, &acc_, &xh_, &k_, &v_, &q_, &u_, &t_, &r_, &g_, &a_})
     n += p->capacity();
   return n * sizeof(double);
 }

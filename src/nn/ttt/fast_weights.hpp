@@ -34,8 +34,9 @@
 
 namespace irithyll::nn {
 
-// 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))), in place.
-void gelu_tanh_inplace(std::span<double> v) noexcept;
+// 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))), in place, with the
+// vectorised tanh of nn/vmath.hpp. REQUIRES: scratch.size() >= v.size().
+void gelu_tanh_inplace(std::span<double> v, std::span<double> scratch) noexcept;
 // v <- (v - mean) / sqrt(var + 1e-8), population variance, in place.
 void layer_norm_inplace(std::span<double> v) noexcept;
 
@@ -103,7 +104,7 @@ class FastWeightLayer {
   std::vector<double> acc_;           // d x d batch sum (empty outside batch mode)
   std::uint64_t n_acc_ = 0;
   // Scratch.
-  mutable std::vector<double> xh_, k_, v_, q_, u_;
+  mutable std::vector<double> xh_, k_, v_, q_, u_, t_;
   std::vector<double> r_, g_, a_;
 };
 

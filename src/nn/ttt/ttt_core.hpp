@@ -42,8 +42,15 @@ class TttCore final : public RlsReadoutLearner<TttCore, TttLearnerConfig> {
   void encode_extractor(ByteWriter& out) const;
   Status decode_extractor(ByteReader& in);
   std::size_t extractor_memory_bytes() const;
+  // No continual-learning guard: the hook after the readout's decode checks
+  // the decoded readout instead (check_readout).
   void encode_continual(ByteWriter&) const {}
-  Status decode_continual(ByteReader&) { return Status::ok(); }
+  Status decode_continual(ByteReader&) { return check_readout(); }
+  // A decoded readout must be one learning could have produced: finite
+  // weights of sane size, P's diagonal in [0, n delta] (its trace is capped
+  // at n delta), a finite residual variance >= 0. Hostile values (weights of
+  // 1e214) would otherwise turn the next update into inf - inf = NaN.
+  Status check_readout() const;
 
   // Error of the readout on the current features for target y (regression:
   // y - prediction; classification: 1 - the true class's score) and that

@@ -193,6 +193,30 @@ Status TttCore::decode(ByteReader& in) {
   return decode_state(c, context, n_seen, built, in);
 }
 
+Status TttCore::check_readout() const {
+  constexpr double kMaxWeight = 1e100;
+  for (std::size_t k = 0; k < head_.n_heads(); ++k) {
+    const RecursiveLeastSquares& h = head_.head(k);
+    for (double w : h.weights())
+      if (!(std::fabs(w) <= kMaxWeight)) return Status::corruption("ttt: readout weight out of range");
+    const double s2 = h.residual_variance();
+    if (!(s2 >= 0.0) || !std::isfinite(s2)) return Status::corruption("ttt: readout residual variance out of range");
+    const double cap = static_cast<double>(h.n_inputs()) * h.config().delta * (1.0 + 1e-9);
+    if (!(h.config().forgetting_factor >= std::min(kMinForgetting, cfg_.rls.forgetting_factor) &&
+          h.config().forgetting_factor <= cfg_.rls.forgetting_factor) ||
+        h.config().delta != cfg_.rls.delta)
+      return Status::corruption("ttt: readout settings do not match the configuration");
+    const std::span<const double> pm = h.covariance();
+    const std::size_t n = h.n_inputs();
+    for (std::size_t i = 0; i < pm.size(); ++i) {
+      const bool diagonal = i % (n + 1) == 0;
+      if (!std::isfinite(pm[i]) || (diagonal && !(pm[i] >= 0.0 && pm[i] <= cap)))
+        return Status::corruption("ttt: readout covariance out of range");
+    }
+  }
+  return Status::ok();
+}
+
 Status TttCore::decode_extractor(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(layer_.decode(in));
   const double noise_avg = in.f64("ttt noise average");
