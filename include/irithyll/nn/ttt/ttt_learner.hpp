@@ -6,7 +6,9 @@
 //
 // Per sample x (m features): x^ = x / max(|x|, 1); k, v, q = W_K x^, W_V x^,
 // W_Q x^ (k and q unit length); representation z = q + LN(GELU(q + W q));
-// readout features [z, 1]. Learning, in this order:
+// readout features [z, x, 1]: z alone has lost |x| (q is unit length), so
+// the readout also sees x itself and a constant, a linear skip path around
+// the layer. Learning, in this order:
 //   1. the readout's prediction p for this x (the one predict_one returns)
 //      and its error e = y - p, once the readout has trained;
 //   2. W steps on the residual r = -e q / d (prediction-directed), or on the
@@ -21,12 +23,13 @@
 //      rate eta / 10 / (1 + t / (d m)).
 // predict_one(x) computes z for x and changes nothing.
 //
-// Bad input: non-finite features read as 0; a non-finite target or weight
-// <= 0 still steps W on the reconstruction residual but trains nothing
-// else (weight 0 is not seen at all); a wrong width is ignored; the first
-// `warmup` samples train no readout. Cost per sample O(d m + d^2) plus the
-// RLS O(K (d+1)^2). No allocation after the first sample. Thread safety:
-// one owner.
+// Bad input: non-finite features read as 0; a non-finite target still
+// steps W on the reconstruction residual but trains nothing else; a weight
+// that is not finite and > 0 or a wrong width: the sample is not seen at
+// all. The first `warmup` samples train no readout. Cost per sample
+// O(d m + d^2) plus the RLS O(K (d+m+1)^2) for K heads (1 for regression,
+// one per class). No allocation after the first sample. Thread safety: one
+// owner.
 #pragma once
 
 #include <memory>
