@@ -31,6 +31,7 @@ namespace irithyll {
 inline HoeffdingTreeConfig adaptive_tree_defaults() {
   HoeffdingTreeConfig t{};
   t.leaf_model = LeafModel::kNaiveBayesAdaptive;
+  t.nominal_penalty = 0.0;  // the plain merit (the table has no row for it)
   return t;
 }
 
@@ -40,6 +41,7 @@ inline HoeffdingTreeConfig adaptive_tree_defaults() {
 inline HoeffdingTreeConfig hat_tree_defaults() {
   HoeffdingTreeConfig t{};
   t.leaf_model = LeafModel::kAdaptive;
+  t.nominal_penalty = 0.0;  // the plain merit (the table has no row for it)
   return t;
 }
 

@@ -58,6 +58,26 @@ struct HoeffdingTreeConfig {
   // (one branch per value) or one-value-vs-rest splits. Other values of such
   // a feature are missing. Indices past the feature count are ignored.
   std::vector<std::uint32_t> categorical;
+  // [0, 100]; classification with nominal attributes: each nominal split's
+  // merit loses this many times what it is expected to gain on noise alone.
+  // An attribute unrelated to the class still shows a positive gain on a
+  // finite sample: 2 n ln2 times the information gain of a split with B
+  // non-empty branches is chi-square with (B - 1)(K - 1) degrees of freedom
+  // (the G-test), so its mean is (B - 1)(K - 1) / (2 n ln 2) bits; for the
+  // Gini gain it is (B - 1) G / n, G the class weights' impurity. Numeric
+  // attributes under the Gaussian estimator show almost none (two class
+  // Gaussians fitted to noise nearly coincide), so without a correction a
+  // nominal attribute wins splits on its noise: at the root a 20-valued
+  // attribute cut the data 20 ways, and where every real split's gain was
+  // small (the bound falls under tie-threshold) a one-value-vs-rest split on
+  // noise won. On Agrawal (functions 1-10, 10 seeds, 100k samples each) the
+  // three nominal attributes as text scored 0.912 mean prequential accuracy
+  // with the plain merit, 0.949 with 4 (3: 0.949, 6: 0.950), against 0.950
+  // for the same values read as numeric codes. 0 is the plain merit (MOA's
+  // and River's). Regression's variance reduction is not corrected. The trees
+  // of arf, srp, leveraging_bagging, hoeffding_adaptive_tree and efdt keep 0
+  // (their tables have no row for it).
+  double nominal_penalty = 4.0;
   // Not a user setting (no field row): an ensemble that feeds its member
   // trees Poisson(lambda) replication weights turns it on. The Hoeffding
   // bound's n and the grace period then count observations (learn_one calls
