@@ -1,0 +1,70 @@
+// hoeffding_tree as the catalogue builds it, on Agrawal with its three
+// discrete attributes (elevel, car, zipcode) read as text, i.e. nominal
+// attributes (categorical-features, as the CLI sets it for string columns),
+// learns at least as well as with the same values read as numeric codes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "irithyll/catalogue.hpp"
+#include "irithyll/stream/generators/agrawal.hpp"
+
+namespace irithyll {
+namespace {
+
+constexpr int kSamples = 40000;
+constexpr int kSeeds = 8;
+
+double prequential(int function, std::uint64_t seed, bool text) {
+  ModelSettings settings;
+  if (text) settings.set("categorical-features", "3,4,5");
+  auto m = make_learner("hoeffding_tree", settings, {Task::kClassification, 2, 9, seed});
+  EXPECT_TRUE(m.is_ok()) << m.status().to_string();
+  if (!m.is_ok()) return 0.0;
+  AgrawalConfig config;
+  config.function = function;
+  AgrawalGenerator stream(config, seed);
+  std::vector<double> x(AgrawalGenerator::kFeatures);
+  double y = 0.0;
+  int right = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    if (!stream.next(x, y)) break;
+    right += (*m)->predict_one(x) == y;
+    (*m)->learn_one(x, y);
+  }
+  return static_cast<double>(right) / kSamples;
+}
+
+// Functions 2, 5 and 6 (age with salary, loan or commission) are those where
+// the nominal attributes do not matter and the plain merit lost most: a
+// split on the 20-valued car or the 9-valued zipcode won on its noise gain.
+// Over seeds 1-8 here the text columns scored 0.097, 0.064 and 0.044 below
+// the codes with the plain merit (nominal-penalty 0; mean over seeds). With
+// the default penalty the mean paired differences (text - codes) are -0.003,
+// -0.008 and -0.005. With majority-class leaves they are +0.005, +0.000 and
+// +0.000: the trees are as good, and what is left comes from the naive Bayes
+// leaves, whose Laplace-smoothed per-value frequencies of an irrelevant
+// 20-valued attribute are noisier than a Gaussian's two moments. Over 30
+// seeds the differences average -0.006 (sd 0.014 across seeds; function 2,
+// the widest), -0.010 (sd 0.003) and -0.005 (sd 0.001). The bound, 0.02 below
+// the codes, is then 2.8 standard errors of a mean of 8 seeds below the mean
+// difference for function 2 and more for the others: another set of 8 seeds
+// would fail it with probability about 0.3% (normal approximation). These
+// seeds are fixed, so the test itself is deterministic.
+TEST(HoeffdingTreeTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
+  for (int function : {2, 5, 6}) {
+    double text = 0.0, codes = 0.0;
+    for (int s = 1; s <= kSeeds; ++s) {
+      text += prequential(function, static_cast<std::uint64_t>(s), true) / kSeeds;
+      codes += prequential(function, static_cast<std::uint64_t>(s), false) / kSeeds;
+    }
+    EXPECT_GT(codes, 0.7) << "function " << function;
+    EXPECT_GT(text, codes - 0.02) << "function " << function << ": text " << text << ", codes " << codes;
+  }
+}
+
+}  // namespace
+}  // namespace irithyll
