@@ -39,6 +39,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
     Row{FieldInfo::real("nominal-penalty", "4", "classification: a nominal split's merit loses this many times its expected gain on noise ((B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n), which favours many-valued attributes; 0: the plain merit").in(0, 100),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
+    Row{FieldInfo::real("nominal-nb-prior", "10", "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk towards its frequencies over all classes with this many pseudo-samples per value (m-estimate); 0: add-one smoothing").in(0, 1000),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
     Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing) with multiway splits, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
@@ -113,13 +115,14 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.f64(tie_threshold);
   // Bit 7 of the criterion byte flags the nominal attribute list at the end,
   // bit 6 count_observations (the leaf records then carry their observation
-  // count), bit 5 binary_nominal, bit 4 a non-zero nominal_penalty (an f64
-  // after the list); with none the record is byte-identical to the one
-  // before them, and a record written before the penalty existed reads as 0,
-  // the plain merit it was trained with.
+  // count), bit 5 binary_nominal, bit 4 a non-zero nominal_penalty and bit
+  // 3 a non-zero nominal_nb_prior (each an f64 after the list, in that
+  // order); with none the record is byte-identical to the one before them,
+  // and a record written before those settings existed reads them as 0, the
+  // plain merit and add-one estimate it was trained with.
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(criterion) | (categorical.empty() ? 0 : 0x80) |
                                    (count_observations ? 0x40 : 0) | (binary_nominal ? 0x20 : 0) |
-                                   (nominal_penalty != 0.0 ? 0x10 : 0)));
+                                   (nominal_penalty != 0.0 ? 0x10 : 0) | (nominal_nb_prior != 0.0 ? 0x08 : 0)));
   out.u8(static_cast<std::uint8_t>(leaf_model));
   out.u8(static_cast<std::uint8_t>(numeric));
   out.u32(n_split_points);
@@ -132,6 +135,7 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
     for (std::uint32_t f : categorical) out.u32(f);
   }
   if (nominal_penalty != 0.0) out.f64(nominal_penalty);
+  if (nominal_nb_prior != 0.0) out.f64(nominal_nb_prior);
 }
 
 Status HoeffdingTreeConfig::decode(ByteReader& in) {
@@ -155,7 +159,9 @@ Status HoeffdingTreeConfig::decode(ByteReader& in) {
   }
   c.nominal_penalty = (cr & 0x10) != 0 && in.ok() ? in.f64("nominal_penalty") : 0.0;
   if (in.ok() && (cr & 0x10) != 0 && c.nominal_penalty == 0.0) in.fail("nominal penalty flag with a zero penalty");
-  cr &= 0x0F;
+  c.nominal_nb_prior = (cr & 0x08) != 0 && in.ok() ? in.f64("nominal_nb_prior") : 0.0;
+  if (in.ok() && (cr & 0x08) != 0 && c.nominal_nb_prior == 0.0) in.fail("nominal naive Bayes prior flag with a zero prior");
+  cr &= 0x07;
   if (!in.ok()) return in.status();
   if (cr > 1 || lm > 5 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
   c.criterion = static_cast<SplitCriterion>(cr);

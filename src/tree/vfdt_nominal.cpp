@@ -147,11 +147,30 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
 }
 
 void Vfdt::add_nominal_log_likelihood(const double* rows, double v) const {
-  // MOA's estimate: (n(value, c) + 1) / (n(c) + values seen for c), the
-  // latter being one more than the largest code seen with class c.
   const int code = category_code(v);
   if (code < 0) return;
   const std::size_t stride = bin_stride_;
+  // config.nominal_nb_prior > 0: Cestnik's m-estimate, (n(value, c) + m p) /
+  // (n(c) + m), p the value's frequency over all classes (add-one smoothed)
+  // and m the prior times the values seen. An attribute unrelated to the
+  // class then gives nearly equal terms for every class, so its noise stays
+  // out of the vote (HoeffdingTreeConfig explains the figures).
+  double m = 0.0, mp = 0.0;  // prior strength and its share for this value
+  if (config_.nominal_nb_prior > 0.0) {
+    double all = 0.0, at = 0.0;
+    std::size_t values = 0;
+    for (std::size_t u = 0; u < kCategoryBins; ++u) {
+      double w = 0.0;
+      for (std::size_t c = 0; c < n_classes_; ++c) w += rows[u * stride + c];
+      all += w;
+      if (w > 0.0) values = u + 1;
+      if (u == static_cast<std::size_t>(code)) at = w;
+    }
+    if (values > 0) {
+      m = config_.nominal_nb_prior * static_cast<double>(values);
+      mp = m * (at + 1.0) / (all + static_cast<double>(values));
+    }
+  }
   for (std::size_t c = 0; c < n_classes_; ++c) {
     if (log_scores_[c] == -std::numeric_limits<double>::infinity()) continue;
     double sum = 0.0;
@@ -165,7 +184,10 @@ void Vfdt::add_nominal_log_likelihood(const double* rows, double v) const {
       log_scores_[c] = -std::numeric_limits<double>::infinity();
       continue;
     }
-    log_scores_[c] += std::log((rows[static_cast<std::size_t>(code) * stride + c] + 1.0) / (sum + static_cast<double>(values)));
+    const double n = rows[static_cast<std::size_t>(code) * stride + c];
+    // MOA's estimate without the prior: (n(value, c) + 1) / (n(c) + values
+    // seen for c), the latter one more than the largest code seen with c.
+    log_scores_[c] += std::log(m > 0.0 ? (n + mp) / (sum + m) : (n + 1.0) / (sum + static_cast<double>(values)));
   }
 }
 

@@ -42,18 +42,15 @@ double prequential(int function, std::uint64_t seed, bool text) {
 // the nominal attributes do not matter and the plain merit lost most: a
 // split on the 20-valued car or the 9-valued zipcode won on its noise gain.
 // Over seeds 1-8 here the text columns scored 0.097, 0.064 and 0.044 below
-// the codes with the plain merit (nominal-penalty 0; mean over seeds). With
-// the default penalty the mean paired differences (text - codes) are -0.003,
-// -0.008 and -0.005. With majority-class leaves they are +0.005, +0.000 and
-// +0.000: the trees are as good, and what is left comes from the naive Bayes
-// leaves, whose Laplace-smoothed per-value frequencies of an irrelevant
-// 20-valued attribute are noisier than a Gaussian's two moments. Over 30
-// seeds the differences average -0.006 (sd 0.014 across seeds; function 2,
-// the widest), -0.010 (sd 0.003) and -0.005 (sd 0.001). The bound, 0.02 below
-// the codes, is then 2.8 standard errors of a mean of 8 seeds below the mean
-// difference for function 2 and more for the others: another set of 8 seeds
-// would fail it with probability about 0.3% (normal approximation). These
-// seeds are fixed, so the test itself is deterministic.
+// the codes with nominal-penalty 0 and nominal-nb-prior 0 (mean over
+// seeds). With the defaults the mean paired differences (text - codes) are
+// +0.001, -0.003 and -0.000; over 30 seeds -0.002 (sd 0.014 across seeds;
+// function 2, the widest), -0.005 (sd 0.003) and -0.001 (sd 0.001). The
+// bound, 0.02 below the codes, is 3.6 standard errors of a mean of 8 seeds
+// below function 2's mean difference and more for the others: another set
+// of 8 seeds would fail it with probability about 2e-4 (normal
+// approximation). These seeds are fixed, so the test itself is
+// deterministic.
 TEST(HoeffdingTreeTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
   for (int function : {2, 5, 6}) {
     double text = 0.0, codes = 0.0;

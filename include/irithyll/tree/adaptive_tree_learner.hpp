@@ -31,7 +31,8 @@ namespace irithyll {
 inline HoeffdingTreeConfig adaptive_tree_defaults() {
   HoeffdingTreeConfig t{};
   t.leaf_model = LeafModel::kNaiveBayesAdaptive;
-  t.nominal_penalty = 0.0;  // the plain merit (the table has no row for it)
+  t.nominal_penalty = 0.0;  // the plain merit and MOA's naive Bayes (no rows for them)
+  t.nominal_nb_prior = 0.0;
   return t;
 }
 
@@ -41,7 +42,8 @@ inline HoeffdingTreeConfig adaptive_tree_defaults() {
 inline HoeffdingTreeConfig hat_tree_defaults() {
   HoeffdingTreeConfig t{};
   t.leaf_model = LeafModel::kAdaptive;
-  t.nominal_penalty = 0.0;  // the plain merit (the table has no row for it)
+  t.nominal_penalty = 0.0;  // the plain merit and MOA's naive Bayes (no rows for them)
+  t.nominal_nb_prior = 0.0;
   return t;
 }
 

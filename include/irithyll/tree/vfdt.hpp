@@ -24,7 +24,7 @@
 // Nominal attributes (config.categorical; MOA's NominalAttributeClassObserver):
 // values are codes 0..63 (others are missing), the leaf keeps one row of
 // class weights (or [w, mean, M2]) per value, naive Bayes uses the
-// Laplace-smoothed per-value frequency, and the split search scores both a
+// smoothed per-value frequency (config.nominal_nb_prior), and the split search scores both a
 // multiway split (one branch per value seen at the leaf; merit over all
 // branches, at least two holding min_branch_fraction) and every
 // one-value-vs-rest binary split, as MOA's HoeffdingTree does by default
