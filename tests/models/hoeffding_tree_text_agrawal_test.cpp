@@ -1,7 +1,9 @@
 // hoeffding_tree as the catalogue builds it, on Agrawal with its three
 // discrete attributes (elevel, car, zipcode) read as text, i.e. nominal
 // attributes (categorical-features, as the CLI sets it for string columns),
-// learns at least as well as with the same values read as numeric codes.
+// learns at least as well as with the same values read as numeric codes;
+// a checkpoint written before nominal-penalty and nominal-nb-prior existed
+// keeps the behaviour it was trained with (both 0).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "core/file_io.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/model_file.hpp"
+#include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "irithyll/stream/generators/agrawal.hpp"
 
 namespace irithyll {
@@ -61,6 +66,27 @@ TEST(HoeffdingTreeTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
     EXPECT_GT(codes, 0.7) << "function " << function;
     EXPECT_GT(text, codes - 0.02) << "function " << function << ": text " << text << ", codes " << codes;
   }
+}
+
+// The golden file predates both settings: its record has no rows for them.
+TEST(HoeffdingTreeTextAgrawal, EarlierCheckpointKeepsThePlainMeritAndAddOne) {
+  auto bytes = read_file_bytes(std::string(IRITHYLL_SOURCE_DIR) + "/tests/data/golden/hoeffding_tree.irck");
+  ASSERT_TRUE(bytes.is_ok()) << bytes.status().to_string();
+  auto decoded = decode_learner(*bytes);
+  ASSERT_TRUE(decoded.is_ok()) << decoded.status().to_string();
+  const auto* tree = dynamic_cast<const HoeffdingTreeLearner*>(decoded->get());
+  ASSERT_NE(tree, nullptr);
+  EXPECT_EQ(tree->config().nominal_penalty, 0.0);
+  EXPECT_EQ(tree->config().nominal_nb_prior, 0.0);
+  ASSERT_NE(tree->tree(), nullptr);
+  EXPECT_EQ(tree->tree()->config().nominal_penalty, 0.0);
+  // A model made now has the defaults and writes them.
+  auto fresh = make_learner("hoeffding_tree", {}, {Task::kClassification, 2, 3, 1});
+  ASSERT_TRUE(fresh.is_ok());
+  const auto* f = dynamic_cast<const HoeffdingTreeLearner*>(fresh->get());
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->config().nominal_penalty, 4.0);
+  EXPECT_EQ(f->config().nominal_nb_prior, 10.0);
 }
 
 }  // namespace
