@@ -75,8 +75,8 @@ struct HoeffdingTreeConfig {
   // with the plain merit, 0.949 with 4 (3: 0.949, 6: 0.950), against 0.950
   // for the same values read as numeric codes. 0 is the plain merit (MOA's
   // and River's). Regression's variance reduction is not corrected. The trees
-  // of arf, srp, leveraging_bagging, hoeffding_adaptive_tree and efdt keep 0
-  // (their tables have no row for it).
+  // of arf, srp, leveraging_bagging and efdt keep 0 (their tables have no row
+  // for it); hoeffding_adaptive_tree has the row and this default.
   double nominal_penalty = 4.0;
   // [0, 1000]; naive Bayes leaves (nb, nba, adaptive), nominal attributes:
   // each class's value frequencies are Cestnik's m-estimate (n(v, c) + m p(v))
@@ -92,8 +92,8 @@ struct HoeffdingTreeConfig {
   // with add-one and 0.9511 with 10 (codes 0.9503; functions 1-10, 10 seeds,
   // 100k samples; at 50k and 5 seeds: 1 0.9266, 3 0.9277, 10 0.9287, 30
   // 0.9290 against codes 0.9276, 30 costing function 9, whose education
-  // level matters, 0.004). The trees of arf, srp, leveraging_bagging,
-  // hoeffding_adaptive_tree and efdt keep 0.
+  // level matters, 0.004). The trees of arf, srp, leveraging_bagging and efdt
+  // keep 0; hoeffding_adaptive_tree has the row and this default.
   double nominal_nb_prior = 10.0;
   // Not a user setting (no field row): an ensemble that feeds its member
   // trees Poisson(lambda) replication weights turns it on. The Hoeffding
