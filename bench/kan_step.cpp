@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   for (int rep = 0; rep < 5; ++rep) {
     irithyll::LearnerContext ctx;
     ctx.n_features = d;
-    auto m = irithyll::nn::KanRegressor::make({}, ctx);
+    auto m = irithyll::nn::KolmogorovArnoldNetwork::make({}, ctx);
     if (!m) return 1;
     const double t0 = thread_seconds();
     for (std::size_t t = 0; t < kSamples; ++t) {

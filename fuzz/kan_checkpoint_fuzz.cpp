@@ -11,15 +11,22 @@
 #include "irithyll/nn/kan/kan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  irithyll::nn::KanRegressor m;
+  irithyll::nn::KolmogorovArnoldNetwork m;
   irithyll::ByteReader in(std::span<const std::uint8_t>(data, size));
   if (!m.decode(in).is_ok()) return 0;
   const std::size_t width = m.n_features() == 0 ? 3 : m.n_features();
   if (width > 4096) return 0;
   std::vector<double> x(width, 0.5);
+  std::vector<double> proba(m.n_classes());
+  const bool classify = m.task() == irithyll::Task::kClassification;
   for (int i = 0; i < 4; ++i) {
     if (!std::isfinite(m.predict_one(x))) std::abort();
-    m.learn_one(x, 2.5 * i);
+    if (!proba.empty()) {
+      m.predict_proba_one(x, proba);
+      for (double p : proba)
+        if (!std::isfinite(p)) std::abort();
+    }
+    m.learn_one(x, classify ? static_cast<double>(i % 2) : 2.5 * i);
     x[static_cast<std::size_t>(i) % width] = i % 2 ? NAN : -3.0;
   }
   irithyll::ByteWriter w;

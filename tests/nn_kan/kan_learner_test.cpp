@@ -10,30 +10,34 @@
 namespace irithyll::nn {
 namespace {
 
-std::unique_ptr<KanRegressor> make(std::size_t n_features, std::uint64_t seed = 42, KanConfig c = {}) {
+std::unique_ptr<KolmogorovArnoldNetwork> make(std::size_t n_features, std::uint64_t seed = 42, KanConfig c = {}) {
   LearnerContext ctx;
   ctx.n_features = n_features;
   ctx.seed = seed;
-  auto m = KanRegressor::make(c, ctx);
+  auto m = KolmogorovArnoldNetwork::make(c, ctx);
   EXPECT_TRUE(m.is_ok()) << m.status().to_string();
   return m.is_ok() ? std::move(m).value() : nullptr;
 }
 
-TEST(KanRegressor, ValidatesTaskAndSize) {
+TEST(KolmogorovArnoldNetwork, ValidatesClassesAndSize) {
   LearnerContext ctx;
   ctx.task = Task::kClassification;
-  ctx.n_classes = 2;
-  EXPECT_FALSE(KanRegressor::make({}, ctx).is_ok());
+  ctx.n_classes = 1;
+  EXPECT_FALSE(KolmogorovArnoldNetwork::make({}, ctx).is_ok());
+  ctx.n_classes = 1025;
+  EXPECT_FALSE(KolmogorovArnoldNetwork::make({}, ctx).is_ok());
+  ctx.n_classes = 3;
+  EXPECT_TRUE(KolmogorovArnoldNetwork::make({}, ctx).is_ok());
   KanConfig c;
   c.hidden = 1024;
   c.hidden_layers = 2;
-  EXPECT_FALSE(KanRegressor::make(c, {Task::kRegression, 0, 4096, 1}).is_ok());
+  EXPECT_FALSE(KolmogorovArnoldNetwork::make(c, {Task::kRegression, 0, 4096, 1}).is_ok());
   c.spline_order = 0;
-  EXPECT_FALSE(KanRegressor::make(c, {}).is_ok());
+  EXPECT_FALSE(KolmogorovArnoldNetwork::make(c, {}).is_ok());
 }
 
 // n_params = sum over layers of n_out * n_in * (g + k + 2).
-TEST(KanRegressor, LayerSizesAndParameterCount) {
+TEST(KolmogorovArnoldNetwork, LayerSizesAndParameterCount) {
   KanConfig c;
   c.hidden = 4;
   c.hidden_layers = 2;
@@ -43,10 +47,11 @@ TEST(KanRegressor, LayerSizesAndParameterCount) {
   const auto& core = m->core();
   EXPECT_EQ(core.layer_sizes(), (std::vector<std::size_t>{3, 4, 4, 1}));
   EXPECT_EQ(core.n_params(), (3u * 4u + 4u * 4u + 4u * 1u) * (6u + 2u + 2u));
-  EXPECT_EQ(KanRegressor::n_edges(c, 3), 3u * 4u + 4u * 4u + 4u);
+  EXPECT_EQ(KolmogorovArnoldNetwork::n_edges(c, 3, 1), 3u * 4u + 4u * 4u + 4u);
+  EXPECT_EQ(KolmogorovArnoldNetwork::n_edges(c, 3, 5), 3u * 4u + 4u * 4u + 4u * 5u);
 }
 
-TEST(KanRegressor, WidthFromFirstSampleAndOthersRefused) {
+TEST(KolmogorovArnoldNetwork, WidthFromFirstSampleAndOthersRefused) {
   auto m = make(0);
   EXPECT_EQ(m->n_features(), 0u);
   EXPECT_EQ(m->predict_one(std::vector<double>{1.0, 2.0}), 0.0);  // nothing seen: 0
@@ -61,7 +66,7 @@ TEST(KanRegressor, WidthFromFirstSampleAndOthersRefused) {
 }
 
 // The first sample only seeds the statistics; training starts with the second.
-TEST(KanRegressor, FirstSampleSeedsStatisticsOnly) {
+TEST(KolmogorovArnoldNetwork, FirstSampleSeedsStatisticsOnly) {
   auto m = make(1);
   const std::vector<double> before(m->core().layers()[0].coefficients().begin(),
                                    m->core().layers()[0].coefficients().end());
@@ -74,7 +79,7 @@ TEST(KanRegressor, FirstSampleSeedsStatisticsOnly) {
 }
 
 // predict(x) is the network's answer for x, not the previous sample's output.
-TEST(KanRegressor, PredictionDependsOnTheInput) {
+TEST(KolmogorovArnoldNetwork, PredictionDependsOnTheInput) {
   auto m = make(1, 3);
   Xorshift64 rng(5);
   for (int t = 0; t < 3000; ++t) {
@@ -91,7 +96,7 @@ TEST(KanRegressor, PredictionDependsOnTheInput) {
 
 // y = x^2 on [-1, 1], prequential: the RMSE of the last 2,000 of 10,000
 // samples against that of predicting the mean (sd of x^2 = sqrt(4/45) = 0.298).
-TEST(KanRegressor, LearnsASquare) {
+TEST(KolmogorovArnoldNetwork, LearnsASquare) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     auto m = make(1, seed);
     Xorshift64 rng(seed + 100);
@@ -108,7 +113,7 @@ TEST(KanRegressor, LearnsASquare) {
   }
 }
 
-TEST(KanRegressor, SameSeedSameModelOtherSeedOther) {
+TEST(KolmogorovArnoldNetwork, SameSeedSameModelOtherSeedOther) {
   auto a = make(2, 9), b = make(2, 9), c = make(2, 10);
   Xorshift64 rng(1);
   for (int t = 0; t < 500; ++t) {
@@ -124,7 +129,7 @@ TEST(KanRegressor, SameSeedSameModelOtherSeedOther) {
 }
 
 // reset() draws the same initial network from the seed as a fresh model.
-TEST(KanRegressor, ResetReseeds) {
+TEST(KolmogorovArnoldNetwork, ResetReseeds) {
   for (std::size_t width : {0u, 2u}) {
     auto a = make(width, 4), fresh = make(width, 4);
     Xorshift64 rng(2);
@@ -137,7 +142,7 @@ TEST(KanRegressor, ResetReseeds) {
   }
 }
 
-TEST(KanRegressor, CheckpointContinuesIdentically) {
+TEST(KolmogorovArnoldNetwork, CheckpointContinuesIdentically) {
   KanConfig c;
   c.momentum = 0.5;
   c.coefficient_decay = 1e-4;
@@ -152,7 +157,7 @@ TEST(KanRegressor, CheckpointContinuesIdentically) {
   for (int t = 0; t < 2500; ++t) a->learn_one(x, sample(x));
   ByteWriter w;
   a->encode(w);
-  KanRegressor b;
+  KolmogorovArnoldNetwork b;
   ByteReader r(w.data());
   ASSERT_TRUE(b.decode(r).is_ok());
   for (int t = 0; t < 500; ++t) {
@@ -169,7 +174,7 @@ TEST(KanRegressor, CheckpointContinuesIdentically) {
 
 // Every truncation and many single-byte corruptions are refused or decode
 // into a model that still predicts finite values; none crash.
-TEST(KanRegressor, HostileBytesRefused) {
+TEST(KolmogorovArnoldNetwork, HostileBytesRefused) {
   auto a = make(2, 1);
   Xorshift64 rng(4);
   for (int t = 0; t < 100; ++t) a->learn_one(std::vector<double>{rng.normal(), rng.normal()}, rng.normal());
@@ -177,14 +182,14 @@ TEST(KanRegressor, HostileBytesRefused) {
   a->encode(w);
   const auto& bytes = w.data();
   for (std::size_t n = 0; n < bytes.size(); ++n) {
-    KanRegressor b;
+    KolmogorovArnoldNetwork b;
     ByteReader r(std::span<const std::uint8_t>(bytes.data(), n));
     EXPECT_FALSE(b.decode(r).is_ok()) << "truncated at " << n;
   }
   for (std::size_t i = 0; i < bytes.size(); i += 3) {
     auto bad = bytes;
     bad[i] ^= 0xA5;
-    KanRegressor b;
+    KolmogorovArnoldNetwork b;
     ByteReader r(bad);
     if (b.decode(r).is_ok()) {
       const double p = b.predict_one(std::vector<double>{0.1, 0.2});
@@ -194,7 +199,7 @@ TEST(KanRegressor, HostileBytesRefused) {
   }
 }
 
-TEST(KanRegressor, NonFiniteFeaturesAndLargeTargets) {
+TEST(KolmogorovArnoldNetwork, NonFiniteFeaturesAndLargeTargets) {
   auto m = make(2, 6);
   Xorshift64 rng(6);
   for (int t = 0; t < 2000; ++t) {
@@ -211,12 +216,12 @@ TEST(KanRegressor, NonFiniteFeaturesAndLargeTargets) {
 // Decay starts after 2000 trained samples: until then the two runs agree
 // bit for bit; on the next step every coefficient of the decayed run is the
 // other's times the same factor in [0.99, 1).
-TEST(KanRegressor, DecayShrinksCoefficientsAfterItsWarmUp) {
+TEST(KolmogorovArnoldNetwork, DecayShrinksCoefficientsAfterItsWarmUp) {
   KanConfig with, without;
   with.coefficient_decay = 0.001;
   auto a = make(1, 2, with), b = make(1, 2, without);
   Xorshift64 rng(8);
-  auto coefs = [](const KanRegressor& m) {
+  auto coefs = [](const KolmogorovArnoldNetwork& m) {
     std::vector<double> out;
     for (const auto& l : m.core().layers()) out.insert(out.end(), l.coefficients().begin(), l.coefficients().end());
     return out;
@@ -234,6 +239,36 @@ TEST(KanRegressor, DecayShrinksCoefficientsAfterItsWarmUp) {
   EXPECT_GE(keep, 0.99);
   EXPECT_LT(keep, 1.0);
   for (std::size_t q = 0; q < ca.size(); ++q) EXPECT_NEAR(ca[q], cb[q] * keep, 1e-12 * std::fabs(cb[q]) + 1e-300) << q;
+}
+
+// Classification: three classes by the sign pattern of a nonlinear score,
+// prequential accuracy of the last 2,000 of 8,000 samples far above the
+// majority rate (about 1/3), probabilities that sum to 1, and uniform
+// probabilities before any training.
+TEST(KolmogorovArnoldNetwork, ClassifiesThreeClasses) {
+  LearnerContext ctx;
+  ctx.task = Task::kClassification;
+  ctx.n_classes = 3;
+  ctx.n_features = 2;
+  auto made = KolmogorovArnoldNetwork::make({}, ctx);
+  ASSERT_TRUE(made.is_ok());
+  auto& m = **made;
+  std::vector<double> proba(3);
+  m.predict_proba_one(std::vector<double>{0.1, 0.2}, proba);
+  for (double p : proba) EXPECT_DOUBLE_EQ(p, 1.0 / 3.0);
+  Xorshift64 rng(12);
+  std::size_t right = 0;
+  for (int t = 0; t < 8000; ++t) {
+    const std::vector<double> x = {rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)};
+    const double s = x[0] * x[0] + x[1];
+    const double y = s < 0.0 ? 0.0 : (s < 0.7 ? 1.0 : 2.0);
+    if (t >= 6000) right += m.predict_one(x) == y;
+    m.learn_one(x, y);
+  }
+  EXPECT_GT(static_cast<double>(right) / 2000.0, 0.85);
+  m.predict_proba_one(std::vector<double>{0.3, -0.5}, proba);
+  EXPECT_NEAR(proba[0] + proba[1] + proba[2], 1.0, 1e-12);
+  EXPECT_GT(proba[0], 0.5);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 namespace irithyll::nn {
 
-std::span<const ConfigField<KanConfig>> KanRegressor::config_fields() {
+std::span<const ConfigField<KanConfig>> KolmogorovArnoldNetwork::config_fields() {
   using KC = KanConfig;
   static const ConfigField<KC> rows[] = {
       {FieldInfo::integer("hidden", "5", "nodes per hidden layer (the network is [features, hidden..., 1])")
@@ -32,24 +32,30 @@ std::span<const ConfigField<KanConfig>> KanRegressor::config_fields() {
   return rows;
 }
 
-std::size_t KanRegressor::n_edges(const Config& c, std::size_t n_features) noexcept {
+std::size_t KolmogorovArnoldNetwork::n_edges(const Config& c, std::size_t n_features, std::size_t n_outputs) noexcept {
   if (n_features == 0) return 0;
-  return n_features * c.hidden + c.hidden * c.hidden * (c.hidden_layers - 1) + c.hidden;
+  return n_features * c.hidden + c.hidden * c.hidden * (c.hidden_layers - 1) + c.hidden * n_outputs;
 }
 
-Status KanRegressor::validate(const Config& config, const LearnerContext& context) {
-  if (context.task != Task::kRegression)
-    return Status::invalid_argument("kan: regression only (the network has one output)");
-  if (context.n_features > (std::size_t{1} << 24) || n_edges(config, context.n_features) > kMaxEdges)
+std::size_t KolmogorovArnoldNetwork::n_outputs(const LearnerContext& context) noexcept {
+  return context.task == Task::kClassification ? context.n_classes : 1;
+}
+
+Status KolmogorovArnoldNetwork::validate(const Config& config, const LearnerContext& context) {
+  if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > 1024))
+    return Status::invalid_argument("kan: classification needs 2 to 1024 classes, got " +
+                                    std::to_string(context.n_classes));
+  if (context.n_features > (std::size_t{1} << 24) ||
+      n_edges(config, context.n_features, n_outputs(context)) > kMaxEdges)
     return Status::invalid_argument("kan: the network would have more than 2^20 edges; lower hidden or hidden-layers");
   return Status::ok();
 }
 
-Result<std::unique_ptr<KanRegressor>> KanRegressor::make(const Config& config, const LearnerContext& context) {
-  return make_boxed<KanRegressor>(config, context);
+Result<std::unique_ptr<KolmogorovArnoldNetwork>> KolmogorovArnoldNetwork::make(const Config& config, const LearnerContext& context) {
+  return make_boxed<KolmogorovArnoldNetwork>(config, context);
 }
 
-KanRegressor::KanRegressor(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
+KolmogorovArnoldNetwork::KolmogorovArnoldNetwork(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
 }  // namespace irithyll::nn
 

@@ -26,7 +26,7 @@ void KanCore::build(std::size_t d) {
   width_ = d;
   sizes_.assign(1, d);
   for (std::size_t l = 0; l < config_.hidden_layers; ++l) sizes_.push_back(config_.hidden);
-  sizes_.push_back(1);
+  sizes_.push_back(KolmogorovArnoldNetwork::n_outputs(context_));
   // Drawn from the seed alone, so reset() and a fresh model agree.
   Xorshift64 rng(context_.seed);
   layers_.clear();
@@ -39,6 +39,7 @@ void KanCore::build(std::size_t d) {
     widest = std::max(widest, sizes_[l]);
   }
   for (std::size_t l = 0; l < sizes_.size(); ++l) acts_[l].assign(sizes_[l], 0.0);
+  widest = std::max(widest, sizes_.back());
   scales_.assign(sizes_.size() - 2, 1.0);
   grad_a_.assign(std::max<std::size_t>(widest, 1), 0.0);
   grad_b_.assign(grad_a_.size(), 0.0);
@@ -61,7 +62,7 @@ void KanCore::standardise(std::span<const double> x) const noexcept {
   }
 }
 
-double KanCore::forward(bool with_derivs) const noexcept {
+void KanCore::forward(bool with_derivs) const noexcept {
   const std::size_t n = layers_.size();
   for (std::size_t l = 0; l < n; ++l) {
     layers_[l].forward(acts_[l], acts_[l + 1], scratch_[l], with_derivs);
@@ -74,14 +75,25 @@ double KanCore::forward(bool with_derivs) const noexcept {
     if (scales_[l] != 1.0)
       for (double& h : acts_[l + 1]) h *= scales_[l];
   }
-  return acts_[n][0];
+}
+
+void KanCore::softmax(std::span<double> p) const noexcept {
+  const std::vector<double>& logits = acts_.back();
+  double top = logits[0];
+  for (double v : logits) top = std::max(top, v);
+  double sum = 0.0;
+  for (std::size_t c = 0; c < p.size(); ++c) sum += p[c] = std::exp(logits[c] - top);
+  for (double& v : p) v /= sum;
 }
 
 void KanCore::learn_one(std::span<const double> x, double y, double weight) {
   ++n_seen_;
-  if (!sample_admissible(x, y, weight, width_, Task::kRegression, 0)) return;
+  const bool classify = context_.task == Task::kClassification;
+  if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes)) return;
   if (width_ == 0) {
-    if (KanRegressor::n_edges(config_, x.size()) > KanRegressor::kMaxEdges) return;
+    if (KolmogorovArnoldNetwork::n_edges(config_, x.size(), KolmogorovArnoldNetwork::n_outputs(context_)) >
+        KolmogorovArnoldNetwork::kMaxEdges)
+      return;
     build(x.size());
   }
   for (std::size_t i = 0; i < width_; ++i)
@@ -91,11 +103,23 @@ void KanCore::learn_one(std::span<const double> x, double y, double weight) {
   if (target_.count < 2.0) return;
 
   standardise(x);
-  const double pred = forward(true);
-  const double z = (y - target_.mean) / target_.stddev(kStdFloor);
-  const double e = pred - z;
-  if (!finite(e)) return;
-  const double e2 = e * e;
+  forward(true);
+  // dLoss/doutputs into grad_a_: 2e for the squared error of the
+  // standardised target, p - onehot(y) for the softmax cross-entropy.
+  const std::size_t n_out = sizes_.back();
+  std::span<double> delta(grad_a_.data(), n_out);
+  double e2 = 0.0;
+  if (classify) {
+    softmax(delta);
+    delta[static_cast<std::size_t>(y)] -= 1.0;
+    for (double d : delta) e2 += d * d;
+  } else {
+    const double z = (y - target_.mean) / target_.stddev(kStdFloor);
+    const double e = acts_.back()[0] - z;
+    e2 = e * e;
+    delta[0] = 2.0 * e;
+  }
+  if (!finite(e2)) return;
   rolling_ = kRollingKeep * rolling_ + (1.0 - kRollingKeep) * e2;
   double lr = config_.lr;
   // A surprise (error above its running level) takes a larger step, a
@@ -103,9 +127,7 @@ void KanCore::learn_one(std::span<const double> x, double y, double weight) {
   if (n_trained_ > kAdaptiveAfter && rolling_ > 1e-10) lr *= std::clamp(e2 / rolling_, 0.5, 2.0);
   lr *= weight;
 
-  // Backward from dLoss/dpred = 2e, layer by layer.
-  std::span<double> delta(grad_a_.data(), 1);
-  delta[0] = 2.0 * e;
+  // Backward, layer by layer.
   bool in_range = true;
   for (std::size_t l = layers_.size(); l-- > 0;) {
     std::span<double> below(grad_b_.data(), sizes_[l]);
@@ -127,11 +149,31 @@ void KanCore::learn_one(std::span<const double> x, double y, double weight) {
 }
 
 double KanCore::predict_one(std::span<const double> x) const {
+  if (context_.task == Task::kClassification) {
+    if (n_trained_ == 0 || x.size() != width_) return 0.0;
+    standardise(x);
+    forward(false);
+    const std::vector<double>& logits = acts_.back();
+    // Ties go to the lowest class index.
+    return static_cast<double>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+  }
   const double fallback = finite(target_.mean) ? target_.mean : 0.0;
   if (n_trained_ == 0 || x.size() != width_) return fallback;
   standardise(x);
-  const double out = forward(false) * target_.stddev(kStdFloor) + target_.mean;
+  forward(false);
+  const double out = acts_.back()[0] * target_.stddev(kStdFloor) + target_.mean;
   return finite(out) ? out : fallback;
+}
+
+void KanCore::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
+  if (context_.task != Task::kClassification || proba.size() != context_.n_classes) return;
+  if (n_trained_ == 0 || x.size() != width_) {
+    std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(proba.size()));
+    return;
+  }
+  standardise(x);
+  forward(false);
+  softmax(proba);
 }
 
 void KanCore::predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const {
@@ -178,7 +220,7 @@ std::size_t KanCore::memory_bytes() const noexcept {
 
 void KanCore::encode(ByteWriter& out) const {
   out.u8(1);  // record version
-  encode_config(KanRegressor::config_fields(), config_, out);
+  encode_config(KolmogorovArnoldNetwork::config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
   for (const KanLayer& layer : layers_) layer.encode(out);
@@ -194,16 +236,18 @@ Status KanCore::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (version != 1) return Status::corruption("kan: unknown record version " + std::to_string(version));
   KanConfig config;
-  IRITHYLL_RETURN_IF_ERROR(decode_config(KanRegressor::kName, KanRegressor::config_fields(), in, config));
+  IRITHYLL_RETURN_IF_ERROR(decode_config(KolmogorovArnoldNetwork::kName, KolmogorovArnoldNetwork::config_fields(), in, config));
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   IRITHYLL_RETURN_IF_ERROR(
-      validate_fields<KanConfig>(KanRegressor::kName, KanRegressor::config_fields(), config));
-  IRITHYLL_RETURN_IF_ERROR(KanRegressor::validate(config, context).with_context("kan model"));
+      validate_fields<KanConfig>(KolmogorovArnoldNetwork::kName, KolmogorovArnoldNetwork::config_fields(), config));
+  IRITHYLL_RETURN_IF_ERROR(KolmogorovArnoldNetwork::validate(config, context).with_context("kan model"));
   const std::uint64_t width = in.u64("kan width");
   if (!in.ok()) return in.status();
   if ((context.n_features != 0 && width != context.n_features) || width > (std::uint64_t{1} << 24) ||
-      KanRegressor::n_edges(config, static_cast<std::size_t>(width)) > KanRegressor::kMaxEdges)
+      KolmogorovArnoldNetwork::n_edges(config, static_cast<std::size_t>(width),
+                                       KolmogorovArnoldNetwork::n_outputs(context)) >
+          KolmogorovArnoldNetwork::kMaxEdges)
     return Status::corruption("kan: feature count does not match the configuration");
   KanCore fresh(config, context);
   if (width > 0) {
