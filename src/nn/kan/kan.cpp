@@ -9,7 +9,7 @@ namespace irithyll::nn {
 std::span<const ConfigField<KanConfig>> KolmogorovArnoldNetwork::config_fields() {
   using KC = KanConfig;
   static const ConfigField<KC> rows[] = {
-      {FieldInfo::integer("hidden", "5", "nodes per hidden layer (the network is [features, hidden..., 1])")
+      {FieldInfo::integer("hidden", "5", "nodes per hidden layer (the network is [features, hidden..., outputs])")
            .in(1, 1024),
        IRITHYLL_FIELD_UINT(KC, hidden)},
       {FieldInfo::integer("hidden-layers", "1", "number of hidden layers").in(1, 8),
