@@ -62,6 +62,7 @@ _NAMES = {
     "arf": ("forest", "ARF"),
     "attention": ("nn", "Attention"),
     "esn": ("nn", "ESN"),
+    "kan": ("nn", "KAN"),
     "loglinear": ("nn", "LogLinear"),
     "mamba": ("nn", "Mamba"),
     "mgrade": ("nn", "MGrade"),

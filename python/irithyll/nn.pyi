@@ -78,6 +78,41 @@ class ESNRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
+class KANClassifier(Classifier):
+    """Kolmogorov-Arnold network: a learnable B-spline on every edge, trained by SGD (classification; catalogue model 'kan')."""
+
+    def __init__(
+        self,
+        *,
+        hidden: int = 5,
+        hidden_layers: int = 1,
+        spline_order: int = 3,
+        grid_size: int = 8,
+        lr: float = 0.1,
+        momentum: float = 0.0,
+        coefficient_decay: float = 0.0,
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+    ) -> None: ...
+
+class KANRegressor(Regressor):
+    """Kolmogorov-Arnold network: a learnable B-spline on every edge, trained by SGD (regression; catalogue model 'kan')."""
+
+    def __init__(
+        self,
+        *,
+        hidden: int = 5,
+        hidden_layers: int = 1,
+        spline_order: int = 3,
+        grid_size: int = 8,
+        lr: float = 0.1,
+        momentum: float = 0.0,
+        coefficient_decay: float = 0.0,
+        seed: int = 42,
+    ) -> None: ...
+
 class LogLinearClassifier(Classifier):
     """log-linear attention trained online (SGD on Q/K/V/lambda) with an RLS readout (classification; catalogue model 'loglinear')."""
 
@@ -348,41 +383,4 @@ class SpikeNetRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
-class TTTClassifier(Classifier):
-    """streaming test-time training (fast-weight layer) with an RLS readout (classification; catalogue model 'ttt')."""
-
-    def __init__(
-        self,
-        *,
-        d_model: int = 32,
-        eta: float = 0.01,
-        alpha: float = 0.005,
-        momentum: float = 0.0,
-        batch_size: int = 16,
-        warmup: int = 10,
-        rls_lambda: float = 0.998,
-        rls_delta: float = 100.0,
-        seed: int = 42,
-        classes: Optional[Iterable[Hashable]] = None,
-        n_classes: Optional[int] = None,
-        replay: int = 10000,
-    ) -> None: ...
-
-class TTTRegressor(Regressor):
-    """streaming test-time training (fast-weight layer) with an RLS readout (regression; catalogue model 'ttt')."""
-
-    def __init__(
-        self,
-        *,
-        d_model: int = 32,
-        eta: float = 0.01,
-        alpha: float = 0.005,
-        momentum: float = 0.0,
-        batch_size: int = 16,
-        warmup: int = 10,
-        rls_lambda: float = 0.998,
-        rls_delta: float = 100.0,
-        seed: int = 42,
-    ) -> None: ...
-
-__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor', 'TTTClassifier', 'TTTRegressor']
+__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'KANClassifier', 'KANRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor']

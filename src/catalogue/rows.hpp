@@ -17,6 +17,7 @@ CatalogueEntry mamba_row();
 CatalogueEntry slstm_row();
 CatalogueEntry mgrade_row();
 CatalogueEntry esn_row();
+CatalogueEntry kan_row();
 CatalogueEntry ngrc_row();
 CatalogueEntry spikenet_row();
 CatalogueEntry ttt_row();

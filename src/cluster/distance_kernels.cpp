@@ -37,52 +37,65 @@ using V4 = double __attribute__((vector_size(32)));
 inline void load4(V4& v, const double* p) noexcept { std::memcpy(&v, p, sizeof v); }
 inline void store4(double* p, const V4& v) noexcept { std::memcpy(p, &v, sizeof v); }
 
+// The partial sums of centres begin .. begin + 15 in four vectors, and of
+// centres begin .. begin + 3 in one (inlined into each clone below).
+[[gnu::always_inline]] inline void sums16(const double* x, const double* cols, std::size_t stride, std::size_t begin,
+                                          std::size_t d, V4 (&a)[4]) noexcept {
+  a[0] = a[1] = a[2] = a[3] = V4{};
+  for (std::size_t f = 0; f < d; ++f) {
+    const double xf = x[f];
+    const V4 xv = {xf, xf, xf, xf};
+    const double* c = cols + f * stride + begin;
+    V4 c0, c1, c2, c3;
+    load4(c0, c);
+    load4(c1, c + 4);
+    load4(c2, c + 8);
+    load4(c3, c + 12);
+    const V4 t0 = xv - c0, t1 = xv - c1, t2 = xv - c2, t3 = xv - c3;
+    a[0] += t0 * t0;
+    a[1] += t1 * t1;
+    a[2] += t2 * t2;
+    a[3] += t3 * t3;
+  }
+}
+[[gnu::always_inline]] inline void sums4(const double* x, const double* cols, std::size_t stride, std::size_t begin,
+                                         std::size_t d, V4& a) noexcept {
+  a = V4{};
+  for (std::size_t f = 0; f < d; ++f) {
+    const double xf = x[f];
+    const V4 xv = {xf, xf, xf, xf};
+    V4 c0;
+    load4(c0, cols + f * stride + begin);
+    const V4 t0 = xv - c0;
+    a += t0 * t0;
+  }
+}
+// The last centres one by one.
+[[gnu::always_inline]] inline double sum1(const double* x, const double* cols, std::size_t stride, std::size_t i,
+                                          std::size_t d) noexcept {
+  double s = 0.0;
+  for (std::size_t f = 0; f < d; ++f) {
+    const double t = x[f] - cols[f * stride + i];
+    s += t * t;
+  }
+  return s;
+}
+
 IRITHYLL_CLUSTER_CLONES
 void squared_distances(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                        double* __restrict out) noexcept {
   std::size_t begin = 0;
   for (; begin + 16 <= n; begin += 16) {
-    V4 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    for (std::size_t f = 0; f < d; ++f) {
-      const double xf = x[f];
-      const V4 xv = {xf, xf, xf, xf};
-      const double* c = cols + f * stride + begin;
-      V4 c0, c1, c2, c3;
-      load4(c0, c);
-      load4(c1, c + 4);
-      load4(c2, c + 8);
-      load4(c3, c + 12);
-      const V4 t0 = xv - c0, t1 = xv - c1, t2 = xv - c2, t3 = xv - c3;
-      a0 += t0 * t0;
-      a1 += t1 * t1;
-      a2 += t2 * t2;
-      a3 += t3 * t3;
-    }
-    store4(out + begin, a0);
-    store4(out + begin + 4, a1);
-    store4(out + begin + 8, a2);
-    store4(out + begin + 12, a3);
+    V4 a[4];
+    sums16(x, cols, stride, begin, d, a);
+    for (int k = 0; k < 4; ++k) store4(out + begin + 4 * k, a[k]);
   }
   for (; begin + 4 <= n; begin += 4) {
-    V4 a0 = {};
-    for (std::size_t f = 0; f < d; ++f) {
-      const double xf = x[f];
-      const V4 xv = {xf, xf, xf, xf};
-      V4 c0;
-      load4(c0, cols + f * stride + begin);
-      const V4 t0 = xv - c0;
-      a0 += t0 * t0;
-    }
-    store4(out + begin, a0);
+    V4 a;
+    sums4(x, cols, stride, begin, d, a);
+    store4(out + begin, a);
   }
-  for (; begin < n; ++begin) {
-    double s = 0.0;
-    for (std::size_t f = 0; f < d; ++f) {
-      const double t = x[f] - cols[f * stride + begin];
-      s += t * t;
-    }
-    out[begin] = s;
-  }
+  for (; begin < n; ++begin) out[begin] = sum1(x, cols, stride, begin, d);
 }
 
 IRITHYLL_CLUSTER_CLONES
@@ -98,53 +111,22 @@ std::size_t within_radius(const double* x, const double* cols, std::size_t strid
   const V4 rv = {r2, r2, r2, r2};
   std::size_t begin = 0;
   for (; begin + 16 <= n; begin += 16) {
-    V4 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    for (std::size_t f = 0; f < d; ++f) {
-      const double xf = x[f];
-      const V4 xv = {xf, xf, xf, xf};
-      const double* c = cols + f * stride + begin;
-      V4 c0, c1, c2, c3;
-      load4(c0, c);
-      load4(c1, c + 4);
-      load4(c2, c + 8);
-      load4(c3, c + 12);
-      const V4 t0 = xv - c0, t1 = xv - c1, t2 = xv - c2, t3 = xv - c3;
-      a0 += t0 * t0;
-      a1 += t1 * t1;
-      a2 += t2 * t2;
-      a3 += t3 * t3;
-    }
-    const auto inside = (a0 <= rv) | (a1 <= rv) | (a2 <= rv) | (a3 <= rv);
+    V4 a[4];
+    sums16(x, cols, stride, begin, d, a);
+    const auto inside = (a[0] <= rv) | (a[1] <= rv) | (a[2] <= rv) | (a[3] <= rv);
     if ((inside[0] | inside[1] | inside[2] | inside[3]) == 0) continue;
     double s[16];
-    store4(s, a0);
-    store4(s + 4, a1);
-    store4(s + 8, a2);
-    store4(s + 12, a3);
+    for (int k = 0; k < 4; ++k) store4(s + 4 * k, a[k]);
     for (std::size_t q = 0; q < 16; ++q) take(begin + q, s[q]);
   }
   for (; begin + 4 <= n; begin += 4) {
-    V4 a0 = {};
-    for (std::size_t f = 0; f < d; ++f) {
-      const double xf = x[f];
-      const V4 xv = {xf, xf, xf, xf};
-      V4 c0;
-      load4(c0, cols + f * stride + begin);
-      const V4 t0 = xv - c0;
-      a0 += t0 * t0;
-    }
+    V4 a;
+    sums4(x, cols, stride, begin, d, a);
     double s[4];
-    store4(s, a0);
+    store4(s, a);
     for (std::size_t q = 0; q < 4; ++q) take(begin + q, s[q]);
   }
-  for (; begin < n; ++begin) {
-    double s = 0.0;
-    for (std::size_t f = 0; f < d; ++f) {
-      const double t = x[f] - cols[f * stride + begin];
-      s += t * t;
-    }
-    take(begin, s);
-  }
+  for (; begin < n; ++begin) take(begin, sum1(x, cols, stride, begin, d));
   return found;
 }
 

@@ -55,6 +55,23 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      [](const C& c) { return format_index_list(c.tree.categorical); }});
 }
 
+// hoeffding_tree's nominal-penalty and nominal-nb-prior rows (same names,
+// bounds and defaults), for a model whose tree takes them.
+template <class C>
+void append_nominal_rows(std::vector<ConfigField<C>>& rows) {
+  using Row = ConfigField<C>;
+  rows.push_back(Row{FieldInfo::real("nominal-penalty", "4",
+                                     "classification: a nominal split's merit loses this many times what it gains on "
+                                     "noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n; 0: the "
+                                     "plain merit").in(0, 100),
+                     IRITHYLL_FIELD_REAL(C, tree.nominal_penalty)});
+  rows.push_back(Row{FieldInfo::real("nominal-nb-prior", "10",
+                                     "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk "
+                                     "towards its frequencies over all classes with this many pseudo-samples per value "
+                                     "(m-estimate); 0: add-one smoothing").in(0, 1000),
+                     IRITHYLL_FIELD_REAL(C, tree.nominal_nb_prior)});
+}
+
 // The classification leaf models a member tree accepts (regression: any).
 inline Status check_member_leaf(std::string_view model, bool classification, LeafModel leaf) {
   if (classification && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))

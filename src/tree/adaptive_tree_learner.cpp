@@ -43,6 +43,7 @@ std::span<const ConfigField<HoeffdingAdaptiveTreeConfig>> HoeffdingAdaptiveTreeS
             IRITHYLL_FIELD_BOOL(C, bootstrap)},
     };
     ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/false, "adaptive");
+    ensemble_detail::append_nominal_rows(table);
     return table;
   }();
   return rows;
@@ -175,6 +176,12 @@ Status AdaptiveTreeLearner<Spec>::decode(ByteReader& in) {
   if (version != kFormatVersion)
     return Status::corruption(std::string(kName) + ": unknown record version " + std::to_string(version));
   AdaptiveTreeLearner t;
+  // A record without the nominal-penalty or nominal-nb-prior setting was
+  // written before hoeffding_adaptive_tree had them, when its nominal splits
+  // took the plain merit and naive Bayes add-one estimates: it keeps those
+  // (efdt, which has no rows for them, keeps them at 0 anyway).
+  t.config_.tree.nominal_penalty = 0.0;
+  t.config_.tree.nominal_nb_prior = 0.0;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, t.config_));
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, t.context_));
   const bool cls = t.context_.task == Task::kClassification;

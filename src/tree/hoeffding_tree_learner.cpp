@@ -132,6 +132,11 @@ Status HoeffdingTreeLearner::decode(ByteReader& in) {
   if (version != kFormatVersion)
     return Status::corruption("hoeffding_tree: unknown record version " + std::to_string(version));
   HoeffdingTreeLearner t;
+  // A record without the nominal-penalty or nominal-nb-prior setting was
+  // written before they existed, when nominal splits were scored by the
+  // plain merit and naive Bayes used add-one estimates: it keeps those.
+  t.config_.nominal_penalty = 0.0;
+  t.config_.nominal_nb_prior = 0.0;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, t.config_));
   IRITHYLL_RETURN_IF_ERROR(t.config_.validate());
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, t.context_));

@@ -37,7 +37,11 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
-    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing) with multiway splits, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
+    Row{FieldInfo::real("nominal-penalty", "4", "classification: a nominal split's merit loses this many times what it gains on noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n, which grows with the branch count; 0: the plain merit").in(0, 100),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
+    Row{FieldInfo::real("nominal-nb-prior", "10", "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk towards its frequencies over all classes with this many pseudo-samples per value (m-estimate); 0: add-one smoothing").in(0, 1000),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
+    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
 };
@@ -111,10 +115,14 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.f64(tie_threshold);
   // Bit 7 of the criterion byte flags the nominal attribute list at the end,
   // bit 6 count_observations (the leaf records then carry their observation
-  // count), bit 5 binary_nominal; with none the record is byte-identical to
-  // the one before them.
+  // count), bit 5 binary_nominal, bit 4 a non-zero nominal_penalty and bit
+  // 3 a non-zero nominal_nb_prior (each an f64 after the list, in that
+  // order); with none the record is byte-identical to the one before them,
+  // and a record written before those settings existed reads them as 0, the
+  // plain merit and add-one estimate it was trained with.
   out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(criterion) | (categorical.empty() ? 0 : 0x80) |
-                                   (count_observations ? 0x40 : 0) | (binary_nominal ? 0x20 : 0)));
+                                   (count_observations ? 0x40 : 0) | (binary_nominal ? 0x20 : 0) |
+                                   (nominal_penalty != 0.0 ? 0x10 : 0) | (nominal_nb_prior != 0.0 ? 0x08 : 0)));
   out.u8(static_cast<std::uint8_t>(leaf_model));
   out.u8(static_cast<std::uint8_t>(numeric));
   out.u32(n_split_points);
@@ -122,9 +130,12 @@ void HoeffdingTreeConfig::encode(ByteWriter& out) const {
   out.u32(max_depth);
   out.f64(min_branch_fraction);
   out.f64(learning_rate);
-  if (categorical.empty()) return;
-  out.u64(categorical.size());
-  for (std::uint32_t f : categorical) out.u32(f);
+  if (!categorical.empty()) {
+    out.u64(categorical.size());
+    for (std::uint32_t f : categorical) out.u32(f);
+  }
+  if (nominal_penalty != 0.0) out.f64(nominal_penalty);
+  if (nominal_nb_prior != 0.0) out.f64(nominal_nb_prior);
 }
 
 Status HoeffdingTreeConfig::decode(ByteReader& in) {
@@ -146,7 +157,11 @@ Status HoeffdingTreeConfig::decode(ByteReader& in) {
     if (in.ok() && k == 0) in.fail("nominal attribute flag with an empty list");
     for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("nominal attribute"));
   }
-  cr &= 0x1F;
+  c.nominal_penalty = (cr & 0x10) != 0 && in.ok() ? in.f64("nominal_penalty") : 0.0;
+  if (in.ok() && (cr & 0x10) != 0 && c.nominal_penalty == 0.0) in.fail("nominal penalty flag with a zero penalty");
+  c.nominal_nb_prior = (cr & 0x08) != 0 && in.ok() ? in.f64("nominal_nb_prior") : 0.0;
+  if (in.ok() && (cr & 0x08) != 0 && c.nominal_nb_prior == 0.0) in.fail("nominal naive Bayes prior flag with a zero prior");
+  cr &= 0x07;
   if (!in.ok()) return in.status();
   if (cr > 1 || lm > 5 || nu > 1) return Status::corruption("hoeffding tree config: enum value out of range");
   c.criterion = static_cast<SplitCriterion>(cr);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "irithyll/tree/split_merit.hpp"
 #include "irithyll/tree/vfdt.hpp"
@@ -38,6 +39,8 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
   for (std::size_t i = 0; i < n_branches; ++i) heavy += weight(rows + i * stride) / total >= config_.min_branch_fraction;
   if (heavy < 2) return kNone;
   double merit = 0.0;
+  std::size_t filled = 0;  // non-empty branches: the test's degrees of freedom
+  for (std::size_t i = 0; i < n_branches; ++i) filled += weight(rows + i * stride) > 0.0;
   for (std::size_t i = 0; i < n_branches; ++i) {
     const double* r = rows + i * stride;
     const double f = weight(r) / total;
@@ -45,7 +48,26 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
     const std::span<const double> row(r, cls ? n_classes_ : 3);
     merit -= f * (!cls ? variance(r) : config_.criterion == SplitCriterion::kGini ? gini_impurity(row) : entropy_bits(row));
   }
-  return merit + pre_impurity_;
+  return merit + pre_impurity_ - noise_gain(rows, n_branches, total) * static_cast<double>(filled - 1);
+}
+
+// Per extra branch, what a nominal split of this total weight gains on
+// noise, times config.nominal_penalty (HoeffdingTreeConfig explains it): the
+// G-test's (K - 1) / (2 n ln 2) bits for information gain, G / n for Gini,
+// K the classes present among the attribute's values and G their impurity
+// (pre_impurity_ is the leaf's, which also counts the missing values).
+// Regression: 0.
+double Vfdt::noise_gain(const double* rows, std::size_t n_values, double total) const {
+  if (task_ != Task::kClassification || config_.nominal_penalty == 0.0 || !(total > 0.0)) return 0.0;
+  if (config_.criterion == SplitCriterion::kGini) return config_.nominal_penalty * pre_impurity_ / total;
+  std::size_t present = 0;
+  for (std::size_t c = 0; c < n_classes_; ++c) {
+    bool any = false;
+    for (std::size_t v = 0; v < n_values && !any; ++v) any = rows[v * bin_stride_ + c] > 0.0;
+    present += any;
+  }
+  if (present < 2) return 0.0;
+  return config_.nominal_penalty * static_cast<double>(present - 1) / (2.0 * std::numbers::ln2 * total);
 }
 
 Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right,
@@ -89,6 +111,12 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
       all[0] = n;
     }
   }
+  // Each one-vs-rest split has two branches: one branch's worth of noise.
+  const double noise = noise_gain(rows, k, cls ? [&] {
+    double w = 0.0;
+    for (std::size_t c = 0; c < n_classes_; ++c) w += all[c];
+    return w;
+  }() : 0.0);
   for (std::size_t v = 0; v < k; ++v) {
     const double* r = rows + v * stride;
     std::vector<double>& in = tmp_left_;
@@ -108,7 +136,7 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
       const double d = out[1] - r[1];
       out[2] = std::max(all[2] - r[2] - d * d * r[0] * out[0] / all[0], 0.0);
     }
-    const double mv = merit(pre, in, out);
+    const double mv = merit(pre, in, out) - noise;
     if (mv > best.merit) {
       best = Candidate{mv, static_cast<double>(v), best.feature, kEqual};
       std::copy(in.begin(), in.end(), left.begin());
@@ -119,11 +147,30 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
 }
 
 void Vfdt::add_nominal_log_likelihood(const double* rows, double v) const {
-  // MOA's estimate: (n(value, c) + 1) / (n(c) + values seen for c), the
-  // latter being one more than the largest code seen with class c.
   const int code = category_code(v);
   if (code < 0) return;
   const std::size_t stride = bin_stride_;
+  // config.nominal_nb_prior > 0: Cestnik's m-estimate, (n(value, c) + m p) /
+  // (n(c) + m), p the value's frequency over all classes (add-one smoothed)
+  // and m the prior times the values seen. An attribute unrelated to the
+  // class then gives nearly equal terms for every class, so its noise stays
+  // out of the vote (HoeffdingTreeConfig explains the figures).
+  double m = 0.0, mp = 0.0;  // prior strength and its share for this value
+  if (config_.nominal_nb_prior > 0.0) {
+    double all = 0.0, at = 0.0;
+    std::size_t values = 0;
+    for (std::size_t u = 0; u < kCategoryBins; ++u) {
+      double w = 0.0;
+      for (std::size_t c = 0; c < n_classes_; ++c) w += rows[u * stride + c];
+      all += w;
+      if (w > 0.0) values = u + 1;
+      if (u == static_cast<std::size_t>(code)) at = w;
+    }
+    if (values > 0) {
+      m = config_.nominal_nb_prior * static_cast<double>(values);
+      mp = m * (at + 1.0) / (all + static_cast<double>(values));
+    }
+  }
   for (std::size_t c = 0; c < n_classes_; ++c) {
     if (log_scores_[c] == -std::numeric_limits<double>::infinity()) continue;
     double sum = 0.0;
@@ -137,7 +184,10 @@ void Vfdt::add_nominal_log_likelihood(const double* rows, double v) const {
       log_scores_[c] = -std::numeric_limits<double>::infinity();
       continue;
     }
-    log_scores_[c] += std::log((rows[static_cast<std::size_t>(code) * stride + c] + 1.0) / (sum + static_cast<double>(values)));
+    const double n = rows[static_cast<std::size_t>(code) * stride + c];
+    // MOA's estimate without the prior: (n(value, c) + 1) / (n(c) + values
+    // seen for c), the latter one more than the largest code seen with c.
+    log_scores_[c] += std::log(m > 0.0 ? (n + mp) / (sum + m) : (n + 1.0) / (sum + static_cast<double>(values)));
   }
 }
 

@@ -171,7 +171,22 @@ TEST(CategoricalCli, CheckpointKeepsTheCategoryCodes) {
   const auto loaded = run_cli("eval --quiet --load " + ckpt + " --data " + rev_labelled_path);
   ASSERT_EQ(loaded.code, 0) << loaded.err;
   EXPECT_GT(accuracy_of(loaded.out), 0.9) << loaded.out;
-  for (const auto& p : {data, ckpt, fwd_path, rev_path, rev_labelled_path}) std::remove(p.c_str());
+  EXPECT_EQ(a.err.find("never saw"), std::string::npos) << a.err;  // every colour known: no note
+  // Colours the model never learned are read as missing, and predict says so
+  // once per column, with the first few values.
+  const std::string novel_path =
+      write_temp_file("colours_novel.csv", "colour,noise\nred,0.5\nmauve,0.5\nsepia,0.1\nmauve,0.2\n"
+                                           "umber,0.3\nochre,0.4\n,0.5\n");
+  const auto novel = run_cli("predict --checkpoint " + ckpt + " --data " + novel_path);
+  ASSERT_EQ(novel.code, 0) << novel.err;
+  const auto rows = split_lines(novel.out);
+  ASSERT_EQ(rows.size(), 7u) << novel.out;
+  EXPECT_EQ(rows[1], rows[6]) << "mauve should read as a missing colour";
+  EXPECT_NE(novel.err.find("column 'colour' had 4 values the model never saw in training ('mauve', 'sepia', 'umber', "
+                           "...); rows with one were predicted as if 'colour' were missing"),
+            std::string::npos)
+      << novel.err;
+  for (const auto& p : {data, ckpt, fwd_path, rev_path, rev_labelled_path, novel_path}) std::remove(p.c_str());
 }
 
 }  // namespace

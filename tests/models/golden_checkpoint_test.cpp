@@ -107,6 +107,7 @@ constexpr Golden kGolden[] = {
     {"softmax_regression", "sea", false},
     {"sgt", "sea", false},
     {"srp_regression", "friedman", false},
+    {"kan", "friedman", false},
     {"ttt", "friedman", false},
 };
 constexpr std::size_t kRows = 8;

@@ -397,6 +397,7 @@ int run_checkpoint(const ArgParser& args) {
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
+  report_unseen_categories(s, stored);
   if (!bench) return std::fflush(stdout) == 0 ? 0 : 1;
   if (held.empty()) return fail(Status::invalid_argument("--bench needs at least one data row"));
   auto pass = [&] {

@@ -1,5 +1,6 @@
 #include "data_options.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace irithyll::cli {
@@ -112,6 +113,30 @@ void report_column_notes(const Stream& stream) {
   const auto* table = dynamic_cast<const TableStream*>(&stream);
   if (table == nullptr) return;
   for (const std::string& note : table->column_notes()) std::fprintf(stderr, "irithyll: %s\n", note.c_str());
+}
+
+void report_unseen_categories(const Stream& stream, const Schema& stored) {
+  const Schema& seen = stream.schema();
+  for (std::size_t f = 0; f < stored.category_values.size() && f < stored.feature_names.size(); ++f) {
+    const std::vector<std::string>& known = stored.category_values[f];
+    if (known.empty()) continue;
+    const auto at = std::find(seen.feature_names.begin(), seen.feature_names.end(), stored.feature_names[f]);
+    const auto c = static_cast<std::size_t>(at - seen.feature_names.begin());
+    if (at == seen.feature_names.end() || c >= seen.category_values.size()) continue;
+    // Known values keep codes 0 .. known.size() - 1; the rest came after.
+    const std::vector<std::string>& values = seen.category_values[c];
+    if (values.size() <= known.size()) continue;
+    const std::size_t n_new = values.size() - known.size();
+    std::string shown;
+    for (std::size_t k = known.size(); k < values.size() && k < known.size() + 3; ++k)
+      shown += (k > known.size() ? ", '" : "'") + values[k] + "'";
+    if (n_new > 3) shown += ", ...";
+    std::fprintf(stderr,
+                 "irithyll: column '%s' had %zu value%s the model never saw in training (%s); rows with one were "
+                 "predicted as if '%s' were missing\n",
+                 stored.feature_names[f].c_str(), n_new, n_new == 1 ? "" : "s", shown.c_str(),
+                 stored.feature_names[f].c_str());
+  }
 }
 
 void seed_known_categories(TableOptions& options, const Schema& stored) {

@@ -27,6 +27,11 @@ std::vector<std::string> split_list(const std::string& text);
 // After a run: the count and first errors of rows passed over by
 // --on-error skip, on stderr (nothing when none were).
 void report_skipped_rows(const Stream& stream);
+// After predicting with a loaded model that does not learn: per text column,
+// the values the model never saw in training (the reader gave them new
+// codes, which the model reads as a missing value), one line each on stderr
+// with the first few values (nothing when every value was known).
+void report_unseen_categories(const Stream& stream, const Schema& stored);
 // Right after opening: how columns with decorated numbers (decimal comma,
 // thousands separators, '%', currency) are read, and warnings on columns
 // that look like ids or free text, one line each on stderr.

@@ -38,6 +38,8 @@ struct ARFConfig {
     // Members keep mean leaves for regression (nba reads as mean there): the
     // forest's TreeSHAP needs constant leaves.
     t.leaf_model = LeafModel::kNaiveBayesAdaptive;
+    t.nominal_penalty = 0.0;  // the plain merit and MOA's naive Bayes (no rows for them)
+    t.nominal_nb_prior = 0.0;
     return t;
   }
   // Attributes each leaf observes for d features.

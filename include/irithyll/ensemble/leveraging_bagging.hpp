@@ -61,6 +61,8 @@ struct LeveragingBaggingConfig {
   HoeffdingTreeConfig tree = [] {
     HoeffdingTreeConfig t;
     t.leaf_model = LeafModel::kNaiveBayesAdaptive;
+    t.nominal_penalty = 0.0;  // the plain merit and MOA's naive Bayes (no rows for them)
+    t.nominal_nb_prior = 0.0;
     return t;
   }();
 };

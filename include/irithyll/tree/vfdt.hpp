@@ -24,11 +24,13 @@
 // Nominal attributes (config.categorical; MOA's NominalAttributeClassObserver):
 // values are codes 0..63 (others are missing), the leaf keeps one row of
 // class weights (or [w, mean, M2]) per value, naive Bayes uses the
-// Laplace-smoothed per-value frequency, and the split search scores both a
+// smoothed per-value frequency (config.nominal_nb_prior), and the split search scores both a
 // multiway split (one branch per value seen at the leaf; merit over all
 // branches, at least two holding min_branch_fraction) and every
 // one-value-vs-rest binary split, as MOA's HoeffdingTree does by default
-// (config.binary_nominal, which ARF's members use: one-vs-rest only).
+// (config.binary_nominal, which ARF's members use: one-vs-rest only). For
+// classification each nominal merit is lowered by config.nominal_penalty
+// times its expected gain on noise, which grows with the branch count.
 // At a multiway node, a missing value or one not seen when it split goes to
 // the branch that held the most weight then; at "x == v", anything else goes
 // right.
@@ -252,6 +254,7 @@ class Vfdt {
   Candidate best_nominal(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right,
                          std::vector<double>& branches);
   double multiway_merit(const double* rows, std::size_t n_branches) const;
+  double noise_gain(const double* rows, std::size_t n_values, double total) const;
   void add_nominal_log_likelihood(const double* rows, double v) const;
   void split_multiway(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth);
   std::size_t route(const Node& node, double v) const;
