@@ -383,4 +383,41 @@ class SpikeNetRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
-__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'KANClassifier', 'KANRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor']
+class TTTClassifier(Classifier):
+    """streaming test-time training (fast-weight layer) with an RLS readout (classification; catalogue model 'ttt')."""
+
+    def __init__(
+        self,
+        *,
+        d_model: int = 32,
+        eta: float = 0.01,
+        alpha: float = 0.005,
+        momentum: float = 0.0,
+        batch_size: int = 16,
+        warmup: int = 10,
+        rls_lambda: float = 0.998,
+        rls_delta: float = 100.0,
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+    ) -> None: ...
+
+class TTTRegressor(Regressor):
+    """streaming test-time training (fast-weight layer) with an RLS readout (regression; catalogue model 'ttt')."""
+
+    def __init__(
+        self,
+        *,
+        d_model: int = 32,
+        eta: float = 0.01,
+        alpha: float = 0.005,
+        momentum: float = 0.0,
+        batch_size: int = 16,
+        warmup: int = 10,
+        rls_lambda: float = 0.998,
+        rls_delta: float = 100.0,
+        seed: int = 42,
+    ) -> None: ...
+
+__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'KANClassifier', 'KANRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor', 'TTTClassifier', 'TTTRegressor']
