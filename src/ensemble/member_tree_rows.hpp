@@ -55,12 +55,13 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      [](const C& c) { return format_index_list(c.tree.categorical); }});
 }
 
-// hoeffding_tree's nominal-penalty and nominal-nb-prior rows (same names,
-// bounds and defaults), for a model whose tree takes them.
+// hoeffding_tree's nominal-penalty and nominal-nb-prior rows (same names
+// and bounds; the penalty's default is the model's: its config's value,
+// written as the table shows it), for a model whose tree takes them.
 template <class C>
-void append_nominal_rows(std::vector<ConfigField<C>>& rows) {
+void append_nominal_rows(std::vector<ConfigField<C>>& rows, const char* penalty_default) {
   using Row = ConfigField<C>;
-  rows.push_back(Row{FieldInfo::real("nominal-penalty", "4",
+  rows.push_back(Row{FieldInfo::real("nominal-penalty", penalty_default,
                                      "classification: a nominal split's merit loses this many times what it gains on "
                                      "noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n; 0: the "
                                      "plain merit").in(0, 100),

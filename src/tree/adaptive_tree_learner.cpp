@@ -43,7 +43,7 @@ std::span<const ConfigField<HoeffdingAdaptiveTreeConfig>> HoeffdingAdaptiveTreeS
             IRITHYLL_FIELD_BOOL(C, bootstrap)},
     };
     ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/false, "adaptive");
-    ensemble_detail::append_nominal_rows(table);
+    ensemble_detail::append_nominal_rows(table, "4");  // kHatNominalPenalty
     return table;
   }();
   return rows;

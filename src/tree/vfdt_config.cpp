@@ -37,7 +37,7 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
-    Row{FieldInfo::real("nominal-penalty", "4", "classification: a nominal split's merit loses this many times what it gains on noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n, which grows with the branch count; 0: the plain merit").in(0, 100),
+    Row{FieldInfo::real("nominal-penalty", "2", "classification: a nominal split's merit loses this many times what it gains on noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n, which grows with the branch count; 0: the plain merit").in(0, 100),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
     Row{FieldInfo::real("nominal-nb-prior", "10", "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk towards its frequencies over all classes with this many pseudo-samples per value (m-estimate); 0: add-one smoothing").in(0, 1000),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},

@@ -104,7 +104,7 @@ TEST(HoeffdingTreeTextAgrawal, EarlierCheckpointKeepsThePlainMeritAndAddOne) {
   ASSERT_TRUE(fresh.is_ok());
   const auto* f = dynamic_cast<const HoeffdingTreeLearner*>(fresh->get());
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->config().nominal_penalty, 4.0);
+  EXPECT_EQ(f->config().nominal_penalty, 2.0);
   EXPECT_EQ(f->config().nominal_nb_prior, 10.0);
 }
 
