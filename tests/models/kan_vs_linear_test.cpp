@@ -8,32 +8,12 @@
 #include <cmath>
 #include <vector>
 
-#include "irithyll/catalogue.hpp"
-#include "irithyll/stream/generators.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
 
-double prequential_rmse(std::string_view model, std::uint64_t seed) {
-  auto stream = make_generator("friedman", seed, 20000);
-  EXPECT_TRUE(stream.is_ok()) << stream.status().to_string();
-  if (!stream.is_ok()) return 0.0;
-  const Schema& schema = (*stream)->schema();
-  LearnerContext ctx{Task::kRegression, 0, schema.n_features(), seed};
-  auto m = make_learner(model, {}, ctx);
-  EXPECT_TRUE(m.is_ok()) << m.status().to_string();
-  if (!m.is_ok()) return 0.0;
-  std::vector<double> x(schema.n_features());
-  double y = 0.0, se = 0.0;
-  std::size_t n = 0;
-  while ((*stream)->next(x, y)) {
-    const double e = (*m)->predict_one(x) - y;
-    se += e * e;
-    (*m)->learn_one(x, y);
-    ++n;
-  }
-  return n == 0 ? 0.0 : std::sqrt(se / static_cast<double>(n));
-}
+using testing::prequential_rmse;
 
 // Measured on seeds 1-5 (default settings): kan 2.17-2.61, linear_regression
 // 2.79-2.80 (the noise floor is 1.0). Streams and models are seeded, so the
@@ -43,8 +23,8 @@ double prequential_rmse(std::string_view model, std::uint64_t seed) {
 TEST(KanAccuracy, BeatsLinearRegressionOnFriedman) {
   double kan = 0.0, lin = 0.0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const double k = prequential_rmse("kan", seed);
-    const double l = prequential_rmse("linear_regression", seed);
+    const double k = prequential_rmse("kan", "friedman", seed, 20000);
+    const double l = prequential_rmse("linear_regression", "friedman", seed, 20000);
     EXPECT_LT(k, l) << "seed " << seed << ": kan " << k << ", linear_regression " << l;
     kan += k / 5.0;
     lin += l / 5.0;

@@ -8,29 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "irithyll/catalogue.hpp"
-#include "irithyll/stream/generators.hpp"
+#include "support/prequential.hpp"
 
 namespace irithyll {
 namespace {
 
-double prequential_rmse(const std::string& model, std::uint64_t seed, std::uint64_t n) {
-  auto stream = make_generator("friedman", seed, n);
-  EXPECT_TRUE(stream.is_ok());
-  const std::size_t nf = (*stream)->schema().n_features();
-  auto m = make_learner(model, {}, LearnerContext{Task::kRegression, 0, nf, seed});
-  EXPECT_TRUE(m.is_ok()) << m.status().message();
-  std::vector<double> x(nf);
-  double y = 0.0, se = 0.0;
-  std::uint64_t t = 0;
-  while ((*stream)->next(x, y)) {
-    const double p = (*m)->predict_one(x);
-    se += (p - y) * (p - y);
-    (*m)->learn_one(x, y);
-    ++t;
-  }
-  return std::sqrt(se / static_cast<double>(t));
-}
+using testing::prequential_rmse;
 
 // Five seeds, 20,000 samples each; TTT must win on every seed. Measured
 // (seeds 1..5): ttt 2.60 2.48 2.50 2.66 2.30, linear 2.80 2.80 2.79 2.80
@@ -41,8 +24,8 @@ double prequential_rmse(const std::string& model, std::uint64_t seed, std::uint6
 // TTT worse than linear on one of them.
 TEST(TttVsLinear, BeatsLinearRegressionOnFriedman) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const double ttt = prequential_rmse("ttt", seed, 20000);
-    const double lin = prequential_rmse("linear_regression", seed, 20000);
+    const double ttt = prequential_rmse("ttt", "friedman", seed, 20000);
+    const double lin = prequential_rmse("linear_regression", "friedman", seed, 20000);
     EXPECT_LT(ttt, lin) << "seed " << seed << ": ttt " << ttt << " vs linear " << lin;
     std::printf("seed %llu: ttt %.4f linear %.4f\n", static_cast<unsigned long long>(seed), ttt, lin);
   }
