@@ -242,13 +242,16 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       const std::size_t i = rep.near[a];
       // The edge lists are read below; start loading them now.
       const EdgeList& list = rep.edges[i];
-      // A fixed number of lines (a typical list's; a prefetch past the end
-      // is harmless), so no loop exit to mispredict.
-      const char* jb = reinterpret_cast<const char*>(list.j_data());
-      const char* vb = reinterpret_cast<const char*>(list.v_data());
-      __builtin_prefetch(jb);
-      __builtin_prefetch(jb + 64);
-      for (int line = 0; line < 6; ++line) __builtin_prefetch(vb + 64 * line);
+      // A fixed number of lines (a typical list's), so no loop exit to
+      // mispredict. A prefetch past the end of a list is harmless, but
+      // pointer arithmetic there is not defined: the addresses are integers.
+      if (list.size() != 0) {
+        const auto jb = reinterpret_cast<std::uintptr_t>(list.j_data());
+        const auto vb = reinterpret_cast<std::uintptr_t>(list.v_data());
+        __builtin_prefetch(reinterpret_cast<const void*>(jb));
+        __builtin_prefetch(reinterpret_cast<const void*>(jb + 64));
+        for (std::uintptr_t line = 0; line < 6; ++line) __builtin_prefetch(reinterpret_cast<const void*>(vb + 64 * line));
+      }
       weights_[i] = faded(weights_[i], times_[i]) + weight;
       times_[i] = t;
       const double* c = rep.centres.row(i);
