@@ -64,6 +64,7 @@ _NAMES = {
     "esn": ("nn", "ESN"),
     "kan": ("nn", "KAN"),
     "loglinear": ("nn", "LogLinear"),
+    "lstm": ("nn", "LSTM"),
     "mamba": ("nn", "Mamba"),
     "mgrade": ("nn", "MGrade"),
     "ngrc": ("nn", "NGRC"),

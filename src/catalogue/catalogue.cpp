@@ -16,7 +16,7 @@ const std::vector<CatalogueEntry>& table() {
   static const std::vector<CatalogueEntry> rows = {
       adaptive_sgbt_row(), alma_row(), arf_row(), attention_row(), auto_row(), bagged_sgbt_row(), bernoulli_nb_row(),
       conformal_row(), distributional_sgbt_row(), efdt_row(), esn_row(), gaussian_nb_row(), hoeffding_adaptive_tree_row(), hoeffding_tree_row(), kan_row(), knn_row(),
-      krls_row(), leveraging_bagging_row(), linear_regression_row(), logistic_regression_row(), loglinear_row(),
+      krls_row(), leveraging_bagging_row(), linear_regression_row(), logistic_regression_row(), loglinear_row(), lstm_row(),
       majority_row(), mamba_row(), mean_row(), mgrade_row(), moe_distributional_sgbt_row(), moe_sgbt_row(),
       mondrian_forest_row(),
       multi_target_sgbt_row(), multinomial_nb_row(), ngrc_row(), no_change_row(), passive_aggressive_row(),

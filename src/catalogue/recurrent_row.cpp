@@ -1,6 +1,8 @@
 // Catalogue rows "mamba" (selective SSM, Mamba-1/Mamba-3), "slstm" (xLSTM's
-// sLSTM) and "mgrade" (delay convolution + minGRU): fixed recurrent feature
-// extractors feeding an RLS readout, with optional neuron regeneration.
+// sLSTM), "lstm" (the plain LSTM cell) and "mgrade" (delay convolution +
+// minGRU): fixed recurrent feature extractors feeding an RLS readout, with
+// optional neuron regeneration.
+#include "irithyll/nn/rnn/lstm_learner.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
@@ -15,6 +17,10 @@ CatalogueEntry mamba_row() {
 
 CatalogueEntry slstm_row() {
   return learner_row<nn::SlstmLearner>("stabilised sLSTM (xLSTM) features with an RLS readout", Tasks::kBoth);
+}
+
+CatalogueEntry lstm_row() {
+  return learner_row<nn::LstmLearner>("LSTM (forget-gate) features with an RLS readout", Tasks::kBoth);
 }
 
 CatalogueEntry mgrade_row() {

@@ -15,6 +15,7 @@ CatalogueEntry attention_row();
 CatalogueEntry loglinear_row();
 CatalogueEntry mamba_row();
 CatalogueEntry slstm_row();
+CatalogueEntry lstm_row();
 CatalogueEntry mgrade_row();
 CatalogueEntry esn_row();
 CatalogueEntry kan_row();

@@ -5,6 +5,7 @@
 
 #include "irithyll/core/rng.hpp"
 #include "nn/kernels.hpp"
+#include "nn/rnn/cell_codec.hpp"
 #include "rnn_math.hpp"
 
 namespace irithyll::nn {
@@ -86,16 +87,11 @@ Status MinGruCell::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (!validate(c).is_ok()) return Status::corruption("mingru: bad dimensions");
   MinGruCell cell(c);
-  const auto read_exact = [&in](std::vector<double>& dst, const char* what) {
-    auto v = in.f64s(what);
-    if (in.ok() && v.size() != dst.size()) in.fail(std::string("mingru: wrong size for ") + what);
-    if (in.ok()) dst = std::move(v);
-  };
-  read_exact(cell.w_z_, "W_z");
-  read_exact(cell.b_z_, "b_z");
-  read_exact(cell.w_h_, "W_h");
-  read_exact(cell.b_h_, "b_h");
-  read_exact(cell.h_, "h");
+  detail::read_cell_array(in, cell.w_z_, "mingru", "W_z");
+  detail::read_cell_array(in, cell.b_z_, "mingru", "b_z");
+  detail::read_cell_array(in, cell.w_h_, "mingru", "W_h");
+  detail::read_cell_array(in, cell.b_h_, "mingru", "b_h");
+  detail::read_cell_array(in, cell.h_, "mingru", "h");
   if (!in.ok()) return in.status();
   *this = std::move(cell);
   return Status::ok();

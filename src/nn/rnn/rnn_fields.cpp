@@ -1,7 +1,8 @@
-// Field tables of "slstm" and "mgrade": each learner's one list of its
+// Field tables of "slstm", "lstm" and "mgrade": each learner's one list of its
 // settings (name, default as printed, range, help, older option names), read
 // by the catalogue, `irithyll models`, the checkpoints and the bindings.
 #include "core/field_rows.hpp"
+#include "irithyll/nn/rnn/lstm_learner.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #include "nn/continual/continual_fields.hpp"
@@ -27,6 +28,19 @@ std::span<const ConfigField<SlstmLearnerConfig>> SlstmLearner::config_fields() {
   };
   static const auto rows = join_rows<SC>({own, rls_rows<SC>("0.998", "slstm-rls-lambda", "100", "slstm-rls-delta"),
                                           continual_rows<SC>("none|regen", kRegenOnlyHelp)});
+  return rows;
+}
+
+std::span<const ConfigField<LstmLearnerConfig>> LstmLearner::config_fields() {
+  using LC = LstmLearnerConfig;
+  static const std::vector<ConfigField<LC>> own = {
+      {FieldInfo::integer("hidden", "32", "hidden units").in(1, 1024), IRITHYLL_FIELD_UINT(LC, d_hidden)},
+      {FieldInfo::real("forget-bias", "1", "forget-gate bias of every unit").in(-100, 100),
+       IRITHYLL_FIELD_REAL(LC, forget_bias)},
+      {FieldInfo::integer("warmup", "10", "samples before the readout trains").in(0, 1e9), IRITHYLL_FIELD_UINT(LC, warmup)},
+  };
+  static const auto rows = join_rows<LC>({own, rls_rows<LC>("0.998", "lstm-rls-lambda", "100", "lstm-rls-delta"),
+                                          continual_rows<LC>("none|regen", kRegenOnlyHelp)});
   return rows;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "nn/kernels.hpp"
+#include "nn/rnn/cell_codec.hpp"
 #include "rnn_math.hpp"
 
 namespace irithyll::nn {
@@ -157,20 +158,15 @@ Status SlstmCell::decode(ByteReader& in) {
   if (Status s = validate(c); !s.is_ok() || c.forget_bias.size() != c.d_hidden)
     return Status::corruption("slstm: bad configuration");
   SlstmCell cell(c);
-  const auto read_exact = [&in](std::vector<double>& dst, const char* what) {
-    auto v = in.f64s(what);
-    if (in.ok() && v.size() != dst.size()) in.fail(std::string("slstm: wrong size for ") + what);
-    if (in.ok()) dst = std::move(v);
-  };
   for (int g = 0; g < 4; ++g) {
-    read_exact(cell.w_[g], "W");
-    read_exact(cell.r_[g], "R");
-    read_exact(cell.b_[g], "b");
+    detail::read_cell_array(in, cell.w_[g], "slstm", "W");
+    detail::read_cell_array(in, cell.r_[g], "slstm", "R");
+    detail::read_cell_array(in, cell.b_[g], "slstm", "b");
   }
-  read_exact(cell.h_, "h");
-  read_exact(cell.c_, "c");
-  read_exact(cell.n_, "n");
-  read_exact(cell.m_, "m");
+  detail::read_cell_array(in, cell.h_, "slstm", "h");
+  detail::read_cell_array(in, cell.c_, "slstm", "c");
+  detail::read_cell_array(in, cell.n_, "slstm", "n");
+  detail::read_cell_array(in, cell.m_, "slstm", "m");
   if (!in.ok()) return in.status();
   *this = std::move(cell);
   return Status::ok();

@@ -1,11 +1,10 @@
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "nn/rnn/slstm_core.hpp"
 #include "nn/boxed_learner_impl.hpp"
-#include "nn/sanitize_input.hpp"
+#include "nn/rnn/cell_codec.hpp"
 
 namespace irithyll::nn {
 
@@ -48,15 +47,7 @@ Status SlstmCore::build(std::size_t n_features) {
 
 template <bool kLearn>
 void SlstmCore::featurize(std::span<const double> x) const {
-  const std::size_t hd = cfg_.d_hidden;
-  sanitize_input(x, xin_);
-  std::copy(xin_.begin(), xin_.end(), features_.begin() + static_cast<std::ptrdiff_t>(hd));
-  features_.back() = 1.0;
-  if constexpr (kLearn) {
-    const_cast<SlstmCell&>(cell_).forward(xin_, {features_.data(), hd});
-  } else {
-    cell_.forward_predict(xin_, {features_.data(), hd});
-  }
+  detail::cell_readout_features<kLearn>(cell_, x, xin_, features_);
 }
 
 // Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
