@@ -9,7 +9,8 @@
 #include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 #include "nn/ssm/selective_ssm.hpp"
-#if __has_include("irithyll/nn/rnn/slstm.hpp")
+#if __has_include("nn/rnn/slstm.hpp")
+#include "irithyll/nn/rnn/lstm_learner.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 #define IRITHYLL_HAVE_RNN 1
@@ -94,6 +95,10 @@ TEST(NoAlloc, RecurrentLearners) {
   check_learner(s, 4);
   MgradeLearner m(MgradeLearnerConfig{}, four);
   check_learner(m, 4);
+  LstmLearner l(LstmLearnerConfig{}, four);
+  check_learner(l, 4);
+  LstmLearner lc(LstmLearnerConfig{}, LearnerContext{Task::kClassification, 3, 4});
+  check_learner(lc, 4);
 }
 #endif
 

@@ -5,11 +5,15 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "irithyll/nn/rnn/lstm_learner.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 
 namespace irithyll::nn {
 namespace {
+
+// 0 slstm, 1 mgrade, 2 lstm.
+constexpr int kRecurrentKinds = 3;
 
 std::unique_ptr<Learner> make(int kind, Task task, std::size_t n_classes, std::size_t nf, std::uint64_t seed) {
   const LearnerContext context{task, n_classes, nf, seed};
@@ -18,6 +22,11 @@ std::unique_ptr<Learner> make(int kind, Task task, std::size_t n_classes, std::s
     c.d_hidden = 16;
     return std::make_unique<SlstmLearner>(c, context);
   }
+  if (kind == 2) {
+    LstmLearnerConfig c;
+    c.d_hidden = 16;
+    return std::make_unique<LstmLearner>(c, context);
+  }
   MgradeLearnerConfig c;
   c.d_hidden = 16;
   return std::make_unique<MgradeLearner>(c, context);
@@ -25,12 +34,13 @@ std::unique_ptr<Learner> make(int kind, Task task, std::size_t n_classes, std::s
 
 std::unique_ptr<Learner> blank(int kind) {
   if (kind == 0) return std::make_unique<SlstmLearner>();
+  if (kind == 2) return std::make_unique<LstmLearner>();
   return std::make_unique<MgradeLearner>();
 }
 
 TEST(RecurrentLearners, LearnOneStepSineOverSeeds) {
   // Best AR(1) (a model with no memory) gets ~0.21 here; budget 0.08 per seed.
-  for (int kind = 0; kind < 2; ++kind)
+  for (int kind = 0; kind < kRecurrentKinds; ++kind)
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       auto m = make(kind, Task::kRegression, 0, 1, seed);
       Xorshift64 rng(seed);
@@ -49,7 +59,7 @@ TEST(RecurrentLearners, LearnOneStepSineOverSeeds) {
 }
 
 TEST(RecurrentLearners, ClassificationProbabilities) {
-  for (int kind = 0; kind < 2; ++kind) {
+  for (int kind = 0; kind < kRecurrentKinds; ++kind) {
     auto m = make(kind, Task::kClassification, 3, 2, 1);
     Xorshift64 rng(5);
     int correct = 0;
@@ -69,7 +79,7 @@ TEST(RecurrentLearners, ClassificationProbabilities) {
 }
 
 TEST(RecurrentLearners, BadInputAndRoundTrip) {
-  for (int kind = 0; kind < 2; ++kind) {
+  for (int kind = 0; kind < kRecurrentKinds; ++kind) {
     auto a = make(kind, Task::kRegression, 0, 2, 3);
     Xorshift64 rng(8);
     const double nan = std::nan("");
@@ -114,7 +124,7 @@ TEST(RecurrentLearners, BadInputAndRoundTrip) {
 }
 
 TEST(RecurrentLearners, PredictIsReadOnlyAndResetDeterministic) {
-  for (int kind = 0; kind < 2; ++kind) {
+  for (int kind = 0; kind < kRecurrentKinds; ++kind) {
     auto a = make(kind, Task::kRegression, 0, 0, 4), b = make(kind, Task::kRegression, 0, 0, 4);
     Xorshift64 rng(1);
     for (int t = 0; t < 100; ++t) {

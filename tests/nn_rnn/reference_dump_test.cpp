@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
 #include "nn/rnn/delay_conv.hpp"
+#include "nn/rnn/lstm.hpp"
 #include "nn/rnn/mingru.hpp"
 #include "nn/rnn/slstm.hpp"
 
@@ -76,6 +78,16 @@ TEST(NumpyDump, WriteRnnReferenceData) {
   put(f, "mingru.w_h", gru.w_h());
   put(f, "mingru.b_h", gru.b_h());
   run_steps(f, "mingru", gru, 3, 5, 1.0);
+  for (const auto& [tag, scale] : {std::pair{"lstm", 1.0}, std::pair{"lstm_big", 30.0}}) {
+    LstmCell lstm({3, 5, 1.0, 31});
+    put(f, std::string(tag) + ".dims", std::vector<double>{3, 5});
+    for (int g = 0; g < 4; ++g) {
+      put(f, std::string(tag) + ".w" + std::to_string(g), lstm.w(g));
+      put(f, std::string(tag) + ".b" + std::to_string(g), lstm.b(g));
+    }
+    run_steps(f, tag, lstm, 3, 5, scale);
+    put(f, std::string(tag) + ".c", lstm.cell());
+  }
   DelayConv1d conv(2, 3, 29);
   conv.set_delay(0, 2, 4.6);
   conv.set_delay(1, 0, 1.4);

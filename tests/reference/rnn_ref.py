@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent NumPy reference for the recurrent cells (sLSTM with sigmoid and
-exponential forget gates, minGRU, the delay convolution), written from the
+exponential forget gates, the plain LSTM, minGRU, the delay convolution), written from the
 equations in include/irithyll/nn/rnn/*.hpp and compared with the C++ cells over
 64 steps of random input to 1e-10.
 
@@ -50,6 +50,22 @@ def slstm(D, tag):
     return np.concatenate(ys), c, n, m
 
 
+def lstm(D, tag):
+    """Hochreiter & Schmidhuber 1997 with a forget gate: gates i, f, o, g on [x, h]."""
+    d, H = (int(v) for v in D[tag + ".dims"])
+    W = [D[f"{tag}.w{g}"].reshape(H, d + H) for g in range(4)]
+    b = [D[f"{tag}.b{g}"] for g in range(4)]
+    h, c = np.zeros(H), np.zeros(H)
+    ys = []
+    for x in D[tag + ".x"].reshape(-1, d):
+        z = np.concatenate([x, h])
+        i, f, o = (sigmoid(W[g] @ z + b[g]) for g in range(3))
+        c = f * c + i * np.tanh(W[3] @ z + b[3])
+        h = o * np.tanh(c)
+        ys.append(h.copy())
+    return np.concatenate(ys), c
+
+
 def mingru(D):
     d, H = (int(v) for v in D["mingru.dims"])
     Wz, bz = D["mingru.w_z"].reshape(H, d + H), D["mingru.b_z"]
@@ -91,6 +107,10 @@ def main():
         chk.close(tag + " cell", c, D[tag + ".c"])
         chk.close(tag + " normaliser", n, D[tag + ".n"])
         chk.close(tag + " stabiliser", m, D[tag + ".m"])
+    for tag in ["lstm", "lstm_big"]:
+        y, c = lstm(D, tag)
+        chk.close(tag + " outputs", y, D[tag + ".y"])
+        chk.close(tag + " cell", c, D[tag + ".c"])
     chk.close("mingru outputs", mingru(D), D["mingru.y"])
     chk.close("delay conv outputs", conv(D), D["conv.y"])
     chk.exit()
