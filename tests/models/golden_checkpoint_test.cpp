@@ -109,6 +109,7 @@ constexpr Golden kGolden[] = {
     {"srp_regression", "friedman", false},
     {"kan", "friedman", false},
     {"ttt", "friedman", false},
+    {"lstm", "friedman", false},
 };
 constexpr std::size_t kRows = 8;
 
