@@ -113,6 +113,51 @@ class KANRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
+class LSTMClassifier(Classifier):
+    """LSTM (forget-gate) features with an RLS readout (classification; catalogue model 'lstm')."""
+
+    def __init__(
+        self,
+        *,
+        hidden: int = 32,
+        forget_bias: float = 1.0,
+        warmup: int = 10,
+        rls_lambda: float = 0.998,
+        rls_delta: float = 100.0,
+        continual: Literal['none', 'regen'] = 'none',
+        continual_detector: Literal['pht', 'adwin', 'ddm', 'none'] = 'pht',
+        continual_fraction: float = 0.01,
+        continual_alpha: float = 0.99,
+        ewc_lambda: float = 1.0,
+        regen_interval: int = 1000,
+        regen_on_drift: bool = True,
+        seed: int = 42,
+        classes: Optional[Iterable[Hashable]] = None,
+        n_classes: Optional[int] = None,
+        replay: int = 10000,
+    ) -> None: ...
+
+class LSTMRegressor(Regressor):
+    """LSTM (forget-gate) features with an RLS readout (regression; catalogue model 'lstm')."""
+
+    def __init__(
+        self,
+        *,
+        hidden: int = 32,
+        forget_bias: float = 1.0,
+        warmup: int = 10,
+        rls_lambda: float = 0.998,
+        rls_delta: float = 100.0,
+        continual: Literal['none', 'regen'] = 'none',
+        continual_detector: Literal['pht', 'adwin', 'ddm', 'none'] = 'pht',
+        continual_fraction: float = 0.01,
+        continual_alpha: float = 0.99,
+        ewc_lambda: float = 1.0,
+        regen_interval: int = 1000,
+        regen_on_drift: bool = True,
+        seed: int = 42,
+    ) -> None: ...
+
 class LogLinearClassifier(Classifier):
     """log-linear attention trained online (SGD on Q/K/V/lambda) with an RLS readout (classification; catalogue model 'loglinear')."""
 
@@ -420,4 +465,4 @@ class TTTRegressor(Regressor):
         seed: int = 42,
     ) -> None: ...
 
-__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'KANClassifier', 'KANRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor', 'TTTClassifier', 'TTTRegressor']
+__all__ = ['AttentionClassifier', 'AttentionRegressor', 'ESNClassifier', 'ESNRegressor', 'KANClassifier', 'KANRegressor', 'LSTMClassifier', 'LSTMRegressor', 'LogLinearClassifier', 'LogLinearRegressor', 'MGradeClassifier', 'MGradeRegressor', 'MambaClassifier', 'MambaRegressor', 'NGRCClassifier', 'NGRCRegressor', 'SLSTMClassifier', 'SLSTMRegressor', 'SpikeNetClassifier', 'SpikeNetRegressor', 'TTTClassifier', 'TTTRegressor']

@@ -35,6 +35,7 @@ const Case kCases[] = {
      "version"},
     {"slstm", {{"hidden", "8"}, {"heads", "2"}, {"continual", "regen"}, {"regen-interval", "20"}}, "hidden"},
     {"mgrade", {{"hidden", "8"}, {"taps", "2"}, {"warmup", "3"}}, "hidden"},
+    {"lstm", {{"hidden", "8"}, {"forget-bias", "2"}, {"continual", "regen"}, {"regen-interval", "20"}}, "hidden"},
 };
 
 class NeuralContractCheckpoint : public ::testing::TestWithParam<Case> {};
