@@ -98,6 +98,7 @@ const Row kRows[] = {
     {"loglinear", "", 0.4, 0.55, "--loglinear-levels 0", "levels"},
     {"mamba", "", 0.4, 0.55, "--mamba-version v9", "version = 'v9'"},
     {"slstm", "", 0.4, 0.55, "--slstm-heads 5", "heads"},
+    {"lstm", "", 0.4, 0.55, "--hidden 0", "hidden = 0 is out of range"},
     {"mgrade", "", 0.4, 0.55, "--mgrade-taps 0", "taps"},
     {"esn", "", 0.4, 0.55, "--esn-leak 2", "leak"},
     {"ngrc", "", 0.4, 0.55, "--ngrc-degree 7", "degree"},
