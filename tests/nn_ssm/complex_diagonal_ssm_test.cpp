@@ -20,7 +20,7 @@
 namespace irithyll::nn {
 namespace {
 
-using cd = std::complex<double>;
+using cdiag_cplx = std::complex<double>;
 
 // Four states with distinct decay rates and rotation frequencies.
 const std::vector<double> kCdiagLogA = {std::log(0.5), 1.0, 0.0, -2.0, std::log(2.0), 0.5, std::log(0.3), 3.0};
@@ -61,24 +61,24 @@ TEST(ComplexDiagonalSsm, RefusesOddEmptyOrNonFiniteInit) {
 
 TEST(ComplexDiagonalSsm, RecurrencesMatchClosedFormOverTwoSteps) {
   const std::vector<double> log_a = {std::log(0.7), 2.5};
-  const cd a(-0.7, 2.5);
+  const cdiag_cplx a(-0.7, 2.5);
   const double d1 = 0.1, d2 = 0.2, x1 = 1.5, x2 = -0.4, lam = 0.3;
   const std::vector<double> b = {0.8}, c = {1.3};
   // Exp-trapezoidal: h1 = gamma1 b x1 (no previous input yet);
   // h2 = alpha2 h1 + beta2 b x1 + gamma2 b x2, beta2 = (1 - lambda) d2 alpha2.
   auto e = ComplexDiagonalSsm::make_with_init(log_a, ComplexDiscretization::kExpTrapezoidal).value();
-  const cd h1 = lam * d1 * b[0] * x1;
+  const cdiag_cplx h1 = lam * d1 * b[0] * x1;
   EXPECT_NEAR(e.step(d1, b, c, x1, lam), c[0] * h1.real(), 1e-15);
-  const cd al = std::exp(d2 * a);
-  const cd h2 = al * h1 + (1.0 - lam) * d2 * al * (b[0] * x1) + lam * d2 * b[0] * x2;
+  const cdiag_cplx al = std::exp(d2 * a);
+  const cdiag_cplx h2 = al * h1 + (1.0 - lam) * d2 * al * (b[0] * x1) + lam * d2 * b[0] * x2;
   EXPECT_NEAR(e.step(d2, b, c, x2, lam), c[0] * h2.real(), 1e-14);
   EXPECT_NEAR(e.state()[0], h2.real(), 1e-14);
   EXPECT_NEAR(e.state()[1], h2.imag(), 1e-14);
   // Tustin: abar = (1 + d a/2)/(1 - d a/2), bbar = d/(1 - d a/2); lambda unused.
   auto t = ComplexDiagonalSsm::make_with_init(log_a, ComplexDiscretization::kTustin).value();
-  const cd g1 = d1 / (1.0 - 0.5 * d1 * a) * (b[0] * x1);
+  const cdiag_cplx g1 = d1 / (1.0 - 0.5 * d1 * a) * (b[0] * x1);
   EXPECT_NEAR(t.step(d1, b, c, x1, lam), c[0] * g1.real(), 1e-15);
-  const cd g2 = (1.0 + 0.5 * d2 * a) / (1.0 - 0.5 * d2 * a) * g1 + d2 / (1.0 - 0.5 * d2 * a) * (b[0] * x2);
+  const cdiag_cplx g2 = (1.0 + 0.5 * d2 * a) / (1.0 - 0.5 * d2 * a) * g1 + d2 / (1.0 - 0.5 * d2 * a) * (b[0] * x2);
   EXPECT_NEAR(t.step(d2, b, c, x2, 0.9), c[0] * g2.real(), 1e-14);
   EXPECT_NEAR(t.state_energies()[0], std::abs(g2), 1e-14);
 }
