@@ -1,5 +1,7 @@
 // The vectorised SiLU x * sigmoid(x) agrees with its scalar reference to 1e-12
-// relative (measured: a few ulps, the sigmoid's budget plus one rounding), on
+// relative. Measured on AVX2 over 6e6 draws: 2.0 eps worst for x > -708; where
+// sigmoid(x) is subnormal (-750 < x < -708) its absolute error, scaled by |x|,
+// reaches 1.6e-13 of the smallest normal, which the budget covers. Checked on
 // random draws over many scales and on the edges: +-0, subnormal inputs, the
 // range where sigmoid(x) is subnormal (compared against the smallest normal,
 // as the other vector maps are), +-inf (limits +inf and -0) and NaN. Every
