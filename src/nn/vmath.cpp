@@ -24,6 +24,11 @@ void vtanh_ref(const double* x, double* y, std::size_t n) noexcept {
 void vsoftplus_ref(const double* x, double* y, std::size_t n) noexcept {
   for (std::size_t i = 0; i < n; ++i) y[i] = softplus(x[i]);
 }
+// Below -750, e^x is 0 in double, so sigmoid is 0 and SiLU's limit is -0.
+constexpr double kSiluLo = -750.0;
+void vsilu_ref(const double* x, double* y, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) y[i] = x[i] < kSiluLo ? -0.0 : x[i] * sigmoid(x[i]);
+}
 
 #ifdef IRITHYLL_VMATH_X86
 namespace {
@@ -145,6 +150,11 @@ IRITHYLL_AVX512 inline __m512d sigmoid8(__m512d x) noexcept {
   // x >= 0: 1 / (1 + e^-x); x < 0 (or NaN): e^x / (1 + e^x), as the reference.
   const __m512d num = _mm512_mask_blend_pd(nonneg, en, c8(1.0));
   return _mm512_div_pd(num, _mm512_add_pd(c8(1.0), en));
+}
+
+IRITHYLL_AVX512 inline __m512d silu8(__m512d x) noexcept {
+  const __m512d r = _mm512_mul_pd(x, sigmoid8(x));
+  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, c8(kSiluLo), _CMP_LT_OQ), r, c8(-0.0));
 }
 
 IRITHYLL_AVX512 inline __m512d tanh8(__m512d x) noexcept {
@@ -283,6 +293,11 @@ IRITHYLL_AVX2 inline __m256d sigmoid4(__m256d x) noexcept {
   return _mm256_div_pd(num, _mm256_add_pd(c4(1.0), en));
 }
 
+IRITHYLL_AVX2 inline __m256d silu4(__m256d x) noexcept {
+  const __m256d r = _mm256_mul_pd(x, sigmoid4(x));
+  return _mm256_blendv_pd(r, c4(-0.0), _mm256_cmp_pd(x, c4(kSiluLo), _CMP_LT_OQ));
+}
+
 IRITHYLL_AVX2 inline __m256d tanh4(__m256d x) noexcept {
   const __m256d a = _mm256_min_pd(c4(20.0), abs4(x));
   __m256d k;
@@ -384,6 +399,7 @@ IRITHYLL_VMATH_DISPATCH(vexp, exp8, exp4)
 IRITHYLL_VMATH_DISPATCH(vsigmoid, sigmoid8, sigmoid4)
 IRITHYLL_VMATH_DISPATCH(vtanh, tanh8, tanh4)
 IRITHYLL_VMATH_DISPATCH(vsoftplus, softplus8, softplus4)
+IRITHYLL_VMATH_DISPATCH(vsilu, silu8, silu4)
 #undef IRITHYLL_VMATH_DISPATCH
 
 const char* vmath_backend() noexcept {
@@ -399,10 +415,12 @@ void vexp(const double* x, double* y, std::size_t n) noexcept { vexp_ref(x, y, n
 void vsigmoid(const double* x, double* y, std::size_t n) noexcept { vsigmoid_ref(x, y, n); }
 void vtanh(const double* x, double* y, std::size_t n) noexcept { vtanh_ref(x, y, n); }
 void vsoftplus(const double* x, double* y, std::size_t n) noexcept { vsoftplus_ref(x, y, n); }
+void vsilu(const double* x, double* y, std::size_t n) noexcept { vsilu_ref(x, y, n); }
 void vexp_avx2_kernel(const double* x, double* y, std::size_t n) noexcept { vexp_ref(x, y, n); }
 void vsigmoid_avx2_kernel(const double* x, double* y, std::size_t n) noexcept { vsigmoid_ref(x, y, n); }
 void vtanh_avx2_kernel(const double* x, double* y, std::size_t n) noexcept { vtanh_ref(x, y, n); }
 void vsoftplus_avx2_kernel(const double* x, double* y, std::size_t n) noexcept { vsoftplus_ref(x, y, n); }
+void vsilu_avx2_kernel(const double* x, double* y, std::size_t n) noexcept { vsilu_ref(x, y, n); }
 const char* vmath_backend() noexcept { return "scalar"; }
 #endif
 

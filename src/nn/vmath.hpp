@@ -1,9 +1,13 @@
-// Vectorised elementwise exp, logistic sigmoid, tanh and softplus for the
-// gate, level-mix and readout maps of the neural models.
+// Vectorised elementwise exp, logistic sigmoid, tanh, softplus and SiLU for
+// the gate, level-mix and readout maps of the neural models.
 //
 // Each map has a `_ref` that defines it: std::exp, nn::sigmoid and
 // nn::softplus (the branch forms in primitives.hpp) and std::tanh per
-// element. The dispatched entry points use AVX-512 where the CPU has it,
+// element; silu_ref is x * nn::sigmoid(x), with -0 below x = -750 (where
+// sigmoid is 0 and x * 0 would make -inf a NaN; the limit is -0). The
+// fast silu is x times the fast sigmoid, one more rounding: a few ulps like
+// sigmoid, except where sigmoid(x) is subnormal (x < -708), whose absolute
+// error is below the smallest normal. The dispatched entry points use AVX-512 where the CPU has it,
 // AVX2+FMA where it has only that, and the reference otherwise.
 //
 // exp follows the table-driven scheme of Tang (ACM TOMS 15(2), 1989) with a
@@ -38,11 +42,13 @@ void vexp_ref(const double* x, double* y, std::size_t n) noexcept;
 void vsigmoid_ref(const double* x, double* y, std::size_t n) noexcept;
 void vtanh_ref(const double* x, double* y, std::size_t n) noexcept;
 void vsoftplus_ref(const double* x, double* y, std::size_t n) noexcept;
+void vsilu_ref(const double* x, double* y, std::size_t n) noexcept;
 
 void vexp(const double* x, double* y, std::size_t n) noexcept;
 void vsigmoid(const double* x, double* y, std::size_t n) noexcept;
 void vtanh(const double* x, double* y, std::size_t n) noexcept;
 void vsoftplus(const double* x, double* y, std::size_t n) noexcept;
+void vsilu(const double* x, double* y, std::size_t n) noexcept;
 
 // "avx512", "avx2" or "scalar" (the reference).
 const char* vmath_backend() noexcept;
@@ -54,5 +60,6 @@ void vexp_avx2_kernel(const double* x, double* y, std::size_t n) noexcept;
 void vsigmoid_avx2_kernel(const double* x, double* y, std::size_t n) noexcept;
 void vtanh_avx2_kernel(const double* x, double* y, std::size_t n) noexcept;
 void vsoftplus_avx2_kernel(const double* x, double* y, std::size_t n) noexcept;
+void vsilu_avx2_kernel(const double* x, double* y, std::size_t n) noexcept;
 
 }  // namespace irithyll::nn

@@ -29,12 +29,6 @@ std::string colour_csv(int rows) {
   return csv;
 }
 
-double accuracy_of(const std::string& out) {
-  const auto at = out.find("accuracy");
-  if (at == std::string::npos) return -1.0;
-  return std::stod(out.substr(at + 8));
-}
-
 const std::string kModel = " --model sgbt --n-steps 5 --max-depth 2 --seed 1";
 
 TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
@@ -45,7 +39,7 @@ TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
   // The user's empty list wins: the codes are then plain numbers.
   const auto without = run_cli("eval --quiet --data " + data + kModel + " --categorical-features ''");
   ASSERT_EQ(without.code, 0) << without.err;
-  const double a = accuracy_of(with.out), b = accuracy_of(without.out);
+  const double a = accuracy_in(with.out), b = accuracy_in(without.out);
   EXPECT_GT(a, 0.9) << with.out;
   EXPECT_GT(a, b + 0.1) << "with " << a << ", without " << b;
   // The VFDT gets the column as a nominal attribute (multiway splits).
@@ -56,7 +50,7 @@ TEST(CategoricalCli, StringColumnIsSplitByCategorySets) {
       << ht_with.out;
   const auto ht_without = run_cli("eval --quiet --data " + data + ht + " --categorical-features ''");
   ASSERT_EQ(ht_without.code, 0) << ht_without.err;
-  EXPECT_GT(accuracy_of(ht_with.out), accuracy_of(ht_without.out) + 0.05) << ht_with.out << ht_without.out;
+  EXPECT_GT(accuracy_in(ht_with.out), accuracy_in(ht_without.out) + 0.05) << ht_with.out << ht_without.out;
   std::remove(data.c_str());
 }
 
@@ -101,7 +95,7 @@ TEST(CategoricalCli, NamedNumericColumnAndOtherModels) {
     const auto r = run_cli("eval --quiet --data " + data + kModel + " --categorical " + col);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("categorical  code (split by category in sgbt)"), std::string::npos) << r.out;
-    EXPECT_GT(accuracy_of(r.out), 0.9) << r.out;
+    EXPECT_GT(accuracy_in(r.out), 0.9) << r.out;
   }
   const auto nb = run_cli("eval --quiet --data " + data + " --model loglinear --categorical code");
   ASSERT_EQ(nb.code, 0) << nb.err;
@@ -170,7 +164,7 @@ TEST(CategoricalCli, CheckpointKeepsTheCategoryCodes) {
   EXPECT_EQ(pa, pb);
   const auto loaded = run_cli("eval --quiet --load " + ckpt + " --data " + rev_labelled_path);
   ASSERT_EQ(loaded.code, 0) << loaded.err;
-  EXPECT_GT(accuracy_of(loaded.out), 0.9) << loaded.out;
+  EXPECT_GT(accuracy_in(loaded.out), 0.9) << loaded.out;
   EXPECT_EQ(a.err.find("never saw"), std::string::npos) << a.err;  // every colour known: no note
   // Colours the model never learned are read as missing, and predict says so
   // once per column, with the first few values.

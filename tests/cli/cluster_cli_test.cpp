@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
+struct ClusterRun {
   int exit_code = -1;
   std::string out, err;
 };
@@ -52,11 +52,11 @@ class ClusterCli : public ::testing::Test {
     return path("mix.csv");
   }
 
-  RunResult run(const std::string& args) const {
+  ClusterRun run(const std::string& args) const {
     const std::string out = path("stdout.txt"), err = path("stderr.txt");
     const std::string cmd = std::string(IRITHYLL_BINARY_DIR) + "/irithyll " + args + " >" + out + " 2>" + err;
     const int status = std::system(cmd.c_str());
-    RunResult r;
+    ClusterRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::stringstream o, e;
     o << std::ifstream(out).rdbuf();
@@ -80,7 +80,7 @@ TEST_F(ClusterCli, JsonScoresTheLastWindowAgainstTheLabel) {
   const std::string data = write_mixture(6000);
   for (const std::string model : {"kmeans --n-clusters 3", "clustream --n-macro-clusters 3",
                                   "dbstream --clustering-threshold 2"}) {
-    const RunResult r = run("cluster --data " + data + " --model " + model + " --label label --json");
+    const ClusterRun r = run("cluster --data " + data + " --model " + model + " --label label --json");
     ASSERT_EQ(r.exit_code, 0) << model << ": " << r.err;
     EXPECT_GE(json_number(r.out, "purity"), 0.95) << model << ": " << r.out;
     EXPECT_GE(json_number(r.out, "ari"), 0.9) << model << ": " << r.out;
@@ -94,7 +94,7 @@ TEST_F(ClusterCli, JsonScoresTheLastWindowAgainstTheLabel) {
 
 TEST_F(ClusterCli, TextPlotAndAssignments) {
   const std::string data = write_mixture(3000);
-  const RunResult r = run("cluster --data " + data + " --n-clusters 3 --label label --window 500 --plot " +
+  const ClusterRun r = run("cluster --data " + data + " --n-clusters 3 --label label --window 500 --plot " +
                           path("p.svg") + " --assignments " + path("ids.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("kmeans: 2999 rows learned, 1 ignored"), std::string::npos) << r.out;
@@ -113,7 +113,7 @@ TEST_F(ClusterCli, TextPlotAndAssignments) {
 
 TEST_F(ClusterCli, RefusesAnotherModelsSettingAndUnknownModels) {
   const std::string data = write_mixture(50);
-  RunResult r = run("cluster --data " + data + " --model kmeans --time-gap 5");
+  ClusterRun r = run("cluster --data " + data + " --model kmeans --time-gap 5");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--time-gap is not a setting of kmeans"), std::string::npos) << r.err;
   r = run("cluster --data " + data + " --model dbscan");
@@ -125,7 +125,7 @@ TEST_F(ClusterCli, RefusesAnotherModelsSettingAndUnknownModels) {
 }
 
 TEST_F(ClusterCli, ModelsListsTheClusterers) {
-  RunResult r = run("models --json");
+  ClusterRun r = run("models --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("{\"models\":[", 0), 0u);
   EXPECT_NE(r.out.find(",\"clusterers\":[{\"name\":\"clustream\""), std::string::npos);

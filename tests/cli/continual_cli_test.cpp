@@ -14,13 +14,6 @@
 namespace irithyll::testing {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
 struct Case {
   const char* name;
   const char* options;
@@ -39,7 +32,7 @@ TEST_P(ContinualCli, SaveThenLoadResumesBitIdentically) {
   ASSERT_EQ(s.code, 0) << s.err;
   auto l = run_cli("eval --stream friedman --seed 42 --quiet --load " + ckpt + " --skip 1500 --max-samples 1500 --predictions " + rest);
   ASSERT_EQ(l.code, 0) << l.err;
-  const auto whole = lines_of(read_text_file(full)), tail = lines_of(read_text_file(rest));
+  const auto whole = split_lines(read_text_file(full)), tail = split_lines(read_text_file(rest));
   ASSERT_EQ(whole.size(), 3000u);
   ASSERT_EQ(tail.size(), 1500u);
   for (std::size_t i = 0; i < tail.size(); ++i) ASSERT_EQ(whole[1500 + i], tail[i]) << "prediction " << i << " after resuming";

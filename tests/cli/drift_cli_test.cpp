@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
+struct DriftRun {
   int exit_code = -1;
   std::vector<std::string> out;  // stdout lines
   std::string err;
@@ -46,12 +46,12 @@ class DriftCli : public ::testing::Test {
     return p.string();
   }
 
-  RunResult run(const std::string& args) const {
+  DriftRun run(const std::string& args) const {
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
     const std::string cmd = std::string(IRITHYLL_BINARY_DIR) + "/irithyll drift " + args + " >" + out.string() +
                             " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    RunResult r;
+    DriftRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream o(out);
     for (std::string line; std::getline(o, line);) r.out.push_back(line);
@@ -127,7 +127,7 @@ TEST_F(DriftCli, PrintsTheLibrarySignalsForEveryDetector) {
                         Case{"hddm_w", DriftKind::kHddmW, true}, Case{"kswin", DriftKind::kKswin, false}}) {
     const auto values = step_stream(c.bernoulli, 17);
     const std::string csv = write("step.csv", make_csv(values));
-    const RunResult r = run(std::string("--detector ") + c.name + " --data " + csv + " --column err");
+    const DriftRun r = run(std::string("--detector ") + c.name + " --data " + csv + " --column err");
     EXPECT_EQ(r.exit_code, 0) << c.name << ": " << r.err;
     EXPECT_EQ(r.err, "");
     const auto want = expected_lines(c.kind, values);
@@ -151,7 +151,7 @@ TEST_F(DriftCli, OptionsReachTheDetector) {
   c.lambda = 5.0;
   auto d = std::move(make_drift_detector(c)).value();
   const std::vector<std::string> want = signal_lines(*d, values);
-  const RunResult r = run("--detector pht --delta 0.05 --lambda 5 --data " + csv + " --column err");
+  const DriftRun r = run("--detector pht --delta 0.05 --lambda 5 --data " + csv + " --column err");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, want);
   EXPECT_NE(r.out, expected_lines(DriftKind::kPageHinkley, values));  // the options changed something
@@ -163,19 +163,19 @@ TEST_F(DriftCli, EddmConfirmationOptionsReachTheDetector) {
   DriftConfig c = default_drift_config(DriftKind::kEddm);
   c.eddm_confirm_window = 0;  // the paper's rule
   auto paper = std::move(make_drift_detector(c)).value();
-  const RunResult r = run("--detector eddm --confirm-window 0 --data " + csv + " --column err");
+  const DriftRun r = run("--detector eddm --confirm-window 0 --data " + csv + " --column err");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, signal_lines(*paper, values));
   c = default_drift_config(DriftKind::kEddm);
   c.eddm_confirm_window = 20;
   c.eddm_confirm_z = 2.5;
   auto loose = std::move(make_drift_detector(c)).value();
-  const RunResult r2 = run("--detector eddm --confirm-window 20 --confirm-z 2.5 --data " + csv + " --column err");
+  const DriftRun r2 = run("--detector eddm --confirm-window 20 --confirm-z 2.5 --data " + csv + " --column err");
   EXPECT_EQ(r2.exit_code, 0) << r2.err;
   EXPECT_EQ(r2.out, signal_lines(*loose, values));
   EXPECT_NE(r.out, expected_lines(DriftKind::kEddm, values));  // the options changed something
   for (const char* bad : {"--confirm-window 201", "--confirm-window -1", "--confirm-z -2"}) {
-    const RunResult b = run(std::string("--detector eddm ") + bad + " --data " + csv + " --column err");
+    const DriftRun b = run(std::string("--detector eddm ") + bad + " --data " + csv + " --column err");
     EXPECT_NE(b.exit_code, 0) << bad;
     EXPECT_NE(b.err.find("confirm"), std::string::npos) << bad << ": " << b.err;
   }
@@ -191,7 +191,7 @@ TEST_F(DriftCli, WarningsOptionChoosesOnsetAllOrNone) {
   };
   std::map<std::string, std::vector<std::string>> out;
   for (const char* mode : {"onset", "all", "none"}) {
-    const RunResult r = run(std::string("--detector ddm --warnings ") + mode + " --data " + csv + " --column err");
+    const DriftRun r = run(std::string("--detector ddm --warnings ") + mode + " --data " + csv + " --column err");
     ASSERT_EQ(r.exit_code, 0) << mode << ": " << r.err;
     EXPECT_EQ(r.out, expected_lines(DriftKind::kDdm, values, mode)) << mode;
     out[mode] = r.out;
@@ -200,7 +200,7 @@ TEST_F(DriftCli, WarningsOptionChoosesOnsetAllOrNone) {
   EXPECT_LT(count(out["onset"], "warning "), count(out["all"], "warning "));
   EXPECT_EQ(count(out["none"], "warning "), 0);
   EXPECT_EQ(count(out["none"], "drift "), count(out["all"], "drift "));
-  const RunResult bad = run("--detector ddm --warnings some --data " + csv + " --column err");
+  const DriftRun bad = run("--detector ddm --warnings some --data " + csv + " --column err");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--warnings"), std::string::npos) << bad.err;
 }
@@ -215,7 +215,7 @@ TEST_F(DriftCli, SingleColumnFileIsAStreamOfValues) {
     text += buf;
   }
   const std::string csv = write("single.csv", text);
-  const RunResult r = run("--detector adwin --data " + csv);
+  const DriftRun r = run("--detector adwin --data " + csv);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, expected_lines(DriftKind::kAdwin, values));
   EXPECT_FALSE(r.out.empty());
@@ -224,14 +224,14 @@ TEST_F(DriftCli, SingleColumnFileIsAStreamOfValues) {
 TEST_F(DriftCli, HeaderOnlyFileIsACleanError) {
   // The CSV reader refuses a file without data rows; the tool reports it.
   const std::string csv = write("empty.csv", "id,err\n");
-  const RunResult r = run("--detector ddm --data " + csv + " --column err");
+  const DriftRun r = run("--detector ddm --data " + csv + " --column err");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.err.rfind("irithyll: " + csv, 0), 0u) << r.err;
   EXPECT_TRUE(r.out.empty());
 }
 
 TEST_F(DriftCli, MissingFileFails) {
-  const RunResult r = run("--detector adwin --data " + (dir_ / "absent.csv").string() + " --column err");
+  const DriftRun r = run("--detector adwin --data " + (dir_ / "absent.csv").string() + " --column err");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.err.rfind("irithyll: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("absent.csv"), std::string::npos) << r.err;
@@ -240,7 +240,7 @@ TEST_F(DriftCli, MissingFileFails) {
 
 TEST_F(DriftCli, UnknownColumnFails) {
   const std::string csv = write("g.csv", make_csv({1.0, 2.0, 3.0}));
-  const RunResult r = run("--detector adwin --data " + csv + " --column nope");
+  const DriftRun r = run("--detector adwin --data " + csv + " --column nope");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.err.rfind("irithyll: " + csv + ":1", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
@@ -249,7 +249,7 @@ TEST_F(DriftCli, UnknownColumnFails) {
 TEST_F(DriftCli, NonNumericCellNamesLineAndColumn) {
   // Data row 2 is physical line 4; "err" is column 2.
   const std::string csv = write("bad.csv", "id,err\n0,0.5\n1,0.25\n2,abc\n3,1\n");
-  const RunResult r = run("--detector adwin --data " + csv + " --column err");
+  const DriftRun r = run("--detector adwin --data " + csv + " --column err");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.err.rfind("irithyll: " + csv + ":4:2: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -265,7 +265,7 @@ TEST_F(DriftCli, BadCommandLinesFail) {
                                  "--detector ddm --drift-level 1 --data " + csv + " --column err",
                                  std::string("--detector adwin --column err"),
                                  "--detector adwin --bogus 1 --data " + csv}) {
-    const RunResult r = run(args);
+    const DriftRun r = run(args);
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_EQ(r.err.rfind("irithyll: ", 0), 0u) << args << " -> " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;

@@ -14,23 +14,16 @@
 namespace irithyll::testing {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-struct Case {
+struct EnsembleCase {
   const char* name;
   const char* stream;
   const char* options;
 };
 
-class EnsembleCli : public ::testing::TestWithParam<Case> {};
+class EnsembleCli : public ::testing::TestWithParam<EnsembleCase> {};
 
 TEST_P(EnsembleCli, SaveThenLoadResumesBitIdentically) {
-  const Case& c = GetParam();
+  const EnsembleCase& c = GetParam();
   const std::string tag = std::string("ens_") + c.name;
   const std::string full = temp_path(tag + "_full.txt"), ckpt = temp_path(tag + ".ckpt"), rest = temp_path(tag + "_rest.txt");
   const std::string base = std::string("eval --seed 42 --quiet ") + c.stream + " " + c.options;
@@ -41,14 +34,14 @@ TEST_P(EnsembleCli, SaveThenLoadResumesBitIdentically) {
   auto l = run_cli(std::string("eval --seed 42 --quiet ") + c.stream + " --load " + ckpt +
                    " --skip 1500 --max-samples 1500 --predictions " + rest);
   ASSERT_EQ(l.code, 0) << l.err;
-  const auto whole = lines_of(read_text_file(full)), tail = lines_of(read_text_file(rest));
+  const auto whole = split_lines(read_text_file(full)), tail = split_lines(read_text_file(rest));
   ASSERT_EQ(whole.size(), 3000u);
   ASSERT_EQ(tail.size(), 1500u);
   for (std::size_t i = 0; i < tail.size(); ++i) ASSERT_EQ(whole[1500 + i], tail[i]) << "prediction " << i << " after resuming";
   for (const auto& p : {full, ckpt, rest}) std::remove(p.c_str());
 }
 
-const Case kCases[] = {
+const EnsembleCase kEnsembleCases[] = {
     {"srp_agrawal", "--stream agrawal", "--model srp --n-models 4"},
     {"srp_sea_subspaces", "--stream sea", "--model srp --n-models 3 --training-method subspaces"},
     {"levbag_rbf", "--stream rbf", "--model leveraging_bagging --n-models 4 --output-codes on"},
@@ -59,8 +52,8 @@ const Case kCases[] = {
     {"sgt_friedman", "--stream friedman", "--model sgt --grace-period 100"},
 };
 
-INSTANTIATE_TEST_SUITE_P(Rows, EnsembleCli, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Rows, EnsembleCli, ::testing::ValuesIn(kEnsembleCases),
+                         [](const ::testing::TestParamInfo<EnsembleCase>& i) { return std::string(i.param.name); });
 
 TEST(EnsembleCliOptions, BadSettingIsNamed) {
   auto r = run_cli("eval --stream sea --max-samples 100 --quiet --model srp --subspace-size 0");

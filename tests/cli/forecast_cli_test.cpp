@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
+struct ForecastRun {
   int exit_code = -1;
   std::string out, err;
 };
@@ -36,12 +36,12 @@ class ForecastCli : public ::testing::Test {
     std::ofstream(p) << text;
     return p.string();
   }
-  RunResult run(const std::string& args) const {
+  ForecastRun run(const std::string& args) const {
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
     const std::string cmd =
         std::string(IRITHYLL_BINARY_DIR) + "/irithyll " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    RunResult r;
+    ForecastRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::stringstream o, e;
     o << std::ifstream(out).rdbuf();
@@ -80,7 +80,7 @@ std::vector<double> json_list(const std::string& json, const std::string& key) {
 
 TEST_F(ForecastCli, JsonReportsEveryHorizonStep) {
   const std::string data = series(300);
-  const RunResult r = run("forecast --data " + data + " --target sales --horizon 4 --period 6 --json");
+  const ForecastRun r = run("forecast --data " + data + " --target sales --horizon 4 --period 6 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto mae = json_list(r.out, "mae_by_horizon"), rmse = json_list(r.out, "rmse_by_horizon"),
              smape = json_list(r.out, "smape_by_horizon");
@@ -99,7 +99,7 @@ TEST_F(ForecastCli, JsonReportsEveryHorizonStep) {
 
 TEST_F(ForecastCli, SnarimaxAndALaggedRegressorForecastToo) {
   const std::string data = series(200);
-  RunResult r = run("forecast --data " + data + " --target sales --horizon 2 --model snarimax --period 6 --p 2 "
+  ForecastRun r = run("forecast --data " + data + " --target sales --horizon 2 --model snarimax --period 6 --p 2 "
                     "--d 1 --sd 1 --features temp --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"exogenous\":1"), std::string::npos);
@@ -122,14 +122,14 @@ TEST_F(ForecastCli, SnarimaxAndALaggedRegressorForecastToo) {
 
 TEST_F(ForecastCli, MissingTargetsAreSkippedAndCounted) {
   const std::string data = series(100, true);
-  const RunResult r = run("forecast --data " + data + " --target sales --period 6 --json");
+  const ForecastRun r = run("forecast --data " + data + " --target sales --period 6 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"missing_targets\":10"), std::string::npos) << r.out;
 }
 
 TEST_F(ForecastCli, BadInputIsReportedClearly) {
   const std::string text = write("bad.csv", "sales\n1\n2\nabc\n4\n");
-  RunResult r = run("forecast --data " + text + " --target sales");
+  ForecastRun r = run("forecast --data " + text + " --target sales");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("bad.csv:4"), std::string::npos) << r.err;
   r = run("forecast --data " + series(10) + " --target nope");
@@ -147,7 +147,7 @@ TEST_F(ForecastCli, BadInputIsReportedClearly) {
 
 TEST_F(ForecastCli, PlotDrawsSeriesForecastsAndBand) {
   const std::string svg = (dir_ / "f.svg").string();
-  const RunResult r = run("forecast --data " + series(120) + " --target sales --horizon 3 --period 6 --plot " + svg);
+  const ForecastRun r = run("forecast --data " + series(120) + " --target sales --horizon 3 --period 6 --plot " + svg);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::stringstream s;
   s << std::ifstream(svg).rdbuf();
@@ -157,7 +157,7 @@ TEST_F(ForecastCli, PlotDrawsSeriesForecastsAndBand) {
 }
 
 TEST_F(ForecastCli, ModelsListsForecasters) {
-  RunResult r = run("models --json");
+  ForecastRun r = run("models --json");
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.rfind("{\"models\":[", 0), 0u);
   EXPECT_NE(r.out.find(",\"forecasters\":[{\"name\":\"holt_winters\""), std::string::npos);

@@ -13,22 +13,16 @@
 namespace irithyll::testing {
 namespace {
 
-double json_value(const std::string& json, const std::string& key) {
-  const auto pos = json.find("\"" + key + "\":");
-  if (pos == std::string::npos) return -1e300;
-  return std::stod(json.substr(pos + key.size() + 3));
-}
-
 TEST(IntervalCli, DistributionalReportsCoverageAndWritesBounds) {
   const std::string preds = write_temp_file("dist_preds.txt", "");
   auto r = run_cli("eval --quiet --json --model distributional_sgbt --stream hetero --max-samples 4000 --n-steps 10 "
                    "--interval 0.8 --predictions " + preds);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(json_value(r.out, "interval_level"), 0.8);
-  const double coverage = json_value(r.out, "interval_coverage");
+  EXPECT_EQ(json_number(r.out, "interval_level"), 0.8);
+  const double coverage = json_number(r.out, "interval_coverage");
   EXPECT_GT(coverage, 0.7) << r.out;
   EXPECT_LT(coverage, 0.9) << r.out;
-  EXPECT_GT(json_value(r.out, "interval_mean_width"), 0.0);
+  EXPECT_GT(json_number(r.out, "interval_mean_width"), 0.0);
   std::ifstream in(preds);
   std::string line;
   int lines = 0;
@@ -49,7 +43,7 @@ TEST(IntervalCli, QuantileReportsEveryTauAndNoCrossings) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"tau\":0.1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"tau\":0.9"), std::string::npos) << r.out;
-  EXPECT_EQ(json_value(r.out, "crossings"), 0.0) << r.out;
+  EXPECT_EQ(json_number(r.out, "crossings"), 0.0) << r.out;
   auto text = run_cli("eval --quiet --model quantile_sgbt --stream friedman --max-samples 500 --n-steps 5");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("crossings    0"), std::string::npos) << text.out;

@@ -13,28 +13,15 @@
 namespace irithyll::testing {
 namespace {
 
-double json_value(const std::string& json, const std::string& key) {
-  const auto pos = json.find("\"" + key + "\":");
-  if (pos == std::string::npos) return -1e300;
-  return std::stod(json.substr(pos + key.size() + 3));
-}
-
-std::vector<std::string> lines_of(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 TEST(MoECli, DistributionalMixtureReportsCoverage) {
   auto r = run_cli("eval --quiet --json --model moe_distributional_sgbt --stream hetero --max-samples 6000 "
                    "--n-steps 10 --n-experts 3 --shadow-warmup 200 --interval 0.9");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(json_value(r.out, "interval_level"), 0.9);
-  const double coverage = json_value(r.out, "interval_coverage");
+  EXPECT_EQ(json_number(r.out, "interval_level"), 0.9);
+  const double coverage = json_number(r.out, "interval_coverage");
   EXPECT_GT(coverage, 0.85) << r.out;
   EXPECT_LT(coverage, 0.95) << r.out;
-  EXPECT_GT(json_value(r.out, "model_bytes"), 0.0);
+  EXPECT_GT(json_number(r.out, "model_bytes"), 0.0);
 }
 
 TEST(MoECli, OptionsReachTheModel) {
@@ -45,8 +32,8 @@ TEST(MoECli, OptionsReachTheModel) {
   ASSERT_EQ(soft.code, 0) << soft.err;
   ASSERT_EQ(top.code, 0) << top.err;
   ASSERT_EQ(more.code, 0) << more.err;
-  EXPECT_NE(json_value(soft.out, "rmse"), json_value(top.out, "rmse"));
-  EXPECT_GT(json_value(more.out, "model_bytes"), json_value(soft.out, "model_bytes"));
+  EXPECT_NE(json_number(soft.out, "rmse"), json_number(top.out, "rmse"));
+  EXPECT_GT(json_number(more.out, "model_bytes"), json_number(soft.out, "model_bytes"));
   auto bad = run_cli(common + " --routing nope");
   EXPECT_NE(bad.code, 0);
   EXPECT_NE(bad.err.find("routing"), std::string::npos) << bad.err;
@@ -65,7 +52,7 @@ void expect_resume(const std::string& model_opts, const std::string& stream, con
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   auto straight = run_cli("eval" + common + " --max-samples 1600 --predictions " + b);
   ASSERT_EQ(straight.code, 0) << straight.err;
-  const auto ra = lines_of(a), rb = lines_of(b);
+  const auto ra = split_lines(read_text_file(a)), rb = split_lines(read_text_file(b));
   ASSERT_EQ(rb.size(), 1600u);
   ASSERT_EQ(ra.size(), 600u);
   for (std::size_t i = 0; i < ra.size(); ++i) EXPECT_EQ(ra[i], rb[1000 + i]) << tag << " row " << 1000 + i;

@@ -46,13 +46,6 @@ std::string single_metric(const std::string& json, const std::string& key) {
   return json.substr(k + key.size() + 3, end - k - key.size() - 3);
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 TEST(MultiTargetCli, EveryTargetMatchesItsOwnSgbt) {
   const std::string csv = write_temp_file("mt3.csv", three_target_csv(1500));
   const std::string preds = write_temp_file("mt3_preds.txt", "");
@@ -60,7 +53,7 @@ TEST(MultiTargetCli, EveryTargetMatchesItsOwnSgbt) {
   auto r = run_cli(common + " --model multi_target_sgbt --target a,b,c --json --predictions " + preds);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"samples\":1500"), std::string::npos) << r.out;
-  const std::vector<std::string> rows = lines_of(preds);
+  const std::vector<std::string> rows = split_lines(read_text_file(preds));
   ASSERT_EQ(rows.size(), 1500u);
   const std::vector<std::string> names{"a", "b", "c"};
   for (std::size_t k = 0; k < names.size(); ++k) {
@@ -74,7 +67,7 @@ TEST(MultiTargetCli, EveryTargetMatchesItsOwnSgbt) {
     ASSERT_EQ(one.code, 0) << one.err;
     for (const char* key : {"mae", "rmse", "r2"}) EXPECT_EQ(metric_of(r.out, t, key), single_metric(one.out, key)) << t;
     // Column k of the multi-target predictions is that sgbt's prediction.
-    const std::vector<std::string> single = lines_of(single_preds);
+    const std::vector<std::string> single = split_lines(read_text_file(single_preds));
     ASSERT_EQ(single.size(), rows.size());
     for (std::size_t i = 0; i < rows.size(); i += 97) {
       std::istringstream row(rows[i]);
@@ -127,7 +120,7 @@ TEST(MultiTargetCli, CheckpointResumeIsBitIdentical) {
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   auto straight = run_cli("eval" + common + model + " --predictions " + b);
   ASSERT_EQ(straight.code, 0) << straight.err;
-  const auto ra = lines_of(a), rb = lines_of(b);
+  const auto ra = split_lines(read_text_file(a)), rb = split_lines(read_text_file(b));
   ASSERT_EQ(rb.size(), 1200u);
   ASSERT_EQ(ra.size(), 400u);
   for (std::size_t i = 0; i < ra.size(); ++i) ASSERT_EQ(ra[i], rb[800 + i]) << i;

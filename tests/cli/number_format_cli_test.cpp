@@ -44,12 +44,6 @@ Tables tables(int n) {
   return t;
 }
 
-double accuracy_of(const std::string& out) {
-  const auto at = out.find("accuracy");
-  if (at == std::string::npos) return -1.0;
-  return std::stod(out.substr(at + 8));
-}
-
 TEST(NumberFormatCli, DecoratedNumbersLearnAsWellAsPlainOnes) {
   const Tables t = tables(4000);
   const std::string plain = write_temp_file("numbers_plain.csv", t.plain);
@@ -59,9 +53,9 @@ TEST(NumberFormatCli, DecoratedNumbersLearnAsWellAsPlainOnes) {
   const auto b = run_cli("eval --quiet --data " + decorated + model);
   ASSERT_EQ(a.code, 0) << a.err;
   ASSERT_EQ(b.code, 0) << b.err;
-  EXPECT_GT(accuracy_of(a.out), 0.9) << a.out;
+  EXPECT_GT(accuracy_in(a.out), 0.9) << a.out;
   // The same numbers (the noise column 12.3% = 0.123 up to rounding): the same accuracy.
-  EXPECT_NEAR(accuracy_of(b.out), accuracy_of(a.out), 0.01) << b.out << a.out;
+  EXPECT_NEAR(accuracy_in(b.out), accuracy_in(a.out), 0.01) << b.out << a.out;
   EXPECT_NE(b.err.find("column 'price' read as numbers: thousands separators"), std::string::npos) << b.err;
   EXPECT_NE(b.err.find("currency signs dropped"), std::string::npos) << b.err;
   EXPECT_NE(b.err.find("column 'rate' read as numbers: ',' as the decimal mark"), std::string::npos) << b.err;

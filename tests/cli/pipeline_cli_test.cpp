@@ -31,11 +31,6 @@ std::string colour_rows(int rows, std::uint64_t seed) {
 
 const std::string kHeader = "colour,noise,label\n";
 
-double accuracy_of(const std::string& out) {
-  const auto at = out.find("accuracy");
-  return at == std::string::npos ? -1.0 : std::stod(out.substr(at + 8));
-}
-
 TEST(PipelineCli, TextColumnReachesOneHotByName) {
   const std::string data = write_temp_file("pipe_colours.csv", kHeader + colour_rows(4000, 9));
   const auto piped = run_cli("eval --quiet --data " + data +
@@ -43,15 +38,15 @@ TEST(PipelineCli, TextColumnReachesOneHotByName) {
   ASSERT_EQ(piped.code, 0) << piped.err;
   const auto plain = run_cli("eval --quiet --data " + data + " --model logistic_regression");
   ASSERT_EQ(plain.code, 0) << plain.err;
-  EXPECT_GT(accuracy_of(piped.out), 0.95) << piped.out;
-  EXPECT_LT(accuracy_of(plain.out), accuracy_of(piped.out) - 0.2) << plain.out;
+  EXPECT_GT(accuracy_in(piped.out), 0.95) << piped.out;
+  EXPECT_LT(accuracy_in(plain.out), accuracy_in(piped.out) - 0.2) << plain.out;
   EXPECT_NE(piped.out.find("categorical  colour (category codes"), std::string::npos) << piped.out;
   // The default columns are the text columns; the other encoders take it too.
   for (const char* model : {"one_hot|logistic_regression", "target_encoder|logistic_regression",
                             "feature_hasher(n-buckets=64)|logistic_regression"}) {
     const auto r = run_cli("eval --quiet --data " + data + " --model '" + model + "'");
     ASSERT_EQ(r.code, 0) << model << r.err;
-    EXPECT_GT(accuracy_of(r.out), 0.9) << model << r.out;
+    EXPECT_GT(accuracy_in(r.out), 0.9) << model << r.out;
   }
   std::remove(data.c_str());
 }

@@ -13,12 +13,6 @@
 namespace irithyll::testing {
 namespace {
 
-double json_value(const std::string& json, const std::string& key) {
-  const auto pos = json.find("\"" + key + "\":");
-  if (pos == std::string::npos) return -1e300;
-  return std::stod(json.substr(pos + key.size() + 3));
-}
-
 std::vector<std::string> lines(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::string> out;
@@ -83,10 +77,10 @@ TEST(SelectionCli, IntervalGivesConformalIntervalsToAnyRegressor) {
   for (const char* model : {"sgbt --n-steps 10", "hoeffding_tree", "arf --n-trees 3"}) {
     auto r = run_cli(std::string("eval --quiet --json --stream friedman --max-samples 4000 --interval 0.9 --model ") + model);
     ASSERT_EQ(r.code, 0) << model << ": " << r.err;
-    EXPECT_EQ(json_value(r.out, "interval_level"), 0.9) << r.out;
-    EXPECT_GT(json_value(r.out, "interval_coverage"), 0.85) << model << r.out;
-    EXPECT_LT(json_value(r.out, "interval_coverage"), 0.95) << model << r.out;
-    EXPECT_GT(json_value(r.out, "interval_mean_width"), 0.0) << r.out;
+    EXPECT_EQ(json_number(r.out, "interval_level"), 0.9) << r.out;
+    EXPECT_GT(json_number(r.out, "interval_coverage"), 0.85) << model << r.out;
+    EXPECT_LT(json_number(r.out, "interval_coverage"), 0.95) << model << r.out;
+    EXPECT_GT(json_number(r.out, "interval_mean_width"), 0.0) << r.out;
   }
   auto text = run_cli("eval --quiet --stream friedman --max-samples 500 --interval 0.8 --model hoeffding_tree");
   ASSERT_EQ(text.code, 0) << text.err;
@@ -100,9 +94,9 @@ TEST(SelectionCli, IntervalGivesConformalIntervalsToAnyRegressor) {
 TEST(SelectionCli, IntervalGivesPredictionSetsToAnyClassifier) {
   auto r = run_cli("eval --quiet --json --stream sea --max-samples 5000 --interval 0.9 --model hoeffding_tree");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_GT(json_value(r.out, "interval_coverage"), 0.86) << r.out;
-  EXPECT_LT(json_value(r.out, "interval_coverage"), 0.94) << r.out;
-  const double size = json_value(r.out, "interval_mean_set_size");
+  EXPECT_GT(json_number(r.out, "interval_coverage"), 0.86) << r.out;
+  EXPECT_LT(json_number(r.out, "interval_coverage"), 0.94) << r.out;
+  const double size = json_number(r.out, "interval_mean_set_size");
   EXPECT_GE(size, 0.5) << r.out;
   EXPECT_LE(size, 2.0) << r.out;
   auto text = run_cli("eval --quiet --stream sea --max-samples 500 --interval 0.9 --model hoeffding_tree");

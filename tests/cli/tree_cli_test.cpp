@@ -14,23 +14,16 @@
 namespace irithyll::testing {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-struct Case {
+struct TreeCase {
   const char* name;
   const char* stream;   // also given to the resumed run
   const char* options;  // model and its settings: the checkpoint carries them
 };
 
-class TreeCli : public ::testing::TestWithParam<Case> {};
+class TreeCli : public ::testing::TestWithParam<TreeCase> {};
 
 TEST_P(TreeCli, SaveThenLoadResumesBitIdentically) {
-  const Case& c = GetParam();
+  const TreeCase& c = GetParam();
   const std::string tag = std::string("tree_") + c.name;
   const std::string full = temp_path(tag + "_full.txt"), ckpt = temp_path(tag + ".ckpt"), rest = temp_path(tag + "_rest.txt");
   const std::string base = std::string("eval --seed 42 --quiet ") + c.stream + " " + c.options;
@@ -41,14 +34,14 @@ TEST_P(TreeCli, SaveThenLoadResumesBitIdentically) {
   auto l = run_cli(std::string("eval --seed 42 --quiet ") + c.stream + " --load " + ckpt +
                    " --skip 1500 --max-samples 1500 --predictions " + rest);
   ASSERT_EQ(l.code, 0) << l.err;
-  const auto whole = lines_of(read_text_file(full)), tail = lines_of(read_text_file(rest));
+  const auto whole = split_lines(read_text_file(full)), tail = split_lines(read_text_file(rest));
   ASSERT_EQ(whole.size(), 3000u);
   ASSERT_EQ(tail.size(), 1500u);
   for (std::size_t i = 0; i < tail.size(); ++i) ASSERT_EQ(whole[1500 + i], tail[i]) << "prediction " << i << " after resuming";
   for (const auto& p : {full, ckpt, rest}) std::remove(p.c_str());
 }
 
-const Case kCases[] = {
+const TreeCase kTreeCases[] = {
     {"ht_sea", "--stream sea", "--model hoeffding_tree --grace-period 100"},
     {"ht_friedman_linear", "--stream friedman", "--model hoeffding_tree --leaf-model linear"},
     {"arf_sea", "--stream sea", "--model arf --n-trees 5"},
@@ -56,8 +49,8 @@ const Case kCases[] = {
     {"bagged_sgbt_sea", "--stream sea", "--model bagged_sgbt --n-bags 3 --n-steps 5"},
 };
 
-INSTANTIATE_TEST_SUITE_P(Rows, TreeCli, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Rows, TreeCli, ::testing::ValuesIn(kTreeCases),
+                         [](const ::testing::TestParamInfo<TreeCase>& i) { return std::string(i.param.name); });
 
 TEST(TreeCliOptions, BadSettingIsNamed) {
   auto r = run_cli("eval --stream sea --max-samples 100 --quiet --model arf --lambda 0");

@@ -113,7 +113,7 @@ struct Fnv {
   }
 };
 
-struct Outcome {
+struct GoldenOutcome {
   std::uint64_t hash = 0;
   std::uint64_t replacements = 0;
   std::size_t memory_bytes = 0;
@@ -139,7 +139,7 @@ SGBTConfig original() {
 // classification, the value for regression). At the midpoint the model is
 // checkpointed and a decoded copy shadows it; every later prediction of the
 // copy must equal the uninterrupted model's bit for bit.
-Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const std::vector<Row>& rows) {
+GoldenOutcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const std::vector<Row>& rows) {
   auto made = SGBTLearner::make(config, {.task = task, .n_classes = n_classes, .seed = config.seed});
   EXPECT_TRUE(made.is_ok());
   if (!made.is_ok()) return {};
@@ -186,7 +186,7 @@ Outcome run(const SGBTConfig& config, Task task, std::size_t n_classes, const st
 TEST(SGBTGolden, SeaDefaultConfigPredictionsUnchanged) {
   // Concept jumps every 5,000 samples drive Page-Hinkley warnings and drifts,
   // so alternates are started, promoted and retired.
-  const Outcome o = run(original(), Task::kClassification, 2, sea_rows(30000, 5000, 7));
+  const GoldenOutcome o = run(original(), Task::kClassification, 2, sea_rows(30000, 5000, 7));
   EXPECT_GT(o.replacements, 0u);
   EXPECT_EQ(o.hash, 16630733276125330421ull);
 }
@@ -198,7 +198,7 @@ TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
   c.grace_period = 50;
   c.max_depth = 8;
   c.learning_rate = 0.1;
-  const Outcome o = run(c, Task::kClassification, 2, sea_rows(30000, 4000, 11));
+  const GoldenOutcome o = run(c, Task::kClassification, 2, sea_rows(30000, 4000, 11));
   EXPECT_GT(o.replacements, 0u);
   EXPECT_EQ(o.hash, 13726981324925580896ull);
 }
@@ -211,7 +211,7 @@ TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
   c.leaf_half_life = 400.0;
   c.max_tree_samples = 3000;
   c.bin_strategy = BinStrategy::kQuantile;
-  const Outcome o = run(c, Task::kRegression, 0, drifting_regression_rows(20000, 3));
+  const GoldenOutcome o = run(c, Task::kRegression, 0, drifting_regression_rows(20000, 3));
   EXPECT_GT(o.replacements, 0u);
   // Re-pinned once, deliberately, when the drift monitor began dividing a
   // squared-loss |gradient| by the target's spread (sgbt.hpp); the memory
@@ -226,7 +226,7 @@ TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {
   c.max_depth = 5;
   c.learning_rate = 0.1;
   c.variant = SGBTVariant::kSkip;
-  const Outcome o = run(c, Task::kClassification, 3, three_class_rows(15000, 5));
+  const GoldenOutcome o = run(c, Task::kClassification, 3, three_class_rows(15000, 5));
   EXPECT_EQ(o.hash, 11675082210413079728ull);
 }
 
@@ -234,7 +234,7 @@ TEST(SGBTGolden, ElectricityDefaultConfigPredictionsUnchanged) {
   IRITHYLL_REQUIRE_SHARED("datasets/elec.csv");
   const std::vector<Row> rows = elec_rows();
   ASSERT_EQ(rows.size(), 45312u);
-  const Outcome o = run(original(), Task::kClassification, 2, rows);
+  const GoldenOutcome o = run(original(), Task::kClassification, 2, rows);
   EXPECT_EQ(o.hash, 1977979773011053107ull);
 }
 

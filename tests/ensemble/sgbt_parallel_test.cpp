@@ -18,13 +18,13 @@
 namespace irithyll {
 namespace {
 
-constexpr std::size_t kD = 5;
+constexpr std::size_t kParallelD = 5;
 
 struct Stream {
   std::size_t classes;  // 0 = regression
   std::uint64_t seed;
   Xorshift64 rng;
-  double x[kD];
+  double x[kParallelD];
   int t = 0;
   Stream(std::size_t c, std::uint64_t s) : classes(c), seed(s), rng(s) {}
   // Friedman-like target; the concept flips sign at sample 2500, so drift

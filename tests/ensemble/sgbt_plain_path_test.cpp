@@ -16,7 +16,7 @@
 namespace irithyll {
 namespace {
 
-constexpr std::size_t kD = 4;
+constexpr std::size_t kPlainD = 4;
 
 SGBTConfig base_config() {
   SGBTConfig c;
@@ -53,7 +53,7 @@ std::vector<std::uint64_t> run(const SGBTConfig& c, std::size_t classes, std::ui
   SGBTLearner m(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
   Xorshift64 rng(seed);
   std::vector<std::uint64_t> out;
-  double x[kD];
+  double x[kPlainD];
   double proba[3];
   for (int i = 0; i < 6000; ++i) {
     for (double& v : x) v = rng.uniform();

@@ -96,9 +96,9 @@ std::vector<std::string> regressors() {
   return out;
 }
 
-std::string case_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
+std::string typo_case_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
 
-INSTANTIATE_TEST_SUITE_P(CatalogueRegressors, TypoCase, ::testing::ValuesIn(regressors()), case_name);
+INSTANTIATE_TEST_SUITE_P(CatalogueRegressors, TypoCase, ::testing::ValuesIn(regressors()), typo_case_name);
 
 }  // namespace
 }  // namespace irithyll

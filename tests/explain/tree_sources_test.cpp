@@ -26,18 +26,18 @@
 namespace irithyll {
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kSourceTol = 1e-9;
 
-double uniform(Xorshift64& rng) { return static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53; }
+double uniform01(Xorshift64& rng) { return static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53; }
 
 // Six features, ~5% missing; two targets.
 std::vector<double> row(Xorshift64& rng, double& y0, double& y1) {
   std::vector<double> x(6);
-  for (double& v : x) v = uniform(rng);
-  y0 = 3.0 * x[0] - 2.0 * x[1] * x[2] + (x[3] > 0.5 ? 1.0 : -1.0) + 0.1 * uniform(rng);
-  y1 = x[4] * x[5] - x[0] + 0.1 * uniform(rng);
+  for (double& v : x) v = uniform01(rng);
+  y0 = 3.0 * x[0] - 2.0 * x[1] * x[2] + (x[3] > 0.5 ? 1.0 : -1.0) + 0.1 * uniform01(rng);
+  y1 = x[4] * x[5] - x[0] + 0.1 * uniform01(rng);
   for (double& v : x)
-    if (uniform(rng) < 0.05) v = std::numeric_limits<double>::quiet_NaN();
+    if (uniform01(rng) < 0.05) v = std::numeric_limits<double>::quiet_NaN();
   return x;
 }
 
@@ -72,11 +72,11 @@ void expect_explained(const Learner& model, std::size_t outputs, Predict predict
       const std::vector<double> ref = test::brute_path(*view, k, x);
       double sum = ex->base_value(k);
       for (std::size_t f = 0; f < 6; ++f) {
-        EXPECT_NEAR(phi[f], ref[f], kTol) << model.name() << " output " << k << " feature " << f;
+        EXPECT_NEAR(phi[f], ref[f], kSourceTol) << model.name() << " output " << k << " feature " << f;
         sum += phi[f];
       }
-      EXPECT_NEAR(sum, *raw, kTol);
-      EXPECT_NEAR(*raw, predict(x, k), kTol) << model.name() << " output " << k;
+      EXPECT_NEAR(sum, *raw, kSourceTol);
+      EXPECT_NEAR(*raw, predict(x, k), kSourceTol) << model.name() << " output " << k;
     }
   }
 }

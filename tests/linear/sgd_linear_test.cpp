@@ -52,18 +52,18 @@ Stream class_stream(std::size_t n, std::size_t k, std::uint64_t seed) {
 }
 
 template <class T>
-double accuracy(T& m, const Stream& train, const Stream& test) {
+double sgd_accuracy(T& m, const Stream& train, const Stream& test) {
   for (const auto& [x, y] : train) m.learn_one(x, y);
   double hits = 0;
   for (const auto& [x, y] : test) hits += m.predict_one(x) == y;
   return hits / static_cast<double>(test.size());
 }
 
-const LearnerContext kReg{Task::kRegression, 0, 4, 1};
-LearnerContext cls(std::size_t k, std::size_t d = 3) { return {Task::kClassification, k, d, 1}; }
+const LearnerContext kSgdReg{Task::kRegression, 0, 4, 1};
+LearnerContext sgd_cls(std::size_t k, std::size_t d = 3) { return {Task::kClassification, k, d, 1}; }
 
 TEST(LinearRegression, FitsALinearTargetOnMixedScales) {
-  auto m = test::build<LinearRegressionLearner>({}, kReg);
+  auto m = test::build<LinearRegressionLearner>({}, kSgdReg);
   for (const auto& [x, y] : regression_stream(20000, 1)) m->learn_one(x, y);
   double se = 0;
   const auto test = regression_stream(1000, 2);
@@ -82,7 +82,7 @@ TEST(LinearRegression, EveryOptimiserAndScheduleLearns) {
       // after every length from 5,000 to 25,000 samples.
       const std::string lr = o == "sgd" ? "0.01" : o == "adam" ? "0.03" : "0.5";
       auto m = test::build<LinearRegressionLearner>(
-          {{"optimizer", opt}, {"schedule", sched}, {"learning-rate", lr}, {"intercept-lr", lr}}, kReg);
+          {{"optimizer", opt}, {"schedule", sched}, {"learning-rate", lr}, {"intercept-lr", lr}}, kSgdReg);
       double var = 0, se = 0;
       const auto train = regression_stream(20000, 3);
       for (const auto& [x, y] : train) m->learn_one(x, y);
@@ -97,7 +97,7 @@ TEST(LinearRegression, EveryOptimiserAndScheduleLearns) {
 }
 
 TEST(LinearRegression, L1GivesExactZerosToIrrelevantFeatures) {
-  auto m = test::build<LinearRegressionLearner>({{"l1", "1"}}, kReg);
+  auto m = test::build<LinearRegressionLearner>({{"l1", "1"}}, kSgdReg);
   for (const auto& [x, y] : regression_stream(20000, 5)) m->learn_one(x, y);
   const auto w = m->coefficients(0);
   EXPECT_EQ(w[2], 0.0);
@@ -106,13 +106,13 @@ TEST(LinearRegression, L1GivesExactZerosToIrrelevantFeatures) {
 }
 
 TEST(LinearRegression, InterceptOffStaysZero) {
-  auto m = test::build<LinearRegressionLearner>({{"intercept", "off"}}, kReg);
+  auto m = test::build<LinearRegressionLearner>({{"intercept", "off"}}, kSgdReg);
   for (const auto& [x, y] : regression_stream(500, 6)) m->learn_one(x, y);
   EXPECT_EQ(m->coefficients(0)[4], 0.0);
 }
 
 TEST(LinearRegression, MissingFeaturesContributeNothing) {
-  auto m = test::build<LinearRegressionLearner>({}, kReg);
+  auto m = test::build<LinearRegressionLearner>({}, kSgdReg);
   auto s = regression_stream(3000, 7);
   for (std::size_t i = 0; i < s.size(); i += 3) s[i].first[1] = std::numeric_limits<double>::quiet_NaN();
   for (const auto& [x, y] : s) m->learn_one(x, y);
@@ -120,7 +120,7 @@ TEST(LinearRegression, MissingFeaturesContributeNothing) {
   std::vector<double> probe = {0.5, std::numeric_limits<double>::infinity(), 0.5, 5.0};
   EXPECT_TRUE(std::isfinite(m->predict_one(probe)));
   // Unstandardised, a missing feature reads as 0.
-  auto raw = test::build<LinearRegressionLearner>({{"standardize", "off"}, {"learning-rate", "0.001"}}, kReg);
+  auto raw = test::build<LinearRegressionLearner>({{"standardize", "off"}, {"learning-rate", "0.001"}}, kSgdReg);
   for (const auto& [x, y] : s) raw->learn_one(x, y);
   const double missing = raw->predict_one(probe);
   probe[1] = 0.0;
@@ -198,14 +198,14 @@ TEST(LinearRegression, VersionOneRecordsKeepTheHalfGradient) {
   // start. Decoded, such a model keeps learning that way, and so does the
   // version-2 record it re-encodes to.
   auto fresh = test::build<LinearRegressionLearner>(
-      {{"standardize", "off"}, {"learning-rate", "0.001"}, {"intercept-lr", "0.1"}}, kReg);
+      {{"standardize", "off"}, {"learning-rate", "0.001"}, {"intercept-lr", "0.1"}}, kSgdReg);
   ByteWriter now;
   fresh->encode(now);
   ByteWriter head_now, head_v1;
   encode_config(LinearRegressionLearner::config_fields(), fresh->config(), head_now);
-  encode_context(kReg, head_now);
+  encode_context(kSgdReg, head_now);
   encode_config(SgdLinear::config_fields(), fresh->config(), head_v1);
-  encode_context(kReg, head_v1);
+  encode_context(kSgdReg, head_v1);
   const std::vector<std::uint8_t>& bytes = now.data();
   const std::size_t flag_at = 1 + head_now.data().size();  // after the version, settings and context
   ASSERT_EQ(bytes[0], 2);
@@ -241,7 +241,7 @@ TEST(LinearRegression, VersionOneRecordsKeepTheHalfGradient) {
 TEST(LogisticRegression, PlainSgdMatchesTheTextbookUpdate) {
   // No standardisation, constant rate: w -= lr (sigmoid(w.x + b) - y) x.
   auto m = test::build<LogisticRegressionLearner>(
-      {{"standardize", "off"}, {"learning-rate", "0.1"}, {"intercept-lr", "0.05"}}, cls(2, 3));
+      {{"standardize", "off"}, {"learning-rate", "0.1"}, {"intercept-lr", "0.05"}}, sgd_cls(2, 3));
   std::vector<double> w(3, 0.0);
   double b = 0;
   Xorshift64 rng(9);
@@ -264,16 +264,16 @@ TEST(LogisticRegression, PlainSgdMatchesTheTextbookUpdate) {
 }
 
 TEST(LogisticRegression, BinaryAndOneVsRestLearn) {
-  auto two = test::build<LogisticRegressionLearner>({}, cls(2));
-  EXPECT_GT(accuracy(*two, class_stream(5000, 2, 1), class_stream(1000, 2, 2)), 0.95);
-  auto four = test::build<LogisticRegressionLearner>({{"learning-rate", "0.05"}}, cls(4));
-  EXPECT_GT(accuracy(*four, class_stream(20000, 4, 1), class_stream(1000, 4, 2)), 0.85);
+  auto two = test::build<LogisticRegressionLearner>({}, sgd_cls(2));
+  EXPECT_GT(sgd_accuracy(*two, class_stream(5000, 2, 1), class_stream(1000, 2, 2)), 0.95);
+  auto four = test::build<LogisticRegressionLearner>({{"learning-rate", "0.05"}}, sgd_cls(4));
+  EXPECT_GT(sgd_accuracy(*four, class_stream(20000, 4, 1), class_stream(1000, 4, 2)), 0.85);
 }
 
 TEST(SoftmaxRegression, LearnsThreeAndFiveClasses) {
   for (std::size_t k : {3u, 5u}) {
-    auto m = test::build<SoftmaxRegressionLearner>({{"optimizer", "adam"}}, cls(k));
-    EXPECT_GT(accuracy(*m, class_stream(20000, k, 3), class_stream(1000, k, 4)), 0.9) << k;
+    auto m = test::build<SoftmaxRegressionLearner>({{"optimizer", "adam"}}, sgd_cls(k));
+    EXPECT_GT(sgd_accuracy(*m, class_stream(20000, k, 3), class_stream(1000, k, 4)), 0.9) << k;
     std::vector<double> proba(k);
     m->predict_proba_one(class_stream(1, k, 5)[0].first, proba);
     double total = 0;
@@ -287,17 +287,17 @@ TEST(SgdLinear, CheckpointsResumeBitIdentically) {
     auto r = test::build<LinearRegressionLearner>({{"optimizer", opt}, {"schedule", "inverse-scaling"}},
                                                   LearnerContext{Task::kRegression, 0, 0, 1});
     test::expect_resume_identical(*r, regression_stream(300, 10), regression_stream(300, 11));
-    auto s = test::build<SoftmaxRegressionLearner>({{"optimizer", opt}, {"l1", "0.001"}}, cls(3));
+    auto s = test::build<SoftmaxRegressionLearner>({{"optimizer", opt}, {"l1", "0.001"}}, sgd_cls(3));
     test::expect_resume_identical(*s, class_stream(300, 3, 10), class_stream(300, 3, 11));
-    auto l = test::build<LogisticRegressionLearner>({{"optimizer", opt}, {"schedule", "optimal"}}, cls(3));
+    auto l = test::build<LogisticRegressionLearner>({{"optimizer", opt}, {"schedule", "optimal"}}, sgd_cls(3));
     test::expect_resume_identical(*l, class_stream(300, 3, 12), class_stream(300, 3, 13));
   }
 }
 
 TEST(SgdLinear, RefusesTheWrongTask) {
-  EXPECT_FALSE(LinearRegressionLearner::make({}, cls(2)).is_ok());
-  EXPECT_FALSE(LogisticRegressionLearner::make({}, kReg).is_ok());
-  EXPECT_FALSE(SoftmaxRegressionLearner::make({}, kReg).is_ok());
+  EXPECT_FALSE(LinearRegressionLearner::make({}, sgd_cls(2)).is_ok());
+  EXPECT_FALSE(LogisticRegressionLearner::make({}, kSgdReg).is_ok());
+  EXPECT_FALSE(SoftmaxRegressionLearner::make({}, kSgdReg).is_ok());
 }
 
 }  // namespace

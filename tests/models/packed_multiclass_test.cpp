@@ -19,12 +19,12 @@
 namespace irithyll {
 namespace {
 
-constexpr int kFeatures = 5;
+constexpr int kMulticlassFeatures = 5;
 constexpr std::size_t kClasses = 3;
 
 // Class = argmax of three fixed linear scores plus a little label noise.
 double make_row(Xorshift64& rng, float* x) {
-  for (int f = 0; f < kFeatures; ++f) x[f] = static_cast<float>(rng.uniform() * 4.0 - 2.0);
+  for (int f = 0; f < kMulticlassFeatures; ++f) x[f] = static_cast<float>(rng.uniform() * 4.0 - 2.0);
   const double s[kClasses] = {x[0] + 0.5 * x[1], -x[0] + x[2], 0.7 * x[3] - x[1] + 0.3 * x[4]};
   std::size_t best = 0;
   for (std::size_t k = 1; k < kClasses; ++k)
@@ -42,11 +42,11 @@ TEST(PackedMulticlass, OneFilePerClassReproducesEachClassScore) {
   ASSERT_TRUE(made.is_ok()) << made.status().to_string();
   SGBTLearner& model = **made;
   Xorshift64 rng(2024);
-  float xf[kFeatures];
-  std::vector<double> x(kFeatures);
+  float xf[kMulticlassFeatures];
+  std::vector<double> x(kMulticlassFeatures);
   for (int i = 0; i < 6000; ++i) {
     const double y = make_row(rng, xf);
-    for (int f = 0; f < kFeatures; ++f) x[f] = xf[f];
+    for (int f = 0; f < kMulticlassFeatures; ++f) x[f] = xf[f];
     model.learn_one(x, y);
   }
   ASSERT_EQ(model.n_committees(), kClasses);
@@ -67,17 +67,17 @@ TEST(PackedMulticlass, OneFilePerClassReproducesEachClassScore) {
   ASSERT_GT(total_nodes, 0u) << "expected trees with splits";
 
   constexpr std::size_t kRows = 2000;
-  std::vector<float> rows(kRows * kFeatures);
-  for (std::size_t r = 0; r < kRows; ++r) (void)make_row(rng, rows.data() + r * kFeatures);
+  std::vector<float> rows(kRows * kMulticlassFeatures);
+  for (std::size_t r = 0; r < kRows; ++r) (void)make_row(rng, rows.data() + r * kMulticlassFeatures);
   std::vector<std::vector<float>> batch(kClasses, std::vector<float>(kRows));
-  for (std::size_t k = 0; k < kClasses; ++k) ASSERT_TRUE(f32[k].predict_batch(rows, kFeatures, batch[k]).is_ok());
+  for (std::size_t k = 0; k < kClasses; ++k) ASSERT_TRUE(f32[k].predict_batch(rows, kMulticlassFeatures, batch[k]).is_ok());
 
   double raw[kClasses];
   double max_err = 0.0;
   std::size_t argmax_differs = 0, rerouted = 0;
   for (std::size_t r = 0; r < kRows; ++r) {
-    const std::span<const float> xr(rows.data() + r * kFeatures, kFeatures);
-    for (int f = 0; f < kFeatures; ++f) x[f] = xr[f];
+    const std::span<const float> xr(rows.data() + r * kMulticlassFeatures, kMulticlassFeatures);
+    for (int f = 0; f < kMulticlassFeatures; ++f) x[f] = xr[f];
     model.predict_raw(x, raw);
     std::size_t best_raw = 0, best_packed = 0;
     for (std::size_t k = 0; k < kClasses; ++k) {

@@ -11,7 +11,7 @@ namespace irithyll::nn {
 namespace {
 
 // Reordered summation of n products of O(1) values: a few ulps per term.
-constexpr double kKernelTol = 1e-12;
+constexpr double kKernelTolD = 1e-12;
 
 std::vector<double> draw(Xorshift64& rng, std::size_t n) {
   std::vector<double> v(n);
@@ -38,11 +38,11 @@ TEST(Kernels, EveryMatvecVariantMatchesReference) {
       matvec_ref(m.data(), x.data(), ref.data(), rows, cols);
       if (kernels_has_avx2()) {
         matvec_avx2_kernel(m.data(), x.data(), y.data(), rows, cols);
-        for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y[r], ref[r], kKernelTol * cols) << rows << "x" << cols;
+        for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y[r], ref[r], kKernelTolD * cols) << rows << "x" << cols;
       }
       if (kernels_has_avx512()) {
         matvec_avx512_kernel(m.data(), x.data(), y.data(), rows, cols);
-        for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y[r], ref[r], kKernelTol * cols) << rows << "x" << cols;
+        for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y[r], ref[r], kKernelTolD * cols) << rows << "x" << cols;
       }
     }
   }
@@ -58,15 +58,15 @@ TEST(Kernels, FastMatchesReferenceOnOddShapes) {
       std::vector<double> y1(rows), y2(rows), t1(cols), t2(cols);
       matvec(m.data(), x.data(), y1.data(), rows, cols);
       matvec_ref(m.data(), x.data(), y2.data(), rows, cols);
-      for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y1[r], y2[r], kKernelTol * cols) << rows << "x" << cols;
+      for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(y1[r], y2[r], kKernelTolD * cols) << rows << "x" << cols;
       matvec_t(m.data(), xr.data(), t1.data(), rows, cols);
       matvec_t_ref(m.data(), xr.data(), t2.data(), rows, cols);
-      for (std::size_t c = 0; c < cols; ++c) EXPECT_NEAR(t1[c], t2[c], kKernelTol * rows);
-      EXPECT_NEAR(dot(m.data(), x.data(), cols), dot_ref(m.data(), x.data(), cols), kKernelTol * cols);
+      for (std::size_t c = 0; c < cols; ++c) EXPECT_NEAR(t1[c], t2[c], kKernelTolD * rows);
+      EXPECT_NEAR(dot(m.data(), x.data(), cols), dot_ref(m.data(), x.data(), cols), kKernelTolD * cols);
       std::vector<double> a1 = x, a2 = x;
       axpy(0.37, m.data(), a1.data(), cols);
       axpy_ref(0.37, m.data(), a2.data(), cols);
-      for (std::size_t c = 0; c < cols; ++c) EXPECT_NEAR(a1[c], a2[c], kKernelTol);
+      for (std::size_t c = 0; c < cols; ++c) EXPECT_NEAR(a1[c], a2[c], kKernelTolD);
     }
   }
 }

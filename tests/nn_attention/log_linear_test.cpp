@@ -24,13 +24,13 @@ LogLinearConfig small(AttentionKind inner, std::uint64_t seed, std::uint32_t lev
   return c;
 }
 
-std::vector<double> draw(Xorshift64& rng, std::size_t n, double s = 1.0) {
+std::vector<double> ll_draw(Xorshift64& rng, std::size_t n, double s = 1.0) {
   std::vector<double> v(n);
   for (double& e : v) e = rng.normal() * s;
   return v;
 }
 
-double step_loss(const LogLinearAttention& m, const std::vector<double>& x, const std::vector<double>& y) {
+double ll_step_loss(const LogLinearAttention& m, const std::vector<double>& x, const std::vector<double>& y) {
   std::vector<double> o(y.size());
   m.peek(x, o);
   double l = 0.0;
@@ -50,9 +50,9 @@ TEST(LogLinear, TrainOneGradientMatchesFiniteDifferences) {
       Xorshift64 rng(seed * 31);
       std::vector<double> out(4);
       const int warm = static_cast<int>(rng.below(40));  // up to 40 pushes: 2^4 = 16 levels' worth, so folds happen
-      for (int t = 0; t < warm; ++t) m.forward(draw(rng, 5), out);
-      const auto x = draw(rng, 5);
-      const auto y = draw(rng, 4, 0.5);
+      for (int t = 0; t < warm; ++t) m.forward(ll_draw(rng, 5), out);
+      const auto x = ll_draw(rng, 5);
+      const auto y = ll_draw(rng, 4, 0.5);
       LogLinearAttention stepped = m;
       stepped.set_learning_rate(1.0);
       ASSERT_TRUE(stepped.train_one(x, y, out));
@@ -66,7 +66,7 @@ TEST(LogLinear, TrainOneGradientMatchesFiniteDifferences) {
           LogLinearAttention p = m, q = m;
           (p.*w)()[i] += kH;
           (q.*w)()[i] -= kH;
-          const double fd = (step_loss(p, x, y) - step_loss(q, x, y)) / (2 * kH);
+          const double fd = (ll_step_loss(p, x, y) - ll_step_loss(q, x, y)) / (2 * kH);
           ASSERT_NEAR(analytic, fd, kTol) << "inner " << attention_kind_name(inner) << " seed " << seed << " warm "
                                           << warm << " index " << i;
         }
@@ -83,12 +83,12 @@ TEST(LogLinear, LambdaIsADistributionAndDefaultIsUniform) {
   LogLinearAttention zero(c);
   std::vector<double> lam(8);
   Xorshift64 rng(2);
-  zero.lambda(draw(rng, 8), lam);
+  zero.lambda(ll_draw(rng, 8), lam);
   for (double l : lam) EXPECT_NEAR(l, 1.0 / 8, 1e-15);
   LogLinearAttention m(small(AttentionKind::kGLA, 3, 8, 2.0));
   for (int t = 0; t < 100; ++t) {
     std::vector<double> l8(8);
-    m.lambda(draw(rng, 5, 10.0), l8);
+    m.lambda(ll_draw(rng, 5, 10.0), l8);
     double s = 0.0;
     for (double l : l8) {
       EXPECT_GE(l, 0.0);
@@ -106,16 +106,16 @@ TEST(LogLinear, SizeMaskBoundStateAndReadOnlyQuery) {
   Xorshift64 rng(5);
   std::vector<double> out(4), q1(4), q2(4);
   for (std::uint64_t t = 1; t <= 63; ++t) {
-    m.forward(draw(rng, 5, 5.0), out);
+    m.forward(ll_draw(rng, 5, 5.0), out);
     EXPECT_EQ(m.size(), t);
     EXPECT_EQ(m.level_mask(), t);  // active levels are the bits of t
     EXPECT_EQ(m.state().size(), n_state);
     for (double o : out) EXPECT_LE(std::fabs(o), 1.0);
   }
-  m.forward(draw(rng, 5), out);  // 64 = 2^6: fold into the top level
+  m.forward(ll_draw(rng, 5), out);  // 64 = 2^6: fold into the top level
   EXPECT_EQ(m.level_mask(), 1u << 5);
   const std::vector<double> s(m.state().begin(), m.state().end());
-  const auto x = draw(rng, 5);
+  const auto x = ll_draw(rng, 5);
   m.query_readonly(x, q1);
   m.query_readonly(x, q2);
   EXPECT_EQ(q1, q2);
@@ -132,8 +132,8 @@ TEST(LogLinear, DeterministicZeroLrNoOpAndAllWeightsTrain) {
   Xorshift64 rng(6);
   std::vector<double> oa(4), ob(4);
   for (int t = 0; t < 30; ++t) {
-    const auto x = draw(rng, 5);
-    const auto y = draw(rng, 4, 0.5);
+    const auto x = ll_draw(rng, 5);
+    const auto y = ll_draw(rng, 4, 0.5);
     a.train_one(x, y, oa);
     b.train_one(x, y, ob);
     ASSERT_EQ(oa, ob);
@@ -141,7 +141,7 @@ TEST(LogLinear, DeterministicZeroLrNoOpAndAllWeightsTrain) {
   EXPECT_EQ(a.train_steps(), 30u);
   LogLinearAttention z = a;
   z.set_learning_rate(0.0);
-  const auto x = draw(rng, 5), y = draw(rng, 4, 0.5);
+  const auto x = ll_draw(rng, 5), y = ll_draw(rng, 4, 0.5);
   z.train_one(x, y, oa);
   EXPECT_TRUE(std::equal(z.w_q().begin(), z.w_q().end(), a.w_q().begin()));
   EXPECT_TRUE(std::equal(z.w_lambda().begin(), z.w_lambda().end(), a.w_lambda().begin()));

@@ -26,7 +26,7 @@ LogLinearLearnerConfig guarded(ContinualKind kind) {
 }
 
 // The context of `seed` (the layer's and the guard's draws).
-LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
+LearnerContext ll_seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
 
 std::vector<double> params_of(const LogLinearCore& m) {
   std::vector<double> p(m.layer().n_params());
@@ -35,7 +35,7 @@ std::vector<double> params_of(const LogLinearCore& m) {
 }
 
 TEST(LogLinearContinual, MaskFreezesOnDriftAndFrozenWeightsStayPut) {
-  LogLinearCore m(guarded(ContinualKind::kMask), seeded(1));
+  LogLinearCore m(guarded(ContinualKind::kMask), ll_seeded(1));
   const testing::SwitchStream s(1, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -71,7 +71,7 @@ TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
   LogLinearLearnerConfig loose = guarded(ContinualKind::kEwc), tight = loose;
   loose.continual.ewc_lambda = 0.0;
   tight.continual.ewc_lambda = 1e4;
-  LogLinearCore a(loose, seeded(2)), b(tight, seeded(2));
+  LogLinearCore a(loose, ll_seeded(2)), b(tight, ll_seeded(2));
   const testing::SwitchStream s(2, 8000);
   std::size_t t = 0;
   while (t < s.y.size()) {
@@ -102,7 +102,7 @@ TEST(LogLinearContinual, EwcPullsWeightsTowardTheAnchor) {
 TEST(LogLinearContinual, RegenerationRedrawsRows) {
   LogLinearLearnerConfig c = guarded(ContinualKind::kRegen);
   c.continual.interval = 100;
-  LogLinearCore m(c, seeded(3));
+  LogLinearCore m(c, ll_seeded(3));
   const testing::SwitchStream s(3, 100);
   for (std::size_t t = 0; t < 99; ++t) m.learn_one(s.x[t], s.y[t]);
   const auto before = params_of(m);
@@ -122,7 +122,7 @@ TEST(LogLinearContinual, RegenerationRedrawsRows) {
 TEST(LogLinearContinual, ResumesBitIdentically) {
   for (ContinualKind k : {ContinualKind::kEwc, ContinualKind::kMask, ContinualKind::kRegen}) {
     SCOPED_TRACE(std::string(continual_kind_name(k)));
-    LogLinearCore a(guarded(k), seeded(4));
+    LogLinearCore a(guarded(k), ll_seeded(4));
     const testing::SwitchStream s(4, 1400, 4, 500);
     for (std::size_t t = 0; t < 700; ++t) a.learn_one(s.x[t], s.y[t]);
     if (k != ContinualKind::kRegen) {
@@ -141,7 +141,7 @@ TEST(LogLinearContinual, NotWorseAfterAnAbruptChange) {
       const testing::SwitchStream s(seed, 6000);
       LogLinearLearnerConfig plain = guarded(k);
       plain.continual = ContinualConfig{};
-      LogLinearCore a(plain, seeded(seed)), b(guarded(k), seeded(seed));
+      LogLinearCore a(plain, ll_seeded(seed)), b(guarded(k), ll_seeded(seed));
       const double ra = testing::prequential_rmse(a, s, 3000, 6000);
       const double rb = testing::prequential_rmse(b, s, 3000, 6000);
       EXPECT_LE(rb, 1.25 * ra) << continual_kind_name(k) << " seed " << seed;

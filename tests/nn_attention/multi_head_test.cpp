@@ -34,7 +34,7 @@ AttentionConfig small(const AttentionMode& m, std::uint64_t seed = 42, double sc
   return c;
 }
 
-std::vector<double> input(Xorshift64& rng, std::size_t n, double scale = 1.0) {
+std::vector<double> mh_input(Xorshift64& rng, std::size_t n, double scale = 1.0) {
   std::vector<double> x(n);
   for (double& e : x) e = rng.normal() * scale;
   return x;
@@ -67,7 +67,7 @@ TEST(MultiHeadAttention, ShapesBoundsAndConstantState) {
     Xorshift64 rng(1);
     std::vector<double> out(8);
     for (int t = 0; t < 300; ++t) {
-      ASSERT_TRUE(layer.forward(input(rng, 8, 3.0), out));
+      ASSERT_TRUE(layer.forward(mh_input(rng, 8, 3.0), out));
       EXPECT_EQ(layer.state().size(), n_state);
       for (double o : out) {
         ASSERT_TRUE(std::isfinite(o)) << attention_mode_name(m);
@@ -87,7 +87,7 @@ TEST(MultiHeadAttention, DeterministicPerSeedAndSeedMatters) {
     std::vector<double> oa(8), ob(8), oc(8);
     bool differs = false;
     for (int t = 0; t < 50; ++t) {
-      const auto x = input(rng, 8);
+      const auto x = mh_input(rng, 8);
       a.forward(x, oa);
       b.forward(x, ob);
       c.forward(x, oc);
@@ -103,9 +103,9 @@ TEST(MultiHeadAttention, QueryStateIsReadOnlyAndReadsPreviousState) {
     MultiHeadAttention layer(small(m));
     Xorshift64 rng(3);
     std::vector<double> out(8), q1(8), q2(8);
-    for (int t = 0; t < 20; ++t) layer.forward(input(rng, 8), out);
+    for (int t = 0; t < 20; ++t) layer.forward(mh_input(rng, 8), out);
     const std::vector<double> before(layer.state().begin(), layer.state().end());
-    const auto x = input(rng, 8);
+    const auto x = mh_input(rng, 8);
     layer.query_state(x, q1);
     layer.query_state(x, q2);
     EXPECT_EQ(q1, q2);
@@ -124,9 +124,9 @@ TEST(MultiHeadAttention, NonFiniteInputLeavesStateUntouched) {
     MultiHeadAttention layer(small(m));
     Xorshift64 rng(5);
     std::vector<double> out(8);
-    for (int t = 0; t < 5; ++t) layer.forward(input(rng, 8), out);
+    for (int t = 0; t < 5; ++t) layer.forward(mh_input(rng, 8), out);
     const std::vector<double> s(layer.state().begin(), layer.state().end());
-    auto bad = input(rng, 8);
+    auto bad = mh_input(rng, 8);
     bad[3] = std::nan("");
     EXPECT_FALSE(layer.forward(bad, out));
     bad[3] = INFINITY;
@@ -142,14 +142,14 @@ TEST(MultiHeadAttention, EncodeDecodeContinuesBitIdentically) {
     MultiHeadAttention a(small(m));
     Xorshift64 rng(6);
     std::vector<double> oa(8), ob(8);
-    for (int t = 0; t < 13; ++t) a.forward(input(rng, 8), oa);
+    for (int t = 0; t < 13; ++t) a.forward(mh_input(rng, 8), oa);
     ByteWriter w;
     a.encode(w);
     MultiHeadAttention b;
     ByteReader r(w.data());
     ASSERT_TRUE(b.decode(r).is_ok());
     for (int t = 0; t < 20; ++t) {
-      const auto x = input(rng, 8);
+      const auto x = mh_input(rng, 8);
       a.forward(x, oa);
       b.forward(x, ob);
       ASSERT_EQ(oa, ob);

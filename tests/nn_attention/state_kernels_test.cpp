@@ -15,12 +15,12 @@ namespace irithyll::nn::attn {
 namespace {
 
 // Entries are O(1) sums of at most ~16 products per step; fused FMAs and the
-// folded gate reorder a few roundings per step, so after kSteps updates the
+// folded gate reorder a few roundings per step, so after kStateSteps updates the
 // two paths stay within a few hundred ulps of 1.
 constexpr double kStateTol = 1e-13;
-constexpr int kSteps = 20;
+constexpr int kStateSteps = 20;
 
-std::vector<double> draw(Xorshift64& rng, std::size_t n, double scale = 1.0) {
+std::vector<double> state_draw(Xorshift64& rng, std::size_t n, double scale = 1.0) {
   std::vector<double> v(n);
   for (double& e : v) e = rng.normal() * scale;
   return v;
@@ -38,13 +38,13 @@ void expect_close(const std::vector<double>& a, const std::vector<double>& b, co
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], kStateTol) << what << " at " << i;
 }
 
-struct Shape {
+struct StateShape {
   std::size_t dk, dv;
 };
 // Column groups of up to four 8-wide chunks: one chunk, two, three, a full
 // group of four plus a partial one, each with and without a masked tail.
 // 13 and 29 leave four chunks with a partial last one (AVX2 and AVX-512 widths).
-const Shape kShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1},
+const StateShape kStateShapes[] = {{16, 16}, {4, 4}, {3, 5}, {16, 13}, {1, 9}, {7, 24}, {5, 1},
                          {6, 32}, {5, 41}, {2, 70}, {3, 29}, {4, 15}};
 
 TEST(StateKernels, BackendNamed) {
@@ -54,14 +54,14 @@ TEST(StateKernels, BackendNamed) {
 
 TEST(StateKernels, DecayWriteReadMatchesReference) {
   Xorshift64 rng(21);
-  for (const Shape sh : kShapes) {
+  for (const StateShape sh : kStateShapes) {
     for (std::size_t stride : {0u, 1u}) {
-      auto s1 = draw(rng, sh.dk * sh.dv), s2 = s1;
+      auto s1 = state_draw(rng, sh.dk * sh.dv), s2 = s1;
       std::vector<double> o1(sh.dv), o2(sh.dv);
-      for (int t = 0; t < kSteps; ++t) {
-        auto a = draw(rng, sh.dk, 0.1);
+      for (int t = 0; t < kStateSteps; ++t) {
+        auto a = state_draw(rng, sh.dk, 0.1);
         for (double& e : a) e = 0.9 + e * 0.1;
-        const auto k = draw(rng, sh.dk), v = draw(rng, sh.dv), q = draw(rng, sh.dk);
+        const auto k = state_draw(rng, sh.dk), v = state_draw(rng, sh.dv), q = state_draw(rng, sh.dk);
         const bool with_read = t % 3 != 0;
         decay_write_read(s1.data(), a.data(), stride, k.data(), v.data(), with_read ? q.data() : nullptr, o1.data(),
                          sh.dk, sh.dv);
@@ -71,7 +71,7 @@ TEST(StateKernels, DecayWriteReadMatchesReference) {
         if (with_read) expect_close(o1, o2, "readout");
       }
       std::vector<double> r1(sh.dv), r2(sh.dv);
-      const auto q = draw(rng, sh.dk);
+      const auto q = state_draw(rng, sh.dk);
       read(s1.data(), q.data(), r1.data(), sh.dk, sh.dv);
       read_ref(s1.data(), q.data(), r2.data(), sh.dk, sh.dv);
       expect_close(r1, r2, "read");
@@ -81,13 +81,13 @@ TEST(StateKernels, DecayWriteReadMatchesReference) {
 
 TEST(StateKernels, DeltaRuleMatchesReference) {
   Xorshift64 rng(22);
-  for (const Shape sh : kShapes) {
+  for (const StateShape sh : kStateShapes) {
     for (double g : {1.0, 0.73}) {
-      auto s1 = draw(rng, sh.dk * sh.dv, 0.3), s2 = s1;
+      auto s1 = state_draw(rng, sh.dk * sh.dv, 0.3), s2 = s1;
       std::vector<double> o1(sh.dv), o2(sh.dv), u(sh.dv);
-      for (int t = 0; t < kSteps; ++t) {
-        const auto kh = unit(draw(rng, sh.dk));
-        const auto v = draw(rng, sh.dv), q = draw(rng, sh.dk);
+      for (int t = 0; t < kStateSteps; ++t) {
+        const auto kh = unit(state_draw(rng, sh.dk));
+        const auto v = state_draw(rng, sh.dv), q = state_draw(rng, sh.dk);
         const double beta = 0.2 + 1.6 * rng.uniform();  // reflections reach (0, 2)
         const bool with_read = t % 3 != 0;
         delta_write_read(s1.data(), g, kh.data(), v.data(), beta, with_read ? q.data() : nullptr, o1.data(), sh.dk,
@@ -103,11 +103,11 @@ TEST(StateKernels, DeltaRuleMatchesReference) {
 
 TEST(StateKernels, Rwkv7MatchesReference) {
   Xorshift64 rng(23);
-  for (const Shape sh : kShapes) {
-    auto s1 = draw(rng, sh.dk * sh.dv, 0.3), s2 = s1;
+  for (const StateShape sh : kStateShapes) {
+    auto s1 = state_draw(rng, sh.dk * sh.dv, 0.3), s2 = s1;
     std::vector<double> o1(sh.dv), o2(sh.dv), u(sh.dv);
-    for (int t = 0; t < kSteps; ++t) {
-      const auto kh = unit(draw(rng, sh.dk));
+    for (int t = 0; t < kStateSteps; ++t) {
+      const auto kh = unit(state_draw(rng, sh.dk));
       std::vector<double> w(sh.dk), kt(sh.dk), r(sh.dk);
       for (std::size_t i = 0; i < sh.dk; ++i) {
         w[i] = 0.6 + 0.4 * rng.uniform();
@@ -115,7 +115,7 @@ TEST(StateKernels, Rwkv7MatchesReference) {
         kt[i] = rng.normal() * (1.0 + 0.5 * (a - 1.0));
         r[i] = a * kh[i];
       }
-      const auto v = draw(rng, sh.dv), q = draw(rng, sh.dk);
+      const auto v = state_draw(rng, sh.dv), q = state_draw(rng, sh.dk);
       const bool with_read = t % 3 != 0;
       rwkv7_write_read(s1.data(), w.data(), kh.data(), kt.data(), r.data(), v.data(), with_read ? q.data() : nullptr,
                        o1.data(), sh.dk, sh.dv, u.data());
@@ -131,11 +131,11 @@ TEST(StateKernels, Rwkv7MatchesReference) {
 // masked tails must not write past either.
 TEST(StateKernels, WritesStayInsideTheirArrays) {
   Xorshift64 rng(24);
-  for (const Shape sh : kShapes) {
+  for (const StateShape sh : kStateShapes) {
     const std::size_t n = sh.dk * sh.dv;
-    auto s = draw(rng, n + 8);
+    auto s = state_draw(rng, n + 8);
     std::vector<double> o(sh.dv + 8, 5.0), u(sh.dv);
-    const auto k = unit(draw(rng, sh.dk)), v = draw(rng, sh.dv), q = draw(rng, sh.dk);
+    const auto k = unit(state_draw(rng, sh.dk)), v = state_draw(rng, sh.dv), q = state_draw(rng, sh.dk);
     const std::vector<double> guard(s.begin() + static_cast<std::ptrdiff_t>(n), s.end());
     const double a = 0.9;
     decay_write_read(s.data(), &a, 0, k.data(), v.data(), q.data(), o.data(), sh.dk, sh.dv);

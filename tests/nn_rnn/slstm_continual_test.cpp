@@ -13,7 +13,7 @@
 namespace irithyll::nn {
 namespace {
 
-SlstmLearnerConfig regen_config(std::uint64_t interval) {
+SlstmLearnerConfig slstm_regen_config(std::uint64_t interval) {
   SlstmLearnerConfig c;
   c.d_hidden = 8;
   c.n_heads = 2;
@@ -24,10 +24,10 @@ SlstmLearnerConfig regen_config(std::uint64_t interval) {
 }
 
 // The context of `seed` (cell and regeneration draws).
-LearnerContext seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
+LearnerContext slstm_seeded(std::uint64_t seed) { return LearnerContext{Task::kRegression, 0, 0, seed}; }
 
 TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
-  SlstmCore m(regen_config(50), seeded(3));
+  SlstmCore m(slstm_regen_config(50), slstm_seeded(3));
   const testing::SwitchStream s(1, 400);
   int seen = 0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
@@ -56,9 +56,9 @@ TEST(SlstmContinual, RegenerationRedrawsTheUnitAndResetsItsReadout) {
 }
 
 TEST(SlstmContinual, ResumesBitIdentically) {
-  SlstmLearnerConfig c = regen_config(60);
+  SlstmLearnerConfig c = slstm_regen_config(60);
   c.continual.detector = DriftKind::kAdwin;
-  SlstmCore a(c, seeded(5));
+  SlstmCore a(c, slstm_seeded(5));
   const testing::SwitchStream s(2, 900, 4, 400);
   for (std::size_t t = 0; t < 450; ++t) a.learn_one(s.x[t], s.y[t]);
   testing::check_bit_identical_resume(a, s, 450);
@@ -77,9 +77,9 @@ TEST(SlstmContinual, NotWorseAfterAnAbruptChange) {
   double sum_plain = 0.0, sum_regen = 0.0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const testing::SwitchStream s(seed, 6000);
-    SlstmLearnerConfig plain = regen_config(250);
+    SlstmLearnerConfig plain = slstm_regen_config(250);
     plain.continual = ContinualConfig{};
-    SlstmCore a(plain, seeded(seed)), b(regen_config(250), seeded(seed));
+    SlstmCore a(plain, slstm_seeded(seed)), b(slstm_regen_config(250), slstm_seeded(seed));
     const double ra = testing::prequential_rmse(a, s, 3000, 6000);
     const double rb = testing::prequential_rmse(b, s, 3000, 6000);
     std::printf("slstm seed %llu: plain %.4f regen %.4f (regenerations %llu, drifts %llu)\n",

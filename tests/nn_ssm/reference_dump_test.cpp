@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "nn/ssm/complex_diagonal_ssm.hpp"
+#include "nn/ssm/diagonal_ssm.hpp"
 #include "nn/ssm/mamba3.hpp"
 #include "nn/ssm/selective_ssm.hpp"
 #include "nn/ssm/selective_ssm_bd.hpp"
@@ -96,6 +98,48 @@ void dump_bd(std::FILE* f) {
   run_steps(f, "bd", ssm, 41);
 }
 
+void dump_diagonal(std::FILE* f) {
+  auto ssm = DiagonalSsm::make(DiagonalSsmConfig{6, 0.15, DiagonalSsmInit::kMamba, 17, 1.0}).value();
+  std::fprintf(f, "model diag\n");
+  put(f, "diag.delta", ssm.delta());
+  put(f, "diag.log_a", ssm.log_a());
+  put(f, "diag.b", ssm.b());
+  put(f, "diag.c", ssm.c());
+  run_steps(f, "diag", ssm, 51);
+}
+
+// Per-step Delta, lambda, complex B and C drawn here and dumped with x and y.
+void dump_complex_diagonal(std::FILE* f, const std::string& tag, ComplexDiscretization m) {
+  constexpr std::size_t kN = 5;
+  auto ssm = ComplexDiagonalSsm::make(kN, m).value();
+  std::fprintf(f, "model %s\n", tag.c_str());
+  put(f, tag + ".log_a", ssm.log_a());
+  Xorshift64 rng(61);
+  std::vector<double> deltas, lambdas, xs, ys, brs, bis, crs, cis, br(kN), bi(kN), cr(kN), ci(kN);
+  for (int t = 0; t < kSteps; ++t) {
+    for (auto* v : {&br, &bi, &cr, &ci})
+      for (double& e : *v) e = rng.normal();
+    const double delta = rng.uniform(0.01, 0.3), lambda = rng.uniform(), x = rng.normal();
+    ys.push_back(ssm.step_complex(delta, br, bi, cr, ci, x, lambda));
+    deltas.push_back(delta);
+    lambdas.push_back(lambda);
+    xs.push_back(x);
+    brs.insert(brs.end(), br.begin(), br.end());
+    bis.insert(bis.end(), bi.begin(), bi.end());
+    crs.insert(crs.end(), cr.begin(), cr.end());
+    cis.insert(cis.end(), ci.begin(), ci.end());
+  }
+  put(f, tag + ".delta", deltas);
+  put(f, tag + ".lambda", lambdas);
+  put(f, tag + ".b_re", brs);
+  put(f, tag + ".b_im", bis);
+  put(f, tag + ".c_re", crs);
+  put(f, tag + ".c_im", cis);
+  put(f, tag + ".x", xs);
+  put(f, tag + ".y", ys);
+  put(f, tag + ".h", ssm.state());
+}
+
 Mamba3Config m3(std::size_t d, std::size_t n, std::size_t g, std::size_t rank, bool bc, Mamba3Discretization m) {
   Mamba3Config c;
   c.d_in = d;
@@ -115,6 +159,9 @@ TEST(NumpyDump, WriteSsmReferenceData) {
   std::FILE* f = std::fopen(path, "w");
   ASSERT_NE(f, nullptr);
   dump_mamba1(f);
+  dump_diagonal(f);
+  dump_complex_diagonal(f, "cdiag_tustin", ComplexDiscretization::kTustin);
+  dump_complex_diagonal(f, "cdiag_exp", ComplexDiscretization::kExpTrapezoidal);
   dump_bd(f);
   dump_mamba3(f, "m3_siso_exp", m3(6, 5, 2, 0, true, Mamba3Discretization::kExpTrapezoidal));
   dump_mamba3(f, "m3_siso_tustin", m3(6, 5, 3, 0, false, Mamba3Discretization::kTustin));

@@ -8,7 +8,7 @@
 namespace irithyll::nn {
 namespace {
 
-std::vector<double> random_vec(Xorshift64& rng, std::size_t n, double scale = 1.0) {
+std::vector<double> bd_random_vec(Xorshift64& rng, std::size_t n, double scale = 1.0) {
   std::vector<double> v(n);
   for (double& x : v) x = scale * rng.normal();
   return v;
@@ -50,7 +50,7 @@ TEST(SelectiveSsmBd, PredictPureStableAndReinitIsolated) {
   std::vector<double> y1(8), y2(8);
   double max_abs = 0.0;
   for (int t = 0; t < 5000; ++t) {
-    auto x = random_vec(rng, 8, t % 100 == 0 ? 50.0 : 1.0);
+    auto x = bd_random_vec(rng, 8, t % 100 == 0 ? 50.0 : 1.0);
     const std::vector<double> h(ssm.state().begin(), ssm.state().end());
     ssm.forward_predict(x, y1);
     ASSERT_TRUE(std::equal(h.begin(), h.end(), ssm.state().begin()));
@@ -81,13 +81,13 @@ TEST(SelectiveSsmBd, RoundTripAndTruncation) {
   SelectiveSsmBd ssm({.d_in = 4, .n_state = 3, .block_size = 2, .seed = 4});
   Xorshift64 rng(2);
   std::vector<double> y1(4), y2(4);
-  for (int t = 0; t < 10; ++t) ssm.forward(random_vec(rng, 4), y1);
+  for (int t = 0; t < 10; ++t) ssm.forward(bd_random_vec(rng, 4), y1);
   ByteWriter w;
   ssm.encode(w);
   SelectiveSsmBd copy;
   ByteReader r(w.data());
   ASSERT_TRUE(copy.decode(r).is_ok());
-  auto x = random_vec(rng, 4);
+  auto x = bd_random_vec(rng, 4);
   ssm.forward(x, y1);
   copy.forward(x, y2);
   EXPECT_EQ(y1, y2);

@@ -15,7 +15,7 @@ namespace {
 // magnitude O(1) that moves results by a few ulps of the largest term.
 constexpr double kFastVsRefTol = 1e-12;
 
-std::vector<double> random_vec(Xorshift64& rng, std::size_t n, double scale = 1.0) {
+std::vector<double> ssm_random_vec(Xorshift64& rng, std::size_t n, double scale = 1.0) {
   std::vector<double> v(n);
   for (double& x : v) x = scale * rng.normal();
   return v;
@@ -25,8 +25,8 @@ TEST(ScanKernels, FastMatchesReference) {
   Xorshift64 rng(5);
   for (std::size_t n : {1u, 3u, 4u, 7u, 16u, 33u}) {
     const std::size_t d = 5;
-    auto h1 = random_vec(rng, d * n), alpha = random_vec(rng, n), bb = random_vec(rng, n), c = random_vec(rng, n);
-    auto x = random_vec(rng, d), skip = random_vec(rng, d);
+    auto h1 = ssm_random_vec(rng, d * n), alpha = ssm_random_vec(rng, n), bb = ssm_random_vec(rng, n), c = ssm_random_vec(rng, n);
+    auto x = ssm_random_vec(rng, d), skip = ssm_random_vec(rng, d);
     auto h2 = h1;
     std::vector<double> y1(d), y2(d), y3(d);
     detail::scan_update_ref(h1.data(), alpha.data(), bb.data(), c.data(), x.data(), skip.data(), y1.data(), d, n);
@@ -62,7 +62,7 @@ TEST(SelectiveSsm, PredictIsPureAndEqualsForward) {
   Xorshift64 rng(2);
   std::vector<double> y1(6), y2(6);
   for (int t = 0; t < 100; ++t) {
-    auto x = random_vec(rng, 6);
+    auto x = ssm_random_vec(rng, 6);
     const std::vector<double> before(ssm.state().begin(), ssm.state().end());
     ssm.forward_predict(x, y1);
     EXPECT_TRUE(std::equal(before.begin(), before.end(), ssm.state().begin()));
@@ -76,7 +76,7 @@ TEST(SelectiveSsm, FastPathMatchesReferencePath) {
   Xorshift64 rng(8);
   std::vector<double> ya(16), yb(16);
   for (int t = 0; t < 200; ++t) {
-    auto x = random_vec(rng, 16);
+    auto x = ssm_random_vec(rng, 16);
     a.forward(x, ya);
     b.forward_ref(x, yb);
     for (int i = 0; i < 16; ++i) ASSERT_NEAR(ya[i], yb[i], 1e-10);
@@ -89,7 +89,7 @@ TEST(SelectiveSsm, StateBoundedOverLongRun) {
   std::vector<double> y(8);
   double max_abs = 0.0;
   for (int t = 0; t < 5000; ++t) {
-    auto x = random_vec(rng, 8, 3.0);
+    auto x = ssm_random_vec(rng, 8, 3.0);
     ssm.forward(x, y);
     for (double v : ssm.state()) max_abs = std::max(max_abs, std::abs(v));
   }
@@ -102,7 +102,7 @@ TEST(SelectiveSsm, ResetAndDeterminismAndRoundTrip) {
   Xorshift64 rng(4);
   std::vector<double> ya(3), yb(3);
   for (int t = 0; t < 20; ++t) {
-    auto x = random_vec(rng, 3);
+    auto x = ssm_random_vec(rng, 3);
     a.forward(x, ya);
     b.forward(x, yb);
     EXPECT_EQ(ya, yb);
@@ -112,7 +112,7 @@ TEST(SelectiveSsm, ResetAndDeterminismAndRoundTrip) {
   SelectiveSsm c;
   ByteReader r(w.data());
   ASSERT_TRUE(c.decode(r).is_ok());
-  auto x = random_vec(rng, 3);
+  auto x = ssm_random_vec(rng, 3);
   std::vector<double> yc(3);
   a.forward(x, ya);
   c.forward(x, yc);

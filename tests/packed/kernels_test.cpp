@@ -2,8 +2,8 @@
 // literal walk (predict_ref) defines the result; the view's bounded walk, the
 // compiled single path and every batch kernel (portable, AVX2, AVX-512, each
 // called directly, not only through dispatch) must equal it exactly
-// (tolerance: 0 ulp, since every path adds the same f32 leaves in the same
-// order and compares the same values). Inputs include NaN (goes left), +-inf,
+// (tolerance: 0 ulp, since every path adds the same_bits f32 leaves in the same_bits
+// order and compares the same_bits values). Inputs include NaN (goes left), +-inf,
 // -0 and values equal to thresholds.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 namespace irithyll::packed {
 namespace {
 
-bool same(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
 
 void compare_paths(const PackedModel& m, Xorshift64& rng, std::uint32_t nf, std::size_t n_rows) {
   const std::size_t stride = std::max<std::uint32_t>(nf, 1);
@@ -31,29 +31,29 @@ void compare_paths(const PackedModel& m, Xorshift64& rng, std::uint32_t nf, std:
   for (std::size_t r = 0; r < n_rows; ++r) {
     const std::span<const float> x(rows.data() + r * stride, stride);
     ref[r] = m.predict_ref(x);
-    ASSERT_TRUE(same(m.predict(x), ref[r])) << "row " << r;
-    ASSERT_TRUE(same(m.predict_portable(x), ref[r])) << "portable single, row " << r;
+    ASSERT_TRUE(same_bits(m.predict(x), ref[r])) << "row " << r;
+    ASSERT_TRUE(same_bits(m.predict_portable(x), ref[r])) << "portable single, row " << r;
     float v = 0;
     if (m.format() == PackedFormat::kF32)
       ASSERT_EQ(m.f32_view().predict(x.data(), x.size(), &v), FormatError::kOk);
     else
       ASSERT_EQ(m.i16_view().predict(x.data(), x.size(), &v), FormatError::kOk);
-    ASSERT_TRUE(same(v, ref[r])) << "view predict, row " << r;
+    ASSERT_TRUE(same_bits(v, ref[r])) << "view predict, row " << r;
   }
   ASSERT_TRUE(m.predict_batch(rows, stride, batch).is_ok());
   ASSERT_TRUE(m.predict_batch_portable(rows, stride, portable).is_ok());
   ASSERT_TRUE(m.predict_batch_ref(rows, stride, batch_ref).is_ok());
   for (std::size_t r = 0; r < n_rows; ++r) {
-    ASSERT_TRUE(same(batch[r], ref[r])) << m.batch_kernel() << " row " << r << " of " << n_rows;
-    ASSERT_TRUE(same(portable[r], ref[r])) << "portable row " << r;
-    ASSERT_TRUE(same(batch_ref[r], ref[r]));
+    ASSERT_TRUE(same_bits(batch[r], ref[r])) << m.batch_kernel() << " row " << r << " of " << n_rows;
+    ASSERT_TRUE(same_bits(portable[r], ref[r])) << "portable row " << r;
+    ASSERT_TRUE(same_bits(batch_ref[r], ref[r]));
   }
   for (BatchKernel k : {BatchKernel::kPortable, BatchKernel::kAvx2, BatchKernel::kAvx512}) {
     if (!m.batch_kernel_available(k)) continue;
     std::vector<float> got(n_rows, -12345.0f);
     ASSERT_TRUE(m.predict_batch_with(k, rows, stride, got).is_ok());
     for (std::size_t r = 0; r < n_rows; ++r)
-      ASSERT_TRUE(same(got[r], ref[r])) << batch_kernel_name(k) << " row " << r << " of " << n_rows << ": "
+      ASSERT_TRUE(same_bits(got[r], ref[r])) << batch_kernel_name(k) << " row " << r << " of " << n_rows << ": "
                                         << got[r] << " vs " << ref[r];
   }
 }

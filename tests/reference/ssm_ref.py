@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Independent NumPy reference for the selective SSMs (Mamba-1, Mamba-3 SISO
-and MIMO, exp-trapezoidal and Tustin), written from the equations in
+"""Independent NumPy reference for the SSMs (Mamba-1, Mamba-3 SISO and MIMO,
+exp-trapezoidal and Tustin, the fixed diagonal SSM and the complex diagonal
+SSM), written from the equations in
 include/irithyll/nn/ssm/*.hpp, compared with the C++ layers over 64 steps of
 random input to 1e-10.
 
@@ -122,6 +123,42 @@ def mamba3(D, tag):
     return np.concatenate(ys), state
 
 
+def diagonal(D, tag):
+    a = -np.exp(D[tag + ".log_a"])
+    delta = D[tag + ".delta"][0]
+    abar = np.exp(delta * a)
+    bbar = np.expm1(delta * a) / a * D[tag + ".b"]  # ZOH
+    h = np.zeros_like(a)
+    ys = []
+    for x in D[tag + ".x"]:
+        h = abar * h + bbar * x
+        ys.append(h @ D[tag + ".c"])
+    return np.array(ys), h
+
+
+def complex_diagonal(D, tag, tustin):
+    la = D[tag + ".log_a"].reshape(-1, 2)
+    a = -np.exp(la[:, 0]) + 1j * la[:, 1]
+    n = a.size
+    B = (D[tag + ".b_re"] + 1j * D[tag + ".b_im"]).reshape(-1, n)
+    C_re, C_im = D[tag + ".c_re"].reshape(-1, n), D[tag + ".c_im"].reshape(-1, n)
+    h = np.zeros(n, dtype=complex)
+    prev = np.zeros(n, dtype=complex)
+    ys = []
+    for t, x in enumerate(D[tag + ".x"]):
+        delta, lam = D[tag + ".delta"][t], D[tag + ".lambda"][t]
+        bx = B[t] * x
+        if tustin:
+            den = 1.0 - 0.5 * delta * a
+            h = (1.0 + 0.5 * delta * a) / den * h + delta / den * bx
+        else:
+            alpha = np.exp(delta * a)
+            h = alpha * h + (1.0 - lam) * delta * alpha * prev + lam * delta * bx
+            prev = bx
+        ys.append(C_re[t] @ h.real + C_im[t] @ h.imag)
+    return np.array(ys), np.stack([h.real, h.imag], axis=-1).reshape(-1)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -131,6 +168,13 @@ def main():
     y, h = mamba1(D, "mamba1")
     chk.close("mamba1 outputs", y, D["mamba1.y"])
     chk.close("mamba1 state", h, D["mamba1.h"])
+    y, h = diagonal(D, "diag")
+    chk.close("diagonal outputs", y, D["diag.y"])
+    chk.close("diagonal state", h, D["diag.h"])
+    for tag, tustin in [("cdiag_tustin", True), ("cdiag_exp", False)]:
+        y, h = complex_diagonal(D, tag, tustin)
+        chk.close(tag + " outputs", y, D[tag + ".y"])
+        chk.close(tag + " state", h, D[tag + ".h"])
     y, h = block_diagonal(D, "bd")
     chk.close("block-diagonal outputs", y, D["bd.y"])
     chk.close("block-diagonal state", h, D["bd.h"])

@@ -18,11 +18,11 @@
 namespace irithyll::serve {
 namespace {
 
-constexpr std::uint32_t kPartitions = 3;
+constexpr std::uint32_t kAnomalyPartitions = 3;
 
 WorkerConfig anomaly_config(const std::string& token) {
   WorkerConfig c;
-  c.partitions = kPartitions;
+  c.partitions = kAnomalyPartitions;
   c.anomaly = true;
   c.model = "half_space_trees";
   c.settings = ModelSettings{{"n-trees", "5"}, {"height", "6"}, {"window-size", "50"}};
@@ -35,7 +35,7 @@ WorkerConfig anomaly_config(const std::string& token) {
   return c;
 }
 
-void drain(Worker& w) {
+void drain_anomalies(Worker& w) {
   for (int round = 0; round < 100000; ++round) {
     auto n = w.poll();
     ASSERT_TRUE(n.is_ok()) << n.status().to_string();
@@ -49,7 +49,7 @@ void send(MemoryLog& log, const std::vector<test::Sample>& samples, std::size_t 
   StreamNames names;
   for (std::size_t i = first; i < last; ++i) {
     const test::Sample& s = samples[i];
-    log.append(names.input(partition_of(s.key, kPartitions)),
+    log.append(names.input(partition_of(s.key, kAnomalyPartitions)),
                sample_fields("s" + std::to_string(i), s.key, s.x, std::nullopt));
   }
 }
@@ -80,7 +80,7 @@ Reference score_reference(const std::vector<test::Sample>& samples, const Worker
 
 std::map<std::string, std::string> published(MemoryLog& log, const StreamNames& names) {
   std::map<std::string, std::string> out;
-  for (std::uint32_t p = 0; p < kPartitions; ++p) {
+  for (std::uint32_t p = 0; p < kAnomalyPartitions; ++p) {
     const auto entries = log.range(names.output(p), 1000000);
     EXPECT_TRUE(entries.is_ok());
     if (!entries) continue;
@@ -95,7 +95,7 @@ void expect_scores_and_models(MemoryLog& log, const WorkerConfig& c, const Refer
   std::size_t differ = 0;
   for (const auto& [id, score] : ref.score) differ += got.count(id) == 0 || got.at(id) != score;
   EXPECT_EQ(differ, 0u) << "published scores that differ from the single-process reference";
-  const auto records = test::checkpointed(log, c.names, kPartitions);
+  const auto records = test::checkpointed(log, c.names, kAnomalyPartitions);
   ASSERT_EQ(records.size(), ref.model.size());
   for (const auto& [key, bytes] : ref.model) {
     ASSERT_EQ(records.count(key), 1u) << key;
@@ -110,7 +110,7 @@ TEST(ServeAnomaly, ScoresThenLearnsEveryKeyLikeOneProcess) {
   const WorkerConfig c = anomaly_config("w1");
   auto w = Worker::make(log, c);
   ASSERT_TRUE(w.is_ok()) << w.status().to_string();
-  drain(**w);
+  drain_anomalies(**w);
   ASSERT_TRUE((*w)->shutdown().is_ok());
   const Reference ref = score_reference(samples, c);
   expect_scores_and_models(log, c, ref, samples.size());
@@ -120,7 +120,7 @@ TEST(ServeAnomaly, ScoresThenLearnsEveryKeyLikeOneProcess) {
   for (const auto& [id, s] : ref.score) distinct.insert(s);
   EXPECT_GT(distinct.size(), 10u);
   EXPECT_EQ((*w)->metrics().learned, samples.size());
-  for (std::uint32_t p = 0; p < kPartitions; ++p) EXPECT_EQ(log.unacked(c.names.input(p), c.names.group()), 0u);
+  for (std::uint32_t p = 0; p < kAnomalyPartitions; ++p) EXPECT_EQ(log.unacked(c.names.input(p), c.names.group()), 0u);
 }
 
 TEST(ServeAnomaly, ARestartedWorkerContinuesFromTheCheckpoints) {
@@ -131,13 +131,13 @@ TEST(ServeAnomaly, ARestartedWorkerContinuesFromTheCheckpoints) {
   {
     auto a = Worker::make(log, c);
     ASSERT_TRUE(a.is_ok()) << a.status().to_string();
-    drain(**a);
+    drain_anomalies(**a);
     ASSERT_TRUE((*a)->shutdown().is_ok());
   }
   send(log, samples, 1100, samples.size());
   auto b = Worker::make(log, anomaly_config("b"));
   ASSERT_TRUE(b.is_ok()) << b.status().to_string();
-  drain(**b);
+  drain_anomalies(**b);
   ASSERT_TRUE((*b)->shutdown().is_ok());
   expect_scores_and_models(log, c, score_reference(samples, c), samples.size());
 }
@@ -147,10 +147,10 @@ TEST(ServeAnomaly, LabelMessagesAreDeadLettersAndUnknownDetectorsRefused) {
   const WorkerConfig c = anomaly_config("w");
   const auto samples = test::generate("friedman", 2, 10, 1);
   send(log, samples, 0, samples.size());
-  log.append(c.names.input(partition_of(samples[0].key, kPartitions)), label_fields(samples[0].key, "s0", 1.0));
+  log.append(c.names.input(partition_of(samples[0].key, kAnomalyPartitions)), label_fields(samples[0].key, "s0", 1.0));
   auto w = Worker::make(log, c);
   ASSERT_TRUE(w.is_ok()) << w.status().to_string();
-  drain(**w);
+  drain_anomalies(**w);
   const auto dead = *log.range(c.names.dead(), 100);
   ASSERT_EQ(dead.size(), 1u);
   std::string reason;

@@ -28,7 +28,7 @@ constexpr std::uint64_t kSamples = 20000, kKeys = 200;
 #else
 constexpr std::uint64_t kSamples = 200000, kKeys = 1000;
 #endif
-constexpr std::uint32_t kPartitions = 8;
+constexpr std::uint32_t kCrashPartitions = 8;
 constexpr std::uint64_t kSeed = 7;
 
 std::string tail_of(const std::string& path) {
@@ -41,13 +41,13 @@ std::string tail_of(const std::string& path) {
 
 std::uint64_t predictions(Log& log, const StreamNames& names) {
   std::uint64_t n = 0;
-  for (std::uint32_t p = 0; p < kPartitions; ++p) n += log.length(names.output(p)).is_ok() ? *log.length(names.output(p)) : 0;
+  for (std::uint32_t p = 0; p < kCrashPartitions; ++p) n += log.length(names.output(p)).is_ok() ? *log.length(names.output(p)) : 0;
   return n;
 }
 
 // Everything delivered and acknowledged, i.e. covered by a checkpoint.
 bool all_checkpointed(Log& log, const StreamNames& names) {
-  for (std::uint32_t p = 0; p < kPartitions; ++p) {
+  for (std::uint32_t p = 0; p < kCrashPartitions; ++p) {
     auto lag = log.lag(names.input(p), names.group());
     auto pending = log.read_group(names.input(p), names.group(), names.consumer(p), "0", 1, 0);
     if (!lag || *lag != 0 || !pending || !pending->empty()) return false;
@@ -64,10 +64,10 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
   ASSERT_NE(log, nullptr);
   const StreamNames names;
   // Groups exist before the producer starts, so "from the first entry" holds.
-  for (std::uint32_t p = 0; p < kPartitions; ++p) ASSERT_TRUE(log->create_group(names.input(p), names.group()).is_ok());
+  for (std::uint32_t p = 0; p < kCrashPartitions; ++p) ASSERT_TRUE(log->create_group(names.input(p), names.group()).is_ok());
 
   test::Children children;
-  auto args = test::serve_args(server->address(), kPartitions);
+  auto args = test::serve_args(server->address(), kCrashPartitions);
   args.insert(args.end(), {"--max-partitions", "3", "--metrics-ms", "1000"});
   std::vector<pid_t> workers;
   auto start_worker = [&](int i) {
@@ -87,7 +87,7 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
       return;
     }
     ProduceOptions options;
-    options.partitions = kPartitions;
+    options.partitions = kCrashPartitions;
     options.keys = kKeys;
     options.seed = kSeed;
     auto r = produce(*sink, **stream, options, kSamples);
@@ -123,10 +123,10 @@ TEST(ServeCrash, KilledWorkersLoseAndRepeatNothing) {
     children.forget(w);
   }
 
-  EXPECT_EQ(test::predicted_ids(*log, names, kPartitions).size(), kSamples);
+  EXPECT_EQ(test::predicted_ids(*log, names, kCrashPartitions).size(), kSamples);
   const auto samples = test::generate("friedman", kSeed, kSamples, kKeys);
   const auto ref = test::learn_reference(samples, "sgbt", test::small_sgbt(), LearnerContext{Task::kRegression, 0, 10, 7});
-  test::expect_matches(test::checkpointed(*log, names, kPartitions), ref);
+  test::expect_matches(test::checkpointed(*log, names, kCrashPartitions), ref);
   const auto dead = log->length(names.dead());
   ASSERT_TRUE(dead.is_ok());
   EXPECT_EQ(*dead, 0u);

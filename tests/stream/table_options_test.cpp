@@ -13,15 +13,15 @@
 namespace irithyll {
 namespace {
 
-struct Drained {
+struct TableDrained {
   std::vector<std::vector<double>> x;
   std::vector<double> y;
   Status status;
   Schema schema;
 };
 
-Drained drain(const std::string& text, const TableOptions& options = {}) {
-  Drained d;
+TableDrained drain(const std::string& text, const TableOptions& options = {}) {
+  TableDrained d;
   auto r = open_table_stream_from_string(text, options, "t.csv");
   if (!r.is_ok()) {
     d.status = r.status();
@@ -40,7 +40,7 @@ Drained drain(const std::string& text, const TableOptions& options = {}) {
 
 TEST(TableOptions, SeparatorIsGuessedOrGiven) {
   for (const char* text : {"a;b;y\n1;2,5;0.5\n", "a\tb\ty\n1\t2,5\t0.5\n", "a|b|y\n1|2,5|0.5\n"}) {
-    const Drained d = drain(text);
+    const TableDrained d = drain(text);
     ASSERT_TRUE(d.status.is_ok()) << d.status.message();
     EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"a", "b"})) << text;
     EXPECT_EQ(d.x[0][0], 1.0);
@@ -49,7 +49,7 @@ TEST(TableOptions, SeparatorIsGuessedOrGiven) {
   }
   TableOptions o;
   o.separator = ';';
-  const Drained d = drain("a,b;y\n1,5;2\n", o);
+  const TableDrained d = drain("a,b;y\n1,5;2\n", o);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
   EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"a,b"}));
 }
@@ -58,7 +58,7 @@ TEST(TableOptions, NoHeaderKeepsTheFirstRow) {
   TableOptions o;
   o.header = false;
   o.task = Task::kRegression;
-  const Drained d = drain("1,2,0.5\n3,4,1.5\n", o);
+  const TableDrained d = drain("1,2,0.5\n3,4,1.5\n", o);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
   EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"c1", "c2"}));
   EXPECT_EQ(d.schema.target_name, "c3");
@@ -72,14 +72,14 @@ TEST(TableOptions, FeaturesDropAndCategorical) {
   TableOptions drop;
   drop.drop = {"id"};
   drop.categorical = {"zip"};
-  const Drained d = drain(text, drop);
+  const TableDrained d = drain(text, drop);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
   EXPECT_EQ(d.schema.feature_names, (std::vector<std::string>{"zip", "t"}));
   EXPECT_EQ(d.x[1], (std::vector<double>{1, 6}));
   EXPECT_EQ(d.x[2], (std::vector<double>{0, 7}));
   TableOptions pick;
   pick.features = {"t", "id"};
-  const Drained p = drain(text, pick);
+  const TableDrained p = drain(text, pick);
   ASSERT_TRUE(p.status.is_ok());
   EXPECT_EQ(p.x[0], (std::vector<double>{5, 7}));
   TableOptions bad;
@@ -88,7 +88,7 @@ TEST(TableOptions, FeaturesDropAndCategorical) {
 }
 
 TEST(TableOptions, WiderMissingValueList) {
-  const Drained d = drain("a,b,y\nnull,1,0.5\nNULL,N/A,1.5\nNaN,none,2.5\nNA,?,3.5\n-,nil,4.5\n");
+  const TableDrained d = drain("a,b,y\nnull,1,0.5\nNULL,N/A,1.5\nNaN,none,2.5\nNA,?,3.5\n-,nil,4.5\n");
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
   for (const auto& row : d.x)
     for (std::size_t c = 0; c < row.size(); ++c)
@@ -102,7 +102,7 @@ TEST(TableOptions, WiderMissingValueList) {
 TEST(TableOptions, ClassListFixesIdsAndRejectsOthers) {
   TableOptions o;
   o.classes = {"UP", "DOWN", "FLAT"};
-  const Drained d = drain("a,y\n1,DOWN\n2,UP\n", o);
+  const TableDrained d = drain("a,y\n1,DOWN\n2,UP\n", o);
   ASSERT_TRUE(d.status.is_ok());
   EXPECT_EQ(d.schema.class_names, o.classes);
   EXPECT_EQ(d.y, (std::vector<double>{1, 0}));
@@ -113,7 +113,7 @@ TEST(TableOptions, ClassListFixesIdsAndRejectsOthers) {
 TEST(TableOptions, ClassFirstSeenAfterTheLookaheadIsAnErrorNamingTheRow) {
   TableOptions o;
   o.lookahead_rows = 2;
-  const Drained d = drain("a,y\n1,x\n2,z\n3,x\n4,w\n", o);
+  const TableDrained d = drain("a,y\n1,x\n2,z\n3,x\n4,w\n", o);
   EXPECT_EQ(d.y, (std::vector<double>{0, 1, 0}));
   EXPECT_EQ(d.status.message(),
             "t.csv:5:2: class 'w' first appears after the 2 rows the class set was inferred from; list every class "
@@ -125,7 +125,7 @@ TEST(TableOptions, ClassFirstSeenAfterTheLookaheadIsAnErrorNamingTheRow) {
 TEST(TableOptions, IdLikeTargetIsRefusedNamingTheColumn) {
   std::string text = "a,stamp\n";
   for (int i = 0; i < 3000; ++i) text += std::to_string(i % 7) + ",t" + std::to_string(i) + "\n";
-  const Drained d = drain(text);
+  const TableDrained d = drain(text);
   ASSERT_FALSE(d.status.is_ok());
   EXPECT_NE(d.status.message().find("target column 'stamp' has 3000 distinct values"), std::string::npos)
       << d.status.message();
@@ -150,7 +150,7 @@ TEST(TableOptions, UnlabelledRowsComeBackAsNaNWhenAllowed) {
   EXPECT_EQ(drain(text).status.message(), "t.csv:3:2: missing target value '' in column 'y'");
   TableOptions o;
   o.allow_missing_target = true;
-  const Drained d = drain(text, o);
+  const TableDrained d = drain(text, o);
   ASSERT_TRUE(d.status.is_ok()) << d.status.message();
   ASSERT_EQ(d.y.size(), 4u);
   EXPECT_EQ(d.schema.class_names, (std::vector<std::string>{"u", "v"}));
@@ -162,11 +162,11 @@ TEST(TableOptions, LookaheadLengthDoesNotChangeTheSamples) {
   std::string text = "a,b,y\n";
   for (int i = 0; i < 500; ++i)
     text += std::to_string(i % 13) + "," + (i % 3 ? "p" : "q") + "," + std::to_string(i % 4) + ".5\n";
-  const Drained full = drain(text);
+  const TableDrained full = drain(text);
   for (std::uint64_t n : {1u, 7u, 499u, 500u, 501u}) {
     TableOptions o;
     o.lookahead_rows = n;
-    const Drained d = drain(text, o);
+    const TableDrained d = drain(text, o);
     ASSERT_TRUE(d.status.is_ok()) << n << ": " << d.status.message();
     EXPECT_EQ(d.x, full.x) << n;
     EXPECT_EQ(d.y, full.y) << n;

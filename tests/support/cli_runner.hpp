@@ -67,4 +67,17 @@ inline std::vector<std::string> split_lines(const std::string& s) {
   return v;
 }
 
+// The number after `"key":` in a JSON line, or -1e300 when the key is absent.
+inline double json_number(const std::string& json, const std::string& key) {
+  const auto pos = json.find("\"" + key + "\":");
+  if (pos == std::string::npos) return -1e300;
+  return std::stod(json.substr(pos + key.size() + 3));
+}
+
+// The number after the first "accuracy" in eval's output, or -1 when absent.
+inline double accuracy_in(const std::string& out) {
+  const auto at = out.find("accuracy");
+  return at == std::string::npos ? -1.0 : std::stod(out.substr(at + 8));
+}
+
 }  // namespace irithyll::testing

@@ -12,7 +12,7 @@
 namespace irithyll {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kHtNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One boosting step against a fixed base of 0 with squared loss: g = 0 - y,
 // h = 1, so each leaf converges to the mean target of its region.
@@ -134,7 +134,7 @@ TEST(GradientTree, RoutingLessOrEqualGoesLeftAndNaNGoesLeft) {
   const auto& root = t.node(0);
   const double at[1] = {root.threshold};
   const double above[1] = {std::nextafter(root.threshold, 2.0)};
-  const double nan[1] = {kNaN};
+  const double nan[1] = {kHtNaN};
   // Equality and NaN follow the left child; just above goes right.
   auto first_step = [&](std::span<const double> v) { return v[0] > root.threshold ? root.left + 1 : root.left; };
   EXPECT_EQ(first_step(at), root.left);
@@ -161,7 +161,7 @@ TEST(GradientTree, StructuralInvariantsUnderNoisyData) {
     Xorshift64 rng(seed);
     double x[4];
     for (int i = 0; i < 20000; ++i) {
-      for (double& v : x) v = rng.uniform() < 0.05 ? kNaN : rng.normal();
+      for (double& v : x) v = rng.uniform() < 0.05 ? kHtNaN : rng.normal();
       if (i % 1000 == 7) x[1] = std::numeric_limits<double>::infinity();
       const double y = (std::isnan(x[0]) ? 0.0 : x[0]) * 2 + rng.normal() * 0.1;
       t.learn_one(x, -y, 1.0);

@@ -17,7 +17,7 @@
 namespace irithyll {
 namespace {
 
-GradientTreeConfig base() {
+GradientTreeConfig ext_base() {
   GradientTreeConfig c;
   c.grace_period = 50;
   c.n_bins = 32;
@@ -55,7 +55,7 @@ double mse(const GradientTree& t, Target y) {
 const auto kLine = [](const double* x, Xorshift64&) { return 3.0 * x[0]; };
 
 TEST(TreeExtensions, LinearLeavesFitALineFarBetterThanConstantOnes) {
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 1;
   GradientTree constant(c);
   c.leaf_model = TreeLeafModel::kLinear;
@@ -76,7 +76,7 @@ TEST(TreeExtensions, LinearLeavesFitALineFarBetterThanConstantOnes) {
 }
 
 TEST(TreeExtensions, LinearLeavesSkipMissingValues) {
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.leaf_model = TreeLeafModel::kLinear;
   GradientTree t(c);
   train(t, 2000, 2, kLine);
@@ -88,7 +88,7 @@ TEST(TreeExtensions, LinearLeavesSkipMissingValues) {
 }
 
 TEST(TreeExtensions, AdaptiveLeavesPromoteOnALineAndNotOnNoise) {
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 1;
   c.delta = 1e-7;
   c.leaf_model = TreeLeafModel::kAdaptive;
@@ -114,7 +114,7 @@ TEST(TreeExtensions, AdaptiveLeavesPromoteOnALineAndNotOnNoise) {
 }
 
 TEST(TreeExtensions, AdaptiveChildrenDoNotInheritPromotion) {
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 3;
   c.leaf_model = TreeLeafModel::kAdaptive;
   GradientTree t(c);
@@ -142,7 +142,7 @@ TEST(TreeExtensions, AdaptiveChildrenDoNotInheritPromotion) {
 TEST(TreeExtensions, SplitReevaluationReplacesAStaleSplitAtTheCeiling) {
   const auto on_x0 = [](const double* x, Xorshift64&) { return x[0] > 0.5 ? 1.0 : -1.0; };
   const auto on_x1 = [](const double* x, Xorshift64&) { return x[1] > 0.5 ? 1.0 : -1.0; };
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 1;
   GradientTree fixed(c);
   c.split_reeval_interval = 200;
@@ -169,7 +169,7 @@ TEST(TreeExtensions, SplitReevaluationReplacesAStaleSplitAtTheCeiling) {
 // A staircase in x0 needs many splits: depth is the binding limit.
 TEST(TreeExtensions, CirGateChangesTreeSize) {
   const auto stairs = [](const double* x, Xorshift64&) { return std::floor(16.0 * x[0]); };
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 2;
   GradientTree plain(c);
   train(plain, 20000, 9, stairs);
@@ -220,7 +220,7 @@ void expect_round_trip(const GradientTreeConfig& c) {
 }
 
 TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
-  GradientTreeConfig c = base();
+  GradientTreeConfig c = ext_base();
   c.max_depth = 2;
   c.leaf_model = TreeLeafModel::kLinear;
   expect_round_trip(c);
@@ -231,7 +231,7 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
   c.adaptive_depth = 0.5;
   c.leaf_decay_alpha = 0.999;
   expect_round_trip(c);
-  GradientTreeConfig only_reeval = base();
+  GradientTreeConfig only_reeval = ext_base();
   only_reeval.max_depth = 1;
   only_reeval.split_reeval_interval = 50;
   expect_round_trip(only_reeval);
@@ -240,8 +240,8 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
 TEST(TreeExtensions, ConfigEncodingAndValidation) {
   // Without the new options the record is unchanged (options version 1 or none).
   ByteWriter plain, ext;
-  base().encode(plain);
-  GradientTreeConfig c = base();
+  ext_base().encode(plain);
+  GradientTreeConfig c = ext_base();
   c.adaptive_depth = 7.5;
   c.encode(ext);
   EXPECT_GT(ext.size(), plain.size());
@@ -251,13 +251,13 @@ TEST(TreeExtensions, ConfigEncodingAndValidation) {
   EXPECT_EQ(back.adaptive_depth, 7.5);
   EXPECT_EQ(back.depth_ceiling(), 2 * c.max_depth);
 
-  GradientTreeConfig bad = base();
+  GradientTreeConfig bad = ext_base();
   bad.linear_learning_rate = 0.0;
   EXPECT_FALSE(bad.validate().is_ok());
-  bad = base();
+  bad = ext_base();
   bad.adaptive_depth = -1.0;
   EXPECT_FALSE(bad.validate().is_ok());
-  bad = base();
+  bad = ext_base();
   bad.leaf_model = TreeLeafModel::kLinear;
   bad.monotone = {1};
   const Status s = bad.validate();

@@ -17,7 +17,7 @@ namespace irithyll {
 namespace {
 
 // Category of 8 in x0 (class 1 iff in {1, 4, 6}, 5% label noise), uniform noise in x1.
-struct SetStream {
+struct NominalSetStream {
   Xorshift64 rng{21};
   double x[2] = {0, 0};
   static bool in_set(int c) { return c == 1 || c == 4 || c == 6; }
@@ -45,14 +45,14 @@ std::unique_ptr<HoeffdingTreeLearner> make(bool nominal, const char* leaf = "mc"
   return std::move(*m);
 }
 
-double accuracy(Learner& m, SetStream& s, int n) { return testing::prequential_accuracy(m, s, n); }
+double accuracy(Learner& m, NominalSetStream& s, int n) { return testing::prequential_accuracy(m, s, n); }
 
 // Deterministic (fixed seeds). Majority leaves and depth 2: thresholds on
 // the codes reach 3 intervals, not the 6 cuts the set needs; one multiway
 // split on the nominal attribute is exact (best possible 0.95).
 TEST(VfdtNominal, SetTargetNeedsTheNominalSplit) {
   auto with = make(true), without = make(false);
-  SetStream a, b;
+  NominalSetStream a, b;
   const double acc_with = accuracy(*with, a, 8000), acc_without = accuracy(*without, b, 8000);
   EXPECT_GT(acc_with, 0.9);
   EXPECT_GT(acc_with, acc_without + 0.05) << "with " << acc_with << ", without " << acc_without;
@@ -64,7 +64,7 @@ TEST(VfdtNominal, SetTargetNeedsTheNominalSplit) {
 // eight branches.)
 TEST(VfdtNominal, DumpShowsEveryBranchByName) {
   auto m = make(true);
-  SetStream s;
+  NominalSetStream s;
   accuracy(*m, s, 8000);
   ASSERT_EQ(m->n_dump_trees(), 1u);
   const std::vector<std::string> features = {"colour", "noise"};
@@ -83,7 +83,7 @@ TEST(VfdtNominal, DumpShowsEveryBranchByName) {
 
 TEST(VfdtNominal, MissingAndUnseenValuesFollowADefinedBranch) {
   auto m = make(true);
-  SetStream s;
+  NominalSetStream s;
   accuracy(*m, s, 8000);
   ASSERT_GT(m->tree()->n_nodes(), 1u);
   // Every code goes somewhere valid; missing and out-of-range ones agree
@@ -95,7 +95,7 @@ TEST(VfdtNominal, MissingAndUnseenValuesFollowADefinedBranch) {
   EXPECT_EQ(m->predict_one(frac), p);
   for (int c = 0; c < 8; ++c) {
     const double x[2] = {static_cast<double>(c), 0.5};
-    EXPECT_EQ(m->predict_one(x), SetStream::in_set(c) ? 1.0 : 0.0) << c;
+    EXPECT_EQ(m->predict_one(x), NominalSetStream::in_set(c) ? 1.0 : 0.0) << c;
   }
 }
 
@@ -109,7 +109,7 @@ class VfdtNominalResume : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(VfdtNominalResume, BitIdentical) {
   auto a = make(true, GetParam());
-  SetStream s;
+  NominalSetStream s;
   accuracy(*a, s, 3000);
   ASSERT_GT(a->tree()->n_nodes(), 1u);
   const auto saved = bytes_of(*a);
@@ -118,7 +118,7 @@ TEST_P(VfdtNominalResume, BitIdentical) {
   ASSERT_TRUE(b.decode(in).is_ok());
   EXPECT_TRUE(in.at_end());
   EXPECT_EQ(b.config().categorical, (std::vector<std::uint32_t>{0}));
-  SetStream s2 = s;
+  NominalSetStream s2 = s;
   for (int i = 0; i < 3000; ++i) {
     const double y = s.next();
     s2.next();
