@@ -13,6 +13,7 @@
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/tree/vfdt_config.hpp"
+#include "tree/nominal_fields.hpp"
 
 namespace irithyll::ensemble_detail {
 
@@ -61,16 +62,8 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
 template <class C>
 void append_nominal_rows(std::vector<ConfigField<C>>& rows, const char* penalty_default) {
   using Row = ConfigField<C>;
-  rows.push_back(Row{FieldInfo::real("nominal-penalty", penalty_default,
-                                     "classification: a nominal split's merit loses this many times what it gains on "
-                                     "noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n; 0: the "
-                                     "plain merit").in(0, 100),
-                     IRITHYLL_FIELD_REAL(C, tree.nominal_penalty)});
-  rows.push_back(Row{FieldInfo::real("nominal-nb-prior", "10",
-                                     "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk "
-                                     "towards its frequencies over all classes with this many pseudo-samples per value "
-                                     "(m-estimate); 0: add-one smoothing").in(0, 1000),
-                     IRITHYLL_FIELD_REAL(C, tree.nominal_nb_prior)});
+  rows.push_back(Row{nominal_penalty_field(penalty_default), IRITHYLL_FIELD_REAL(C, tree.nominal_penalty)});
+  rows.push_back(Row{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(C, tree.nominal_nb_prior)});
 }
 
 // The classification leaf models a member tree accepts (regression: any).

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "tree/nominal_fields.hpp"
 
 namespace irithyll {
 
@@ -37,10 +38,8 @@ const std::array kFields = {
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
     Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
-    Row{FieldInfo::real("nominal-penalty", "2", "classification: a nominal split's merit loses this many times what it gains on noise alone, (B-1)(K-1)/(2n ln 2) bits for B branches, K classes, weight n, which grows with the branch count; 0: the plain merit").in(0, 100),
-        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
-    Row{FieldInfo::real("nominal-nb-prior", "10", "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk towards its frequencies over all classes with this many pseudo-samples per value (m-estimate); 0: add-one smoothing").in(0, 1000),
-        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
+    Row{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
+    Row{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
     Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
