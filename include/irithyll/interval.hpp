@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 namespace irithyll {
 
@@ -47,6 +48,17 @@ class SetPredictor {
   // REQUIRES: 0 < level < 1, in_set.size() == n_classes(). Sets in_set[k]
   // to 1 for each class in the set, 0 otherwise; returns the set's size.
   virtual std::size_t predict_set(std::span<const double> x, double level, std::span<std::uint8_t> in_set) const = 0;
+};
+
+// A learner that gives a confidence beside its point prediction (sgbt: one
+// over the square root of the summed variances of the leaves it reads).
+// Larger means surer; 0 when untrained. Front ends ask for it as for the
+// interfaces above (`predict --confidence`, Python predict_with_confidence).
+class ConfidencePredictor {
+ public:
+  virtual ~ConfidencePredictor() = default;
+  // (predict_one(x), confidence).
+  virtual std::pair<double, double> predict_with_confidence(std::span<const double> x) const = 0;
 };
 
 // Standard normal quantile Phi^-1(p) for p in (0, 1), to about 1e-12

@@ -19,7 +19,6 @@
 #include "dict_row.hpp"
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
-#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "core/file_io.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
@@ -162,14 +161,14 @@ class PyLearner {
     const Interval out = iv->predict_interval(dict_.row(), level);
     return {out.lower, out.upper};
   }
-  // (predict_one, confidence) of an SGBT (SGBTLearner::predict_with_confidence).
+  // (predict_one, confidence) of a model that gives one (ConfidencePredictor: sgbt).
   std::pair<double, double> confidence_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
-    const auto* sgbt = dynamic_cast<const SGBTLearner*>(model_.get());
-    if (sgbt == nullptr)
+    const auto* confident = dynamic_cast<const ConfidencePredictor*>(model_.get());
+    if (confident == nullptr)
       raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' gives no confidence (sgbt does)"));
     fill_row(x);
-    return sgbt->predict_with_confidence(dict_.row());
+    return confident->predict_with_confidence(dict_.row());
   }
   // The class indices in the prediction set at `level`.
   py::list set_dict(const py::dict& x, double level) {

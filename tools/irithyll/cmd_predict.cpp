@@ -22,8 +22,8 @@
 //                      the first n_features columns (said once on stderr)
 //                      and prints the raw output (bundles: class ids).
 //   --confidence       sgbt checkpoints: a header line, then each row's
-//                      prediction (as above) and the SGBT's confidence
-//                      (SGBTLearner::predict_with_confidence); other models
+//                      prediction (as above) and the model's confidence
+//                      (ConfidencePredictor; sgbt gives one); other models
 //                      are refused by name.
 // Numbers print in their shortest round-trip form (std::to_chars).
 //
@@ -42,8 +42,8 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_options.hpp"
-#include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/eval/classification_metrics.hpp"
+#include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/packed/class_bundle.hpp"
 #include "irithyll/packed/metadata.hpp"
@@ -342,10 +342,10 @@ int run_checkpoint(const ArgParser& args) {
   std::vector<std::vector<double>> held;  // --bench only
   double y = 0.0;
   const bool bench = args.given("bench"), all = args.given("proba");
-  // --confidence: the SGBT's own (prediction, confidence) pair.
-  const auto* sgbt = dynamic_cast<const SGBTLearner*>(&l);
+  // --confidence: the model's own (prediction, confidence) pair.
+  const auto* confident = dynamic_cast<const ConfidencePredictor*>(&l);
   const bool confidence = args.given("confidence");
-  if (confidence && sgbt == nullptr)
+  if (confidence && confident == nullptr)
     return fail(Status::invalid_argument("--confidence: model '" + std::string(l.name()) +
                                          "' gives no confidence (sgbt checkpoints do)"));
   std::string line;
@@ -390,7 +390,7 @@ int run_checkpoint(const ArgParser& args) {
     }
     if (confidence) {
       line += ',';
-      append_shortest(line, sgbt->predict_with_confidence(features).second);
+      append_shortest(line, confident->predict_with_confidence(features).second);
     }
     line += '\n';
     if (!emit(line)) return 1;

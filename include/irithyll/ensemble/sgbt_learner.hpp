@@ -18,20 +18,24 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "irithyll/ensemble/sgbt.hpp"
 #include "irithyll/ensemble/sgbt_diagnostics.hpp"
+#include "irithyll/interval.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/packed/exportable.hpp"
 #include "irithyll/tree_model.hpp"
 
 namespace irithyll {
 
-class SGBTLearner final : public Learner, public TreeModel, public Exportable, public Diagnosable {
+class SGBTLearner final : public Learner,
+                          public TreeModel,
+                          public Exportable,
+                          public Diagnosable,
+                          public ConfidencePredictor {
  public:
   using Config = SGBTConfig;
   static constexpr std::string_view kName = "sgbt";
@@ -64,7 +68,7 @@ class SGBTLearner final : public Learner, public TreeModel, public Exportable, p
   void predict_batch(std::span<const double> rows, std::size_t n_features, std::span<double> out) const override;
   // predict_one and a confidence 1/sqrt(sum lr^2/(H+lambda)) over the trees
   // (summed over committees for multi-class); 0 when untrained.
-  std::pair<double, double> predict_with_confidence(std::span<const double> x) const;
+  std::pair<double, double> predict_with_confidence(std::span<const double> x) const override;
 
   void reset() override;
   std::uint64_t n_samples_seen() const override { return samples_seen_; }
