@@ -19,6 +19,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "partition.hpp"
 #include "serve/anomaly_model.hpp"
 
@@ -157,6 +158,9 @@ Result<std::unique_ptr<Worker>> Worker::make(Log& log, WorkerConfig config) {
 }
 
 Result<std::unique_ptr<Learner>> Worker::Rep::new_model() const {
+  // A pipeline spec ("standard_scaler|linear_regression") builds its steps for
+  // the message width; its checkpoint is the catalogue's "pipeline" record.
+  if (!config.anomaly && is_pipeline_spec(config.model)) return make_pipeline(config.model, config.settings, config.context, {});
   if (!config.anomaly) return make_learner(config.model, config.settings, config.context);
   auto detector = make_anomaly_detector(config.model, config.settings,
                                         AnomalyContext{config.context.n_features, config.context.seed});

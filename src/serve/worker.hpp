@@ -42,7 +42,7 @@ struct WorkerConfig {
   StreamNames names;                    // stream prefix (default "irithyll")
   std::uint32_t partitions = 8;         // P, the same for producers and every worker
   std::uint32_t max_partitions = 0;     // most partitions this worker owns; 0 = all
-  std::string model = "sgbt";           // catalogue name (anomaly: the detector's name)
+  std::string model = "sgbt";           // catalogue name or a pipeline spec (anomaly: the detector's name)
   // Anomaly scoring: `model` names an anomaly detector (irithyll/anomaly/
   // registry.hpp), every sample is scored, the score published as its
   // prediction, then learned at once; there are no labels (label messages are

@@ -3,6 +3,7 @@
 // late labels, anomaly scoring, and a clean SIGTERM exit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -143,6 +144,39 @@ TEST(ServeRedis, ProduceThenServeWithLateLabels) {
   const auto samples = test::generate("friedman", 7, n, keys);
   const auto ref = test::learn_reference(samples, "sgbt", test::small_sgbt(), LearnerContext{Task::kRegression, 0, 10, 7});
   test::expect_matches(test::checkpointed(*log, names, 4), ref);
+}
+
+// `serve --model "T|LEARNER"`: the command line's pipeline, with a learner
+// option given as a flag, keeps every key's pipeline exactly as one process
+// would have built and taught it.
+TEST(ServeRedis, PipelineModelFromTheCommandLine) {
+  START_REDIS(server);
+  const std::uint64_t n = 3000, keys = 20;
+  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--stream",
+                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
+                              "--seed", "9"},
+                             server->dir() + "/produce.log");
+  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  auto args = test::serve_args(server->address(), 2);
+  const auto at = std::find(args.begin(), args.end(), "--model");
+  ASSERT_NE(at, args.end());
+  args.erase(at, at + 6);  // --model sgbt --n-steps 3 --grace-period 50
+  args.insert(args.end(), {"--model", "standard_scaler|linear_regression", "--l2", "0.001", "--idle-exit-ms", "1500"});
+  test::Children children;
+  const std::string out = server->dir() + "/serve.log";
+  const pid_t w = children.add(test::spawn(args, out));
+  const int code = test::wait_exit(w, 120s);
+  children.forget(w);
+  ASSERT_EQ(code, 0) << read_text(out);
+
+  StreamNames names;
+  EXPECT_EQ(test::predicted_ids(*log, names, 2).size(), n);
+  const auto samples = test::generate("friedman", 9, n, keys);
+  ModelSettings l2;
+  l2.set("l2", "0.001");
+  const auto ref = test::learn_reference(samples, "standard_scaler|linear_regression", l2,
+                                         LearnerContext{Task::kRegression, 0, 10, 7});
+  test::expect_matches(test::checkpointed(*log, names, 2), ref);
 }
 
 TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {

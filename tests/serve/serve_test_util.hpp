@@ -11,6 +11,7 @@
 
 #include "irithyll/catalogue.hpp"
 #include "irithyll/model_file.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "serve/log.hpp"
 #include "serve/message.hpp"
 #include "serve/produce.hpp"
@@ -50,7 +51,10 @@ inline Reference learn_reference(const std::vector<Sample>& samples, const std::
   Reference ref;
   for (const Sample& s : samples) {
     auto& l = learners[s.key];
-    if (!l) l = std::move(make_learner(model, settings, context)).value();
+    if (!l)
+      l = std::move(is_pipeline_spec(model) ? make_pipeline(model, settings, context, {})
+                                            : make_learner(model, settings, context))
+              .value();
     l->learn_one(s.x, s.y);
     ++ref.learned[s.key];
   }

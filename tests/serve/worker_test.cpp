@@ -71,6 +71,43 @@ TEST(ServeWorker, LearnsEveryKeyLikeOneProcess) {
   EXPECT_EQ(predictions, samples.size());
 }
 
+// A pipeline spec serves like a catalogue learner: every key's checkpoint
+// is the pipeline that one process would have built and taught, byte for
+// byte, and it survives a takeover (the second worker decodes the
+// "pipeline" records the first wrote).
+TEST(ServeWorker, PipelineSpecServesEveryKeyLikeOneProcess) {
+  MemoryLog log;
+  const auto samples = test::generate("friedman", 3, 2000, 11);
+  send(log, samples, 4);
+  WorkerConfig c = config_for("p1");
+  c.model = "standard_scaler|linear_regression(l2=0.001)";
+  c.settings = {};
+  {
+    auto a = Worker::make(log, c);
+    ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE((*a)->poll().is_ok());
+    EXPECT_GT((*a)->metrics().checkpoints, 0u);
+  }
+  for (std::uint32_t p = 0; p < 4; ++p) log.expire_lease(c.names.lease(p));
+  c.token = "p2";
+  auto b = Worker::make(log, c);
+  ASSERT_TRUE(b.is_ok()) << b.status().to_string();
+  drain(**b);
+  ASSERT_TRUE((*b)->shutdown().is_ok());
+  const auto ref = test::learn_reference(samples, c.model, c.settings, c.context);
+  test::expect_matches(test::checkpointed(log, c.names, 4), ref);
+}
+
+TEST(ServeWorker, PipelineWithAnUnknownStepIsRefusedByName) {
+  MemoryLog log;
+  WorkerConfig c = config_for("p3");
+  c.model = "standard_scaler|no_such_learner";
+  c.settings = {};
+  auto w = Worker::make(log, c);
+  ASSERT_FALSE(w.is_ok());
+  EXPECT_NE(w.status().to_string().find("no_such_learner"), std::string::npos) << w.status().to_string();
+}
+
 TEST(ServeWorker, CrashAfterUncheckpointedWorkIsReplayedExactlyOnce) {
   MemoryLog log;
   const auto samples = test::generate("friedman", 5, 4000, 30);

@@ -22,6 +22,7 @@
 #include "command.hpp"
 #include "eval_anomaly.hpp"
 #include "irithyll/anomaly/registry.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "serve/kafka_log.hpp"
 #include "serve/redis_log.hpp"
 #include "serve/worker.hpp"
@@ -53,8 +54,8 @@ ArgParser make_parser(const CatalogueEntry* model, const AnomalyEntry* detector,
                               "it; no labels)", "regression")
       .option("classes", "K", "class count for classification (labels 0..K-1)", "0")
       .option("model", "NAME",
-              "model: " + listed_model_names() + "; with --task anomaly: " + anomaly_detector_names() +
-                  " (--model NAME --help lists its options)",
+              "model: " + listed_model_names() + "; or a pipeline T1|T2|LEARNER of transformers and a learner; " +
+                  "with --task anomaly: " + anomaly_detector_names() + " (--model NAME --help lists its options)",
               anomaly ? "half_space_trees" : "sgbt")
       .option("seed", "N", "seed of every key's model", "42")
       .option("max-keys", "N", "models held in memory per partition; least recently used are evicted", "10000")
@@ -97,7 +98,8 @@ std::string default_token() {
 int run_serve(std::span<char* const> argv) {
   const bool anomaly = wants_anomaly_task(argv);
   const std::string model_name = model_from_argv(argv, anomaly ? "half_space_trees" : "sgbt");
-  const CatalogueEntry* model = anomaly ? nullptr : find_model(model_name);
+  // A pipeline ("standard_scaler|linear_regression") takes its learner's options.
+  const CatalogueEntry* model = anomaly ? nullptr : find_model(learner_of_model(model_name));
   if (model != nullptr && !model->listed) model = nullptr;
   const AnomalyEntry* detector = anomaly ? find_anomaly_detector(model_name) : nullptr;
   ArgParser args = make_parser(model, detector, anomaly);
@@ -121,7 +123,9 @@ int run_serve(std::span<char* const> argv) {
     for (const FieldInfo& f : detector->fields())
       if (args.given(std::string(f.name))) config.settings.set(std::string(f.name), args.get(std::string(f.name)));
   } else {
-    config.model = std::string(model->name);
+    if (is_pipeline_spec(model_name))
+      if (auto steps = parse_pipeline_spec(model_name); !steps) return fail(steps.status());
+    config.model = is_pipeline_spec(model_name) ? model_name : std::string(model->name);
     config.settings = given_model_settings(args, *model);
   }
   const std::string task = args.get("task");
