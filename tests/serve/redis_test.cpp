@@ -28,6 +28,18 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// `irithyll produce` of n Friedman samples over `keys` keys into the server's
+// partitions; "" once it exited 0, else its log.
+std::string produce_friedman(test::RedisServer& server, std::uint32_t partitions, std::uint64_t n,
+                             std::uint64_t keys, std::uint64_t seed, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {test::kCli, "produce", "--redis", server.address(), "--partitions",
+                                   std::to_string(partitions), "--stream", "friedman", "--max-samples",
+                                   std::to_string(n), "--keys", std::to_string(keys), "--seed", std::to_string(seed)};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  const std::string log = server.dir() + "/produce.log";
+  return test::wait_exit(test::spawn(argv, log), std::chrono::seconds(60)) == 0 ? "" : read_text(log);
+}
+
 #define START_REDIS(server)                                          \
   IRITHYLL_REQUIRE_REDIS();                                          \
   std::string why;                                                   \
@@ -122,11 +134,7 @@ TEST(ServeRedis, DeadLettersCarryTheReasonAndTheWorkerGoesOn) {
 TEST(ServeRedis, ProduceThenServeWithLateLabels) {
   START_REDIS(server);
   const std::uint64_t n = 6000, keys = 40;
-  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "4", "--stream",
-                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
-                              "--seed", "7", "--label-delay", "100"},
-                             server->dir() + "/produce.log");
-  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  ASSERT_EQ(produce_friedman(*server, 4, n, keys, 7, {"--label-delay", "100"}), "");
   auto args = test::serve_args(server->address(), 4);
   args.insert(args.end(), {"--idle-exit-ms", "1500"});
   test::Children children;
@@ -152,11 +160,7 @@ TEST(ServeRedis, ProduceThenServeWithLateLabels) {
 TEST(ServeRedis, PipelineModelFromTheCommandLine) {
   START_REDIS(server);
   const std::uint64_t n = 3000, keys = 20;
-  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--stream",
-                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
-                              "--seed", "9"},
-                             server->dir() + "/produce.log");
-  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  ASSERT_EQ(produce_friedman(*server, 2, n, keys, 9), "");
   auto args = test::serve_args(server->address(), 2);
   const auto at = std::find(args.begin(), args.end(), "--model");
   ASSERT_NE(at, args.end());
@@ -218,11 +222,7 @@ TEST(ServeRedis, SigtermCheckpointsAndReleasesLeases) {
 TEST(ServeRedis, AnomalyScoresEverySampleLikeOneProcess) {
   START_REDIS(server);
   const std::uint64_t n = 3000, keys = 12;
-  auto produce = test::spawn({test::kCli, "produce", "--redis", server->address(), "--partitions", "2", "--stream",
-                              "friedman", "--max-samples", std::to_string(n), "--keys", std::to_string(keys),
-                              "--seed", "5"},
-                             server->dir() + "/produce.log");
-  ASSERT_EQ(test::wait_exit(produce, 60s), 0) << read_text(server->dir() + "/produce.log");
+  ASSERT_EQ(produce_friedman(*server, 2, n, keys, 5), "");
   test::Children children;
   const std::string out = server->dir() + "/serve.log";
   const pid_t w = children.add(test::spawn({test::kCli, "serve", "--redis", server->address(), "--partitions", "2",
