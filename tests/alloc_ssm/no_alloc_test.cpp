@@ -9,12 +9,9 @@
 #include "nn/ssm/mamba3.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 #include "nn/ssm/selective_ssm.hpp"
-#if __has_include("nn/rnn/slstm.hpp")
 #include "irithyll/nn/rnn/lstm_learner.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
-#define IRITHYLL_HAVE_RNN 1
-#endif
 
 #include "support/alloc_counter.hpp"
 
@@ -88,7 +85,6 @@ TEST(NoAlloc, MambaLearnerAllVersions) {
   }
 }
 
-#ifdef IRITHYLL_HAVE_RNN
 TEST(NoAlloc, RecurrentLearners) {
   const LearnerContext four{Task::kRegression, 0, 4};
   SlstmLearner s(SlstmLearnerConfig{}, four);
@@ -100,7 +96,6 @@ TEST(NoAlloc, RecurrentLearners) {
   LstmLearner lc(LstmLearnerConfig{}, LearnerContext{Task::kClassification, 3, 4});
   check_learner(lc, 4);
 }
-#endif
 
 }  // namespace
 }  // namespace irithyll::nn
