@@ -130,6 +130,13 @@ Status RecursiveLeastSquares::decode(ByteReader& in) {
   if (!(cfg.forgetting_factor > 0.0 && cfg.forgetting_factor <= 1.0))
     return Status::corruption("rls: forgetting factor outside (0, 1]");
   if (!(cfg.delta > 0.0) || !std::isfinite(cfg.delta)) return Status::corruption("rls: delta must be finite and > 0");
+  // Learning keeps the weights and P finite, and weights beyond 1e100 cannot
+  // come from data a double holds; such a record would predict inf or NaN.
+  for (const double v : w)
+    if (!(std::fabs(v) <= 1e100)) return Status::corruption("rls: weight out of range");
+  for (const double v : p)
+    if (!std::isfinite(v)) return Status::corruption("rls: non-finite entry in P");
+  if (!(s2 >= 0.0) || !std::isfinite(s2)) return Status::corruption("rls: residual variance must be finite and >= 0");
   config_ = cfg;
   n_ = w.size();
   w_ = std::move(w);

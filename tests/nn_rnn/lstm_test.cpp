@@ -43,6 +43,19 @@ TEST(Lstm, ValidateShapesAndInitialisation) {
   EXPECT_FALSE(std::equal(cell.w(0).begin(), cell.w(0).end(), other.w(0).begin()));
 }
 
+// The read-out's RLS matrices are bounded in all (2^25 doubles): a wide,
+// many-class setting is refused by name instead of allocating gigabytes at
+// its first sample (a fuzzed checkpoint asked for 16 x 5,121^2).
+TEST(Lstm, RefusesAReadOutBeyondTheMemoryBound) {
+  LstmLearnerConfig wide;
+  wide.d_hidden = 1024;
+  auto big = LstmLearner::make(wide, LearnerContext{Task::kClassification, 16, 4096, 1});
+  ASSERT_FALSE(big.is_ok());
+  EXPECT_NE(big.status().to_string().find("256 MiB"), std::string::npos) << big.status().to_string();
+  EXPECT_TRUE(LstmLearner::make(wide, LearnerContext{Task::kRegression, 0, 1000, 1}).is_ok());
+  EXPECT_TRUE(LstmLearner::make(LstmLearnerConfig{}, LearnerContext{Task::kClassification, 16, 1000, 1}).is_ok());
+}
+
 TEST(Lstm, StepFollowsTheGateEquations) {
   LstmCell cell({2, 3, 1.0, 5});
   Xorshift64 rng(3);

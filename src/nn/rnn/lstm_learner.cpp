@@ -1,6 +1,8 @@
 #include "irithyll/nn/rnn/lstm_learner.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "nn/boxed_learner_impl.hpp"
 #include "nn/rnn/lstm_core.hpp"
@@ -12,6 +14,15 @@ Status LstmLearner::validate(const Config& c, const LearnerContext& context) {
   if (c.d_hidden == 0 || c.d_hidden > 1024) return Status::invalid_argument("lstm: d_hidden must be in 1..1024");
   if (context.n_features > 4096) return Status::invalid_argument("lstm: too many features");
   if (!std::isfinite(c.forget_bias)) return Status::invalid_argument("lstm: forget bias must be finite");
+  // The read-out keeps one (d_hidden + n_features + 1)^2 RLS matrix per class
+  // (one in regression): refuse more than 2^25 doubles (256 MiB) in all, so a
+  // setting or a checkpoint cannot ask for gigabytes at the first sample.
+  const std::size_t inputs = c.d_hidden + context.n_features + 1;
+  const std::size_t heads = context.task == Task::kClassification ? std::max<std::size_t>(context.n_classes, 1) : 1;
+  if (heads * inputs * inputs > (std::size_t{1} << 25))
+    return Status::invalid_argument("lstm: the read-out would hold " + std::to_string(heads) + " x " +
+                                    std::to_string(inputs) + "^2 doubles (more than 256 MiB): fewer hidden units, " +
+                                    "features or classes");
   return check_shared_readout(kName, c, "cell");
 }
 
