@@ -7,17 +7,12 @@
 
 #include "nn/ssm/discretize.hpp"
 #include "nn/ssm/init.hpp"
+#include "nn/ssm/ssm_math.hpp"
 
 namespace irithyll::nn {
 namespace {
 
 constexpr std::size_t kMaxStates = 65536;
-
-bool finite_span(std::span<const double> v) noexcept {
-  for (double e : v)
-    if (!std::isfinite(e)) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -35,7 +30,7 @@ Result<ComplexDiagonalSsm> ComplexDiagonalSsm::make_with_init(std::span<const do
     return Status::invalid_argument("complex diagonal ssm: log_a length " + std::to_string(log_a.size()) +
                                     " must be even and > 0 (interleaved [log|Re a|, Im a] pairs)");
   if (log_a.size() / 2 > kMaxStates) return Status::invalid_argument("complex diagonal ssm: more than 65536 states");
-  if (!finite_span(log_a)) return Status::invalid_argument("complex diagonal ssm: log_a must be finite");
+  if (!detail::all_finite(log_a)) return Status::invalid_argument("complex diagonal ssm: log_a must be finite");
   if (method != ComplexDiscretization::kTustin && method != ComplexDiscretization::kExpTrapezoidal)
     return Status::invalid_argument("complex diagonal ssm: unknown discretisation");
   ComplexDiagonalSsm out;
@@ -64,8 +59,8 @@ double ComplexDiagonalSsm::advance(double delta, std::span<const double> b_re, s
   const std::size_t n = n_state();
   // All checks before the first write, so a refused step changes nothing.
   if (n == 0 || b_re.size() != n || c_re.size() != n || !std::isfinite(x) || !std::isfinite(delta) ||
-      !(delta >= 0.0) || !(lambda >= 0.0 && lambda <= 1.0) || !finite_span(b_re) || !finite_span(b_im) ||
-      !finite_span(c_re) || !finite_span(c_im))
+      !(delta >= 0.0) || !(lambda >= 0.0 && lambda <= 1.0) || !detail::all_finite(b_re) || !detail::all_finite(b_im) ||
+      !detail::all_finite(c_re) || !detail::all_finite(c_im))
     return std::numeric_limits<double>::quiet_NaN();
   double y = 0.0;
   for (std::size_t k = 0; k < n; ++k) {

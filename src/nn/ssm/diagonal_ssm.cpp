@@ -7,17 +7,12 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/ssm/discretize.hpp"
 #include "nn/ssm/init.hpp"
+#include "nn/ssm/ssm_math.hpp"
 
 namespace irithyll::nn {
 namespace {
 
 constexpr std::size_t kMaxStates = 65536;
-
-bool all_finite(std::span<const double> v) noexcept {
-  for (double e : v)
-    if (!std::isfinite(e)) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -56,7 +51,7 @@ Status DiagonalSsm::assign(std::vector<double> log_a, std::vector<double> b, std
   if (n == 0 || n > kMaxStates) return Status::invalid_argument("diagonal ssm: log_a must have 1..65536 entries");
   if (b.size() != n || c.size() != n)
     return Status::invalid_argument("diagonal ssm: log_a, b and c must have the same length");
-  if (!all_finite(log_a) || !all_finite(b) || !all_finite(c))
+  if (!detail::all_finite(log_a) || !detail::all_finite(b) || !detail::all_finite(c))
     return Status::invalid_argument("diagonal ssm: log_a, b and c must be finite");
   if (!(delta > 0.0) || !std::isfinite(delta)) return Status::invalid_argument("diagonal ssm: delta must be finite and > 0");
   a_bar_.resize(n);
@@ -116,7 +111,7 @@ Status DiagonalSsm::decode(ByteReader& in) {
   auto c = in.f64s("diagonal ssm C");
   auto h = in.f64s("diagonal ssm state");
   if (!in.ok()) return in.status();
-  if (h.size() != log_a.size() || !all_finite(h))
+  if (h.size() != log_a.size() || !detail::all_finite(h))
     return Status::corruption("diagonal ssm: state must be finite and match log_a in length");
   DiagonalSsm fresh;
   if (Status s = fresh.assign(std::move(log_a), std::move(b), std::move(c), delta); !s.is_ok())

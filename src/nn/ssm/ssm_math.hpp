@@ -1,7 +1,8 @@
-// Scalar activations shared by the SSM layers (internal).
+// Scalar activations and checks shared by the SSM layers (internal).
 #pragma once
 
 #include <cmath>
+#include <span>
 
 namespace irithyll::nn::detail {
 
@@ -11,6 +12,13 @@ inline double softplus(double x) noexcept {
   if (x > 20.0) return x;
   if (x < -20.0) return std::exp(x);
   return std::log1p(std::exp(x));
+}
+
+// True when every value is finite (the layers' parameter and input checks).
+inline bool all_finite(std::span<const double> v) noexcept {
+  for (double e : v)
+    if (!std::isfinite(e)) return false;
+  return true;
 }
 
 inline double sigmoid(double x) noexcept {
