@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
+#include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
 #include "nn/continual/gradient_continual.hpp"
@@ -102,6 +105,33 @@ TEST(RecursiveLeastSquares, ResetInputForgetsOneInputOnly) {
     rls.update(x, 2.0 * x[0] - x[1] + 0.5 * x[2]);
   }
   EXPECT_NEAR(rls.weights()[1], -1.0, 1e-3);
+}
+
+// A record is refused when it could only predict inf or NaN: a weight
+// beyond 1e100, a non-finite entry of P, a negative or non-finite residual
+// variance. The same record with sane values decodes.
+TEST(RecursiveLeastSquares, DecodeRefusesValuesLearningCannotReach) {
+  auto record = [](double w1, double p1, double s2) {
+    ByteWriter out;
+    out.f64(0.99);
+    out.f64(50.0);
+    out.f64s(std::vector<double>{0.5, w1});
+    out.f64s(std::vector<double>{50.0, p1, p1, 50.0});
+    out.f64(s2);
+    out.u64(10);
+    return out.take();
+  };
+  auto decodes = [](const std::vector<std::uint8_t>& bytes) {
+    RecursiveLeastSquares rls;
+    ByteReader in(bytes);
+    return rls.decode(in).is_ok();
+  };
+  EXPECT_TRUE(decodes(record(2.0, 0.1, 1.0)));
+  EXPECT_FALSE(decodes(record(1e200, 0.1, 1.0)));
+  EXPECT_FALSE(decodes(record(std::nan(""), 0.1, 1.0)));
+  EXPECT_FALSE(decodes(record(2.0, std::numeric_limits<double>::infinity(), 1.0)));
+  EXPECT_FALSE(decodes(record(2.0, 0.1, -1.0)));
+  EXPECT_FALSE(decodes(record(2.0, 0.1, std::nan(""))));
 }
 
 TEST(GradientContinual, EwcPullsTowardTheAnchorAfterDrift) {
