@@ -46,7 +46,7 @@ std::string policy_names() {
   return s;
 }
 
-ArgParser make_parser(const BanditPolicyInfo* info) {
+ArgParser make_bandit_parser(const BanditPolicyInfo* info) {
   ArgParser p("irithyll bandit --policy NAME (--simulate KIND:M1,M2,... | --data FILE --arms K) [options]",
               "Runs a bandit policy on simulated arms (cumulative reward and regret) or on logged data\n"
               "(inverse-propensity-scored and replay estimates of its mean reward).");
@@ -242,7 +242,7 @@ int run_logged(const ArgParser& args, const std::string& policy_name, const Band
 int run_bandit(std::span<char* const> argv) {
   const std::string policy_name = policy_from_argv(argv);
   const BanditPolicyInfo* info = find_policy(policy_name);
-  ArgParser args = make_parser(info);
+  ArgParser args = make_bandit_parser(info);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -261,7 +261,7 @@ int run_bandit(std::span<char* const> argv) {
   return run_logged(args, policy_name, *info, settings);
 }
 
-const CommandRegistration kRegistration("bandit", "run a bandit policy on simulated arms or logged data", &run_bandit);
+const CommandRegistration kBanditCommand("bandit", "run a bandit policy on simulated arms or logged data", &run_bandit);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -28,7 +28,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_cluster_parser() {
   ArgParser p("irithyll cluster --data FILE.csv --model kmeans|clustream|dbstream [settings] [options]",
               "Clusters a stream (each row assigned, then learned); prints the final centres and, on the last\n"
               "--window rows, the silhouette and (with --label) purity and adjusted Rand index.");
@@ -54,11 +54,6 @@ ArgParser make_parser() {
   return p;
 }
 
-int fail_data(const Status& status) {
-  std::fprintf(stderr, "irithyll: %s\n", status.message().c_str());
-  return 1;
-}
-
 // The settings given on the command line for `entry`; a setting of another
 // clusterer is an error.
 Result<ModelSettings> model_settings(const ArgParser& args, const ClustererEntry& entry) {
@@ -75,15 +70,6 @@ Result<ModelSettings> model_settings(const ArgParser& args, const ClustererEntry
       settings.set(name, args.get(name));
     }
   return settings;
-}
-
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-  }
-  out += '"';
 }
 
 std::string number(double v) {
@@ -179,7 +165,7 @@ LinePlot scatter_plot(const Clusterer& model, const Schema& schema, const std::v
 }
 
 int run_cluster(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_cluster_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -270,14 +256,14 @@ int run_cluster(std::span<char* const> argv) {
   const std::size_t k = model->n_clusters();
   if (args.given("json")) {
     std::string out = "{\"model\":";
-    json_string(out, model->name());
+    append_json_string(out, model->name());
     out += ",\"n_samples\":" + std::to_string(model->n_samples_seen());
     out += ",\"n_ignored\":" + std::to_string(model->n_ignored());
     out += ",\"n_clusters\":" + std::to_string(k);
     out += ",\"features\":[";
     for (std::size_t f = 0; f < d; ++f) {
       if (f > 0) out += ',';
-      json_string(out, schema.feature_names[f]);
+      append_json_string(out, schema.feature_names[f]);
     }
     out += "],\"centers\":[";
     for (std::size_t c = 0; c < k; ++c) {
@@ -307,7 +293,7 @@ int run_cluster(std::span<char* const> argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-const CommandRegistration kRegistration("cluster", "cluster a stream (kmeans, clustream, dbstream)", &run_cluster);
+const CommandRegistration kClusterCommand("cluster", "cluster a stream (kmeans, clustream, dbstream)", &run_cluster);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -29,7 +29,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_compare_parser() {
   ArgParser p("irithyll compare (--data FILE | --stream NAME) --models A,B,... [--plot FILE.svg] [options]",
               "Runs several models over one pass of a stream; prints one table and draws one plot.");
   p.option("data", "FILE", "CSV or JSON-lines file (.gz or not); '-' = standard input")
@@ -62,7 +62,7 @@ Result<std::uint64_t> count(const ArgParser& args, const std::string& name) {
 }
 
 int run_compare(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_compare_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -220,7 +220,7 @@ int run_compare(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("compare", "several models over one pass of a stream: a table and a plot",
+const CommandRegistration kCompareCommand("compare", "several models over one pass of a stream: a table and a plot",
                                         &run_compare);
 
 }  // namespace

@@ -28,7 +28,7 @@ namespace {
 // Rows without a warning after which a new warning starts a new episode.
 constexpr std::uint64_t kEpisodeGap = 100;
 
-ArgParser make_parser() {
+ArgParser make_drift_parser() {
   ArgParser p("irithyll drift --detector adwin|pht|ddm|eddm|hddm_a|hddm_w|kswin --data FILE.csv --column C [options]",
               "Runs a drift detector over one numeric CSV column; prints 'drift N' / 'warning N' per signal\n"
               "(N = 0-based data row). eddm, hddm_a and hddm_w read errors (0/1, or values in [0, 1]).");
@@ -59,13 +59,6 @@ ArgParser make_parser() {
       .option("seed", "S", "kswin: sampling seed (default 42)");
   declare_data_options(p);
   return p;
-}
-
-// Prints a data error as "irithyll: FILE:LINE:COL: ..." (the reader's message
-// already starts with the location), without the status-code prefix.
-int fail_data(const Status& status) {
-  std::fprintf(stderr, "irithyll: %s\n", status.message().c_str());
-  return 1;
 }
 
 Result<DriftConfig> read_config(const ArgParser& args) {
@@ -118,7 +111,7 @@ Result<DriftConfig> read_config(const ArgParser& args) {
 }
 
 int run_drift(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_drift_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -167,7 +160,7 @@ int run_drift(std::span<char* const> argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-const CommandRegistration kRegistration("drift", "run a drift detector over a CSV column", &run_drift);
+const CommandRegistration kDriftCommand("drift", "run a drift detector over a CSV column", &run_drift);
 
 }  // namespace
 }  // namespace irithyll::cli

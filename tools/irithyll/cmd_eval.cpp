@@ -42,7 +42,7 @@ namespace {
 // `model`: the model whose options exist (nullptr: none). With --load every
 // model's options are declared, so that one given beside a checkpoint is
 // recognised and refused by name rather than reported as unknown.
-ArgParser make_parser(const CatalogueEntry* model, bool loading) {
+ArgParser make_eval_parser(const CatalogueEntry* model, bool loading) {
   std::string streams;
   for (const auto& g : generator_table()) streams += (streams.empty() ? "" : "|") + std::string(g.name);
   ArgParser p("irithyll eval [--data FILE.csv | --stream NAME] [--model NAME] [options]",
@@ -213,7 +213,7 @@ int run_eval(std::span<char* const> argv) {
   if (model != nullptr && !model->listed) model = nullptr;
   bool loading = false;
   for (char* const a : argv) loading = loading || std::string_view(a) == "--load" || std::string_view(a).starts_with("--load=");
-  ArgParser args = make_parser(model, loading);
+  ArgParser args = make_eval_parser(model, loading);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -420,7 +420,7 @@ int run_eval(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("eval", "prequential evaluation of a model on a stream", &run_eval);
+const CommandRegistration kEvalCommand("eval", "prequential evaluation of a model on a stream", &run_eval);
 
 }  // namespace
 }  // namespace irithyll::cli

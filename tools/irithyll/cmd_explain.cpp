@@ -44,7 +44,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_explain_parser() {
   ArgParser p("irithyll explain --checkpoint FILE --data FILE [--json] [--class NAME | --all-classes] "
               "[--background FILE [--background-rows N]] [--plot FILE.svg]",
               "SHAP values (TreeSHAP) of a tree model's raw prediction for every row: base + contributions = raw.");
@@ -90,7 +90,7 @@ void append_json_string(std::string& out, const std::string& s) {
 
 // Where feature f of the model sits in the stream's columns (by header
 // name when the checkpoint stores names, else by position).
-Result<std::vector<std::size_t>> map_columns(const Schema& data, const Schema& model, std::size_t n_features,
+Result<std::vector<std::size_t>> explain_columns(const Schema& data, const Schema& model, std::size_t n_features,
                                              const std::string& source) {
   std::vector<std::size_t> index;
   if (model.feature_names.empty()) {
@@ -214,7 +214,6 @@ Status write_explain_plot(const ExplainPlotData& d, const std::string& path, con
   return write_plot(path, explain_plot(d, model));
 }
 
-bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
 
 // Reads the first n rows of --background into the explainer.
 Status load_background(const ArgParser& args, const Schema& stored, std::size_t nf, TreeExplainer& ex) {
@@ -225,7 +224,7 @@ Status load_background(const ArgParser& args, const Schema& stored, std::size_t 
   auto stream = open_table(args, path, stored);
   if (!stream) return stream.status();
   TableStream& s = **stream;
-  auto columns = map_columns(s.schema(), stored, nf, path);
+  auto columns = explain_columns(s.schema(), stored, nf, path);
   if (!columns) return columns.status();
   std::vector<double> x(s.schema().n_features()), rows;
   double y = 0.0;
@@ -240,7 +239,7 @@ Status load_background(const ArgParser& args, const Schema& stored, std::size_t 
 }
 
 int run_explain(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_explain_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -291,7 +290,7 @@ int run_explain(std::span<char* const> argv) {
   if (!stream) return fail(stream.status());
   TableStream& s = **stream;
   const std::string source = args.get("data") == "-" ? "<stdin>" : args.get("data");
-  auto columns = map_columns(s.schema(), stored, nf, source);
+  auto columns = explain_columns(s.schema(), stored, nf, source);
   if (!columns) return fail(columns.status());
   const bool json = args.given("json"), all = args.given("all-classes");
   std::string line;
@@ -303,7 +302,7 @@ int run_explain(std::span<char* const> argv) {
     line = classify ? "class,base" : targets ? "target,base" : "base";
     for (const std::string& n : names) line += "," + n;
     line += ",raw\n";
-    if (!emit(line)) return 1;
+    if (!write_line(line)) return 1;
   }
   std::vector<double> x(s.schema().n_features()), features(nf), phi(nf), raw(k);
   ExplainPlotData plot;
@@ -362,7 +361,7 @@ int run_explain(std::span<char* const> argv) {
         append_number(line, *r);
         line += '\n';
       }
-      if (!emit(line)) return 1;
+      if (!write_line(line)) return 1;
     }
   }
   if (!s.status().is_ok()) return fail(s.status());
@@ -371,7 +370,7 @@ int run_explain(std::span<char* const> argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-const CommandRegistration kRegistration("explain", "SHAP values (TreeSHAP) of a tree model's predictions, per row",
+const CommandRegistration kExplainCommand("explain", "SHAP values (TreeSHAP) of a tree model's predictions, per row",
                                         &run_explain);
 
 }  // namespace

@@ -20,7 +20,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_export_parser() {
   ArgParser p("irithyll export --checkpoint FILE --format f32|i16 --out FILE.bin",
               "Exports a trained SGBT checkpoint to one packed model (multiclass: one bundle with every class).");
   p.option("checkpoint", "FILE", "checkpoint holding an SGBT learner")
@@ -30,7 +30,7 @@ ArgParser make_parser() {
 }
 
 int run_export(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_export_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -71,7 +71,7 @@ int run_export(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("export", "export an SGBT checkpoint to a packed f32/int16 model", &run_export);
+const CommandRegistration kExportCommand("export", "export an SGBT checkpoint to a packed f32/int16 model", &run_export);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -278,7 +278,7 @@ int run_forecast(std::span<char* const> argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-const CommandRegistration kRegistration("forecast", "forecast a column H steps ahead, test-then-train", &run_forecast);
+const CommandRegistration kForecastCommand("forecast", "forecast a column H steps ahead, test-then-train", &run_forecast);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -207,7 +207,7 @@ int run_inspect(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("inspect", "validate and describe a packed model or a checkpoint",
+const CommandRegistration kInspectCommand("inspect", "validate and describe a packed model or a checkpoint",
                                         &run_inspect);
 
 }  // namespace

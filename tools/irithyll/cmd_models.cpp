@@ -130,7 +130,7 @@ int run_models(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("models", "list the models, their settings, defaults and ranges", &run_models);
+const CommandRegistration kModelsCommand("models", "list the models, their settings, defaults and ranges", &run_models);
 
 }  // namespace
 }  // namespace irithyll::cli

@@ -52,7 +52,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_predict_parser() {
   ArgParser p("irithyll predict (--model FILE.bin | --checkpoint FILE) --data FILE [--proba] [--bench]",
               "Predicts every row of a table with a packed model or a checkpoint; one line per row.");
   p.option("model", "FILE.bin", "packed model (f32 \"IRIT\" or int16 \"IR16\")")
@@ -139,7 +139,6 @@ double time_ns_per_pred(std::size_t n_rows, const std::function<void()>& pass) {
 volatile float g_sink = 0.0f;
 
 // Writes a line to stdout; false when stdout is gone (a closed pipe).
-bool emit(const std::string& line) { return std::fwrite(line.data(), 1, line.size(), stdout) == line.size(); }
 
 // Said once, after a run that read a file without names (at the end, so
 // that an error stays the only line on stderr).
@@ -192,7 +191,7 @@ bool emit_proba_header(const std::vector<std::string>& names) {
   std::string line = "prediction";
   for (const std::string& n : names) line += "," + n;
   line += '\n';
-  return emit(line);
+  return write_line(line);
 }
 
 // A multiclass bundle: the class name (the class id when the file has no
@@ -233,7 +232,7 @@ int run_bundle(const ArgParser& args) {
       append_class_line(line, names, proba, all);
     }
     line += '\n';
-    if (!emit(line)) return 1;
+    if (!write_line(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
@@ -293,7 +292,7 @@ int run_packed(const ArgParser& args) {
       append_class_line(line, names, proba, all);
     }
     line += '\n';
-    if (!emit(line)) return 1;
+    if (!write_line(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
@@ -357,7 +356,7 @@ int run_checkpoint(const ArgParser& args) {
       line += ",probability";
     if (confidence) line += ",confidence";
     line += '\n';
-    if (!emit(line)) return 1;
+    if (!write_line(line)) return 1;
   }
   while (s.next(x, y)) {
     for (std::size_t f = 0; f < nf; ++f) features[f] = x[columns->index[f]];
@@ -393,7 +392,7 @@ int run_checkpoint(const ArgParser& args) {
       append_shortest(line, confident->predict_with_confidence(features).second);
     }
     line += '\n';
-    if (!emit(line)) return 1;
+    if (!write_line(line)) return 1;
   }
   if (!s.status().is_ok()) return fail(s.status());
   report_skipped_rows(s);
@@ -416,7 +415,7 @@ int run_checkpoint(const ArgParser& args) {
 }
 
 int run_predict(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_predict_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -430,7 +429,7 @@ int run_predict(std::span<char* const> argv) {
   return args.given("model") ? run_packed(args) : run_checkpoint(args);
 }
 
-const CommandRegistration kRegistration("predict", "predict a table with a packed model or a checkpoint", &run_predict);
+const CommandRegistration kPredictCommand("predict", "predict a table with a packed model or a checkpoint", &run_predict);
 
 }  // namespace
 }  // namespace irithyll::cli

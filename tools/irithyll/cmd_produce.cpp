@@ -15,7 +15,7 @@
 namespace irithyll::cli {
 namespace {
 
-ArgParser make_parser() {
+ArgParser make_produce_parser() {
   std::string streams;
   for (const auto& g : generator_table()) streams += (streams.empty() ? "" : "|") + std::string(g.name);
   ArgParser p("irithyll produce [--data FILE.csv | --stream NAME] [--redis HOST:PORT] [options]",
@@ -37,7 +37,7 @@ ArgParser make_parser() {
 }
 
 int run_produce(std::span<char* const> argv) {
-  ArgParser args = make_parser();
+  ArgParser args = make_produce_parser();
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -95,7 +95,7 @@ int run_produce(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("produce", "send samples to Redis Streams partitions for `serve`",
+const CommandRegistration kProduceCommand("produce", "send samples to Redis Streams partitions for `serve`",
                                         &run_produce);
 
 }  // namespace

@@ -34,7 +34,7 @@ namespace {
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int) { g_stop = 1; }
 
-ArgParser make_parser(const CatalogueEntry* model, const AnomalyEntry* detector, bool anomaly) {
+ArgParser make_serve_parser(const CatalogueEntry* model, const AnomalyEntry* detector, bool anomaly) {
   ArgParser p("irithyll serve --features N [--task T --classes K] [--redis HOST:PORT] [--log kafka --brokers B] "
               "[--model NAME] [options]",
               "Serves one model per key from Redis Streams or Kafka: predicts every sample, learns every label "
@@ -102,7 +102,7 @@ int run_serve(std::span<char* const> argv) {
   const CatalogueEntry* model = anomaly ? nullptr : find_model(learner_of_model(model_name));
   if (model != nullptr && !model->listed) model = nullptr;
   const AnomalyEntry* detector = anomaly ? find_anomaly_detector(model_name) : nullptr;
-  ArgParser args = make_parser(model, detector, anomaly);
+  ArgParser args = make_serve_parser(model, detector, anomaly);
   if (Status s = args.parse(argv); !s) return fail(s);
   if (args.help_requested()) {
     std::fputs(args.help().c_str(), stdout);
@@ -234,7 +234,7 @@ int run_serve(std::span<char* const> argv) {
   return 0;
 }
 
-const CommandRegistration kRegistration("serve", "serve one model per key from Redis Streams or Kafka, exactly once",
+const CommandRegistration kServeCommand("serve", "serve one model per key from Redis Streams or Kafka, exactly once",
                                         &run_serve);
 
 }  // namespace

@@ -42,12 +42,6 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-namespace {
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-}  // namespace
-
 Result<TableOptions> read_data_options(const ArgParser& args, bool several_targets) {
   TableOptions o;
   if (args.has("target")) o.target = args.get("target");
@@ -68,7 +62,7 @@ Result<TableOptions> read_data_options(const ArgParser& args, bool several_targe
   }
   const std::string data = args.has("data") ? args.get("data") : std::string();
   std::string format = args.given("format") ? args.get("format") : std::string();
-  if (format.empty()) format = ends_with(data, ".jsonl") || ends_with(data, ".jsonl.gz") ? "jsonl" : "csv";
+  if (format.empty()) format = data.ends_with(".jsonl") || data.ends_with(".jsonl.gz") ? "jsonl" : "csv";
   if (format == "jsonl" || format == "json") o.format = TableFormat::kJsonLines;
   else if (format != "csv") return Status::invalid_argument("--format must be csv or jsonl, got '" + format + "'");
   if (args.given("sep")) {

@@ -14,6 +14,7 @@
 #include "data_options.hpp"
 #include "irithyll/anomaly/ranking.hpp"
 #include "irithyll/anomaly/registry.hpp"
+#include "irithyll/eval/report.hpp"
 #include "irithyll/stream/table_stream.hpp"
 #include "model_options.hpp"
 
@@ -30,7 +31,7 @@ bool wants_anomaly_task(std::span<char* const> argv) {
 
 namespace {
 
-ArgParser make_parser(const AnomalyEntry* detector) {
+ArgParser make_anomaly_parser(const AnomalyEntry* detector) {
   ArgParser p("irithyll eval --task anomaly --data FILE.csv --label COL [--model NAME] [options]",
               "Anomaly scoring: every row is scored, then learned; the label column (1 = anomaly) only grades.");
   p.option("data", "FILE", "read the stream from a CSV or JSON-lines file, .gz or not; '-' = stdin")
@@ -49,22 +50,12 @@ ArgParser make_parser(const AnomalyEntry* detector) {
   return p;
 }
 
-void json_number(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  out += buf;
-}
-
 }  // namespace
 
 int run_eval_anomaly(std::span<char* const> argv) {
   const std::string name = model_from_argv(argv, "half_space_trees");
   const AnomalyEntry* detector = find_anomaly_detector(name);
-  ArgParser args = make_parser(detector);
+  ArgParser args = make_anomaly_parser(detector);
   // --task anomaly brought us here; the shared data options would read it
   // as a learner task, so it is taken out before parsing.
   std::vector<char*> rest;
@@ -136,13 +127,13 @@ int run_eval_anomaly(std::span<char* const> argv) {
   if (args.given("json")) {
     std::string out = "{\"task\":\"anomaly\",\"model\":\"" + std::string(detector->name) + "\",\"samples\":" +
                       std::to_string(scores.size()) + ",\"anomalies\":" + std::to_string(anomalies) + ",\"roc_auc\":";
-    json_number(out, auc);
+    out += json_number(auc);
     out += ",\"pr_auc\":";
-    json_number(out, ap);
+    out += json_number(ap);
     out += ",\"seconds\":";
-    json_number(out, seconds);
+    out += json_number(seconds);
     out += ",\"samples_per_second\":";
-    json_number(out, rate);
+    out += json_number(rate);
     out += ",\"model_bytes\":" + std::to_string(model.memory_bytes()) + "}";
     std::printf("%s\n", out.c_str());
     return 0;

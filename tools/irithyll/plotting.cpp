@@ -75,11 +75,6 @@ LinePlot learning_curve_plot(const std::vector<CurveRun>& runs, Task task, const
 
 namespace {
 
-bool ends_with(const std::string& s, const char* tail) {
-  const std::string t(tail);
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
 Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out) return Status::io_error(path + ": cannot open for writing");
@@ -91,8 +86,8 @@ Status write_text(const std::string& path, const std::string& text) {
 }  // namespace
 
 Status write_plot(const std::string& path, const LinePlot& plot) {
-  const bool png = ends_with(path, ".png");
-  if (!png && !ends_with(path, ".svg"))
+  const bool png = path.ends_with(".png");
+  if (!png && !path.ends_with(".svg"))
     return Status::invalid_argument("--plot takes FILE.svg or FILE.png, got '" + path + "'");
   const std::string svg = render_svg(plot);
   if (!png) return write_text(path, svg);
