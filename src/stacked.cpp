@@ -28,7 +28,7 @@ const std::array kFields = {
         IRITHYLL_FIELD_BOOL(C, passthrough)},
 };
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_spaces(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   return s;
@@ -52,22 +52,22 @@ Result<std::vector<ModelSpec>> parse_model_specs(std::string_view text) {
       ++j;
     }
     if (depth != 0) return Status::invalid_argument("model list '" + std::string(text) + "': unbalanced '('");
-    std::string_view spec = trim(text.substr(i, j - i));
+    std::string_view spec = trim_spaces(text.substr(i, j - i));
     if (spec.empty()) return Status::invalid_argument("model list '" + std::string(text) + "': empty entry");
     ModelSpec m;
     const std::size_t open = spec.find('(');
-    m.name = std::string(trim(spec.substr(0, open)));
+    m.name = std::string(trim_spaces(spec.substr(0, open)));
     if (open != std::string_view::npos) {
       if (spec.back() != ')') return Status::invalid_argument("model spec '" + std::string(spec) + "': expected ')' at the end");
       std::string_view inner = spec.substr(open + 1, spec.size() - open - 2);
       while (!inner.empty()) {
         const std::size_t semi = inner.find(';');
-        const std::string_view kv = trim(inner.substr(0, semi));
+        const std::string_view kv = trim_spaces(inner.substr(0, semi));
         const std::size_t eq = kv.find('=');
         if (eq == std::string_view::npos || eq == 0)
           return Status::invalid_argument("model spec '" + std::string(spec) + "': expected key=value, got '" +
                                           std::string(kv) + "'");
-        m.settings.set(std::string(trim(kv.substr(0, eq))), std::string(trim(kv.substr(eq + 1))));
+        m.settings.set(std::string(trim_spaces(kv.substr(0, eq))), std::string(trim_spaces(kv.substr(eq + 1))));
         if (semi == std::string_view::npos) break;
         inner.remove_prefix(semi + 1);
       }

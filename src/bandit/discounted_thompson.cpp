@@ -8,24 +8,23 @@
 
 namespace irithyll {
 
-using C = DiscountedThompsonConfig;
 namespace {
-constexpr ConfigField<C> kFields[] = {
+constexpr ConfigField<DiscountedThompsonConfig> kDiscountedThompsonFields[] = {
     {FieldInfo::real("discount", "0.99", "gamma: memory of about 1/(1-gamma) pulls; 1 = plain Thompson")
          .in(0.0, 1.0, true, false),
-     detail::set_real<C, &C::discount>, detail::get_real<C, &C::discount>},
-    {FieldInfo::real("alpha", "1", "Beta prior successes").above(0.0), detail::set_real<C, &C::alpha>,
-     detail::get_real<C, &C::alpha>},
-    {FieldInfo::real("beta", "1", "Beta prior failures").above(0.0), detail::set_real<C, &C::beta>,
-     detail::get_real<C, &C::beta>},
-    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<C, &C::seed>,
-     detail::get_uint<C, &C::seed>},
+     detail::set_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::discount>, detail::get_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::discount>},
+    {FieldInfo::real("alpha", "1", "Beta prior successes").above(0.0), detail::set_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::alpha>,
+     detail::get_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::alpha>},
+    {FieldInfo::real("beta", "1", "Beta prior failures").above(0.0), detail::set_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::beta>,
+     detail::get_real<DiscountedThompsonConfig, &DiscountedThompsonConfig::beta>},
+    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<DiscountedThompsonConfig, &DiscountedThompsonConfig::seed>,
+     detail::get_uint<DiscountedThompsonConfig, &DiscountedThompsonConfig::seed>},
 };
 }  // namespace
 
-std::span<const ConfigField<C>> DiscountedThompsonConfig::fields() { return kFields; }
+std::span<const ConfigField<DiscountedThompsonConfig>> DiscountedThompsonConfig::fields() { return kDiscountedThompsonFields; }
 
-DiscountedThompson::DiscountedThompson(std::size_t n_arms, const C& config)
+DiscountedThompson::DiscountedThompson(std::size_t n_arms, const DiscountedThompsonConfig& config)
     : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(detail::mixed_seed(config.seed)) {}
 
 Status DiscountedThompson::check_reward(double r) const {
@@ -60,7 +59,7 @@ void DiscountedThompson::reset() noexcept {
   rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
-ModelSettings DiscountedThompson::settings() const { return settings_of(C::fields(), config_); }
+ModelSettings DiscountedThompson::settings() const { return settings_of(DiscountedThompsonConfig::fields(), config_); }
 
 void DiscountedThompson::encode_state(ByteWriter& out) const {
   out.f64s(success_);
@@ -69,7 +68,7 @@ void DiscountedThompson::encode_state(ByteWriter& out) const {
 }
 
 Status DiscountedThompson::decode_state(ByteReader& in, const ModelSettings& settings) {
-  auto config = detail::config_from(kName, C::fields(), settings);
+  auto config = detail::config_from(kName, DiscountedThompsonConfig::fields(), settings);
   if (!config) return config.status();
   std::vector<double> s = detail::read_finite(in, n_arms_, false, "success sums");
   std::vector<double> f = detail::read_finite(in, n_arms_, false, "failure sums");

@@ -6,21 +6,20 @@
 
 namespace irithyll {
 
-using C = EpsilonGreedyConfig;
 namespace {
-constexpr ConfigField<C> kFields[] = {
-    {FieldInfo::real("epsilon", "0.1", "exploration probability at the start").in(0.0, 1.0), detail::set_real<C, &C::epsilon>,
-     detail::get_real<C, &C::epsilon>},
+constexpr ConfigField<EpsilonGreedyConfig> kEpsilonGreedyFields[] = {
+    {FieldInfo::real("epsilon", "0.1", "exploration probability at the start").in(0.0, 1.0), detail::set_real<EpsilonGreedyConfig, &EpsilonGreedyConfig::epsilon>,
+     detail::get_real<EpsilonGreedyConfig, &EpsilonGreedyConfig::epsilon>},
     {FieldInfo::real("decay", "0", "epsilon_t = epsilon * exp(-decay * t); 0 keeps it fixed").at_least(0.0),
-     detail::set_real<C, &C::decay>, detail::get_real<C, &C::decay>},
-    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<C, &C::seed>,
-     detail::get_uint<C, &C::seed>},
+     detail::set_real<EpsilonGreedyConfig, &EpsilonGreedyConfig::decay>, detail::get_real<EpsilonGreedyConfig, &EpsilonGreedyConfig::decay>},
+    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<EpsilonGreedyConfig, &EpsilonGreedyConfig::seed>,
+     detail::get_uint<EpsilonGreedyConfig, &EpsilonGreedyConfig::seed>},
 };
 }  // namespace
 
-std::span<const ConfigField<C>> EpsilonGreedyConfig::fields() { return kFields; }
+std::span<const ConfigField<EpsilonGreedyConfig>> EpsilonGreedyConfig::fields() { return kEpsilonGreedyFields; }
 
-EpsilonGreedy::EpsilonGreedy(std::size_t n_arms, const C& config)
+EpsilonGreedy::EpsilonGreedy(std::size_t n_arms, const EpsilonGreedyConfig& config)
     : BanditPolicy(n_arms), config_(config), rng_(detail::mixed_seed(config.seed)) {}
 
 double EpsilonGreedy::current_epsilon() const noexcept {
@@ -38,12 +37,12 @@ void EpsilonGreedy::reset() noexcept {
   rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
-ModelSettings EpsilonGreedy::settings() const { return settings_of(C::fields(), config_); }
+ModelSettings EpsilonGreedy::settings() const { return settings_of(EpsilonGreedyConfig::fields(), config_); }
 
 void EpsilonGreedy::encode_state(ByteWriter& out) const { out.u64(rng_.state()); }
 
 Status EpsilonGreedy::decode_state(ByteReader& in, const ModelSettings& settings) {
-  auto config = detail::config_from(kName, C::fields(), settings);
+  auto config = detail::config_from(kName, EpsilonGreedyConfig::fields(), settings);
   if (!config) return config.status();
   const std::uint64_t state = in.u64("rng state");
   if (!in.ok()) return in.status();

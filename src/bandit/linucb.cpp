@@ -8,21 +8,20 @@
 
 namespace irithyll {
 
-using C = LinUcbConfig;
 namespace {
-constexpr ConfigField<C> kFields[] = {
+constexpr ConfigField<LinUcbConfig> kLinucbFields[] = {
     {FieldInfo::real("alpha", "1", "width of the confidence bonus (0 = greedy ridge regression)").at_least(0.0),
-     detail::set_real<C, &C::alpha>, detail::get_real<C, &C::alpha>},
-    {FieldInfo::real("lambda", "1", "ridge penalty: A starts at lambda I").above(0.0), detail::set_real<C, &C::lambda>,
-     detail::get_real<C, &C::lambda>},
-    {FieldInfo::boolean("intercept", "on", "append a constant 1 to every context"), detail::set_bool<C, &C::intercept>,
-     detail::get_bool<C, &C::intercept>},
+     detail::set_real<LinUcbConfig, &LinUcbConfig::alpha>, detail::get_real<LinUcbConfig, &LinUcbConfig::alpha>},
+    {FieldInfo::real("lambda", "1", "ridge penalty: A starts at lambda I").above(0.0), detail::set_real<LinUcbConfig, &LinUcbConfig::lambda>,
+     detail::get_real<LinUcbConfig, &LinUcbConfig::lambda>},
+    {FieldInfo::boolean("intercept", "on", "append a constant 1 to every context"), detail::set_bool<LinUcbConfig, &LinUcbConfig::intercept>,
+     detail::get_bool<LinUcbConfig, &LinUcbConfig::intercept>},
 };
 }  // namespace
 
-std::span<const ConfigField<C>> LinUcbConfig::fields() { return kFields; }
+std::span<const ConfigField<LinUcbConfig>> LinUcbConfig::fields() { return kLinucbFields; }
 
-LinUcb::LinUcb(std::size_t n_arms, std::size_t context_dim, const C& config)
+LinUcb::LinUcb(std::size_t n_arms, std::size_t context_dim, const LinUcbConfig& config)
     : BanditPolicy(n_arms),
       config_(config),
       dim_(context_dim),
@@ -93,7 +92,7 @@ void LinUcb::reset() noexcept {
   init_state();
 }
 
-ModelSettings LinUcb::settings() const { return settings_of(C::fields(), config_); }
+ModelSettings LinUcb::settings() const { return settings_of(LinUcbConfig::fields(), config_); }
 
 void LinUcb::encode_state(ByteWriter& out) const {
   out.f64s(a_inv_);
@@ -101,7 +100,7 @@ void LinUcb::encode_state(ByteWriter& out) const {
 }
 
 Status LinUcb::decode_state(ByteReader& in, const ModelSettings& settings) {
-  auto config = detail::config_from(kName, C::fields(), settings);
+  auto config = detail::config_from(kName, LinUcbConfig::fields(), settings);
   if (!config) return config.status();
   const std::size_t width = dim_ + (config->intercept ? 1 : 0);
   std::vector<double> a_inv = detail::read_finite(in, n_arms_ * width * width, false, "LinUCB A inverse");

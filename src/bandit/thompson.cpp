@@ -8,36 +8,35 @@
 
 namespace irithyll {
 
-using C = ThompsonConfig;
 namespace {
-Status set_model(C& c, std::string_view v) {
+Status set_model(ThompsonConfig& c, std::string_view v) {
   c.gaussian = v == "gaussian";
   return Status::ok();
 }
-std::string get_model(const C& c) { return c.gaussian ? "gaussian" : "bernoulli"; }
+std::string get_model(const ThompsonConfig& c) { return c.gaussian ? "gaussian" : "bernoulli"; }
 
-constexpr ConfigField<C> kFields[] = {
+constexpr ConfigField<ThompsonConfig> kThompsonFields[] = {
     {FieldInfo::choice("model", "bernoulli", "bernoulli|gaussian",
                        "reward model: Beta-Bernoulli (rewards in [0,1]) or Normal with known noise"),
      set_model, get_model},
-    {FieldInfo::real("alpha", "1", "bernoulli: Beta prior successes").above(0.0), detail::set_real<C, &C::alpha>,
-     detail::get_real<C, &C::alpha>},
-    {FieldInfo::real("beta", "1", "bernoulli: Beta prior failures").above(0.0), detail::set_real<C, &C::beta>,
-     detail::get_real<C, &C::beta>},
+    {FieldInfo::real("alpha", "1", "bernoulli: Beta prior successes").above(0.0), detail::set_real<ThompsonConfig, &ThompsonConfig::alpha>,
+     detail::get_real<ThompsonConfig, &ThompsonConfig::alpha>},
+    {FieldInfo::real("beta", "1", "bernoulli: Beta prior failures").above(0.0), detail::set_real<ThompsonConfig, &ThompsonConfig::beta>,
+     detail::get_real<ThompsonConfig, &ThompsonConfig::beta>},
     {FieldInfo::real("prior-mean", "0", "gaussian: prior mean of each arm's mean"),
-     detail::set_real<C, &C::prior_mean>, detail::get_real<C, &C::prior_mean>},
+     detail::set_real<ThompsonConfig, &ThompsonConfig::prior_mean>, detail::get_real<ThompsonConfig, &ThompsonConfig::prior_mean>},
     {FieldInfo::real("prior-var", "1", "gaussian: prior variance of each arm's mean").above(0.0),
-     detail::set_real<C, &C::prior_var>, detail::get_real<C, &C::prior_var>},
+     detail::set_real<ThompsonConfig, &ThompsonConfig::prior_var>, detail::get_real<ThompsonConfig, &ThompsonConfig::prior_var>},
     {FieldInfo::real("noise-var", "1", "gaussian: reward noise variance").above(0.0),
-     detail::set_real<C, &C::noise_var>, detail::get_real<C, &C::noise_var>},
-    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<C, &C::seed>,
-     detail::get_uint<C, &C::seed>},
+     detail::set_real<ThompsonConfig, &ThompsonConfig::noise_var>, detail::get_real<ThompsonConfig, &ThompsonConfig::noise_var>},
+    {FieldInfo::integer("seed", "42", "random generator seed"), detail::set_uint<ThompsonConfig, &ThompsonConfig::seed>,
+     detail::get_uint<ThompsonConfig, &ThompsonConfig::seed>},
 };
 }  // namespace
 
-std::span<const ConfigField<C>> ThompsonConfig::fields() { return kFields; }
+std::span<const ConfigField<ThompsonConfig>> ThompsonConfig::fields() { return kThompsonFields; }
 
-ThompsonSampling::ThompsonSampling(std::size_t n_arms, const C& config)
+ThompsonSampling::ThompsonSampling(std::size_t n_arms, const ThompsonConfig& config)
     : BanditPolicy(n_arms), config_(config), success_(n_arms, 0.0), failure_(n_arms, 0.0), rng_(detail::mixed_seed(config.seed)) {}
 
 Status ThompsonSampling::check_reward(double r) const {
@@ -76,7 +75,7 @@ void ThompsonSampling::reset() noexcept {
   rng_ = Xorshift64(detail::mixed_seed(config_.seed));
 }
 
-ModelSettings ThompsonSampling::settings() const { return settings_of(C::fields(), config_); }
+ModelSettings ThompsonSampling::settings() const { return settings_of(ThompsonConfig::fields(), config_); }
 
 void ThompsonSampling::encode_state(ByteWriter& out) const {
   out.f64s(success_);
@@ -85,7 +84,7 @@ void ThompsonSampling::encode_state(ByteWriter& out) const {
 }
 
 Status ThompsonSampling::decode_state(ByteReader& in, const ModelSettings& settings) {
-  auto config = detail::config_from(kName, C::fields(), settings);
+  auto config = detail::config_from(kName, ThompsonConfig::fields(), settings);
   if (!config) return config.status();
   std::vector<double> s = detail::read_finite(in, n_arms_, false, "success sums");
   std::vector<double> f = detail::read_finite(in, n_arms_, false, "failure sums");

@@ -8,25 +8,24 @@
 
 namespace irithyll {
 
-using C = UcbConfig;
 namespace {
-Status set_variant(C& c, std::string_view v) {
+Status set_variant(UcbConfig& c, std::string_view v) {
   c.tuned = v == "tuned";
   return Status::ok();
 }
-std::string get_variant(const C& c) { return c.tuned ? "tuned" : "ucb1"; }
+std::string get_variant(const UcbConfig& c) { return c.tuned ? "tuned" : "ucb1"; }
 
-constexpr ConfigField<C> kFields[] = {
+constexpr ConfigField<UcbConfig> kUcbFields[] = {
     {FieldInfo::choice("variant", "ucb1", "ucb1|tuned", "UCB1 or UCB-Tuned (variance-aware bonus)"), set_variant,
      get_variant},
-    {FieldInfo::real("c", "1", "bonus scale (the reward's sub-Gaussian scale)").above(0.0), detail::set_real<C, &C::c>,
-     detail::get_real<C, &C::c>},
+    {FieldInfo::real("c", "1", "bonus scale (the reward's sub-Gaussian scale)").above(0.0), detail::set_real<UcbConfig, &UcbConfig::c>,
+     detail::get_real<UcbConfig, &UcbConfig::c>},
 };
 }  // namespace
 
-std::span<const ConfigField<C>> UcbConfig::fields() { return kFields; }
+std::span<const ConfigField<UcbConfig>> UcbConfig::fields() { return kUcbFields; }
 
-Ucb::Ucb(std::size_t n_arms, const C& config) : BanditPolicy(n_arms), config_(config), mean_sq_(n_arms, 0.0) {}
+Ucb::Ucb(std::size_t n_arms, const UcbConfig& config) : BanditPolicy(n_arms), config_(config), mean_sq_(n_arms, 0.0) {}
 
 double Ucb::arm_index(std::size_t a) const noexcept {
   if (counts_[a] == 0) return std::numeric_limits<double>::infinity();
@@ -56,12 +55,12 @@ void Ucb::reset() noexcept {
   std::fill(mean_sq_.begin(), mean_sq_.end(), 0.0);
 }
 
-ModelSettings Ucb::settings() const { return settings_of(C::fields(), config_); }
+ModelSettings Ucb::settings() const { return settings_of(UcbConfig::fields(), config_); }
 
 void Ucb::encode_state(ByteWriter& out) const { out.f64s(mean_sq_); }
 
 Status Ucb::decode_state(ByteReader& in, const ModelSettings& settings) {
-  auto config = detail::config_from(kName, C::fields(), settings);
+  auto config = detail::config_from(kName, UcbConfig::fields(), settings);
   if (!config) return config.status();
   std::vector<double> sq = detail::read_finite(in, n_arms_, false, "mean squared rewards");
   if (!in.ok()) return in.status();

@@ -5,7 +5,7 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kAdwinFormatVersion = 1;
 
 constexpr std::uint64_t bucket_size(int row) noexcept { return std::uint64_t{1} << row; }
 }  // namespace
@@ -166,7 +166,7 @@ std::unique_ptr<DriftDetector> Adwin::clone_fresh() const { return std::make_uni
 std::unique_ptr<DriftDetector> Adwin::clone() const { return std::make_unique<Adwin>(*this); }
 
 void Adwin::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kAdwinFormatVersion);
   out.f64(delta_);
   out.u64(width_);
   out.f64(total_);
@@ -186,7 +186,7 @@ void Adwin::encode(ByteWriter& out) const {
 
 Status Adwin::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("adwin version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported adwin version " + std::to_string(version));
+  if (in.ok() && version != kAdwinFormatVersion) in.fail("unsupported adwin version " + std::to_string(version));
   const double delta = in.f64("delta");
   if (in.ok()) in.expect(delta > 0.0 && delta < 1.0, "adwin delta outside (0, 1)");
   auto d = std::make_unique<Adwin>(delta);  // 4.7 KB: keep it off the stack

@@ -7,7 +7,7 @@ namespace irithyll {
 namespace {
 // Version 2 adds the confirmation window; version 1 records decode with an
 // empty window (it refills within kConfirmWindow values).
-constexpr std::uint8_t kFormatVersion = 2;
+constexpr std::uint8_t kDdmFormatVersion = 2;
 constexpr double kMinEachOutcome = 30.0;  // n p >= 30 and n (1 - p) >= 30 before a minimum is kept
 }
 
@@ -117,7 +117,7 @@ std::unique_ptr<DriftDetector> Ddm::clone_fresh() const {
 std::unique_ptr<DriftDetector> Ddm::clone() const { return std::make_unique<Ddm>(*this); }
 
 void Ddm::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kDdmFormatVersion);
   out.f64(warning_level_);
   out.f64(drift_level_);
   out.u32(min_instances_);
@@ -137,7 +137,7 @@ void Ddm::encode(ByteWriter& out) const {
 
 Status Ddm::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("ddm version");
-  if (in.ok() && version != kFormatVersion && version != 1) in.fail("unsupported ddm version " + std::to_string(version));
+  if (in.ok() && version != kDdmFormatVersion && version != 1) in.fail("unsupported ddm version " + std::to_string(version));
   const double warning_level = in.f64("warning_level");
   const double drift_level = in.f64("drift_level");
   const std::uint32_t min_instances = in.u32("min_instances");

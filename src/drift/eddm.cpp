@@ -7,7 +7,7 @@ namespace irithyll {
 namespace {
 // Version 2 adds the confirmation window; version 1 records decode with an
 // empty window (it refills within confirm_window errors).
-constexpr std::uint8_t kFormatVersion = 2;
+constexpr std::uint8_t kEddmFormatVersion = 2;
 }
 
 Eddm::Eddm(double warning, double drift, std::uint32_t min_errors, std::uint32_t confirm_window,
@@ -72,7 +72,7 @@ std::unique_ptr<DriftDetector> Eddm::clone_fresh() const {
 std::unique_ptr<DriftDetector> Eddm::clone() const { return std::make_unique<Eddm>(*this); }
 
 void Eddm::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kEddmFormatVersion);
   out.f64(warning_);
   out.f64(drift_);
   out.u32(min_errors_);
@@ -93,7 +93,7 @@ void Eddm::encode(ByteWriter& out) const {
 
 Status Eddm::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("eddm version");
-  if (in.ok() && version != kFormatVersion && version != 1) in.fail("unsupported eddm version " + std::to_string(version));
+  if (in.ok() && version != kEddmFormatVersion && version != 1) in.fail("unsupported eddm version " + std::to_string(version));
   const double warning = in.f64("eddm warning");
   const double drift = in.f64("eddm drift");
   const std::uint32_t min_errors = in.u32("eddm min_errors");

@@ -4,7 +4,7 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kHddmAFormatVersion = 1;
 
 double eps(std::uint64_t n, double conf) { return std::sqrt(std::log(1.0 / conf) / (2.0 * static_cast<double>(n))); }
 }  // namespace
@@ -53,7 +53,7 @@ std::unique_ptr<DriftDetector> HddmA::clone_fresh() const {
 std::unique_ptr<DriftDetector> HddmA::clone() const { return std::make_unique<HddmA>(*this); }
 
 void HddmA::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kHddmAFormatVersion);
   out.f64(drift_conf_);
   out.f64(warning_conf_);
   out.boolean(two_sided_);
@@ -67,7 +67,7 @@ void HddmA::encode(ByteWriter& out) const {
 
 Status HddmA::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("hddm_a version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported hddm_a version " + std::to_string(version));
+  if (in.ok() && version != kHddmAFormatVersion) in.fail("unsupported hddm_a version " + std::to_string(version));
   const double drift_conf = in.f64("hddm_a drift confidence");
   const double warning_conf = in.f64("hddm_a warning confidence");
   const bool two_sided = in.boolean("hddm_a two_sided");

@@ -4,7 +4,7 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kHddmWFormatVersion = 1;
 
 double mcdiarmid(double w2, double conf) { return std::sqrt(w2 * std::log(1.0 / conf) / 2.0); }
 }  // namespace
@@ -75,7 +75,7 @@ void put_ewma(ByteWriter& out, bool empty, double mean, double w2) {
 }  // namespace
 
 void HddmW::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kHddmWFormatVersion);
   out.f64(drift_conf_);
   out.f64(warning_conf_);
   out.f64(lambda_);
@@ -91,7 +91,7 @@ void HddmW::encode(ByteWriter& out) const {
 
 Status HddmW::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("hddm_w version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported hddm_w version " + std::to_string(version));
+  if (in.ok() && version != kHddmWFormatVersion) in.fail("unsupported hddm_w version " + std::to_string(version));
   const double drift_conf = in.f64("hddm_w drift confidence");
   const double warning_conf = in.f64("hddm_w warning confidence");
   const double lambda = in.f64("hddm_w lambda");

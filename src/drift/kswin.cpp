@@ -6,7 +6,7 @@
 
 namespace irithyll {
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kKswinFormatVersion = 1;
 }
 
 Kswin::Kswin(std::uint32_t window_size, std::uint32_t stat_size, double alpha, std::uint64_t seed)
@@ -103,7 +103,7 @@ std::unique_ptr<DriftDetector> Kswin::clone_fresh() const {
 std::unique_ptr<DriftDetector> Kswin::clone() const { return std::make_unique<Kswin>(*this); }
 
 void Kswin::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kKswinFormatVersion);
   out.u32(window_size_);
   out.u32(stat_size_);
   out.f64(alpha_);
@@ -116,7 +116,7 @@ void Kswin::encode(ByteWriter& out) const {
 
 Status Kswin::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("kswin version");
-  if (in.ok() && version != kFormatVersion) in.fail("unsupported kswin version " + std::to_string(version));
+  if (in.ok() && version != kKswinFormatVersion) in.fail("unsupported kswin version " + std::to_string(version));
   const std::uint32_t window_size = in.u32("kswin window size");
   const std::uint32_t stat_size = in.u32("kswin stat size");
   const double alpha = in.f64("kswin alpha");

@@ -6,7 +6,7 @@
 namespace irithyll {
 namespace {
 // 2: a Drift restarts the whole detector (1 kept count and mean).
-constexpr std::uint8_t kFormatVersion = 2;
+constexpr std::uint8_t kPageHinkleyFormatVersion = 2;
 }
 
 PageHinkley::PageHinkley(double delta, double lambda) noexcept : delta_(delta), lambda_(lambda) {}
@@ -54,7 +54,7 @@ std::unique_ptr<DriftDetector> PageHinkley::clone_fresh() const {
 std::unique_ptr<DriftDetector> PageHinkley::clone() const { return std::make_unique<PageHinkley>(*this); }
 
 void PageHinkley::encode(ByteWriter& out) const {
-  out.u8(full_restart_ ? kFormatVersion : 1);  // a version-1 record stays version 1
+  out.u8(full_restart_ ? kPageHinkleyFormatVersion : 1);  // a version-1 record stays version 1
   out.f64(delta_);
   out.f64(lambda_);
   out.u64(count_);
@@ -67,7 +67,7 @@ void PageHinkley::encode(ByteWriter& out) const {
 
 Status PageHinkley::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("page-hinkley version");
-  if (in.ok() && version != 1 && version != kFormatVersion)
+  if (in.ok() && version != 1 && version != kPageHinkleyFormatVersion)
     in.fail("unsupported page-hinkley version " + std::to_string(version));
   const double delta = in.f64("delta");  // separate statements: argument order is unspecified
   const double lambda = in.f64("lambda");

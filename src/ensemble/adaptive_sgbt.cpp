@@ -11,37 +11,37 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;
+constexpr std::uint32_t kAdaptiveSgbtStateVersion = 2;
 
 using C = AdaptiveSGBTConfig;
-using Row = ConfigField<C>;
-const std::array kFields = {
-    Row{FieldInfo::choice("schedule", "constant", "constant|linear|exponential|cosine|plateau",
+using AdaptiveSgbtRow = ConfigField<C>;
+const std::array kAdaptiveSgbtFields = {
+    AdaptiveSgbtRow{FieldInfo::choice("schedule", "constant", "constant|linear|exponential|cosine|plateau",
                           "learning-rate schedule, starting from --learning-rate"),
         IRITHYLL_FIELD_ENUM(C, schedule.kind, parse_lr_schedule, lr_schedule_name)},
-    Row{FieldInfo::real("lr-final", "0.001", "linear: rate reached after decay-steps; cosine: the minimum")
+    AdaptiveSgbtRow{FieldInfo::real("lr-final", "0.001", "linear: rate reached after decay-steps; cosine: the minimum")
             .in(1e-8, 1),
         IRITHYLL_FIELD_REAL(C, schedule.lr_final)},
-    Row{FieldInfo::integer("decay-steps", "10000", "linear: samples to reach lr-final; cosine: the period")
+    AdaptiveSgbtRow{FieldInfo::integer("decay-steps", "10000", "linear: samples to reach lr-final; cosine: the period")
             .in(1, 1e15),
         IRITHYLL_FIELD_UINT(C, schedule.decay_steps)},
-    Row{FieldInfo::real("gamma-decay", "0.9999", "exponential: per-sample factor").in(0, 1, true),
+    AdaptiveSgbtRow{FieldInfo::real("gamma-decay", "0.9999", "exponential: per-sample factor").in(0, 1, true),
         IRITHYLL_FIELD_REAL(C, schedule.gamma)},
-    Row{FieldInfo::real("plateau-factor", "0.5", "plateau: multiplier when the loss stops improving")
+    AdaptiveSgbtRow{FieldInfo::real("plateau-factor", "0.5", "plateau: multiplier when the loss stops improving")
             .in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(C, schedule.factor)},
-    Row{FieldInfo::integer("plateau-patience", "1000", "plateau: samples without a new best loss").in(1, 1e15),
+    AdaptiveSgbtRow{FieldInfo::integer("plateau-patience", "1000", "plateau: samples without a new best loss").in(1, 1e15),
         IRITHYLL_FIELD_UINT(C, schedule.patience)},
-    Row{FieldInfo::real("lr-min", "0.0001", "plateau: the floor of the rate").in(1e-8, 1),
+    AdaptiveSgbtRow{FieldInfo::real("lr-min", "0.0001", "plateau: the floor of the rate").in(1e-8, 1),
         IRITHYLL_FIELD_REAL(C, schedule.lr_min)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<AdaptiveSGBTConfig>> adaptive_sgbt_config_fields() { return kFields; }
+std::span<const ConfigField<AdaptiveSGBTConfig>> adaptive_sgbt_config_fields() { return kAdaptiveSgbtFields; }
 
 Status AdaptiveSGBTConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<C>("adaptive_sgbt", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<C>("adaptive_sgbt", kAdaptiveSgbtFields, *this));
   return base.validate().with_context("adaptive_sgbt");
 }
 
@@ -100,7 +100,7 @@ void AdaptiveSGBT::reset() {
 // the settings by name once, the schedule's state, the inner SGBT's current
 // rate and its state alone.
 void AdaptiveSGBT::encode(ByteWriter& out) const {
-  out.u32(kStateVersion);
+  out.u32(kAdaptiveSgbtStateVersion);
   const LearnerContext inner = inner_.context();
   ensemble_detail::encode_settings<AdaptiveSGBT>(
       config_, LearnerContext{.task = inner.task, .n_classes = inner.n_classes, .n_features = inner.n_features,
@@ -114,9 +114,9 @@ void AdaptiveSGBT::encode(ByteWriter& out) const {
 Status AdaptiveSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("adaptive_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kStateVersion)
+  if (version != 1 && version != kAdaptiveSgbtStateVersion)
     return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
-  if (version == kStateVersion) {
+  if (version == kAdaptiveSgbtStateVersion) {
     auto made = ensemble_detail::decode_settings<AdaptiveSGBT>(in);
     if (!made) return made.status();
     AdaptiveSGBT& next = **made;

@@ -16,11 +16,11 @@ namespace irithyll {
 
 namespace {
 constexpr std::uint32_t kFormatV1 = 1;
-constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint32_t kArfCodecFormatVersion = 2;
 }
 
 void AdaptiveRandomForest::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kArfCodecFormatVersion);
   encode_config(config_fields(), config_, out);
   encode_context(LearnerContext{task_, n_classes_, n_features_, seed_}, out);
   out.u64(rng_.state());
@@ -43,7 +43,7 @@ void AdaptiveRandomForest::encode(ByteWriter& out) const {
 Status AdaptiveRandomForest::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("arf version");
   if (!in.ok()) return in.status();
-  if (version != kFormatV1 && version != kFormatVersion)
+  if (version != kFormatV1 && version != kArfCodecFormatVersion)
     return Status::corruption("arf: unknown record version " + std::to_string(version));
   AdaptiveRandomForest f;
   std::uint8_t task = 0;

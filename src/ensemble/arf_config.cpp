@@ -10,50 +10,50 @@ namespace irithyll {
 
 namespace {
 
-using Row = ConfigField<ARFConfig>;
+using ArfConfigRow = ConfigField<ARFConfig>;
 
 // The forest's own settings, then its member trees' (same names and bounds
 // as hoeffding_tree's table, ARF's defaults).
-const std::array kFields = {
-    Row{FieldInfo::integer("n-trees", "10", "trees in the forest").in(1, 1000), IRITHYLL_FIELD_UINT(ARFConfig, n_trees)},
-    Row{FieldInfo::real("lambda", "6", "Poisson rate of each tree's sample weight (online bagging)").in(0, 30, true),
+const std::array kArfConfigFields = {
+    ArfConfigRow{FieldInfo::integer("n-trees", "10", "trees in the forest").in(1, 1000), IRITHYLL_FIELD_UINT(ARFConfig, n_trees)},
+    ArfConfigRow{FieldInfo::real("lambda", "6", "Poisson rate of each tree's sample weight (online bagging)").in(0, 30, true),
         IRITHYLL_FIELD_REAL(ARFConfig, lambda)},
-    Row{FieldInfo::integer("max-features", "0", "attributes per leaf (0 = round(sqrt(d)) + 1)").in(1, 1e6).or_off(),
+    ArfConfigRow{FieldInfo::integer("max-features", "0", "attributes per leaf (0 = round(sqrt(d)) + 1)").in(1, 1e6).or_off(),
         IRITHYLL_FIELD_UINT(ARFConfig, max_features)},
-    Row{FieldInfo::real("warning-delta", "0.01", "ADWIN confidence of the warning that starts a background tree").in(0, 1, true, true).or_off(),
+    ArfConfigRow{FieldInfo::real("warning-delta", "0.01", "ADWIN confidence of the warning that starts a background tree").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(ARFConfig, warning_delta)},
-    Row{FieldInfo::real("drift-delta", "0.001", "ADWIN confidence of the drift that replaces a tree").in(0, 1, true, true).or_off(),
+    ArfConfigRow{FieldInfo::real("drift-delta", "0.001", "ADWIN confidence of the drift that replaces a tree").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(ARFConfig, drift_delta)},
-    Row{FieldInfo::choice("vote", "weighted", "weighted|majority", "classification vote: accuracy-weighted or one vote per tree"),
+    ArfConfigRow{FieldInfo::choice("vote", "weighted", "weighted|majority", "classification vote: accuracy-weighted or one vote per tree"),
         IRITHYLL_FIELD_ENUM(ARFConfig, vote, parse_arf_vote, arf_vote_name)},
-    Row{FieldInfo::integer("grace-period", "50", "leaf weight between split attempts").in(1, 1e9),
+    ArfConfigRow{FieldInfo::integer("grace-period", "50", "leaf weight between split attempts").in(1, 1e9),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.grace_period)},
-    Row{FieldInfo::real("delta", "0.01", "split confidence of the Hoeffding bound").in(0, 1, true, true),
+    ArfConfigRow{FieldInfo::real("delta", "0.01", "split confidence of the Hoeffding bound").in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(ARFConfig, tree.delta)},
-    Row{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
+    ArfConfigRow{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
         IRITHYLL_FIELD_REAL(ARFConfig, tree.tie_threshold)},
-    Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
+    ArfConfigRow{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.criterion, parse_split_criterion, split_criterion_name)},
-    Row{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
+    ArfConfigRow{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.leaf_model, parse_leaf_model, leaf_model_name)},
-    Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
+    ArfConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.numeric, parse_numeric_estimator, numeric_estimator_name)},
-    Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
+    ArfConfigRow{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.n_split_points)},
-    Row{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
+    ArfConfigRow{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.n_bins)},
-    Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
+    ArfConfigRow{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.max_depth)},
-    Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+    ArfConfigRow{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(ARFConfig, tree.learning_rate)},
-    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
+    ArfConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         [](ARFConfig& c, std::string_view v) { return set_categorical_features(c.tree, v); },
         [](const ARFConfig& c) { return format_index_list(c.tree.categorical); }},
 };
 
 }  // namespace
 
-std::span<const ConfigField<ARFConfig>> arf_config_fields() { return kFields; }
+std::span<const ConfigField<ARFConfig>> arf_config_fields() { return kArfConfigFields; }
 
 Result<ARFVote> parse_arf_vote(std::string_view name) {
   if (name == "weighted") return ARFVote::kWeighted;
@@ -72,7 +72,7 @@ std::size_t ARFConfig::subspace(std::size_t d) const {
 }
 
 Status ARFConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<ARFConfig>("arf", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<ARFConfig>("arf", kArfConfigFields, *this));
   if (static_cast<unsigned>(vote) > 1) return Status::invalid_argument("arf: vote out of range");
   return tree.validate().with_context("arf");
 }

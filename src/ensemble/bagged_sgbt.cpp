@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint32_t kBaggedSgbtFormatVersion = 2;
 
 }  // namespace
 
@@ -92,7 +92,7 @@ std::size_t BaggedSGBT::memory_bytes() const {
 // Version 1 wrote the binary config (and every bag its own); version 2 the
 // settings by name once, the seed in the context, and the bags' states alone.
 void BaggedSGBT::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kBaggedSgbtFormatVersion);
   ensemble_detail::encode_settings<BaggedSGBT>(
       config_, LearnerContext{.task = task_, .n_classes = n_classes(), .seed = seed_}, out);
   out.u64(rng_.state());
@@ -104,9 +104,9 @@ void BaggedSGBT::encode(ByteWriter& out) const {
 Status BaggedSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("bagged_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kFormatVersion)
+  if (version != 1 && version != kBaggedSgbtFormatVersion)
     return Status::corruption("bagged_sgbt: unknown record version " + std::to_string(version));
-  if (version == kFormatVersion) {
+  if (version == kBaggedSgbtFormatVersion) {
     auto made = ensemble_detail::decode_settings<BaggedSGBT>(in);
     if (!made) return made.status();
     BaggedSGBT& m = **made;

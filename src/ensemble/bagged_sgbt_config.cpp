@@ -13,13 +13,13 @@ namespace irithyll {
 
 namespace {
 
-using Row = ConfigField<BaggedSGBTConfig>;
+using BaggedSgbtConfigRow = ConfigField<BaggedSGBTConfig>;
 
-const std::vector<Row>& table() {
-  static const std::vector<Row> rows = [] {
-    std::vector<Row> out = {
-        Row{FieldInfo::integer("n-bags", "10", "SGBT committees bagged").in(1, 100), IRITHYLL_FIELD_UINT(BaggedSGBTConfig, n_bags)},
-        Row{FieldInfo::real("bag-lambda", "1", "Poisson rate of each bag's repeats of a sample (SGBT's --lambda is its L2)").in(0, 10, true),
+const std::vector<BaggedSgbtConfigRow>& bagged_sgbt_config_table() {
+  static const std::vector<BaggedSgbtConfigRow> rows = [] {
+    std::vector<BaggedSgbtConfigRow> out = {
+        BaggedSgbtConfigRow{FieldInfo::integer("n-bags", "10", "SGBT committees bagged").in(1, 100), IRITHYLL_FIELD_UINT(BaggedSGBTConfig, n_bags)},
+        BaggedSgbtConfigRow{FieldInfo::real("bag-lambda", "1", "Poisson rate of each bag's repeats of a sample (SGBT's --lambda is its L2)").in(0, 10, true),
             IRITHYLL_FIELD_REAL(BaggedSGBTConfig, lambda)},
     };
     append_nested_rows<BaggedSGBTConfig, SGBTConfig, &BaggedSGBTConfig::sgbt, &sgbt_config_fields>(out);
@@ -30,10 +30,10 @@ const std::vector<Row>& table() {
 
 }  // namespace
 
-std::span<const ConfigField<BaggedSGBTConfig>> bagged_sgbt_config_fields() { return table(); }
+std::span<const ConfigField<BaggedSGBTConfig>> bagged_sgbt_config_fields() { return bagged_sgbt_config_table(); }
 
 Status BaggedSGBTConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<BaggedSGBTConfig>("bagged_sgbt", table(), *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<BaggedSGBTConfig>("bagged_sgbt", bagged_sgbt_config_table(), *this));
   return sgbt.validate().with_context("bagged_sgbt");
 }
 

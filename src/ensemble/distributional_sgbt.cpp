@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 2;
+constexpr std::uint32_t kDistributionalSgbtStateVersion = 2;
 // sqrt(pi / 2): sigma over E|r| for Gaussian r.
 constexpr double kAbsToSigma = 1.2533141373155003;
 // Residuals used for the scale and calibration start after a short warm-up,
@@ -26,24 +26,24 @@ Result<ScaleModel> parse_scale(std::string_view v) {
 }
 std::string_view scale_name(ScaleModel s) { return s == ScaleModel::kTree ? "tree" : "empirical"; }
 
-using Row = ConfigField<DistributionalSGBTConfig>;
-const std::array kFields = {
-    Row{FieldInfo::choice("scale", "tree", "tree|empirical",
+using DistributionalSgbtRow = ConfigField<DistributionalSGBTConfig>;
+const std::array kDistributionalSgbtFields = {
+    DistributionalSgbtRow{FieldInfo::choice("scale", "tree", "tree|empirical",
                           "sigma(x) from a second SGBT on log r^2 (tree) or one global EWMA of r^2 (empirical)"),
         IRITHYLL_FIELD_ENUM(DistributionalSGBTConfig, scale, parse_scale, scale_name)},
-    Row{FieldInfo::real("scale-half-life", "500", "half-life in samples of the r^2 and calibration averages")
+    DistributionalSgbtRow{FieldInfo::real("scale-half-life", "500", "half-life in samples of the r^2 and calibration averages")
             .in(10, 1e9),
         IRITHYLL_FIELD_REAL(DistributionalSGBTConfig, scale_half_life)},
-    Row{FieldInfo::boolean("calibrate", "on", "rescale sigma so normalised residuals keep unit variance"),
+    DistributionalSgbtRow{FieldInfo::boolean("calibrate", "on", "rescale sigma so normalised residuals keep unit variance"),
         IRITHYLL_FIELD_BOOL(DistributionalSGBTConfig, calibrate)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<DistributionalSGBTConfig>> distributional_sgbt_config_fields() { return kFields; }
+std::span<const ConfigField<DistributionalSGBTConfig>> distributional_sgbt_config_fields() { return kDistributionalSgbtFields; }
 
 Status DistributionalSGBTConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<DistributionalSGBTConfig>("distributional_sgbt", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<DistributionalSGBTConfig>("distributional_sgbt", kDistributionalSgbtFields, *this));
   if (static_cast<unsigned>(scale) > 1) return Status::invalid_argument("distributional_sgbt: unknown scale model");
   if (base.loss != LossKind::kSquared)
     return Status::invalid_argument("distributional_sgbt: the location ensemble uses the squared loss");
@@ -146,7 +146,7 @@ std::size_t DistributionalSGBT::memory_bytes() const {
 // Version 1 wrote the binary config (and the location and scale SGBTs
 // their own); version 2 the settings by name once, then the state alone.
 void DistributionalSGBT::encode(ByteWriter& out) const {
-  out.u32(kStateVersion);
+  out.u32(kDistributionalSgbtStateVersion);
   ensemble_detail::encode_settings<DistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
   encode_state(out);
 }
@@ -162,9 +162,9 @@ void DistributionalSGBT::encode_state(ByteWriter& out) const {
 Status DistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("distributional_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kStateVersion)
+  if (version != 1 && version != kDistributionalSgbtStateVersion)
     return Status::not_supported("distributional_sgbt state version " + std::to_string(version));
-  if (version == kStateVersion) {
+  if (version == kDistributionalSgbtStateVersion) {
     auto made = ensemble_detail::decode_settings<DistributionalSGBT>(in);
     if (!made) return made.status();
     IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));

@@ -16,12 +16,12 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint8_t kVersion = 2;  // 2: each member's kind, base models
+constexpr std::uint8_t kLeveragingBaggingCodecVersion = 2;  // 2: each member's kind, base models
 constexpr std::string_view kTreeKind = "tree";
 }
 
 void LeveragingBagging::encode(ByteWriter& out) const {
-  out.u8(kVersion);
+  out.u8(kLeveragingBaggingCodecVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -51,7 +51,7 @@ void LeveragingBagging::encode(ByteWriter& out) const {
 Status LeveragingBagging::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("leveraging_bagging version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
+  if (version != 1 && version != kLeveragingBaggingCodecVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;

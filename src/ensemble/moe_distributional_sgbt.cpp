@@ -13,14 +13,14 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 2;
-constexpr std::uint64_t kGateStream = 0x6A7E0000ull;     // the gate's seed index
+constexpr std::uint32_t kMoeDistributionalSgbtFormatVersion = 2;
+constexpr std::uint64_t kMoeDistributionalSgbtGateStream = 0x6A7E0000ull;     // the gate's seed index
 constexpr std::uint64_t kShadowStream = 0x5AAD0000ull;   // shadow g's seed index: kShadowStream + g
 constexpr double kSigmaFloor = 1e-9;
 constexpr double kMinEffectiveSamples = 30.0;  // the Hoeffding test needs a few samples to mean anything
 
 using Config = MoEDistributionalSGBTConfig;
-using Row = ConfigField<Config>;
+using MoeDistributionalSgbtRow = ConfigField<Config>;
 
 template <std::size_t I>
 Status set_expert(Config& c, std::string_view v) {
@@ -33,21 +33,21 @@ std::string get_expert(const Config& c) {
 constexpr std::size_t kMaxExpertRows = 8;
 
 template <std::size_t... I>
-std::vector<Row> build_rows(std::index_sequence<I...>) {
-  std::vector<Row> rows = moe_gate_rows<Config>();
-  rows.push_back(Row{FieldInfo::real("shadow-delta", "0.001", "Hoeffding confidence for swapping a shadow in").in(0, 0.5, true),
+std::vector<MoeDistributionalSgbtRow> build_rows(std::index_sequence<I...>) {
+  std::vector<MoeDistributionalSgbtRow> rows = moe_gate_rows<Config>();
+  rows.push_back(MoeDistributionalSgbtRow{FieldInfo::real("shadow-delta", "0.001", "Hoeffding confidence for swapping a shadow in").in(0, 0.5, true),
                      IRITHYLL_FIELD_REAL(Config, shadow_delta)});
-  rows.push_back(Row{FieldInfo::integer("shadow-warmup", "500", "routed samples a shadow learns before it is tested").in(10, 1e8),
+  rows.push_back(MoeDistributionalSgbtRow{FieldInfo::integer("shadow-warmup", "500", "routed samples a shadow learns before it is tested").in(10, 1e8),
                      IRITHYLL_FIELD_UINT(Config, shadow_warmup)});
-  rows.push_back(Row{FieldInfo::integer("shadow-window", "2000", "routed samples a shadow is tested for before it restarts").in(10, 1e8),
+  rows.push_back(MoeDistributionalSgbtRow{FieldInfo::integer("shadow-window", "2000", "routed samples a shadow is tested for before it restarts").in(10, 1e8),
                      IRITHYLL_FIELD_UINT(Config, shadow_window)});
   const auto inner = distributional_sgbt_config_fields();
-  ((I < inner.size() ? rows.push_back(Row{inner[I].info, &set_expert<I>, &get_expert<I>}) : void()), ...);
+  ((I < inner.size() ? rows.push_back(MoeDistributionalSgbtRow{inner[I].info, &set_expert<I>, &get_expert<I>}) : void()), ...);
   return rows;
 }
 
-const std::vector<Row>& table() {
-  static const std::vector<Row> rows = build_rows(std::make_index_sequence<kMaxExpertRows>{});
+const std::vector<MoeDistributionalSgbtRow>& moe_distributional_sgbt_table() {
+  static const std::vector<MoeDistributionalSgbtRow> rows = build_rows(std::make_index_sequence<kMaxExpertRows>{});
   return rows;
 }
 
@@ -59,7 +59,7 @@ double gaussian_nll(double y, double mu, double sigma) {
 
 }  // namespace
 
-std::span<const ConfigField<Config>> moe_distributional_sgbt_config_fields() { return table(); }
+std::span<const ConfigField<Config>> moe_distributional_sgbt_config_fields() { return moe_distributional_sgbt_table(); }
 
 DistributionalSGBTConfig Config::expert_config(std::uint64_t seed) const {
   DistributionalSGBTConfig c = expert;
@@ -70,8 +70,8 @@ DistributionalSGBTConfig Config::expert_config(std::uint64_t seed) const {
 
 Status Config::validate() const {
   if (distributional_sgbt_config_fields().size() > kMaxExpertRows)
-    return Status::invalid_argument("moe_distributional_sgbt: the expert table outgrew its adapter");
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>("moe_distributional_sgbt", table(), *this));
+    return Status::invalid_argument("moe_distributional_sgbt: the expert moe_distributional_sgbt_table outgrew its adapter");
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>("moe_distributional_sgbt", moe_distributional_sgbt_table(), *this));
   return expert_config(base.seed).validate().with_context("moe_distributional_sgbt");
 }
 
@@ -119,7 +119,7 @@ Result<std::unique_ptr<MoEDistributionalSGBT>> MoEDistributionalSGBT::make(const
 
 void MoEDistributionalSGBT::reset() {
   const std::uint64_t seed = config_.base.seed;
-  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kGateStream));
+  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kMoeDistributionalSgbtGateStream));
   generation_ = swaps_ = 0;
   experts_.clear();
   experts_.resize(config_.n_experts);
@@ -233,7 +233,7 @@ std::size_t MoEDistributionalSGBT::memory_bytes() const {
 // version 2 the settings by name once, then each slot's two seeds (the
 // experts' settings are `expert_config(seed)`) and the states alone.
 void MoEDistributionalSGBT::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kMoeDistributionalSgbtFormatVersion);
   ensemble_detail::encode_settings<MoEDistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
   out.u64(gate_.n_features());
   out.u64(samples_seen_);
@@ -257,10 +257,10 @@ void MoEDistributionalSGBT::encode(ByteWriter& out) const {
 Status MoEDistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_distributional_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kFormatVersion)
+  if (version != 1 && version != kMoeDistributionalSgbtFormatVersion)
     return Status::corruption("moe_distributional_sgbt: unknown record version " + std::to_string(version));
   MoEDistributionalSGBT next;
-  const bool states = version == kFormatVersion;  // settings by name, the experts' derived from them
+  const bool states = version == kMoeDistributionalSgbtFormatVersion;  // settings by name, the experts' derived from them
   if (states) {
     auto made = ensemble_detail::decode_settings<MoEDistributionalSGBT>(in);
     if (!made) return made.status();

@@ -12,22 +12,22 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 2;
-constexpr std::uint64_t kGateStream = 0x6A7E0000ull;  // the gate's seed index, apart from any expert's
+constexpr std::uint32_t kMoeSgbtFormatVersion = 2;
+constexpr std::uint64_t kMoeSgbtGateStream = 0x6A7E0000ull;  // the gate's seed index, apart from any expert's
 
-using Row = ConfigField<MoESGBTConfig>;
+using MoeSgbtRow = ConfigField<MoESGBTConfig>;
 
-const std::vector<Row>& table() {
-  static const std::vector<Row> rows = moe_gate_rows<MoESGBTConfig>();
+const std::vector<MoeSgbtRow>& moe_sgbt_table() {
+  static const std::vector<MoeSgbtRow> rows = moe_gate_rows<MoESGBTConfig>();
   return rows;
 }
 
 }  // namespace
 
-std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields() { return table(); }
+std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields() { return moe_sgbt_table(); }
 
 Status MoESGBTConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<MoESGBTConfig>("moe_sgbt", table(), *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<MoESGBTConfig>("moe_sgbt", moe_sgbt_table(), *this));
   return base.validate().with_context("moe_sgbt");
 }
 
@@ -76,7 +76,7 @@ Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const Config& config, const Learn
 
 void MoESGBT::reset() {
   const std::uint64_t seed = config_.base.seed;
-  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kGateStream));
+  gate_ = MoEGate(config_.n_experts, derive_seed(seed, kMoeSgbtGateStream));
   experts_.clear();
   experts_.reserve(config_.n_experts);
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
@@ -160,7 +160,7 @@ std::size_t MoESGBT::memory_bytes() const {
 // Version 1 wrote the binary config (and every expert its own); version 2
 // the settings by name once and the experts' states alone.
 void MoESGBT::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kMoeSgbtFormatVersion);
   ensemble_detail::encode_settings<MoESGBT>(
       config_, LearnerContext{.task = task_, .n_classes = n_classes(), .seed = config_.base.seed}, out);
   out.u64(gate_.n_features());
@@ -173,9 +173,9 @@ void MoESGBT::encode(ByteWriter& out) const {
 Status MoESGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kFormatVersion)
+  if (version != 1 && version != kMoeSgbtFormatVersion)
     return Status::corruption("moe_sgbt: unknown record version " + std::to_string(version));
-  if (version == kFormatVersion) {
+  if (version == kMoeSgbtFormatVersion) {
     auto made = ensemble_detail::decode_settings<MoESGBT>(in);
     if (!made) return made.status();
     MoESGBT& m = **made;

@@ -8,7 +8,7 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kStateVersion = 2;
+constexpr std::uint32_t kMultiTargetSgbtStateVersion = 2;
 }  // namespace
 
 Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) {
@@ -74,7 +74,7 @@ std::size_t MultiTargetSGBT::memory_bytes() const {
 // the settings by name once, the target count in the context, and the
 // members' states alone.
 void MultiTargetSGBT::encode(ByteWriter& out) const {
-  out.u32(kStateVersion);
+  out.u32(kMultiTargetSgbtStateVersion);
   ensemble_detail::encode_settings<MultiTargetSGBT>(
       config_, LearnerContext{.seed = config_.seed, .n_targets = members_.size()}, out);
   out.u64(samples_seen_);
@@ -84,9 +84,9 @@ void MultiTargetSGBT::encode(ByteWriter& out) const {
 Status MultiTargetSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("multi_target_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kStateVersion)
+  if (version != 1 && version != kMultiTargetSgbtStateVersion)
     return Status::not_supported("multi_target_sgbt state version " + std::to_string(version));
-  if (version == kStateVersion) {
+  if (version == kMultiTargetSgbtStateVersion) {
     auto made = ensemble_detail::decode_settings<MultiTargetSGBT>(in);
     if (!made) return made.status();
     MultiTargetSGBT& next = **made;

@@ -16,7 +16,7 @@ namespace {
 
 // Version 2 adds the `center` flag and the centre model; a model without a
 // centre still writes version 1, so older readers and golden files agree.
-constexpr std::uint32_t kStateVersion = 3;
+constexpr std::uint32_t kQuantileSgbtStateVersion = 3;
 constexpr std::size_t kMaxQuantiles = 32;
 // The target spread used for the correction's step follows the stream with a
 // half-life of about 700 samples, so a drift in scale re-sizes the step.
@@ -38,9 +38,9 @@ std::string print_quantiles(const std::vector<double>& q) {
   return s;
 }
 
-using Row = ConfigField<QuantileSGBTConfig>;
-const std::array kFields = {
-    Row{FieldInfo::text("quantiles", "0.05,0.5,0.95", "quantile levels tau, comma-separated, increasing, each in (0, 1)"),
+using QuantileSgbtRow = ConfigField<QuantileSGBTConfig>;
+const std::array kQuantileSgbtFields = {
+    QuantileSgbtRow{FieldInfo::text("quantiles", "0.05,0.5,0.95", "quantile levels tau, comma-separated, increasing, each in (0, 1)"),
         [](QuantileSGBTConfig& c, std::string_view v) -> Status {
           auto q = parse_quantiles(v);
           if (!q) return q.status();
@@ -48,11 +48,11 @@ const std::array kFields = {
           return Status::ok();
         },
         [](const QuantileSGBTConfig& c) { return print_quantiles(c.quantiles); }},
-    Row{FieldInfo::boolean("calibrate", "on", "online coverage correction per tau (adaptive conformal inference)"),
+    QuantileSgbtRow{FieldInfo::boolean("calibrate", "on", "online coverage correction per tau (adaptive conformal inference)"),
         IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, calibrate)},
-    Row{FieldInfo::real("calibration-rate", "0.01", "step of the coverage correction, in target spreads").in(0, 1, true),
+    QuantileSgbtRow{FieldInfo::real("calibration-rate", "0.01", "step of the coverage correction, in target spreads").in(0, 1, true),
         IRITHYLL_FIELD_REAL(QuantileSGBTConfig, calibration_rate)},
-    Row{FieldInfo::boolean("center", "on", "tau models learn the residual around a squared-loss SGBT (narrower bands)"),
+    QuantileSgbtRow{FieldInfo::boolean("center", "on", "tau models learn the residual around a squared-loss SGBT (narrower bands)"),
         IRITHYLL_FIELD_BOOL(QuantileSGBTConfig, center)},
 };
 
@@ -66,10 +66,10 @@ SGBTConfig member_config(const SGBTConfig& base, double tau, std::size_t i) {
 
 }  // namespace
 
-std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields() { return kFields; }
+std::span<const ConfigField<QuantileSGBTConfig>> quantile_sgbt_config_fields() { return kQuantileSgbtFields; }
 
 Status QuantileSGBTConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<QuantileSGBTConfig>("quantile_sgbt", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<QuantileSGBTConfig>("quantile_sgbt", kQuantileSgbtFields, *this));
   if (quantiles.empty() || quantiles.size() > kMaxQuantiles)
     return Status::invalid_argument("quantile_sgbt: quantiles needs 1.." + std::to_string(kMaxQuantiles) + " levels");
   for (std::size_t i = 0; i < quantiles.size(); ++i) {
@@ -266,7 +266,7 @@ std::size_t QuantileSGBT::memory_bytes() const {
 // Version 1 (no centre) and 2 wrote the binary config, and every member its
 // own; version 3 the settings by name once, then the members' states alone.
 void QuantileSGBT::encode(ByteWriter& out) const {
-  out.u32(kStateVersion);
+  out.u32(kQuantileSgbtStateVersion);
   ensemble_detail::encode_settings<QuantileSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
   out.u64(samples_seen_);
   out.f64(spread_mean_);
@@ -285,10 +285,10 @@ void QuantileSGBT::encode(ByteWriter& out) const {
 Status QuantileSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("quantile_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version < 1 || version > kStateVersion)
+  if (version < 1 || version > kQuantileSgbtStateVersion)
     return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
   QuantileSGBT next;
-  if (version == kStateVersion) {
+  if (version == kQuantileSgbtStateVersion) {
     auto made = ensemble_detail::decode_settings<QuantileSGBT>(in);
     if (!made) return made.status();
     next = std::move(**made);
@@ -319,7 +319,7 @@ Status QuantileSGBT::decode(ByteReader& in) {
     if (!std::isfinite(d)) return Status::corruption("quantile_sgbt: non-finite offset");
   if (!std::isfinite(next.spread_mean_) || !(next.spread_var_ >= 0.0) || !std::isfinite(next.spread_var_))
     return Status::corruption("quantile_sgbt: bad target spread");
-  const bool states = version == kStateVersion;  // the members' settings derive from config_
+  const bool states = version == kQuantileSgbtStateVersion;  // the members' settings derive from config_
   for (auto& m : next.members_) {
     IRITHYLL_RETURN_IF_ERROR((states ? m.decode_state(in) : m.decode(in)).with_context("quantile_sgbt member"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: member is not a regressor");

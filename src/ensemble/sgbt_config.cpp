@@ -14,7 +14,7 @@ namespace irithyll {
 namespace {
 
 using F = FieldType;
-using Row = ConfigField<SGBTConfig>;
+using SgbtConfigRow = ConfigField<SGBTConfig>;
 
 Status set_drift(SGBTConfig& c, std::string_view v) {
   auto k = parse_drift_kind(v);
@@ -53,104 +53,104 @@ Status set_categorical(SGBTConfig& c, std::string_view v) {
 
 // The bounds here are the only copy: validate() checks every row against
 // them, the CLI prints them in --help and `irithyll models` lists them.
-const std::array kFields = {
-    Row{FieldInfo::integer("n-steps", "50", "boosting steps (trees)").in(1, 10000),
+const std::array kSgbtConfigFields = {
+    SgbtConfigRow{FieldInfo::integer("n-steps", "50", "boosting steps (trees)").in(1, 10000),
         IRITHYLL_FIELD_UINT(SGBTConfig, n_steps)},
-    Row{FieldInfo::real("learning-rate", "0.1", "shrinkage per tree").in(0, 1, true),
+    SgbtConfigRow{FieldInfo::real("learning-rate", "0.1", "shrinkage per tree").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, learning_rate)},
-    Row{FieldInfo::real("feature-subsample", "0.75", "fraction of features scored per split attempt").in(0, 1, true),
+    SgbtConfigRow{FieldInfo::real("feature-subsample", "0.75", "fraction of features scored per split attempt").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, feature_subsample)},
-    Row{FieldInfo::integer("max-depth", "6", "maximum tree depth").in(1, 30),
+    SgbtConfigRow{FieldInfo::integer("max-depth", "6", "maximum tree depth").in(1, 30),
         IRITHYLL_FIELD_UINT(SGBTConfig, max_depth)},
-    Row{FieldInfo::integer("n-bins", "32", "histogram bins per feature").in(2, 65536),
+    SgbtConfigRow{FieldInfo::integer("n-bins", "32", "histogram bins per feature").in(2, 65536),
         IRITHYLL_FIELD_UINT(SGBTConfig, n_bins)},
-    Row{FieldInfo::real("lambda", "0.3", "L2 regularisation of leaf weights").at_least(0),
+    SgbtConfigRow{FieldInfo::real("lambda", "0.3", "L2 regularisation of leaf weights").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, lambda)},
-    Row{FieldInfo::real("gamma", "0", "minimum split gain").at_least(0),
+    SgbtConfigRow{FieldInfo::real("gamma", "0", "minimum split gain").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, gamma)},
-    Row{FieldInfo::integer("grace-period", "50", "samples between split attempts").in(1, 1e9),
+    SgbtConfigRow{FieldInfo::integer("grace-period", "50", "samples between split attempts").in(1, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, grace_period)},
-    Row{FieldInfo::real("delta", "1e-07", "Hoeffding bound confidence").in(0, 1, true, true),
+    SgbtConfigRow{FieldInfo::real("delta", "1e-07", "Hoeffding bound confidence").in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, delta)},
-    Row{FieldInfo::choice("drift", "adwin", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
+    SgbtConfigRow{FieldInfo::choice("drift", "adwin", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
         &set_drift, [](const SGBTConfig& c) { return std::string(drift_kind_name(c.drift.kind)); }},
-    Row{FieldInfo::real("drift-delta", "0.002", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
+    SgbtConfigRow{FieldInfo::real("drift-delta", "0.002", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, drift.delta)},
-    Row{FieldInfo::real("drift-lambda", "50", "Page-Hinkley alarm threshold").above(0),
+    SgbtConfigRow{FieldInfo::real("drift-lambda", "50", "Page-Hinkley alarm threshold").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, drift.lambda)},
-    Row{FieldInfo::choice("variant", "auto", "auto|standard|skip|mi", "auto (mi on classification, standard on regression) | standard | skip (SGBT-SK) | mi (multiple iterations), Gunasekara et al. 2024"),
+    SgbtConfigRow{FieldInfo::choice("variant", "auto", "auto|standard|skip|mi", "auto (mi on classification, standard on regression) | standard | skip (SGBT-SK) | mi (multiple iterations), Gunasekara et al. 2024"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, variant, parse_sgbt_variant, sgbt_variant_name)},
-    Row{FieldInfo::integer("skip-k", "10", "skip variant: skip a sample with probability 1/k").in(1, 1e6),
+    SgbtConfigRow{FieldInfo::integer("skip-k", "10", "skip variant: skip a sample with probability 1/k").in(1, 1e6),
         IRITHYLL_FIELD_UINT(SGBTConfig, skip_k)},
-    Row{FieldInfo::real("mi-multiplier", "8", "mi variant (auto on classification): repetitions = max(1, ceil(|h| * m))").in(0, 1000, true),
+    SgbtConfigRow{FieldInfo::real("mi-multiplier", "8", "mi variant (auto on classification): repetitions = max(1, ceil(|h| * m))").in(0, 1000, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, mi_multiplier)},
-    Row{FieldInfo::integer("initial-target-count", "50", "targets averaged into the base prediction").in(1, 1e6),
+    SgbtConfigRow{FieldInfo::integer("initial-target-count", "50", "targets averaged into the base prediction").in(1, 1e6),
         IRITHYLL_FIELD_UINT(SGBTConfig, initial_target_count)},
-    Row{FieldInfo::real("leaf-half-life", "0", "leaf statistics half-life in samples").in(1, 1e12).or_off(),
+    SgbtConfigRow{FieldInfo::real("leaf-half-life", "0", "leaf statistics half-life in samples").in(1, 1e12).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, leaf_half_life)},
-    Row{FieldInfo::integer("max-tree-samples", "0", "replace a tree after this many samples").in(100, 1e15).or_off(),
+    SgbtConfigRow{FieldInfo::integer("max-tree-samples", "0", "replace a tree after this many samples").in(100, 1e15).or_off(),
         IRITHYLL_FIELD_UINT(SGBTConfig, max_tree_samples)},
-    Row{FieldInfo::choice("loss", "squared", "squared|huber|quantile|expectile", "regression loss (classification picks logistic/softmax)"),
+    SgbtConfigRow{FieldInfo::choice("loss", "squared", "squared|huber|quantile|expectile", "regression loss (classification picks logistic/softmax)"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, loss, parse_loss_kind, [](LossKind k) { return loss_traits(k).name; })},
-    Row{FieldInfo::real("loss-param", "0", "huber delta (> 0) or quantile/expectile tau in (0, 1); 0 = the loss's default").at_least(0),
+    SgbtConfigRow{FieldInfo::real("loss-param", "0", "huber delta (> 0) or quantile/expectile tau in (0, 1); 0 = the loss's default").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, loss_param)},
-    Row{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical", "bin strategy"),
+    SgbtConfigRow{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical", "bin strategy"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, bin_strategy, parse_bin_strategy, bin_strategy_name)},
-    Row{FieldInfo::real("hoeffding-r", "1", "range R in the Hoeffding bound").above(0),
+    SgbtConfigRow{FieldInfo::real("hoeffding-r", "1", "range R in the Hoeffding bound").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, hoeffding_r)},
-    Row{FieldInfo::integer("min-samples-leaf", "0", "minimum samples each child of a split must hold (0 = off)").in(0, 1e9),
+    SgbtConfigRow{FieldInfo::integer("min-samples-leaf", "0", "minimum samples each child of a split must hold (0 = off)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, min_samples_leaf)},
-    Row{FieldInfo::real("max-leaf-output", "0", "clamp every leaf value to [-m, m] (0 = off)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("max-leaf-output", "0", "clamp every leaf value to [-m, m] (0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, max_leaf_output)},
-    Row{FieldInfo::real("min-hessian-sum", "0", "a leaf outputs 0 until its hessian sum reaches this (0 = off)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("min-hessian-sum", "0", "a leaf outputs 0 until its hessian sum reaches this (0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
-    Row{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
-    Row{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
-    Row{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
+    SgbtConfigRow{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, error_weight_alpha)},
-    Row{FieldInfo::real("adaptive-mts", "0", "adaptive max-tree-samples k: limit = max-tree-samples / (1 + k sd/EWMA(sd)) of the trees' contributions (0 = off)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("adaptive-mts", "0", "adaptive max-tree-samples k: limit = max-tree-samples / (1 + k sd/EWMA(sd)) of the trees' contributions (0 = off)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_k)},
-    Row{FieldInfo::real("adaptive-mts-floor", "0", "adaptive max-tree-samples: the limit never falls below this fraction of max-tree-samples").in(0, 1),
+    SgbtConfigRow{FieldInfo::real("adaptive-mts-floor", "0", "adaptive max-tree-samples: the limit never falls below this fraction of max-tree-samples").in(0, 1),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_mts_floor)},
-    Row{FieldInfo::real("quality-prune-alpha", "0", "EWMA factor of each step's |lr * p|; replace a step whose EWMA stays below quality-prune-threshold (0 = off)").in(0, 1, true, true).or_off(),
+    SgbtConfigRow{FieldInfo::real("quality-prune-alpha", "0", "EWMA factor of each step's |lr * p|; replace a step whose EWMA stays below quality-prune-threshold (0 = off)").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_alpha)},
-    Row{FieldInfo::real("quality-prune-threshold", "1e-06", "quality pruning: contribution EWMA below this counts as idle").above(0),
+    SgbtConfigRow{FieldInfo::real("quality-prune-threshold", "1e-06", "quality pruning: contribution EWMA below this counts as idle").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, quality_prune_threshold)},
-    Row{FieldInfo::integer("quality-prune-patience", "500", "quality pruning: idle samples in a row before the step is replaced").in(1, 1e9),
+    SgbtConfigRow{FieldInfo::integer("quality-prune-patience", "500", "quality pruning: idle samples in a row before the step is replaced").in(1, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, quality_prune_patience)},
-    Row{FieldInfo::integer("proactive-prune-interval", "0", "every N samples replace the weakest mature step if below the 25th percentile (0 = off)").in(100, 1e15).or_off(),
+    SgbtConfigRow{FieldInfo::integer("proactive-prune-interval", "0", "every N samples replace the weakest mature step if below the 25th percentile (0 = off)").in(100, 1e15).or_off(),
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
-    Row{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
+    SgbtConfigRow{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},
-    Row{FieldInfo::boolean("soft-routing", "off", "predict with soft splits: x goes left with weight sigmoid((threshold - x) / bandwidth), smooth in x (training routes hard)"),
+    SgbtConfigRow{FieldInfo::boolean("soft-routing", "off", "predict with soft splits: x goes left with weight sigmoid((threshold - x) / bandwidth), smooth in x (training routes hard)"),
         IRITHYLL_FIELD_BOOL(SGBTConfig, soft_routing)},
-    Row{FieldInfo::real("soft-bandwidth", "0", "soft routing bandwidth in feature units (0 = automatic per feature, from the split thresholds and the feature's spread)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("soft-bandwidth", "0", "soft routing bandwidth in feature units (0 = automatic per feature, from the split thresholds and the feature's spread)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, soft_bandwidth)},
-    Row{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
+    SgbtConfigRow{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, handoff_window)},
-    Row{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin); linear leaves cannot be packed-exported"),
+    SgbtConfigRow{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin); linear leaves cannot be packed-exported"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
-    Row{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
+    SgbtConfigRow{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, linear_learning_rate)},
-    Row{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),
+    SgbtConfigRow{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),
         IRITHYLL_FIELD_UINT(SGBTConfig, split_reeval_interval)},
-    Row{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
+    SgbtConfigRow{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
-    Row{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
+    SgbtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
         &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
-    Row{FieldInfo::integer("threads", "1", "training threads: 2 pipelines the boosting steps over two threads, same results (not stored in checkpoints)").in(1, 2),
+    SgbtConfigRow{FieldInfo::integer("threads", "1", "training threads: 2 pipelines the boosting steps over two threads, same results (not stored in checkpoints)").in(1, 2),
         IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
 
 
 // The SGBT family's tables re-target these rows at their `base` member.
-static_assert(kFields.size() <= kMaxNestedRows, "nested_rows.hpp: raise kMaxNestedRows");
+static_assert(kSgbtConfigFields.size() <= kMaxNestedRows, "nested_rows.hpp: raise kMaxNestedRows");
 
 }  // namespace
 
-std::span<const ConfigField<SGBTConfig>> sgbt_config_fields() { return kFields; }
+std::span<const ConfigField<SGBTConfig>> sgbt_config_fields() { return kSgbtConfigFields; }
 
 namespace {
 using KV = std::pair<std::string_view, std::string_view>;
@@ -180,7 +180,7 @@ Status apply_sgbt_preset(SGBTConfig& config, std::string_view name) {
     if (p.name == name) {
       ModelSettings s;
       for (const auto& [k, v] : p.values) s.set(std::string(k), std::string(v));
-      return apply_settings<SGBTConfig>("sgbt", kFields, s, config);
+      return apply_settings<SGBTConfig>("sgbt", kSgbtConfigFields, s, config);
     }
     known += known.empty() ? "" : "|";
     known += p.name;
@@ -191,7 +191,7 @@ Status apply_sgbt_preset(SGBTConfig& config, std::string_view name) {
 Status set_sgbt_config_field(SGBTConfig& config, std::string_view name, std::string_view value) {
   ModelSettings one;
   one.set(std::string(name), std::string(value));
-  return apply_settings<SGBTConfig>("sgbt", kFields, one, config);
+  return apply_settings<SGBTConfig>("sgbt", kSgbtConfigFields, one, config);
 }
 
 Result<SGBTVariant> parse_sgbt_variant(std::string_view name) {
@@ -215,7 +215,7 @@ std::string_view sgbt_variant_name(SGBTVariant v) {
 Status SGBTConfig::validate() const {
   // Every single-field bound lives in the table; what follows are the rules
   // that tie fields together or reach into components.
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<SGBTConfig>("sgbt", kSgbtConfigFields, *this));
   if (static_cast<unsigned>(variant) > 3) return Status::invalid_argument("sgbt: variant " + format_field_real(static_cast<double>(variant)) + " is unknown");
   IRITHYLL_RETURN_IF_ERROR(make_loss().validate().with_context("sgbt: loss-param"));
   if (adaptive_mts_k > 0.0 && max_tree_samples == 0)

@@ -10,7 +10,7 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kStateVersion = 5;
+constexpr std::uint32_t kSgbtLearnerStateVersion = 5;
 constexpr std::size_t kMaxFeatures = std::size_t{1} << 24;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -212,7 +212,7 @@ void SGBTLearner::encode(ByteWriter& out) const {
   // again in every committee (2 added each committee's target spread, 3 and
   // 4 the option blocks). Version 5 writes the settings once, by name
   // (core/config_codec.hpp), the context, then the state alone.
-  out.u32(kStateVersion);
+  out.u32(kSgbtLearnerStateVersion);
   ensemble_detail::encode_settings<SGBTLearner>(config_, context(), out);
   encode_state(out);
 }
@@ -233,7 +233,7 @@ Status SGBTLearner::decode_state(ByteReader& in) {
     return Status::corruption("sgbt: feature count " + std::to_string(n_features) + " does not fit the record");
   SGBTLearner m(config_, task_, n_classes_);
   m.fixed_features_ = fixed_features_;
-  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, kStateVersion, n_features, seen, skipped));
+  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, kSgbtLearnerStateVersion, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();
 }
@@ -241,7 +241,7 @@ Status SGBTLearner::decode_state(ByteReader& in) {
 Status SGBTLearner::read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features,
                                     std::uint64_t seen, std::uint64_t skipped) {
   for (SGBT& c : committees_) {
-    IRITHYLL_RETURN_IF_ERROR(version == kStateVersion ? c.decode_state(in) : c.decode(in, version >= 2));
+    IRITHYLL_RETURN_IF_ERROR(version == kSgbtLearnerStateVersion ? c.decode_state(in) : c.decode(in, version >= 2));
     if (c.n_features() != 0 && c.n_features() != n_features)
       return Status::corruption("committee feature count differs from the learner's");
   }
@@ -255,9 +255,9 @@ Status SGBTLearner::read_committees(ByteReader& in, std::uint32_t version, std::
 Status SGBTLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("sgbt state version");
   if (!in.ok()) return in.status();
-  if (version < 1 || version > kStateVersion)
+  if (version < 1 || version > kSgbtLearnerStateVersion)
     return Status::not_supported("sgbt state version " + std::to_string(version));
-  if (version == kStateVersion) {
+  if (version == kSgbtLearnerStateVersion) {
     auto made = ensemble_detail::decode_settings<SGBTLearner>(in);
     if (!made) return made.status();
     IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));

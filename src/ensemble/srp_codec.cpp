@@ -16,7 +16,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kSrpCodecVersion = 1;
 
 }  // namespace
 
@@ -31,7 +31,7 @@ bool StreamingRandomPatches::check_learned(const Learned& l) const {
 }
 
 void StreamingRandomPatches::encode(ByteWriter& out) const {
-  out.u8(kVersion);
+  out.u8(kSrpCodecVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -60,7 +60,7 @@ void StreamingRandomPatches::encode(ByteWriter& out) const {
 Status StreamingRandomPatches::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("srp version");
   if (!in.ok()) return in.status();
-  if (version != kVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
+  if (version != kSrpCodecVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;

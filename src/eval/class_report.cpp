@@ -10,7 +10,7 @@
 namespace irithyll {
 namespace {
 
-double ratio(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN(); }
+double class_report_ratio(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN(); }
 
 std::string name_of(const std::vector<std::string>& names, std::size_t k) {
   return k < names.size() ? names[k] : std::to_string(k);
@@ -36,7 +36,7 @@ ClassScores class_scores(const ConfusionMatrix& cm, std::size_t k) {
   const auto tp = static_cast<double>(cm.at(k, k));
   const auto row = static_cast<double>(cm.row_sum(k));
   const auto col = static_cast<double>(cm.col_sum(k));
-  return {ratio(tp, col), ratio(tp, row), ratio(2 * tp, row + col), cm.row_sum(k)};
+  return {class_report_ratio(tp, col), class_report_ratio(tp, row), class_report_ratio(2 * tp, row + col), cm.row_sum(k)};
 }
 
 std::string class_report_text(const ConfusionMatrix& cm, const std::vector<std::string>& names) {

@@ -7,7 +7,7 @@
 namespace irithyll {
 namespace {
 double kappa(double acc, double base) { return base >= 1.0 ? 0.0 : (acc - base) / (1.0 - base); }
-double ratio(std::uint64_t a, std::uint64_t n) { return n == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(n); }
+double stream_metrics_ratio(std::uint64_t a, std::uint64_t n) { return n == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(n); }
 }  // namespace
 
 void BaselineKappa::update(std::size_t truth, std::size_t predicted) {
@@ -26,9 +26,9 @@ void BaselineKappa::update(std::size_t truth, std::size_t predicted) {
   has_previous_ = true;
 }
 
-double BaselineKappa::accuracy() const noexcept { return ratio(correct_, n_); }
-double BaselineKappa::no_change_accuracy() const noexcept { return ratio(nc_correct_, n_); }
-double BaselineKappa::majority_accuracy() const noexcept { return ratio(maj_correct_, n_); }
+double BaselineKappa::accuracy() const noexcept { return stream_metrics_ratio(correct_, n_); }
+double BaselineKappa::no_change_accuracy() const noexcept { return stream_metrics_ratio(nc_correct_, n_); }
+double BaselineKappa::majority_accuracy() const noexcept { return stream_metrics_ratio(maj_correct_, n_); }
 double BaselineKappa::kappa_t() const noexcept { return n_ == 0 ? 0.0 : kappa(accuracy(), no_change_accuracy()); }
 double BaselineKappa::kappa_m() const noexcept { return n_ == 0 ? 0.0 : kappa(accuracy(), majority_accuracy()); }
 void BaselineKappa::reset() noexcept { *this = BaselineKappa(); }
@@ -48,7 +48,7 @@ double BalancedAccuracy::value() const noexcept {
   std::size_t classes = 0;
   for (std::size_t c = 0; c < support_.size(); ++c) {
     if (support_[c] == 0) continue;
-    sum += ratio(hits_[c], support_[c]);
+    sum += stream_metrics_ratio(hits_[c], support_[c]);
     ++classes;
   }
   return classes == 0 ? 0.0 : sum / static_cast<double>(classes);

@@ -5,19 +5,15 @@
 
 #include "core/file_io.hpp"
 #include "irithyll/packed/format.hpp"
+#include "packed/le_bytes.hpp"
 
 namespace irithyll::packed {
 namespace {
 
 constexpr std::size_t kMaxClasses = 4096;
 
-void put_u16(std::vector<std::uint8_t>& out, std::uint16_t v) {
-  out.push_back(static_cast<std::uint8_t>(v));
-  out.push_back(static_cast<std::uint8_t>(v >> 8));
-}
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
+using packed_detail::put_u16;
+using packed_detail::put_u32;
 
 Status bundle_error(const std::string& why) { return Status::corruption("packed class bundle: " + why); }
 

@@ -3,17 +3,13 @@
 #include <algorithm>
 
 #include "irithyll/packed/format.hpp"
+#include "packed/le_bytes.hpp"
 
 namespace irithyll::packed {
 namespace {
 
-void put_u16(std::vector<std::uint8_t>& out, std::uint16_t v) {
-  out.push_back(static_cast<std::uint8_t>(v));
-  out.push_back(static_cast<std::uint8_t>(v >> 8));
-}
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
+using packed_detail::put_u16;
+using packed_detail::put_u32;
 Status put_string(std::vector<std::uint8_t>& out, const std::string& s) {
   if (s.size() > 0xFFFFu) return Status::invalid_argument("packed metadata: a name longer than 65535 bytes");
   put_u16(out, static_cast<std::uint16_t>(s.size()));

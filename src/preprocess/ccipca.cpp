@@ -9,15 +9,14 @@
 namespace irithyll {
 namespace {
 
-using C = CcipcaConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using CcipcaRow = ConfigField<CcipcaConfig>;
+constexpr std::uint8_t kCcipcaVersion = 1;
 
-const std::array kFields = {
-    Row{FieldInfo::integer("n-components", "2", "principal components k (the output width)").in(1, 256),
-        IRITHYLL_FIELD_UINT(C, n_components)},
-    Row{FieldInfo::real("amnesic", "0", "amnesic parameter l: > 0 weights recent samples more").in(0, 10),
-        IRITHYLL_FIELD_REAL(C, amnesic)},
+const std::array kCcipcaFields = {
+    CcipcaRow{FieldInfo::integer("n-components", "2", "principal components k (the output width)").in(1, 256),
+        IRITHYLL_FIELD_UINT(CcipcaConfig, n_components)},
+    CcipcaRow{FieldInfo::real("amnesic", "0", "amnesic parameter l: > 0 weights recent samples more").in(0, 10),
+        IRITHYLL_FIELD_REAL(CcipcaConfig, amnesic)},
 };
 
 double norm(const double* v, std::size_t d) {
@@ -28,7 +27,7 @@ double norm(const double* v, std::size_t d) {
 
 }  // namespace
 
-std::span<const ConfigField<CcipcaConfig>> Ccipca::config_fields() { return kFields; }
+std::span<const ConfigField<CcipcaConfig>> Ccipca::config_fields() { return kCcipcaFields; }
 
 Result<std::unique_ptr<Ccipca>> Ccipca::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
@@ -120,7 +119,7 @@ std::size_t Ccipca::memory_bytes() const {
 }
 
 void Ccipca::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, {}, out);
+  preprocess_detail::encode_header(kCcipcaVersion, config_fields(), config_, n_in_, {}, out);
   out.f64(n_);
   out.f64s(mean_);
   out.f64s(v_);
@@ -130,7 +129,7 @@ void Ccipca::encode(ByteWriter& out) const {
 Status Ccipca::decode(ByteReader& in) {
   Ccipca t;
   std::vector<std::uint32_t> cols;
-  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kVersion, config_fields(), in, t.config_, t.n_in_, cols));
+  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kCcipcaVersion, config_fields(), in, t.config_, t.n_in_, cols));
   if (t.config_.n_components > t.n_in_) return Status::corruption("ccipca: more components than features");
   t.n_ = in.f64("ccipca count");
   if (!preprocess_detail::read_exact(in, t.n_in_, t.mean_, "ccipca mean") ||

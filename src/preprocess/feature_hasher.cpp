@@ -10,24 +10,23 @@
 namespace irithyll {
 namespace {
 
-using C = FeatureHasherConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using FeatureHasherRow = ConfigField<FeatureHasherConfig>;
+constexpr std::uint8_t kFeatureHasherVersion = 1;
 constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
 constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
 
-const std::array kFields = {
-    Row{FieldInfo::integer("n-buckets", "64", "output columns").in(1, 1 << 22), IRITHYLL_FIELD_UINT(C, n_buckets)},
-    Row{FieldInfo::text("columns", "", "columns hashed as name=value (categories), by name or index; empty: the text "
+const std::array kFeatureHasherFields = {
+    FeatureHasherRow{FieldInfo::integer("n-buckets", "64", "output columns").in(1, 1 << 22), IRITHYLL_FIELD_UINT(FeatureHasherConfig, n_buckets)},
+    FeatureHasherRow{FieldInfo::text("columns", "", "columns hashed as name=value (categories), by name or index; empty: the text "
                                        "and --categorical columns; the others are hashed by name, times their value"),
-        [](C& c, std::string_view v) {
+        [](FeatureHasherConfig& c, std::string_view v) {
           c.columns = std::string(v);
           return Status::ok();
         },
-        [](const C& c) { return c.columns; }},
-    Row{FieldInfo::integer("seed", "0", "hash seed (not the run's seed: the hashing stays the same across runs)")
+        [](const FeatureHasherConfig& c) { return c.columns; }},
+    FeatureHasherRow{FieldInfo::integer("seed", "0", "hash seed (not the run's seed: the hashing stays the same across runs)")
             .at_least(0),
-        IRITHYLL_FIELD_UINT(C, seed)},
+        IRITHYLL_FIELD_UINT(FeatureHasherConfig, seed)},
 };
 
 std::uint64_t fnv(std::uint64_t h, std::string_view text) {
@@ -48,7 +47,7 @@ std::uint64_t finish(std::uint64_t h, std::uint64_t seed) {
 
 }  // namespace
 
-std::span<const ConfigField<FeatureHasherConfig>> FeatureHasher::config_fields() { return kFields; }
+std::span<const ConfigField<FeatureHasherConfig>> FeatureHasher::config_fields() { return kFeatureHasherFields; }
 
 std::uint64_t FeatureHasher::hash(std::string_view text, std::uint64_t seed) {
   return finish(fnv(kFnvOffset, text), seed);
@@ -115,14 +114,14 @@ std::size_t FeatureHasher::memory_bytes() const {
 }
 
 void FeatureHasher::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, columns_, out);
+  preprocess_detail::encode_header(kFeatureHasherVersion, config_fields(), config_, n_in_, columns_, out);
   for (const auto& s : names_) out.str(s);
 }
 
 Status FeatureHasher::decode(ByteReader& in) {
   FeatureHasher t;
   IRITHYLL_RETURN_IF_ERROR(
-      preprocess_detail::decode_header(kName, kVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
+      preprocess_detail::decode_header(kName, kFeatureHasherVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
   // Each name is at least its length prefix: a width beyond the record is corrupt.
   if (t.n_in_ > in.remaining() / 8) return Status::corruption("feature_hasher: names exceed the record");
   std::vector<std::string> names;

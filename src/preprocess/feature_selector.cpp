@@ -11,29 +11,28 @@
 namespace irithyll {
 namespace {
 
-using C = FeatureSelectorConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
-constexpr std::size_t kMaxClasses = 1024;
+using FeatureSelectorRow = ConfigField<FeatureSelectorConfig>;
+constexpr std::uint8_t kFeatureSelectorVersion = 1;
+constexpr std::size_t kFeatureSelectorMaxClasses = 1024;
 
-const std::array kFields = {
-    Row{FieldInfo::real("keep", "0.5", "fraction of the features kept (at least one)").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(C, keep)},
-    Row{FieldInfo::real("alpha", "0.01", "rate of the exponentially weighted correlations").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(C, alpha)},
-    Row{FieldInfo::integer("warmup", "100", "samples before the first selection (all kept until then)").in(0, 1e9),
-        IRITHYLL_FIELD_UINT(C, warmup)},
+const std::array kFeatureSelectorFields = {
+    FeatureSelectorRow{FieldInfo::real("keep", "0.5", "fraction of the features kept (at least one)").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(FeatureSelectorConfig, keep)},
+    FeatureSelectorRow{FieldInfo::real("alpha", "0.01", "rate of the exponentially weighted correlations").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(FeatureSelectorConfig, alpha)},
+    FeatureSelectorRow{FieldInfo::integer("warmup", "100", "samples before the first selection (all kept until then)").in(0, 1e9),
+        IRITHYLL_FIELD_UINT(FeatureSelectorConfig, warmup)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<FeatureSelectorConfig>> FeatureSelector::config_fields() { return kFields; }
+std::span<const ConfigField<FeatureSelectorConfig>> FeatureSelector::config_fields() { return kFeatureSelectorFields; }
 
 Result<std::unique_ptr<FeatureSelector>> FeatureSelector::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
   IRITHYLL_RETURN_IF_ERROR(preprocess_detail::check_input_width(kName, context.n_features));
   const bool cls = context.task == Task::kClassification;
-  if (cls && (context.n_classes < 2 || context.n_classes > kMaxClasses))
+  if (cls && (context.n_classes < 2 || context.n_classes > kFeatureSelectorMaxClasses))
     return Status::invalid_argument("feature_selector: classification needs 2 to 1024 classes");
   auto t = std::make_unique<FeatureSelector>();
   t->config_ = config;
@@ -128,7 +127,7 @@ std::size_t FeatureSelector::memory_bytes() const {
 }
 
 void FeatureSelector::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, {}, out);
+  preprocess_detail::encode_header(kFeatureSelectorVersion, config_fields(), config_, n_in_, {}, out);
   out.u8(task_ == Task::kClassification ? 1 : 0);
   out.u64(n_classes_);
   out.u64(n_);
@@ -143,12 +142,12 @@ void FeatureSelector::encode(ByteWriter& out) const {
 Status FeatureSelector::decode(ByteReader& in) {
   FeatureSelector t;
   std::vector<std::uint32_t> cols;
-  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kVersion, config_fields(), in, t.config_, t.n_in_, cols));
+  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kFeatureSelectorVersion, config_fields(), in, t.config_, t.n_in_, cols));
   const std::uint8_t cls = in.u8("feature_selector task");
   const std::uint64_t k_classes = in.u64("feature_selector classes");
   const std::uint64_t n = in.u64("feature_selector count");
   if (!in.ok()) return in.status();
-  if (cls > 1 || (cls == 1 && (k_classes < 2 || k_classes > kMaxClasses)) || (cls == 0 && k_classes != 0))
+  if (cls > 1 || (cls == 1 && (k_classes < 2 || k_classes > kFeatureSelectorMaxClasses)) || (cls == 0 && k_classes != 0))
     return Status::corruption("feature_selector: task or classes out of range");
   t.task_ = cls == 1 ? Task::kClassification : Task::kRegression;
   t.n_classes_ = static_cast<std::size_t>(k_classes);

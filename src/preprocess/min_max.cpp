@@ -11,21 +11,20 @@
 namespace irithyll {
 namespace {
 
-using C = MinMaxConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using MinMaxRow = ConfigField<MinMaxConfig>;
+constexpr std::uint8_t kMinMaxVersion = 1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-const std::array kFields = {
-    Row{FieldInfo::real("lo", "0", "lower end of the output range"), IRITHYLL_FIELD_REAL(C, lo)},
-    Row{FieldInfo::real("hi", "1", "upper end of the output range (> lo)"), IRITHYLL_FIELD_REAL(C, hi)},
-    Row{FieldInfo::boolean("clip", "on", "clamp values beyond the learned bounds into [lo, hi]"),
-        IRITHYLL_FIELD_BOOL(C, clip)},
+const std::array kMinMaxFields = {
+    MinMaxRow{FieldInfo::real("lo", "0", "lower end of the output range"), IRITHYLL_FIELD_REAL(MinMaxConfig, lo)},
+    MinMaxRow{FieldInfo::real("hi", "1", "upper end of the output range (> lo)"), IRITHYLL_FIELD_REAL(MinMaxConfig, hi)},
+    MinMaxRow{FieldInfo::boolean("clip", "on", "clamp values beyond the learned bounds into [lo, hi]"),
+        IRITHYLL_FIELD_BOOL(MinMaxConfig, clip)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<MinMaxConfig>> MinMaxScaler::config_fields() { return kFields; }
+std::span<const ConfigField<MinMaxConfig>> MinMaxScaler::config_fields() { return kMinMaxFields; }
 
 Result<std::unique_ptr<MinMaxScaler>> MinMaxScaler::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
@@ -78,7 +77,7 @@ std::size_t MinMaxScaler::memory_bytes() const {
 }
 
 void MinMaxScaler::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, {}, out);
+  preprocess_detail::encode_header(kMinMaxVersion, config_fields(), config_, n_in_, {}, out);
   out.f64s(min_);
   out.f64s(max_);
 }
@@ -87,7 +86,7 @@ Status MinMaxScaler::decode(ByteReader& in) {
   Config c;
   std::size_t n = 0;
   std::vector<std::uint32_t> cols;
-  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kVersion, config_fields(), in, c, n, cols));
+  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kMinMaxVersion, config_fields(), in, c, n, cols));
   std::vector<double> mn, mx;
   if (!preprocess_detail::read_exact(in, n, mn, "min_max minimum") ||
       !preprocess_detail::read_exact(in, n, mx, "min_max maximum"))

@@ -10,19 +10,18 @@
 namespace irithyll {
 namespace {
 
-using C = NormalizerConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using NormalizerRow = ConfigField<NormalizerConfig>;
+constexpr std::uint8_t kNormalizerVersion = 1;
 
-const std::array kFields = {
-    Row{FieldInfo::real("order", "2", "p of the Lp norm each sample is scaled to (1: sum of magnitudes, 2: Euclidean)")
+const std::array kNormalizerFields = {
+    NormalizerRow{FieldInfo::real("order", "2", "p of the Lp norm each sample is scaled to (1: sum of magnitudes, 2: Euclidean)")
             .in(1, 64),
-        IRITHYLL_FIELD_REAL(C, order)},
+        IRITHYLL_FIELD_REAL(NormalizerConfig, order)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<NormalizerConfig>> Normalizer::config_fields() { return kFields; }
+std::span<const ConfigField<NormalizerConfig>> Normalizer::config_fields() { return kNormalizerFields; }
 
 Result<std::unique_ptr<Normalizer>> Normalizer::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
@@ -58,14 +57,14 @@ void Normalizer::transform_one(std::span<const double> x, std::span<double> out)
 }
 
 void Normalizer::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, {}, out);
+  preprocess_detail::encode_header(kNormalizerVersion, config_fields(), config_, n_in_, {}, out);
 }
 
 Status Normalizer::decode(ByteReader& in) {
   Config c;
   std::size_t n = 0;
   std::vector<std::uint32_t> cols;
-  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kVersion, config_fields(), in, c, n, cols));
+  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kNormalizerVersion, config_fields(), in, c, n, cols));
   config_ = c;
   n_in_ = n;
   return Status::ok();

@@ -10,27 +10,26 @@
 namespace irithyll {
 namespace {
 
-using C = OneHotConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using OneHotRow = ConfigField<OneHotConfig>;
+constexpr std::uint8_t kOneHotVersion = 1;
 
-const std::array kFields = {
-    Row{FieldInfo::text("columns", "", "columns to encode, by name or 0-based index (a,b,3); empty: the text and "
+const std::array kOneHotFields = {
+    OneHotRow{FieldInfo::text("columns", "", "columns to encode, by name or 0-based index (a,b,3); empty: the text and "
                                         "--categorical columns"),
-        [](C& c, std::string_view v) {
+        [](OneHotConfig& c, std::string_view v) {
           c.columns = std::string(v);
           return Status::ok();
         },
-        [](const C& c) { return c.columns; }},
-    Row{FieldInfo::integer("max-categories", "16", "indicator slots per column; later categories share one more "
+        [](const OneHotConfig& c) { return c.columns; }},
+    OneHotRow{FieldInfo::integer("max-categories", "16", "indicator slots per column; later categories share one more "
                                                    "'other' slot")
             .in(1, 4096),
-        IRITHYLL_FIELD_UINT(C, max_categories)},
+        IRITHYLL_FIELD_UINT(OneHotConfig, max_categories)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<OneHotConfig>> OneHotEncoder::config_fields() { return kFields; }
+std::span<const ConfigField<OneHotConfig>> OneHotEncoder::config_fields() { return kOneHotFields; }
 
 Result<std::unique_ptr<OneHotEncoder>> OneHotEncoder::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
@@ -117,7 +116,7 @@ std::size_t OneHotEncoder::memory_bytes() const {
 }
 
 void OneHotEncoder::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, columns_, out);
+  preprocess_detail::encode_header(kOneHotVersion, config_fields(), config_, n_in_, columns_, out);
   for (std::size_t k = 0; k < columns_.size(); ++k) {
     out.f64s(values_[k]);
     out.u8(overflow_[k]);
@@ -127,7 +126,7 @@ void OneHotEncoder::encode(ByteWriter& out) const {
 Status OneHotEncoder::decode(ByteReader& in) {
   OneHotEncoder t;
   IRITHYLL_RETURN_IF_ERROR(
-      preprocess_detail::decode_header(kName, kVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
+      preprocess_detail::decode_header(kName, kOneHotVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
   t.reset();
   for (std::size_t k = 0; k < t.columns_.size() && in.ok(); ++k) {
     std::vector<double> vals = in.f64s("one_hot categories");

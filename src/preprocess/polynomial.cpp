@@ -10,20 +10,19 @@
 namespace irithyll {
 namespace {
 
-using C = PolynomialConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
+using PolynomialRow = ConfigField<PolynomialConfig>;
+constexpr std::uint8_t kPolynomialVersion = 1;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const std::array kFields = {
-    Row{FieldInfo::boolean("interaction-only", "off", "products of distinct features only (no squares)"),
-        IRITHYLL_FIELD_BOOL(C, interaction_only)},
-    Row{FieldInfo::boolean("bias", "off", "a constant 1 as the first output"), IRITHYLL_FIELD_BOOL(C, bias)},
+const std::array kPolynomialFields = {
+    PolynomialRow{FieldInfo::boolean("interaction-only", "off", "products of distinct features only (no squares)"),
+        IRITHYLL_FIELD_BOOL(PolynomialConfig, interaction_only)},
+    PolynomialRow{FieldInfo::boolean("bias", "off", "a constant 1 as the first output"), IRITHYLL_FIELD_BOOL(PolynomialConfig, bias)},
 };
 
 }  // namespace
 
-std::span<const ConfigField<PolynomialConfig>> PolynomialExtender::config_fields() { return kFields; }
+std::span<const ConfigField<PolynomialConfig>> PolynomialExtender::config_fields() { return kPolynomialFields; }
 
 std::size_t PolynomialExtender::width(const Config& config, std::size_t d) {
   const std::size_t pairs = config.interaction_only ? d * (d - (d > 0 ? 1 : 0)) / 2 : d * (d + 1) / 2;
@@ -70,14 +69,14 @@ std::vector<std::string> PolynomialExtender::output_names(std::span<const std::s
 }
 
 void PolynomialExtender::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, {}, out);
+  preprocess_detail::encode_header(kPolynomialVersion, config_fields(), config_, n_in_, {}, out);
 }
 
 Status PolynomialExtender::decode(ByteReader& in) {
   Config c;
   std::size_t n = 0;
   std::vector<std::uint32_t> cols;
-  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kVersion, config_fields(), in, c, n, cols));
+  IRITHYLL_RETURN_IF_ERROR(preprocess_detail::decode_header(kName, kPolynomialVersion, config_fields(), in, c, n, cols));
   if (n > 2048) return Status::corruption("polynomial: input width out of range");
   config_ = c;
   n_in_ = n;

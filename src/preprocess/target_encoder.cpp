@@ -11,37 +11,36 @@
 namespace irithyll {
 namespace {
 
-using C = TargetEncoderConfig;
-using Row = ConfigField<C>;
-constexpr std::uint8_t kVersion = 1;
-constexpr std::size_t kMaxClasses = std::size_t{1} << 16;
+using TargetEncoderRow = ConfigField<TargetEncoderConfig>;
+constexpr std::uint8_t kTargetEncoderVersion = 1;
+constexpr std::size_t kTargetEncoderMaxClasses = std::size_t{1} << 16;
 
-const std::array kFields = {
-    Row{FieldInfo::text("columns", "", "columns to encode, by name or 0-based index; empty: the text and "
+const std::array kTargetEncoderFields = {
+    TargetEncoderRow{FieldInfo::text("columns", "", "columns to encode, by name or 0-based index; empty: the text and "
                                        "--categorical columns"),
-        [](C& c, std::string_view v) {
+        [](TargetEncoderConfig& c, std::string_view v) {
           c.columns = std::string(v);
           return Status::ok();
         },
-        [](const C& c) { return c.columns; }},
-    Row{FieldInfo::real("smoothing", "10", "weight m of the prior (the mean of all targets) in each category's mean")
+        [](const TargetEncoderConfig& c) { return c.columns; }},
+    TargetEncoderRow{FieldInfo::real("smoothing", "10", "weight m of the prior (the mean of all targets) in each category's mean")
             .at_least(0),
-        IRITHYLL_FIELD_REAL(C, smoothing)},
-    Row{FieldInfo::integer("max-categories", "100000", "categories tracked per column; later ones encode as the prior")
+        IRITHYLL_FIELD_REAL(TargetEncoderConfig, smoothing)},
+    TargetEncoderRow{FieldInfo::integer("max-categories", "100000", "categories tracked per column; later ones encode as the prior")
             .in(1, 1 << 24),
-        IRITHYLL_FIELD_UINT(C, max_categories)},
+        IRITHYLL_FIELD_UINT(TargetEncoderConfig, max_categories)},
 };
 
 std::uint64_t key_of(double v) { return std::bit_cast<std::uint64_t>(v == 0.0 ? 0.0 : v); }
 
 }  // namespace
 
-std::span<const ConfigField<TargetEncoderConfig>> TargetEncoder::config_fields() { return kFields; }
+std::span<const ConfigField<TargetEncoderConfig>> TargetEncoder::config_fields() { return kTargetEncoderFields; }
 
 Result<std::unique_ptr<TargetEncoder>> TargetEncoder::make(const Config& config, const TransformerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields(kName, config_fields(), config));
   IRITHYLL_RETURN_IF_ERROR(preprocess_detail::check_input_width(kName, context.n_features));
-  if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > kMaxClasses))
+  if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > kTargetEncoderMaxClasses))
     return Status::invalid_argument("target_encoder: classification needs 2 to 65536 classes");
   auto cols = preprocess_detail::resolve_columns(kName, config.columns, context);
   if (!cols) return cols.status();
@@ -165,7 +164,7 @@ std::size_t TargetEncoder::memory_bytes() const {
 }
 
 void TargetEncoder::encode(ByteWriter& out) const {
-  preprocess_detail::encode_header(kVersion, config_fields(), config_, n_in_, columns_, out);
+  preprocess_detail::encode_header(kTargetEncoderVersion, config_fields(), config_, n_in_, columns_, out);
   out.u8(task_ == Task::kClassification ? 1 : 0);
   out.u64(n_classes_);
   out.f64(n_total_);
@@ -179,12 +178,12 @@ void TargetEncoder::encode(ByteWriter& out) const {
 Status TargetEncoder::decode(ByteReader& in) {
   TargetEncoder t;
   IRITHYLL_RETURN_IF_ERROR(
-      preprocess_detail::decode_header(kName, kVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
+      preprocess_detail::decode_header(kName, kTargetEncoderVersion, config_fields(), in, t.config_, t.n_in_, t.columns_));
   const std::uint8_t cls = in.u8("target_encoder task");
   const std::uint64_t k_classes = in.u64("target_encoder classes");
   t.n_total_ = in.f64("target_encoder count");
   if (!in.ok()) return in.status();
-  if (cls > 1 || (cls == 1 && (k_classes < 2 || k_classes > kMaxClasses)) || (cls == 0 && k_classes != 0) ||
+  if (cls > 1 || (cls == 1 && (k_classes < 2 || k_classes > kTargetEncoderMaxClasses)) || (cls == 0 && k_classes != 0) ||
       !(t.n_total_ >= 0.0) || !std::isfinite(t.n_total_))
     return Status::corruption("target_encoder: task, classes or count out of range");
   t.task_ = cls == 1 ? Task::kClassification : Task::kRegression;

@@ -11,7 +11,7 @@
 namespace irithyll {
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kAutoLearnerVersion = 1;
 constexpr std::size_t kMaxEntries = 64;
 constexpr std::size_t kHistory = 64;
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
@@ -23,42 +23,41 @@ Result<AutoMode> parse_mode(std::string_view v) {
 }
 std::string_view mode_name(AutoMode m) { return m == AutoMode::kStack ? "stack" : "select"; }
 
-using C = AutoConfig;
-using Row = ConfigField<C>;
-const std::array kFields = {
-    Row{FieldInfo::text("pool", kDefaultAutoPool,
+using AutoLearnerRow = ConfigField<AutoConfig>;
+const std::array kAutoLearnerFields = {
+    AutoLearnerRow{FieldInfo::text("pool", kDefaultAutoPool,
                         "configurations raced: catalogue models separated by ';', each with optional "
                         ":key=value,key=value settings (models absent or not for the task are skipped)"),
-        [](C& c, std::string_view v) {
+        [](AutoConfig& c, std::string_view v) {
           c.pool = std::string(v);
           return Status::ok();
         },
-        [](const C& c) { return c.pool; }},
-    Row{FieldInfo::choice("mode", "stack", "select|stack",
+        [](const AutoConfig& c) { return c.pool; }},
+    AutoLearnerRow{FieldInfo::choice("mode", "stack", "select|stack",
                           "select: predict with the leader; stack: softmax-weighted mix of the members"),
-        IRITHYLL_FIELD_ENUM(C, mode, parse_mode, mode_name)},
-    Row{FieldInfo::integer("max-members", "8", "members alive at once (CPU budget); the rest of the pool waits")
+        IRITHYLL_FIELD_ENUM(AutoConfig, mode, parse_mode, mode_name)},
+    AutoLearnerRow{FieldInfo::integer("max-members", "8", "members alive at once (CPU budget); the rest of the pool waits")
             .in(1, 64),
-        IRITHYLL_FIELD_UINT(C, max_members)},
-    Row{FieldInfo::integer("window", "2000", "recent samples the race compares members on").in(10, 100000),
-        IRITHYLL_FIELD_UINT(C, window)},
-    Row{FieldInfo::real("half-life", "500", "samples after which a reward counts half when choosing the leader")
+        IRITHYLL_FIELD_UINT(AutoConfig, max_members)},
+    AutoLearnerRow{FieldInfo::integer("window", "2000", "recent samples the race compares members on").in(10, 100000),
+        IRITHYLL_FIELD_UINT(AutoConfig, window)},
+    AutoLearnerRow{FieldInfo::real("half-life", "500", "samples after which a reward counts half when choosing the leader")
             .in(1, 1e9),
-        IRITHYLL_FIELD_REAL(C, half_life)},
-    Row{FieldInfo::real("delta", "0.05", "chance of ever dropping a member as good as the leader (stationary)")
+        IRITHYLL_FIELD_REAL(AutoConfig, half_life)},
+    AutoLearnerRow{FieldInfo::real("delta", "0.05", "chance of ever dropping a member as good as the leader (stationary)")
             .in(0, 0.5, true),
-        IRITHYLL_FIELD_REAL(C, delta)},
-    Row{FieldInfo::integer("race-every", "100", "samples between race checks").in(1, 1000000),
-        IRITHYLL_FIELD_UINT(C, race_every)},
-    Row{FieldInfo::integer("grace", "200", "samples a new member learns before it may lead or be dropped")
+        IRITHYLL_FIELD_REAL(AutoConfig, delta)},
+    AutoLearnerRow{FieldInfo::integer("race-every", "100", "samples between race checks").in(1, 1000000),
+        IRITHYLL_FIELD_UINT(AutoConfig, race_every)},
+    AutoLearnerRow{FieldInfo::integer("grace", "200", "samples a new member learns before it may lead or be dropped")
             .in(0, 1000000),
-        IRITHYLL_FIELD_UINT(C, grace)},
-    Row{FieldInfo::integer("revive-after", "5000",
+        IRITHYLL_FIELD_UINT(AutoConfig, grace)},
+    AutoLearnerRow{FieldInfo::integer("revive-after", "5000",
                            "samples after a slot frees until a waiting configuration starts afresh (0: never)")
             .in(0, 1000000000),
-        IRITHYLL_FIELD_UINT(C, revive_after)},
-    Row{FieldInfo::real("sharpness", "50", "stack: softmax factor on the members' decayed mean rewards").in(0, 10000),
-        IRITHYLL_FIELD_REAL(C, sharpness)},
+        IRITHYLL_FIELD_UINT(AutoConfig, revive_after)},
+    AutoLearnerRow{FieldInfo::real("sharpness", "50", "stack: softmax factor on the members' decayed mean rewards").in(0, 10000),
+        IRITHYLL_FIELD_REAL(AutoConfig, sharpness)},
 };
 
 std::string json_escape(std::string_view s) {
@@ -76,11 +75,11 @@ std::string json_escape(std::string_view s) {
 
 }  // namespace
 
-std::span<const ConfigField<AutoConfig>> AutoLearner::config_fields() { return kFields; }
+std::span<const ConfigField<AutoConfig>> AutoLearner::config_fields() { return kAutoLearnerFields; }
 
 Result<std::unique_ptr<AutoLearner>> AutoLearner::make(const Config& config, const LearnerContext& context,
                                                        const MemberFactory& factory) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kFields, config));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kAutoLearnerFields, config));
   if (!factory.complete()) return Status::invalid_argument("auto: no member factory");
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("auto: classification needs at least 2 classes");
@@ -383,7 +382,7 @@ std::uint64_t AutoLearner::eliminations() const {
 }
 
 void AutoLearner::encode(ByteWriter& out) const {
-  out.u8(kVersion);
+  out.u8(kAutoLearnerVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -416,11 +415,11 @@ void AutoLearner::encode(ByteWriter& out) const {
 Status AutoLearner::decode(ByteReader& in) {
   if (!factory_.complete()) return Status::invalid_argument("auto: this instance has no member factory to decode with");
   const std::uint8_t version = in.u8("auto version");
-  if (in.ok() && version != kVersion) return Status::corruption("auto: unknown record version " + std::to_string(version));
+  if (in.ok() && version != kAutoLearnerVersion) return Status::corruption("auto: unknown record version " + std::to_string(version));
   AutoLearner fresh(factory_);
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, fresh.config_));
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, fresh.context_));
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kFields, fresh.config_));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kAutoLearnerFields, fresh.config_));
   if (fresh.context_.n_targets != 1) return Status::corruption("auto: one target only");
   IRITHYLL_RETURN_IF_ERROR(fresh.build_entries(fresh.entries_).with_context("auto checkpoint"));
   fresh.keep_ = std::exp2(-1.0 / fresh.config_.half_life);

@@ -10,24 +10,23 @@
 namespace irithyll {
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kConformalVersion = 1;
 
-using C = ConformalConfig;
-using Row = ConfigField<C>;
-const std::array kFields = {
-    Row{FieldInfo::text("base", "sgbt", "the wrapped model: a catalogue name with optional :key=value,key=value settings"),
-        [](C& c, std::string_view v) {
+using ConformalRow = ConfigField<ConformalConfig>;
+const std::array kConformalFields = {
+    ConformalRow{FieldInfo::text("base", "sgbt", "the wrapped model: a catalogue name with optional :key=value,key=value settings"),
+        [](ConformalConfig& c, std::string_view v) {
           c.model = std::string(v);
           return Status::ok();
         },
-        [](const C& c) { return c.model; }},
-    Row{FieldInfo::real("level", "0.9", "target coverage of the intervals or sets").in(0, 1, true, true),
-        IRITHYLL_FIELD_REAL(C, level)},
-    Row{FieldInfo::real("gamma", "0.005", "adaptive conformal step: how fast the level reacts to misses (0: fixed)")
+        [](const ConformalConfig& c) { return c.model; }},
+    ConformalRow{FieldInfo::real("level", "0.9", "target coverage of the intervals or sets").in(0, 1, true, true),
+        IRITHYLL_FIELD_REAL(ConformalConfig, level)},
+    ConformalRow{FieldInfo::real("gamma", "0.005", "adaptive conformal step: how fast the level reacts to misses (0: fixed)")
             .in(0, 0.5),
-        IRITHYLL_FIELD_REAL(C, gamma)},
-    Row{FieldInfo::integer("window", "1000", "recent scores the quantile is taken over").in(10, 1000000),
-        IRITHYLL_FIELD_UINT(C, window)},
+        IRITHYLL_FIELD_REAL(ConformalConfig, gamma)},
+    ConformalRow{FieldInfo::integer("window", "1000", "recent scores the quantile is taken over").in(10, 1000000),
+        IRITHYLL_FIELD_UINT(ConformalConfig, window)},
 };
 
 }  // namespace
@@ -78,7 +77,7 @@ Status ScoreWindow::decode(ByteReader& in, std::size_t capacity) {
   return Status::ok();
 }
 
-std::span<const ConfigField<ConformalConfig>> ConformalLearner::config_fields() { return kFields; }
+std::span<const ConfigField<ConformalConfig>> ConformalLearner::config_fields() { return kConformalFields; }
 
 Status ConformalLearner::init(const Config& config, const LearnerContext& context, std::unique_ptr<Learner> model) {
   config_ = config;
@@ -93,7 +92,7 @@ Status ConformalLearner::init(const Config& config, const LearnerContext& contex
 
 Result<std::unique_ptr<ConformalLearner>> ConformalLearner::make(const Config& config, const LearnerContext& context,
                                                                  const MemberFactory& factory) {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kFields, config));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kConformalFields, config));
   if (!factory.complete()) return Status::invalid_argument("conformal: no model factory");
   if (context.n_targets != 1) return Status::invalid_argument("conformal: one target only");
   auto spec = parse_member_spec(config.model);
@@ -113,7 +112,7 @@ Result<std::unique_ptr<ConformalLearner>> ConformalLearner::wrap(std::unique_ptr
                                                                  const MemberFactory& factory) {
   if (model == nullptr) return Status::invalid_argument("conformal: no model to wrap");
   config.model = std::string(model->name());
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kFields, config));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kConformalFields, config));
   if (model->n_outputs() != 1) return Status::invalid_argument("conformal: one target only");
   LearnerContext context;
   context.task = model->task();
@@ -188,7 +187,7 @@ std::size_t ConformalLearner::memory_bytes() const {
 }
 
 void ConformalLearner::encode(ByteWriter& out) const {
-  out.u8(kVersion);
+  out.u8(kConformalVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.f64(alpha_t_);
@@ -205,13 +204,13 @@ void ConformalLearner::encode(ByteWriter& out) const {
 Status ConformalLearner::decode(ByteReader& in) {
   if (!factory_.complete()) return Status::invalid_argument("conformal: this instance has no model factory to decode with");
   const std::uint8_t version = in.u8("conformal version");
-  if (in.ok() && version != kVersion)
+  if (in.ok() && version != kConformalVersion)
     return Status::corruption("conformal: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kFields, config));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, kConformalFields, config));
   const double alpha = in.f64("conformal alpha");
   const std::uint64_t seen = in.u64("conformal seen");
   const std::uint64_t skipped = in.u64("conformal skipped");

@@ -152,14 +152,14 @@ std::size_t AdaptiveTreeLearner<Spec>::memory_bytes() const {
 }
 
 namespace {
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kAdaptiveTreeLearnerFormatVersion = 1;
 }  // namespace
 
 // Layout: version u8 | config (by name) | context | n_features u64 |
 // samples_seen u64 | skipped u64 | has_tree bool | tree (adaptive_vfdt_codec.cpp).
 template <class Spec>
 void AdaptiveTreeLearner<Spec>::encode(ByteWriter& out) const {
-  out.u8(kFormatVersion);
+  out.u8(kAdaptiveTreeLearnerFormatVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(n_features_);
@@ -173,7 +173,7 @@ template <class Spec>
 Status AdaptiveTreeLearner<Spec>::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("version");
   if (!in.ok()) return in.status();
-  if (version != kFormatVersion)
+  if (version != kAdaptiveTreeLearnerFormatVersion)
     return Status::corruption(std::string(kName) + ": unknown record version " + std::to_string(version));
   AdaptiveTreeLearner t;
   // A record without the nominal-penalty or nominal-nb-prior setting was

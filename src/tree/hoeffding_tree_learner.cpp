@@ -13,7 +13,7 @@ namespace {
 // 1: settings as a fixed binary record, then task, classes, features, seed.
 // 2: settings by name from the field table, then the learner context.
 constexpr std::uint32_t kFormatV1 = 1;
-constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint32_t kHoeffdingTreeLearnerFormatVersion = 2;
 
 Status check_task(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes) {
   const bool cls = task == Task::kClassification;
@@ -91,7 +91,7 @@ std::size_t HoeffdingTreeLearner::memory_bytes() const {
 }
 
 void HoeffdingTreeLearner::encode(ByteWriter& out) const {
-  out.u32(kFormatVersion);
+  out.u32(kHoeffdingTreeLearnerFormatVersion);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(n_features_);
@@ -129,7 +129,7 @@ Status HoeffdingTreeLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("hoeffding_tree version");
   if (!in.ok()) return in.status();
   if (version == kFormatV1) return decode_v1(in);
-  if (version != kFormatVersion)
+  if (version != kHoeffdingTreeLearnerFormatVersion)
     return Status::corruption("hoeffding_tree: unknown record version " + std::to_string(version));
   HoeffdingTreeLearner t;
   // A record without the nominal-penalty or nominal-nb-prior setting was

@@ -14,35 +14,35 @@ namespace irithyll {
 
 namespace {
 
-using Row = ConfigField<SGTConfig>;
+using SgtRow = ConfigField<SGTConfig>;
 
 // The deepest tree GradientTree supports (GradientTreeConfig::validate).
 constexpr std::uint32_t kDeepest = 30;
 
-const std::array kFields = {
-    Row{FieldInfo::real("delta", "1e-07", "confidence of the split test (smaller = more evidence per split)")
+const std::array kSgtFields = {
+    SgtRow{FieldInfo::real("delta", "1e-07", "confidence of the split test (smaller = more evidence per split)")
             .in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(SGTConfig, delta)},
-    Row{FieldInfo::integer("grace-period", "200", "samples a leaf sees between split attempts").in(1, 1e9),
+    SgtRow{FieldInfo::integer("grace-period", "200", "samples a leaf sees between split attempts").in(1, 1e9),
         IRITHYLL_FIELD_UINT(SGTConfig, grace_period)},
-    Row{FieldInfo::real("init-pred", "0", "raw prediction before any sample (classification: log-odds)")
+    SgtRow{FieldInfo::real("init-pred", "0", "raw prediction before any sample (classification: log-odds)")
             .in(-1e9, 1e9),
         IRITHYLL_FIELD_REAL(SGTConfig, init_pred)},
-    Row{FieldInfo::integer("max-depth", "0", "deepest level a leaf may split to; 0 = 30, the deepest supported")
+    SgtRow{FieldInfo::integer("max-depth", "0", "deepest level a leaf may split to; 0 = 30, the deepest supported")
             .in(1, kDeepest)
             .or_off(),
         IRITHYLL_FIELD_UINT(SGTConfig, max_depth)},
-    Row{FieldInfo::real("lambda-value", "0.1", "L2 shrinkage of the leaf values -G/(H + lambda)").in(0, 1e9),
+    SgtRow{FieldInfo::real("lambda-value", "0.1", "L2 shrinkage of the leaf values -G/(H + lambda)").in(0, 1e9),
         IRITHYLL_FIELD_REAL(SGTConfig, lambda_value)},
-    Row{FieldInfo::real("gamma", "1", "loss reduction a split must pay").in(0, 1e9),
+    SgtRow{FieldInfo::real("gamma", "1", "loss reduction a split must pay").in(0, 1e9),
         IRITHYLL_FIELD_REAL(SGTConfig, gamma)},
-    Row{FieldInfo::integer("n-bins", "64", "equal-width bins per numeric feature, over the range of the warm-start rows")
+    SgtRow{FieldInfo::integer("n-bins", "64", "equal-width bins per numeric feature, over the range of the warm-start rows")
             .in(2, 1024),
         IRITHYLL_FIELD_UINT(SGTConfig, n_bins)},
-    Row{FieldInfo::integer("warm-start", "200", "first rows whose range fixes the bins, at most grace-period (River's StaticQuantizer warm_start)")
+    SgtRow{FieldInfo::integer("warm-start", "200", "first rows whose range fixes the bins, at most grace-period (River's StaticQuantizer warm_start)")
             .in(1, 1e9),
         IRITHYLL_FIELD_UINT(SGTConfig, warm_start)},
-    Row{FieldInfo::text("categorical-features", "",
+    SgtRow{FieldInfo::text("categorical-features", "",
                         "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (the CLI "
                         "fills it from --categorical and string columns; River's nominal_attributes)"),
         [](SGTConfig& c, std::string_view v) -> Status {
@@ -75,7 +75,7 @@ double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 }  // namespace
 
-std::span<const ConfigField<SGTConfig>> SGTLearner::config_fields() { return kFields; }
+std::span<const ConfigField<SGTConfig>> SGTLearner::config_fields() { return kSgtFields; }
 
 SGTLearner::SGTLearner() { (void)init(Config{}, LearnerContext{Task::kClassification, 2}); }
 SGTLearner::~SGTLearner() = default;

@@ -10,44 +10,44 @@ namespace irithyll {
 
 namespace {
 
-using Row = ConfigField<HoeffdingTreeConfig>;
+using VfdtConfigRow = ConfigField<HoeffdingTreeConfig>;
 
 // The bounds here are the only copy: validate() checks every row against them.
-const std::array kFields = {
-    Row{FieldInfo::integer("grace-period", "200", "leaf weight between split attempts").in(1, 1e9),
+const std::array kVfdtConfigFields = {
+    VfdtConfigRow{FieldInfo::integer("grace-period", "200", "leaf weight between split attempts").in(1, 1e9),
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, grace_period)},
-    Row{FieldInfo::real("delta", "1e-07", "split confidence of the Hoeffding bound").in(0, 1, true, true),
+    VfdtConfigRow{FieldInfo::real("delta", "1e-07", "split confidence of the Hoeffding bound").in(0, 1, true, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, delta)},
-    Row{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
+    VfdtConfigRow{FieldInfo::real("tie-threshold", "0.05", "split anyway once the bound is below this").in(0, 1),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, tie_threshold)},
-    Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
+    VfdtConfigRow{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, criterion, parse_split_criterion, split_criterion_name)},
-    Row{FieldInfo::choice("leaf-model", "adaptive", "mc|nb|nba|mean|linear|adaptive",
+    VfdtConfigRow{FieldInfo::choice("leaf-model", "adaptive", "mc|nb|nba|mean|linear|adaptive",
                           "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression); adaptive: per leaf, whichever of the two has erred less (nba for classification, mean or linear for regression)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, leaf_model, parse_leaf_model, leaf_model_name)},
-    Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
+    VfdtConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
                           "numeric attribute estimator (regression always uses histograms)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, numeric, parse_numeric_estimator, numeric_estimator_name)},
-    Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
+    VfdtConfigRow{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, n_split_points)},
-    Row{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
+    VfdtConfigRow{FieldInfo::integer("n-bins", "32", "histogram estimator: bins per attribute (even)").in(2, 1024),
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, n_bins)},
-    Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
+    VfdtConfigRow{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, max_depth)},
-    Row{FieldInfo::real("min-branch-fraction", "0.01", "weight fraction two branches of a split must each hold").in(0, 0.5, false, true),
+    VfdtConfigRow{FieldInfo::real("min-branch-fraction", "0.01", "weight fraction two branches of a split must each hold").in(0, 0.5, false, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
-    Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+    VfdtConfigRow{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
-    Row{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
-    Row{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
-    Row{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
+    VfdtConfigRow{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
+    VfdtConfigRow{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
+    VfdtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},
 };
 
 }  // namespace
 
-std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields() { return kFields; }
+std::span<const ConfigField<HoeffdingTreeConfig>> hoeffding_tree_config_fields() { return kVfdtConfigFields; }
 
 Status set_categorical_features(HoeffdingTreeConfig& c, std::string_view list) {
   auto items = parse_index_list("categorical-features", list);
@@ -99,7 +99,7 @@ std::string_view numeric_estimator_name(NumericEstimator e) {
 }
 
 Status HoeffdingTreeConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<HoeffdingTreeConfig>("hoeffding_tree", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<HoeffdingTreeConfig>("hoeffding_tree", kVfdtConfigFields, *this));
   if (static_cast<unsigned>(criterion) > 1 || static_cast<unsigned>(leaf_model) > 5 || static_cast<unsigned>(numeric) > 1)
     return Status::invalid_argument("hoeffding_tree: enum setting out of range");
   // The range-doubling histogram merges bins in pairs.

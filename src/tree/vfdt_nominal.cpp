@@ -9,17 +9,10 @@
 
 #include "irithyll/tree/split_merit.hpp"
 #include "irithyll/tree/vfdt.hpp"
+#include "tree/vfdt_merit.hpp"
 #include "tree/category_split.hpp"
 
 namespace irithyll {
-
-namespace {
-
-constexpr double kNone = -std::numeric_limits<double>::infinity();
-
-double variance(const double* m) { return m[0] > 0.0 ? std::max(m[2], 0.0) / m[0] : 0.0; }
-
-}  // namespace
 
 double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
   const bool cls = task_ == Task::kClassification;
@@ -32,12 +25,12 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
   };
   double total = 0.0;
   for (std::size_t i = 0; i < n_branches; ++i) total += weight(rows + i * stride);
-  if (!(total > 0.0)) return kNone;
+  if (!(total > 0.0)) return vfdt_detail::kNoSplit;
   // MOA's rule for every criterion: at least two branches must each hold
   // min_branch_fraction of the weight.
   std::size_t heavy = 0;
   for (std::size_t i = 0; i < n_branches; ++i) heavy += weight(rows + i * stride) / total >= config_.min_branch_fraction;
-  if (heavy < 2) return kNone;
+  if (heavy < 2) return vfdt_detail::kNoSplit;
   double merit = 0.0;
   std::size_t filled = 0;  // non-empty branches: the test's degrees of freedom
   for (std::size_t i = 0; i < n_branches; ++i) filled += weight(rows + i * stride) > 0.0;
@@ -46,7 +39,7 @@ double Vfdt::multiway_merit(const double* rows, std::size_t n_branches) const {
     const double f = weight(r) / total;
     if (!(f > 0.0)) continue;
     const std::span<const double> row(r, cls ? n_classes_ : 3);
-    merit -= f * (!cls ? variance(r) : config_.criterion == SplitCriterion::kGini ? gini_impurity(row) : entropy_bits(row));
+    merit -= f * (!cls ? vfdt_detail::variance(r) : config_.criterion == SplitCriterion::kGini ? gini_impurity(row) : entropy_bits(row));
   }
   return merit + pre_impurity_ - noise_gain(rows, n_branches, total) * static_cast<double>(filled - 1);
 }
@@ -76,7 +69,7 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   const bool cls = task_ == Task::kClassification;
   const std::size_t stride = bin_stride_;
-  Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
+  Candidate best{vfdt_detail::kNoSplit, 0.0, static_cast<std::int32_t>(leaf.features[j])};
   // Branches: every code up to the largest seen at this leaf.
   std::size_t k = 0;
   for (std::size_t v = 0; v < kCategoryBins; ++v) {
@@ -89,8 +82,8 @@ Vfdt::Candidate Vfdt::best_nominal(const Leaf& leaf, std::size_t j, std::span<do
   // Regression: the variance reduction's "pre" is the leaf's; classification
   // uses pre_impurity_ (set by attempt_split), so fold it in for both.
   const double saved = pre_impurity_;
-  if (!cls) pre_impurity_ = variance(pre.data());
-  const double m = config_.binary_nominal ? kNone : multiway_merit(rows, k);
+  if (!cls) pre_impurity_ = vfdt_detail::variance(pre.data());
+  const double m = config_.binary_nominal ? vfdt_detail::kNoSplit : multiway_merit(rows, k);
   pre_impurity_ = saved;
   if (m > best.merit) {
     best = Candidate{m, static_cast<double>(k), best.feature, kMultiway};

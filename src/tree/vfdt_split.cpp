@@ -6,12 +6,11 @@
 
 #include "irithyll/tree/split_merit.hpp"
 #include "irithyll/tree/vfdt.hpp"
+#include "tree/vfdt_merit.hpp"
 
 namespace irithyll {
 
 namespace {
-
-constexpr double kNone = -std::numeric_limits<double>::infinity();
 
 double sum(std::span<const double> v) {
   double s = 0.0;
@@ -19,20 +18,18 @@ double sum(std::span<const double> v) {
   return s;
 }
 
-double variance(const double* m) { return m[0] > 0.0 ? std::max(m[2], 0.0) / m[0] : 0.0; }
-
 }  // namespace
 
-// Merit of a binary split; kNone when a branch holds less than
+// Merit of a binary split; kNoSplit when a branch holds less than
 // min_branch_fraction of the weight (as MOA's criteria require).
 double Vfdt::merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const {
   const bool cls = task_ == Task::kClassification;
   const double wl = cls ? sum(left) : left[0], wr = cls ? sum(right) : right[0];
   const double total = wl + wr;
-  if (!(total > 0.0)) return kNone;
+  if (!(total > 0.0)) return vfdt_detail::kNoSplit;
   const double fl = wl / total, fr = wr / total;
-  if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return kNone;
-  if (!cls) return variance(pre.data()) - fl * variance(left.data()) - fr * variance(right.data());
+  if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return vfdt_detail::kNoSplit;
+  if (!cls) return vfdt_detail::variance(pre.data()) - fl * vfdt_detail::variance(left.data()) - fr * vfdt_detail::variance(right.data());
   // pre_impurity_ is the pre-split entropy or Gini of `pre`, computed once per attempt.
   (void)pre;
   if (config_.criterion == SplitCriterion::kGini) return pre_impurity_ - fl * gini_impurity(left) - fr * gini_impurity(right);
@@ -49,7 +46,7 @@ Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<d
     lo = std::min(lo, g[3]);
     hi = std::max(hi, g[4]);
   }
-  Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
+  Candidate best{vfdt_detail::kNoSplit, 0.0, static_cast<std::int32_t>(leaf.features[j])};
   if (!(hi > lo)) return best;
   const std::size_t points = config_.n_split_points;
   for (std::size_t i = 1; i <= points; ++i) {
@@ -85,7 +82,7 @@ Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<d
 Vfdt::Candidate Vfdt::best_histogram(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
   const double* block = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
-  Candidate best{kNone, 0.0, static_cast<std::int32_t>(leaf.features[j])};
+  Candidate best{vfdt_detail::kNoSplit, 0.0, static_cast<std::int32_t>(leaf.features[j])};
   if (block[2] == 0.0) return best;
   const double* rows = block + 3;
   const std::size_t bins = config_.n_bins, stride = bin_stride_;
@@ -153,9 +150,9 @@ bool Vfdt::score_split(const Leaf& leaf, SplitScore& score) {
   // Gini and variance reduction also let "no split" (merit 0) compete; with
   // information gain it never does, because a one-branch split cannot hold
   // min_branch_fraction on two branches (as in MOA, whose figures we match).
-  Candidate best{kNone, 0.0, -1};
-  double second = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
-  score.tracked_merit = kNone;
+  Candidate best{vfdt_detail::kNoSplit, 0.0, -1};
+  double second = cls && config_.criterion == SplitCriterion::kInfoGain ? vfdt_detail::kNoSplit : 0.0;
+  score.tracked_merit = vfdt_detail::kNoSplit;
   if (cls) {
     const std::span<const double> pre(leaf.stats.data(), head_size_);
     pre_impurity_ = config_.criterion == SplitCriterion::kGini ? gini_impurity(pre) : entropy_bits(pre);
@@ -201,7 +198,7 @@ void Vfdt::attempt_split(std::size_t node) {
   // come from different totals and a useful split can score below zero (on
   // Electricity, refusing such splits cost 0.007 accuracy). Where "no split"
   // competes at merit 0 (Gini, variance reduction), it still wins ties.
-  const double min_merit = cls && config_.criterion == SplitCriterion::kInfoGain ? kNone : 0.0;
+  const double min_merit = cls && config_.criterion == SplitCriterion::kInfoGain ? vfdt_detail::kNoSplit : 0.0;
   if (!(best.merit > min_merit) || best.feature < 0) return;
   const double eps = s.eps;
   const bool split = cls ? (best.merit - s.second > eps || eps < config_.tie_threshold)

@@ -12,7 +12,7 @@
 namespace irithyll::nn {
 
 namespace {
-constexpr std::size_t kMaxFeatures = 1u << 16;
+constexpr std::size_t kAttentionMaxFeatures = 1u << 16;
 
 AttentionConfig resolved(AttentionConfig c) {
   if (!(c.init_scale > 0.0)) c.init_scale = 1.0 / std::sqrt(static_cast<double>(c.d_model));
@@ -23,7 +23,7 @@ AttentionConfig resolved(AttentionConfig c) {
 Status AttentionLearner::validate(const Config& c, const LearnerContext& context) {
   if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > 4096))
     return Status::invalid_argument("attention learner: classification needs 2..4096 classes");
-  if (context.n_features > kMaxFeatures) return Status::invalid_argument("attention learner: too many features");
+  if (context.n_features > kAttentionMaxFeatures) return Status::invalid_argument("attention learner: too many features");
   IRITHYLL_RETURN_IF_ERROR(check_rls_config("attention learner", c.rls));
   return resolved(c.attention).validate();
 }
@@ -82,7 +82,7 @@ void AttentionCore::featurize(std::span<const double> x, bool learn) const {
 }
 
 bool AttentionCore::try_build(std::size_t n_features) {
-  if (ctx_.n_features != 0 || n_features > kMaxFeatures) return false;
+  if (ctx_.n_features != 0 || n_features > kAttentionMaxFeatures) return false;
   build(n_features);
   return true;
 }
@@ -111,10 +111,10 @@ std::size_t AttentionCore::extractor_memory_bytes() const {
 // 2: the settings by name and the learner context, then the layer
 //    configuration (its constants the table does not list), then the state.
 constexpr std::uint32_t kRecordV1 = 1;
-constexpr std::uint32_t kRecordVersion = 2;
+constexpr std::uint32_t kAttentionRecordVersion = 2;
 
 void AttentionCore::encode(ByteWriter& out) const {
-  out.u32(kRecordVersion);
+  out.u32(kAttentionRecordVersion);
   encode_config(config_fields(), cfg_, out);
   encode_context(ctx_, out);
   cfg_.attention.encode(out);
@@ -148,11 +148,11 @@ Status check_layer_matches(std::span<const ConfigField<AttentionLearnerConfig>> 
 Status AttentionCore::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("attention learner version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (version != kRecordV1 && version != kRecordVersion)
+  if (version != kRecordV1 && version != kAttentionRecordVersion)
     return Status::corruption("attention learner: unsupported version");
   AttentionLearnerConfig c;
   LearnerContext context;
-  if (version == kRecordVersion) {
+  if (version == kAttentionRecordVersion) {
     IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
     IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
     AttentionConfig layer_config;

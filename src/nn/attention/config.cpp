@@ -17,7 +17,6 @@ constexpr std::size_t kMaxDim = 4096;
 constexpr std::uint32_t kMaxLevels = 62;
 constexpr std::uint32_t kMaxCompositions = 16;
 
-bool finite(double v) { return std::isfinite(v); }
 }  // namespace
 
 std::string_view attention_kind_name(AttentionKind k) noexcept {
@@ -68,16 +67,16 @@ std::string attention_mode_name(const AttentionMode& mode) {
 Status AttentionMode::validate() const {
   if (static_cast<std::size_t>(kind) >= kAttentionKindCount) return Status::invalid_argument("attention: bad mode");
   if (!(gamma > 0.0 && gamma <= 1.0)) return Status::invalid_argument("attention: gamma must be in (0, 1]");
-  if (!finite(beta_scale) || beta_scale < 0.0 || beta_scale > 2.0)
+  if (!std::isfinite(beta_scale) || beta_scale < 0.0 || beta_scale > 2.0)
     return Status::invalid_argument("attention: beta_scale must be in [0, 2]");
-  if (!finite(initial_decay) || initial_decay < 0.0) return Status::invalid_argument("attention: initial_decay >= 0");
+  if (!std::isfinite(initial_decay) || initial_decay < 0.0) return Status::invalid_argument("attention: initial_decay >= 0");
   if (n_compositions < 1 || n_compositions > kMaxCompositions)
     return Status::invalid_argument("attention: n_compositions must be in [1, 16]");
   if (!(lower_bound >= 0.0 && lower_bound < 1.0)) return Status::invalid_argument("attention: lower_bound in [0, 1)");
   if (static_cast<std::size_t>(inner) >= kAttentionKindCount || has_levels(inner))
     return Status::invalid_argument("attention: LogLinear cannot wrap LogLinear");
   if (max_levels < 1 || max_levels > kMaxLevels) return Status::invalid_argument("attention: max_levels in [1, 62]");
-  if (!finite(lambda_init)) return Status::invalid_argument("attention: lambda_init must be finite");
+  if (!std::isfinite(lambda_init)) return Status::invalid_argument("attention: lambda_init must be finite");
   if (rwkv7_upstream_order && kind != AttentionKind::kRWKV7)
     return Status::invalid_argument("attention: the upstream removal order applies to rwkv7 only");
   if (!(rwkv7_removal >= 0.0 && rwkv7_removal <= 1.0))
@@ -124,7 +123,7 @@ Status AttentionConfig::validate() const {
   for (std::size_t d : {d_model, n_heads, d_key, d_value})
     if (d < 1 || d > kMaxDim) return Status::invalid_argument("attention: dimensions must be in [1, 4096]");
   if (n_heads * (d_key + d_value) > 4 * kMaxDim) return Status::invalid_argument("attention: too many head dims");
-  if (!finite(init_scale) || init_scale < 0.0) return Status::invalid_argument("attention: init_scale >= 0");
+  if (!std::isfinite(init_scale) || init_scale < 0.0) return Status::invalid_argument("attention: init_scale >= 0");
   return mode.validate();
 }
 

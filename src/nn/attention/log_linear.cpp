@@ -15,7 +15,7 @@ namespace irithyll::nn {
 namespace {
 constexpr double kKeyFloor = 1e-12;
 
-bool finite(std::span<const double> v) noexcept {
+bool finite_values(std::span<const double> v) noexcept {
   for (double e : v)
     if (!std::isfinite(e)) return false;
   return true;
@@ -115,7 +115,7 @@ void LogLinearAttention::push_and_read(double* levels, std::uint64_t& mask, std:
 
 bool LogLinearAttention::forward(std::span<const double> x, std::span<double> out) noexcept {
   if (x.size() < cfg_.d_model || out.size() < cfg_.d_value) return false;
-  if (!finite(x.first(cfg_.d_model))) {
+  if (!finite_values(x.first(cfg_.d_model))) {
     std::fill_n(out.begin(), cfg_.d_value, 0.0);
     return false;
   }
@@ -127,7 +127,7 @@ bool LogLinearAttention::forward(std::span<const double> x, std::span<double> ou
 
 void LogLinearAttention::peek(std::span<const double> x, std::span<double> out) const noexcept {
   if (x.size() < cfg_.d_model || out.size() < cfg_.d_value) return;
-  if (!finite(x.first(cfg_.d_model))) {
+  if (!finite_values(x.first(cfg_.d_model))) {
     std::fill_n(out.begin(), cfg_.d_value, 0.0);
     return;
   }
@@ -139,7 +139,7 @@ void LogLinearAttention::peek(std::span<const double> x, std::span<double> out) 
 
 void LogLinearAttention::query_readonly(std::span<const double> x, std::span<double> out) const noexcept {
   if (x.size() < cfg_.d_model || out.size() < cfg_.d_value) return;
-  if (!finite(x.first(cfg_.d_model))) {
+  if (!finite_values(x.first(cfg_.d_model))) {
     std::fill_n(out.begin(), cfg_.d_value, 0.0);
     return;
   }
@@ -149,7 +149,7 @@ void LogLinearAttention::query_readonly(std::span<const double> x, std::span<dou
 }
 
 void LogLinearAttention::lambda(std::span<const double> x, std::span<double> out) const noexcept {
-  if (x.size() < cfg_.d_model || out.size() < cfg_.max_levels || !finite(x.first(cfg_.d_model))) return;
+  if (x.size() < cfg_.d_model || out.size() < cfg_.max_levels || !finite_values(x.first(cfg_.d_model))) return;
   project(x.data());
   std::copy(lam_.begin(), lam_.end(), out.begin());
 }
@@ -171,10 +171,10 @@ bool LogLinearAttention::train_one(std::span<const double> x, std::span<const do
 bool LogLinearAttention::forward_and_gradient(std::span<const double> x, std::span<const double> y,
                                               std::span<double> out) noexcept {
   const std::size_t dk = cfg_.d_key, dv = cfg_.d_value, L = cfg_.max_levels;
-  if (y.size() < dv || !finite(y.first(dv)) || out.size() < dv) return false;
+  if (y.size() < dv || !finite_values(y.first(dv)) || out.size() < dv) return false;
   if (cfg_.form != LogLinearForm::kCounter) {
     // The same step as forward(), keeping P for the gradient.
-    if (x.size() < cfg_.d_model || !finite(x.first(cfg_.d_model))) return forward(x, out);
+    if (x.size() < cfg_.d_model || !finite_values(x.first(cfg_.d_model))) return forward(x, out);
     project(x.data());
     paper_step(levels_.data(), mask_, out, true);
     if (size_ != UINT64_MAX) ++size_;

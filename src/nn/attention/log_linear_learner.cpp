@@ -13,13 +13,13 @@
 namespace irithyll::nn {
 
 namespace {
-constexpr std::size_t kMaxFeatures = 1u << 16;
+constexpr std::size_t kLogLinearMaxFeatures = 1u << 16;
 }
 
 Status LogLinearLearner::validate(const Config& c, const LearnerContext& context) {
   if (context.task == Task::kClassification && (context.n_classes < 2 || context.n_classes > 4096))
     return Status::invalid_argument("loglinear learner: classification needs 2..4096 classes");
-  if (context.n_features > kMaxFeatures) return Status::invalid_argument("loglinear learner: too many features");
+  if (context.n_features > kLogLinearMaxFeatures) return Status::invalid_argument("loglinear learner: too many features");
   IRITHYLL_RETURN_IF_ERROR(check_rls_config("loglinear learner", c.rls));
   IRITHYLL_RETURN_IF_ERROR(c.continual.validate());
   return c.layer.validate();
@@ -91,7 +91,7 @@ void LogLinearCore::input(std::span<const double> x) const {
 }
 
 bool LogLinearCore::try_build(std::size_t n_features) {
-  if (ctx_.n_features != 0 || n_features > kMaxFeatures) return false;
+  if (ctx_.n_features != 0 || n_features > kLogLinearMaxFeatures) return false;
   build(n_features);
   return true;
 }
@@ -141,10 +141,10 @@ std::size_t LogLinearCore::extractor_memory_bytes() const {
 // The state: built flag, count, then the layer alone before the first sample
 // (its configuration carries the constants the table does not list), or the
 // whole learner after it.
-constexpr std::uint32_t kRecordVersion = 3;
+constexpr std::uint32_t kLogLinearRecordVersion = 3;
 
 void LogLinearCore::encode(ByteWriter& out) const {
-  out.u32(kRecordVersion);
+  out.u32(kLogLinearRecordVersion);
   encode_config(config_fields(), cfg_, out);
   encode_context(ctx_, out);
   out.boolean(built_);
@@ -168,11 +168,11 @@ void LogLinearCore::encode(ByteWriter& out) const {
 Status LogLinearCore::decode(ByteReader& in) {
   const std::uint32_t record = in.u32("loglinear learner version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (record != 1 && record != 2 && record != kRecordVersion)
+  if (record != 1 && record != 2 && record != kLogLinearRecordVersion)
     return Status::corruption("loglinear learner: unsupported version");
   LogLinearLearnerConfig c;
   LearnerContext context;
-  if (record == kRecordVersion) {
+  if (record == kLogLinearRecordVersion) {
     IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
     IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
     c.continual.seed = context.seed;
@@ -202,7 +202,7 @@ Status LogLinearCore::decode(ByteReader& in) {
   // print every setting as the settings did and carry the context's seed
   // (older records take the seed from it).
   const auto adopt_layer = [&](const LogLinearConfig& layer) -> Status {
-    if (record == kRecordVersion) {
+    if (record == kLogLinearRecordVersion) {
       LogLinearLearnerConfig full = c;
       full.layer = layer;
       for (const auto& f : config_fields())
@@ -229,7 +229,7 @@ Status LogLinearCore::decode(ByteReader& in) {
     return Status::ok();
   }
   const std::size_t nf = context.n_features;
-  if (nf > kMaxFeatures) return Status::corruption("loglinear learner: too many features");
+  if (nf > kLogLinearMaxFeatures) return Status::corruption("loglinear learner: too many features");
   auto w_in = in.f64s("input projection");
   std::vector<std::uint64_t> counts[2];
   std::vector<double> means[2], m2s[2];

@@ -21,14 +21,14 @@ CycleReservoirConfig reservoir_config(const EsnConfig& c, std::size_t d, std::ui
   r.seed = seed;
   return r;
 }
-constexpr std::size_t kMaxReadoutInputs = 4096;
+constexpr std::size_t kEsnMaxReadoutInputs = 4096;
 }  // namespace
 
 Status EchoStateNetwork::validate(const Config& c, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(kName, context.task, context.n_classes, 1024));
   IRITHYLL_RETURN_IF_ERROR(
       reservoir_config(c, std::max<std::size_t>(context.n_features, 1), context.seed).validate().with_context("esn"));
-  if (c.n_neurons + context.n_features + 1 > kMaxReadoutInputs)
+  if (c.n_neurons + context.n_features + 1 > kEsnMaxReadoutInputs)
     return Status::invalid_argument("esn: n_neurons + n_features must stay below 4096 (the readout is O(m^2))");
   return check_rls_config(kName, c.rls);
 }
@@ -45,7 +45,7 @@ EsnCore::EsnCore(const EsnConfig& config, const LearnerContext& context) : Reado
 }
 
 bool EsnCore::accepts_width(std::size_t d) const noexcept {
-  return config_.n_neurons + d + 1 <= kMaxReadoutInputs;
+  return config_.n_neurons + d + 1 <= kEsnMaxReadoutInputs;
 }
 
 void EsnCore::init(std::size_t d) {
@@ -124,7 +124,7 @@ Status EsnCore::decode(ByteReader& in) {
   const auto [d, seen] = decode_counts(in);
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(EchoStateNetwork::validate(c, context).with_context("esn model"));
-  if (d > 4096 || (context.n_features != 0 && d != context.n_features) || c.n_neurons + d + 1 > kMaxReadoutInputs)
+  if (d > 4096 || (context.n_features != 0 && d != context.n_features) || c.n_neurons + d + 1 > kEsnMaxReadoutInputs)
     return Status::corruption("esn: feature count does not match the configuration");
   EsnCore fresh(c, context);
   if (d > 0) {

@@ -18,14 +18,14 @@ NgrcConfig feature_config(const NgrcLearnerConfig& c, std::size_t d) {
   f.constant = true;
   return f;
 }
-constexpr std::size_t kMaxReadoutInputs = 4096;
+constexpr std::size_t kNgrcMaxReadoutInputs = 4096;
 }  // namespace
 
 Status NextGenReservoir::validate(const Config& c, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(check_reservoir_task(kName, context.task, context.n_classes, 1024));
   const NgrcConfig f = feature_config(c, std::max<std::size_t>(context.n_features, 1));
   IRITHYLL_RETURN_IF_ERROR(f.validate());
-  if (f.n_features() > kMaxReadoutInputs)
+  if (f.n_features() > kNgrcMaxReadoutInputs)
     return Status::invalid_argument("ngrc: more than 4096 features (the readout is O(m^2)); reduce k or degree");
   return check_rls_config(kName, c.rls);
 }

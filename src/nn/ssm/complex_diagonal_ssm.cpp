@@ -12,12 +12,12 @@
 namespace irithyll::nn {
 namespace {
 
-constexpr std::size_t kMaxStates = 65536;
+constexpr std::size_t kComplexDiagonalSsmMaxStates = 65536;
 
 }  // namespace
 
 Result<ComplexDiagonalSsm> ComplexDiagonalSsm::make(std::size_t n_state, ComplexDiscretization method) {
-  if (n_state == 0 || n_state > kMaxStates)
+  if (n_state == 0 || n_state > kComplexDiagonalSsmMaxStates)
     return Status::invalid_argument("complex diagonal ssm: n_state must be in 1..65536");
   std::vector<double> log_a(2 * n_state);
   s4d_inv_complex(log_a);
@@ -29,7 +29,7 @@ Result<ComplexDiagonalSsm> ComplexDiagonalSsm::make_with_init(std::span<const do
   if (log_a.empty() || log_a.size() % 2 != 0)
     return Status::invalid_argument("complex diagonal ssm: log_a length " + std::to_string(log_a.size()) +
                                     " must be even and > 0 (interleaved [log|Re a|, Im a] pairs)");
-  if (log_a.size() / 2 > kMaxStates) return Status::invalid_argument("complex diagonal ssm: more than 65536 states");
+  if (log_a.size() / 2 > kComplexDiagonalSsmMaxStates) return Status::invalid_argument("complex diagonal ssm: more than 65536 states");
   if (!detail::all_finite(log_a)) return Status::invalid_argument("complex diagonal ssm: log_a must be finite");
   if (method != ComplexDiscretization::kTustin && method != ComplexDiscretization::kExpTrapezoidal)
     return Status::invalid_argument("complex diagonal ssm: unknown discretisation");

@@ -12,13 +12,13 @@
 namespace irithyll::nn {
 namespace {
 
-constexpr std::size_t kMaxStates = 65536;
+constexpr std::size_t kDiagonalSsmMaxStates = 65536;
 
 }  // namespace
 
 Result<DiagonalSsm> DiagonalSsm::make(const DiagonalSsmConfig& config) {
   const std::size_t n = config.n_state;
-  if (n == 0 || n > kMaxStates) return Status::invalid_argument("diagonal ssm: n_state must be in 1..65536");
+  if (n == 0 || n > kDiagonalSsmMaxStates) return Status::invalid_argument("diagonal ssm: n_state must be in 1..65536");
   if (!(config.weight_scale >= 0.0) || !std::isfinite(config.weight_scale))
     return Status::invalid_argument("diagonal ssm: weight_scale must be finite and >= 0");
   std::vector<double> log_a(n), b(n), c(n);
@@ -48,7 +48,7 @@ Result<DiagonalSsm> DiagonalSsm::make(std::span<const double> log_a, std::span<c
 
 Status DiagonalSsm::assign(std::vector<double> log_a, std::vector<double> b, std::vector<double> c, double delta) {
   const std::size_t n = log_a.size();
-  if (n == 0 || n > kMaxStates) return Status::invalid_argument("diagonal ssm: log_a must have 1..65536 entries");
+  if (n == 0 || n > kDiagonalSsmMaxStates) return Status::invalid_argument("diagonal ssm: log_a must have 1..65536 entries");
   if (b.size() != n || c.size() != n)
     return Status::invalid_argument("diagonal ssm: log_a, b and c must have the same length");
   if (!detail::all_finite(log_a) || !detail::all_finite(b) || !detail::all_finite(c))
