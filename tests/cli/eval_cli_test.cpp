@@ -227,7 +227,7 @@ TEST(EvalCli, NonFiniteFeaturesDoNotCrashOrPoisonTheModel) {
 // hundred samples, leaving r2 ~0.05; scaled by the target's spread it leaves
 // the trees to grow (measured r2 0.72 at 100,000 samples, 0.67 at 30,000).
 TEST(EvalCli, DefaultSgbtFitsARegressionStream) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
   GTEST_SKIP() << "checked by the release pass; too slow under the sanitizers";
 #endif
   auto r = run_cli("eval --quiet --json --stream friedman --max-samples 30000");
@@ -239,7 +239,7 @@ TEST(EvalCli, DefaultSgbtFitsARegressionStream) {
 
 TEST(EvalCli, ElectricityMeetsTheAccuracyTarget) {
   IRITHYLL_REQUIRE_SHARED("datasets/elec.csv");
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
   GTEST_SKIP() << "full-dataset accuracy is checked by the release pass; too slow under the sanitizers";
 #endif
   auto r = run_cli("eval --quiet --json --data " + shared_path("datasets/elec.csv") +

@@ -68,7 +68,7 @@ std::unique_ptr<Learner> make_model(bool quantile, std::uint64_t seed) {
 class IntervalCalibration : public ::testing::TestWithParam<bool> {};
 
 TEST_P(IntervalCalibration, CoverageStaysInBandOnHeteroscedasticDrift) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
   GTEST_SKIP() << "calibration is checked by the release pass; too slow under the sanitizers";
 #endif
   for (std::uint64_t seed : {1u, 2u, 3u}) {
@@ -85,7 +85,7 @@ TEST_P(IntervalCalibration, CoverageStaysInBandOnHeteroscedasticDrift) {
 }
 
 TEST_P(IntervalCalibration, CoverageStaysInBandOnFriedman) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
   GTEST_SKIP() << "calibration is checked by the release pass; too slow under the sanitizers";
 #endif
   FriedmanGenerator stream(FriedmanConfig{}, 7);
@@ -190,7 +190,7 @@ TEST(QuantileSGBT, RememberedQuantilesNeverGoStale) {
 // The centre (default on) makes the bands much narrower at the same coverage:
 // with it ignored, the two runs would be identical. Deterministic (fixed seed).
 TEST(QuantileSGBT, CentreNarrowsTheBandsAtTheSameCoverage) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
   GTEST_SKIP() << "checked by the release pass; too slow under the sanitizers";
 #endif
   double width[2] = {0, 0}, coverage[2] = {0, 0};

@@ -23,7 +23,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IRITHYLL_SANITIZED)
 constexpr std::uint64_t kSamples = 20000, kKeys = 200;
 #else
 constexpr std::uint64_t kSamples = 200000, kKeys = 1000;
