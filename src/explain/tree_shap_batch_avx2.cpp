@@ -3,8 +3,8 @@
 // so a split reads its feature for four rows with one load and routes them
 // with one compare; the four keys live in one register and the four rows'
 // sums in registers. Each lane adds the same table rows in the same order as
-// group_shap does for its row, so the results are bit-identical to
-// explain_one. Numeric splits only (x > threshold, NaN left): a model with
+// group_shap does for its row and takes the leaf value from the same group,
+// so the results are bit-identical to explain_one. Numeric splits only (x > threshold, NaN left): a model with
 // category splits, sparse rows or a CPU without AVX2 takes the one-row loop.
 //
 // Work per tree and row: a quarter of the routing (one compare per split for
@@ -45,8 +45,9 @@ struct TreeShapLanes {
   template <std::size_t V>
   __attribute__((target("avx2"))) static void tree(const TopNode* top, const TopNode* top_end, const Group* g,
                                                    const Group* g_end, std::uint32_t root, const double* xt,
-                                                   std::size_t xs, const double* table, std::uint64_t* key,
-                                                   double* phi, double* raw, std::size_t nf, std::size_t lanes) {
+                                                   std::size_t xs, const double* table, const double* values,
+                                                   std::uint64_t* key, double* phi, double* raw, std::size_t nf,
+                                                   std::size_t lanes) {
     const __m256i one = _mm256_set1_epi64x(1);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(key + 4 * std::size_t{root}), _mm256_setzero_si256());
     for (; top != top_end; ++top) {
@@ -63,6 +64,10 @@ struct TreeShapLanes {
     for (std::size_t l = 0; l < 4; ++l)
       for (std::size_t v = 0; v < V; ++v) acc[l][v] = _mm256_setzero_pd();
     alignas(32) std::uint64_t index[4];
+    // Per lane, where in values its leaf value is: from the one group whose
+    // key is at least its reach (keys are below 2^kGroupMaxBits, so the
+    // signed compare is exact).
+    __m256i hit = _mm256_setzero_si256();
     for (; g != g_end; ++g) {
       __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key + 4 * std::size_t{g->root}));
       for (std::uint32_t j = 0; j < g->n_inner; ++j) {
@@ -71,6 +76,9 @@ struct TreeShapLanes {
         k = _mm256_or_si256(_mm256_slli_epi64(k, 1), _mm256_srli_epi64(_mm256_castpd_si256(gt), 63));
       }
       _mm256_store_si256(reinterpret_cast<__m256i*>(index), k);
+      const __m256i reached = _mm256_cmpgt_epi64(k, _mm256_set1_epi64x(static_cast<long long>(g->reach) - 1));
+      const __m256i at = _mm256_add_epi64(k, _mm256_set1_epi64x(static_cast<long long>(g->value) - g->reach));
+      hit = _mm256_blendv_epi8(hit, at, reached);
       const double* base = table + g->table;
       for (std::size_t l = 0; l < 4; ++l) {
         const double* row = base + index[l] * (4 * V);
@@ -78,10 +86,11 @@ struct TreeShapLanes {
       }
     }
     alignas(32) double sum[4 * V];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(index), hit);
     for (std::size_t l = 0; l < lanes; ++l) {
       for (std::size_t v = 0; v < V; ++v) _mm256_store_pd(sum + 4 * v, acc[l][v]);
       for (std::size_t f = 0; f < nf; ++f) phi[l * nf + f] += sum[f];
-      raw[l] += sum[nf];
+      raw[l] += values[index[l]];
     }
   }
 
@@ -94,15 +103,15 @@ struct TreeShapLanes {
       const Group* g = e.groups_.data() + e.group_begin_[k][t];
       const Group* g_end = e.groups_.data() + e.group_begin_[k][t + 1];
       for (std::size_t r = 0; r < m; r += 4)
-        tree<V>(top, top_end, g, g_end, e.roots_[k][t], e.block_xt_.data() + r, xs, e.group_table_.data(),
-                e.lane_key_.data(), phi + r * nf, raw + r, nf, std::min<std::size_t>(4, m - r));
+        tree<V>(top, top_end, g, g_end, e.roots_[k][t], e.block_xt_.data() + r, xs, e.group_data(),
+                e.group_value_.data(), e.lane_key_.data(), phi + r * nf, raw + r, nf, std::min<std::size_t>(4, m - r));
     }
   }
 };
 
 bool TreeExplainer::batch_lanes(const double* rows, std::size_t n_rows, std::size_t output, double* phi,
                                 double* raw) const {
-  if (!groups_built_ || !dense_ || categorical_ || dense_stride_ % 4 != 0 || dense_stride_ > 20 || !cpu_has_avx2())
+  if (!groups_built_ || !dense_ || categorical_ || dense_stride_ % 4 != 0 || dense_stride_ > 16 || !cpu_has_avx2())
     return false;
   const std::size_t nf = n_features_;
   block_xt_.resize(nf * kBatchBlock);
@@ -126,8 +135,7 @@ bool TreeExplainer::batch_lanes(const double* rows, std::size_t n_rows, std::siz
       case 1: TreeShapLanes::block<1>(*this, output, m, p, w); break;
       case 2: TreeShapLanes::block<2>(*this, output, m, p, w); break;
       case 3: TreeShapLanes::block<3>(*this, output, m, p, w); break;
-      case 4: TreeShapLanes::block<4>(*this, output, m, p, w); break;
-      default: TreeShapLanes::block<5>(*this, output, m, p, w); break;
+      default: TreeShapLanes::block<4>(*this, output, m, p, w); break;
     }
   }
   return true;

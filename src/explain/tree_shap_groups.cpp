@@ -31,6 +31,7 @@ void TreeExplainer::build_groups() {
   groups_.clear();
   group_features_.clear();
   group_table_.clear();
+  group_value_.clear();
   top_begin_.assign(roots_.size(), {});
   group_begin_.assign(roots_.size(), {});
   struct Edge {
@@ -39,13 +40,13 @@ void TreeExplainer::build_groups() {
   };
   std::vector<std::uint32_t> height(nodes_.size(), 0);
   std::vector<Edge> above;  // edges from the tree's root to the current node
-  std::vector<double> leaf_table;
-  std::size_t entries = 0;
+  std::vector<double> leaf_table, sums;
+  std::size_t entries = 0, doubles = 0;  // doubles: group_table_'s length in use
   bool ok = true;
   dense_ = n_features_ <= kDenseMaxFeatures;
   categorical_ = false;
   for (const Node& node : nodes_) categorical_ = categorical_ || (node.feature >= 0 && node.categorical);
-  dense_stride_ = (n_features_ + 1 + 3) / 4 * 4;  // the features, the value, zeros to a multiple of 4
+  dense_stride_ = (n_features_ + 3) / 4 * 4;  // the features, zeros to a multiple of 4
   auto split_of = [this](std::uint32_t n) {
     const Node& node = nodes_[n];
     return Split{node.threshold, node.mask, node.feature, node.categorical};
@@ -83,18 +84,21 @@ void TreeExplainer::build_groups() {
       features.clear();
       for (std::size_t f = 0; f < n_features_; ++f) features.push_back(static_cast<std::int32_t>(f));
     }
-    g.width = static_cast<std::uint32_t>(features.size());
+    g.width = static_cast<std::uint16_t>(features.size());
     g.features = static_cast<std::uint32_t>(group_features_.size());
-    const std::size_t rows = std::size_t{1} << bits, stride = dense_ ? dense_stride_ : 1 + g.width;
-    entries += rows * stride;
+    // The sums are formed in `sums`, rows of the group's features then the
+    // value (`stride` doubles), and then stored: sparse rows as they are,
+    // dense rows without the value.
+    const std::size_t rows = std::size_t{1} << bits, stride = 1 + g.width;
+    const std::size_t stored = dense_ ? dense_stride_ : stride;
+    entries += rows * stored;
     if (entries > kTableMaxEntries) {
       ok = false;
       return;
     }
     if (!dense_) group_features_.insert(group_features_.end(), features.begin(), features.end());
-    g.table = group_table_.size();
-    group_table_.resize(g.table + rows * stride, 0.0);
-    double* table = group_table_.data() + g.table;
+    sums.assign(rows * stride, 0.0);
+    double* table = sums.data();
     // Each leaf of the group: its path (edges above r, then edges in the
     // group as (inner index, side)), its distinct features and their cover
     // products z, its leaf table.
@@ -142,7 +146,7 @@ void TreeExplainer::build_groups() {
           reached = false;
         }
         double* row = table + key * stride;
-        if (reached) row[dense_ ? n_features_ : g.width] += nodes_[leaf].value;
+        if (reached) row[g.width] += nodes_[leaf].value;
         for (std::size_t i = 0; i < u; ++i) row[column[i]] += leaf_table[h * u + i];
       }
     };
@@ -163,6 +167,21 @@ void TreeExplainer::build_groups() {
           add_leaf(leaf_side ? nodes_[child].right : nodes_[child].left, path);
         }
       }
+    }
+    // Dense: each group's table starts on a cache line (8 doubles).
+    g.table = static_cast<std::uint32_t>(dense_ ? (doubles + 7) / 8 * 8 : doubles);
+    doubles = g.table + rows * stored;
+    group_table_.resize((doubles + 7) / 8, TableLine{});
+    double* out = reinterpret_cast<double*>(group_table_.data()) + g.table;
+    if (!dense_) {
+      std::copy(sums.begin(), sums.end(), out);
+    } else {
+      for (std::size_t key = 0; key < rows; ++key)
+        std::copy_n(sums.data() + key * stride, n_features_, out + key * stored);
+      // Keys from reach on: every ancestor bit set, any direction bits.
+      g.reach = static_cast<std::uint32_t>(((std::size_t{1} << above.size()) - 1) << g.n_inner);
+      g.value = static_cast<std::uint32_t>(group_value_.size());
+      for (std::size_t key = g.reach; key < rows; ++key) group_value_.push_back(sums[key * stride + g.width]);
     }
     groups_.push_back(g);
   };
@@ -200,9 +219,12 @@ void TreeExplainer::build_groups() {
     group_features_.clear();
     group_table_.clear();
     group_table_.shrink_to_fit();
+    group_value_.clear();
+    group_value_.shrink_to_fit();
     return;
   }
   groups_built_ = true;
+  group_rows_.assign(dense_ ? groups_.size() : 0, nullptr);
 }
 
 namespace {
@@ -226,52 +248,7 @@ void top_pass(const T* t, const T* end, std::uint32_t* key, const double* x) noe
   }
 }
 
-// The groups of one tree with dense rows of W doubles (W a compile-time
-// constant, so the row adds unroll into vector adds), summed in a local
-// accumulator: features 0..nf-1, then the value x reaches.
-template <std::size_t W, bool Numeric, class G>
-[[gnu::always_inline]] inline double dense_pass(const G* g, const G* end, const std::uint32_t* key, const double* x,
-                                                const double* table, double* phi, std::size_t nf) noexcept {
-  double acc[W] = {};
-  for (; g != end; ++g) {
-    std::size_t index = key[g->root];
-    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (right_of<Numeric>(g->inner[j], x) ? 1u : 0u);
-    const double* row = table + g->table + index * W;
-    for (std::size_t i = 0; i < W; ++i) acc[i] += row[i];
-  }
-  for (std::size_t f = 0; f < nf; ++f) phi[f] += acc[f];
-  return acc[nf];
-}
-
-template <std::size_t W, bool Numeric, class G>
-double dense_pass_plain(const G* g, const G* end, const std::uint32_t* key, const double* x, const double* table,
-                        double* phi, std::size_t nf) noexcept {
-  return dense_pass<W, Numeric>(g, end, key, x, table, phi, nf);
-}
-
 #if defined(__x86_64__) && !defined(__clang_analyzer__)
-// dense_pass with the row held in W / 4 AVX registers (a 12-double row is
-// three adds; the compiler keeps dense_pass's accumulator in scalars):
-// element-wise adds in the same order, so the same bits.
-template <std::size_t W, bool Numeric, class G>
-__attribute__((target("avx2"))) double dense_pass_avx2(const G* g, const G* end, const std::uint32_t* key,
-                                                       const double* x, const double* table, double* phi,
-                                                       std::size_t nf) noexcept {
-  constexpr std::size_t V = W / 4;
-  __m256d acc[V];
-  for (std::size_t v = 0; v < V; ++v) acc[v] = _mm256_setzero_pd();
-  for (; g != end; ++g) {
-    std::size_t index = key[g->root];
-    for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (right_of<Numeric>(g->inner[j], x) ? 1u : 0u);
-    const double* row = table + g->table + index * W;
-    for (std::size_t v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], _mm256_loadu_pd(row + 4 * v));
-  }
-  alignas(32) double sum[W];
-  for (std::size_t v = 0; v < V; ++v) _mm256_store_pd(sum + 4 * v, acc[v]);
-  for (std::size_t f = 0; f < nf; ++f) phi[f] += sum[f];
-  return sum[nf];
-}
-
 bool cpu_has_avx2() {
   static const bool has = [] {
     __builtin_cpu_init();
@@ -279,32 +256,158 @@ bool cpu_has_avx2() {
   }();
   return has;
 }
+#else
+bool cpu_has_avx2() { return false; }
 #endif
 
-template <std::size_t W, bool Numeric, class G>
-double dense_best(const G* g, const G* end, const std::uint32_t* key, const double* x, const double* table,
-                  double* phi, std::size_t nf) noexcept {
-#if defined(__x86_64__) && !defined(__clang_analyzer__)
-  if (cpu_has_avx2()) return dense_pass_avx2<W, Numeric>(g, end, key, x, table, phi, nf);
-#endif
-  return dense_pass_plain<W, Numeric>(g, end, key, x, table, phi, nf);
+// Adds rows [r, end) of W doubles in order, each element from 0, and the
+// first nf sums to phi.
+template <std::size_t W>
+void add_rows_plain(const double* const* r, const double* const* end, double* phi, std::size_t nf) noexcept {
+  double acc[W] = {};
+  for (; r != end; ++r)
+    for (std::size_t i = 0; i < W; ++i) acc[i] += (*r)[i];
+  for (std::size_t f = 0; f < nf; ++f) phi[f] += acc[f];
 }
 
-template <bool Numeric, class G>
-double dense_dispatch(std::size_t stride, const G* g, const G* end, const std::uint32_t* key, const double* x,
-                      const double* table, double* phi, std::size_t nf) noexcept {
-  switch (stride) {
-    case 4: return dense_best<4, Numeric>(g, end, key, x, table, phi, nf);
-    case 8: return dense_best<8, Numeric>(g, end, key, x, table, phi, nf);
-    case 12: return dense_best<12, Numeric>(g, end, key, x, table, phi, nf);
-    case 16: return dense_best<16, Numeric>(g, end, key, x, table, phi, nf);
-    default: return dense_best<20, Numeric>(g, end, key, x, table, phi, nf);
-  }
+#if defined(__x86_64__) && !defined(__clang_analyzer__)
+// add_rows_plain with the sums in W / 4 AVX registers (the compiler keeps
+// the plain accumulator in scalars or SSE pairs): element-wise adds in the
+// same order, so the same bits.
+template <std::size_t W>
+__attribute__((target("avx2"))) void add_rows_avx2(const double* const* r, const double* const* end, double* phi,
+                                                   std::size_t nf) noexcept {
+  constexpr std::size_t V = W / 4;
+  __m256d acc[V];
+  for (std::size_t v = 0; v < V; ++v) acc[v] = _mm256_setzero_pd();
+  for (; r != end; ++r)
+    for (std::size_t v = 0; v < V; ++v) acc[v] = _mm256_add_pd(acc[v], _mm256_loadu_pd(*r + 4 * v));
+  alignas(32) double sum[W];
+  for (std::size_t v = 0; v < V; ++v) _mm256_store_pd(sum + 4 * v, acc[v]);
+  for (std::size_t f = 0; f < nf; ++f) phi[f] += sum[f];
+}
+#endif
+
+template <std::size_t W>
+void add_rows(bool avx2, const double* const* r, const double* const* end, double* phi, std::size_t nf) noexcept {
+#if defined(__x86_64__) && !defined(__clang_analyzer__)
+  if (avx2) return add_rows_avx2<W>(r, end, phi, nf);
+#endif
+  (void)avx2;
+  add_rows_plain<W>(r, end, phi, nf);
 }
 
 }  // namespace
 
+// Dense group tables, one row x at a time. Per tree two steps: route (keys
+// of the top nodes, then each group's key and so the address of the row x
+// reads there, and the leaf value x reaches) and add (the rows, in group
+// order). A row's table is megabytes away from the last, so with the two
+// steps back to back every add waits for a cache miss; routing kAhead
+// trees before adding, with a prefetch of each row as its address is
+// known, keeps that many trees' misses in flight. The adds are the same
+// in the same order as in one pass, so the bits do not change.
+struct TreeShapDense {
+  using TopNode = TreeExplainer::TopNode;
+  using Group = TreeExplainer::Group;
+  static constexpr std::size_t kAhead = 2;
+
+  // One output's trees.
+  struct Trees {
+    const std::uint32_t* root;
+    const std::uint32_t* top_begin;   // n + 1 offsets into top
+    const std::uint32_t* group_begin;  // n + 1 offsets into groups
+    const TopNode* top;
+    const Group* groups;
+    const double* table;
+    const double* values;
+    std::uint32_t* key;
+    std::size_t n;
+  };
+  static Trees trees(const TreeExplainer& e, std::size_t k) {
+    return {e.roots_[k].data(), e.top_begin_[k].data(), e.group_begin_[k].data(), e.top_.data(), e.groups_.data(),
+            e.group_data(), e.group_value_.data(), e.hot_.data(), e.roots_[k].size()};
+  }
+
+  // Tree t: rows[i] = the row x reads in the tree's group i, prefetched;
+  // returns the leaf value x reaches (from the one group whose key is at
+  // least its reach).
+  template <std::size_t W, bool Numeric>
+  [[gnu::always_inline]] static inline double route(const Trees& c, std::size_t t, const double* x,
+                                                    const double** rows) noexcept {
+    std::uint32_t* key = c.key;
+    key[c.root[t]] = 0;
+    top_pass<Numeric>(c.top + c.top_begin[t], c.top + c.top_begin[t + 1], key, x);
+    std::size_t hit = 0;
+    const Group* end = c.groups + c.group_begin[t + 1];
+    for (const Group* g = c.groups + c.group_begin[t]; g != end; ++g, ++rows) {
+      std::size_t index = key[g->root];
+      for (std::uint32_t j = 0; j < g->n_inner; ++j) index = (index << 1) | (right_of<Numeric>(g->inner[j], x) ? 1u : 0u);
+      const double* row = c.table + g->table + index * W;
+      __builtin_prefetch(row);
+      if constexpr (W > 8) __builtin_prefetch(row + W - 1);  // a row past one line spans two
+      *rows = row;
+      hit = index >= g->reach ? g->value + (index - g->reach) : hit;
+    }
+    return c.values[hit];
+  }
+
+  // Every tree of c: raw plus the trees' values, their contributions added
+  // to phi (which holds 0 on entry), tree by tree as group_shap adds them.
+  template <std::size_t W, bool Numeric>
+  static double all(const Trees& c, const double* x, const double** rows, double* phi, std::size_t nf, double raw,
+                    bool avx2) noexcept {
+    const std::uint32_t* gb = c.group_begin;
+    const std::size_t ahead = std::min(kAhead, c.n);
+    for (std::size_t t = 0; t < ahead; ++t) raw += route<W, Numeric>(c, t, x, rows + (gb[t] - gb[0]));
+    for (std::size_t t = 0; t < c.n; ++t) {
+      if (t + ahead < c.n) raw += route<W, Numeric>(c, t + ahead, x, rows + (gb[t + ahead] - gb[0]));
+      add_rows<W>(avx2, rows + (gb[t] - gb[0]), rows + (gb[t + 1] - gb[0]), phi, nf);
+    }
+    return raw;
+  }
+
+  // Tree t alone (explain_batch's one-row loop).
+  template <std::size_t W, bool Numeric>
+  static double one_tree(const Trees& c, std::size_t t, const double* x, const double** rows, double* phi,
+                         std::size_t nf, bool avx2) noexcept {
+    const double value = route<W, Numeric>(c, t, x, rows);
+    add_rows<W>(avx2, rows, rows + (c.group_begin[t + 1] - c.group_begin[t]), phi, nf);
+    return value;
+  }
+
+  // t < 0: every tree (returns raw plus their values); else tree t.
+  template <bool Numeric>
+  static double dispatch(const TreeExplainer& e, std::size_t k, std::ptrdiff_t t, const double* x, double* phi,
+                         double raw) noexcept {
+    const Trees c = trees(e, k);
+    const double** rows = e.group_rows_.data();
+    const std::size_t nf = e.n_features_;
+    const bool avx2 = cpu_has_avx2();
+    const auto tt = static_cast<std::size_t>(t);
+    switch (e.dense_stride_) {
+      case 4:
+        return t < 0 ? all<4, Numeric>(c, x, rows, phi, nf, raw, avx2) : one_tree<4, Numeric>(c, tt, x, rows, phi, nf, avx2);
+      case 8:
+        return t < 0 ? all<8, Numeric>(c, x, rows, phi, nf, raw, avx2) : one_tree<8, Numeric>(c, tt, x, rows, phi, nf, avx2);
+      case 12:
+        return t < 0 ? all<12, Numeric>(c, x, rows, phi, nf, raw, avx2) : one_tree<12, Numeric>(c, tt, x, rows, phi, nf, avx2);
+      default:
+        return t < 0 ? all<16, Numeric>(c, x, rows, phi, nf, raw, avx2) : one_tree<16, Numeric>(c, tt, x, rows, phi, nf, avx2);
+    }
+  }
+};
+
+double TreeExplainer::explain_dense(std::size_t k, const double* x, double* phi) const {
+  return categorical_ ? TreeShapDense::dispatch<false>(*this, k, -1, x, phi, bias_[k])
+                      : TreeShapDense::dispatch<true>(*this, k, -1, x, phi, bias_[k]);
+}
+
 double TreeExplainer::group_shap(std::size_t k, std::size_t t, const double* x, double* phi) const {
+  const auto tt = static_cast<std::ptrdiff_t>(t);
+  if (dense_)
+    return categorical_ ? TreeShapDense::dispatch<false>(*this, k, tt, x, phi, 0.0)
+                        : TreeShapDense::dispatch<true>(*this, k, tt, x, phi, 0.0);
   std::uint32_t* key = hot_.data();
   key[roots_[k][t]] = 0;
   const TopNode* top = top_.data();
@@ -316,11 +419,7 @@ double TreeExplainer::group_shap(std::size_t k, std::size_t t, const double* x, 
     top_pass<true>(top_first, top_last, key, x);
   const Group* first = groups_.data() + group_begin_[k][t];
   const Group* last = groups_.data() + group_begin_[k][t + 1];
-  const double* table = group_table_.data();
-  const std::size_t nf = n_features_;
-  if (dense_)
-    return categorical_ ? dense_dispatch<false>(dense_stride_, first, last, key, x, table, phi, nf)
-                        : dense_dispatch<true>(dense_stride_, first, last, key, x, table, phi, nf);
+  const double* table = group_data();
   double value = 0.0;
   for (const Group* g = first; g != last; ++g) {
     std::size_t index = key[g->root];

@@ -112,6 +112,7 @@ Result<double> TreeExplainer::explain_one(std::span<const double> x, std::size_t
   const std::span<const double> xs = clean(x);
   std::fill(phi.begin(), phi.end(), 0.0);
   double raw = bias_[output];
+  if (groups_built_ && dense_) return explain_dense(output, xs.data(), phi.data());
   if (groups_built_) {
     for (std::size_t t = 0; t < roots_[output].size(); ++t) raw += group_shap(output, t, xs.data(), phi.data());
     return raw;

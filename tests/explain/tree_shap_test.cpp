@@ -187,6 +187,41 @@ TEST(TreeShap, NumericBatchEqualsOneAtATimeBitForBit) {
   }
 }
 
+// More than 16 features: group rows hold only the group's own features
+// and the value (sparse rows), where up to 16 they hold every feature and
+// the value lives apart. Too many features for brute force; Algorithm 2 is
+// the reference (itself checked against brute force above).
+TEST(TreeShap, WideRowsMatchAlgorithmTwoAndBatch) {
+  for (const double categorical : {0.0, 0.25}) {
+    constexpr std::size_t nf = 21;
+    const TreeEnsembleView e = random_ensemble(90, nf, 4, 6, categorical);
+    auto ex = TreeExplainer::make(e, "wide");
+    ASSERT_TRUE(ex.is_ok());
+    ASSERT_TRUE(ex->has_groups());
+    Xorshift64 rng(91);
+    const std::size_t n = 40;
+    std::vector<double> rows;
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::vector<double> x = random_row(rng, nf);
+      rows.insert(rows.end(), x.begin(), x.end());
+    }
+    std::vector<double> phi(n * nf), raw(n), one(nf), ref(nf);
+    ASSERT_TRUE(ex->explain_batch(rows, n, 0, phi, raw).is_ok());
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::span<const double> x(rows.data() + r * nf, nf);
+      auto v = ex->explain_one(x, 0, one);
+      auto v_ref = ex->explain_one_ref(x, 0, ref);
+      ASSERT_TRUE(v.is_ok() && v_ref.is_ok());
+      EXPECT_EQ(raw[r], *v) << "row " << r;
+      EXPECT_NEAR(*v, *v_ref, kTol) << "row " << r;
+      for (std::size_t f = 0; f < nf; ++f) {
+        EXPECT_EQ(phi[r * nf + f], one[f]) << "row " << r << " feature " << f;
+        EXPECT_NEAR(one[f], ref[f], kTol) << "row " << r << " feature " << f;
+      }
+    }
+  }
+}
+
 TEST(TreeShap, InterventionalMatchesBruteForce) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const TreeEnsembleView e = random_ensemble(seed, 8, 3, 5);

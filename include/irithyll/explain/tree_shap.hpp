@@ -27,9 +27,10 @@
 //
 // Memory: the flattened nodes (56 bytes each), O(D^2) path scratch, and
 // the tables: per group of leaves 2^(its depth + up to 3) rows of up to
-// depth + 4 doubles, or per leaf 2^u u doubles (u <= depth distinct
-// features); explain_batch's scratch: a block of rows (256 x features
-// doubles) and four keys per node.
+// depth + 4 doubles (or, up to 16 features, of the features rounded up to
+// 4) plus up to 8 leaf values, or per leaf 2^u u doubles (u <= depth
+// distinct features); one row pointer per group; explain_batch's scratch:
+// a block of rows (256 x features doubles) and four keys per node.
 // Thread safety: one thread at a time (explain_* use mutable scratch);
 // copies are independent.
 #pragma once
@@ -95,7 +96,9 @@ class TreeExplainer {
   bool has_tables() const { return tables_; }
   bool has_groups() const { return groups_built_; }
   // Bytes held by the tables (group or leaf form).
-  std::size_t table_bytes() const { return (group_table_.size() + table_.size()) * sizeof(double); }
+  std::size_t table_bytes() const {
+    return group_table_.size() * sizeof(TableLine) + (group_value_.size() + table_.size()) * sizeof(double);
+  }
   std::size_t n_groups() const { return groups_.size(); }
   // explain_one for n_rows rows (row-major, n_rows x n_features): phi is
   // n_rows x n_features, raw one per row. Tree-major over blocks of
@@ -184,7 +187,10 @@ class TreeExplainer {
   // internal node of the group (x goes right), in pre-order. Its table: per
   // key one row, one contribution per feature of the group's list (features
   // split above or in it), then the leaf value x reaches in the group (0
-  // when x does not reach the group).
+  // when x does not reach the group). Dense rows leave the value out (see
+  // dense_stride_): x reaches the group iff its key is >= reach (every
+  // ancestor bit set), and then the value is group_value_[value + key -
+  // reach], one per setting of the group's direction bits.
   // A split copied out of nodes_, so one group's or top node's routing
   // reads one contiguous record.
   struct Split {
@@ -199,25 +205,43 @@ class TreeExplainer {
     std::uint32_t self, left, right;
   };
   struct Group {
-    Split inner[3];          // internal nodes, pre-order
+    Split inner[3];           // internal nodes, pre-order
     std::uint32_t root;
-    std::uint32_t n_inner;
-    std::uint32_t width;     // features in the row (sparse rows; dense rows hold all)
-    std::uint32_t features;  // offset in group_features_
-    std::size_t table;       // offset in group_table_
+    std::uint16_t n_inner;
+    std::uint16_t width;      // features in the row (sparse rows; dense rows hold all)
+    std::uint32_t features;   // offset in group_features_
+    std::uint32_t table;      // offset in doubles into group_table_
+    std::uint32_t reach;      // dense: the first key at which x reaches the group
+    std::uint32_t value;      // dense: offset in group_value_
   };
+  static_assert(sizeof(Group) == 96, "one group's routing record: one and a half cache lines");
   // Dense rows (n_features_ <= kDenseMaxFeatures): a row holds every
-  // feature in order, then the value, padded to dense_stride_, so adding it
-  // is a fixed-length vector add.
+  // feature in order, padded with zeros to dense_stride_ (a multiple of 4),
+  // so adding it is a fixed-length vector add; each group's table starts
+  // on a cache line, so with 5 to 8 features a row is one line. The leaf
+  // value lives apart (group_value_): in the row it would make a 9-double
+  // row span two lines, and it is read once per tree, not once per group.
   static constexpr std::size_t kDenseMaxFeatures = 16;
   bool groups_built_ = false, dense_ = false;
   bool categorical_ = false;  // any category split (else routing is x > threshold)
-  std::size_t dense_stride_ = 0;  // dense: doubles per row (features, the value, zeros to a multiple of 4)
+  std::size_t dense_stride_ = 0;  // dense: doubles per row (features, zeros to a multiple of 4)
   std::vector<std::vector<std::uint32_t>> top_begin_, group_begin_;  // per output: per tree, offsets (+1 sentinel)
   std::vector<TopNode> top_;  // per tree, the internal nodes above its groups, parents first
   std::vector<Group> groups_;
   std::vector<std::int32_t> group_features_;
-  std::vector<double> group_table_;
+  // The group tables, read as doubles; allocated in whole cache lines so
+  // that they start on one (std::allocator honours the over-alignment).
+  struct alignas(64) TableLine {
+    double v[8];
+  };
+  std::vector<TableLine> group_table_;
+  std::vector<double> group_value_;
+  const double* group_data() const { return reinterpret_cast<const double*>(group_table_.data()); }
+  // explain_one's sum over the trees with dense group tables: raw, phi
+  // (zeroed by the caller) added to. Routes a few trees ahead of the adds,
+  // prefetching the rows it will add (TreeShapDense, tree_shap_groups.cpp).
+  friend struct TreeShapDense;
+  double explain_dense(std::size_t k, const double* x, double* phi) const;
   // explain_batch over four rows at a time in AVX2 lanes
   // (tree_shap_batch_avx2.cpp): used for dense group tables without
   // category splits on a CPU with AVX2; false when it does not apply.
@@ -229,7 +253,8 @@ class TreeExplainer {
   mutable std::vector<PathElement> path_;
   mutable std::vector<double> clean_x_;
   mutable std::vector<double> block_x_;  // explain_batch: one block of cleaned rows
-  mutable std::vector<std::uint32_t> hot_;  // table form: per node, the positions x follows
+  mutable std::vector<std::uint32_t> hot_;  // table form: per node, the positions x follows; group form: keys
+  mutable std::vector<const double*> group_rows_;  // explain_dense: per group, the row x reads
   mutable std::vector<std::uint8_t> origin_;   // interventional: per feature 0 / 1 = from x / 2 = from r
   mutable std::vector<std::int32_t> on_path_;  // interventional: features in the sets
 };
