@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 
+#include "explain/cpu_avx2.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 
 #if defined(__x86_64__)
@@ -25,13 +26,7 @@ namespace irithyll {
 #if defined(__x86_64__) && !defined(__clang_analyzer__)
 
 namespace {
-bool cpu_has_avx2() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return has;
-}
+using explain_detail::cpu_has_avx2;
 }  // namespace
 
 struct TreeShapLanes {

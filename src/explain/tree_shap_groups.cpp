@@ -11,6 +11,7 @@
 // comparisons. Exact: the same sums, formed once in make().
 #include <algorithm>
 
+#include "explain/cpu_avx2.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 #include "tree/category_split.hpp"
 
@@ -248,17 +249,7 @@ void top_pass(const T* t, const T* end, std::uint32_t* key, const double* x) noe
   }
 }
 
-#if defined(__x86_64__) && !defined(__clang_analyzer__)
-bool cpu_has_avx2() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return has;
-}
-#else
-bool cpu_has_avx2() { return false; }
-#endif
+using explain_detail::cpu_has_avx2;
 
 // Adds rows [r, end) of W doubles in order, each element from 0, and the
 // first nf sums to phi.
