@@ -79,6 +79,12 @@ class CentreTable {
     return within_radius(x, cols_.data(), cap_, n_, d_, r2, idx, dist);
   }
 
+  // The first centre i < n <= size() with labels[i] >= 0 nearest to x
+  // (nearest_labelled); n when there is none.
+  std::size_t nearest_labelled(const double* x, std::size_t n, const std::int64_t* labels) const {
+    return cluster_detail::nearest_labelled(x, cols_.data(), cap_, n, d_, labels);
+  }
+
   std::size_t memory_bytes() const { return (rows_.capacity() + cols_.capacity()) * sizeof(double); }
 
  private:

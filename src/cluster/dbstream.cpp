@@ -53,9 +53,6 @@ constexpr std::size_t kFadeTable = 1024;
 // Values are rescaled at least every kMaxGrowExponent / lambda samples, so a
 // weight is never scaled up by more than 2^kMaxGrowExponent.
 constexpr double kMaxGrowExponent = 60.0;
-// Centres handled per distance call on the stack (predict_one is const and
-// may run concurrently, so it has no model-owned scratch).
-constexpr std::size_t kBlock = 64;
 
 // The shared densities s_ij of micro-cluster i (the older) with younger
 // micro-clusters j, sorted by j: the indices apart from the values, so that
@@ -142,6 +139,7 @@ struct DBStream::Rep {
   std::vector<double> near_dist;
   std::vector<double> moved, moved_cols, pair_dist;
   std::vector<char> keep;
+  std::vector<double> mark;  // learn_one: ws for the neighbours, 0 for the rest
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
   std::vector<double> w;
   std::vector<std::size_t> parent;
@@ -265,6 +263,8 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     rep.moved.resize(n_near * d);
     if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d);
     rep.keep.assign(n_near, 1);
+    if (rep.mark.size() < m) rep.mark.resize(rep.centres.capacity(), 0.0);
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws;
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
       // The edge lists are read below; start loading them now.
@@ -294,24 +294,40 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       const std::size_t rest = n_near - a - 1;
       cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, stride, (rest + 3) / 4 * 4,
                                         d, rep.pair_dist.data());
-      // One pass over b > a for both the move guard and the shared
-      // densities of the pairs (near[a], near[b]): a seek per pair in
-      // near[a]'s sorted list. Branch-free guard: which pairs come too close
-      // is unpredictable.
+      // Branch-free: which pairs come too close is unpredictable.
       char keep_a = rep.keep[a];
-      EdgeList& list = rep.edges[rep.near[a]];
-      std::size_t pos = 0;
-      for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
+      for (std::size_t b = a + 1; b < n_near; ++b) {
         const char apart = rep.pair_dist[b - a - 1] < r2 ? 0 : 1;
         keep_a &= apart;
         rep.keep[b] &= apart;
-        const auto j = static_cast<std::uint32_t>(rep.near[b]);
-        pos = list.seek(pos, j);
-        if (list.j(pos) != j) list.insert(pos, j);  // at size() it reads a sentinel
-        list.v(pos) += ws;
       }
       rep.keep[a] = keep_a;
+      // The shared densities of the pairs (near[a], near[b]), b > a: one
+      // pass over near[a]'s whole list adds mark[j] to every edge, which is
+      // ws for the pairs and 0 for the rest (leaving their bits alone). The
+      // edges are independent, so the pass runs at the loads' throughput
+      // where a search per pair waits on each step's loads; a list has
+      // about 3 edges per pair here. A pair without an edge (about one per 4
+      // samples here) is found by the count and inserted by a search.
+      EdgeList& list = rep.edges[rep.near[a]];
+      std::size_t found = 0;
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const double add = rep.mark[list.j(k)];
+        list.v(k) += add;
+        found += add != 0.0 ? 1 : 0;
+      }
+      if (found != n_near - a - 1) {
+        std::size_t pos = 0;
+        for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
+          const auto j = static_cast<std::uint32_t>(rep.near[b]);
+          pos = list.seek(pos, j);
+          if (list.j(pos) == j) continue;  // at size() it reads a sentinel
+          list.insert(pos, j);
+          list.v(pos) = ws;
+        }
+      }
     }
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = 0.0;
     for (std::size_t a = 0; a < n_near; ++a)
       if (rep.keep[a]) rep.centres.set(rep.near[a], &rep.moved[a * d]);
   }
@@ -441,18 +457,8 @@ void DBStream::recluster() {
 std::int64_t DBStream::predict_one(std::span<const double> x) const {
   if (macro_weights_.empty() || !gate_.can_predict(x)) return -1;
   const std::size_t n = std::min(labels_.size(), ids_.size());
-  std::int64_t best = -1;
-  double bd = std::numeric_limits<double>::infinity();
-  std::array<double, kBlock> dist;
-  for (std::size_t begin = 0; begin < n; begin += kBlock) {
-    const std::size_t count = std::min(kBlock, n - begin);
-    rep_->centres.distances(x.data(), begin, count, dist.data());
-    for (std::size_t a = 0; a < count; ++a) {
-      const std::size_t i = begin + a;
-      if (labels_[i] >= 0 && dist[a] < bd) bd = dist[a], best = labels_[i];
-    }
-  }
-  return best;
+  const std::size_t i = rep_->centres.nearest_labelled(x.data(), n, labels_.data());
+  return i < n ? labels_[i] : -1;
 }
 
 std::vector<double> DBStream::micro_weights() const {
@@ -469,7 +475,7 @@ std::size_t DBStream::memory_bytes() const {
   for (const EdgeList& list : r.spare) lists += list.capacity_bytes();
   return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
          (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() + r.grow.capacity() +
-          r.near_dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
+          r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
          (ids_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
           r.component.capacity() + r.label_of.capacity()) *

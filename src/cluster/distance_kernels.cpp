@@ -1,5 +1,6 @@
 #include "cluster/distance_kernels.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 // The loader picks an AVX2 or a baseline build of the distance loop
@@ -127,6 +128,58 @@ std::size_t within_radius(const double* x, const double* cols, std::size_t strid
     for (std::size_t q = 0; q < 4; ++q) take(begin + q, s[q]);
   }
   for (; begin < n; ++begin) take(begin, sum1(x, cols, stride, begin, d));
+  return found;
+}
+
+// Each lane keeps the first smallest labelled distance among the centres it
+// sees (a strict compare) and that centre's index; the lanes are merged at
+// the end, a tie going to the smaller index, so the answer is the first
+// smallest of all, as one scan in index order finds it. No branch per
+// centre: where the next closer centre lies is unpredictable.
+using I4 = std::int64_t __attribute__((vector_size(32)));
+inline void load4(I4& v, const std::int64_t* p) noexcept { std::memcpy(&v, p, sizeof v); }
+
+[[gnu::always_inline]] inline void keep_nearer(const V4& dist, const std::int64_t* labels, std::int64_t first,
+                                               V4& best, I4& at) noexcept {
+  I4 lab;
+  load4(lab, labels);
+  const I4 take = (dist < best) & (lab >= 0);
+  const I4 idx = {first, first + 1, first + 2, first + 3};
+  best = (V4)(((I4)dist & take) | ((I4)best & ~take));
+  at = (idx & take) | (at & ~take);
+}
+
+IRITHYLL_CLUSTER_CLONES
+std::size_t nearest_labelled(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                             const std::int64_t* labels) noexcept {
+  const double inf = __builtin_inf();
+  V4 best[4];
+  I4 at[4];
+  for (int k = 0; k < 4; ++k) best[k] = V4{inf, inf, inf, inf}, at[k] = I4{-1, -1, -1, -1};
+  std::size_t begin = 0;
+  for (; begin + 16 <= n; begin += 16) {
+    V4 a[4];
+    sums16(x, cols, stride, begin, d, a);
+    for (std::size_t k = 0; k < 4; ++k)
+      keep_nearer(a[k], labels + begin + 4 * k, static_cast<std::int64_t>(begin + 4 * k), best[k], at[k]);
+  }
+  for (; begin + 4 <= n; begin += 4) {
+    V4 a;
+    sums4(x, cols, stride, begin, d, a);
+    keep_nearer(a, labels + begin, static_cast<std::int64_t>(begin), best[0], at[0]);
+  }
+  double bd = inf;
+  std::size_t found = n;
+  for (int k = 0; k < 4; ++k)
+    for (int q = 0; q < 4; ++q) {
+      if (at[k][q] < 0) continue;
+      const auto i = static_cast<std::size_t>(at[k][q]);
+      if (best[k][q] < bd || (best[k][q] == bd && i < found)) bd = best[k][q], found = i;
+    }
+  for (; begin < n; ++begin) {
+    const double s = sum1(x, cols, stride, begin, d);
+    if (labels[begin] >= 0 && s < bd) bd = s, found = begin;
+  }
   return found;
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace irithyll::cluster_detail {
 
@@ -43,5 +44,27 @@ void squared_distances(const double* x, const double* cols, std::size_t stride, 
 // stores.
 std::size_t within_radius(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                           double r2, std::size_t* idx, double* dist) noexcept;
+
+// The first centre i < n with labels[i] >= 0 at the smallest squared
+// distance from x (distances as squared_distances computes them; one that
+// is NaN or infinite never counts); n when there is none. Layout as above.
+std::size_t nearest_labelled(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                             const std::int64_t* labels) noexcept;
+
+// The reference: the same search, one centre at a time.
+inline std::size_t nearest_labelled_ref(const double* x, const double* cols, std::size_t stride, std::size_t n,
+                                        std::size_t d, const std::int64_t* labels) noexcept {
+  std::size_t best = n;
+  double bd = __builtin_inf();
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (std::size_t f = 0; f < d; ++f) {
+      const double t = x[f] - cols[f * stride + i];
+      s += t * t;
+    }
+    if (labels[i] >= 0 && s < bd) bd = s, best = i;
+  }
+  return best;
+}
 
 }  // namespace irithyll::cluster_detail

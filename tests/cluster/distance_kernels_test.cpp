@@ -64,6 +64,29 @@ TEST(DistanceKernels, WithinRadiusFindsExactlyTheCentresInsideWithTheReferenceBi
     }
 }
 
+TEST(DistanceKernels, NearestLabelledMatchesTheReference) {
+  Xorshift64 rng(6);
+  for (std::size_t d : {1u, 2u, 10u})
+    for (std::size_t n = 0; n <= 45; ++n)
+      for (int trial = 0; trial < 8; ++trial) {
+        const std::size_t stride = n + 2;
+        std::vector<double> cols(stride * d), x(d);
+        // Coarse coordinates make exact ties between centres common.
+        for (double& v : cols) v = static_cast<double>(rng.below(3));
+        for (double& v : x) v = static_cast<double>(rng.below(3));
+        std::vector<std::int64_t> labels(n);
+        for (std::int64_t& l : labels) l = static_cast<std::int64_t>(rng.below(4)) - 1;  // a quarter unlabelled
+        if (trial == 1 && n > 0) cols[n / 2] = __builtin_nan("");   // a NaN distance never wins
+        if (trial == 2) std::fill(labels.begin(), labels.end(), -1);  // none: n
+        const std::size_t got = nearest_labelled(x.data(), cols.data(), stride, n, d, labels.data());
+        ASSERT_EQ(got, nearest_labelled_ref(x.data(), cols.data(), stride, n, d, labels.data()))
+            << "d " << d << " n " << n << " trial " << trial;
+        if (trial == 2) {
+          EXPECT_EQ(got, n);
+        }
+      }
+}
+
 TEST(CentreTable, KeepsRowsAndColumnsTogetherThroughGrowthSetAndCompaction) {
   CentreTable t;
   t.reset(3);
