@@ -40,21 +40,26 @@ void squared_distances(const double* x, const double* cols, std::size_t stride, 
 // their indices to idx and their squared distances (the same bits as
 // squared_distances) to dist; returns how many. Layout as above; idx and dist
 // need room for n (slots past the count are scratch). A radius search touches
-// few centres, so a block of 16 with none inside costs one test and no
-// stores.
+// few centres, so a block of 16 with none inside stores nothing, and stops
+// as soon as its partial sums (every 2 features) all exceed r2: centres
+// stored near each other in space make that early.
 std::size_t within_radius(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                           double r2, std::size_t* idx, double* dist) noexcept;
 
-// The first centre i < n with labels[i] >= 0 at the smallest squared
-// distance from x (distances as squared_distances computes them; one that
-// is NaN or infinite never counts); n when there is none. Layout as above.
-std::size_t nearest_labelled(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
-                             const std::int64_t* labels) noexcept;
+// Among the centres i < n with labels[i] >= 0 and a finite squared distance
+// from x (as squared_distances computes it), the one with the smallest
+// (distance, order[i]): returns its order[i], or -1 when there is none.
+// order holds distinct values >= 0 (with order[i] = i it is the first
+// nearest labelled centre). bound: +inf, or the distance of one of the
+// labelled centres (no smaller than the answer's), which lets blocks of
+// centres all farther than it stop early. Layout as above.
+std::int64_t nearest_labelled(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
+                              const std::int64_t* labels, const std::int64_t* order, double bound) noexcept;
 
 // The reference: the same search, one centre at a time.
-inline std::size_t nearest_labelled_ref(const double* x, const double* cols, std::size_t stride, std::size_t n,
-                                        std::size_t d, const std::int64_t* labels) noexcept {
-  std::size_t best = n;
+inline std::int64_t nearest_labelled_ref(const double* x, const double* cols, std::size_t stride, std::size_t n,
+                                         std::size_t d, const std::int64_t* labels, const std::int64_t* order) noexcept {
+  std::int64_t best = -1;
   double bd = __builtin_inf();
   for (std::size_t i = 0; i < n; ++i) {
     double s = 0.0;
@@ -62,7 +67,7 @@ inline std::size_t nearest_labelled_ref(const double* x, const double* cols, std
       const double t = x[f] - cols[f * stride + i];
       s += t * t;
     }
-    if (labels[i] >= 0 && s < bd) bd = s, best = i;
+    if (labels[i] >= 0 && (s < bd || (s == bd && order[i] < best))) bd = s, best = order[i];
   }
   return best;
 }
