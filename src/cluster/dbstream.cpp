@@ -137,7 +137,7 @@ struct DBStream::Rep {
   // Scratch (reused, so learn_one and recluster do not allocate once warm).
   std::vector<std::size_t> near;
   std::vector<double> near_dist;
-  std::vector<double> moved, moved_cols, pair_dist;
+  std::vector<double> moved, moved_cols;
   std::vector<char> keep;
   std::vector<double> mark;  // learn_one: ws for the neighbours, 0 for the rest
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
@@ -260,10 +260,10 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     // The moved centres, row-major and feature-major, so the distances
     // between them run through the vectorised kernel in whole blocks of 4:
     // the stride leaves room for a block that starts at any centre, and the
-    // padding's distances are computed and ignored.
-    const std::size_t stride = (n_near + 3) / 4 * 4 + 4;
+    // padding (finite: zero or old centres) is read and ignored.
+    const std::size_t stride = n_near + 3;
     rep.moved.resize(n_near * d);
-    if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d);
+    if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d, 0.0);
     rep.keep.assign(n_near, 1);
     if (rep.mark.size() < m) rep.mark.resize(rep.centres.capacity(), 0.0);
     for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws;
@@ -290,20 +290,9 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
         rep.moved_cols[f * stride + a] = v;
       }
     }
-    if (rep.pair_dist.size() < stride) rep.pair_dist.resize(stride);
+    // Two moves that would bring centres within r of each other are undone.
+    cluster_detail::clear_close_pairs(rep.moved_cols.data(), stride, n_near, d, r2, rep.keep.data());
     for (std::size_t a = 0; a < n_near; ++a) {
-      // Two moves that would bring centres within r of each other are undone.
-      const std::size_t rest = n_near - a - 1;
-      cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, stride, (rest + 3) / 4 * 4,
-                                        d, rep.pair_dist.data());
-      // Branch-free: which pairs come too close is unpredictable.
-      char keep_a = rep.keep[a];
-      for (std::size_t b = a + 1; b < n_near; ++b) {
-        const char apart = rep.pair_dist[b - a - 1] < r2 ? 0 : 1;
-        keep_a &= apart;
-        rep.keep[b] &= apart;
-      }
-      rep.keep[a] = keep_a;
       // The shared densities of the pairs (near[a], near[b]), b > a: one
       // pass over near[a]'s whole list adds mark[j] to every edge, which is
       // ws for the pairs and 0 for the rest (leaving their bits alone). The
@@ -492,7 +481,7 @@ std::size_t DBStream::memory_bytes() const {
   for (const EdgeList& list : r.spare) lists += list.capacity_bytes();
   return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
          (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() + r.grow.capacity() +
-          r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
+          r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
          (ids_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
           r.component.capacity() + r.label_of.capacity()) *

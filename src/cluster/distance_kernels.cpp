@@ -157,6 +157,36 @@ std::size_t within_radius(const double* x, const double* cols, std::size_t strid
   return found;
 }
 
+// Point a against points b .. b + 3 in one vector per pair row, all pairs
+// in one call: the guard of DBStream's moves asks this for its dozen or so
+// moved centres each sample. Branch-free: which pairs are close is
+// unpredictable.
+IRITHYLL_CLUSTER_CLONES
+void clear_close_pairs(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
+                       char* __restrict keep) noexcept {
+  for (std::size_t a = 0; a + 1 < n; ++a) {
+    char keep_a = keep[a];
+    for (std::size_t b = a + 1; b < n; b += 4) {
+      V4 s{};
+      for (std::size_t f = 0; f < d; ++f) {
+        const double xf = cols[f * stride + a];
+        const V4 xv = {xf, xf, xf, xf};
+        V4 c;
+        load4(c, cols + f * stride + b);
+        const V4 t = xv - c;
+        s += t * t;
+      }
+      const std::size_t lanes = n - b < 4 ? n - b : 4;
+      for (std::size_t q = 0; q < lanes; ++q) {
+        const char apart = s[q] < r2 ? 0 : 1;
+        keep_a &= apart;
+        keep[b + q] &= apart;
+      }
+    }
+    keep[a] = keep_a;
+  }
+}
+
 // Each lane keeps the smallest (distance, order) of the labelled centres it
 // sees; the lanes are merged at the end, the same way, so the answer is the
 // smallest of all, as one scan finds it. No branch per centre: where the

@@ -64,6 +64,25 @@ TEST(DistanceKernels, WithinRadiusFindsExactlyTheCentresInsideWithTheReferenceBi
     }
 }
 
+TEST(DistanceKernels, ClearClosePairsMatchesTheReference) {
+  Xorshift64 rng(8);
+  for (std::size_t d : {1u, 3u, 10u})
+    for (std::size_t n = 0; n <= 20; ++n)
+      for (int trial = 0; trial < 10; ++trial) {
+        const std::size_t stride = n + 3 + static_cast<std::size_t>(trial % 2);
+        std::vector<double> cols(stride * d, 1e6);  // far padding: lanes past n must not count
+        for (std::size_t f = 0; f < d; ++f)
+          for (std::size_t i = 0; i < n; ++i) cols[f * stride + i] = static_cast<double>(rng.below(4));
+        // r2 on a grid value: some pairs exactly at r2 (not close).
+        const double r2 = static_cast<double>(d) * 0.5 + static_cast<double>(trial % 3);
+        std::vector<char> got(n), want(n);
+        for (std::size_t i = 0; i < n; ++i) got[i] = want[i] = rng.below(5) != 0;  // some already cleared
+        clear_close_pairs(cols.data(), stride, n, d, r2, got.data());
+        clear_close_pairs_ref(cols.data(), stride, n, d, r2, want.data());
+        ASSERT_EQ(got, want) << "d " << d << " n " << n << " trial " << trial;
+      }
+}
+
 TEST(DistanceKernels, NearestLabelledMatchesTheReference) {
   Xorshift64 rng(6);
   for (std::size_t d : {1u, 2u, 5u, 10u})

@@ -41,17 +41,20 @@
 // micro-cluster that holds one point at the next cleanup.
 //
 // Cost per sample: O(m d) for m micro-clusters (one vectorised radius
-// search over the centres, stored feature-major, that stores nothing for a
-// block of 16 with no centre inside) plus O(|N|^2 d + sum of the
-// neighbours' edge counts) for the move guard (the moved centres' pairwise
-// distances in whole 4-wide blocks) and the shared densities (sorted edge
-// lists per micro-cluster, indices apart from values, searched 8 indices
-// per step; the scale 2^(lambda k) of an update for k < 1024 comes from a
-// table made at construction). Cleanup and the macro
-// rebuild O(m d + e) for e graph edges. Nothing is allocated per sample once
-// the micro-cluster count and the graph have levelled off (emptied edge
-// lists are kept for reuse). Memory: m (2 d + 1) doubles + 12 bytes per
-// edge + 32 bytes per micro-cluster + 16 KiB. Thread safety: none (see clusterer.hpp).
+// search over the centres, stored feature-major and grouped by macro
+// cluster, whose blocks of 16 stop once every partial sum exceeds r^2)
+// plus O(|N|^2 d + sum of the neighbours' edge counts) for the move guard
+// (the moved centres' pairwise distances, 4-wide, in one call) and the
+// shared densities (one pass over each neighbour's sorted edge list, which
+// adds w to the pairs and 0 to the rest; a missing pair is inserted after a
+// search of 8 indices per step; the scale 2^(lambda k) of an update for
+// k < 1024 comes from a table made at construction). predict_one: O(m d)
+// at most, the same early stop against the best distance so far. Cleanup
+// and the macro rebuild O(m d + e) for e graph edges. Nothing is allocated
+// per sample once the micro-cluster count and the graph have levelled off
+// (emptied edge lists are kept for reuse). Memory: m (2 d + 1) doubles +
+// 12 bytes per edge + 56 bytes per micro-cluster + 16 KiB. Thread safety:
+// none (see clusterer.hpp).
 #pragma once
 
 #include <cstdint>
