@@ -305,7 +305,7 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       for (std::size_t k = 0; k < list.size(); ++k) {
         const double add = rep.mark[list.j(k)];
         list.v(k) += add;
-        found += add != 0.0 ? 1 : 0;
+        found += add > 0.0 ? 1 : 0;  // ws > 0 (or 0 if it underflowed: then all go to the search)
       }
       if (found != n_near - a - 1) {
         std::size_t pos = 0;
