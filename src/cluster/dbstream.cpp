@@ -484,7 +484,8 @@ std::size_t DBStream::memory_bytes() const {
           r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
          (ids_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
-          r.component.capacity() + r.label_of.capacity()) *
+          r.component.capacity() + r.label_of.capacity() + r.slot_start.capacity() + r.order.capacity() +
+          r.seeds.capacity()) *
              8 +
          r.keep.capacity() + r.remap.capacity() * 4;
 }
