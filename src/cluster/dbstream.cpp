@@ -140,6 +140,7 @@ struct DBStream::Rep {
   std::vector<double> moved, moved_cols;
   std::vector<char> keep;
   std::vector<double> mark;  // learn_one: ws for the neighbours, 0 for the rest
+  std::vector<std::int64_t> close;  // learn_one: 1 for the moves undone
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
   std::vector<double> w;
   std::vector<std::size_t> parent;
@@ -264,7 +265,6 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     const std::size_t stride = n_near + 3;
     rep.moved.resize(n_near * d);
     if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d, 0.0);
-    rep.keep.assign(n_near, 1);
     if (rep.mark.size() < m) rep.mark.resize(rep.centres.capacity(), 0.0);
     for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws;
     for (std::size_t a = 0; a < n_near; ++a) {
@@ -291,7 +291,8 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       }
     }
     // Two moves that would bring centres within r of each other are undone.
-    cluster_detail::clear_close_pairs(rep.moved_cols.data(), stride, n_near, d, r2, rep.keep.data());
+    if (rep.close.size() < stride) rep.close.resize(stride);
+    cluster_detail::close_pairs(rep.moved_cols.data(), stride, n_near, d, r2, rep.close.data());
     for (std::size_t a = 0; a < n_near; ++a) {
       // The shared densities of the pairs (near[a], near[b]), b > a: one
       // pass over near[a]'s whole list adds mark[j] to every edge, which is
@@ -320,7 +321,7 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     }
     for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = 0.0;
     for (std::size_t a = 0; a < n_near; ++a)
-      if (rep.keep[a]) rep.centres.set(rep.near[a], &rep.moved[a * d]);
+      if (rep.close[a] == 0) rep.centres.set(rep.near[a], &rep.moved[a * d]);
   }
   if (t % config_.cleanup_interval == 0) {
     cleanup();
@@ -484,7 +485,7 @@ std::size_t DBStream::memory_bytes() const {
           r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
          (ids_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
-          r.component.capacity() + r.label_of.capacity() + r.slot_start.capacity() + r.order.capacity() +
+          r.component.capacity() + r.label_of.capacity() + r.slot_start.capacity() + r.order.capacity() + r.close.capacity() +
           r.seeds.capacity()) *
              8 +
          r.keep.capacity() + r.remap.capacity() * 4;

@@ -38,6 +38,9 @@ using V4 = double __attribute__((vector_size(32)));
 // outside the AVX2 clone.)
 inline void load4(V4& v, const double* p) noexcept { std::memcpy(&v, p, sizeof v); }
 inline void store4(double* p, const V4& v) noexcept { std::memcpy(p, &v, sizeof v); }
+using I4 = std::int64_t __attribute__((vector_size(32)));
+inline void load4(I4& v, const std::int64_t* p) noexcept { std::memcpy(&v, p, sizeof v); }
+inline void store4(std::int64_t* p, const I4& v) noexcept { std::memcpy(p, &v, sizeof v); }
 
 // The partial sums of centres begin .. begin + 15 in four vectors, and of
 // centres begin .. begin + 3 in one (inlined into each clone below).
@@ -157,34 +160,51 @@ std::size_t within_radius(const double* x, const double* cols, std::size_t strid
   return found;
 }
 
-// Point a against points b .. b + 3 in one vector per pair row, all pairs
-// in one call: the guard of DBStream's moves asks this for its dozen or so
-// moved centres each sample. Branch-free: which pairs are close is
-// unpredictable.
+// Point a against points b .. b + 3 in one vector, all pairs in one call
+// (DBStream's move guard asks this for its dozen or so moved centres each
+// sample). The close lanes are or-ed into a per-row vector for a and into
+// close[b .. b + 3] as whole vectors, so nothing is taken out lane by lane
+// until the end; branch-free, as which pairs are close is unpredictable.
 IRITHYLL_CLUSTER_CLONES
-void clear_close_pairs(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
-                       char* __restrict keep) noexcept {
-  for (std::size_t a = 0; a + 1 < n; ++a) {
-    char keep_a = keep[a];
+void close_pairs(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
+                 std::int64_t* __restrict close) noexcept {
+  for (std::size_t a = 0; a < n + 3; ++a) close[a] = 0;
+  const V4 rv = {r2, r2, r2, r2};
+  const auto limit = static_cast<std::int64_t>(n);
+  // Rows a and a + 1 together: each block of 4 columns is loaded once for
+  // both. Both start at column a + 1; a lane counts for a row only past the
+  // row's own point and before n.
+  for (std::size_t a = 0; a + 1 < n; a += 2) {
+    const auto a0 = static_cast<std::int64_t>(a);
+    I4 row0 = {0, 0, 0, 0}, row1 = {0, 0, 0, 0};
     for (std::size_t b = a + 1; b < n; b += 4) {
-      V4 s{};
+      V4 s0{}, s1{};
       for (std::size_t f = 0; f < d; ++f) {
-        const double xf = cols[f * stride + a];
-        const V4 xv = {xf, xf, xf, xf};
+        const double* cf = cols + f * stride;
+        const V4 x0 = {cf[a], cf[a], cf[a], cf[a]};
+        const V4 x1 = {cf[a + 1], cf[a + 1], cf[a + 1], cf[a + 1]};
         V4 c;
-        load4(c, cols + f * stride + b);
-        const V4 t = xv - c;
-        s += t * t;
+        load4(c, cf + b);
+        const V4 t0 = x0 - c, t1 = x1 - c;
+        s0 += t0 * t0;
+        s1 += t1 * t1;
       }
-      const std::size_t lanes = n - b < 4 ? n - b : 4;
-      for (std::size_t q = 0; q < lanes; ++q) {
-        const char apart = s[q] < r2 ? 0 : 1;
-        keep_a &= apart;
-        keep[b + q] &= apart;
-      }
+      const auto first = static_cast<std::int64_t>(b);
+      const I4 lane = {first, first + 1, first + 2, first + 3};
+      const I4 in = lane < limit;
+      const I4 near0 = (s0 < rv) & in;  // lanes > a: b starts past a
+      const I4 near1 = (s1 < rv) & in & (lane > a0 + 1);
+      row0 |= near0;
+      row1 |= near1;
+      I4 cb;
+      load4(cb, close + b);
+      cb |= near0 | near1;
+      store4(close + b, cb);
     }
-    keep[a] = keep_a;
+    close[a] |= (row0[0] | row0[1] | row0[2] | row0[3]);
+    close[a + 1] |= (row1[0] | row1[1] | row1[2] | row1[3]);
   }
+  for (std::size_t a = 0; a < n; ++a) close[a] = close[a] != 0 ? 1 : 0;
 }
 
 // Each lane keeps the smallest (distance, order) of the labelled centres it
@@ -193,8 +213,6 @@ void clear_close_pairs(const double* cols, std::size_t stride, std::size_t n, st
 // next closer centre lies is unpredictable. A block whose partial sums all
 // exceed the best distance so far stops early (all_above): none of its
 // centres can win or tie.
-using I4 = std::int64_t __attribute__((vector_size(32)));
-inline void load4(I4& v, const std::int64_t* p) noexcept { std::memcpy(&v, p, sizeof v); }
 
 [[gnu::always_inline]] inline void keep_nearer(const V4& dist, const std::int64_t* labels, const std::int64_t* order,
                                                V4& best, I4& at) noexcept {

@@ -46,17 +46,18 @@ void squared_distances(const double* x, const double* cols, std::size_t stride, 
 std::size_t within_radius(const double* x, const double* cols, std::size_t stride, std::size_t n, std::size_t d,
                           double r2, std::size_t* idx, double* dist) noexcept;
 
-// For every pair a < b < n of the points in cols (layout as above) whose
-// squared distance (as squared_distances computes it) is below r2, clears
-// keep[a] and keep[b]. REQUIRES: stride >= n + 3 and finite values in
+// close[a] = 1 for each point a < n of cols (layout as above) with another
+// point at a squared distance (as squared_distances computes it) below r2,
+// 0 for the others. REQUIRES: stride >= n + 3 and finite values in
 // cols[f * stride + n .. + 3) (blocks of 4 may read past n; those lanes are
-// not used).
-void clear_close_pairs(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
-                       char* keep) noexcept;
+// not used); close has room for n + 3.
+void close_pairs(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
+                 std::int64_t* close) noexcept;
 
 // The reference: the same, one pair at a time.
-inline void clear_close_pairs_ref(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
-                                  char* keep) noexcept {
+inline void close_pairs_ref(const double* cols, std::size_t stride, std::size_t n, std::size_t d, double r2,
+                            std::int64_t* close) noexcept {
+  for (std::size_t a = 0; a < n; ++a) close[a] = 0;
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {
       double s = 0.0;
@@ -64,7 +65,7 @@ inline void clear_close_pairs_ref(const double* cols, std::size_t stride, std::s
         const double t = cols[f * stride + a] - cols[f * stride + b];
         s += t * t;
       }
-      if (s < r2) keep[a] = keep[b] = 0;
+      if (s < r2) close[a] = close[b] = 1;
     }
 }
 

@@ -64,21 +64,24 @@ TEST(DistanceKernels, WithinRadiusFindsExactlyTheCentresInsideWithTheReferenceBi
     }
 }
 
-TEST(DistanceKernels, ClearClosePairsMatchesTheReference) {
+TEST(DistanceKernels, ClosePairsMatchTheReference) {
   Xorshift64 rng(8);
   for (std::size_t d : {1u, 3u, 10u})
     for (std::size_t n = 0; n <= 20; ++n)
       for (int trial = 0; trial < 10; ++trial) {
         const std::size_t stride = n + 3 + static_cast<std::size_t>(trial % 2);
-        std::vector<double> cols(stride * d, 1e6);  // far padding: lanes past n must not count
+        // Padding a copy of point 0: lanes past n must not count.
+        std::vector<double> cols(stride * d, 0.0);
         for (std::size_t f = 0; f < d; ++f)
           for (std::size_t i = 0; i < n; ++i) cols[f * stride + i] = static_cast<double>(rng.below(4));
+        for (std::size_t f = 0; f < d && n > 0; ++f)
+          for (std::size_t i = n; i < stride; ++i) cols[f * stride + i] = cols[f * stride];
         // r2 on a grid value: some pairs exactly at r2 (not close).
         const double r2 = static_cast<double>(d) * 0.5 + static_cast<double>(trial % 3);
-        std::vector<char> got(n), want(n);
-        for (std::size_t i = 0; i < n; ++i) got[i] = want[i] = rng.below(5) != 0;  // some already cleared
-        clear_close_pairs(cols.data(), stride, n, d, r2, got.data());
-        clear_close_pairs_ref(cols.data(), stride, n, d, r2, want.data());
+        std::vector<std::int64_t> got(n + 3, 7), want(n, 7);
+        close_pairs(cols.data(), stride, n, d, r2, got.data());
+        close_pairs_ref(cols.data(), stride, n, d, r2, want.data());
+        got.resize(n);
         ASSERT_EQ(got, want) << "d " << d << " n " << n << " trial " << trial;
       }
 }
