@@ -140,6 +140,7 @@ struct DBStream::Rep {
   std::vector<double> moved, moved_cols;
   std::vector<char> keep;
   std::vector<double> mark;  // learn_one: ws for the neighbours, 0 for the rest
+  std::vector<std::uint32_t> in_near;  // learn_one: 1 for the neighbours, 0 for the rest
   std::vector<std::int64_t> close;  // learn_one: 1 for the moves undone
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
   std::vector<double> w;
@@ -265,8 +266,11 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     const std::size_t stride = n_near + 3;
     rep.moved.resize(n_near * d);
     if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d, 0.0);
-    if (rep.mark.size() < m) rep.mark.resize(rep.centres.capacity(), 0.0);
-    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws;
+    if (rep.mark.size() < m) {
+      rep.mark.resize(rep.centres.capacity(), 0.0);
+      rep.in_near.resize(rep.centres.capacity(), 0);
+    }
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws, rep.in_near[rep.near[a]] = 1;
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
       // The edge lists are read below; start loading them now.
@@ -300,13 +304,13 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
       // edges are independent, so the pass runs at the loads' throughput
       // where a search per pair waits on each step's loads; a list has
       // about 3 edges per pair here. A pair without an edge (about one per 4
-      // samples here) is found by the count and inserted by a search.
+      // samples here) is found by the count of in_near and inserted by a search.
       EdgeList& list = rep.edges[rep.near[a]];
       std::size_t found = 0;
       for (std::size_t k = 0; k < list.size(); ++k) {
-        const double add = rep.mark[list.j(k)];
-        list.v(k) += add;
-        found += add > 0.0 ? 1 : 0;  // ws > 0 (or 0 if it underflowed: then all go to the search)
+        const std::uint32_t j = list.j(k);
+        list.v(k) += rep.mark[j];
+        found += rep.in_near[j];
       }
       if (found != n_near - a - 1) {
         std::size_t pos = 0;
@@ -319,7 +323,7 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
         }
       }
     }
-    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = 0.0;
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = 0.0, rep.in_near[rep.near[a]] = 0;
     for (std::size_t a = 0; a < n_near; ++a)
       if (rep.close[a] == 0) rep.centres.set(rep.near[a], &rep.moved[a * d]);
   }
@@ -488,7 +492,7 @@ std::size_t DBStream::memory_bytes() const {
           r.component.capacity() + r.label_of.capacity() + r.slot_start.capacity() + r.order.capacity() + r.close.capacity() +
           r.seeds.capacity()) *
              8 +
-         r.keep.capacity() + r.remap.capacity() * 4;
+         r.keep.capacity() + (r.remap.capacity() + r.in_near.capacity()) * 4;
 }
 
 ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kFields, config_); }
