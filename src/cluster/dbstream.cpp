@@ -47,34 +47,31 @@ std::span<const ConfigField<DBStreamConfig>> dbstream_config_fields() { return k
 
 Status DBStreamConfig::validate() const { return validate_fields<DBStreamConfig>("dbstream", kFields, *this); }
 
-// Fading factors 2^(-lambda k) for k below this come from a table.
+// Fading factors 2^(-lambda k) and 2^(lambda k) for k below this come from
+// tables.
 constexpr std::size_t kFadeTable = 1024;
-// Centres handled per distance call on the stack (predict_one is const and
-// may run concurrently, so it has no model-owned scratch).
-constexpr std::size_t kBlock = 64;
+// Values are rescaled at least every kMaxGrowExponent / lambda samples, so a
+// weight is never scaled up by more than 2^kMaxGrowExponent.
+constexpr double kMaxGrowExponent = 60.0;
 
 // The shared densities s_ij of micro-cluster i (the older) with younger
 // micro-clusters j, sorted by j: the indices apart from the values, so that
-// the search that finds the pairs reads 4 bytes per edge it passes; t is the
-// time of each value's last update. The index array ends in kPad sentinels
+// the search that finds the pairs reads 4 bytes per edge it passes; each
+// value is scaled to the model's epoch (see DBStream::epoch_), so it needs
+// no time stamp. The index array ends in kPad sentinels
 // (larger than any index), so seek() compares kPad indices at a time with no
 // bounds test: finding the next pair in a list where about half the passed
 // edges are pairs is a coin toss for a branch per edge, and a count of the
 // smaller lanes per step is not.
 class EdgeList {
  public:
-  struct Value {
-    double s = 0.0;
-    std::uint64_t t = 0;
-  };
-
   EdgeList() { clear(); }
   std::size_t size() const { return v_.size(); }
   std::uint32_t j(std::size_t k) const { return j_[k]; }
-  const Value& v(std::size_t k) const { return v_[k]; }
-  Value& v(std::size_t k) { return v_[k]; }
+  double v(std::size_t k) const { return v_[k]; }
+  double& v(std::size_t k) { return v_[k]; }
   const std::uint32_t* j_data() const { return j_.data(); }
-  const Value* v_data() const { return v_.data(); }
+  const double* v_data() const { return v_.data(); }
 
   // The first position at or after pos whose index is >= j (size() when
   // none); pos <= size(). The sorted indices below j form a prefix of each
@@ -99,9 +96,9 @@ class EdgeList {
   }
   void insert(std::size_t pos, std::uint32_t j) {
     j_.insert(j_.begin() + static_cast<std::ptrdiff_t>(pos), j);
-    v_.insert(v_.begin() + static_cast<std::ptrdiff_t>(pos), Value{});
+    v_.insert(v_.begin() + static_cast<std::ptrdiff_t>(pos), 0.0);
   }
-  void push_back(std::uint32_t j, const Value& v) {
+  void push_back(std::uint32_t j, double v) {
     insert(size(), j);
     v_.back() = v;
   }
@@ -111,18 +108,18 @@ class EdgeList {
     j_.resize(n);
     j_.insert(j_.end(), kPad, kEnd);
   }
-  void set(std::size_t k, std::uint32_t j, const Value& v) {
+  void set(std::size_t k, std::uint32_t j, double v) {
     j_[k] = j;
     v_[k] = v;
   }
   void clear() { truncate(0); }
-  std::size_t capacity_bytes() const { return j_.capacity() * sizeof(std::uint32_t) + v_.capacity() * sizeof(Value); }
+  std::size_t capacity_bytes() const { return j_.capacity() * sizeof(std::uint32_t) + v_.capacity() * sizeof(double); }
 
  private:
   static constexpr std::size_t kPad = 8;
   static constexpr std::uint32_t kEnd = 0x7FFFFFFFu;  // above every index (kMaxMicro)
   std::vector<std::uint32_t> j_;  // size() indices, then kPad x kEnd
-  std::vector<Value> v_;
+  std::vector<double> v_;
 };
 
 struct DBStream::Rep {
@@ -135,24 +132,37 @@ struct DBStream::Rep {
   std::vector<EdgeList> edges;
   std::vector<EdgeList> spare;  // emptied lists kept for their capacity
   std::vector<double> fade;              // fade[k] = 2^(-lambda k), k < kFadeTable
+  std::vector<double> grow;              // grow[k] = 2^(lambda k), k < kFadeTable
+  std::uint64_t rescale_interval = 0;    // see DBStream::epoch_
   // Scratch (reused, so learn_one and recluster do not allocate once warm).
   std::vector<std::size_t> near;
   std::vector<double> near_dist;
-  std::vector<double> moved, moved_cols, pair_dist;
+  std::vector<double> moved, moved_cols;
   std::vector<char> keep;
+  std::vector<double> mark;  // learn_one: ws for the neighbours, 0 for the rest
+  std::vector<std::uint32_t> in_near;  // learn_one: 1 for the neighbours, 0 for the rest
+  std::vector<std::int64_t> close;  // learn_one: 1 for the moves undone
   std::vector<std::uint32_t> remap;  // cleanup: old index -> new
   std::vector<double> w;
   std::vector<std::size_t> parent;
   std::vector<std::int64_t> component;
   std::vector<double> component_weight;
   std::vector<std::int64_t> label_of;
+  std::vector<std::size_t> slot_start, order;  // recluster: the centres' slot order
+  std::vector<std::size_t> seeds;               // recluster: see CentreTable::set_labels
 };
 
 DBStream::DBStream(DBStreamConfig config, std::uint64_t seed)
     : config_(config), seed_(seed), rep_(std::make_unique<Rep>()) {
   rep_->fade.resize(kFadeTable);
-  for (std::size_t k = 0; k < kFadeTable; ++k)
+  rep_->grow.resize(kFadeTable);
+  for (std::size_t k = 0; k < kFadeTable; ++k) {
     rep_->fade[k] = std::exp2(-config_.fading_factor * static_cast<double>(k));
+    rep_->grow[k] = std::exp2(config_.fading_factor * static_cast<double>(k));
+  }
+  // Values scaled by at most 2^kMaxGrowExponent between rescales.
+  const double limit = kMaxGrowExponent / config_.fading_factor;
+  rep_->rescale_interval = limit < 0x1p62 ? std::max<std::uint64_t>(1, static_cast<std::uint64_t>(limit)) : std::uint64_t{1} << 62;
 }
 
 DBStream::~DBStream() = default;
@@ -177,7 +187,7 @@ void DBStream::reset() {
   ids_.clear();
   rep_->centres.reset(0);
   weights_.clear();
-  times_.clear();
+  epoch_ = 0;
   for (EdgeList& list : rep_->edges) {
     list.clear();
     rep_->spare.push_back(std::move(list));
@@ -188,12 +198,29 @@ void DBStream::reset() {
   macro_weights_.clear();
 }
 
-double DBStream::faded(double w, std::uint64_t since) const {
-  const std::uint64_t t = gate_.n_seen;
-  if (since >= t) return w;
-  // The table holds the same exp2 values, so both branches give the same bits.
-  return t - since < kFadeTable ? w * rep_->fade[t - since]
-                                : w * std::exp2(-config_.fading_factor * static_cast<double>(t - since));
+// The tables hold the same exp2 values, so both branches give the same bits.
+double DBStream::fade_of(std::uint64_t k) const {
+  return k < kFadeTable ? rep_->fade[k] : std::exp2(-config_.fading_factor * static_cast<double>(k));
+}
+double DBStream::grow_of(std::uint64_t k) const {
+  return k < kFadeTable ? rep_->grow[k] : std::exp2(config_.fading_factor * static_cast<double>(k));
+}
+
+std::uint64_t DBStream::epoch_at(std::uint64_t t) const {
+  return std::max(t - t % config_.cleanup_interval, t - t % rep_->rescale_interval);
+}
+
+// The value scaled to epoch_ of one last updated at time `since`.
+double DBStream::to_epoch(double v, std::uint64_t since) const {
+  return since >= epoch_ ? v * grow_of(since - epoch_) : v * fade_of(epoch_ - since);
+}
+
+void DBStream::rescale() {
+  const double f = fade_of(gate_.n_seen - epoch_);
+  for (double& w : weights_) w *= f;
+  for (EdgeList& list : rep_->edges)
+    for (std::size_t k = 0; k < list.size(); ++k) list.v(k) *= f;
+  epoch_ = gate_.n_seen;
 }
 
 std::size_t DBStream::index_of(std::uint64_t id) const {
@@ -208,6 +235,9 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
   const std::uint64_t t = gate_.n_seen;
   const double r = config_.clustering_threshold, r2 = r * r;
   const double sigma = r / 3.0, inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
+  // The weight in the epoch's scale: adding it to a value scaled to epoch_
+  // is adding `weight` to the value faded to now.
+  const double ws = weight * grow_of(t - epoch_);
 
   Rep& rep = *rep_;
   if (rep.centres.width() != d) rep.centres.reset(d);
@@ -221,8 +251,7 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
   if (n_near == 0) {
     ids_.push_back(next_id_++);
     rep.centres.push_back(x.data());
-    weights_.push_back(weight);
-    times_.push_back(t);
+    weights_.push_back(ws);
     if (rep.spare.empty()) {
       rep.edges.emplace_back();
     } else {
@@ -233,11 +262,15 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
     // The moved centres, row-major and feature-major, so the distances
     // between them run through the vectorised kernel in whole blocks of 4:
     // the stride leaves room for a block that starts at any centre, and the
-    // padding's distances are computed and ignored.
-    const std::size_t stride = (n_near + 3) / 4 * 4 + 4;
+    // padding (finite: zero or old centres) is read and ignored.
+    const std::size_t stride = n_near + 3;
     rep.moved.resize(n_near * d);
-    if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d);
-    rep.keep.assign(n_near, 1);
+    if (rep.moved_cols.size() < stride * d) rep.moved_cols.resize(stride * d, 0.0);
+    if (rep.mark.size() < m) {
+      rep.mark.resize(rep.centres.capacity(), 0.0);
+      rep.in_near.resize(rep.centres.capacity(), 0);
+    }
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = ws, rep.in_near[rep.near[a]] = 1;
     for (std::size_t a = 0; a < n_near; ++a) {
       const std::size_t i = rep.near[a];
       // The edge lists are read below; start loading them now.
@@ -252,8 +285,7 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
         __builtin_prefetch(reinterpret_cast<const void*>(jb + 64));
         for (std::uintptr_t line = 0; line < 6; ++line) __builtin_prefetch(reinterpret_cast<const void*>(vb + 64 * line));
       }
-      weights_[i] = faded(weights_[i], times_[i]) + weight;
-      times_[i] = t;
+      weights_[i] += ws;
       const double* c = rep.centres.row(i);
       const double h = std::exp(-rep.near_dist[a] * inv_two_sigma2);
       for (std::size_t f = 0; f < d; ++f) {
@@ -262,40 +294,45 @@ Status DBStream::learn_one(std::span<const double> x, double weight) {
         rep.moved_cols[f * stride + a] = v;
       }
     }
-    if (rep.pair_dist.size() < stride) rep.pair_dist.resize(stride);
+    // Two moves that would bring centres within r of each other are undone.
+    if (rep.close.size() < stride) rep.close.resize(stride);
+    cluster_detail::close_pairs(rep.moved_cols.data(), stride, n_near, d, r2, rep.close.data());
     for (std::size_t a = 0; a < n_near; ++a) {
-      // Two moves that would bring centres within r of each other are undone.
-      const std::size_t rest = n_near - a - 1;
-      cluster_detail::squared_distances(&rep.moved[a * d], rep.moved_cols.data() + a + 1, stride, (rest + 3) / 4 * 4,
-                                        d, rep.pair_dist.data());
-      // One pass over b > a for both the move guard and the shared
-      // densities of the pairs (near[a], near[b]): a seek per pair in
-      // near[a]'s sorted list. Branch-free guard: which pairs come too close
-      // is unpredictable.
-      char keep_a = rep.keep[a];
+      // The shared densities of the pairs (near[a], near[b]), b > a: one
+      // pass over near[a]'s whole list adds mark[j] to every edge, which is
+      // ws for the pairs and 0 for the rest (leaving their bits alone). The
+      // edges are independent, so the pass runs at the loads' throughput
+      // where a search per pair waits on each step's loads; a list has
+      // about 3 edges per pair here. A pair without an edge (about one per 4
+      // samples here) is found by the count of in_near and inserted by a search.
       EdgeList& list = rep.edges[rep.near[a]];
-      std::size_t pos = 0;
-      for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
-        const char apart = rep.pair_dist[b - a - 1] < r2 ? 0 : 1;
-        keep_a &= apart;
-        rep.keep[b] &= apart;
-        const auto j = static_cast<std::uint32_t>(rep.near[b]);
-        pos = list.seek(pos, j);
-        if (list.j(pos) != j) list.insert(pos, j);  // at size() it reads a sentinel
-        EdgeList::Value& e = list.v(pos);
-        e.s = faded(e.s, e.t) + weight;
-        e.t = t;
+      std::size_t found = 0;
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::uint32_t j = list.j(k);
+        list.v(k) += rep.mark[j];
+        found += rep.in_near[j];
       }
-      rep.keep[a] = keep_a;
+      if (found != n_near - a - 1) {
+        std::size_t pos = 0;
+        for (std::size_t b = a + 1; b < n_near; ++b, ++pos) {
+          const auto j = static_cast<std::uint32_t>(rep.near[b]);
+          pos = list.seek(pos, j);
+          if (list.j(pos) == j) continue;  // at size() it reads a sentinel
+          list.insert(pos, j);
+          list.v(pos) = ws;
+        }
+      }
     }
+    for (std::size_t a = 0; a < n_near; ++a) rep.mark[rep.near[a]] = 0.0, rep.in_near[rep.near[a]] = 0;
     for (std::size_t a = 0; a < n_near; ++a)
-      if (rep.keep[a]) rep.centres.set(rep.near[a], &rep.moved[a * d]);
+      if (rep.close[a] == 0) rep.centres.set(rep.near[a], &rep.moved[a * d]);
   }
   if (t % config_.cleanup_interval == 0) {
     cleanup();
     recluster();
-  } else if (macro_weights_.empty()) {
-    recluster();
+  } else {
+    if (t % rep.rescale_interval == 0) rescale();
+    if (macro_weights_.empty()) recluster();
   }
   return Status::ok();
 }
@@ -305,11 +342,14 @@ void DBStream::cleanup() {
   const double w_weak = std::exp2(-config_.fading_factor * static_cast<double>(config_.cleanup_interval));
   const double s_weak = config_.intersection_factor * w_weak;
   const std::size_t m = ids_.size();
+  // Faded to now, which becomes the new epoch.
+  const double f = fade_of(gate_.n_seen - epoch_);
   rep.keep.assign(m, 0);
   rep.remap.resize(m);
   std::size_t out = 0;
   for (std::size_t i = 0; i < m; ++i) {
-    if (faded(weights_[i], times_[i]) < w_weak) continue;
+    weights_[i] *= f;
+    if (weights_[i] < w_weak) continue;
     rep.keep[i] = 1;
     rep.remap[i] = static_cast<std::uint32_t>(out++);
   }
@@ -324,19 +364,19 @@ void DBStream::cleanup() {
     std::size_t kept = 0;
     for (std::size_t k = 0; k < list.size(); ++k) {
       const std::uint32_t j = list.j(k);
-      if (!rep.keep[j] || faded(list.v(k).s, list.v(k).t) < s_weak) continue;
-      list.set(kept++, rep.remap[j], list.v(k));
+      const double s = list.v(k) * f;
+      if (!rep.keep[j] || s < s_weak) continue;
+      list.set(kept++, rep.remap[j], s);
     }
     list.truncate(kept);
     ids_[out] = ids_[i];
     weights_[out] = weights_[i];
-    times_[out] = times_[i];
     if (out != i) rep.edges[out] = std::move(list);
     ++out;
   }
   ids_.resize(out);
   weights_.resize(out);
-  times_.resize(out);
+  epoch_ = gate_.n_seen;
   rep.edges.resize(out);
   rep.centres.compact(rep.keep);
   // The spare lists only need to cover the micro-clusters that may come.
@@ -351,7 +391,8 @@ void DBStream::recluster() {
   w.resize(m);
   parent.resize(m);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
-  for (std::size_t i = 0; i < m; ++i) w[i] = faded(weights_[i], times_[i]);
+  const double now = fade_of(gate_.n_seen - epoch_);  // 1 right after a cleanup
+  for (std::size_t i = 0; i < m; ++i) w[i] = weights_[i] * now;
   auto strong = [&](std::size_t i) { return w[i] > config_.minimum_weight; };
   for (std::size_t i = 0; i < m; ++i) {
     if (!strong(i)) continue;
@@ -366,7 +407,7 @@ void DBStream::recluster() {
       if (!strong(j)) continue;
       const std::size_t root_j = find_root(parent, j);
       if (root_j != root &&
-          faded(list.v(k).s, list.v(k).t) / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
+          list.v(k) * now / ((w[i] + w[j]) / 2.0) >= config_.intersection_factor)
         parent[root_j] = root;
     }
   }
@@ -395,40 +436,46 @@ void DBStream::recluster() {
   labels_.assign(m, -1);
   macro_.assign(static_cast<std::size_t>(k) * d, 0.0);
   macro_weights_.assign(static_cast<std::size_t>(k), 0.0);
+  rep.seeds.assign(static_cast<std::size_t>(k), m);  // per macro cluster, its heaviest micro-cluster
   for (std::size_t i = 0; i < m; ++i) {
     if (!strong(i)) continue;
     const std::int64_t label = label_of[static_cast<std::size_t>(component[find_root(parent, i)])];
     labels_[i] = label;
     if (label < 0) continue;
     const auto l = static_cast<std::size_t>(label);
+    if (rep.seeds[l] == m || w[i] > w[rep.seeds[l]]) rep.seeds[l] = i;
     macro_weights_[l] += w[i];
     const double* c = rep.centres.row(i);
     for (std::size_t f = 0; f < d; ++f) macro_[l * d + f] += w[i] * c[f];
   }
   for (std::size_t c = 0; c < macro_weights_.size(); ++c)
     for (std::size_t f = 0; f < d; ++f) macro_[c * d + f] /= macro_weights_[c];
+  // The distance kernels' slots by macro cluster (then the rest), so that
+  // most blocks of 16 lie in one cluster and a search from a point of
+  // another leaves them after a few features. A counting sort, stable.
+  const auto bucket = [&](std::size_t i) {
+    return labels_[i] < 0 ? static_cast<std::size_t>(k) : static_cast<std::size_t>(labels_[i]);
+  };
+  std::vector<std::size_t>& start = rep.slot_start;
+  start.assign(static_cast<std::size_t>(k) + 2, 0);
+  for (std::size_t i = 0; i < m; ++i) ++start[bucket(i) + 1];
+  for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+  rep.order.resize(m);
+  for (std::size_t i = 0; i < m; ++i) rep.order[start[bucket(i)]++] = i;
+  rep.centres.reorder(rep.order);
+  rep.centres.set_labels(labels_, rep.seeds);
 }
 
 std::int64_t DBStream::predict_one(std::span<const double> x) const {
   if (macro_weights_.empty() || !gate_.can_predict(x)) return -1;
-  const std::size_t n = std::min(labels_.size(), ids_.size());
-  std::int64_t best = -1;
-  double bd = std::numeric_limits<double>::infinity();
-  std::array<double, kBlock> dist;
-  for (std::size_t begin = 0; begin < n; begin += kBlock) {
-    const std::size_t count = std::min(kBlock, n - begin);
-    rep_->centres.distances(x.data(), begin, count, dist.data());
-    for (std::size_t a = 0; a < count; ++a) {
-      const std::size_t i = begin + a;
-      if (labels_[i] >= 0 && dist[a] < bd) bd = dist[a], best = labels_[i];
-    }
-  }
-  return best;
+  const std::int64_t i = rep_->centres.nearest_labelled(x.data());
+  return i < 0 ? -1 : labels_[static_cast<std::size_t>(i)];
 }
 
 std::vector<double> DBStream::micro_weights() const {
   std::vector<double> w(ids_.size());
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = faded(weights_[i], times_[i]);
+  const double f = fade_of(gate_.n_seen - epoch_);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = weights_[i] * f;
   return w;
 }
 
@@ -438,13 +485,14 @@ std::size_t DBStream::memory_bytes() const {
   for (const EdgeList& list : r.edges) lists += list.capacity_bytes();
   for (const EdgeList& list : r.spare) lists += list.capacity_bytes();
   return sizeof(*this) + sizeof(Rep) + r.centres.memory_bytes() + lists +
-         (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() +
-          r.near_dist.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.pair_dist.capacity() + r.w.capacity() + r.component_weight.capacity()) *
+         (weights_.capacity() + macro_.capacity() + macro_weights_.capacity() + r.fade.capacity() + r.grow.capacity() +
+          r.near_dist.capacity() + r.mark.capacity() + r.moved.capacity() + r.moved_cols.capacity() + r.w.capacity() + r.component_weight.capacity()) *
              sizeof(double) +
-         (ids_.capacity() + times_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
-          r.component.capacity() + r.label_of.capacity()) *
+         (ids_.capacity() + labels_.capacity() + r.near.capacity() + r.parent.capacity() +
+          r.component.capacity() + r.label_of.capacity() + r.slot_start.capacity() + r.order.capacity() + r.close.capacity() +
+          r.seeds.capacity()) *
              8 +
-         r.keep.capacity() + r.remap.capacity() * 4;
+         r.keep.capacity() + (r.remap.capacity() + r.in_near.capacity()) * 4;
 }
 
 ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kFields, config_); }
@@ -461,8 +509,10 @@ void DBStream::encode(ByteWriter& out) const {
   out.u64(next_id_);
   out.u64s(ids_);
   out.f64s(rep_->centres.rows());
+  // The format's (value, time of last update) pairs: every value is the one
+  // at time epoch_.
   out.f64s(weights_);
-  out.u64s(times_);
+  out.u64s(std::vector<std::uint64_t>(weights_.size(), epoch_));
   // Edges in (id_i, id_j) order.
   out.u64(n_shared_densities());
   for (std::size_t i = 0; i < ids_.size(); ++i)
@@ -470,8 +520,8 @@ void DBStream::encode(ByteWriter& out) const {
       const EdgeList& list = rep_->edges[i];
       out.u64(ids_[i]);
       out.u64(ids_[list.j(k)]);
-      out.f64(list.v(k).s);
-      out.u64(list.v(k).t);
+      out.f64(list.v(k));
+      out.u64(epoch_);
     }
   out.u64(labels_.size());
   for (const std::int64_t l : labels_) out.i64(l);
@@ -496,18 +546,27 @@ Status DBStream::decode(ByteReader& in) {
   ids_ = in.u64s("ids");
   const std::vector<double> centres = in.f64s("centres");
   weights_ = in.f64s("weights");
-  times_ = in.u64s("times");
+  const std::vector<std::uint64_t> times = in.u64s("times");
   const std::size_t d = gate_.n_features, m = ids_.size();
   if (in.ok()) {
     in.expect(m <= kMaxMicro && (m == 0 || d > 0), "micro-cluster count");
-    in.expect(centres.size() == m * d && weights_.size() == m && times_.size() == m, "micro-cluster arrays");
+    in.expect(centres.size() == m * d && weights_.size() == m && times.size() == m, "micro-cluster arrays");
     bool valid = true;
     for (std::size_t i = 0; i < m && valid && in.ok(); ++i) {
-      valid = ids_[i] < next_id_ && (i == 0 || ids_[i - 1] < ids_[i]) && times_[i] <= gate_.n_seen &&
+      valid = ids_[i] < next_id_ && (i == 0 || ids_[i - 1] < ids_[i]) && times[i] <= gate_.n_seen &&
               std::isfinite(weights_[i]) && weights_[i] >= 0.0;
     }
     for (const double v : centres) valid = valid && std::isfinite(v);
     in.expect(valid, "increasing ids, past times, finite centres and weights");
+  }
+  // Values move to the epoch the model would have now; one written at that
+  // epoch (as encode writes them) keeps its bits.
+  epoch_ = epoch_at(gate_.n_seen);
+  if (in.ok()) {
+    for (std::size_t i = 0; i < m; ++i) weights_[i] = to_epoch(weights_[i], times[i]);
+    bool finite = true;
+    for (const double w : weights_) finite = finite && std::isfinite(w);
+    in.expect(finite, "weights finite at the current epoch");
   }
   if (in.ok()) rep_->centres.assign(centres, d);
   if (in.ok()) rep_->edges.resize(m);
@@ -525,7 +584,9 @@ Status DBStream::decode(ByteReader& in) {
     if (!in.expect(e == 0 || a > last_a || (a == last_a && b > last_b), "distinct shared-density edges in order"))
       break;
     last_a = a, last_b = b;
-    rep_->edges[i].push_back(static_cast<std::uint32_t>(j), EdgeList::Value{s, t});
+    const double v = to_epoch(s, t);
+    if (!in.expect(std::isfinite(v), "shared density finite at the current epoch")) break;
+    rep_->edges[i].push_back(static_cast<std::uint32_t>(j), v);
   }
   const std::size_t n_labels = in.read_count(8, "labels");
   in.expect(n_labels <= m, "labels <= micro-clusters");
@@ -547,6 +608,7 @@ Status DBStream::decode(ByteReader& in) {
     reset();
     return Status::corruption("dbstream checkpoint: " + s.message());
   }
+  rep_->centres.set_labels(labels_, {});
   return Status::ok();
 }
 

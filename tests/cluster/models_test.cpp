@@ -175,6 +175,73 @@ TEST(DBStream, WeightsFadeByTheFadingFactor) {
   EXPECT_NEAR(db.micro_weights()[0], 0.5, 1e-12);  // 2^(-0.01 * 100)
 }
 
+// With cleanups far apart, the values are rescaled every 60 / lambda
+// samples (here every 60) so that an update never scales a weight past
+// 2^60 (without it, 1,100 samples would scale one by 2^1100, past the
+// largest double); the faded weights must not notice.
+TEST(DBStream, WeightsFadeAcrossRescales) {
+  DBStreamConfig c;
+  c.fading_factor = 1.0;
+  c.cleanup_interval = 1000000;
+  DBStream db(c);
+  ASSERT_TRUE(db.learn_one(std::vector<double>{0.0, 0.0}).is_ok());
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(db.learn_one(std::vector<double>{100.0, 0.0}).is_ok());
+  EXPECT_NEAR(db.micro_weights()[0] / std::exp2(-50.0), 1.0, 1e-12);
+  for (int i = 0; i < 1050; ++i) ASSERT_TRUE(db.learn_one(std::vector<double>{100.0, 0.0}).is_ok());
+  // The far one gained weight 1 per sample: the sum of 2^(-k) over k < 1100.
+  EXPECT_NEAR(db.micro_weights()[1], 2.0, 1e-12);
+}
+
+// A checkpoint holds (value, time of last update) pairs at any past times;
+// decode fades each from its own time.
+TEST(DBStream, DecodeFadesEachValueFromItsOwnTime) {
+  ByteWriter w;
+  DBStreamConfig c;
+  c.cleanup_interval = 8;
+  w.f64(c.clustering_threshold);
+  w.f64(c.fading_factor);
+  w.u64(c.cleanup_interval);
+  w.f64(c.intersection_factor);
+  w.f64(c.minimum_weight);
+  w.f64(c.minimum_share);
+  w.u64(42);                                        // seed
+  w.u64(1), w.u64(10), w.u64(0);                    // width, samples, ignored
+  w.u64(2);                                         // next id
+  w.u64s(std::vector<std::uint64_t>{0, 1});         // ids
+  w.f64s(std::vector<double>{0.0, 5.0});            // centres
+  w.f64s(std::vector<double>{3.0, 2.0});            // weights ...
+  w.u64s(std::vector<std::uint64_t>{3, 9});         // ... at times 3 and 9
+  w.u64(1), w.u64(0), w.u64(1), w.f64(1.5), w.u64(5);  // s_01 = 1.5 at time 5
+  w.u64(0);                                         // labels
+  w.f64s(std::vector<double>{});
+  w.f64s(std::vector<double>{});
+  DBStream db;
+  ByteReader r(w.data());
+  ASSERT_TRUE(db.decode(r).is_ok());
+  const std::vector<double> weights = db.micro_weights();
+  ASSERT_EQ(weights.size(), 2u);
+  EXPECT_NEAR(weights[0], 3.0 * std::exp2(-0.01 * 7), 1e-14);
+  EXPECT_NEAR(weights[1], 2.0 * std::exp2(-0.01 * 1), 1e-14);
+  // Written back, every value is at one time (the last cleanup, t = 8) and
+  // fades the same from there.
+  ByteWriter again;
+  db.encode(again);
+  DBStream back;
+  ByteReader r2(again.data());
+  ASSERT_TRUE(back.decode(r2).is_ok());
+  EXPECT_EQ(back.micro_weights(), weights);
+  ByteWriter third;
+  back.encode(third);
+  EXPECT_EQ(third.data(), again.data());
+  // Both learn on identically (2.5 is out of both micro-clusters' reach);
+  // the macro rebuild joins the two: s_01 / mean weight = 1.5 2^(-0.06) /
+  // ((2.8 + 2.0) / 2), about 0.6 >= 0.3.
+  ASSERT_TRUE(db.learn_one(std::vector<double>{2.5}).is_ok());
+  ASSERT_TRUE(back.learn_one(std::vector<double>{2.5}).is_ok());
+  EXPECT_EQ(db.micro_weights(), back.micro_weights());
+  EXPECT_EQ(db.n_clusters(), 1u);
+}
+
 TEST(DBStream, OnePointMicroClusterSurvivesOneCleanup) {
   DBStreamConfig c;
   c.cleanup_interval = 10;

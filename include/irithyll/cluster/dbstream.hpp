@@ -15,7 +15,8 @@
 //     s_ij <- s_ij 2^(-lambda (t - t_ij)) + w. A move that would bring two
 //     centres within r of each other is undone for both (the paper's guard
 //     against collapsing micro-clusters), so centres stay r apart.
-//   Decay is lazy: weights carry the time of their last update.
+//   Decay is lazy: weights and shared densities are kept scaled to a common
+//   epoch (epoch_ below), so an update is one addition.
 // Every cleanup-interval samples (t_gap): micro-clusters whose faded weight
 //   is below w_weak = 2^(-lambda t_gap) are dropped (a new micro-cluster
 //   survives one cleanup), and shared densities below
@@ -40,17 +41,20 @@
 // micro-cluster that holds one point at the next cleanup.
 //
 // Cost per sample: O(m d) for m micro-clusters (one vectorised radius
-// search over the centres, stored feature-major, that stores nothing for a
-// block of 16 with no centre inside) plus O(|N|^2 d + sum of the
-// neighbours' edge counts) for the move guard (the moved centres' pairwise
-// distances in whole 4-wide blocks) and the shared densities (sorted edge
-// lists per micro-cluster, indices apart from values, searched 8 indices
-// per step; fading factors 2^(-lambda k) for k < 1024 come from a table
-// made at construction). Cleanup and the macro
-// rebuild O(m d + e) for e graph edges. Nothing is allocated per sample once
-// the micro-cluster count and the graph have levelled off (emptied edge
-// lists are kept for reuse). Memory: 2 m (d + 2) doubles + 20 bytes per
-// edge + 32 bytes per micro-cluster + 8 KiB. Thread safety: none (see clusterer.hpp).
+// search over the centres, stored feature-major and grouped by macro
+// cluster, whose blocks of 16 stop once every partial sum exceeds r^2)
+// plus O(|N|^2 d + sum of the neighbours' edge counts) for the move guard
+// (the moved centres' pairwise distances, 4-wide, in one call) and the
+// shared densities (one pass over each neighbour's sorted edge list, which
+// adds w to the pairs and 0 to the rest; a missing pair is inserted after a
+// search of 8 indices per step; the scale 2^(lambda k) of an update for
+// k < 1024 comes from a table made at construction). predict_one: O(m d)
+// at most, the same early stop against the best distance so far. Cleanup
+// and the macro rebuild O(m d + e) for e graph edges. Nothing is allocated
+// per sample once the micro-cluster count and the graph have levelled off
+// (emptied edge lists are kept for reuse). Memory: m (2 d + 1) doubles +
+// 12 bytes per edge + 56 bytes per micro-cluster + 16 KiB. Thread safety:
+// none (see clusterer.hpp).
 #pragma once
 
 #include <cstdint>
@@ -114,7 +118,11 @@ class DBStream final : public Clusterer {
   // (src/cluster/dbstream.cpp).
   struct Rep;
 
-  double faded(double w, std::uint64_t since) const;
+  double fade_of(std::uint64_t k) const;  // 2^(-lambda k)
+  double grow_of(std::uint64_t k) const;  // 2^(lambda k)
+  std::uint64_t epoch_at(std::uint64_t t) const;
+  double to_epoch(double v, std::uint64_t since) const;
+  void rescale();  // all values to epoch_ = now
   void cleanup();
   std::size_t index_of(std::uint64_t id) const;  // ids_ are increasing
 
@@ -125,8 +133,17 @@ class DBStream final : public Clusterer {
   // Micro-clusters, in creation order (ids increasing); their centres (m x d)
   // and the shared densities (id_i < id_j) -> s_ij live in rep_.
   std::vector<std::uint64_t> ids_;
-  std::vector<double> weights_;  // weight at time times_[i]
-  std::vector<std::uint64_t> times_;
+  // Weights and shared densities are stored scaled to a common time, the
+  // epoch: a value v stands for v 2^(-lambda (t - epoch_)) at time t, so an
+  // update adds w 2^(lambda (t - epoch_)) and needs neither the value's own
+  // time nor a fading factor of its own. Every cleanup fades all values to
+  // now (it sweeps them anyway) and makes now the epoch; so does a rescale
+  // every 60 / lambda samples where cleanups are further apart, so nothing
+  // is scaled past 2^60. Both happen at fixed multiples of t, so the epoch
+  // follows from t alone (epoch_at), which lets checkpoints keep the
+  // format's (value, time) pairs: encode writes (v, epoch_).
+  std::vector<double> weights_;
+  std::uint64_t epoch_ = 0;
   // Macro clusters (rebuilt by recluster()):
   std::vector<std::int64_t> labels_;  // per micro-cluster at the rebuild; -1 weak
   std::vector<double> macro_;         // k x d
