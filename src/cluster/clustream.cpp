@@ -14,17 +14,17 @@
 namespace irithyll {
 namespace {
 
-using Row = ConfigField<CluStreamConfig>;
-const std::array kFields = {
-    Row{FieldInfo::integer("n-macro-clusters", "5", "macro clusters of the offline weighted k-means").in(1, 4096),
+using ClustreamRow = ConfigField<CluStreamConfig>;
+const std::array kClustreamFields = {
+    ClustreamRow{FieldInfo::integer("n-macro-clusters", "5", "macro clusters of the offline weighted k-means").in(1, 4096),
         IRITHYLL_FIELD_UINT(CluStreamConfig, n_macro_clusters)},
-    Row{FieldInfo::integer("max-micro-clusters", "100", "micro-clusters kept online (finer summary, slower)").in(2, 100000),
+    ClustreamRow{FieldInfo::integer("max-micro-clusters", "100", "micro-clusters kept online (finer summary, slower)").in(2, 100000),
         IRITHYLL_FIELD_UINT(CluStreamConfig, max_micro_clusters)},
-    Row{FieldInfo::real("micro-cluster-r-factor", "2", "a point joins a micro-cluster within this many RMS deviations").above(0),
+    ClustreamRow{FieldInfo::real("micro-cluster-r-factor", "2", "a point joins a micro-cluster within this many RMS deviations").above(0),
         IRITHYLL_FIELD_REAL(CluStreamConfig, micro_cluster_r_factor)},
-    Row{FieldInfo::integer("time-window", "1000", "samples after which an idle micro-cluster may be dropped; macro horizon").in(1, 1e15),
+    ClustreamRow{FieldInfo::integer("time-window", "1000", "samples after which an idle micro-cluster may be dropped; macro horizon").in(1, 1e15),
         IRITHYLL_FIELD_UINT(CluStreamConfig, time_window)},
-    Row{FieldInfo::integer("time-gap", "100", "samples between offline macro clusterings").in(1, 1e15),
+    ClustreamRow{FieldInfo::integer("time-gap", "100", "samples between offline macro clusterings").in(1, 1e15),
         IRITHYLL_FIELD_UINT(CluStreamConfig, time_gap)},
 };
 
@@ -33,13 +33,13 @@ const std::array kFields = {
 constexpr double kRelevanceM = 10.0;
 constexpr int kMacroRestarts = 3;
 constexpr int kMacroIterations = 100;
-constexpr std::uint64_t kMaxMicro = 100000;
+constexpr std::uint64_t kClustreamMaxMicro = 100000;
 
 }  // namespace
 
-std::span<const ConfigField<CluStreamConfig>> clustream_config_fields() { return kFields; }
+std::span<const ConfigField<CluStreamConfig>> clustream_config_fields() { return kClustreamFields; }
 
-Status CluStreamConfig::validate() const { return validate_fields<CluStreamConfig>("clustream", kFields, *this); }
+Status CluStreamConfig::validate() const { return validate_fields<CluStreamConfig>("clustream", kClustreamFields, *this); }
 
 void ClusterFeature::absorb(std::span<const double> x, double w, double t) {
   n += w;
@@ -282,7 +282,7 @@ std::size_t CluStream::memory_bytes() const {
          nn_.capacity() * sizeof(std::size_t) + nn_stale_.capacity();
 }
 
-ModelSettings CluStream::settings() const { return settings_of<CluStreamConfig>(kFields, config_); }
+ModelSettings CluStream::settings() const { return settings_of<CluStreamConfig>(kClustreamFields, config_); }
 
 void CluStream::encode(ByteWriter& out) const {
   out.u32(config_.n_macro_clusters);
@@ -327,7 +327,7 @@ Status CluStream::decode(ByteReader& in) {
   gate_.decode(in);
   const std::size_t d = gate_.n_features;
   const std::size_t count = in.read_count(24 + 16 * d, "micro-clusters");
-  in.expect(count <= config_.max_micro_clusters && count <= kMaxMicro, "micro-clusters <= max-micro-clusters");
+  in.expect(count <= config_.max_micro_clusters && count <= kClustreamMaxMicro, "micro-clusters <= max-micro-clusters");
   in.expect(count == 0 || d > 0, "micro-clusters need a width");
   bool valid = true;
   for (std::size_t i = 0; i < count && in.ok(); ++i) {

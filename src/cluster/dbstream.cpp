@@ -18,23 +18,23 @@
 namespace irithyll {
 namespace {
 
-using Row = ConfigField<DBStreamConfig>;
-const std::array kFields = {
-    Row{FieldInfo::real("clustering-threshold", "1", "micro-cluster radius r, in feature units").above(0),
+using DbstreamRow = ConfigField<DBStreamConfig>;
+const std::array kDbstreamFields = {
+    DbstreamRow{FieldInfo::real("clustering-threshold", "1", "micro-cluster radius r, in feature units").above(0),
         IRITHYLL_FIELD_REAL(DBStreamConfig, clustering_threshold)},
-    Row{FieldInfo::real("fading-factor", "0.01", "lambda: weights halve every 1/lambda samples").in(0, 1, true),
+    DbstreamRow{FieldInfo::real("fading-factor", "0.01", "lambda: weights halve every 1/lambda samples").in(0, 1, true),
         IRITHYLL_FIELD_REAL(DBStreamConfig, fading_factor)},
-    Row{FieldInfo::integer("cleanup-interval", "100", "samples between removals of weak micro-clusters and macro rebuilds").in(1, 1e15),
+    DbstreamRow{FieldInfo::integer("cleanup-interval", "100", "samples between removals of weak micro-clusters and macro rebuilds").in(1, 1e15),
         IRITHYLL_FIELD_UINT(DBStreamConfig, cleanup_interval)},
-    Row{FieldInfo::real("intersection-factor", "0.3", "alpha: shared density / mean weight needed to join two micro-clusters").in(0, 1, true),
+    DbstreamRow{FieldInfo::real("intersection-factor", "0.3", "alpha: shared density / mean weight needed to join two micro-clusters").in(0, 1, true),
         IRITHYLL_FIELD_REAL(DBStreamConfig, intersection_factor)},
-    Row{FieldInfo::real("minimum-weight", "1", "weight of a strong micro-cluster (weaker ones are noise)").at_least(0),
+    DbstreamRow{FieldInfo::real("minimum-weight", "1", "weight of a strong micro-cluster (weaker ones are noise)").at_least(0),
         IRITHYLL_FIELD_REAL(DBStreamConfig, minimum_weight)},
-    Row{FieldInfo::real("minimum-share", "0.05", "share of the total weight a macro cluster needs (smaller ones are noise)").in(0, 1, false, true),
+    DbstreamRow{FieldInfo::real("minimum-share", "0.05", "share of the total weight a macro cluster needs (smaller ones are noise)").in(0, 1, false, true),
         IRITHYLL_FIELD_REAL(DBStreamConfig, minimum_share)},
 };
 
-constexpr std::uint64_t kMaxMicro = std::uint64_t{1} << 24;
+constexpr std::uint64_t kDbstreamMaxMicro = std::uint64_t{1} << 24;
 
 std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -43,9 +43,9 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t i) {
 
 }  // namespace
 
-std::span<const ConfigField<DBStreamConfig>> dbstream_config_fields() { return kFields; }
+std::span<const ConfigField<DBStreamConfig>> dbstream_config_fields() { return kDbstreamFields; }
 
-Status DBStreamConfig::validate() const { return validate_fields<DBStreamConfig>("dbstream", kFields, *this); }
+Status DBStreamConfig::validate() const { return validate_fields<DBStreamConfig>("dbstream", kDbstreamFields, *this); }
 
 // Fading factors 2^(-lambda k) and 2^(lambda k) for k below this come from
 // tables.
@@ -495,7 +495,7 @@ std::size_t DBStream::memory_bytes() const {
          r.keep.capacity() + (r.remap.capacity() + r.in_near.capacity()) * 4;
 }
 
-ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kFields, config_); }
+ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kDbstreamFields, config_); }
 
 void DBStream::encode(ByteWriter& out) const {
   out.f64(config_.clustering_threshold);
@@ -549,7 +549,7 @@ Status DBStream::decode(ByteReader& in) {
   const std::vector<std::uint64_t> times = in.u64s("times");
   const std::size_t d = gate_.n_features, m = ids_.size();
   if (in.ok()) {
-    in.expect(m <= kMaxMicro && (m == 0 || d > 0), "micro-cluster count");
+    in.expect(m <= kDbstreamMaxMicro && (m == 0 || d > 0), "micro-cluster count");
     in.expect(centres.size() == m * d && weights_.size() == m && times.size() == m, "micro-cluster arrays");
     bool valid = true;
     for (std::size_t i = 0; i < m && valid && in.ok(); ++i) {

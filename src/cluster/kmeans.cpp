@@ -25,27 +25,27 @@ Result<KMeansUpdate> parse_update(std::string_view s) {
 }
 std::string_view update_name(KMeansUpdate u) { return u == KMeansUpdate::kHalflife ? "halflife" : "mean"; }
 
-using Row = ConfigField<KMeansConfig>;
-const std::array kFields = {
-    Row{FieldInfo::integer("n-clusters", "5", "number of centres k").in(1, 4096),
+using KmeansRow = ConfigField<KMeansConfig>;
+const std::array kKmeansFields = {
+    KmeansRow{FieldInfo::integer("n-clusters", "5", "number of centres k").in(1, 4096),
         IRITHYLL_FIELD_UINT(KMeansConfig, n_clusters)},
-    Row{FieldInfo::real("halflife", "0.5", "update = halflife: fraction of the error a centre moves per sample").in(0, 1, true),
+    KmeansRow{FieldInfo::real("halflife", "0.5", "update = halflife: fraction of the error a centre moves per sample").in(0, 1, true),
         IRITHYLL_FIELD_REAL(KMeansConfig, halflife)},
-    Row{FieldInfo::real("mu", "0", "init = gaussian: mean of the random start coordinates"),
+    KmeansRow{FieldInfo::real("mu", "0", "init = gaussian: mean of the random start coordinates"),
         IRITHYLL_FIELD_REAL(KMeansConfig, mu)},
-    Row{FieldInfo::real("sigma", "1", "init = gaussian: standard deviation of the random start coordinates").at_least(0),
+    KmeansRow{FieldInfo::real("sigma", "1", "init = gaussian: standard deviation of the random start coordinates").at_least(0),
         IRITHYLL_FIELD_REAL(KMeansConfig, sigma)},
-    Row{FieldInfo::real("p", "2", "power of the Minkowski distance (2 = Euclidean)").in(1, 64),
+    KmeansRow{FieldInfo::real("p", "2", "power of the Minkowski distance (2 = Euclidean)").in(1, 64),
         IRITHYLL_FIELD_REAL(KMeansConfig, p)},
-    Row{FieldInfo::choice("init", "kmeans++", "kmeans++|gaussian",
+    KmeansRow{FieldInfo::choice("init", "kmeans++", "kmeans++|gaussian",
                           "start: k-means++ over the first init-samples rows, or River's N(mu, sigma) coordinates"),
         IRITHYLL_FIELD_ENUM(KMeansConfig, init, parse_init, init_name)},
-    Row{FieldInfo::integer("init-samples", "256", "init = kmeans++: rows kept for the start (at least k are used)").in(1, 1e6),
+    KmeansRow{FieldInfo::integer("init-samples", "256", "init = kmeans++: rows kept for the start (at least k are used)").in(1, 1e6),
         IRITHYLL_FIELD_UINT(KMeansConfig, init_samples)},
-    Row{FieldInfo::choice("update", "mean", "mean|halflife",
+    KmeansRow{FieldInfo::choice("update", "mean", "mean|halflife",
                           "step: w / (centre weight), a running mean; or River's constant halflife"),
         IRITHYLL_FIELD_ENUM(KMeansConfig, update, parse_update, update_name)},
-    Row{FieldInfo::real("window", "1000", "update = mean: cap on a centre's weight, so it keeps following drift").at_least(1).or_off(),
+    KmeansRow{FieldInfo::real("window", "1000", "update = mean: cap on a centre's weight, so it keeps following drift").at_least(1).or_off(),
         IRITHYLL_FIELD_REAL(KMeansConfig, window)},
 };
 
@@ -54,10 +54,10 @@ constexpr int kStartIterations = 100;
 
 }  // namespace
 
-std::span<const ConfigField<KMeansConfig>> kmeans_config_fields() { return kFields; }
+std::span<const ConfigField<KMeansConfig>> kmeans_config_fields() { return kKmeansFields; }
 
 Status KMeansConfig::validate() const {
-  IRITHYLL_RETURN_IF_ERROR(validate_fields<KMeansConfig>("kmeans", kFields, *this));
+  IRITHYLL_RETURN_IF_ERROR(validate_fields<KMeansConfig>("kmeans", kKmeansFields, *this));
   if (static_cast<unsigned>(init) > 1 || static_cast<unsigned>(update) > 1)
     return Status::invalid_argument("kmeans: enum setting out of range");
   return Status::ok();
@@ -176,7 +176,7 @@ std::size_t KMeans::memory_bytes() const {
                              sizeof(double);
 }
 
-ModelSettings KMeans::settings() const { return settings_of<KMeansConfig>(kFields, config_); }
+ModelSettings KMeans::settings() const { return settings_of<KMeansConfig>(kKmeansFields, config_); }
 
 void KMeans::encode(ByteWriter& out) const {
   out.u32(config_.n_clusters);

@@ -28,18 +28,18 @@ struct RowOf {
   static std::unique_ptr<Clusterer> blank() { return std::make_unique<Model>(); }
 };
 
-using ClustreamRow = RowOf<CluStream, CluStreamConfig, &clustream_config_fields>;
-using DbstreamRow = RowOf<DBStream, DBStreamConfig, &dbstream_config_fields>;
-using KmeansRow = RowOf<KMeans, KMeansConfig, &kmeans_config_fields>;
+using ClustreamEntry = RowOf<CluStream, CluStreamConfig, &clustream_config_fields>;
+using DbstreamEntry = RowOf<DBStream, DBStreamConfig, &dbstream_config_fields>;
+using KmeansEntry = RowOf<KMeans, KMeansConfig, &kmeans_config_fields>;
 
 const std::vector<ClustererEntry>& table() {
   static const std::vector<ClustererEntry> rows = {
       {"clustream", "CluStream: micro-clusters (CF vectors) and offline weighted k-means (Aggarwal et al. 2003)",
-       &ClustreamRow::fields, &ClustreamRow::make, &ClustreamRow::blank},
+       &ClustreamEntry::fields, &ClustreamEntry::make, &ClustreamEntry::blank},
       {"dbstream", "DBStream: faded micro-clusters joined by shared density; finds the cluster count (Hahsler & Bolanos 2016)",
-       &DbstreamRow::fields, &DbstreamRow::make, &DbstreamRow::blank},
+       &DbstreamEntry::fields, &DbstreamEntry::make, &DbstreamEntry::blank},
       {"kmeans", "streaming k-means: k-means++ start, running-mean centres (River's cluster.KMeans settings)",
-       &KmeansRow::fields, &KmeansRow::make, &KmeansRow::blank},
+       &KmeansEntry::fields, &KmeansEntry::make, &KmeansEntry::blank},
   };
   return rows;
 }
