@@ -192,19 +192,24 @@ TEST(DBStream, WeightsFadeAcrossRescales) {
   EXPECT_NEAR(db.micro_weights()[1], 2.0, 1e-12);
 }
 
-// A checkpoint holds (value, time of last update) pairs at any past times;
-// decode fades each from its own time.
-TEST(DBStream, DecodeFadesEachValueFromItsOwnTime) {
-  ByteWriter w;
-  DBStreamConfig c;
-  c.cleanup_interval = 8;
+// A hand-written DBStream checkpoint starts with its settings and seed (42).
+void write_dbstream_header(ByteWriter& w, const DBStreamConfig& c) {
   w.f64(c.clustering_threshold);
   w.f64(c.fading_factor);
   w.u64(c.cleanup_interval);
   w.f64(c.intersection_factor);
   w.f64(c.minimum_weight);
   w.f64(c.minimum_share);
-  w.u64(42);                                        // seed
+  w.u64(42);
+}
+
+// A checkpoint holds (value, time of last update) pairs at any past times;
+// decode fades each from its own time.
+TEST(DBStream, DecodeFadesEachValueFromItsOwnTime) {
+  ByteWriter w;
+  DBStreamConfig c;
+  c.cleanup_interval = 8;
+  write_dbstream_header(w, c);
   w.u64(1), w.u64(10), w.u64(0);                    // width, samples, ignored
   w.u64(2);                                         // next id
   w.u64s(std::vector<std::uint64_t>{0, 1});         // ids
@@ -302,14 +307,7 @@ namespace {
 // different lengths were read past their end while being validated.
 TEST(DBStream, DecodeRefusesMicroClusterArraysOfDifferentLengths) {
   ByteWriter w;
-  const DBStreamConfig c;
-  w.f64(c.clustering_threshold);
-  w.f64(c.fading_factor);
-  w.u64(c.cleanup_interval);
-  w.f64(c.intersection_factor);
-  w.f64(c.minimum_weight);
-  w.f64(c.minimum_share);
-  w.u64(42);                                   // seed
+  write_dbstream_header(w, DBStreamConfig{});
   w.u64(2), w.u64(10), w.u64(0);               // width, samples, ignored
   w.u64(100);                                  // next id
   w.u64s(std::vector<std::uint64_t>{1, 2, 3});  // three ids ...
