@@ -318,6 +318,21 @@ TEST(ServeCli, KafkaWithoutABrokerFailsCleanly) {
   EXPECT_NE(read_text(out).find("--brokers"), std::string::npos) << read_text(out);
 }
 
+// A pipeline with a step no catalogue knows is refused by name before the
+// worker connects: the log address here has nothing listening, so a check
+// made after connecting would report the connection instead.
+TEST(ServeCli, BadPipelineStepIsRefusedBeforeConnecting) {
+  const std::string out = ::testing::TempDir() + "/serve_bad_pipeline.txt";
+  std::remove(out.c_str());
+  const pid_t p = test::spawn({test::kCli, "serve", "--redis", "127.0.0.1:" + std::to_string(test::free_port()),
+                               "--features", "3", "--model", "no_such_step|linear_regression"},
+                              out);
+  ASSERT_GT(p, 0);
+  EXPECT_EQ(test::wait_exit(p, 30s), 2) << read_text(out);  // a usage error
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("unknown transformer 'no_such_step'"), std::string::npos) << text;
+}
+
 TEST(ServeCli, HelpDocumentsEveryOption) {
   const std::string out = ::testing::TempDir() + "/serve_help.txt";
   std::remove(out.c_str());

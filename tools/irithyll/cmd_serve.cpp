@@ -167,6 +167,11 @@ int run_serve(std::span<char* const> argv) {
   const auto metrics_ms = value("metrics-ms");
   const auto idle_exit_ms = value("idle-exit-ms");
 
+  // The workers build a pipeline per key once connected; building one here
+  // first reports a bad step or setting before any connection is made.
+  if (!anomaly && is_pipeline_spec(config.model))
+    if (auto probe = make_pipeline(config.model, config.settings, config.context, {}); !probe) return fail(probe.status());
+
   const std::string log_kind = args.get("log");
   if (log_kind != "redis" && log_kind != "kafka")
     return fail(Status::invalid_argument("--log must be redis or kafka, got '" + log_kind + "'"));
