@@ -4,8 +4,9 @@
 // with one compare; the four keys live in one register and the four rows'
 // sums in registers. Each lane adds the same table rows in the same order as
 // group_shap does for its row and takes the leaf value from the same group,
-// so the results are bit-identical to explain_one. Numeric splits only (x > threshold, NaN left): a model with
-// category splits, sparse rows or a CPU without AVX2 takes the one-row loop.
+// so the results are bit-identical to explain_one. Numeric splits only
+// (x > threshold, NaN left): a model with category splits, sparse rows or a
+// CPU without AVX2 takes the one-row loop.
 //
 // Work per tree and row: a quarter of the routing (one compare per split for
 // four rows), the row adds unchanged; no gathers (they are slow on the Zen
@@ -14,7 +15,7 @@
 #include <cmath>
 #include <limits>
 
-#include "explain/cpu_avx2.hpp"
+#include "core/cpu_features.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 
 #if defined(__x86_64__)
@@ -24,10 +25,6 @@
 namespace irithyll {
 
 #if defined(__x86_64__) && !defined(__clang_analyzer__)
-
-namespace {
-using explain_detail::cpu_has_avx2;
-}  // namespace
 
 struct TreeShapLanes {
   using TopNode = TreeExplainer::TopNode;

@@ -11,7 +11,7 @@
 // comparisons. Exact: the same sums, formed once in make().
 #include <algorithm>
 
-#include "explain/cpu_avx2.hpp"
+#include "core/cpu_features.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 #include "tree/category_split.hpp"
 
@@ -248,8 +248,6 @@ void top_pass(const T* t, const T* end, std::uint32_t* key, const double* x) noe
     key[t->right] = up | right;
   }
 }
-
-using explain_detail::cpu_has_avx2;
 
 // Adds rows [r, end) of W doubles in order, each element from 0, and the
 // first nf sums to phi.

@@ -1,8 +1,9 @@
-// Internal: which x86 vector extensions the running CPU has, asked once.
-// The nn kernels are compiled with per-function target attributes and choose
-// a path at run time; "AVX2" (with FMA) and "AVX-512" (F, DQ and VL) are
-// defined here once so that every kernel file agrees on them.
+// Internal: the nn kernels' CPU dispatch. They are compiled with
+// per-function target attributes and choose a path at run time through the
+// probes of core/cpu_features.hpp ("AVX2" with FMA, "AVX-512" F, DQ and VL).
 #pragma once
+
+#include "core/cpu_features.hpp"
 
 // IRITHYLL_AVX2_CLONES compiles a plain loop twice (AVX2 and baseline) and lets
 // the loader pick one. No FP contraction under -std=c++20, so both clones give
@@ -23,26 +24,7 @@
 
 namespace irithyll::nn::detail {
 
-#if defined(__x86_64__) || defined(__i386__)
-inline bool cpu_has_avx2_fma() noexcept {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  }();
-  return has;
-}
-
-inline bool cpu_has_avx512() noexcept {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return cpu_has_avx2_fma() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl");
-  }();
-  return has;
-}
-#else
-inline bool cpu_has_avx2_fma() noexcept { return false; }
-inline bool cpu_has_avx512() noexcept { return false; }
-#endif
+using irithyll::cpu_has_avx2_fma;
+using irithyll::cpu_has_avx512;
 
 }  // namespace irithyll::nn::detail

@@ -90,7 +90,6 @@ void make_keys(const Compiled& c, const float* x, std::int32_t* keys);
 void predict_keys_portable(const Compiled& c, const std::int32_t* keys, std::size_t n, float* out);
 // Same contract, 8 rows per AVX2 register; n must be a multiple of 8.
 void predict_keys_avx2(const Compiled& c, const std::int32_t* keys, std::size_t n, float* out);
-bool cpu_has_avx2();
 // From the rows themselves (row r at rows + r * stride; features >= n_read
 // are taken as 0, for models that read none), over the heap table, 16 rows
 // per zmm with permutes instead of gathers, keys made in SIMD exactly as

@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/cpu_features.hpp"
 #include "core/file_io.hpp"
 #include "packed/compiled.hpp"
 #include "packed/lockstep.hpp"
@@ -219,7 +220,7 @@ bool PackedModel::batch_kernel_available(BatchKernel k) const {
   switch (k) {
     case BatchKernel::kRef:
     case BatchKernel::kPortable: return true;
-    case BatchKernel::kAvx2: return detail::cpu_has_avx2();
+    case BatchKernel::kAvx2: return cpu_has_avx2();
     case BatchKernel::kAvx512: return detail::cpu_has_avx512() && !compiled_->heap.empty();
   }
   return false;

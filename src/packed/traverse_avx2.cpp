@@ -15,11 +15,6 @@
 
 namespace irithyll::packed::detail {
 
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-
 namespace {
 
 // One step for eight rows in one tree: gather the eight current nodes (two
@@ -99,7 +94,6 @@ __attribute__((target("avx2"))) void predict_keys_avx2(const Compiled& c, const 
 #else
 
 namespace irithyll::packed::detail {
-bool cpu_has_avx2() { return false; }
 void predict_keys_avx2(const Compiled& c, const std::int32_t* keys, std::size_t n, float* out) {
   predict_keys_portable(c, keys, n, out);
 }

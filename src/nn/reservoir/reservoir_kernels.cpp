@@ -9,6 +9,8 @@
 #define IRITHYLL_RESERVOIR_X86 1
 #endif
 
+#include "core/cpu_features.hpp"
+
 namespace irithyll::nn {
 
 namespace {
@@ -104,10 +106,6 @@ __attribute__((target("avx2,fma"))) void cycle_step_avx2(std::size_t n, std::siz
   }
 }
 
-bool have_avx2() noexcept {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
-}
 #endif
 
 }  // namespace
@@ -118,7 +116,7 @@ void tanh_ref(const double* x, double* y, std::size_t n) noexcept {
 
 void tanh_fast(const double* x, double* y, std::size_t n) noexcept {
 #ifdef IRITHYLL_RESERVOIR_X86
-  if (have_avx2()) return tanh_avx2(x, y, n);
+  if (cpu_has_avx2_fma()) return tanh_avx2(x, y, n);
 #endif
   tanh_ref(x, y, n);
 }
@@ -132,7 +130,7 @@ void cycle_step_ref(std::size_t n, std::size_t d, const double* w_cyc, const dou
 void cycle_step(std::size_t n, std::size_t d, const double* w_cyc, const double* w_in, const double* bias,
                 const double* u, double leak, double* state, double* scratch) noexcept {
 #ifdef IRITHYLL_RESERVOIR_X86
-  if (have_avx2()) return cycle_step_avx2(n, d, w_cyc, w_in, bias, u, leak, state, scratch);
+  if (cpu_has_avx2_fma()) return cycle_step_avx2(n, d, w_cyc, w_in, bias, u, leak, state, scratch);
 #endif
   cycle_step_ref(n, d, w_cyc, w_in, bias, u, leak, state, scratch);
 }

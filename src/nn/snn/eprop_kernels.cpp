@@ -7,6 +7,8 @@
 #define IRITHYLL_SNN_X86 1
 #endif
 
+#include "core/cpu_features.hpp"
+
 namespace irithyll::nn {
 
 void eprop_row_ref(std::int16_t* e, std::int16_t* w, const std::int16_t* psi, const std::int16_t* learning,
@@ -75,25 +77,20 @@ __attribute__((target("avx2"))) void accumulate_row_avx2(std::int32_t* acc, cons
   for (; j < n; ++j) acc[j] += row[j];
 }
 
-bool have_avx2() noexcept {
-  static const bool ok = __builtin_cpu_supports("avx2");
-  return ok;
-}
-
 }  // namespace
 #endif
 
 void eprop_row(std::int16_t* e, std::int16_t* w, const std::int16_t* psi, const std::int16_t* learning, std::size_t n,
                std::int32_t trace, std::int32_t kappa, std::int32_t eta) noexcept {
 #ifdef IRITHYLL_SNN_X86
-  if (have_avx2()) return eprop_row_avx2(e, w, psi, learning, n, trace, kappa, eta);
+  if (cpu_has_avx2()) return eprop_row_avx2(e, w, psi, learning, n, trace, kappa, eta);
 #endif
   eprop_row_ref(e, w, psi, learning, n, trace, kappa, eta);
 }
 
 void accumulate_row(std::int32_t* acc, const std::int16_t* row, std::size_t n) noexcept {
 #ifdef IRITHYLL_SNN_X86
-  if (have_avx2()) return accumulate_row_avx2(acc, row, n);
+  if (cpu_has_avx2()) return accumulate_row_avx2(acc, row, n);
 #endif
   for (std::size_t j = 0; j < n; ++j) acc[j] += row[j];
 }

@@ -2,6 +2,8 @@
 
 #include <immintrin.h>
 
+#include "core/cpu_features.hpp"
+
 namespace irithyll::nn::detail {
 
 void scan_update_ref(double* h, const double* alpha, const double* bb, const double* c, const double* x,
@@ -57,26 +59,21 @@ __attribute__((target("avx2,fma"))) void scan_avx2(double* h, const double* alph
   }
 }
 
-bool have_avx2() noexcept {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
-}
-
 }  // namespace
 
 void scan_update(double* h, const double* alpha, const double* bb, const double* c, const double* x,
                  const double* skip, double* y, std::size_t d_in, std::size_t n) noexcept {
-  if (have_avx2()) return scan_avx2<true>(h, alpha, bb, c, x, skip, y, d_in, n);
+  if (cpu_has_avx2_fma()) return scan_avx2<true>(h, alpha, bb, c, x, skip, y, d_in, n);
   scan_update_ref(h, alpha, bb, c, x, skip, y, d_in, n);
 }
 
 void scan_peek(const double* h, const double* alpha, const double* bb, const double* c, const double* x,
                const double* skip, double* y, std::size_t d_in, std::size_t n) noexcept {
   // The AVX2 body only writes h when committing, so casting away const is safe.
-  if (have_avx2()) return scan_avx2<false>(const_cast<double*>(h), alpha, bb, c, x, skip, y, d_in, n);
+  if (cpu_has_avx2_fma()) return scan_avx2<false>(const_cast<double*>(h), alpha, bb, c, x, skip, y, d_in, n);
   scan_peek_ref(h, alpha, bb, c, x, skip, y, d_in, n);
 }
 
-const char* scan_backend() noexcept { return have_avx2() ? "avx2" : "scalar"; }
+const char* scan_backend() noexcept { return cpu_has_avx2_fma() ? "avx2" : "scalar"; }
 
 }  // namespace irithyll::nn::detail
