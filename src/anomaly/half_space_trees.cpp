@@ -14,8 +14,9 @@ namespace irithyll {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// The largest ensemble accepted: 2^25 nodes (512 MiB of nodes and masses).
-constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 25;
+// The largest ensemble accepted: 2^24 nodes (320 MiB of nodes and masses,
+// ten times the default 25 trees of height 15).
+constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 24;
 // Splits fall in the middle 70% of a node's work range (River's padding).
 constexpr double kPadding = 0.15;
 // The buffered first window holds at most 2^27 values (1 GiB of doubles).
@@ -38,7 +39,7 @@ Result<std::unique_ptr<HalfSpaceTrees>> HalfSpaceTrees::make(const Config& confi
   const std::uint64_t nodes = std::uint64_t{config.n_trees} * ((std::uint64_t{2} << config.height) - 1);
   if (nodes > kMaxNodes)
     return Status::invalid_argument("half_space_trees: n-trees * (2^(height+1) - 1) = " + std::to_string(nodes) +
-                                    " nodes, more than the 2^25 allowed (lower n-trees or height)");
+                                    " nodes, more than the 2^24 allowed (lower n-trees or height)");
   if (context.n_features > (1u << 24)) return Status::invalid_argument("half_space_trees: more than 2^24 features");
   if (config.limits == HstLimits::kFirstWindow && context.n_features * std::uint64_t{config.window_size} > kMaxFirstWindow)
     return Status::invalid_argument("half_space_trees: window-size * features = " +

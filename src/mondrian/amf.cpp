@@ -27,8 +27,16 @@ detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, 
 
 // Features and classes a forest accepts (the context codec's own bound).
 constexpr std::size_t kMaxWidth = std::size_t{1} << 24;
-// The roots' boxes alone (2 * width doubles per tree) stay within 2^27 values.
-bool roots_fit(std::size_t width, std::size_t n_trees) { return width <= kMaxWidth && 2 * width * n_trees <= (std::size_t{1} << 27); }
+// The roots alone (a box of 2 * width doubles and one statistic per class,
+// or one for regression, in every tree) stay within 2^23 values (64 MiB), so
+// a config or checkpoint cannot ask for memory by the gigabyte before the
+// first sample; a forest that large is far past any useful size.
+constexpr std::size_t kMaxRootValues = std::size_t{1} << 23;
+bool roots_fit(std::size_t width, const LearnerContext& ctx, std::size_t n_trees) {
+  const std::size_t stats = ctx.task == Task::kClassification ? ctx.n_classes : 1;
+  return width <= kMaxWidth && stats <= kMaxWidth && n_trees <= kMaxRootValues &&
+         n_trees * (2 * width + stats) <= kMaxRootValues;
+}
 
 }  // namespace
 
@@ -50,10 +58,10 @@ Result<std::unique_ptr<MondrianForestLearner>> MondrianForestLearner::make(const
                                     std::to_string(config.max_nodes));
   if (context.task == Task::kClassification && context.n_classes < 2)
     return Status::invalid_argument("mondrian_forest: classification needs at least 2 classes");
-  if (context.n_classes > kMaxWidth || !roots_fit(context.n_features, config.n_estimators))
-    return Status::invalid_argument("mondrian_forest: 2 * features * n-estimators = " +
-                                    std::to_string(2 * context.n_features * config.n_estimators) +
-                                    " box values, more than the 2^27 allowed (or over 2^24 classes)");
+  if (!roots_fit(context.n_features, context, config.n_estimators))
+    return Status::invalid_argument("mondrian_forest: n-estimators * (2 * features + classes) = " +
+                                    std::to_string(config.n_estimators * (2 * context.n_features + context.n_classes)) +
+                                    " root values, more than the 2^23 allowed");
   auto out = std::make_unique<MondrianForestLearner>();
   out->config_ = config;
   out->context_ = context;
@@ -84,7 +92,7 @@ std::size_t MondrianForestLearner::tree_size(std::size_t t) const { return t < t
 void MondrianForestLearner::learn_one(std::span<const double> x, double y, double weight) {
   ++seen_;
   if (!sample_admissible(x, y, weight, width_, context_.task, context_.n_classes) ||
-      !roots_fit(x.size(), config_.n_estimators)) {
+      !roots_fit(x.size(), context_, config_.n_estimators)) {
     ++skipped_;
     return;
   }
@@ -179,7 +187,7 @@ Status MondrianForestLearner::decode(ByteReader& in) {
   const std::uint64_t n_trees = in.u64("mondrian_forest trees");
   if (!in.ok()) return in.status();
   const bool cls = context.task == Task::kClassification;
-  if (!roots_fit(width, config.n_estimators) || (context.n_features != 0 && width != context.n_features) || (cls && context.n_classes < 2) ||
+  if (!roots_fit(width, context, config.n_estimators) || (context.n_features != 0 && width != context.n_features) || (cls && context.n_classes < 2) ||
       n_trees != (width == 0 ? 0 : config.n_estimators) || skipped > seen)
     return Status::corruption("mondrian_forest: state out of range");
   const detail::MondrianParams p = params_of(config, context, width);

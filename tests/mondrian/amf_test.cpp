@@ -60,6 +60,25 @@ TEST(MondrianForest, RefusesBadSettingsAndContexts) {
   EXPECT_FALSE(MondrianForestLearner::make({}, {Task::kClassification, 1, 2, 1}).is_ok());
 }
 
+// The roots alone (n-estimators * (2 * features + classes) values) are capped
+// at 2^23, so no setting asks for memory by the gigabyte before the first
+// sample; forests far larger than useful stay accepted.
+TEST(MondrianForest, RefusesForestsWhoseRootsAloneExceedTheCap) {
+  AmfConfig big;
+  big.n_estimators = 100;
+  EXPECT_FALSE(MondrianForestLearner::make(big, {Task::kClassification, std::size_t{1} << 20, 2, 1}).is_ok());
+  EXPECT_FALSE(MondrianForestLearner::make(big, {Task::kRegression, 0, std::size_t{1} << 16, 1}).is_ok());
+  EXPECT_TRUE(MondrianForestLearner::make(big, {Task::kRegression, 0, 1000, 1}).is_ok());
+  EXPECT_TRUE(MondrianForestLearner::make(big, {Task::kClassification, 1000, 1000, 1}).is_ok());
+  // A stream whose rows are too wide for the cap is skipped, not grown.
+  auto m = MondrianForestLearner::make(big, {Task::kRegression, 0, 0, 1});
+  ASSERT_TRUE(m.is_ok());
+  const std::vector<double> wide(std::size_t{1} << 16, 0.5);
+  (*m)->learn_one(wide, 1.0, 1.0);
+  EXPECT_EQ((*m)->tree_size(0), 0u);
+  EXPECT_EQ((*m)->n_skipped(), 1u);
+}
+
 // A smooth non-axis-aligned boundary with 10 % label noise: the Bayes rate
 // is 90 %. Over 10 seeds, default settings, the mean prequential accuracy
 // on 5000 samples is above 0.83 and each seed's above 0.78 (measured: mean
