@@ -8,6 +8,7 @@
 
 #include "irithyll/core/config_codec.hpp"
 #include "irithyll/core/rng.hpp"
+#include "core/finite.hpp"
 
 namespace irithyll {
 
@@ -21,9 +22,6 @@ constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 24;
 constexpr double kPadding = 0.15;
 // The buffered first window holds at most 2^27 values (1 GiB of doubles).
 constexpr std::uint64_t kMaxFirstWindow = std::uint64_t{1} << 27;
-
-bool finite(double v) { return v - v == 0.0; }
-
 }  // namespace
 
 Status AnomalyDetector::check_sample(std::span<const double> x) const {
@@ -123,7 +121,7 @@ void HalfSpaceTrees::count(std::span<const double> x) {
       ++mass[i];
       if (depth == height) break;
       const double v = x[tree[i].feature];
-      const bool right = finite(v) ? v >= tree[i].split : tree[2 * i + 2].r_mass > tree[2 * i + 1].r_mass;
+      const bool right = finite_value(v) ? v >= tree[i].split : tree[2 * i + 2].r_mass > tree[2 * i + 1].r_mass;
       i = 2 * i + 1 + (right ? 1 : 0);
     }
   }
@@ -155,7 +153,7 @@ void HalfSpaceTrees::learn_one(std::span<const double> x) {
     } else {
       // First window: buffered until the ranges are known.
       if (first_.empty() && w * width_ <= (std::size_t{1} << 20)) first_.reserve(w * width_);
-      for (const double v : x) first_.push_back(finite(v) ? v : kNaN);
+      for (const double v : x) first_.push_back(finite_value(v) ? v : kNaN);
       if (first_.size() < w * width_) return;
       std::vector<double> lo(width_, std::numeric_limits<double>::infinity());
       std::vector<double> hi(width_, -std::numeric_limits<double>::infinity());
@@ -195,7 +193,7 @@ double HalfSpaceTrees::score_one(std::span<const double> x) const {
       sum += std::uint64_t{n.r_mass} << depth;
       if (depth == height || static_cast<double>(n.r_mass) < limit) break;
       const double v = x[n.feature];
-      const bool right = finite(v) ? v >= n.split : tree[2 * i + 2].r_mass > tree[2 * i + 1].r_mass;
+      const bool right = finite_value(v) ? v >= n.split : tree[2 * i + 2].r_mass > tree[2 * i + 1].r_mass;
       i = 2 * i + 1 + (right ? 1 : 0);
     }
   }
@@ -255,7 +253,7 @@ Status HalfSpaceTrees::decode(ByteReader& in) {
     n.split = in.f64("half_space_trees split");
     n.feature = in.u32("half_space_trees feature");
     n.r_mass = in.u32("half_space_trees reference mass");
-    good = good && finite(n.split) && n.feature < std::max<std::uint64_t>(width, 1) && n.r_mass <= w;
+    good = good && finite_value(n.split) && n.feature < std::max<std::uint64_t>(width, 1) && n.r_mass <= w;
   }
   for (std::uint32_t& m : l_mass) {
     m = in.u32("half_space_trees latest mass");

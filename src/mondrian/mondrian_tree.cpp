@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "core/finite.hpp"
+
 namespace irithyll::detail {
 
 namespace {
@@ -15,14 +17,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // drive them to -inf (where W_v - w_v would be NaN).
 constexpr double kMinLogWeight = -1e300;
 
-bool finite(double v) { return v - v == 0.0; }
-
 // log((e^a + e^b) / 2) without overflow.
 double log_sum_2_exp(double a, double b) {
   const double hi = std::max(a, b), lo = std::min(a, b);
   return hi + std::log1p(std::exp(lo - hi)) - 0.6931471805599453;
 }
-
 }  // namespace
 
 MondrianTree::MondrianTree(const MondrianParams& p, std::uint64_t seed) : rng_(seed) { add_node(p); }
@@ -64,7 +63,7 @@ std::size_t MondrianTree::memory_bytes() const {
 std::uint32_t MondrianTree::child_of(std::uint32_t v, std::span<const double> x) const {
   const MondrianNode& n = nodes_[v];
   const double xf = x[n.feature];
-  if (finite(xf)) return xf <= n.threshold ? n.left : n.right;
+  if (finite_value(xf)) return xf <= n.threshold ? n.left : n.right;
   // Missing: the side that has seen more samples (ties left).
   return nodes_[n.right].mass > nodes_[n.left].mass ? n.right : n.left;
 }
@@ -84,7 +83,7 @@ double MondrianTree::extension(const MondrianParams& p, std::uint32_t v, std::sp
     const double xj = x[j];
     double e = 0.0;
     // A missing value, or a feature the box has no value for yet, widens nothing.
-    if (finite(xj) && lo[j] <= hi[j]) e = xj < lo[j] ? lo[j] - xj : (xj > hi[j] ? xj - hi[j] : 0.0);
+    if (finite_value(xj) && lo[j] <= hi[j]) e = xj < lo[j] ? lo[j] - xj : (xj > hi[j] ? xj - hi[j] : 0.0);
     ext[j] = e;
     sum += e;
   }
@@ -108,14 +107,14 @@ void MondrianTree::update(const MondrianParams& p, std::uint32_t v, std::span<co
   double* hi = hi_.data() + v * p.width;
   for (std::size_t j = 0; j < p.width; ++j) {
     const double xj = x[j];
-    if (!finite(xj)) continue;
+    if (!finite_value(xj)) continue;
     lo[j] = std::min(lo[j], xj);
     hi[j] = std::max(hi[j], xj);
   }
   MondrianNode& n = nodes_[v];
   if (update_weight && p.use_aggregation) {
     const double l = loss(p, v, y);
-    n.weight = std::max(kMinLogWeight, n.weight - p.step * weight * (finite(l) ? l : 1e300));
+    n.weight = std::max(kMinLogWeight, n.weight - p.step * weight * (finite_value(l) ? l : 1e300));
   }
   n.mass += weight;
   double* s = stats_.data() + v * n_stats(p);
@@ -188,7 +187,7 @@ void MondrianTree::learn(const MondrianParams& p, std::span<const double> x, dou
     }
     // Feature with probability e_j / E (an infinite E: among the infinite e_j).
     std::uint32_t feature = 0;
-    if (finite(e)) {
+    if (finite_value(e)) {
       const double target = rng_.uniform() * e;
       double cum = 0.0;
       for (std::size_t j = 0; j < p.width; ++j) {
@@ -318,7 +317,7 @@ Status MondrianTree::decode(const MondrianParams& p, ByteReader& in) {
     const MondrianNode& n = nodes[v];
     if (n.is_leaf() != (n.right == MondrianNode::kNone)) return bad;
     if (n.is_leaf()) continue;
-    if (n.feature >= p.width || !finite(n.threshold)) return bad;
+    if (n.feature >= p.width || !finite_value(n.threshold)) return bad;
     for (std::uint32_t c : {n.left, n.right}) {
       if (c >= count || seen[c] || nodes[c].parent != v) return bad;
       seen[c] = 1;
@@ -328,13 +327,13 @@ Status MondrianTree::decode(const MondrianParams& p, ByteReader& in) {
   }
   if (reached != count) return bad;
   for (const MondrianNode& n : nodes)
-    if (!finite(n.time) || n.time < 0.0 || !finite(n.weight) || !finite(n.log_weight_tree) || !finite(n.mass) ||
+    if (!finite_value(n.time) || n.time < 0.0 || !finite_value(n.weight) || !finite_value(n.log_weight_tree) || !finite_value(n.mass) ||
         n.mass < 0.0 || n.weight - n.log_weight_tree > 0.6931471805599453 + 1e-6)
       return bad;
   for (std::size_t i = 0; i < lo.size(); ++i)
-    if (!(lo[i] == kInf && hi[i] == -kInf) && !(finite(lo[i]) && finite(hi[i]) && lo[i] <= hi[i])) return bad;
+    if (!(lo[i] == kInf && hi[i] == -kInf) && !(finite_value(lo[i]) && finite_value(hi[i]) && lo[i] <= hi[i])) return bad;
   for (std::size_t i = 0; i < stats.size(); ++i)
-    if (!finite(stats[i]) || (p.task == Task::kClassification && stats[i] < 0.0)) return bad;
+    if (!finite_value(stats[i]) || (p.task == Task::kClassification && stats[i] < 0.0)) return bad;
   rng_.set_state(state);
   learned_ = learned;
   nodes_ = std::move(nodes);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "irithyll/core/config_codec.hpp"
+#include "core/finite.hpp"
 
 namespace irithyll {
 
@@ -15,11 +16,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-bool finite(double v) { return v - v == 0.0; }
-
 // The window holds at most 2^27 values (1 GiB of doubles).
 constexpr std::size_t kMaxCells = std::size_t{1} << 27;
-
 }  // namespace
 
 Result<std::unique_ptr<KnnLearner>> KnnLearner::make(const Config& config, const LearnerContext& context) {
@@ -73,7 +71,7 @@ void KnnLearner::learn_one(std::span<const double> x, double y, double weight) {
   const std::size_t w = config_.window_size;
   for (std::size_t j = 0; j < width_; ++j) {
     const double v = x[j];
-    if (!finite(v)) {
+    if (!finite_value(v)) {
       columns_[j * w + head_] = kNaN;  // missing: left out of every distance
       continue;
     }
@@ -99,7 +97,7 @@ std::size_t KnnLearner::search(std::span<const double> x) const {
   std::fill(dist, dist + n, 0.0);
   for (std::size_t j = 0; j < width_; ++j) {
     const double q = x[j];
-    if (!finite(q)) continue;  // a missing query feature drops out of every distance
+    if (!finite_value(q)) continue;  // a missing query feature drops out of every distance
     double inv = 1.0;
     if (config_.standardize && count_[j] >= 2.0 && m2_[j] > 0.0) inv = 1.0 / std::sqrt(m2_[j] / count_[j]);
     const double* col = columns_.data() + j * w;
@@ -174,7 +172,7 @@ double KnnLearner::predict_one(std::span<const double> x) const {
     den += v;
   }
   const double out = den > 0.0 ? num / den : 0.0;
-  return finite(out) ? out : 0.0;
+  return finite_value(out) ? out : 0.0;
 }
 
 void KnnLearner::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
@@ -194,7 +192,7 @@ void KnnLearner::predict_proba_one(std::span<const double> x, std::span<double> 
     proba[static_cast<std::size_t>(targets_[neighbours_[i].slot])] += v;
     total += v;
   }
-  if (!(total > 0.0) || !finite(total)) {
+  if (!(total > 0.0) || !finite_value(total)) {
     std::fill(proba.begin(), proba.end(), uniform);
     return;
   }
@@ -258,11 +256,11 @@ Status KnnLearner::decode(ByteReader& in) {
   good = good && columns.size() == rows * width && targets.size() == rows && weights.size() == rows &&
          order.size() == rows && count.size() == width && mean.size() == width && m2.size() == width;
   for (std::size_t s = 0; good && s < size; ++s)
-    good = finite(targets[s]) && weights[s] > 0.0 && finite(weights[s]) && order[s] < admitted &&
+    good = finite_value(targets[s]) && weights[s] > 0.0 && finite_value(weights[s]) && order[s] < admitted &&
            (!cls || (targets[s] >= 0.0 && targets[s] < static_cast<double>(context.n_classes) &&
                      targets[s] == std::floor(targets[s])));
   for (std::size_t j = 0; good && j < width; ++j)
-    good = count[j] >= 0.0 && finite(count[j]) && finite(mean[j]) && m2[j] >= 0.0 && finite(m2[j]);
+    good = count[j] >= 0.0 && finite_value(count[j]) && finite_value(mean[j]) && m2[j] >= 0.0 && finite_value(m2[j]);
   for (std::size_t i = 0; good && i < columns.size(); ++i) good = !std::isinf(columns[i]);
   if (!good) return Status::corruption("knn: state out of range");
   config_ = config;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "irithyll/core/config_codec.hpp"
+#include "core/finite.hpp"
 
 namespace irithyll::nn {
 
@@ -14,8 +15,6 @@ constexpr double kHiddenLimit = 5.0;    // hidden vectors rescaled so that max |
 constexpr double kRollingKeep = 0.999;  // memory of the squared-error average
 constexpr std::uint64_t kAdaptiveAfter = 500;  // trained samples before the step follows the error
 constexpr std::uint64_t kDecayAfter = 2000;    // trained samples before the decay starts
-
-inline bool kan_core_finite(double v) noexcept { return v - v == 0.0; }
 }  // namespace
 
 KanCore::KanCore(const KanConfig& config, const LearnerContext& context) : config_(config), context_(context) {
@@ -54,7 +53,7 @@ void KanCore::standardise(std::span<const double> x) const noexcept {
   for (std::size_t i = 0; i < width_; ++i) {
     const Welford& w = inputs_[i];
     double v = 0.0;  // a missing feature, or one without a spread yet, sits at its mean
-    if (kan_core_finite(x[i]) && w.count >= 2.0) v = (x[i] - w.mean) / w.stddev(kStdFloor);
+    if (finite_value(x[i]) && w.count >= 2.0) v = (x[i] - w.mean) / w.stddev(kStdFloor);
     // tanh(z / 2) maps the whole line into the spline grid one to one: a
     // clamp of z itself would send every input beyond the clamp to the same
     // grid end (a third of a normal feature's mass beyond +-0.95 sd).
@@ -97,7 +96,7 @@ void KanCore::learn_one(std::span<const double> x, double y, double weight) {
     build(x.size());
   }
   for (std::size_t i = 0; i < width_; ++i)
-    if (kan_core_finite(x[i])) inputs_[i].add(x[i]);
+    if (finite_value(x[i])) inputs_[i].add(x[i]);
   target_.add(y);
   // Standardising needs two samples: the first one only seeds the statistics.
   if (target_.count < 2.0) return;
@@ -119,7 +118,7 @@ void KanCore::learn_one(std::span<const double> x, double y, double weight) {
     e2 = e * e;
     delta[0] = 2.0 * e;
   }
-  if (!kan_core_finite(e2)) return;
+  if (!finite_value(e2)) return;
   rolling_ = kRollingKeep * rolling_ + (1.0 - kRollingKeep) * e2;
   double lr = config_.lr;
   // A surprise (error above its running level) takes a larger step, a
@@ -157,12 +156,12 @@ double KanCore::predict_one(std::span<const double> x) const {
     // Ties go to the lowest class index.
     return static_cast<double>(std::max_element(logits.begin(), logits.end()) - logits.begin());
   }
-  const double fallback = kan_core_finite(target_.mean) ? target_.mean : 0.0;
+  const double fallback = finite_value(target_.mean) ? target_.mean : 0.0;
   if (n_trained_ == 0 || x.size() != width_) return fallback;
   standardise(x);
   forward(false);
   const double out = acts_.back()[0] * target_.stddev(kStdFloor) + target_.mean;
-  return kan_core_finite(out) ? out : fallback;
+  return finite_value(out) ? out : fallback;
 }
 
 void KanCore::predict_proba_one(std::span<const double> x, std::span<double> proba) const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/finite.hpp"
+
 namespace irithyll::nn {
 
 namespace {
@@ -14,7 +16,6 @@ inline double sigmoid(double x) noexcept { return 1.0 / (1.0 + std::exp(-std::cl
 
 // Bounded and NaN-free: a NaN reads as 0 (no move).
 inline double bound(double v, double limit) noexcept { return v == v ? std::clamp(v, -limit, limit) : 0.0; }
-inline bool kan_layer_finite(double v) noexcept { return v - v == 0.0; }
 }  // namespace
 
 void KanLayerScratch::resize(std::size_t n_in, std::size_t order) {
@@ -70,7 +71,7 @@ bool KanLayer::backward(std::span<const double> delta_out, double lr, double mom
   bool in_range = true;
   std::fill(grad_in.begin(), grad_in.end(), 0.0);
   for (std::size_t j = 0; j < n_out_; ++j) {
-    if (!kan_layer_finite(delta_out[j])) continue;
+    if (!finite_value(delta_out[j])) continue;
     const double delta = std::clamp(delta_out[j], -kDeltaLimit, kDeltaLimit);
     for (std::size_t i = 0; i < n_in_; ++i) {
       const std::size_t e = j * n_in_ + i;
@@ -87,16 +88,16 @@ bool KanLayer::backward(std::span<const double> delta_out, double lr, double mom
       const double ws = ws_[e];
       for (std::size_t q = 0; q < kp; ++q) {
         const double g = delta * ws * b[q];
-        if (!kan_layer_finite(g)) continue;
+        if (!finite_value(g)) continue;
         const double u = bound(momentum * v[q] + lr * g, kMoveLimit);
         v[q] = u;
         c[q] -= u;
         in_range &= std::fabs(c[q]) <= kCoefLimit;
       }
       const double step_b = lr * delta * scratch.silu[i];
-      if (kan_layer_finite(step_b)) wb_[e] -= std::clamp(step_b, -kMoveLimit, kMoveLimit);
+      if (finite_value(step_b)) wb_[e] -= std::clamp(step_b, -kMoveLimit, kMoveLimit);
       const double step_s = lr * delta * spline;
-      if (kan_layer_finite(step_s)) ws_[e] -= std::clamp(step_s, -kMoveLimit, kMoveLimit);
+      if (finite_value(step_s)) ws_[e] -= std::clamp(step_s, -kMoveLimit, kMoveLimit);
       // Through the updated edge weights, so the next layer down sees the
       // edge as it now is.
       grad_in[i] += delta * (wb_[e] * scratch.dsilu[i] + ws_[e] * slope);
@@ -111,7 +112,7 @@ void KanLayer::scale_coefficients(double factor) noexcept {
 }
 
 void KanLayer::repair_coefficients() noexcept {
-  for (double& c : coef_) c = kan_layer_finite(c) ? 0.5 * c : 0.0;
+  for (double& c : coef_) c = finite_value(c) ? 0.5 * c : 0.0;
 }
 
 bool KanLayer::coefficients_in_range() const noexcept {
@@ -145,8 +146,8 @@ Status KanLayer::decode(ByteReader& in, std::size_t n_in, std::size_t n_out, std
   bool ok = true;
   for (double c : coef) ok &= std::fabs(c) <= kCoefLimit;
   for (double u : vel) ok &= std::fabs(u) <= kMoveLimit;
-  for (double w : wb) ok &= kan_layer_finite(w);
-  for (double w : ws) ok &= kan_layer_finite(w);
+  for (double w : wb) ok &= finite_value(w);
+  for (double w : ws) ok &= finite_value(w);
   if (!ok) return Status::corruption("kan: layer parameters out of range");
   n_in_ = n_in, n_out_ = n_out, nb_ = order + grid, k_ = order;
   basis_ = BSplineBasis(order, grid);
