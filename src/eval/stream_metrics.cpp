@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "eval/score_sort.hpp"
+
 namespace irithyll {
 namespace {
 double kappa(double acc, double base) { return base >= 1.0 ? 0.0 : (acc - base) / (1.0 - base); }
@@ -76,8 +78,8 @@ void RocAuc::update(bool positive, double score) {
 
 template <typename Emit>
 void RocAuc::walk(Emit&& emit) const noexcept {
-  std::sort(pos_buffer_.begin(), pos_buffer_.end());
-  std::sort(neg_buffer_.begin(), neg_buffer_.end());
+  eval_detail::sort_scores(pos_buffer_, sort_scratch_);
+  eval_detail::sort_scores(neg_buffer_, sort_scratch_);
   constexpr double kEnd = std::numeric_limits<double>::infinity();  // scores are finite
   std::size_t r = 0, p = 0, n = 0;
   for (;;) {
@@ -124,6 +126,7 @@ double RocAuc::auc() const noexcept {
 
 void RocAuc::reset() noexcept {
   run_.clear();
+  sort_scratch_.clear();
   spare_.clear();
   pos_buffer_.clear();
   neg_buffer_.clear();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linear/standardizer_kernels.hpp"
+
 namespace irithyll {
 
 void Standardizer::resize(std::size_t d, bool enabled) {
@@ -23,21 +25,8 @@ void Standardizer::clear() {
 
 void Standardizer::learn(std::span<const double> x, double weight) {
   if (!enabled_) return;
-  for (std::size_t j = 0; j < mean_.size(); ++j) {
-    const double v = x[j];
-    if (!(v - v == 0.0)) continue;  // missing
-    weight_[j] += weight;
-    const double delta = v - mean_[j];
-    mean_[j] += delta * (weight / weight_[j]);
-    m2_[j] += weight * delta * (v - mean_[j]);
-    if (!std::isfinite(mean_[j]) || !std::isfinite(m2_[j]) || !std::isfinite(weight_[j])) {
-      // Values near the double range overflow the sums: start this feature again.
-      weight_[j] = mean_[j] = m2_[j] = inv_sd_[j] = 0.0;
-      continue;
-    }
-    const double sd = std::sqrt(m2_[j] / weight_[j]);
-    inv_sd_[j] = sd > 1e-150 ? 1.0 / sd : 0.0;  // 1/sd stays finite
-  }
+  linear_detail::standardizer_learn(x.data(), weight, {weight_.data(), mean_.data(), m2_.data(), inv_sd_.data()},
+                                    mean_.size());
 }
 
 void Standardizer::transform(std::span<const double> x, std::span<double> z) const {
@@ -45,12 +34,7 @@ void Standardizer::transform(std::span<const double> x, std::span<double> z) con
     for (std::size_t j = 0; j < x.size(); ++j) z[j] = x[j] - x[j] == 0.0 ? x[j] : 0.0;
     return;
   }
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    const double v = x[j];
-    // Clamped at 1e6 sd so that an outlier near the double range cannot
-    // overflow a score.
-    z[j] = v - v == 0.0 ? std::clamp((v - mean_[j]) * inv_sd_[j], -1e6, 1e6) : 0.0;
-  }
+  linear_detail::standardizer_transform(x.data(), mean_.data(), inv_sd_.data(), z.data(), x.size());
 }
 
 std::size_t Standardizer::memory_bytes() const {

@@ -13,10 +13,40 @@
 // x86-64 and AArch64); elsewhere every cell takes the library call.
 #pragma once
 
+#include <bit>
 #include <cfloat>
 #include <cstdint>
+#include <cstring>
 
 namespace irithyll::detail {
+
+inline constexpr std::uint64_t kPow10Int[] = {1,         10,         100,         1000,       10000,
+                                              100000,    1000000,    10000000,    100000000};
+
+// When the n (1..8) bytes before end are all ASCII digits: their value in
+// `value`, true. Reads the 8 bytes before end (the caller's cell has that
+// many). The bytes are one little-endian word, the first in the lowest
+// byte; the 8 - n bytes before the digits are replaced by '0' (leading
+// zeros), and three multiply-shift steps sum pairs, quads, then the eight
+// (10 a + b per byte pair, 100 a + b per pair of pairs, 10^4 a + b).
+inline bool trailing_digits(const char* end, std::size_t n, std::uint64_t& value) {
+  std::uint64_t w;
+  std::memcpy(&w, end - 8, 8);
+  if constexpr (std::endian::native != std::endian::little) return false;
+  const std::uint64_t keep = n == 8 ? ~std::uint64_t{0} : ~((std::uint64_t{1} << (8 * (8 - n))) - 1);
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kZeros = 0x30 * kOnes;  // eight '0'
+  w = (w & keep) | (kZeros & ~keep);  // the bytes before the digits read as '0'
+  // A digit byte is 0x30-0x39: high nibble 3, and adding 6 leaves it 3 (a
+  // byte whose sum carries out is not a digit, and fails here itself).
+  if (((w & (0xF0 * kOnes)) ^ kZeros) | (((w + 6 * kOnes) & (0xF0 * kOnes)) ^ kZeros)) return false;
+  std::uint64_t d = w & (0x0F * kOnes);
+  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
+  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
+  d = d * 10000 + (d >> 32);
+  value = d & 0xFFFFFFFFull;
+  return true;
+}
 
 // The value of [begin, end) when it is a short plain decimal; false (value
 // untouched) otherwise, including when the text is not a number at all.
@@ -39,9 +69,19 @@ inline bool parse_short_decimal(const char* begin, const char* end, double& valu
   if (p < end && *p == '.') {
     ++p;
     const char* const f = p;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10u) {
-      m = m * 10 + static_cast<unsigned>(*p - '0');
-      ++p;
+    // The usual cell ends in its fraction ("0.345584", "-12.5034"): when the
+    // cell is 8 bytes or longer and its last 1-8 bytes are all digits, they
+    // are read as one word.
+    std::uint64_t tail = 0;
+    const std::size_t n = static_cast<std::size_t>(end - f);
+    if (end - begin >= 8 && n >= 1 && n <= 8 && trailing_digits(end, n, tail)) {
+      m = m * kPow10Int[n] + tail;
+      p = end;
+    } else {
+      while (p < end && static_cast<unsigned>(*p - '0') < 10u) {
+        m = m * 10 + static_cast<unsigned>(*p - '0');
+        ++p;
+      }
     }
     fraction = static_cast<int>(p - f);
     digits += fraction;

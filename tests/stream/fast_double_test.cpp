@@ -70,5 +70,48 @@ TEST(FastDouble, MatchesFromCharsOnRandomText) {
   }
 }
 
+// Cells of 8 bytes or more ending in 1-8 fraction digits take the one-word
+// read: it must accept them all and give from_chars' bits.
+TEST(FastDouble, ReadsTrailingFractionsAsOneWord) {
+  Xorshift64 rng(9);
+  for (const char* whole : {"0", "-1", "-0", "12", "1234567", "-9876"}) {  // at most 15 digits in all
+    for (int digits = 1; digits <= 8; ++digits) {
+      for (int t = 0; t < 200; ++t) {
+        std::string s = std::string(whole) + ".";
+        for (int i = 0; i < digits; ++i) s += static_cast<char>('0' + rng.next_u64() % 10);
+        if (s.size() < 8) s.insert(s[0] == '-' ? 1 : 0, 8 - s.size(), '0');
+        double lib = 0.0;
+        std::from_chars(s.data(), s.data() + s.size(), lib);
+        const double fast = read(s);
+        ASSERT_EQ(std::memcmp(&fast, &lib, sizeof fast), 0) << s;
+      }
+    }
+  }
+}
+
+// The word read itself: the value of the last n bytes when all are digits;
+// false when any of them is not, whatever the bytes before them hold.
+TEST(FastDouble, TrailingDigitsChecksOnlyItsBytes) {
+  Xorshift64 rng(13);
+  for (int t = 0; t < 20000; ++t) {
+    char word[8];
+    for (char& c : word) c = static_cast<char>(rng.next_u64() % 256);
+    const std::size_t n = 1 + rng.next_u64() % 8;
+    std::uint64_t want = 0;
+    for (std::size_t i = 8 - n; i < 8; ++i) {
+      word[i] = static_cast<char>('0' + rng.next_u64() % 10);
+      want = want * 10 + static_cast<std::uint64_t>(word[i] - '0');
+    }
+    std::uint64_t got = 0;
+    ASSERT_TRUE(trailing_digits(word + 8, n, got));
+    ASSERT_EQ(got, want);
+    const std::size_t bad = 8 - n + rng.next_u64() % n;
+    const char c = static_cast<char>(rng.next_u64() % 256);
+    if (c >= '0' && c <= '9') continue;
+    word[bad] = c;
+    ASSERT_FALSE(trailing_digits(word + 8, n, got)) << "byte " << bad << " = " << static_cast<int>(c);
+  }
+}
+
 }  // namespace
 }  // namespace irithyll::detail

@@ -94,6 +94,7 @@ class RocAuc {
 
   std::vector<Run> run_, spare_;  // spare_: the merge's output, swapped in
   mutable std::vector<double> pos_buffer_, neg_buffer_;
+  mutable std::vector<std::uint64_t> sort_scratch_;  // the buffers' sort (src/eval/score_sort.hpp)
   std::uint64_t pos_ = 0, neg_ = 0;
 };
 
