@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include "irithyll/model_report.hpp"
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/conformal.hpp"
+#include "irithyll/stream/read_ahead.hpp"
 #include "irithyll/stream/table_stream.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_options.hpp"
@@ -104,6 +106,14 @@ Result<std::unique_ptr<Stream>> open_stream(const ArgParser& args, std::uint64_t
     auto opened = open_table_stream(args.get("data"), *options);
     if (!opened) return opened.status();
     report_column_notes(**opened);
+    // A file is read, split and parsed on a second thread while the model
+    // learns (src/stream/read_ahead.cpp). Standard input and pipes decide
+    // their look-ahead by what has arrived and are read directly; so is a
+    // run that saves its model, whose category dictionaries must hold the
+    // values of the rows learned and no more, wherever it stops.
+    std::error_code ec;
+    if (!args.given("save") && args.get("data") != "-" && std::filesystem::is_regular_file(args.get("data"), ec))
+      return std::unique_ptr<Stream>(read_ahead(std::move(opened).value()));
     return std::unique_ptr<Stream>(std::move(opened).value());
   }
   if (args.given("target")) return Status::invalid_argument("--target applies to --data files only");
@@ -351,6 +361,9 @@ int run_eval(std::span<char* const> argv) {
   }
   auto report = run_prequential(*learner, **stream, options, &observers);
   bar.finish();
+  // Stopped before the end (--max-samples, an error): the reader thread
+  // stops too, so the schema and the counts below are settled.
+  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr) stop_read_ahead(*table);
   if (!report) {
     // Errors raised on the model side name neither file nor row: add them.
     Status st = report.status();
