@@ -9,6 +9,10 @@
 //                 thread setting
 //   prequential   predict then learn every row (predict waits for the workers)
 //   predict       trained model: predict_batch vs predict_one per row
+//   handoff       the training pipeline alone (src/ensemble/sgbt_pipeline.hpp)
+//                 with stages that do no work: ns per sample per stage
+//                 boundary, wall and process CPU, per worker count (threads
+//                 - 1): the hand-over cost a stage pays on top of its trees
 // Streams: elec.csv (binary, DIR/elec.csv), friedman (regression, 100,000
 // rows, 10 features, seed 1), elec3 (elec.csv with a 3-class label from the
 // first feature's tercile crossed with the label, for softmax), elec8
@@ -28,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "ensemble/sgbt_pipeline.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/stream/generators/friedman.hpp"
 
@@ -216,6 +221,36 @@ void predict_row(const Data& data, std::uint32_t n_steps, int reps) {
   std::fflush(stdout);
 }
 
+// Pushes n samples of d = 8 through threads - 1 workers whose stages only
+// add x[0]: what is left is the ring write, the cursors and the wake-ups.
+void handoff_row(const std::vector<std::uint32_t>& threads, int reps) {
+  using Clock = std::chrono::steady_clock;
+  constexpr std::size_t kSamples = 1000000, kD = 8;
+  const double x[kD] = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (const std::uint32_t t : threads) {
+    if (t < 2) continue;
+    std::vector<double> wall, cpu;
+    for (int rep = 0; rep < reps; ++rep) {
+      std::vector<irithyll::SGBTPipeline::Stage> stages(t - 1, [](const irithyll::SGBTPipeline::Sample& s) {
+        return s.current + s.x[0];
+      });
+      auto p = irithyll::SGBTPipeline::make(kD, 0, std::move(stages));
+      if (!p) return;
+      const auto t0 = Clock::now();
+      const double c0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+      for (std::size_t i = 0; i < kSamples; ++i) p->push(x, 0.0, 1.0, 0.0, 0.1, 0.0, 1.0, {});
+      p->wait_idle();
+      const double boundaries = static_cast<double>(kSamples) * (t - 1);
+      cpu.push_back(1e9 * (cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0) / boundaries);
+      wall.push_back(1e9 * std::chrono::duration<double>(Clock::now() - t0).count() / boundaries);
+    }
+    std::printf("{\"workload\":\"handoff\",\"threads\":%u,\"samples\":%zu,\"reps\":%d,"
+                "\"wall_ns_per_boundary\":%.1f,\"cpu_ns_per_boundary\":%.1f}\n",
+                t, kSamples, reps, median(wall), median(cpu));
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -238,10 +273,14 @@ int main(int argc, char** argv) {
       while (std::getline(ss, t, ',')) threads.push_back(static_cast<std::uint32_t>(std::max(1, std::atoi(t.c_str()))));
     } else {
       std::fprintf(stderr,
-                   "usage: bench_sgbt_threads [--data DIR] [--reps N] [--n-steps N] [--only threads|predict] "
+                   "usage: bench_sgbt_threads [--data DIR] [--reps N] [--n-steps N] [--only threads|predict|handoff] "
                    "[--threads 1,2,...] [--stream elec|friedman|elec3|elec8]\n");
       return 2;
     }
+  }
+  if (only == "handoff") {
+    handoff_row(threads, reps);
+    return 0;
   }
   std::vector<Data> all;
   if (stream == "elec8") {
