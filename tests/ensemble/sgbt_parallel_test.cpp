@@ -1,5 +1,6 @@
-// SGBT's two-thread mode (threads = 2) pipelines the boosting steps over two
-// threads and must be indistinguishable from threads = 1 with the same seed:
+// SGBT's two-thread mode (threads = 2; any N: sgbt_stages_test.cpp)
+// pipelines the boosting steps over two threads and must be
+// indistinguishable from threads = 1 with the same seed:
 // every prediction, every tree, every checkpoint byte, on classification,
 // regression, multi-class, drifting streams and every variant.
 #include <gtest/gtest.h>
