@@ -43,7 +43,7 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
 
 SGBT::SGBT(SGBT&&) noexcept = default;
 SGBT& SGBT::operator=(SGBT&&) noexcept = default;
-SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the worker, then the slots go
+SGBT::~SGBT() { pipeline_.reset(); }  // drains, stops the workers, then the slots go
 std::size_t SGBT::n_steps() const noexcept { return slots_.size(); }
 const TreeSlot& SGBT::slot(std::size_t s) const {
   sync();
@@ -224,18 +224,18 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
       boost_with_options<false>(x, y, w, offset);
     return;
   }
-  // No committee option: the option-free loop, over all steps or, with a
-  // second thread, over the first group here and the rest on the worker.
-  if (config_.threads >= 2 && slots_.size() >= 2) {
-    // A reader that had to wait for the worker (a prediction right after a
+  // No committee option: the option-free loop, over all steps or, with more
+  // threads, over the first stage here and the rest on the workers.
+  if (pipeline_stages() >= 2) {
+    // A reader that had to wait for the workers (a prediction right after a
     // sample, as in prequential evaluation) gains nothing from the pipeline
     // and pays a thread hand-over per sample, so the next samples train on
     // this thread alone. Both paths give the same trees, so switching is free.
-    if (sequential_run_ == 0) {
+    if (sequential_run_ == 0 && (pipeline_ || start_pipeline(x.size()))) {
       boost_pipelined(x, y, w, offset);
       return;
     }
-    --sequential_run_;
+    if (sequential_run_ > 0) --sequential_run_;
     if (pipeline_) pipeline_->wait_idle();
   }
   TreeSlot* const slots = slots_.data();
@@ -243,17 +243,26 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
                    drift_monitor_scale(), [this](std::size_t, double h) { return train_count(h); });
 }
 
+std::size_t SGBT::pipeline_stages() const noexcept {
+  return std::min<std::size_t>(config_.threads, slots_.size());
+}
+
+std::size_t SGBT::stage_begin(std::size_t stage) const noexcept {
+  // Equal shares of the steps (they cost alike: one tree each, same depth
+  // and bins); a stage count above n_steps was capped by pipeline_stages.
+  return stage * slots_.size() / pipeline_stages();
+}
+
 // Out of line, so that the sequential loop above is compiled as if alone.
 __attribute__((noinline)) void SGBT::boost_pipelined(std::span<const double> x, double y, double w, double offset) {
-  if (!pipeline_) start_pipeline(x.size());
   const double monitor_scale = drift_monitor_scale();
   TreeSlot* const slots = slots_.data();
   const auto count = [this](std::size_t, double h) { return train_count(h); };
-  const std::size_t k = slots_.size() / 2;
+  const std::size_t k = stage_begin(1);
   const double current =
       train_step_range(slots, slots + k, loss_, config_.learning_rate, x, y, w, offset, base_, monitor_scale, count);
   // The Skip variant draws once per step from the committee's stream: the
-  // second group's draws follow the first's here, in step order.
+  // workers' draws follow stage 0's here, in step order.
   std::span<const std::uint32_t> counts;
   if (config_.variant == SGBTVariant::kSkip) {
     for (std::uint32_t& c : skip_counts_) c = train_count(0.0);
@@ -262,26 +271,35 @@ __attribute__((noinline)) void SGBT::boost_pipelined(std::span<const double> x, 
   pipeline_->push(x, y, w, offset, config_.learning_rate, current, monitor_scale, counts);
 }
 
-void SGBT::start_pipeline(std::size_t n_features) {
-  const std::size_t k = slots_.size() / 2, n = slots_.size();
-  if (config_.variant == SGBTVariant::kSkip) skip_counts_.assign(n - k, 0);
-  // The worker's context is copied or points into slots_'s buffer, which a
-  // move of this SGBT keeps, so the pipeline survives moves of its owner.
-  TreeSlot* const first = slots_.data() + k;
-  TreeSlot* const last = slots_.data() + n;
+bool SGBT::start_pipeline(std::size_t n_features) {
+  const std::size_t k = stage_begin(1), n = slots_.size(), stages = pipeline_stages();
+  skip_counts_.assign(config_.variant == SGBTVariant::kSkip ? n - k : 0, 0);
   const Loss loss = loss_;
   const bool mi = config_.variant == SGBTVariant::kMultipleIterations ||
                   (config_.variant == SGBTVariant::kAuto &&
                    (loss_.kind() == LossKind::kLogistic || loss_.kind() == LossKind::kSoftmax));
   const double mi_multiplier = config_.mi_multiplier;
-  pipeline_ = std::make_unique<SGBTPipeline>(
-      n_features, n - k, [first, last, loss, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
-        const auto count = [&](std::size_t i, double h) -> std::uint32_t {
-          if (!s.counts.empty()) return s.counts[i];
-          return mi ? multiple_iterations(h, mi_multiplier) : 1u;
-        };
-        train_step_range(first, last, loss, s.learning_rate, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale, count);
-      });
+  std::vector<SGBTPipeline::Stage> workers;
+  workers.reserve(stages - 1);
+  for (std::size_t j = 1; j < stages; ++j) {
+    // A worker's context is copied or points into slots_'s buffer, which a
+    // move of this SGBT keeps, so the pipeline survives moves of its owner.
+    TreeSlot* const first = slots_.data() + stage_begin(j);
+    TreeSlot* const last = slots_.data() + stage_begin(j + 1);
+    const std::size_t count_offset = stage_begin(j) - k;  // this stage's draws among the workers'
+    workers.emplace_back([first, last, count_offset, loss, mi, mi_multiplier](const SGBTPipeline::Sample& s) {
+      const auto count = [&](std::size_t i, double h) -> std::uint32_t {
+        if (!s.counts.empty()) return s.counts[count_offset + i];
+        return mi ? multiple_iterations(h, mi_multiplier) : 1u;
+      };
+      return train_step_range(first, last, loss, s.learning_rate, s.x, s.y, s.w, s.offset, s.current, s.monitor_scale,
+                              count);
+    });
+  }
+  pipeline_ = SGBTPipeline::make(n_features, n - k, std::move(workers));
+  // Refused threads: train on this thread for a while, then try again.
+  if (!pipeline_) sequential_run_ = kSequentialAfterWait;
+  return pipeline_ != nullptr;
 }
 
 void SGBT::drain() const {
@@ -358,10 +376,9 @@ double SGBT::sum_trees(std::span<const double> x) const noexcept {
   double sum = 0.0;
   std::size_t s = 0;
   if (pipeline_) {
-    // The first group's trees are trained on this thread only: sum them
-    // while the worker finishes the second group, then wait (same order,
-    // same sum).
-    for (const std::size_t k = slots_.size() / 2; s < k; ++s) sum += one(slots_[s]);
+    // Stage 0's trees are trained on this thread only: sum them while the
+    // workers finish the later stages, then wait (same order, same sum).
+    for (const std::size_t k = stage_begin(1); s < k; ++s) sum += one(slots_[s]);
     drain();
   }
   for (; s < slots_.size(); ++s) sum += one(slots_[s]);
@@ -486,7 +503,7 @@ std::uint64_t SGBT::n_replacements() const {
 }
 
 void SGBT::reset() {
-  // Drains and stops the worker: the next first sample may have another
+  // Drains and stops the workers: the next first sample may have another
   // width, and the pipeline restarts with it.
   pipeline_.reset();
   for (TreeSlot& s : slots_) s.reset();

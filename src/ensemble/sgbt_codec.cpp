@@ -11,7 +11,7 @@ namespace irithyll {
 
 void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
   sync();  // config.threads is a run-time setting and not written: a
-           // two-thread committee writes its sequential twin's bytes
+           // multi-thread committee writes its sequential twin's bytes
   config_.encode(out);
   out.u8(static_cast<std::uint8_t>(loss_.kind()));
   out.f64(loss_.param());

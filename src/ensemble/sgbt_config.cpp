@@ -140,7 +140,7 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
     SgbtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
         &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
-    SgbtConfigRow{FieldInfo::integer("threads", "1", "training threads: 2 pipelines the boosting steps over two threads, same results (not stored in checkpoints)").in(1, 2),
+    SgbtConfigRow{FieldInfo::integer("threads", "1", "training threads: N >= 2 pipelines the boosting steps over min(N, n-steps) threads, same results (not stored in checkpoints)").in(1, 256),
         IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
 

@@ -48,7 +48,7 @@ SGBTConfig& shared_sgbt(Config& c) {
 // table (core/config_codec.hpp, compact lengths), and its context; the state follows, with
 // the inner SGBTs' states alone (their configs are derived from these
 // settings, so nothing is written twice). `threads` is a run-time setting:
-// a two-thread model writes its sequential twin's bytes.
+// a multi-thread model writes its sequential twin's bytes.
 template <class T>
 void encode_settings(const typename T::Config& config, const LearnerContext& context, ByteWriter& out) {
   typename T::Config settings = config;

@@ -57,7 +57,7 @@ void SGBT::track_bandwidths(std::span<const double> x) {
 }
 
 void SGBT::refresh_gap_bandwidths() {
-  sync();  // reads every tree's thresholds (threads = 2: the worker's too)
+  sync();  // reads every tree's thresholds (threads >= 2: the workers' too)
   threshold_scratch_.clear();
   for (const TreeSlot& slot : slots_) {
     const GradientTree& t = slot.active();

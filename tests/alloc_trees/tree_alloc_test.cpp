@@ -3,9 +3,12 @@
 // After a warm-up, prequential steps (predict_proba + predict + learn) that
 // change no structure (no split, no background tree started or swapped in)
 // must allocate nothing; structural events may allocate (a split adds
-// nodes and a leaf slot, a background tree is a new tree).
+// nodes and a leaf slot, a background tree is a new tree). SGBT's training
+// pipeline (threads >= 2) hands samples between its stages without
+// allocating.
 #include <gtest/gtest.h>
 
+#include "ensemble/sgbt_pipeline.hpp"
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "support/alloc_counter.hpp"
@@ -52,6 +55,29 @@ TEST(TreeAlloc, ArfSteadyStepsAllocateNothing) {
     return f.n_nodes() * 1000003u + f.n_warnings() * 1009u + f.n_drifts();
   };
   audit(*m, fingerprint, 5000, 5000, 1000);
+}
+
+TEST(TreeAlloc, SgbtPipelineHandOversAllocateNothing) {
+  // The count covers the workers too (the counter is global): no stage and
+  // no hand-over allocates, however many stages.
+  for (std::size_t workers : {1u, 3u, 7u}) {
+    std::vector<SGBTPipeline::Stage> stages(workers, [](const SGBTPipeline::Sample& s) {
+      return s.current + s.x[0] + (s.counts.empty() ? 0.0 : 1.0);
+    });
+    auto p = SGBTPipeline::make(3, workers, std::move(stages));
+    ASSERT_NE(p, nullptr);
+    const double x[3] = {1.0, 2.0, 3.0};
+    std::vector<std::uint32_t> draws(workers, 1);
+    for (int t = 0; t < 200; ++t) p->push(x, 0.0, 1.0, 0.0, 0.1, 0.0, 1.0, draws);
+    p->wait_idle();
+    const long a0 = test::allocation_count();
+    for (int t = 0; t < 5000; ++t) {
+      p->push(x, 1.0, 1.0, 0.0, 0.1, 0.5, 1.0, t % 2 ? std::span<const std::uint32_t>(draws) : std::span<const std::uint32_t>());
+      if (t % 1000 == 999) p->wait_idle();
+    }
+    p->wait_idle();
+    EXPECT_EQ(test::allocation_count() - a0, 0) << workers << " workers";
+  }
 }
 
 }  // namespace

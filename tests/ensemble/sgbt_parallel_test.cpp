@@ -1,5 +1,6 @@
-// SGBT's two-thread mode (threads = 2) pipelines the boosting steps over two
-// threads and must be indistinguishable from threads = 1 with the same seed:
+// SGBT's two-thread mode (threads = 2; any N: sgbt_stages_test.cpp)
+// pipelines the boosting steps over two threads and must be
+// indistinguishable from threads = 1 with the same seed:
 // every prediction, every tree, every checkpoint byte, on classification,
 // regression, multi-class, drifting streams and every variant.
 #include <gtest/gtest.h>
@@ -14,31 +15,14 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
+#include "ensemble/parallel_stream.hpp"
 
 namespace irithyll {
 namespace {
 
-constexpr std::size_t kParallelD = 5;
-
-struct Stream {
-  std::size_t classes;  // 0 = regression
-  std::uint64_t seed;
-  Xorshift64 rng;
-  double x[kParallelD];
-  int t = 0;
-  Stream(std::size_t c, std::uint64_t s) : classes(c), seed(s), rng(s) {}
-  // Friedman-like target; the concept flips sign at sample 2500, so drift
-  // detectors fire and trees are replaced.
-  double next() {
-    for (double& v : x) v = rng.uniform();
-    const double sign = t++ < 2500 ? 1.0 : -1.0;
-    const double f = 10.0 * std::sin(3.14159 * x[0] * x[1]) + 20.0 * (x[2] - 0.5) * (x[2] - 0.5) + 10.0 * x[3] + 5.0 * x[4];
-    const double s = sign * (f - 14.0) + rng.normal();
-    if (classes == 0) return s;
-    if (classes == 2) return s > 0.0 ? 1.0 : 0.0;
-    return std::floor(std::clamp(s / 8.0 + 1.5, 0.0, 2.999));
-  }
-};
+using test::bytes;
+using test::model;
+using test::Stream;
 
 SGBTConfig config(std::uint32_t threads, const char* variant, const char* drift) {
   SGBTConfig c;
@@ -48,19 +32,6 @@ SGBTConfig config(std::uint32_t threads, const char* variant, const char* drift)
   c.grace_period = 30;
   c.threads = threads;
   return c;
-}
-
-std::unique_ptr<SGBTLearner> model(const SGBTConfig& c, std::size_t classes) {
-  auto m = SGBTLearner::make(
-      c, {.task = classes == 0 ? Task::kRegression : Task::kClassification, .n_classes = classes, .seed = c.seed});
-  EXPECT_TRUE(m.is_ok());
-  return std::move(*m);
-}
-
-std::vector<std::uint8_t> bytes(const SGBTLearner& m) {
-  ByteWriter w;
-  m.encode(w);
-  return w.take();
 }
 
 // Prequential: predict (which waits for the worker) then learn, every sample.

@@ -98,7 +98,7 @@ class SGBT {
   // The shrinkage applied to every tree's output from now on (prediction is
   // base + lr * sum of tree outputs, so this rescales the whole committee, as
   // the Rust library's set_learning_rate does). REQUIRES: 0 < lr <= 1.
-  // With threads = 2, samples already queued keep the rate they were pushed
+  // With threads >= 2, samples already queued keep the rate they were pushed
   // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
   const Loss& loss() const { return loss_; }
@@ -107,14 +107,14 @@ class SGBT {
   // include ensemble/tree_slot.hpp). Public callers use the inspection
   // functions (feature_importances, dump_sgbt_tree in ensemble/sgbt_dump.hpp).
   const TreeSlot& slot(std::size_t s) const;
-  // With config.threads = 2 the last steps of a sample may still be training
-  // on the worker when train_one returns: every reader of the trees (all
+  // With config.threads >= 2 the last steps of a sample may still be training
+  // on the workers when train_one returns: every reader of the trees (all
   // predictions, encode, export, statistics) waits for it first, so each
   // sees every sample learned so far. Callers never need this themselves.
   void sync() const {
     if (pipeline_) drain();
   }
-  // True once a two-thread committee has started its worker.
+  // True once a multi-thread committee has started its workers.
   bool pipelined() const { return pipeline_ != nullptr; }
   std::size_t n_trees() const;   // active + alternates
   std::size_t n_leaves() const;  // over active trees
@@ -150,17 +150,22 @@ class SGBT {
   template <bool kPlainTrees>
   double sum_trees(std::span<const double> x) const noexcept;
   void boost_pipelined(std::span<const double> x, double y, double w, double offset);
-  void start_pipeline(std::size_t n_features);
+  // False when the system refused a thread (then trains sequentially a while).
+  bool start_pipeline(std::size_t n_features);
+  // min(config.threads, n_steps): the pipeline's stages; stage j trains steps
+  // [stage_begin(j), stage_begin(j + 1)).
+  std::size_t pipeline_stages() const noexcept;
+  std::size_t stage_begin(std::size_t stage) const noexcept;
   void drain() const;
   std::uint32_t train_count(double h) noexcept;
 
-  // config.threads = 2 on a committee without options: steps [n/2, n) train
-  // on a worker thread (started at the first boosted sample). First member:
-  // a move assignment stops the old worker before the slots it trains go;
-  // the destructor stops it explicitly before any member dies.
+  // config.threads >= 2 on a committee without options: stages 1.. of the
+  // steps train on worker threads (started at the first boosted sample).
+  // First member: a move assignment stops the old workers before the slots
+  // they train go; the destructor stops them explicitly before any member dies.
   std::unique_ptr<SGBTPipeline> pipeline_;
-  // threads = 2: samples still to train on this thread alone because a
-  // reader recently had to wait for the worker (see boost); then the
+  // threads >= 2: samples still to train on this thread alone because a
+  // reader recently had to wait for the workers (see boost); then the
   // pipeline is tried again.
   static constexpr std::uint32_t kSequentialAfterWait = 1024;
   mutable std::uint32_t sequential_run_ = 0;
@@ -204,7 +209,7 @@ class SGBT {
   std::vector<double> prune_scratch_;
   void prune(std::span<const double> contributions) noexcept;
   std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
-  std::vector<std::uint32_t> skip_counts_;  // Skip variant: the worker's draws for one sample
+  std::vector<std::uint32_t> skip_counts_;  // Skip variant: the workers' draws for one sample
   void adapt_max_tree_samples(double sd) noexcept;
   double error_weight(double y) noexcept;
 

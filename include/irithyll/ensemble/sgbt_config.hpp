@@ -106,10 +106,13 @@ struct SGBTConfig {
   // this many samples (0 = the abrupt swap).
   std::uint32_t handoff_window = 0;
   bool has_routing_options() const { return soft_routing || soft_bandwidth > 0.0 || handoff_window > 0; }
-  // Training threads, 1 or 2. With 2 the boosting steps of a committee
-  // without the options above are pipelined over two threads (steps [n/2, n)
-  // of sample t train while steps [0, n/2) take sample t+1), with results,
-  // predictions and checkpoints identical to 1 (src/ensemble/sgbt_pipeline.hpp).
+  // Training threads, [1, 256]. With N >= 2 the boosting steps of a
+  // committee without the options above are pipelined over min(N, n_steps)
+  // threads: stage j trains steps [j n/N, (j+1) n/N) of sample t while the
+  // earlier stages already take later samples; results, predictions and
+  // checkpoints are identical to 1 (src/ensemble/sgbt_pipeline.hpp). Each
+  // committee (one per class with softmax) starts N-1 worker threads; more
+  // threads than free cores only adds hand-over waits.
   // A run-time setting: checkpoints do not store it.
   std::uint32_t threads = 1;
 
