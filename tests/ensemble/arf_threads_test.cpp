@@ -13,9 +13,9 @@
 namespace irithyll {
 namespace {
 
-constexpr std::size_t kN = 3000;
+constexpr std::size_t kArfSamples = 3000;
 
-std::function<std::unique_ptr<AdaptiveRandomForest>(std::uint32_t)> maker(ARFConfig c, Task task, std::size_t k) {
+std::function<std::unique_ptr<AdaptiveRandomForest>(std::uint32_t)> arf_maker(ARFConfig c, Task task, std::size_t k) {
   return [=](std::uint32_t threads) {
     ARFConfig cc = c;
     cc.threads = threads;
@@ -25,20 +25,20 @@ std::function<std::unique_ptr<AdaptiveRandomForest>(std::uint32_t)> maker(ARFCon
   };
 }
 
-std::uint64_t drifts(const AdaptiveRandomForest& f) { return f.n_drifts(); }
+std::uint64_t arf_drifts(const AdaptiveRandomForest& f) { return f.n_drifts(); }
 
 TEST(ARFThreads, ClassificationIsIdenticalForAnyThreadCount) {
   ARFConfig c;
   c.tree.grace_period = 20;
   Xorshift64 rng(1);
-  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kN, x); };
+  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kArfSamples, x); };
   // Each run restarts the stream: the maker is called once per run.
-  auto make = maker(c, Task::kClassification, 2);
+  auto make = arf_maker(c, Task::kClassification, 2);
   auto fresh = [&](std::uint32_t t) {
     rng = Xorshift64(1);
     return make(t);
   };
-  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kN, 4, sample, drifts);
+  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kArfSamples, 4, sample, arf_drifts);
 }
 
 TEST(ARFThreads, RegressionIsIdenticalForAnyThreadCount) {
@@ -47,14 +47,14 @@ TEST(ARFThreads, RegressionIsIdenticalForAnyThreadCount) {
   c.tree.leaf_model = LeafModel::kMean;
   Xorshift64 rng(2);
   test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) {
-    return test::drifting_regression_sample(rng, i, kN, x);
+    return test::drifting_regression_sample(rng, i, kArfSamples, x);
   };
-  auto make = maker(c, Task::kRegression, 0);
+  auto make = arf_maker(c, Task::kRegression, 0);
   auto fresh = [&](std::uint32_t t) {
     rng = Xorshift64(2);
     return make(t);
   };
-  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kN, 4, sample, drifts);
+  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kArfSamples, 4, sample, arf_drifts);
 }
 
 TEST(ARFThreads, MoreThreadsThanTrees) {
@@ -62,13 +62,13 @@ TEST(ARFThreads, MoreThreadsThanTrees) {
   c.n_trees = 3;
   c.tree.grace_period = 20;
   Xorshift64 rng(3);
-  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kN, x); };
-  auto make = maker(c, Task::kClassification, 2);
+  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kArfSamples, x); };
+  auto make = arf_maker(c, Task::kClassification, 2);
   auto fresh = [&](std::uint32_t t) {
     rng = Xorshift64(3);
     return make(t);
   };
-  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kN, 4, sample, drifts);
+  test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kArfSamples, 4, sample, arf_drifts);
 }
 
 TEST(ARFThreads, SettingIsValidatedAndNotStored) {

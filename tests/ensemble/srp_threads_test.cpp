@@ -13,11 +13,11 @@
 namespace irithyll {
 namespace {
 
-constexpr std::size_t kN = 3000;
-using Maker = std::function<std::unique_ptr<StreamingRandomPatches>(std::uint32_t)>;
+constexpr std::size_t kSrpSamples = 3000;
+using SrpMaker = std::function<std::unique_ptr<StreamingRandomPatches>(std::uint32_t)>;
 
 // A maker that restarts `rng` (the stream) for every run.
-Maker maker(SRPConfig c, Task task, std::size_t k, Xorshift64& rng, std::uint64_t stream_seed) {
+SrpMaker srp_maker(SRPConfig c, Task task, std::size_t k, Xorshift64& rng, std::uint64_t stream_seed) {
   return [=, &rng](std::uint32_t threads) {
     rng = Xorshift64(stream_seed);
     SRPConfig cc = c;
@@ -28,9 +28,9 @@ Maker maker(SRPConfig c, Task task, std::size_t k, Xorshift64& rng, std::uint64_
   };
 }
 
-std::uint64_t drifts(const StreamingRandomPatches& s) { return s.n_drifts(); }
+std::uint64_t srp_drifts(const StreamingRandomPatches& s) { return s.n_drifts(); }
 
-SRPConfig quick() {
+SRPConfig srp_quick() {
   SRPConfig c;
   c.tree.grace_period = 20;
   c.warning_delta = 0.01;  // sensitive detectors, so members are replaced within a short stream
@@ -40,29 +40,29 @@ SRPConfig quick() {
 
 TEST(SRPThreads, ClassificationIsIdenticalForAnyThreadCount) {
   Xorshift64 rng(1);
-  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kN, x); };
-  test::expect_same_for_every_thread_count<StreamingRandomPatches>(maker(quick(), Task::kClassification, 2, rng, 1),
-                                                                   kN, 4, sample, drifts);
+  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kSrpSamples, x); };
+  test::expect_same_for_every_thread_count<StreamingRandomPatches>(srp_maker(srp_quick(), Task::kClassification, 2, rng, 1),
+                                                                   kSrpSamples, 4, sample, srp_drifts);
 }
 
 TEST(SRPThreads, RegressionIsIdenticalForAnyThreadCount) {
-  SRPConfig c = quick();
+  SRPConfig c = srp_quick();
   c.tree.leaf_model = LeafModel::kMean;
   Xorshift64 rng(2);
   test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) {
-    return test::drifting_regression_sample(rng, i, kN, x);
+    return test::drifting_regression_sample(rng, i, kSrpSamples, x);
   };
-  test::expect_same_for_every_thread_count<StreamingRandomPatches>(maker(c, Task::kRegression, 0, rng, 2), kN, 4,
-                                                                   sample, drifts);
+  test::expect_same_for_every_thread_count<StreamingRandomPatches>(srp_maker(c, Task::kRegression, 0, rng, 2), kSrpSamples, 4,
+                                                                   sample, srp_drifts);
 }
 
 TEST(SRPThreads, MoreThreadsThanMembers) {
-  SRPConfig c = quick();
+  SRPConfig c = srp_quick();
   c.n_models = 3;
   Xorshift64 rng(3);
-  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kN, x); };
-  test::expect_same_for_every_thread_count<StreamingRandomPatches>(maker(c, Task::kClassification, 2, rng, 3), kN, 4,
-                                                                   sample, drifts);
+  test::SampleFn sample = [&](std::size_t i, std::vector<double>& x) { return test::line_sample(rng, i, kSrpSamples, x); };
+  test::expect_same_for_every_thread_count<StreamingRandomPatches>(srp_maker(c, Task::kClassification, 2, rng, 3), kSrpSamples, 4,
+                                                                   sample, srp_drifts);
 }
 
 TEST(SRPThreads, SettingIsValidatedAndNotStored) {
