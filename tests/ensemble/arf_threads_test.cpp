@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "ensemble/ensemble_threads.hpp"
+#include "irithyll/core/config_codec.hpp"
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/ensemble/arf.hpp"
 
@@ -94,6 +95,48 @@ TEST(ARFThreads, SettingIsValidatedAndNotStored) {
   ASSERT_TRUE(d.decode(in).is_ok());
   EXPECT_EQ(d.config().threads, 1u);
   EXPECT_EQ(testing::encoded(d), bytes);
+}
+
+// A version-2 checkpoint (one forest-wide stream) still decodes: member i's
+// stream becomes derive_seed(stored state, i), it re-encodes as version 3,
+// and it keeps learning. Built from a one-tree version-3 record by moving
+// the member's stream back to where version 2 kept the forest's.
+TEST(ARFThreads, VersionTwoCheckpointDerivesMemberStreams) {
+  ARFConfig c;
+  c.n_trees = 1;
+  const LearnerContext ctx{Task::kClassification, 2, 4, 7};
+  auto m = std::move(AdaptiveRandomForest::make(c, ctx)).value();
+  Xorshift64 rng(9);
+  std::vector<double> x(4);
+  for (std::size_t i = 0; i < 500; ++i) m->learn_one(x, test::line_sample(rng, i, 1000, x));
+  const auto v3 = testing::encoded(*m);
+  ByteWriter head;
+  const auto fields = arf_config_fields();
+  encode_config(fields.first(fields.size() - 1), m->config(), head);
+  encode_context(ctx, head);
+  const std::size_t settings_end = 4 + head.data().size();
+  const std::size_t member_rng_at = settings_end + 4 * 8 + 8;  // after the counters and n_members
+  ASSERT_EQ(v3[0], 3u);
+  const std::uint64_t stored = 0x123456789ABCDEFull;
+  std::vector<std::uint8_t> v2(v3.begin(), v3.begin() + static_cast<std::ptrdiff_t>(settings_end));
+  v2[0] = 2;
+  for (int b = 0; b < 8; ++b) v2.push_back(static_cast<std::uint8_t>(stored >> (8 * b)));
+  v2.insert(v2.end(), v3.begin() + static_cast<std::ptrdiff_t>(settings_end),
+            v3.begin() + static_cast<std::ptrdiff_t>(member_rng_at));
+  v2.insert(v2.end(), v3.begin() + static_cast<std::ptrdiff_t>(member_rng_at + 8), v3.end());
+  AdaptiveRandomForest old;
+  ByteReader in(v2);
+  ASSERT_TRUE(old.decode(in).is_ok()) << "version 2 must still decode";
+  EXPECT_TRUE(in.at_end());
+  auto again = testing::encoded(old);
+  ASSERT_EQ(again.size(), v3.size());
+  std::uint64_t member_rng = 0;
+  for (int b = 7; b >= 0; --b) member_rng = (member_rng << 8) | again[member_rng_at + static_cast<std::size_t>(b)];
+  EXPECT_EQ(member_rng, derive_seed(stored, 0));
+  for (std::size_t i = 0; i < 8; ++i) again[member_rng_at + i] = v3[member_rng_at + i];
+  EXPECT_EQ(again, v3) << "everything but the member stream carries over";
+  for (std::size_t i = 0; i < 200; ++i) old.learn_one(x, test::line_sample(rng, i, 1000, x));
+  EXPECT_EQ(old.n_samples_seen(), 700u);
 }
 
 }  // namespace
