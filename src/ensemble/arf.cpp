@@ -47,7 +47,10 @@ Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
   // some attribute is nominal, so forests without any keep their records.
   HoeffdingTreeConfig tree = config_.tree;
   for (std::uint32_t f : tree.categorical) tree.binary_nominal = tree.binary_nominal || f < n_features_;
-  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), rng.next_u64());
+  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the tree's draws to the member's Poisson weights.
+  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), derive_seed(rng.next_u64(), 0));
 }
 
 void AdaptiveRandomForest::build_members() {

@@ -99,7 +99,10 @@ LearnerContext LeveragingBagging::member_context(std::uint64_t seed) const {
 }
 
 bool LeveragingBagging::new_member(Member& m) {
-  const std::uint64_t seed = m.rng.next_u64();
+  // The model's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the model's draws to the member's Poisson weights.
+  const std::uint64_t seed = derive_seed(m.rng.next_u64(), 0);
   m.detector = Adwin(config_.adwin_delta);
   if (config_.base_model.empty()) {
     m.tree = Vfdt(config_.tree, Task::kClassification, coded_ ? 2 : context_.n_classes, width_, 0, seed);

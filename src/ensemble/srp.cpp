@@ -68,7 +68,10 @@ StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& 
   // the weight, as MOA and River do: there the tighter bound helped (elec
   // accuracy 0.861 against 0.850, sea 0.891 against 0.884).
   tree.count_observations = context_.task == Task::kRegression && config_.training != SRPTraining::kSubspaces;
-  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, rng.next_u64());
+  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the tree's draws to the member's Poisson weights.
+  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, derive_seed(rng.next_u64(), 0));
   return l;
 }
 
