@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "support/cli_runner.hpp"
 
@@ -27,9 +28,16 @@ std::string results(const std::string& report) {
 }
 
 TEST(EnsembleThreadsCli, ThreadsGiveTheSameReportAndCheckpoint) {
-  for (const std::string model : {"arf", "srp", "leveraging_bagging"}) {
-    const std::string base = "eval --model " + model + " --stream sea --max-samples 3000 --seed 3 --quiet";
-    const std::string one = temp_path("threads1_" + model + ".irck"), two = temp_path("threads2_" + model + ".irck");
+  // Base-model members (catalogue learners, here a pipeline) learn on the
+  // pool as tree members do.
+  const std::pair<std::string, std::string> models[] = {
+      {"arf", ""}, {"srp", ""}, {"leveraging_bagging", ""},
+      {"leveraging_bagging", " --base-model 'standard_scaler|logistic_regression'"}};
+  int run = 0;
+  for (const auto& [model, extra] : models) {
+    const std::string base = "eval --model " + model + extra + " --stream sea --max-samples 3000 --seed 3 --quiet";
+    const std::string tag = std::to_string(run++);
+    const std::string one = temp_path("threads1_" + tag + ".irck"), two = temp_path("threads2_" + tag + ".irck");
     const auto a = run_cli(base + " --save " + one);
     const auto b = run_cli(base + " --threads 2 --save " + two);
     ASSERT_EQ(a.code, 0) << a.err;
