@@ -8,8 +8,12 @@
 // include CSV parsing). Last column is the class: numbers or labels, mapped
 // to indices in order of first appearance.
 //
-// Usage: bench_tree_streams [--model hoeffding_tree|arf|all] [--reps N] [--seed S] [--set NAME=VALUE ...] [file.csv ...]
+// Usage: bench_tree_streams [--model hoeffding_tree|arf|all] [--reps N] [--seed S] [--threads N]
+//                           [--set NAME=VALUE ...] [file.csv ...]
 // Without files: <shared>/datasets/{elec,elec8,sea_stream}.csv.
+// --threads N is --set threads=N (ARF's training threads; use --model arf):
+// with N > 1 read samples_per_s (wall), since the thread CPU figure counts
+// only the caller's thread.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -143,6 +147,8 @@ int main(int argc, char** argv) {
       const std::string kv = argv[++i];
       const auto eq = kv.find('=');
       g_settings.set(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
+    } else if (a == "--threads" && i + 1 < argc) {
+      g_settings.set("threads", argv[++i]);
     } else if (a == "--seed" && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 0);
     } else {

@@ -5,11 +5,15 @@
 #include <limits>
 #include <string>
 
+#include "core/worker_pool.hpp"
 #include "irithyll/core/poisson.hpp"
 
 namespace irithyll {
 
 AdaptiveRandomForest::AdaptiveRandomForest() = default;
+AdaptiveRandomForest::~AdaptiveRandomForest() = default;
+AdaptiveRandomForest::AdaptiveRandomForest(AdaptiveRandomForest&&) noexcept = default;
+AdaptiveRandomForest& AdaptiveRandomForest::operator=(AdaptiveRandomForest&&) noexcept = default;
 
 AdaptiveRandomForest::AdaptiveRandomForest(const Config& config, const LearnerContext& context)
     : config_(config),
@@ -36,14 +40,17 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const C
   return std::make_unique<AdaptiveRandomForest>(config, context);
 }
 
-Vfdt AdaptiveRandomForest::new_tree() {
+Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
   // Members split nominal attributes one value against the rest
   // (HoeffdingTreeConfig::binary_nominal): with random subspaces and Poisson
   // weights, multiway splits won on their branch-count bias. Set only when
   // some attribute is nominal, so forests without any keep their records.
   HoeffdingTreeConfig tree = config_.tree;
   for (std::uint32_t f : tree.categorical) tree.binary_nominal = tree.binary_nominal || f < n_features_;
-  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), rng_.next_u64());
+  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the tree's draws to the member's Poisson weights.
+  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), derive_seed(rng.next_u64(), 0));
 }
 
 void AdaptiveRandomForest::build_members() {
@@ -54,14 +61,30 @@ void AdaptiveRandomForest::build_members() {
   const double dd = config_.drift_delta > 0.0 ? config_.drift_delta : 0.001;
   members_.clear();
   members_.reserve(config_.n_trees);
-  for (std::uint32_t i = 0; i < config_.n_trees; ++i) members_.push_back(Member{new_tree(), std::nullopt, Adwin(wd), Adwin(dd), 0.0, 0.0});
+  for (std::uint32_t i = 0; i < config_.n_trees; ++i) {
+    Xorshift64 rng(derive_seed(seed_, i));
+    Vfdt tree = new_tree(rng);
+    members_.push_back(Member{std::move(tree), std::nullopt, Adwin(wd), Adwin(dd), 0.0, 0.0, rng});
+  }
   votes_.assign(task_ == Task::kClassification ? n_classes_ : 0, 0.0);
   member_proba_.assign(votes_.size(), 0.0);
   class_proba_.assign(votes_.size(), 0.0);
 }
 
+void AdaptiveRandomForest::start_pool() {
+  // One part per thread, never more parts than members (an empty part would
+  // only add a hand-over).
+  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_trees);
+  if (parts <= 1) {
+    pool_.reset();
+  } else if (!pool_ || pool_->n_parts() != parts) {
+    pool_ = std::make_unique<detail::WorkerPool>(parts);
+  }
+  part_counts_.assign(pool_ ? parts : 0, Counts{});
+}
+
 void AdaptiveRandomForest::reset() {
-  rng_ = Xorshift64(seed_);
+  start_pool();
   members_.clear();
   if (n_features_ > 0) build_members();
   samples_seen_ = skipped_ = n_warnings_ = n_drifts_ = 0;
@@ -77,6 +100,46 @@ std::size_t AdaptiveRandomForest::n_nodes() const {
   std::size_t n = 0;
   for (const Member& m : members_) n += m.tree.n_nodes() + (m.background.has_value() ? m.background->n_nodes() : 0);
   return n;
+}
+
+// Members [first, last) learn one sample. Touches nothing outside those
+// members (each draws from its own stream), so disjoint ranges may run on
+// different threads.
+AdaptiveRandomForest::Counts AdaptiveRandomForest::learn_members(std::size_t first, std::size_t last,
+                                                                 std::span<const double> x, double y, double weight) {
+  Counts counts;
+  const bool cls = task_ == Task::kClassification;
+  for (std::size_t i = first; i < last; ++i) {
+    Member& m = members_[i];
+    const std::uint32_t k = sample_poisson_limit(m.rng, poisson_limit_);
+    const double kw = static_cast<double>(k) * weight;
+    // Test then train: the member's prediction before it sees the sample.
+    const double pred = k > 0 ? m.tree.learn_one(x, y, kw) : m.tree.predict_one(x);
+    if (m.background.has_value() && k > 0) m.background->learn_one(x, y, kw);
+    const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
+    m.correct += cls ? weight * (1.0 - error) : 0.0;
+    m.seen += weight;
+    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift) {
+      // Warning: start (or restart) a background tree on the new concept.
+      m.background.emplace(new_tree(m.rng));
+      m.warning.reset();
+      ++counts.warnings;
+    }
+    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift) {
+      // Drift: the background tree, trained since the warning, takes over.
+      if (m.background.has_value()) {
+        m.tree = std::move(*m.background);
+        m.background.reset();
+      } else {
+        m.tree = new_tree(m.rng);
+      }
+      m.warning.reset();
+      m.drift.reset();
+      m.correct = m.seen = 0.0;
+      ++counts.drifts;
+    }
+  }
+  return counts;
 }
 
 std::span<const double> AdaptiveRandomForest::fit(std::span<const double> x) const {
@@ -95,35 +158,22 @@ void AdaptiveRandomForest::learn_one(std::span<const double> x, double y, double
     n_features_ = x.size();
     build_members();
   }
-  const bool cls = task_ == Task::kClassification;
-  for (Member& m : members_) {
-    const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
-    const double kw = static_cast<double>(k) * weight;
-    // Test then train: the member's prediction before it sees the sample.
-    const double pred = k > 0 ? m.tree.learn_one(x, y, kw) : m.tree.predict_one(x);
-    if (m.background.has_value() && k > 0) m.background->learn_one(x, y, kw);
-    const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
-    m.correct += cls ? weight * (1.0 - error) : 0.0;
-    m.seen += weight;
-    if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift) {
-      // Warning: start (or restart) a background tree on the new concept.
-      m.background.emplace(new_tree());
-      m.warning.reset();
-      ++n_warnings_;
+  if (pool_) {
+    auto part = [&](std::size_t p) {
+      const auto [first, last] = detail::part_range(members_.size(), pool_->n_parts(), p);
+      part_counts_[p] = learn_members(first, last, x, y, weight);
+    };
+    pool_->run(part);
+    // Summed in part order after every part is done: the totals do not
+    // depend on which thread finished first.
+    for (const Counts& c : part_counts_) {
+      n_warnings_ += c.warnings;
+      n_drifts_ += c.drifts;
     }
-    if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift) {
-      // Drift: the background tree, trained since the warning, takes over.
-      if (m.background.has_value()) {
-        m.tree = std::move(*m.background);
-        m.background.reset();
-      } else {
-        m.tree = new_tree();
-      }
-      m.warning.reset();
-      m.drift.reset();
-      m.correct = m.seen = 0.0;
-      ++n_drifts_;
-    }
+  } else {
+    const Counts c = learn_members(0, members_.size(), x, y, weight);
+    n_warnings_ += c.warnings;
+    n_drifts_ += c.drifts;
   }
   ++samples_seen_;
 }
@@ -170,7 +220,7 @@ double AdaptiveRandomForest::predict_one(std::span<const double> x) const {
 }
 
 std::size_t AdaptiveRandomForest::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) +
+  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + part_counts_.capacity() * sizeof(Counts) +
                       (padded_.capacity() + votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) * sizeof(double);
   for (const Member& m : members_) {
     bytes += m.tree.memory_bytes() - sizeof(Vfdt);

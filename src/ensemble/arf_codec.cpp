@@ -1,9 +1,15 @@
 // AdaptiveRandomForest checkpoint. Layout (little-endian, ByteWriter):
-//   version u32 (2) | settings by name (encode_config) | context (encode_context) | rng u64
+//   version u32 (3) | settings by name (encode_config, all but `threads`) | context (encode_context)
 //   samples_seen, skipped, n_warnings, n_drifts u64 | n_members u64
-//   per member: tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
+//   per member: rng u64 | tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
+// `threads` is left out so a forest trained on any number of threads writes
+// the same bytes; a decoded forest trains on one.
+// Version 2 held one forest-wide rng u64 after the context and no member
+// streams; decode() still reads it and seeds member i's stream
+// derive_seed(that state, i), so an old checkpoint keeps learning
+// deterministically (not as the old code did: its one stream is gone).
 // Version 1 held the settings as a fixed binary record and then task u8,
-// n_classes, n_features, seed u64; decode() still reads it.
+// n_classes, n_features, seed u64 (and the v2 rng); decode() still reads it.
 // decode() checks the member count against the config and every tree's shape
 // against the forest's, on top of each component's own checks.
 #include <cmath>
@@ -16,20 +22,27 @@ namespace irithyll {
 
 namespace {
 constexpr std::uint32_t kFormatV1 = 1;
-constexpr std::uint32_t kArfCodecFormatVersion = 2;
+constexpr std::uint32_t kFormatV2 = 2;
+constexpr std::uint32_t kArfCodecFormatVersion = 3;
+
+// Every settings row but the last (`threads`, a run-time setting).
+std::span<const ConfigField<ARFConfig>> stored_fields() {
+  const auto all = AdaptiveRandomForest::config_fields();
+  return all.first(all.size() - 1);
 }
+}  // namespace
 
 void AdaptiveRandomForest::encode(ByteWriter& out) const {
   out.u32(kArfCodecFormatVersion);
-  encode_config(config_fields(), config_, out);
+  encode_config(stored_fields(), config_, out);
   encode_context(LearnerContext{task_, n_classes_, n_features_, seed_}, out);
-  out.u64(rng_.state());
   out.u64(samples_seen_);
   out.u64(skipped_);
   out.u64(n_warnings_);
   out.u64(n_drifts_);
   out.u64(members_.size());
   for (const Member& m : members_) {
+    out.u64(m.rng.state());
     m.tree.encode(out);
     out.boolean(m.background.has_value());
     if (m.background.has_value()) m.background->encode(out);
@@ -43,7 +56,7 @@ void AdaptiveRandomForest::encode(ByteWriter& out) const {
 Status AdaptiveRandomForest::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("arf version");
   if (!in.ok()) return in.status();
-  if (version != kFormatV1 && version != kArfCodecFormatVersion)
+  if (version != kFormatV1 && version != kFormatV2 && version != kArfCodecFormatVersion)
     return Status::corruption("arf: unknown record version " + std::to_string(version));
   AdaptiveRandomForest f;
   std::uint8_t task = 0;
@@ -54,7 +67,9 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     f.n_features_ = in.u64("n_features");
     f.seed_ = in.u64("seed");
   } else {
+    // All rows: a `threads` record (never written) would still be in range.
     IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, f.config_));
+    f.config_.threads = 1;
     IRITHYLL_RETURN_IF_ERROR(f.config_.validate());
     LearnerContext context;
     IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
@@ -63,7 +78,8 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     f.n_features_ = context.n_features;
     f.seed_ = context.seed;
   }
-  f.rng_.set_state(in.u64("rng"));
+  const bool one_stream = version < kArfCodecFormatVersion;
+  const std::uint64_t forest_rng = one_stream ? Xorshift64(in.u64("rng")).state() : 0;
   f.samples_seen_ = in.u64("samples_seen");
   f.skipped_ = in.u64("skipped");
   f.n_warnings_ = in.u64("n_warnings");
@@ -81,7 +97,8 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     return t.task() == f.task_ && t.n_classes() == f.n_classes_ && t.n_features() == f.n_features_ && t.subspace() == m;
   };
   for (std::uint64_t i = 0; i < n_members; ++i) {
-    Member mem{Vfdt(), std::nullopt, Adwin(), Adwin(), 0.0, 0.0};
+    Member mem{Vfdt(), std::nullopt, Adwin(), Adwin(), 0.0, 0.0, Xorshift64()};
+    mem.rng = Xorshift64(one_stream ? derive_seed(forest_rng, i) : in.u64("member rng"));
     IRITHYLL_RETURN_IF_ERROR(mem.tree.decode(in));
     if (!check(mem.tree)) return Status::corruption("arf: member tree shape does not match the forest");
     const bool has_bg = in.boolean("has_background");
@@ -100,6 +117,7 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     f.members_.push_back(std::move(mem));
   }
   f.poisson_limit_ = std::exp(-f.config_.lambda);
+  f.start_pool();  // threads = 1: no pool
   if (f.n_features_ > 0) {
     f.votes_.assign(cls ? f.n_classes_ : 0, 0.0);
     f.member_proba_ = f.class_proba_ = f.votes_;

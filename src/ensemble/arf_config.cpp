@@ -49,6 +49,9 @@ const std::array kArfConfigFields = {
     ArfConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         [](ARFConfig& c, std::string_view v) { return set_categorical_features(c.tree, v); },
         [](const ARFConfig& c) { return format_index_list(c.tree.categorical); }},
+    // Last row: checkpoints write every row but this one (arf_codec.cpp).
+    ArfConfigRow{FieldInfo::integer("threads", "1", "training threads: members split into that many groups, same results (not stored in checkpoints)").in(1, 256),
+        IRITHYLL_FIELD_UINT(ARFConfig, threads)},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ensemble/member_tree_rows.hpp"
+#include "core/worker_pool.hpp"
 #include "irithyll/core/poisson.hpp"
 
 namespace irithyll {
@@ -32,6 +33,9 @@ std::span<const ConfigField<LeveragingBaggingConfig>> LeveragingBagging::config_
             [](const C& c) { return c.base_model; }},
     };
     ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/true);
+    // Last row: checkpoints write every row but this one (leveraging_bagging_codec.cpp).
+    table.push_back(Row{FieldInfo::integer("threads", "1", "training threads: members split into that many groups, same results (not stored in checkpoints)").in(1, 256),
+                        IRITHYLL_FIELD_UINT(C, threads)});
     return table;
   }();
   return rows;
@@ -42,6 +46,10 @@ LeveragingBagging::LeveragingBagging() { (void)init(Config{}, LearnerContext{Tas
 LeveragingBagging::LeveragingBagging(const MemberFactory& factory) : factory_(factory) {
   (void)init(Config{}, LearnerContext{Task::kClassification, 2});
 }
+
+LeveragingBagging::~LeveragingBagging() = default;
+LeveragingBagging::LeveragingBagging(LeveragingBagging&&) noexcept = default;
+LeveragingBagging& LeveragingBagging::operator=(LeveragingBagging&&) noexcept = default;
 
 Status LeveragingBagging::init(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
@@ -91,7 +99,10 @@ LearnerContext LeveragingBagging::member_context(std::uint64_t seed) const {
 }
 
 bool LeveragingBagging::new_member(Member& m) {
-  const std::uint64_t seed = rng_.next_u64();
+  // The model's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the model's draws to the member's Poisson weights.
+  const std::uint64_t seed = derive_seed(m.rng.next_u64(), 0);
   m.detector = Adwin(config_.adwin_delta);
   if (config_.base_model.empty()) {
     m.tree = Vfdt(config_.tree, Task::kClassification, coded_ ? 2 : context_.n_classes, width_, 0, seed);
@@ -109,6 +120,7 @@ bool LeveragingBagging::build_members() {
   members_.reserve(config_.n_models);
   for (std::uint32_t i = 0; i < config_.n_models; ++i) {
     members_.emplace_back();
+    members_.back().rng = Xorshift64(derive_seed(context_.seed, i));
     if (!new_member(members_.back())) {
       members_.clear();
       return false;
@@ -117,8 +129,20 @@ bool LeveragingBagging::build_members() {
   return true;
 }
 
+void LeveragingBagging::start_pool() {
+  // One part per thread, never more parts than members.
+  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_models);
+  if (parts <= 1) {
+    pool_.reset();
+  } else if (!pool_ || pool_->n_parts() != parts) {
+    pool_ = std::make_unique<detail::WorkerPool>(parts);
+  }
+  parts_.assign(pool_ ? parts : 0, Part{});
+}
+
 void LeveragingBagging::reset() {
-  rng_ = Xorshift64(context_.seed);
+  start_pool();
+  Xorshift64 code_rng(context_.seed);
   poisson_limit_ = std::exp(-config_.lambda);
   const std::size_t k = context_.n_classes;
   coded_ = config_.output_codes && k > 2;
@@ -129,7 +153,7 @@ void LeveragingBagging::reset() {
     perm_.resize(k);
     for (std::uint32_t i = 0; i < config_.n_models; ++i) {
       for (std::size_t c = 0; c < k; ++c) perm_[c] = static_cast<std::uint32_t>(c);
-      for (std::size_t c = 0; c + 1 < k; ++c) std::swap(perm_[c], perm_[c + rng_.below(k - c)]);
+      for (std::size_t c = 0; c + 1 < k; ++c) std::swap(perm_[c], perm_[c + code_rng.below(k - c)]);
       for (std::size_t c = 0; c < k / 2; ++c) codes_[i * k + perm_[c]] = 1;
     }
   }
@@ -157,24 +181,24 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
       return;
     }
   }
-  const std::size_t cls = static_cast<std::size_t>(y);
   bool change = false;
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    Member& m = members_[i];
-    const double target = coded_ ? static_cast<double>(codes_[i * context_.n_classes + cls]) : y;
-    const std::uint32_t k = sample_poisson_limit(rng_, poisson_limit_);
-    poisson_total_ += static_cast<double>(k);
-    double pred;
-    if (m.model) {
-      pred = m.model->predict_one(x);
-      if (k > 0) m.model->learn_one(x, target, static_cast<double>(k) * weight);
-    } else {
-      pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
+  if (pool_) {
+    auto part = [&](std::size_t p) {
+      const auto [first, last] = detail::part_range(members_.size(), pool_->n_parts(), p);
+      parts_[p] = learn_members(first, last, x, y, weight);
+    };
+    pool_->run(part);
+    // Combined in part order once every part is done. The draws are whole
+    // numbers, so their sum in a double is exact and equals the
+    // member-by-member sum one thread makes.
+    for (const Part& p : parts_) {
+      poisson_total_ += static_cast<double>(p.k_total);
+      change = change || p.change;
     }
-    // Only a cut that raised the error estimate is a change (as MOA's LeveragingBag).
-    const double before = m.detector.estimated_mean();
-    if (m.detector.update(pred == target ? 0.0 : 1.0) == DriftSignal::kDrift && m.detector.estimated_mean() > before)
-      change = true;
+  } else {
+    const Part p = learn_members(0, members_.size(), x, y, weight);
+    poisson_total_ += static_cast<double>(p.k_total);
+    change = p.change;
   }
   if (change) {
     // Reset the member whose detector estimates the largest error.
@@ -185,6 +209,33 @@ void LeveragingBagging::learn_one(std::span<const double> x, double y, double we
     (void)new_member(members_[worst]);
     ++n_resets_;
   }
+}
+
+// Members [first, last) learn one sample. Touches nothing outside those
+// members (each draws from its own stream), so disjoint ranges may run on
+// different threads.
+LeveragingBagging::Part LeveragingBagging::learn_members(std::size_t first, std::size_t last,
+                                                         std::span<const double> x, double y, double weight) {
+  Part part;
+  const std::size_t cls = static_cast<std::size_t>(y);
+  for (std::size_t i = first; i < last; ++i) {
+    Member& m = members_[i];
+    const double target = coded_ ? static_cast<double>(codes_[i * context_.n_classes + cls]) : y;
+    const std::uint32_t k = sample_poisson_limit(m.rng, poisson_limit_);
+    part.k_total += k;
+    double pred;
+    if (m.model) {
+      pred = m.model->predict_one(x);
+      if (k > 0) m.model->learn_one(x, target, static_cast<double>(k) * weight);
+    } else {
+      pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
+    }
+    // Only a cut that raised the error estimate is a change (as MOA's LeveragingBag).
+    const double before = m.detector.estimated_mean();
+    if (m.detector.update(pred == target ? 0.0 : 1.0) == DriftSignal::kDrift && m.detector.estimated_mean() > before)
+      part.change = true;
+  }
+  return part;
 }
 
 void LeveragingBagging::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
@@ -218,7 +269,7 @@ double LeveragingBagging::predict_one(std::span<const double> x) const {
 }
 
 std::size_t LeveragingBagging::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + codes_.capacity() +
+  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + parts_.capacity() * sizeof(Part) + codes_.capacity() +
                       perm_.capacity() * sizeof(std::uint32_t) +
                       (votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) * sizeof(double);
   for (const Member& m : members_) bytes += m.tree.memory_bytes() - sizeof(Vfdt) + (m.model ? m.model->memory_bytes() : 0);

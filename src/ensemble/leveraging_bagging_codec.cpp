@@ -1,10 +1,15 @@
 // LeveragingBagging checkpoint. Layout (ByteWriter):
-//   version u8 | config (encode_config) | context (encode_context)
-//   width u64 | rng u64 | seen, skipped, n_resets u64 | poisson_total f64
-//   n_codes u64 | code bits u8 ... | n_members u64 | per member: kind str
+//   version u8 (3) | config (encode_config, all but `threads`) | context (encode_context)
+//   width u64 | seen, skipped, n_resets u64 | poisson_total f64
+//   n_codes u64 | code bits u8 ... | n_members u64 | per member: rng u64 | kind str
 //   ("tree", or the base model's catalogue name) | tree, or u64 size and the
 //   base model's record | ADWIN
-// Version 1 had no kind (every member a tree) and still decodes.
+// `threads` is left out so any thread count writes the same bytes; a decoded
+// ensemble trains on one.
+// Versions 1 and 2 held one ensemble-wide rng u64 after the width and no
+// member streams; decode() seeds member i's stream derive_seed(that state, i),
+// so an old checkpoint keeps learning deterministically (not as the old code
+// did: its one stream is gone). Version 1 had no kind (every member a tree).
 // decode() rebuilds the derived state from config and context, checks the
 // codes (0/1, the count the config implies) and every member's shape.
 #include <cmath>
@@ -16,16 +21,22 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint8_t kLeveragingBaggingCodecVersion = 2;  // 2: each member's kind, base models
+// 2: each member's kind, base models; 3: each member's random stream
+constexpr std::uint8_t kLeveragingBaggingCodecVersion = 3;
 constexpr std::string_view kTreeKind = "tree";
+
+// Every settings row but the last (`threads`, a run-time setting).
+std::span<const ConfigField<LeveragingBaggingConfig>> stored_fields() {
+  const auto all = LeveragingBagging::config_fields();
+  return all.first(all.size() - 1);
 }
+}  // namespace
 
 void LeveragingBagging::encode(ByteWriter& out) const {
   out.u8(kLeveragingBaggingCodecVersion);
-  encode_config(config_fields(), config_, out);
+  encode_config(stored_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
-  out.u64(rng_.state());
   out.u64(seen_);
   out.u64(skipped_);
   out.u64(n_resets_);
@@ -34,6 +45,7 @@ void LeveragingBagging::encode(ByteWriter& out) const {
   for (std::uint8_t b : codes_) out.u8(b);
   out.u64(members_.size());
   for (const Member& m : members_) {
+    out.u64(m.rng.state());
     if (m.model) {
       out.str(m.model->name());
       ByteWriter inner;
@@ -51,15 +63,18 @@ void LeveragingBagging::encode(ByteWriter& out) const {
 Status LeveragingBagging::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("leveraging_bagging version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kLeveragingBaggingCodecVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
+  if (version < 1 || version > kLeveragingBaggingCodecVersion) return Status::corruption("leveraging_bagging: unknown record version " + std::to_string(version));
   Config config;
+  // All rows: a `threads` record (never written) would still be in range.
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
+  config.threads = 1;
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   LeveragingBagging s(factory_);
   if (Status st = s.init(config, context); !st) return Status::corruption("leveraging_bagging: checkpoint: " + st.message());
   const std::uint64_t width = in.u64("width");
-  s.rng_.set_state(in.u64("rng"));
+  const bool one_stream = version < kLeveragingBaggingCodecVersion;
+  const std::uint64_t shared_rng = one_stream ? Xorshift64(in.u64("rng")).state() : 0;
   s.seen_ = in.u64("seen");
   s.skipped_ = in.u64("skipped");
   s.n_resets_ = in.u64("n_resets");
@@ -83,6 +98,7 @@ Status LeveragingBagging::decode(ByteReader& in) {
   const std::size_t k = s.coded_ ? 2 : context.n_classes;
   for (std::uint64_t i = 0; i < n_members; ++i) {
     Member m;
+    m.rng = Xorshift64(one_stream ? derive_seed(shared_rng, i) : in.u64("member rng"));
     const std::string kind = version >= 2 ? in.str("member kind") : std::string(kTreeKind);
     if (!in.ok()) return in.status();
     if (kind == kTreeKind) {

@@ -5,11 +5,15 @@
 #include <string>
 
 #include "ensemble/member_tree_rows.hpp"
+#include "core/worker_pool.hpp"
 #include "irithyll/core/poisson.hpp"
 
 namespace irithyll {
 
 StreamingRandomPatches::StreamingRandomPatches() { (void)init(Config{}, LearnerContext{Task::kClassification, 2}); }
+StreamingRandomPatches::~StreamingRandomPatches() = default;
+StreamingRandomPatches::StreamingRandomPatches(StreamingRandomPatches&&) noexcept = default;
+StreamingRandomPatches& StreamingRandomPatches::operator=(StreamingRandomPatches&&) noexcept = default;
 
 Status StreamingRandomPatches::init(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(kName, config_fields(), config));
@@ -33,18 +37,16 @@ Result<std::unique_ptr<StreamingRandomPatches>> StreamingRandomPatches::make(con
   return out;
 }
 
-StreamingRandomPatches::Learned StreamingRandomPatches::new_learner() {
+StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& rng) const {
   Learned l;
   const std::size_t m = config_.subspace(width_);
-  if (m >= width_) {
-    l.features.resize(width_);
-    for (std::size_t j = 0; j < width_; ++j) l.features[j] = static_cast<std::uint32_t>(j);
-  } else {
+  l.features.resize(width_);
+  for (std::size_t j = 0; j < width_; ++j) l.features[j] = static_cast<std::uint32_t>(j);
+  if (m < width_) {
     // The first m of a partial Fisher-Yates shuffle, kept ascending.
-    perm_.resize(width_);
-    for (std::size_t j = 0; j < width_; ++j) perm_[j] = static_cast<std::uint32_t>(j);
-    for (std::size_t j = 0; j < m; ++j) std::swap(perm_[j], perm_[j + rng_.below(width_ - j)]);
-    l.features.assign(perm_.begin(), perm_.begin() + static_cast<std::ptrdiff_t>(m));
+    for (std::size_t j = 0; j < m; ++j) std::swap(l.features[j], l.features[j + rng.below(width_ - j)]);
+    l.features.resize(m);
+    l.features.shrink_to_fit();
     std::sort(l.features.begin(), l.features.end());
   }
   // The member's tree numbers its columns 0..m-1, so nominal indices move
@@ -66,7 +68,10 @@ StreamingRandomPatches::Learned StreamingRandomPatches::new_learner() {
   // the weight, as MOA and River do: there the tighter bound helped (elec
   // accuracy 0.861 against 0.850, sea 0.891 against 0.884).
   tree.count_observations = context_.task == Task::kRegression && config_.training != SRPTraining::kSubspaces;
-  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, rng_.next_u64());
+  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the tree's draws to the member's Poisson weights.
+  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, derive_seed(rng.next_u64(), 0));
   return l;
 }
 
@@ -79,16 +84,29 @@ void StreamingRandomPatches::build_members() {
   const double dd = config_.drift_delta > 0.0 ? config_.drift_delta : 1e-5;
   for (std::uint32_t i = 0; i < config_.n_models; ++i) {
     Member m;
-    static_cast<Learned&>(m) = new_learner();
+    m.rng = Xorshift64(derive_seed(context_.seed, i));
+    static_cast<Learned&>(m) = new_learner(m.rng);
     m.warning = Adwin(wd);
     m.drift = Adwin(dd);
     members_.push_back(std::move(m));
   }
   projected_.assign(width_, 0.0);
+  for (Part& p : parts_) p.projected.assign(width_, 0.0);
+}
+
+void StreamingRandomPatches::start_pool() {
+  // One part per thread, never more parts than members.
+  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_models);
+  if (parts <= 1) {
+    pool_.reset();
+  } else if (!pool_ || pool_->n_parts() != parts) {
+    pool_ = std::make_unique<detail::WorkerPool>(parts);
+  }
+  parts_.assign(std::max<std::size_t>(parts, 1), Part{});
 }
 
 void StreamingRandomPatches::reset() {
-  rng_ = Xorshift64(context_.seed);
+  start_pool();
   poisson_limit_ = std::exp(-config_.lambda);
   width_ = context_.n_features;
   members_.clear();
@@ -106,10 +124,11 @@ std::size_t StreamingRandomPatches::n_background() const {
   return n;
 }
 
-std::span<const double> StreamingRandomPatches::project(const Learned& l, std::span<const double> x) const {
+std::span<const double> StreamingRandomPatches::project(const Learned& l, std::span<const double> x,
+                                                        std::vector<double>& buf) {
   if (l.features.size() == x.size()) return x;
-  for (std::size_t j = 0; j < l.features.size(); ++j) projected_[j] = x[l.features[j]];
-  return {projected_.data(), l.features.size()};
+  for (std::size_t j = 0; j < l.features.size(); ++j) buf[j] = x[l.features[j]];
+  return {buf.data(), l.features.size()};
 }
 
 void StreamingRandomPatches::learn_one(std::span<const double> x, double y, double weight) {
@@ -122,15 +141,39 @@ void StreamingRandomPatches::learn_one(std::span<const double> x, double y, doub
     width_ = x.size();
     build_members();
   }
+  if (pool_) {
+    auto part = [&](std::size_t p) {
+      const auto [first, last] = detail::part_range(members_.size(), pool_->n_parts(), p);
+      learn_members(first, last, x, y, weight, parts_[p]);
+    };
+    pool_->run(part);
+  } else {
+    learn_members(0, members_.size(), x, y, weight, parts_[0]);
+  }
+  // Summed in part order after every part is done.
+  for (Part& p : parts_) {
+    n_warnings_ += p.warnings;
+    n_drifts_ += p.drifts;
+    p.warnings = p.drifts = 0;
+  }
+}
+
+// Members [first, last) learn one sample. Touches nothing outside those
+// members and `part` (each member draws from its own stream), so disjoint
+// ranges may run on different threads.
+void StreamingRandomPatches::learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y,
+                                           double weight, Part& part) {
   const bool cls = context_.task == Task::kClassification;
   const bool bagging = config_.training != SRPTraining::kSubspaces;
-  for (Member& m : members_) {
-    const std::uint32_t k = bagging ? sample_poisson_limit(rng_, poisson_limit_) : 1;
+  for (std::size_t i = first; i < last; ++i) {
+    Member& m = members_[i];
+    const std::uint32_t k = bagging ? sample_poisson_limit(m.rng, poisson_limit_) : 1;
     const double kw = static_cast<double>(k) * weight;
     // Test then train: the member's prediction before it sees the sample.
-    const std::span<const double> xm = project(m, x);
+    const std::span<const double> xm = project(m, x, part.projected);
     const double pred = k > 0 ? m.tree.learn_one(xm, y, kw) : m.tree.predict_one(xm);
-    if (m.background.has_value() && k > 0) m.background->tree.learn_one(project(*m.background, x), y, kw);
+    if (m.background.has_value() && k > 0)
+      m.background->tree.learn_one(project(*m.background, x, part.projected), y, kw);
     const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
     m.correct += cls ? weight * (1.0 - error) : 0.0;
     m.seen += weight;
@@ -140,18 +183,18 @@ void StreamingRandomPatches::learn_one(std::span<const double> x, double y, doub
     if (config_.warning_delta > 0.0 && m.warning.update(error) == DriftSignal::kDrift &&
         m.warning.estimated_mean() > warn_before) {
       // Warning: a background member on a new random patch.
-      m.background.emplace(new_learner());
+      m.background.emplace(new_learner(m.rng));
       m.warning.reset();
-      ++n_warnings_;
+      ++part.warnings;
     }
     if (config_.drift_delta > 0.0 && m.drift.update(error) == DriftSignal::kDrift &&
         m.drift.estimated_mean() > drift_before) {
-      static_cast<Learned&>(m) = m.background.has_value() ? std::move(*m.background) : new_learner();
+      static_cast<Learned&>(m) = m.background.has_value() ? std::move(*m.background) : new_learner(m.rng);
       m.background.reset();
       m.warning.reset();
       m.drift.reset();
       m.correct = m.seen = 0.0;
-      ++n_drifts_;
+      ++part.drifts;
     }
   }
 }
@@ -203,9 +246,10 @@ double StreamingRandomPatches::predict_one(std::span<const double> x) const {
 }
 
 std::size_t StreamingRandomPatches::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + perm_.capacity() * sizeof(std::uint32_t) +
+  std::size_t bytes = sizeof(*this) + members_.capacity() * sizeof(Member) + parts_.capacity() * sizeof(Part) +
                       (projected_.capacity() + votes_.capacity() + member_proba_.capacity() + class_proba_.capacity()) *
                           sizeof(double);
+  for (const Part& p : parts_) bytes += p.projected.capacity() * sizeof(double);
   for (const Member& m : members_) {
     bytes += m.tree.memory_bytes() - sizeof(Vfdt) + m.features.capacity() * sizeof(std::uint32_t);
     if (m.background.has_value())

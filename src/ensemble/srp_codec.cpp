@@ -1,9 +1,15 @@
 // StreamingRandomPatches checkpoint. Layout (ByteWriter):
-//   version u8 | config (encode_config) | context (encode_context)
-//   width u64 | rng u64 | seen, skipped, n_warnings, n_drifts u64 | n_members u64
-//   per member: learned | has_background bool [+ learned] | warning ADWIN |
+//   version u8 (2) | config (encode_config, all but `threads`) | context (encode_context)
+//   width u64 | seen, skipped, n_warnings, n_drifts u64 | n_members u64
+//   per member: rng u64 | learned | has_background bool [+ learned] | warning ADWIN |
 //               drift ADWIN | correct f64 | seen f64
 //   learned: n_features u64 | feature indices u32 ... | tree
+// `threads` is left out so any thread count writes the same bytes; a decoded
+// ensemble trains on one.
+// Version 1 held one ensemble-wide rng u64 after the width and no member
+// streams; decode() still reads it and seeds member i's stream
+// derive_seed(that state, i), so an old checkpoint keeps learning
+// deterministically (not as the old code did: its one stream is gone).
 // decode() checks the member count against the config, every subspace
 // (ascending, inside the width, of the configured size) and every tree's shape.
 #include <cmath>
@@ -16,7 +22,14 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint8_t kSrpCodecVersion = 1;
+constexpr std::uint8_t kSrpFormatV1 = 1;
+constexpr std::uint8_t kSrpCodecVersion = 2;
+
+// Every settings row but the last (`threads`, a run-time setting).
+std::span<const ConfigField<SRPConfig>> stored_fields() {
+  const auto all = StreamingRandomPatches::config_fields();
+  return all.first(all.size() - 1);
+}
 
 }  // namespace
 
@@ -32,10 +45,9 @@ bool StreamingRandomPatches::check_learned(const Learned& l) const {
 
 void StreamingRandomPatches::encode(ByteWriter& out) const {
   out.u8(kSrpCodecVersion);
-  encode_config(config_fields(), config_, out);
+  encode_config(stored_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
-  out.u64(rng_.state());
   out.u64(seen_);
   out.u64(skipped_);
   out.u64(n_warnings_);
@@ -47,6 +59,7 @@ void StreamingRandomPatches::encode(ByteWriter& out) const {
     l.tree.encode(out);
   };
   for (const Member& m : members_) {
+    out.u64(m.rng.state());
     put(m);
     out.boolean(m.background.has_value());
     if (m.background.has_value()) put(*m.background);
@@ -60,15 +73,18 @@ void StreamingRandomPatches::encode(ByteWriter& out) const {
 Status StreamingRandomPatches::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("srp version");
   if (!in.ok()) return in.status();
-  if (version != kSrpCodecVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
+  if (version != kSrpFormatV1 && version != kSrpCodecVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
   Config config;
+  // All rows: a `threads` record (never written) would still be in range.
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
+  config.threads = 1;
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
   StreamingRandomPatches s;
   if (Status st = s.init(config, context); !st) return Status::corruption("srp: checkpoint: " + st.message());
   const std::uint64_t width = in.u64("srp width");
-  s.rng_.set_state(in.u64("srp rng"));
+  const bool one_stream = version == kSrpFormatV1;
+  const std::uint64_t shared_rng = one_stream ? Xorshift64(in.u64("srp rng")).state() : 0;
   s.seen_ = in.u64("srp seen");
   s.skipped_ = in.u64("srp skipped");
   s.n_warnings_ = in.u64("srp warnings");
@@ -92,6 +108,7 @@ Status StreamingRandomPatches::decode(ByteReader& in) {
   };
   for (std::uint64_t i = 0; i < n_members; ++i) {
     Member m;
+    m.rng = Xorshift64(one_stream ? derive_seed(shared_rng, i) : in.u64("srp member rng"));
     IRITHYLL_RETURN_IF_ERROR(get(m));
     const bool has_bg = in.boolean("srp has_background");
     if (!in.ok()) return in.status();
@@ -109,6 +126,7 @@ Status StreamingRandomPatches::decode(ByteReader& in) {
     s.members_.push_back(std::move(m));
   }
   s.projected_.assign(width, 0.0);
+  for (Part& p : s.parts_) p.projected.assign(width, 0.0);
   *this = std::move(s);
   return Status::ok();
 }

@@ -57,6 +57,9 @@ std::span<const ConfigField<SRPConfig>> StreamingRandomPatches::config_fields() 
             IRITHYLL_FIELD_ENUM(SRPConfig, vote, parse_arf_vote, arf_vote_name)},
     };
     ensemble_detail::append_member_tree_rows(table, "50", "0.01");
+    // Last row: checkpoints write every row but this one (srp_codec.cpp).
+    table.push_back(Row{FieldInfo::integer("threads", "1", "training threads: members split into that many groups, same results (not stored in checkpoints)").in(1, 256),
+                        IRITHYLL_FIELD_UINT(SRPConfig, threads)});
     return table;
   }();
   return rows;

@@ -80,5 +80,17 @@ TEST(TreeAlloc, SgbtPipelineHandOversAllocateNothing) {
   }
 }
 
+// On a worker pool: handing a sample to the workers allocates nothing, and
+// the counter (atomic, every thread) sees the workers' allocations too.
+TEST(TreeAlloc, ArfOnThreeThreadsSteadyStepsAllocateNothing) {
+  ARFConfig c;
+  c.threads = 3;
+  auto m = AdaptiveRandomForest::make(c, {Task::kClassification, 2, 4, 1}).value();
+  auto fingerprint = [](const AdaptiveRandomForest& f) {
+    return f.n_nodes() * 1000003u + f.n_warnings() * 1009u + f.n_drifts();
+  };
+  audit(*m, fingerprint, 5000, 5000, 1000);
+}
+
 }  // namespace
 }  // namespace irithyll

@@ -17,10 +17,13 @@
 // arg-max, `majority`); regression averages the members.
 //
 // Input guards as HoeffdingTreeLearner (skipped and counted). Deterministic:
-// one Xorshift64 draws the Poisson weights and every new tree's seed.
+// member i owns a Xorshift64 seeded derive_seed(seed, i) that draws its
+// Poisson weights and the seeds of the trees it builds, so no member's draws
+// depend on another's and the members can learn in parallel (config.threads)
+// with results bit-identical to one thread.
 // Cost per sample: n_trees x (tree predict + learn) + 2 ADWIN updates each.
 // Memory: the trees plus about 13 KB of detectors per member. Thread safety:
-// one thread at a time.
+// one thread at a time (threads > 1 starts a worker pool the forest owns).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,10 @@
 
 namespace irithyll {
 
+namespace detail {
+class WorkerPool;
+}
+
 class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
  public:
   using Config = ARFConfig;
@@ -50,6 +57,9 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   AdaptiveRandomForest();
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
   AdaptiveRandomForest(const Config& config, const LearnerContext& context);
+  ~AdaptiveRandomForest() override;
+  AdaptiveRandomForest(AdaptiveRandomForest&&) noexcept;
+  AdaptiveRandomForest& operator=(AdaptiveRandomForest&&) noexcept;
   static Result<std::unique_ptr<AdaptiveRandomForest>> make(const Config& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
@@ -91,10 +101,18 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
     Adwin drift;
     double correct = 0.0;  // weight predicted right since the tree started (classification)
     double seen = 0.0;     // weight seen since the tree started
+    Xorshift64 rng{};      // this member's Poisson weights and new trees' seeds
+  };
+  // Warnings and drifts of one group of members on one sample; a cache line
+  // each so the threads counting them do not share one.
+  struct alignas(64) Counts {
+    std::uint64_t warnings = 0, drifts = 0;
   };
 
-  Vfdt new_tree();
+  Vfdt new_tree(Xorshift64& rng) const;
   void build_members();
+  void start_pool();
+  Counts learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y, double weight);
   std::span<const double> fit(std::span<const double> x) const;
 
   ARFConfig config_{};
@@ -102,8 +120,9 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   std::size_t n_classes_ = 2;
   std::size_t n_features_ = 0;
   std::uint64_t seed_ = 0;
-  Xorshift64 rng_{};
   std::vector<Member> members_;
+  std::unique_ptr<detail::WorkerPool> pool_;  // null when threads = 1
+  std::vector<Counts> part_counts_;           // one per pool part
   double poisson_limit_ = 0.0;  // e^-lambda (derived from config_)
   std::uint64_t samples_seen_ = 0, skipped_ = 0, n_warnings_ = 0, n_drifts_ = 0;
   mutable std::vector<double> padded_, votes_, member_proba_, class_proba_;

@@ -28,6 +28,11 @@ struct ARFConfig {
   double warning_delta = 0.01;      // 0 = off (no background trees), else ADWIN confidence in (0, 1)
   double drift_delta = 0.001;       // 0 = off (no replacement), else ADWIN confidence in (0, 1)
   ARFVote vote = ARFVote::kWeighted;  // classification: accuracy-weighted or majority; regression averages
+  // Training threads, [1, 256]: the members are split into min(threads,
+  // n_trees) contiguous groups, one per thread, each member drawing from its
+  // own random stream, so every result is bit-identical to threads = 1. A
+  // run-time setting: not written to checkpoints (a decoded forest has 1).
+  std::uint32_t threads = 1;
   HoeffdingTreeConfig tree = default_tree();
 
   static HoeffdingTreeConfig default_tree() {

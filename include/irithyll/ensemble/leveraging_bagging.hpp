@@ -28,8 +28,12 @@
 // it learns. 10 members (MOA's and River's default).
 //
 // Cost per sample: n_models x (tree predict + learn) + one ADWIN update each.
-// Deterministic given the seed: one Xorshift64 draws the weights, the codes
-// and every tree's seed. Thread safety: one thread.
+// Deterministic given the seed: one Xorshift64 seeded `seed` draws the
+// codes; member i owns one seeded derive_seed(seed, i) that draws its weights
+// and its models' seeds, so the members can learn in parallel
+// (config.threads) with results bit-identical to one thread; the reset after
+// a change happens once they are all done. Thread safety: one thread at a
+// time (threads > 1 starts a worker pool the ensemble owns).
 #pragma once
 
 #include <cstdint>
@@ -65,7 +69,15 @@ struct LeveragingBaggingConfig {
     t.nominal_nb_prior = 0.0;
     return t;
   }();
+  // Training threads, [1, 256]: members split into min(threads, n_models)
+  // contiguous groups, same results as 1. Run-time only: not written to
+  // checkpoints (a decoded ensemble trains on one).
+  std::uint32_t threads = 1;
 };
+
+namespace detail {
+class WorkerPool;
+}
 
 class LeveragingBagging final : public Learner {
  public:
@@ -80,6 +92,9 @@ class LeveragingBagging final : public Learner {
 
   LeveragingBagging();
   explicit LeveragingBagging(const MemberFactory& factory);
+  ~LeveragingBagging() override;
+  LeveragingBagging(LeveragingBagging&&) noexcept;
+  LeveragingBagging& operator=(LeveragingBagging&&) noexcept;
   const Config& config() const { return config_; }
 
   std::string_view name() const override { return kName; }
@@ -123,11 +138,20 @@ class LeveragingBagging final : public Learner {
     Vfdt tree;                       // unused with a base model
     std::unique_ptr<Learner> model;  // the base model; nullptr: the tree
     Adwin detector;
+    Xorshift64 rng{};  // this member's weights and its models' seeds
+  };
+  // One group of members on one sample: the sum of their Poisson draws and
+  // whether any detector saw a change; a cache line apart per group.
+  struct alignas(64) Part {
+    std::uint64_t k_total = 0;
+    bool change = false;
   };
   Status init(const Config& config, const LearnerContext& context);
-  // A fresh member on the next seed; false if the base model cannot be built.
+  // A fresh member on the member's next seed; false if the base model cannot be built.
   bool new_member(Member& m);
   bool build_members();
+  void start_pool();
+  Part learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y, double weight);
   LearnerContext member_context(std::uint64_t seed) const;
 
   MemberFactory factory_{};
@@ -136,8 +160,9 @@ class LeveragingBagging final : public Learner {
   LearnerContext context_{};
   std::size_t width_ = 0;
   bool coded_ = false;
-  Xorshift64 rng_{};
   std::vector<Member> members_;
+  std::unique_ptr<detail::WorkerPool> pool_;  // null when threads = 1
+  std::vector<Part> parts_;                   // one per pool part
   std::vector<std::uint8_t> codes_;  // n_models x n_classes code bits (coded_ only)
   double poisson_limit_ = 0.0;
   double poisson_total_ = 0.0;

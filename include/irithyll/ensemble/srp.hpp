@@ -36,8 +36,11 @@
 //
 // Cost per sample: n_models x (projection + tree predict/learn) + 2 ADWIN
 // updates each. Memory: the trees plus about 13 KB of detectors per member.
-// Deterministic given the seed: one Xorshift64 draws the Poisson weights,
-// every subspace and every new tree's seed. Thread safety: one thread.
+// Deterministic given the seed: member i owns a Xorshift64 seeded
+// derive_seed(seed, i) that draws its Poisson weights, its subspaces and its
+// trees' seeds, so the members can learn in parallel (config.threads) with
+// results bit-identical to one thread. Thread safety: one thread at a time
+// (threads > 1 starts a worker pool the ensemble owns).
 #pragma once
 
 #include <cstdint>
@@ -69,10 +72,18 @@ struct SRPConfig {
   double drift_delta = 1e-5;                   // 0 = off, else ADWIN confidence in (0, 1)
   ARFVote vote = ARFVote::kWeighted;
   HoeffdingTreeConfig tree = ARFConfig::default_tree();
+  // Training threads, [1, 256]: members split into min(threads, n_models)
+  // contiguous groups, same results as 1. Run-time only: not written to
+  // checkpoints (a decoded ensemble trains on one).
+  std::uint32_t threads = 1;
 
   // Features each member sees for d features.
   std::size_t subspace(std::size_t d) const;
 };
+
+namespace detail {
+class WorkerPool;
+}
 
 class StreamingRandomPatches final : public Learner {
  public:
@@ -82,6 +93,9 @@ class StreamingRandomPatches final : public Learner {
   static Result<std::unique_ptr<StreamingRandomPatches>> make(const Config& config, const LearnerContext& context);
 
   StreamingRandomPatches();
+  ~StreamingRandomPatches() override;
+  StreamingRandomPatches(StreamingRandomPatches&&) noexcept;
+  StreamingRandomPatches& operator=(StreamingRandomPatches&&) noexcept;
   const Config& config() const { return config_; }
 
   std::string_view name() const override { return kName; }
@@ -128,23 +142,33 @@ class StreamingRandomPatches final : public Learner {
     Adwin drift;
     double correct = 0.0;  // weight predicted right since the member started (classification)
     double seen = 0.0;     // weight seen since the member started
+    Xorshift64 rng{};      // this member's weights, subspaces and tree seeds
+  };
+  // Warnings and drifts of one group of members on one sample, plus the
+  // group's projection scratch; a cache line apart per group.
+  struct alignas(64) Part {
+    std::uint64_t warnings = 0, drifts = 0;
+    std::vector<double> projected;
   };
 
   Status init(const Config& config, const LearnerContext& context);
-  Learned new_learner();
+  Learned new_learner(Xorshift64& rng) const;
   void build_members();
-  // x restricted to `features` (x itself when they are all of them).
-  std::span<const double> project(const Learned& l, std::span<const double> x) const;
+  void start_pool();
+  void learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y, double weight, Part& part);
+  // x restricted to `features` (x itself when they are all of them), in `buf`.
+  static std::span<const double> project(const Learned& l, std::span<const double> x, std::vector<double>& buf);
+  std::span<const double> project(const Learned& l, std::span<const double> x) const { return project(l, x, projected_); }
   bool check_learned(const Learned& l) const;
 
   Config config_{};
   LearnerContext context_{};
   std::size_t width_ = 0;  // context's n_features, or the first sample's
-  Xorshift64 rng_{};
   std::vector<Member> members_;
+  std::unique_ptr<detail::WorkerPool> pool_;  // null when threads = 1
+  std::vector<Part> parts_;                   // one per pool part (one without a pool)
   double poisson_limit_ = 0.0;  // e^-lambda
   std::uint64_t seen_ = 0, skipped_ = 0, n_warnings_ = 0, n_drifts_ = 0;
-  std::vector<std::uint32_t> perm_;  // scratch for drawing subspaces
   mutable std::vector<double> projected_, votes_, member_proba_, class_proba_;
 };
 
