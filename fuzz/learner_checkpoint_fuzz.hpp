@@ -17,10 +17,9 @@
 
 namespace irithyll::fuzzing {
 
-template <class L>
-int fuzz_learner_checkpoint(const std::uint8_t* data, std::size_t size) {
-  L m;
-  ByteReader in(std::span<const std::uint8_t>(data, size));
+// The body for any learner: bytes through m.decode(), then the rows.
+inline int fuzz_decoded_learner(Learner& m, std::span<const std::uint8_t> bytes) {
+  ByteReader in(bytes);
   if (!m.decode(in).is_ok()) return 0;
   const std::size_t width = m.n_features() == 0 ? 3 : m.n_features();
   if (width > 4096) return 0;
@@ -40,6 +39,12 @@ int fuzz_learner_checkpoint(const std::uint8_t* data, std::size_t size) {
   ByteWriter w;
   m.encode(w);
   return 0;
+}
+
+template <class L>
+int fuzz_learner_checkpoint(const std::uint8_t* data, std::size_t size) {
+  L m;
+  return fuzz_decoded_learner(m, std::span<const std::uint8_t>(data, size));
 }
 
 }  // namespace irithyll::fuzzing

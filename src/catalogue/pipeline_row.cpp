@@ -8,7 +8,7 @@
 namespace irithyll::catalogue_detail {
 namespace {
 
-std::span<const FieldInfo> no_fields() { return {}; }
+std::span<const FieldInfo> pipeline_no_fields() { return {}; }
 
 Result<std::unique_ptr<Learner>> no_factory(const ModelSettings&, const LearnerContext&) {
   return Status::not_supported("pipeline: build one from a learner and transformers (pipeline.hpp)");
@@ -20,7 +20,7 @@ ModelSettings no_settings(const Learner&) { return {}; }
 
 CatalogueEntry pipeline_row() {
   return {"pipeline", "transformers composed with a learner", true, true, false,
-          &no_fields, &no_factory, &make_blank<Pipeline>, &no_settings};
+          &pipeline_no_fields, &no_factory, &make_blank<Pipeline>, &no_settings};
 }
 
 }  // namespace irithyll::catalogue_detail

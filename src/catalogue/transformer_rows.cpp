@@ -28,7 +28,7 @@ std::unique_ptr<Transformer> blank() {
   return std::make_unique<T>();
 }
 
-std::span<const FieldInfo> no_fields() { return {}; }
+std::span<const FieldInfo> transformer_no_fields() { return {}; }
 
 Result<std::unique_ptr<Transformer>> make_scaler(const ModelSettings& settings, const TransformerContext&) {
   if (!settings.empty())
@@ -58,7 +58,7 @@ const std::array kRows = {
                        "OneHotEncoder"),
     row<PolynomialExtender>("degree-2 products of the features", "feature_extraction", "PolynomialExtender"),
     TransformerEntry{"standard_scaler", "zero mean, unit variance per feature (running Welford statistics)",
-                     &no_fields, &make_scaler, &blank<StandardScaler>, "preprocessing", "StandardScaler"},
+                     &transformer_no_fields, &make_scaler, &blank<StandardScaler>, "preprocessing", "StandardScaler"},
     row<TargetEncoder>("category columns to the smoothed mean of the target per category", "feature_extraction",
                        "TargetAgg"),
 };

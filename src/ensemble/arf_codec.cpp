@@ -26,7 +26,7 @@ constexpr std::uint32_t kFormatV2 = 2;
 constexpr std::uint32_t kArfCodecFormatVersion = 3;
 
 // Every settings row but the last (`threads`, a run-time setting).
-std::span<const ConfigField<ARFConfig>> stored_fields() {
+std::span<const ConfigField<ARFConfig>> arf_stored_fields() {
   const auto all = AdaptiveRandomForest::config_fields();
   return all.first(all.size() - 1);
 }
@@ -34,7 +34,7 @@ std::span<const ConfigField<ARFConfig>> stored_fields() {
 
 void AdaptiveRandomForest::encode(ByteWriter& out) const {
   out.u32(kArfCodecFormatVersion);
-  encode_config(stored_fields(), config_, out);
+  encode_config(arf_stored_fields(), config_, out);
   encode_context(LearnerContext{task_, n_classes_, n_features_, seed_}, out);
   out.u64(samples_seen_);
   out.u64(skipped_);

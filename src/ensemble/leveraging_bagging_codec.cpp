@@ -26,7 +26,7 @@ constexpr std::uint8_t kLeveragingBaggingCodecVersion = 3;
 constexpr std::string_view kTreeKind = "tree";
 
 // Every settings row but the last (`threads`, a run-time setting).
-std::span<const ConfigField<LeveragingBaggingConfig>> stored_fields() {
+std::span<const ConfigField<LeveragingBaggingConfig>> lb_stored_fields() {
   const auto all = LeveragingBagging::config_fields();
   return all.first(all.size() - 1);
 }
@@ -34,7 +34,7 @@ std::span<const ConfigField<LeveragingBaggingConfig>> stored_fields() {
 
 void LeveragingBagging::encode(ByteWriter& out) const {
   out.u8(kLeveragingBaggingCodecVersion);
-  encode_config(stored_fields(), config_, out);
+  encode_config(lb_stored_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
   out.u64(seen_);

@@ -26,7 +26,7 @@ constexpr std::uint8_t kSrpFormatV1 = 1;
 constexpr std::uint8_t kSrpCodecVersion = 2;
 
 // Every settings row but the last (`threads`, a run-time setting).
-std::span<const ConfigField<SRPConfig>> stored_fields() {
+std::span<const ConfigField<SRPConfig>> srp_stored_fields() {
   const auto all = StreamingRandomPatches::config_fields();
   return all.first(all.size() - 1);
 }
@@ -45,7 +45,7 @@ bool StreamingRandomPatches::check_learned(const Learned& l) const {
 
 void StreamingRandomPatches::encode(ByteWriter& out) const {
   out.u8(kSrpCodecVersion);
-  encode_config(stored_fields(), config_, out);
+  encode_config(srp_stored_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
   out.u64(seen_);

@@ -11,6 +11,9 @@
 #include <span>
 #include <vector>
 
+#include "irithyll/core/bytes.hpp"
+#include "irithyll/core/config_fields.hpp"
+#include "irithyll/learner.hpp"
 #include "support/encoded.hpp"
 
 namespace irithyll::test {
@@ -78,6 +81,36 @@ inline double drifting_regression_sample(Xorshift64& rng, std::size_t i, std::si
   for (double& v : x) v = rng.uniform();
   const double y = 10.0 * x[0] + 5.0 * x[1] * x[2] + rng.normal();
   return i >= n / 2 ? 20.0 - 2.0 * y : y;
+}
+
+// The `threads` row of L's settings table: 4 is taken; 0, 257, a negative
+// and a word are refused naming it; make() refuses 0; a forest trained on 3
+// threads decodes to threads = 1 and re-encodes to the same bytes (the
+// setting is not stored).
+template <class L, class Config>
+void expect_threads_setting_checked(const char* name) {
+  const auto fields = L::config_fields();
+  Config c;
+  ASSERT_TRUE(apply_settings<Config>(name, fields, ModelSettings{{"threads", "4"}}, c).is_ok());
+  EXPECT_EQ(c.threads, 4u);
+  for (const char* bad : {"0", "257", "-1", "two"}) {
+    Config d;
+    const Status s = apply_settings<Config>(name, fields, ModelSettings{{"threads", bad}}, d);
+    EXPECT_FALSE(s.is_ok()) << bad;
+    EXPECT_NE(s.message().find("threads"), std::string::npos) << s.message();
+  }
+  c.threads = 0;
+  EXPECT_FALSE(L::make(c, {Task::kClassification, 2, 4, 1}).is_ok());
+  c.threads = 3;
+  auto m = std::move(L::make(c, {Task::kClassification, 2, 4, 1})).value();
+  std::vector<double> x{0.1, 0.9, 0.3, 0.4};
+  for (int i = 0; i < 200; ++i) m->learn_one(x, static_cast<double>(i % 2));
+  const auto bytes = testing::encoded(*m);
+  L d;
+  ByteReader in(bytes);
+  ASSERT_TRUE(d.decode(in).is_ok());
+  EXPECT_EQ(d.config().threads, 1u);
+  EXPECT_EQ(testing::encoded(d), bytes);
 }
 
 }  // namespace irithyll::test

@@ -67,28 +67,7 @@ TEST(LeveragingBaggingThreads, MoreThreadsThanMembers) {
 }
 
 TEST(LeveragingBaggingThreads, SettingIsValidatedAndNotStored) {
-  const auto fields = LeveragingBagging::config_fields();
-  LeveragingBaggingConfig c;
-  ASSERT_TRUE(apply_settings<LeveragingBaggingConfig>("leveraging_bagging", fields, ModelSettings{{"threads", "4"}}, c).is_ok());
-  EXPECT_EQ(c.threads, 4u);
-  for (const char* bad : {"0", "257"}) {
-    LeveragingBaggingConfig d;
-    const Status s = apply_settings<LeveragingBaggingConfig>("leveraging_bagging", fields, ModelSettings{{"threads", bad}}, d);
-    EXPECT_FALSE(s.is_ok()) << bad;
-    EXPECT_NE(s.message().find("threads"), std::string::npos) << s.message();
-  }
-  c.threads = 0;
-  EXPECT_FALSE(LeveragingBagging::make(c, {Task::kClassification, 2, 4, 1}).is_ok());
-  c.threads = 3;
-  auto m = std::move(LeveragingBagging::make(c, {Task::kClassification, 2, 4, 1})).value();
-  std::vector<double> x{0.1, 0.9, 0.3, 0.4};
-  for (int i = 0; i < 200; ++i) m->learn_one(x, static_cast<double>(i % 2));
-  const auto bytes = testing::encoded(*m);
-  LeveragingBagging d;
-  ByteReader in(bytes);
-  ASSERT_TRUE(d.decode(in).is_ok());
-  EXPECT_EQ(d.config().threads, 1u);
-  EXPECT_EQ(testing::encoded(d), bytes);
+  test::expect_threads_setting_checked<LeveragingBagging, LeveragingBaggingConfig>("leveraging_bagging");
 }
 
 }  // namespace

@@ -35,21 +35,8 @@ SGBTConfig config(std::uint32_t threads, const char* variant, const char* drift)
 }
 
 // Prequential: predict (which waits for the worker) then learn, every sample.
-std::vector<std::uint64_t> prequential(SGBTLearner& m, Stream& s, int n) {
-  std::vector<std::uint64_t> out;
-  std::vector<double> proba(std::max<std::size_t>(s.classes, 1));
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    if (s.classes == 0) {
-      out.push_back(std::bit_cast<std::uint64_t>(m.predict_one(s.x)));
-    } else {
-      m.predict_proba_one(s.x, proba);
-      for (double p : proba) out.push_back(std::bit_cast<std::uint64_t>(p));
-    }
-    m.learn_one(s.x, y);
-  }
-  return out;
-}
+// A prediction before every sample.
+std::vector<std::uint64_t> prequential(SGBTLearner& m, Stream& s, int n) { return bursts(m, s, n, 1); }
 
 TEST(SGBTParallel, PrequentialPredictionsEqualSequential) {
   for (std::size_t classes : {0u, 2u, 3u})

@@ -33,28 +33,6 @@ SGBTConfig config(std::uint32_t threads, const char* variant = "standard") {
   return c;
 }
 
-// Learns n samples; every `every` samples, the probabilities (or the
-// prediction) of the current sample are recorded. Learning between reads
-// runs the pipeline ahead (a read drains it and the next 1024 samples
-// train on one thread), so both paths are exercised.
-std::vector<std::uint64_t> bursts(SGBTLearner& m, Stream& s, int n, int every) {
-  std::vector<std::uint64_t> out;
-  std::vector<double> proba(std::max<std::size_t>(s.classes, 1));
-  for (int i = 0; i < n; ++i) {
-    const double y = s.next();
-    if (i % every == every - 1) {
-      if (s.classes == 0) {
-        out.push_back(std::bit_cast<std::uint64_t>(m.predict_one(s.x)));
-      } else {
-        m.predict_proba_one(s.x, proba);
-        for (double p : proba) out.push_back(std::bit_cast<std::uint64_t>(p));
-      }
-    }
-    m.learn_one(s.x, y);
-  }
-  return out;
-}
-
 std::vector<std::uint8_t> state(const SGBTLearner& m) {
   ByteWriter w;
   m.encode_state(w);
