@@ -1,5 +1,6 @@
 #include "core/worker_pool.hpp"
 
+#include <system_error>
 #include <thread>
 
 namespace irithyll::detail {
@@ -40,7 +41,15 @@ std::uint32_t wait_change(const std::atomic<std::uint32_t>& a, std::uint32_t old
 
 WorkerPool::WorkerPool(std::size_t n_parts) {
   threads_.reserve(n_parts > 1 ? n_parts - 1 : 0);
-  for (std::size_t p = 1; p < n_parts; ++p) threads_.emplace_back([this, p] { work(p); });
+  for (std::size_t p = 1; p < n_parts; ++p) {
+    try {
+      threads_.emplace_back([this, p] { work(p); });
+    } catch (const std::system_error&) {
+      // The system has no more threads to give: the pool runs with those it
+      // has (n_parts() says how many parts), which callers split work by.
+      break;
+    }
+  }
 }
 
 WorkerPool::~WorkerPool() {

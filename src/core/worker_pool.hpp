@@ -35,6 +35,8 @@ constexpr std::pair<std::size_t, std::size_t> part_range(std::size_t n, std::siz
 class WorkerPool {
  public:
   // REQUIRES: n_parts >= 1 (1 starts no thread; run() then calls part(0)).
+  // Where the system refuses a thread, the pool keeps the ones it started
+  // and n_parts() is smaller than asked: split the work by n_parts().
   explicit WorkerPool(std::size_t n_parts);
   ~WorkerPool();  // wakes and joins the threads; no job may be running
   WorkerPool(const WorkerPool&) = delete;
