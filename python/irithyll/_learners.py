@@ -621,7 +621,8 @@ class Learner:
         """SHAP values (TreeSHAP) of the raw prediction for the dict x:
         {"base": b, "contributions": {feature: v}, "raw": r},
         base + sum(contributions) = raw. Raw is the margin (sgbt), the
-        location (distributional_sgbt), the vote's class probability or the
+        location (distributional_sgbt), the quantile predict_one returns
+        (quantile_sgbt, before rearrangement), the vote's class probability or the
         leaf mean (hoeffding_tree, arf, srp, leveraging_bagging). Classifiers
         add "class" and explain the predicted class unless cls (a label)
         is given.

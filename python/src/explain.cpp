@@ -5,11 +5,13 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "errors.hpp"
 #include "irithyll/explain/tree_shap.hpp"
+#include "irithyll/interval.hpp"
 
 namespace py = pybind11;
 
@@ -38,9 +40,19 @@ py::tuple explain_matrix(py::handle learner, const Array& x, long cls, const py:
   const bool binary_margin = classify && k == 1;
   if (binary_margin && cls == 0)
     throw py::value_error("explain: binary '" + std::string(model.name()) + "' explains the log-odds of class 1 only");
-  if (!classify && k > 1 && cls < 0)
-    throw py::value_error("explain: '" + std::string(model.name()) + "' has " + std::to_string(k) +
-                          " targets; explain_one explains one output (use `irithyll explain`)");
+  if (!classify && k > 1 && cls < 0) {
+    // A quantile model explains the quantile its predict_one returns (the
+    // level nearest 0.5, the first of a tie), before rearrangement.
+    const auto* quantiles = dynamic_cast<const QuantilePredictor*>(&model);
+    if (quantiles == nullptr || quantiles->quantile_levels().size() != k)
+      throw py::value_error("explain: '" + std::string(model.name()) + "' has " + std::to_string(k) +
+                            " targets; explain_one explains one output (use `irithyll explain`)");
+    const auto levels = quantiles->quantile_levels();
+    std::size_t median = 0;
+    for (std::size_t i = 1; i < k; ++i)
+      if (std::abs(levels[i] - 0.5) < std::abs(levels[median] - 0.5)) median = i;
+    cls = static_cast<long>(median);
+  }
   const long output = binary_margin && cls == 1 ? 0 : !classify && k == 1 ? 0 : cls;
   if (output >= static_cast<long>(k))
     throw py::value_error("explain: output " + std::to_string(cls) + " of " + std::to_string(k));

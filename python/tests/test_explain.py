@@ -100,3 +100,13 @@ def test_srp_leveraging_bagging_and_distributional_location():
     e = dist.explain_one(x)
     assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
     assert math.isclose(e["raw"], dist.predict_one(x), abs_tol=1e-9)  # the location mu(x)
+
+
+def test_quantile_sgbt_explains_its_median_quantile():
+    # predict_one is the quantile nearest 0.5; explain_one explains it (before
+    # the quantiles are made non-crossing, which changes nothing here).
+    model = trained(ensemble.QuantileSGBTRegressor, False, n=2000, n_steps=6, grace_period=50)
+    x = {"a": 0.7, "b": 0.2, "c": 0.6}
+    e = model.explain_one(x)
+    assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
+    assert math.isclose(e["raw"], model.predict_one(x), abs_tol=1e-9)

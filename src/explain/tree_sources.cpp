@@ -5,10 +5,16 @@
 //   multi_target_sgbt  one output per target, each its member's trees;
 //   bagged_sgbt        regression: the bags' mean, so every tree at 1/n;
 //   distributional_sgbt  the location mu(x) (predict_one), its location SGBT;
+//   quantile_sgbt      one output per quantile before the outputs are made
+//                      non-crossing: its centre's and its member's trees,
+//                      both scaled by the target's unit (the two agree
+//                      wherever the raw quantiles do not cross);
 //   srp, leveraging_bagging  their members' Hoeffding trees as the vote
 //                      combines them (their own tree_ensemble()).
 // Every other learner is refused with the reason its output is not such a
 // sum, naming it.
+#include <charconv>
+#include <optional>
 #include <string>
 
 #include "irithyll/ensemble/adaptive_sgbt.hpp"
@@ -16,6 +22,7 @@
 #include "irithyll/ensemble/distributional_sgbt.hpp"
 #include "irithyll/ensemble/leveraging_bagging.hpp"
 #include "irithyll/ensemble/multi_target_sgbt.hpp"
+#include "irithyll/ensemble/quantile_sgbt.hpp"
 #include "irithyll/ensemble/srp.hpp"
 #include "irithyll/explain/tree_shap.hpp"
 
@@ -25,12 +32,17 @@ namespace {
 
 constexpr const char* kSupported =
     "TreeSHAP explains sgbt, adaptive_sgbt, multi_target_sgbt, bagged_sgbt (regression), distributional_sgbt (its "
-    "location), hoeffding_tree, arf, srp and leveraging_bagging";
+    "location), quantile_sgbt (each quantile before rearrangement), hoeffding_tree, arf, srp and leveraging_bagging";
+
+// "0.05": the shortest text that reads back as tau.
+std::string quantile_label(double tau) {
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, tau).ptr;
+  return std::string(buf, end);
+}
 
 // Why a known learner that holds trees cannot be explained as a sum of them.
 std::string reason(const std::string& name) {
-  if (name == "quantile_sgbt")
-    return "its quantiles add a per-level offset and pass through a monotone rearrangement (PAVA), not a sum of trees";
   if (name == "moe_sgbt" || name == "moe_distributional_sgbt")
     return "a gate weights its experts by x (soft routing), so its output is not a sum of trees; weighting each "
            "expert's contributions by the gate at x would add up to the prediction but credit nothing to the "
@@ -69,6 +81,39 @@ Result<TreeEnsembleView> TreeExplainer::trees_of(const Learner& learner) {
     if (!view) return Status(view.status()).with_context(name + ", location");
     view->output_names = {"location"};
     return view;
+  }
+  if (const auto* q = dynamic_cast<const QuantileSGBT*>(&learner)) {
+    // raw_i = origin + unit (c(x) + f_i(x)) + d_i: every tree of the centre
+    // and of member i, at the unit's scale, over a bias that gathers the rest.
+    TreeEnsembleView out;
+    out.raw_scale = "value";
+    std::optional<TreeEnsembleView> centre;
+    if (q->centre() != nullptr) {
+      auto c = q->centre()->tree_ensemble();
+      if (!c) return Status(c.status()).with_context(name + ", centre");
+      centre = std::move(c).value();
+    }
+    const auto& taus = q->config().quantiles;
+    for (std::size_t i = 0; i < taus.size(); ++i) {
+      auto m = q->member(i).tree_ensemble();
+      if (!m) return Status(m.status()).with_context(name + ", quantile " + quantile_label(taus[i]));
+      if (m->bias.size() != 1 || (centre && centre->bias.size() != 1))
+        return Status::invalid_argument(name + ": a member has more than one output");
+      out.n_features = m->n_features;
+      out.nonfinite_is_missing = m->nonfinite_is_missing;
+      out.bias.push_back(q->origin() + q->unit() * (m->bias[0] + (centre ? centre->bias[0] : 0.0)) + q->offsets()[i]);
+      out.output_names.push_back("quantile " + quantile_label(taus[i]));
+      auto add = [&](const std::vector<TreeView>& trees) {
+        for (TreeView t : trees) {
+          t.output = i;
+          t.scale *= q->unit();
+          out.trees.push_back(std::move(t));
+        }
+      };
+      if (centre) add(centre->trees);
+      add(m->trees);
+    }
+    return out;
   }
   if (const auto* srp = dynamic_cast<const StreamingRandomPatches*>(&learner)) {
     auto view = srp->tree_ensemble();

@@ -153,12 +153,28 @@ TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
     EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
                 1e-9 * (1.0 + std::abs(raw))) << l;
   }
-  // A tree learner whose output is not a sum of trees: refused by name.
+  // Quantiles: one line per row and level, named by the level; the middle
+  // level's raw is the prediction wherever the levels do not cross.
   const std::string q = temp_path("explain_quantile.ckpt");
   ASSERT_EQ(run_cli("eval --data " + train + " --task regression --target y --model quantile_sgbt --n-steps 4 --quiet --save " + q).code, 0);
-  auto refused = run_cli("explain --checkpoint " + q + " --data " + rows + " --drop y");
+  auto quantiles = run_cli("explain --checkpoint " + q + " --data " + rows + " --drop y --json");
+  ASSERT_EQ(quantiles.code, 0) << quantiles.err;
+  const auto qlines = split_lines(quantiles.out);
+  ASSERT_EQ(qlines.size(), 36u);
+  for (std::size_t i = 0; i < qlines.size(); ++i) {
+    const std::string& l = qlines[i];
+    const char* level[] = {"\"target\": \"quantile 0.05\"", "\"target\": \"quantile 0.5\"", "\"target\": \"quantile 0.95\""};
+    EXPECT_NE(l.find(level[i % 3]), std::string::npos) << l;
+    const double raw = number_after(l, "raw");
+    EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+                1e-9 * (1.0 + std::abs(raw))) << l;
+  }
+  // A tree learner whose output is not a sum of trees: refused by name.
+  const std::string moe = temp_path("explain_moe.ckpt");
+  ASSERT_EQ(run_cli("eval --data " + train + " --task regression --target y --model moe_sgbt --quiet --save " + moe).code, 0);
+  auto refused = run_cli("explain --checkpoint " + moe + " --data " + rows + " --drop y");
   EXPECT_NE(refused.code, 0);
-  EXPECT_NE(refused.err.find("model 'quantile_sgbt' cannot be explained"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("model 'moe_sgbt' cannot be explained"), std::string::npos) << refused.err;
 }
 
 // The Hoeffding-tree ensembles and distributional_sgbt's location: every

@@ -1,6 +1,6 @@
 // Explaining the tree ensembles that are not TreeModels
 // (TreeExplainer::trees_of): adaptive_sgbt, multi_target_sgbt, bagged_sgbt
-// regression, distributional_sgbt's location, srp (members over feature
+// regression, distributional_sgbt's location, quantile_sgbt's quantiles, srp (members over feature
 // subspaces) and leveraging_bagging match brute-force Shapley values and add
 // up to the model's own prediction to 1e-9; every other tree learner of the
 // catalogue is refused with its name and the reason.
@@ -223,6 +223,34 @@ TEST(TreeSources, LeveragingBaggingIsTheMembersAverage) {
   });
 }
 
+// Each quantile before rearrangement: where the raw quantiles do not cross
+// (checked on the explained rows) they are the model's own quantiles.
+TEST(TreeSources, QuantileSgbtOneOutputPerQuantile) {
+  for (const bool centre : {true, false}) {
+    QuantileSGBTConfig config;
+    config.base = small_sgbt();
+    config.center = centre;
+    auto made = QuantileSGBT::make(config, {Task::kRegression, 0, 6, 5});
+    ASSERT_TRUE(made.is_ok()) << made.status().message();
+    QuantileSGBT& model = **made;
+    Xorshift64 rng(5);
+    double y0 = 0.0, y1 = 0.0;
+    for (int i = 0; i < 3000; ++i) {
+      const std::vector<double> x = row(rng, y0, y1);
+      model.learn_one(x, y0);
+    }
+    std::vector<double> q(config.quantiles.size());
+    expect_explained(model, config.quantiles.size(), [&](std::span<const double> x, std::size_t k) {
+      model.predict_quantiles(x, q);
+      return q[k];
+    });
+    auto view = TreeExplainer::trees_of(model);
+    ASSERT_TRUE(view.is_ok());
+    EXPECT_EQ(view->output_names[0], "quantile 0.05");
+    EXPECT_EQ(view->output_names[2], "quantile 0.95");
+  }
+}
+
 void expect_refused(const Learner& model, const std::string& why) {
   auto ex = TreeExplainer::make(model);
   ASSERT_FALSE(ex.is_ok()) << model.name();
@@ -235,7 +263,6 @@ TEST(TreeSources, OtherTreeLearnersAreRefusedWithTheReason) {
   BaggedSGBTConfig bagged;
   bagged.n_bags = 2;
   expect_refused(BaggedSGBT(bagged, Task::kClassification, 2, 1), "class probabilities");
-  expect_refused(QuantileSGBT(), "PAVA");
   expect_refused(MoESGBT(), "not be Shapley values");
   expect_refused(MoEDistributionalSGBT(), "gate");
   expect_refused(StreamingRandomPatches(), "no trees yet");

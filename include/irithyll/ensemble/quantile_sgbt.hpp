@@ -100,6 +100,13 @@ class QuantileSGBT final : public Learner, public IntervalPredictor, public Quan
 
   const QuantileSGBTConfig& config() const { return config_; }
   std::span<const double> offsets() const { return offsets_; }
+  // The parts of quantile i before the outputs are made non-crossing (what
+  // TreeSHAP explains): origin() + unit() * (c(x) + f_i(x)) + offsets()[i],
+  // with f_i member(i)'s prediction and c the centre's (0 without one).
+  const SGBTLearner& member(std::size_t i) const { return members_[i]; }
+  const SGBTLearner* centre() const { return center_.empty() ? nullptr : &center_[0]; }
+  double origin() const { return origin_; }
+  double unit() const { return unit_; }
 
  private:
   void build();

@@ -21,7 +21,8 @@
 //
 // Any learner that is a TreeModel (SGBT, the Hoeffding tree, ARF) or whose
 // raw output is otherwise a sum of trees (trees_of: the SGBT wrappers,
-// distributional_sgbt's location, srp, leveraging_bagging) can be
+// distributional_sgbt's location, quantile_sgbt's quantiles before
+// rearrangement, srp, leveraging_bagging) can be
 // explained; routing (missing values, category sets) is exactly the
 // learner's. Trees deeper than kMaxDepth are refused.
 //
