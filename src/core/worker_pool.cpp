@@ -1,5 +1,6 @@
 #include "core/worker_pool.hpp"
 
+#include <algorithm>
 #include <system_error>
 #include <thread>
 
@@ -79,6 +80,16 @@ void WorkerPool::run_raw(Fn fn, void* ctx) {
   generation_.notify_all();
   fn(ctx, 0);
   for (std::uint32_t left = pending_.load(std::memory_order_acquire); left != 0;) left = wait_change(pending_, left);
+}
+
+std::size_t fit_pool(std::unique_ptr<WorkerPool>& pool, std::size_t threads, std::size_t members) {
+  const std::size_t parts = std::min(threads, members);
+  if (parts <= 1) {
+    pool.reset();
+    return 0;
+  }
+  if (!pool || pool->n_parts() != parts) pool = std::make_unique<WorkerPool>(parts);
+  return pool->n_parts();
 }
 
 }  // namespace irithyll::detail

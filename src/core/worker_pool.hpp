@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -70,5 +71,11 @@ class WorkerPool {
   alignas(64) std::atomic<std::uint32_t> generation_{0};
   alignas(64) std::atomic<std::uint32_t> pending_{0};
 };
+
+// Keeps `pool` fit for `threads` threads over `members` members: one part
+// per thread, never more parts than members (an empty part would only add a
+// hand-over), and no pool at all for one part. Returns the pool's number of
+// parts (0 without a pool).
+std::size_t fit_pool(std::unique_ptr<WorkerPool>& pool, std::size_t threads, std::size_t members);
 
 }  // namespace irithyll::detail

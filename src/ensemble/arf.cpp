@@ -72,15 +72,7 @@ void AdaptiveRandomForest::build_members() {
 }
 
 void AdaptiveRandomForest::start_pool() {
-  // One part per thread, never more parts than members (an empty part would
-  // only add a hand-over).
-  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_trees);
-  if (parts <= 1) {
-    pool_.reset();
-  } else if (!pool_ || pool_->n_parts() != parts) {
-    pool_ = std::make_unique<detail::WorkerPool>(parts);
-  }
-  part_counts_.assign(pool_ ? parts : 0, Counts{});
+  part_counts_.assign(detail::fit_pool(pool_, config_.threads, config_.n_trees), Counts{});
 }
 
 void AdaptiveRandomForest::reset() {

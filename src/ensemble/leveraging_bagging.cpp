@@ -130,14 +130,7 @@ bool LeveragingBagging::build_members() {
 }
 
 void LeveragingBagging::start_pool() {
-  // One part per thread, never more parts than members.
-  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_models);
-  if (parts <= 1) {
-    pool_.reset();
-  } else if (!pool_ || pool_->n_parts() != parts) {
-    pool_ = std::make_unique<detail::WorkerPool>(parts);
-  }
-  parts_.assign(pool_ ? parts : 0, Part{});
+  parts_.assign(detail::fit_pool(pool_, config_.threads, config_.n_models), Part{});
 }
 
 void LeveragingBagging::reset() {

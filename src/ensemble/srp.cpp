@@ -95,14 +95,8 @@ void StreamingRandomPatches::build_members() {
 }
 
 void StreamingRandomPatches::start_pool() {
-  // One part per thread, never more parts than members.
-  const std::size_t parts = std::min<std::size_t>(config_.threads, config_.n_models);
-  if (parts <= 1) {
-    pool_.reset();
-  } else if (!pool_ || pool_->n_parts() != parts) {
-    pool_ = std::make_unique<detail::WorkerPool>(parts);
-  }
-  parts_.assign(std::max<std::size_t>(parts, 1), Part{});
+  // Part 0 also serves the single-thread path (its projection buffer).
+  parts_.assign(std::max<std::size_t>(detail::fit_pool(pool_, config_.threads, config_.n_models), 1), Part{});
 }
 
 void StreamingRandomPatches::reset() {
