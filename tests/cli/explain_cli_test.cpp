@@ -40,6 +40,15 @@ double number_after(const std::string& line, const std::string& key) {
   return std::stod(line.substr(at + key.size() + 4));
 }
 
+// A line's base and contributions add up to its raw value (to 1e-9 of it);
+// returns raw. `model` names the checkpoint in a failure.
+double expect_adds_up(const std::string& l, const std::string& model = "") {
+  const double raw = number_after(l, "raw");
+  EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
+              1e-9 * (1.0 + std::abs(raw))) << model << (model.empty() ? "" : ": ") << l;
+  return raw;
+}
+
 class ExplainCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -123,9 +132,7 @@ TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
     ASSERT_EQ(preds.size(), 12u);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const std::string& l = lines[i];
-      const double raw = number_after(l, "raw");
-      EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
-                  1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+      const double raw = expect_adds_up(l, model);
       EXPECT_NEAR(raw, std::stod(preds[i]), 1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
     }
   }
@@ -149,9 +156,7 @@ TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     EXPECT_NE(l.find(i % 2 == 0 ? "\"target\": \"target 0\"" : "\"target\": \"target 1\""), std::string::npos) << l;
-    const double raw = number_after(l, "raw");
-    EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
-                1e-9 * (1.0 + std::abs(raw))) << l;
+    expect_adds_up(l);
   }
   // Quantiles: one line per row and level, named by the level; the middle
   // level's raw is the prediction wherever the levels do not cross.
@@ -165,9 +170,7 @@ TEST(ExplainCliWrappers, AdaptiveBaggedAndMultiTarget) {
     const std::string& l = qlines[i];
     const char* level[] = {"\"target\": \"quantile 0.05\"", "\"target\": \"quantile 0.5\"", "\"target\": \"quantile 0.95\""};
     EXPECT_NE(l.find(level[i % 3]), std::string::npos) << l;
-    const double raw = number_after(l, "raw");
-    EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
-                1e-9 * (1.0 + std::abs(raw))) << l;
+    expect_adds_up(l);
   }
   // A tree learner whose output is not a sum of trees: refused by name.
   const std::string moe = temp_path("explain_moe.ckpt");
@@ -199,9 +202,7 @@ TEST(ExplainCliWrappers, SrpLeveragingBaggingAndDistributional) {
     ASSERT_EQ(preds.size(), 12u);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const std::string& l = lines[i];
-      const double raw = number_after(l, "raw");
-      EXPECT_NEAR(number_after(l, "base") + number_after(l, "a") + number_after(l, "b") + number_after(l, "c"), raw,
-                  1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
+      const double raw = expect_adds_up(l, model);
       EXPECT_NEAR(raw, std::stod(preds[i]), 1e-9 * (1.0 + std::abs(raw))) << model << ": " << l;
     }
   }
