@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/worker_pool.hpp"
+#include "ensemble/member_tree_rows.hpp"
 #include "irithyll/core/poisson.hpp"
 
 namespace irithyll {
@@ -37,6 +38,8 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const C
     return Status::invalid_argument("arf: leaf-model " + std::string(leaf_model_name(leaf)) +
                                     " is for regression (classification: mc|nb|nba|adaptive)");
   if (context.n_features > (1u << 20)) return Status::invalid_argument("arf: too many features");
+  IRITHYLL_RETURN_IF_ERROR(
+      ensemble_detail::check_member_roots("arf", cls ? n_classes : 1, context.n_features, config.n_trees));
   return std::make_unique<AdaptiveRandomForest>(config, context);
 }
 

@@ -58,6 +58,8 @@ Status LeveragingBagging::init(const Config& config, const LearnerContext& conte
     return Status::invalid_argument("leveraging_bagging: a classifier with 2..65536 classes");
   IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_member_leaf(kName, true, config.tree.leaf_model));
   if (context.n_features > (1u << 20)) return Status::invalid_argument("leveraging_bagging: too many features");
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_member_roots(
+      kName, config.output_codes && context.n_classes > 2 ? 2 : context.n_classes, context.n_features, config.n_models));
   if (!config.base_model.empty()) {
     if (factory_.build == nullptr)
       return Status::invalid_argument("leveraging_bagging: base-model needs the catalogue (this instance has no factory)");

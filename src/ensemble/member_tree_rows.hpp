@@ -7,6 +7,9 @@
 // the struct's defaults hold (the catalogue tests check both ends).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -67,6 +70,22 @@ void append_nominal_rows(std::vector<ConfigField<C>>& rows, const char* penalty_
 }
 
 // The classification leaf models a member tree accepts (regression: any).
+// Each member's root leaf keeps statistics per class and feature before the
+// first sample: an ensemble whose roots would hold more than 2^22
+// class-feature cells in all is refused, so that a setting or a checkpoint
+// cannot ask for gigabytes up front (10 members over 1000 features and 100
+// classes are 2^20).
+inline Status check_member_roots(std::string_view model, std::size_t classes, std::size_t features,
+                                 std::size_t members) {
+  constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 22;
+  const std::uint64_t cells = std::uint64_t{std::max<std::size_t>(classes, 1)} * std::max<std::size_t>(features, 1);
+  if (members > 0 && cells > kMaxCells / members)
+    return Status::invalid_argument(std::string(model) + ": " + std::to_string(members) + " members x " +
+                                    std::to_string(classes) + " classes x " + std::to_string(features) +
+                                    " features is more than the 2^22 root statistics allowed");
+  return Status::ok();
+}
+
 inline Status check_member_leaf(std::string_view model, bool classification, LeafModel leaf) {
   if (classification && (leaf == LeafModel::kMean || leaf == LeafModel::kLinear))
     return Status::invalid_argument(std::string(model) + ": leaf-model " + std::string(leaf_model_name(leaf)) +

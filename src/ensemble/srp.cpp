@@ -24,6 +24,8 @@ Status StreamingRandomPatches::init(const Config& config, const LearnerContext& 
                                     std::to_string(context.n_classes));
   IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_member_leaf(kName, cls, config.tree.leaf_model));
   if (context.n_features > (1u << 20)) return Status::invalid_argument("srp: too many features (at most 2^20)");
+  IRITHYLL_RETURN_IF_ERROR(
+      ensemble_detail::check_member_roots(kName, cls ? context.n_classes : 1, context.n_features, config.n_models));
   config_ = config;
   context_ = context;
   reset();
