@@ -56,6 +56,7 @@ class AdaptiveSGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
@@ -117,6 +118,7 @@ class AdaptiveSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -172,6 +174,7 @@ class BaggedSGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
@@ -230,6 +233,7 @@ class BaggedSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -284,6 +288,7 @@ class DistributionalSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -379,6 +384,7 @@ class MoEDistributionalSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -434,6 +440,7 @@ class MoESGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
@@ -492,6 +499,7 @@ class MoESGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -547,6 +555,7 @@ class QuantileSGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...
@@ -601,6 +610,7 @@ class SGBTClassifier(Classifier):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
         classes: Optional[Iterable[Hashable]] = None,
@@ -658,6 +668,7 @@ class SGBTRegressor(Regressor):
         split_reeval_interval: int = 0,
         adaptive_depth: float = 0.0,
         categorical_features: str = '',
+        categorical_penalty: float = 1.0,
         threads: int = 1,
         seed: int = 42,
     ) -> None: ...

@@ -50,6 +50,9 @@ Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
   // some attribute is nominal, so forests without any keep their records.
   HoeffdingTreeConfig tree = config_.tree;
   for (std::uint32_t f : tree.categorical) tree.binary_nominal = tree.binary_nominal || f < n_features_;
+  // The naive Bayes prior acts on nominal attributes only; without any, the
+  // member keeps the record it had before the prior existed.
+  if (!tree.binary_nominal) tree.nominal_nb_prior = 0.0;
   // The tree's seed goes through derive_seed: a Xorshift64 seeded with
   // this stream's output would replay this very stream (its state is its
   // output), tying the tree's draws to the member's Poisson weights.

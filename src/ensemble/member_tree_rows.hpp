@@ -66,7 +66,7 @@ template <class C>
 void append_nominal_rows(std::vector<ConfigField<C>>& rows, const char* penalty_default) {
   using Row = ConfigField<C>;
   rows.push_back(Row{nominal_penalty_field(penalty_default), IRITHYLL_FIELD_REAL(C, tree.nominal_penalty)});
-  rows.push_back(Row{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(C, tree.nominal_nb_prior)});
+  rows.push_back(Row{nominal_nb_prior_field("10"), IRITHYLL_FIELD_REAL(C, tree.nominal_nb_prior)});
 }
 
 // The classification leaf models a member tree accepts (regression: any).

@@ -26,7 +26,11 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
       auto made = make_drift_detector(config_.drift);
       if (made) d = std::move(*made);
     }
-    slots_.emplace_back(config_.tree_config(s), std::move(d), config_.max_tree_samples);
+    GradientTreeConfig tree = config_.tree_config(s);
+    // The category penalty is in units of a gradient variance equal to the
+    // hessian, which holds for the logistic and softmax losses only.
+    if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) tree.categorical_penalty = 0.0;
+    slots_.emplace_back(tree, std::move(d), config_.max_tree_samples);
     if (config_.handoff_window > 0) slots_.back().set_handoff_window(config_.handoff_window);
   }
   soft_ = config_.soft_routing;

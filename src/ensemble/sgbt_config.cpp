@@ -140,6 +140,8 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
     SgbtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
         &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
+    SgbtConfigRow{FieldInfo::real("categorical-penalty", "1", "classification: a category-set split over K categories loses this many times (K - 2)/2 of its gain, what its sorted order gains on noise beyond a threshold's (0 = the plain gain; regression: 0)").in(0, 100).absent_means("0"),
+        IRITHYLL_FIELD_REAL(SGBTConfig, categorical_penalty)},
     SgbtConfigRow{FieldInfo::integer("threads", "1", "training threads: N >= 2 pipelines the boosting steps over min(N, n-steps) threads, same results (not stored in checkpoints)").in(1, 256),
         IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
@@ -253,6 +255,7 @@ GradientTreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
   t.split_reeval_interval = split_reeval_interval;
   t.adaptive_depth = adaptive_depth;
   t.categorical = categorical;
+  t.categorical_penalty = categorical.empty() ? 0.0 : categorical_penalty;
   return t;
 }
 
@@ -293,11 +296,16 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.u32(min_samples_leaf);
   if (!options) return;
   // Options block version 2 appends the routing options, the tree's model
-  // and structure options and the categorical feature list; it is written
-  // only when one of them is on, so records without them stay
-  // byte-identical to version 1.
-  const bool v2 = has_routing_options() || tree_config(0).has_extensions() || !categorical.empty();
-  out.u8(v2 ? 2 : 1);
+  // and structure options and the categorical feature list; version 3 then
+  // the categorical penalty. Each is written only when one of its settings
+  // is on, so records without them stay byte-identical to the version
+  // before. A record below 3 reads the penalty as 0 when it lists category
+  // features (what it was trained with) and as the default when it lists
+  // none (where the penalty has nothing to act on), so version 3 is written
+  // exactly when the penalty differs from that reading.
+  const bool v3 = categorical_penalty != (categorical.empty() ? kDefaultCategoricalPenalty : 0.0);
+  const bool v2 = v3 || has_routing_options() || tree_config(0).has_extensions() || !categorical.empty();
+  out.u8(v3 ? 3 : v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -321,6 +329,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.f64(adaptive_depth);
   out.u64(categorical.size());
   for (std::uint32_t f : categorical) out.u32(f);
+  if (v3) out.f64(categorical_penalty);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
@@ -354,7 +363,7 @@ Status SGBTConfig::decode(ByteReader& in) {
   c.min_samples_leaf = in.u32("min_samples_leaf");
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("sgbt options version");
-    if (in.ok() && v != 1 && v != 2) in.fail("unsupported sgbt options version " + std::to_string(v));
+    if (in.ok() && (v < 1 || v > 3)) in.fail("unsupported sgbt options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -371,7 +380,7 @@ Status SGBTConfig::decode(ByteReader& in) {
     c.quality_prune_threshold = in.f64("quality_prune_threshold");
     c.quality_prune_patience = in.u32("quality_prune_patience");
     c.proactive_prune_interval = in.u64("proactive_prune_interval");
-    if (in.ok() && v == 2) {
+    if (in.ok() && v >= 2) {
       c.soft_routing = in.boolean("soft_routing");
       c.soft_bandwidth = in.f64("soft_bandwidth");
       c.handoff_window = in.u32("handoff_window");
@@ -384,6 +393,8 @@ Status SGBTConfig::decode(ByteReader& in) {
       const std::size_t k = in.read_count(4, "categorical features");
       for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
+    if (in.ok() && v == 3) c.categorical_penalty = in.f64("categorical_penalty");
+    else if (!c.categorical.empty()) c.categorical_penalty = 0.0;
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");

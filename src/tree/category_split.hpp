@@ -40,8 +40,12 @@ inline bool category_goes_left(std::uint64_t mask, double v) noexcept {
 // Best category-set split of one feature's kCategoryBins bins (`bins`: true
 // sums). On success sets `out` (gain and child sums; out.bin is the prefix
 // length - 1 in the sorted order) and `mask`. Monotone constraints do not
-// apply (categories have no order).
+// apply (categories have no order). With K categories seen, the gain loses
+// penalty x (K - 2) / 2 (GradientTreeConfig::categorical_penalty: the
+// noise a sorted prefix gains beyond a threshold's); a split left with no
+// positive gain is not offered.
 bool best_category_split(const GradBin* bins, double g_total, double h_total, const GainParams& p,
-                         SplitCandidate& out, std::uint64_t& mask, std::uint64_t n_total) noexcept;
+                         SplitCandidate& out, std::uint64_t& mask, std::uint64_t n_total,
+                         double penalty = 0.0) noexcept;
 
 }  // namespace irithyll

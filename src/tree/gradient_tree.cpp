@@ -370,7 +370,7 @@ bool GradientTree::find_best(const GradBin* bins, const GradBin& total, SplitCan
     const std::uint32_t nb = edges_[f].n_bins();
     cats = 0;
     if (cat_ && is_cat_[f]) {
-      if (!best_category_split(fb, gt, ht, gain_, cand, cats, nt)) continue;
+      if (!best_category_split(fb, gt, ht, gain_, cand, cats, nt, config_.categorical_penalty)) continue;
     } else {
       double gf = 0.0, hf = 0.0;
       std::uint64_t nf = 0;

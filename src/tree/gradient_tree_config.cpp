@@ -60,6 +60,8 @@ Status GradientTreeConfig::validate() const {
     return Status::invalid_argument("leaf_model linear/adaptive cannot be combined with monotone constraints (the linear term is unconstrained)");
   if (!(adaptive_depth >= 0.0) || !std::isfinite(adaptive_depth))
     return bad("adaptive_depth", "must be 0 (off) or > 0", adaptive_depth);
+  if (!(categorical_penalty >= 0.0 && categorical_penalty <= 100.0))
+    return bad("categorical_penalty", "must be in [0, 100]", categorical_penalty);
   return Status::ok();
 }
 
@@ -85,11 +87,14 @@ void GradientTreeConfig::encode(ByteWriter& out) const {
   if (!options) return;
   // Options block version: 1 = leaf controls; 2 = those, then the model and
   // structure options and the categorical feature list; 3 = those, then
-  // warm_start. The lowest version that holds the settings is written, so
-  // records without the later ones stay byte-identical to the ones before.
-  const bool v3 = warm_start != 0;
+  // warm_start; 4 = those, then categorical_penalty (written only when it
+  // applies: a category list and a non-zero penalty). The lowest version
+  // that holds the settings is written, so records without the later ones
+  // stay byte-identical to the ones before.
+  const bool v4 = !categorical.empty() && categorical_penalty != 0.0;
+  const bool v3 = v4 || warm_start != 0;
   const bool v2 = v3 || extensions || !categorical.empty();
-  out.u8(v3 ? 3 : v2 ? 2 : 1);
+  out.u8(v4 ? 4 : v3 ? 3 : v2 ? 2 : 1);
   out.f64(max_leaf_output);
   out.f64(min_hessian_sum);
   out.f64(gradient_clip_sigma);
@@ -104,6 +109,7 @@ void GradientTreeConfig::encode(ByteWriter& out) const {
   out.u64(categorical.size());
   for (std::uint32_t f : categorical) out.u32(f);
   if (v3) out.u32(warm_start);
+  if (v4) out.f64(categorical_penalty);
 }
 
 Status GradientTreeConfig::decode(ByteReader& in) {
@@ -125,7 +131,7 @@ Status GradientTreeConfig::decode(ByteReader& in) {
   c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("tree options version");
-    if (in.ok() && (v < 1 || v > 3)) in.fail("unsupported tree options version " + std::to_string(v));
+    if (in.ok() && (v < 1 || v > 4)) in.fail("unsupported tree options version " + std::to_string(v));
     c.max_leaf_output = in.f64("max_leaf_output");
     c.min_hessian_sum = in.f64("min_hessian_sum");
     c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
@@ -143,7 +149,8 @@ Status GradientTreeConfig::decode(ByteReader& in) {
       const std::size_t k = in.read_count(4, "categorical features");
       for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
     }
-    if (in.ok() && v == 3) c.warm_start = in.u32("warm_start");
+    if (in.ok() && v >= 3) c.warm_start = in.u32("warm_start");
+    if (in.ok() && v == 4) c.categorical_penalty = in.f64("categorical_penalty");
   }
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("tree config"));

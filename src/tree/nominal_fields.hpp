@@ -17,8 +17,8 @@ constexpr FieldInfo nominal_penalty_field(std::string_view default_text) {
       .in(0, 100);
 }
 
-constexpr FieldInfo nominal_nb_prior_field() {
-  return FieldInfo::real("nominal-nb-prior", "10",
+constexpr FieldInfo nominal_nb_prior_field(std::string_view default_text) {
+  return FieldInfo::real("nominal-nb-prior", default_text,
                          "naive Bayes leaves: a nominal attribute's per-class value frequencies are shrunk towards "
                          "its frequencies over all classes with this many pseudo-samples per value (m-estimate); "
                          "0: add-one smoothing")

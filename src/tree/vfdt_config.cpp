@@ -39,7 +39,7 @@ const std::array kVfdtConfigFields = {
     VfdtConfigRow{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
     VfdtConfigRow{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
-    VfdtConfigRow{nominal_nb_prior_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
+    VfdtConfigRow{nominal_nb_prior_field("10"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
     VfdtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         &set_categorical_features,
         [](const HoeffdingTreeConfig& c) { return format_index_list(c.categorical); }},

@@ -1,10 +1,13 @@
 // The config-field primitives every model table uses: list splitting, the
-// generic range check and its message, Python spellings.
+// generic range check and its message, Python spellings, and the settings
+// record of a checkpoint (a row an older record lacks).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "core/field_rows.hpp"
+#include "irithyll/core/config_codec.hpp"
 #include "irithyll/core/config_fields.hpp"
 
 namespace irithyll {
@@ -38,6 +41,44 @@ TEST(ConfigFields, RangeCheckNamesSettingValueAndRange) {
   EXPECT_FALSE(check_field(c, "adw").is_ok());
   EXPECT_EQ(FieldInfo::integer("n-steps", "1", "").python_name(), "n_steps");
   EXPECT_TRUE(field_name_matches(f, "learning_rate"));
+}
+
+struct TwoSettings {
+  double rate = 0.5;
+  double prior = 10.0;  // a newer setting; models saved before it behaved as 0
+};
+
+// A record written before a row existed: that row takes its absent value
+// where it has one, else keeps the default; a record that has the row reads it.
+TEST(ConfigCodec, RowAbsentFromARecordTakesItsAbsentValue) {
+  using Row = ConfigField<TwoSettings>;
+  const Row older[] = {Row{FieldInfo::real("rate", "0.5", ""), IRITHYLL_FIELD_REAL(TwoSettings, rate)}};
+  const Row newer[] = {older[0], Row{FieldInfo::real("prior", "10", "").in(0, 100).absent_means("0"),
+                                     IRITHYLL_FIELD_REAL(TwoSettings, prior)}};
+  TwoSettings saved;
+  saved.rate = 0.25;
+  ByteWriter old_record;
+  encode_config<TwoSettings>(older, saved, old_record);
+  const auto old_bytes = old_record.take();
+  TwoSettings read;
+  ByteReader in(old_bytes);
+  ASSERT_TRUE(decode_config<TwoSettings>("two", newer, in, read).is_ok());
+  EXPECT_EQ(read.rate, 0.25);
+  EXPECT_EQ(read.prior, 0.0);
+  saved.prior = 7.0;
+  ByteWriter new_record;
+  encode_config<TwoSettings>(newer, saved, new_record);
+  const auto new_bytes = new_record.take();
+  TwoSettings again;
+  ByteReader in2(new_bytes);
+  ASSERT_TRUE(decode_config<TwoSettings>("two", newer, in2, again).is_ok());
+  EXPECT_EQ(again.prior, 7.0);
+  // Without an absent value a missing row keeps what the config held.
+  const Row plain[] = {older[0], Row{FieldInfo::real("prior", "10", ""), IRITHYLL_FIELD_REAL(TwoSettings, prior)}};
+  TwoSettings kept;
+  ByteReader in3(old_bytes);
+  ASSERT_TRUE(decode_config<TwoSettings>("two", plain, in3, kept).is_ok());
+  EXPECT_EQ(kept.prior, 10.0);
 }
 
 }  // namespace

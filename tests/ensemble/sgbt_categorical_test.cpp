@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
@@ -97,6 +98,43 @@ TEST(SGBTCategorical, CheckpointResumesBitIdentically) {
     b.learn_one(s2.x, y);
   }
   EXPECT_EQ(bytes_of(*a), bytes_of(b));
+}
+
+// The penalty's record: a config whose penalty is what a record without it
+// reads as (0 with category features, the default without) writes the bytes
+// it wrote before the penalty existed (options version 2, or none); any
+// other value writes version 3 and reads back exactly.
+TEST(SGBTCategorical, PenaltyRecordReadsOldRecordsAsTrainedAndRoundTrips) {
+  auto round_trip = [](const SGBTConfig& c) {
+    ByteWriter w;
+    c.encode(w);
+    const auto bytes = w.take();
+    SGBTConfig back;
+    back.categorical_penalty = -1.0;  // decode must set it
+    ByteReader in(bytes);
+    EXPECT_TRUE(back.decode(in).is_ok());
+    EXPECT_TRUE(in.at_end());
+    return std::pair{bytes, back.categorical_penalty};
+  };
+  SGBTConfig plain;
+  const auto [plain_bytes, plain_read] = round_trip(plain);
+  EXPECT_EQ(plain_read, 1.0);
+  SGBTConfig cat;
+  cat.categorical = {0};
+  cat.categorical_penalty = 0.0;
+  const auto [old_bytes, old_read] = round_trip(cat);
+  EXPECT_EQ(old_read, 0.0);
+  cat.categorical_penalty = 1.0;
+  const auto [new_bytes, new_read] = round_trip(cat);
+  EXPECT_EQ(new_read, 1.0);
+  EXPECT_EQ(new_bytes.size(), old_bytes.size() + 8);  // the penalty, after the same fields
+  EXPECT_FALSE(SGBTConfig{}.has_options());  // the default writes no options block, as before
+  plain.categorical_penalty = 2.5;
+  const auto [odd_bytes, odd_read] = round_trip(plain);
+  EXPECT_EQ(odd_read, 2.5);
+  EXPECT_GT(odd_bytes.size(), plain_bytes.size());
+  plain.categorical_penalty = 101.0;
+  EXPECT_FALSE(plain.validate().is_ok());
 }
 
 TEST(SGBTCategorical, PackedExportRefusesCategorySplits) {

@@ -75,6 +75,38 @@ TEST(BestCategorySplit, MissingMassStaysRightAndOneCategoryCannotSplit) {
   EXPECT_GE(out.hr, 40.0);
 }
 
+// The penalty takes penalty x (K - 2) / 2 off the gain of the same split
+// (K categories seen) and withholds a split it leaves without gain; two
+// categories pay nothing (a threshold's degrees of freedom).
+TEST(BestCategorySplit, PenaltyChargesTheCategoriesBeyondTwo) {
+  std::vector<GradBin> bins(kCategoryBins);
+  double g = 0.0, h = 0.0;
+  std::uint64_t n = 0;
+  for (int c = 0; c < 8; ++c) {
+    const bool in = c == 1 || c == 4 || c == 6;
+    bins[c] = GradBin{in ? -40.0 : 30.0, 50.0, 50};
+    g += bins[c].g;
+    h += bins[c].h;
+    n += 50;
+  }
+  SplitCandidate plain, charged;
+  std::uint64_t mask = 0, charged_mask = 0;
+  ASSERT_TRUE(best_category_split(bins.data(), g, h, GainParams{}, plain, mask, n));
+  ASSERT_TRUE(best_category_split(bins.data(), g, h, GainParams{}, charged, charged_mask, n, 2.0));
+  EXPECT_EQ(charged_mask, mask);
+  EXPECT_DOUBLE_EQ(charged.gain, plain.gain - 2.0 * 6 / 2);
+  // A penalty that costs more than the gain: no split.
+  const double all = 2.0 * plain.gain / 6 + 0.01;
+  EXPECT_FALSE(best_category_split(bins.data(), g, h, GainParams{}, charged, charged_mask, n, all));
+  // Two categories: unchanged.
+  std::vector<GradBin> two(kCategoryBins);
+  two[0] = GradBin{-40.0, 50.0, 50};
+  two[1] = GradBin{30.0, 50.0, 50};
+  ASSERT_TRUE(best_category_split(two.data(), -10.0, 100.0, GainParams{}, plain, mask, 100));
+  ASSERT_TRUE(best_category_split(two.data(), -10.0, 100.0, GainParams{}, charged, mask, 100, 50.0));
+  EXPECT_EQ(charged.gain, plain.gain);
+}
+
 // y = 1 iff the category (of 8) is in {1, 4, 6}; x1 is noise.
 struct SetStream {
   Xorshift64 rng{11};

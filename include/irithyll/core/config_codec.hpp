@@ -8,7 +8,9 @@
 //   IRITHYLL_RETURN_IF_ERROR(decode_config("knn", fields, in, config));
 //
 // Decoding starts from whatever `config` holds (a blank config: the defaults),
-// so a record an older build did not write keeps its default. A name this
+// so a record an older build did not write keeps its default, or the row's
+// absent_value where the model behaved otherwise before the row existed (a
+// new setting whose default changes what older models did). A name this
 // build does not know (a newer build's setting) is refused by name rather than
 // dropped, because a model trained under a setting we cannot honour would
 // predict differently from the one that was saved. Every value passes the
@@ -24,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/config_fields.hpp"
@@ -91,21 +94,29 @@ Status decode_config(std::string_view model, std::span<const ConfigField<Config>
   const std::size_t min_record = lengths == ConfigLengths::kVarint ? 2 : 16;
   if (in.ok() && static_cast<std::size_t>(n) * min_record > in.remaining())
     in.fail(std::string(model) + ": settings count " + std::to_string(n) + " exceeds the record");
+  std::vector<bool> seen(fields.size(), false);
   for (std::uint32_t i = 0; i < n && in.ok(); ++i) {
     const std::string name = config_codec_detail::get_text(in, lengths, "setting name");
     const std::string value = config_codec_detail::get_text(in, lengths, "setting value");
     if (!in.ok()) break;
-    const ConfigField<Config>* row = nullptr;
-    for (const auto& f : fields)
-      if (f.info.name == name || (!f.info.alias.empty() && f.info.alias == name)) row = &f;
-    if (row == nullptr)
+    std::size_t row = fields.size();
+    for (std::size_t r = 0; r < fields.size(); ++r)
+      if (fields[r].info.name == name || (!fields[r].info.alias.empty() && fields[r].info.alias == name)) row = r;
+    if (row == fields.size())
       return Status::invalid_argument(std::string(model) + ": the checkpoint sets '" + name +
                                       "', which this build does not know (written by a newer build?)");
-    Status s = check_field(row->info, value);
-    if (s) s = row->set(config, value);
+    seen[row] = true;
+    Status s = check_field(fields[row].info, value);
+    if (s) s = fields[row].set(config, value);
     if (!s) return s.with_context(std::string(model) + ": checkpoint setting");
   }
-  return in.status();
+  if (!in.ok()) return in.status();
+  for (std::size_t r = 0; r < fields.size(); ++r) {
+    if (seen[r] || fields[r].info.absent_value.empty()) continue;
+    Status s = fields[r].set(config, fields[r].info.absent_value);
+    if (!s) return s.with_context(std::string(model) + ": setting absent from the checkpoint");
+  }
+  return Status::ok();
 }
 
 }  // namespace irithyll

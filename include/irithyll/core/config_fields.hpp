@@ -52,6 +52,9 @@ struct FieldInfo {
   bool zero_is_off = false;
   std::string_view choices;        // kChoice: "pht|adwin|ddm|none"
   std::string_view alias;          // an older CLI name still accepted ("mamba-n-state")
+  // The value a checkpoint written before this row existed was trained
+  // with, when that differs from the default (empty: the default).
+  std::string_view absent_value;
 
   // Builders, so a table row reads as one line of intent:
   //   FieldInfo::integer("n-steps", "100", "boosting steps").in(1, 10000)
@@ -89,6 +92,11 @@ struct FieldInfo {
   constexpr FieldInfo aka(std::string_view old_name) const {
     FieldInfo f = *this;
     f.alias = old_name;
+    return f;
+  }
+  constexpr FieldInfo absent_means(std::string_view value) const {
+    FieldInfo f = *this;
+    f.absent_value = value;
     return f;
   }
 

@@ -75,6 +75,11 @@ struct SGBTConfig {
   std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)
   double adaptive_depth = 0.0;               // 0 = off; CIR gate factor c (ceiling 2 max_depth, gain > c/(n d))
   std::vector<std::uint32_t> categorical;    // feature indices split by category sets (GradientTreeConfig::categorical)
+  // [0, 100]: GradientTreeConfig::categorical_penalty for classification
+  // losses (regression trees get 0). Checkpoints written before it existed
+  // read as 0, the plain gain they were trained with.
+  static constexpr double kDefaultCategoricalPenalty = 1.0;
+  double categorical_penalty = kDefaultCategoricalPenalty;
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
@@ -120,7 +125,8 @@ struct SGBTConfig {
   // weighting) is on: the encoding then carries the block.
   bool has_options() const {
     return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
-           has_routing_options() || tree_config(0).has_options() || tree_config(0).has_extensions();
+           has_routing_options() || tree_config(0).has_options() || tree_config(0).has_extensions() ||
+           categorical_penalty != kDefaultCategoricalPenalty;
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.

@@ -76,6 +76,15 @@ struct GradientTreeConfig {
   // values of such a feature (NaN, negative, non-integer, >= 64) are
   // missing and go right. Indices past the feature count are ignored.
   std::vector<std::uint32_t> categorical;
+  // >= 0 (at most 100); 0 = the plain gain. A category-set split of K
+  // categories (K > 2) loses categorical_penalty x (K - 2) / 2 from its gain:
+  // with gradients whose variance equals their hessian (logistic and
+  // softmax losses), the best of the ordered prefixes of K categories gains
+  // about a chi-square with K - 1 degrees of freedom, halved, on noise alone,
+  // where a numeric threshold gains about one; the penalty charges the
+  // degrees of freedom beyond that one. The SGBT sets it for classification
+  // losses only (other losses' gradient variance is in the target's units).
+  double categorical_penalty = 0.0;
 
   bool has_monotone() const noexcept {
     for (std::int8_t m : monotone)
