@@ -249,6 +249,10 @@ class Learner:
         self._model = None
         self._features = None
         self._warned = False
+        # The target's name where the data gives one (a pandas Series' name in
+        # learn_many, or a loaded checkpoint's); saved with the model, so the
+        # CLI reads the same column as the target.
+        self.target_name = None
 
     # --- parameters --------------------------------------------------------------
     def _river_params(self, params, known):
@@ -512,6 +516,12 @@ class Learner:
         """The feature names fixed by the first sample (None before it)."""
         return None if self._features is None else list(self._features)
 
+    def _note_target(self, y):
+        """Keeps the name of a named target batch (a pandas Series)."""
+        name = getattr(y, "name", None)
+        if isinstance(name, str) and name:
+            self.target_name = name
+
     # --- persistence ---------------------------------------------------------------
     def _meta(self):
         codes = None
@@ -521,7 +531,7 @@ class Learner:
         # Implied settings are saved as given: a loaded model has no pipeline to imply them.
         return {"class": type(self).__name__, "kwargs": dict(self._implied_params(), **self._init_kwargs()),
                 "features": self._features, "labels": getattr(self, "_labels", None), "codes": codes,
-                "provisional": sorted(getattr(self, "_provisional", ()))}
+                "provisional": sorted(getattr(self, "_provisional", ())), "target": self.target_name}
 
     def __getstate__(self):
         state = self._meta()
@@ -532,6 +542,7 @@ class Learner:
     def __setstate__(self, state):
         type(self).__init__(self, **state["kwargs"])
         self._warned = state.get("warned", False)
+        self.target_name = state.get("target")
         if state.get("labels") is not None:
             self._set_labels(state["labels"])
             self._provisional = set(state.get("provisional", ()))
@@ -723,6 +734,7 @@ class Regressor(Learner):
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, self._targets(y), w)
+        self._note_target(y)
 
     def predict_many(self, X):
         import numpy as np
@@ -736,6 +748,7 @@ class Regressor(Learner):
         Returns the predictions (what a predict_one/learn_one loop gives)."""
         import numpy as np
         X = self._matrix(X)
+        self._note_target(y)
         return self._model.predict_learn_many(X, self._targets(y))
 
     def _targets(self, y):
@@ -891,6 +904,7 @@ class Classifier(Learner):
         w = _checked_weights(sample_weight, len(X))
         self._model.learn_many(X, idx, w)
         self._keep_rows(X, idx, w)
+        self._note_target(y)
 
     def predict_learn_many(self, X, y):
         """Prequential over the rows: each row is predicted, then learned.
@@ -901,6 +915,7 @@ class Classifier(Learner):
         X = self._matrix(X)
         pred = self._model.predict_learn_many(X, idx).astype(np.intp)
         self._keep_rows(X, idx, None)
+        self._note_target(y)
         labels = np.array(self._labels + [None] * (self.n_classes - len(self._labels)), dtype=object)
         return labels[pred]
 

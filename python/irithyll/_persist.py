@@ -34,7 +34,7 @@ def save(model, path):
                         f"use pickle for others ({e})") from None
     labels = meta["labels"] if model._model.classification else None
     with open(path, "wb") as f:
-        f.write(model._model.encode(classes=[str(label) for label in labels or ()]))
+        f.write(model._model.encode(classes=[str(label) for label in labels or ()], target=model.target_name or ""))
     with open(sidecar(path), "w", encoding="utf-8") as f:
         f.write(text)
 
@@ -75,6 +75,7 @@ def load(path):
         model = _find_class(meta["class"])(**meta["kwargs"])
         features, labels = meta["features"], meta["labels"]
         codes = meta.get("codes")
+        target = meta.get("target")
     else:
         if core.name in {row["name"] for row in _learners.CATALOGUE}:
             cls = _learners.class_for(core.name, core.classification)
@@ -92,8 +93,10 @@ def load(path):
         features = list(range(core.n_features)) if core.n_features else None
         labels = list(range(core.n_classes)) if core.classification else None
         codes = None
+        target = None
         schema = core.schema()
         if schema is not None:
+            target = schema["target"] or None
             if schema["features"] and core.n_features in (0, len(schema["features"])):
                 features = _typed(schema["features"])
                 codes = schema["categories"] if any(schema["categories"]) else None
@@ -101,6 +104,7 @@ def load(path):
                 labels = _typed(schema["classes"])
     if labels is not None:
         model._set_labels(labels)
+    model.target_name = target
     model._model = core
     if features is not None:
         model._features = list(features)

@@ -209,3 +209,47 @@ def test_text_categories_travel_to_the_cli(tmp_path):
         x = {"a": a, "colour": c}
         assert label == m.predict_one(x)
         assert abs(float(p) - m.predict_proba_one(x)[label]) < 1e-12
+
+
+def test_target_name_travels_to_the_cli_and_back(tmp_path):
+    """A model that learned from a named target (a pandas Series) saves that
+    name: `irithyll predict` then takes a file holding the target column
+    anywhere as known (it refuses an unknown column), `inspect` prints it,
+    and load and pickle keep it."""
+    import pickle
+    pd = pytest.importorskip("pandas", reason="pandas (Debian python3-pandas) is not installed")
+    import numpy as np
+    cli = _cli()
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.random(400), "b": rng.random(400)})
+    y = pd.Series(3 * X["a"] - X["b"], name="price")
+    m = ensemble.SGBTRegressor(n_steps=5)
+    assert m.target_name is None
+    m.learn_many(X, y)
+    assert m.target_name == "price"
+    out = tmp_path / "m.ckpt"
+    m.save(out)
+    os.remove(str(out) + ".py.json")  # what the CLI sees: the checkpoint alone
+    table = X.copy()
+    table.insert(1, "price", y)
+    data = tmp_path / "t.csv"
+    table.to_csv(data, index=False)
+    got = subprocess.run([cli, "predict", "--checkpoint", str(out), "--data", str(data)], capture_output=True,
+                         text=True)
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    assert len(lines) == 400
+    x0 = {"a": float(X["a"][0]), "b": float(X["b"][0])}
+    assert abs(float(lines[0]) - m.predict_one(x0)) < 1e-9
+    shown = subprocess.run([cli, "inspect", str(out)], check=True, capture_output=True, text=True).stdout
+    assert "target: price" in shown
+    assert irithyll.load(out).target_name == "price"
+    assert pickle.loads(pickle.dumps(m)).target_name == "price"
+    # A model saved without the name: the same file's target column is unknown to it.
+    m.target_name = None
+    bare = tmp_path / "bare.ckpt"
+    m.save(bare)
+    os.remove(str(bare) + ".py.json")
+    refused = subprocess.run([cli, "predict", "--checkpoint", str(bare), "--data", str(data)], capture_output=True,
+                             text=True)
+    assert refused.returncode != 0 and "'price'" in refused.stderr
