@@ -709,12 +709,12 @@ class Regressor(Learner):
         self._learn(x, y, sample_weight)
 
     def predict_one(self, x):
-        """The prediction for x; None while the model has seen no sample
-        (it has nothing to say yet, and evaluate.progressive_val_score does
-        not score that row), as a classifier's predict_one before any label."""
+        """The prediction for x. Before the first sample it is 0.0, as River's
+        regressors answer and as `irithyll eval` scores the first row (a
+        classifier's predict_one is None until it has seen a label)."""
         self._check_x(x)
-        if self._model is None or self._model.n_samples_seen == 0:
-            return None
+        if self._model is None:
+            return 0.0
         return self._model.predict_dict(x)
 
     def predict_interval_one(self, x, level=0.9):
