@@ -81,6 +81,13 @@ void AdaptiveRandomForest::start_pool() {
   part_counts_.assign(detail::fit_pool(pool_, config_.threads, config_.n_trees), Counts{});
 }
 
+Status AdaptiveRandomForest::set_threads(std::uint32_t threads) {
+  IRITHYLL_RETURN_IF_ERROR(check_threads("arf", threads));
+  config_.threads = threads;
+  start_pool();
+  return Status::ok();
+}
+
 void AdaptiveRandomForest::reset() {
   start_pool();
   members_.clear();

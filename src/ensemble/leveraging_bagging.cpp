@@ -135,6 +135,13 @@ void LeveragingBagging::start_pool() {
   parts_.assign(detail::fit_pool(pool_, config_.threads, config_.n_models), Part{});
 }
 
+Status LeveragingBagging::set_threads(std::uint32_t threads) {
+  IRITHYLL_RETURN_IF_ERROR(check_threads("leveraging_bagging", threads));
+  config_.threads = threads;
+  start_pool();
+  return Status::ok();
+}
+
 void LeveragingBagging::reset() {
   start_pool();
   Xorshift64 code_rng(context_.seed);

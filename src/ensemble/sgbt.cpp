@@ -247,6 +247,13 @@ void SGBT::boost(std::span<const double> x, double y, double w, double offset) {
                    drift_monitor_scale(), [this](std::size_t, double h) { return train_count(h); });
 }
 
+void SGBT::set_threads(std::uint32_t threads) {
+  pipeline_.reset();  // drains what is queued, then stops the workers
+  skip_counts_.clear();
+  sequential_run_ = 0;
+  config_.threads = threads;
+}
+
 std::size_t SGBT::pipeline_stages() const noexcept {
   return std::min<std::size_t>(config_.threads, slots_.size());
 }

@@ -189,6 +189,13 @@ std::vector<double> SGBTLearner::feature_importances() const {
   return imp;
 }
 
+Status SGBTLearner::set_threads(std::uint32_t threads) {
+  IRITHYLL_RETURN_IF_ERROR(check_threads("sgbt", threads));
+  config_.threads = threads;
+  for (SGBT& c : committees_) c.set_threads(threads);
+  return Status::ok();
+}
+
 void SGBTLearner::reset() {
   for (SGBT& c : committees_) c.reset();
   n_features_ = fixed_features_;

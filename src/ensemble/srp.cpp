@@ -101,6 +101,14 @@ void StreamingRandomPatches::start_pool() {
   parts_.assign(std::max<std::size_t>(detail::fit_pool(pool_, config_.threads, config_.n_models), 1), Part{});
 }
 
+Status StreamingRandomPatches::set_threads(std::uint32_t threads) {
+  IRITHYLL_RETURN_IF_ERROR(check_threads("srp", threads));
+  config_.threads = threads;
+  start_pool();
+  for (Part& p : parts_) p.projected.assign(width_, 0.0);
+  return Status::ok();
+}
+
 void StreamingRandomPatches::reset() {
   start_pool();
   poisson_limit_ = std::exp(-config_.lambda);

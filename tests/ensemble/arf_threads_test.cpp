@@ -72,6 +72,37 @@ TEST(ARFThreads, MoreThreadsThanTrees) {
   test::expect_same_for_every_thread_count<AdaptiveRandomForest>(fresh, kArfSamples, 4, sample, arf_drifts);
 }
 
+// Threaded: a decoded forest (one thread) given three continues exactly as
+// on one, and the count is checked.
+TEST(ARFThreads, DecodedForestTakesThreadsAndContinuesTheSame) {
+  ARFConfig c;
+  c.tree.grace_period = 20;
+  Xorshift64 rng(1);
+  auto m = arf_maker(c, Task::kClassification, 2)(1);
+  std::vector<double> x(4);
+  for (std::size_t i = 0; i < 1500; ++i) m->learn_one(x, test::line_sample(rng, i, kArfSamples, x));
+  const auto bytes = testing::encoded(*m);
+  AdaptiveRandomForest a, b;
+  ByteReader ra(bytes), rb(bytes);
+  ASSERT_TRUE(a.decode(ra).is_ok());
+  ASSERT_TRUE(b.decode(rb).is_ok());
+  EXPECT_EQ(b.threads(), 1u);
+  ASSERT_TRUE(b.set_threads(3).is_ok());
+  EXPECT_EQ(b.threads(), 3u);
+  EXPECT_EQ(b.config().threads, 3u);
+  EXPECT_FALSE(b.set_threads(0).is_ok());
+  EXPECT_FALSE(b.set_threads(257).is_ok());
+  EXPECT_EQ(b.threads(), 3u);
+  for (std::size_t i = 1500; i < kArfSamples; ++i) {
+    const double y = test::line_sample(rng, i, kArfSamples, x);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(a.predict_one(x)), std::bit_cast<std::uint64_t>(b.predict_one(x))) << i;
+    a.learn_one(x, y);
+    b.learn_one(x, y);
+  }
+  EXPECT_GT(a.n_drifts(), 0u);
+  EXPECT_EQ(testing::encoded(a), testing::encoded(b));
+}
+
 TEST(ARFThreads, SettingIsValidatedAndNotStored) {
   test::expect_threads_setting_checked<AdaptiveRandomForest, ARFConfig>("arf");
 }

@@ -33,6 +33,7 @@
 #include "irithyll/selection/conformal.hpp"
 #include "irithyll/stream/read_ahead.hpp"
 #include "irithyll/stream/table_stream.hpp"
+#include "irithyll/threaded.hpp"
 #include "irithyll/stream/generators.hpp"
 #include "model_options.hpp"
 #include "plotting.hpp"
@@ -185,7 +186,9 @@ Status check_load_flags(const ArgParser& args, const Learner& loaded) {
   for (const auto& e : catalogue())
     for (const FieldInfo& f : e.fields()) {
       const std::string name(f.name);
-      if (e.listed && args.given(name) && std::find(names.begin(), names.end(), name) == names.end())
+      // --threads is a run-time setting a Threaded model takes after loading.
+      if (e.listed && args.given(name) && name != "threads" &&
+          std::find(names.begin(), names.end(), name) == names.end())
         names.push_back(name);
     }
   std::string given;
@@ -194,6 +197,20 @@ Status check_load_flags(const ArgParser& args, const Learner& loaded) {
     return Status::invalid_argument("model options (" + given + ") cannot change a loaded checkpoint; drop them " +
                                     "or train a new model without --load");
   return Status::ok();
+}
+
+// --threads N on a loaded model: checkpoints do not keep the thread count
+// (every count writes the same bytes), so a decoded model is given it here.
+Status apply_load_threads(const ArgParser& args, Learner& loaded) {
+  if (!args.given("threads")) return Status::ok();
+  auto n = get_count(args, "threads");
+  if (!n) return n.status();
+  auto* threaded = dynamic_cast<Threaded*>(&loaded);
+  if (threaded == nullptr)
+    return Status::invalid_argument("--threads: a '" + std::string(loaded.name()) +
+                                    "' model trains on one thread (sgbt, arf, srp and leveraging_bagging take it)");
+  if (*n == 0 || *n > 256) return Status::invalid_argument("--threads = " + std::to_string(*n) + " is out of range: must be in [1, 256]");
+  return threaded->set_threads(static_cast<std::uint32_t>(*n));
 }
 
 // A checkpoint that knows its training columns must meet the same columns.
@@ -265,6 +282,7 @@ int run_eval(std::span<char* const> argv) {
   std::string categorical;  // the report's line on categorical columns (new models only)
   if (learner) {
     if (Status s = check_load_flags(args, *learner); !s) return fail(s);
+    if (Status s = apply_load_threads(args, *learner); !s) return fail(s);
     if (Status s = check_schema(stored, schema, args.get("load")); !s) return fail(s);
     if (learner->n_outputs() != schema.n_targets())
       return fail(Status::invalid_argument(args.get("load") + ": the model predicts " +

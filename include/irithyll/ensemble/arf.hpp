@@ -38,6 +38,7 @@
 #include "irithyll/drift/adwin.hpp"
 #include "irithyll/ensemble/arf_config.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/threaded.hpp"
 #include "irithyll/tree/vfdt.hpp"
 #include "irithyll/tree/vfdt_tree_model.hpp"
 
@@ -47,7 +48,7 @@ namespace detail {
 class WorkerPool;
 }
 
-class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
+class AdaptiveRandomForest final : public Learner, public VfdtTreeModel, public Threaded {
  public:
   using Config = ARFConfig;
   static constexpr std::string_view kName = "arf";
@@ -79,6 +80,9 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel {
   Status decode(ByteReader& in) override;
 
   const Config& config() const { return config_; }
+  // Threaded: the members' groups from the next sample on (same results).
+  Status set_threads(std::uint32_t threads) override;
+  std::uint32_t threads() const override { return config_.threads; }
   // TreeModel: the members' live trees, in member order
   // (background trees are not shown).
   std::size_t n_dump_trees() const override;

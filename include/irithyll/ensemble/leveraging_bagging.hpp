@@ -47,6 +47,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/drift/adwin.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/threaded.hpp"
 #include "irithyll/selection/member_factory.hpp"
 #include "irithyll/tree/vfdt.hpp"
 
@@ -79,7 +80,7 @@ namespace detail {
 class WorkerPool;
 }
 
-class LeveragingBagging final : public Learner {
+class LeveragingBagging final : public Learner, public Threaded {
  public:
   using Config = LeveragingBaggingConfig;
   static constexpr std::string_view kName = "leveraging_bagging";
@@ -96,6 +97,9 @@ class LeveragingBagging final : public Learner {
   LeveragingBagging(LeveragingBagging&&) noexcept;
   LeveragingBagging& operator=(LeveragingBagging&&) noexcept;
   const Config& config() const { return config_; }
+  // Threaded: the members' groups from the next sample on (same results).
+  Status set_threads(std::uint32_t threads) override;
+  std::uint32_t threads() const override { return config_.threads; }
 
   std::string_view name() const override { return kName; }
   Task task() const override { return Task::kClassification; }

@@ -101,6 +101,10 @@ class SGBT {
   // With threads >= 2, samples already queued keep the rate they were pushed
   // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
+  // Training threads from the next sample on (config.threads; the pipeline
+  // is drained and rebuilt at the first sample that needs it). The trees
+  // are the same for every count. REQUIRES: 1 <= threads <= 256.
+  void set_threads(std::uint32_t threads);
   const Loss& loss() const { return loss_; }
   std::size_t n_steps() const noexcept;
   // Internal: step s's trees and detector (callers in src/, tests and bench

@@ -27,6 +27,7 @@
 #include "irithyll/interval.hpp"
 #include "irithyll/learner.hpp"
 #include "irithyll/packed/exportable.hpp"
+#include "irithyll/threaded.hpp"
 #include "irithyll/tree_model.hpp"
 
 namespace irithyll {
@@ -35,7 +36,8 @@ class SGBTLearner final : public Learner,
                           public TreeModel,
                           public Exportable,
                           public Diagnosable,
-                          public ConfidencePredictor {
+                          public ConfidencePredictor,
+                          public Threaded {
  public:
   using Config = SGBTConfig;
   static constexpr std::string_view kName = "sgbt";
@@ -71,6 +73,9 @@ class SGBTLearner final : public Learner,
   std::pair<double, double> predict_with_confidence(std::span<const double> x) const override;
 
   void reset() override;
+  // Threaded: every committee's pipeline from the next sample on (same results).
+  Status set_threads(std::uint32_t threads) override;
+  std::uint32_t threads() const override { return config_.threads; }
   std::uint64_t n_samples_seen() const override { return samples_seen_; }
   std::uint64_t n_skipped() const override { return skipped_; }
   std::size_t memory_bytes() const override;

@@ -55,6 +55,7 @@
 #include "irithyll/drift/adwin.hpp"
 #include "irithyll/ensemble/arf_config.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/threaded.hpp"
 #include "irithyll/tree/vfdt.hpp"
 
 namespace irithyll {
@@ -85,7 +86,7 @@ namespace detail {
 class WorkerPool;
 }
 
-class StreamingRandomPatches final : public Learner {
+class StreamingRandomPatches final : public Learner, public Threaded {
  public:
   using Config = SRPConfig;
   static constexpr std::string_view kName = "srp";
@@ -97,6 +98,9 @@ class StreamingRandomPatches final : public Learner {
   StreamingRandomPatches(StreamingRandomPatches&&) noexcept;
   StreamingRandomPatches& operator=(StreamingRandomPatches&&) noexcept;
   const Config& config() const { return config_; }
+  // Threaded: the members' groups from the next sample on (same results).
+  Status set_threads(std::uint32_t threads) override;
+  std::uint32_t threads() const override { return config_.threads; }
 
   std::string_view name() const override { return kName; }
   Task task() const override { return context_.task; }
