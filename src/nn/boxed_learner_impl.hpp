@@ -105,7 +105,11 @@ void BoxedLearner<Core, Config, kCopyable>::predict_proba_one(std::span<const do
 template <class Core, class Config, bool kCopyable>
 void BoxedLearner<Core, Config, kCopyable>::predict_batch(std::span<const double> rows, std::size_t n_features,
                                                   std::span<double> out) const {
-  core_->predict_batch(rows, n_features, out);
+  // A Core with a batch path of its own (KAN) uses it; the others predict row by row.
+  if constexpr (requires(const Core& c) { c.predict_batch(rows, n_features, out); })
+    core_->predict_batch(rows, n_features, out);
+  else
+    Learner::predict_batch(rows, n_features, out);
 }
 template <class Core, class Config, bool kCopyable>
 void BoxedLearner<Core, Config, kCopyable>::reset() {

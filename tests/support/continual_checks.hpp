@@ -45,7 +45,8 @@ struct SwitchStream {
 };
 
 // Prequential RMSE over [from, to) while learning the whole stream.
-inline double prequential_rmse(Learner& m, const SwitchStream& s, std::size_t from, std::size_t to) {
+template <class M>
+double prequential_rmse(M& m, const SwitchStream& s, std::size_t from, std::size_t to) {
   double se = 0.0;
   for (std::size_t t = 0; t < s.y.size(); ++t) {
     if (t >= from && t < to) {

@@ -7,11 +7,11 @@
 #include "irithyll/nn/attention/attention_learner.hpp"
 #include "nn/attention/multi_head.hpp"
 #include "nn/primitives.hpp"
-#include "readout/readout_learner.hpp"
+#include "readout/readout_core.hpp"
 
 namespace irithyll::nn {
 
-class AttentionCore final : public RlsReadoutLearner<AttentionCore, AttentionLearnerConfig> {
+class AttentionCore final : public RlsReadoutCore<AttentionCore, AttentionLearnerConfig> {
  public:
   static constexpr std::string_view kName = AttentionLearner::kName;
   static constexpr bool kProbaNeedsClassCount = true;
@@ -27,13 +27,13 @@ class AttentionCore final : public RlsReadoutLearner<AttentionCore, AttentionLea
     return AttentionLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const MultiHeadAttention& layer() const noexcept { return layer_; }
 
  private:
-  friend RlsReadoutLearner<AttentionCore, AttentionLearnerConfig>;
+  friend RlsReadoutCore<AttentionCore, AttentionLearnerConfig>;
 
   void build(std::size_t n_features);
   // Fills features_ for x (built, right width); commits the layer step when learn is true.

@@ -36,7 +36,7 @@ AttentionLearner::AttentionLearner(const Config& config, const LearnerContext& c
     : BoxedLearner(config, context) {}
 
 AttentionCore::AttentionCore(const AttentionLearnerConfig& config, const LearnerContext& context)
-    : RlsReadoutLearner(config, context) {
+    : RlsReadoutCore(config, context) {
   assert(validate(config, context).is_ok());
   cfg_.attention = resolved(cfg_.attention);
   cfg_.attention.seed = ctx_.seed;

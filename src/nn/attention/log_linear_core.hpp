@@ -8,11 +8,11 @@
 #include "irithyll/nn/attention/log_linear_learner.hpp"
 #include "nn/continual/gradient_continual.hpp"
 #include "nn/primitives.hpp"
-#include "readout/readout_learner.hpp"
+#include "readout/readout_core.hpp"
 
 namespace irithyll::nn {
 
-class LogLinearCore final : public RlsReadoutLearner<LogLinearCore, LogLinearLearnerConfig> {
+class LogLinearCore final : public RlsReadoutCore<LogLinearCore, LogLinearLearnerConfig> {
  public:
   static constexpr std::string_view kName = LogLinearLearner::kName;
   static constexpr bool kProbaNeedsClassCount = true;
@@ -28,15 +28,15 @@ class LogLinearCore final : public RlsReadoutLearner<LogLinearCore, LogLinearLea
     return LogLinearLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const LogLinearAttention& layer() const noexcept { return layer_; }
   // The continual-learning guard when config.continual is on and the learner is built.
   const GradientContinual* continual() const noexcept { return guard_ ? &*guard_ : nullptr; }
 
  private:
-  friend RlsReadoutLearner<LogLinearCore, LogLinearLearnerConfig>;
+  friend RlsReadoutCore<LogLinearCore, LogLinearLearnerConfig>;
 
   void build(std::size_t n_features);
   void input(std::span<const double> x) const;  // z_, u_ and the z part of features_ (built, right width)

@@ -33,7 +33,7 @@ LogLinearLearner::LogLinearLearner(const Config& config, const LearnerContext& c
     : BoxedLearner(config, context) {}
 
 LogLinearCore::LogLinearCore(const LogLinearLearnerConfig& config, const LearnerContext& context)
-    : RlsReadoutLearner(config, context) {
+    : RlsReadoutCore(config, context) {
   assert(validate(config, context).is_ok());
   cfg_.layer.seed = ctx_.seed;
   if (ctx_.n_features > 0) build(ctx_.n_features);
@@ -116,7 +116,7 @@ void LogLinearCore::advance(std::span<const double> x, double y, double weight) 
     layer_.forward(u_, o);
   }
   scaler_.update(x);
-  // Same condition as the readout's (RlsReadoutLearner::learn_one): the
+  // Same condition as the readout's (RlsReadoutCore::learn_one): the
   // target statistics follow exactly the targets the readout trains on.
   if (good && ctx_.task == Task::kRegression) y_stats_.update(std::span<const double>(&y, 1));
 }

@@ -1,5 +1,5 @@
 // The parts shared by the RLS-readout learners that take a regeneration
-// guard (mgrade, slstm, mamba; readout/readout_learner.hpp and
+// guard (mgrade, slstm, mamba; readout/readout_core.hpp and
 // readout_regeneration.hpp): the checks of the learner context, the RLS and
 // continual settings, and their place in the learner's record, so that the
 // learners keep only their own fields.
@@ -14,7 +14,7 @@
 //               ... the learner's own fields ...,
 //               f64 rls lambda, f64 rls delta, u64 warmup, u64 seed,
 //               [continual config, version 2 only]
-//   u64 samples seen, bool built, state          <- RlsReadoutLearner::encode_state
+//   u64 samples seen, bool built, state          <- RlsReadoutCore::encode_state
 //
 // Error messages carry the learner's name ("mgrade: ...") and read field
 // labels as "<name> <field>", as they did when each learner wrote its own.
@@ -121,7 +121,7 @@ Status decode_shared_head(std::string_view name, std::span<const ConfigField<Con
 
 // Versions 1 and 2: reads the RLS, warm-up, seed and continual fields and
 // settles the task; every version: the sample count and built flag that open
-// RlsReadoutLearner's state. Fails on any truncated read so far.
+// RlsReadoutCore's state. Fails on any truncated read so far.
 template <class Config>
 Status decode_shared_tail(std::string_view name, Config& c, LearnerContext& context, ByteReader& in,
                           SharedRecord& r) {

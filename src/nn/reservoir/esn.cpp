@@ -40,7 +40,7 @@ Result<std::unique_ptr<EchoStateNetwork>> EchoStateNetwork::make(const Config& c
 EchoStateNetwork::EchoStateNetwork(const Config& config, const LearnerContext& context)
     : BoxedLearner(config, context) {}
 
-EsnCore::EsnCore(const EsnConfig& config, const LearnerContext& context) : ReadoutBankLearner(config, context) {
+EsnCore::EsnCore(const EsnConfig& config, const LearnerContext& context) : ReadoutBankCore(config, context) {
   if (context.n_features > 0) init(context.n_features);
 }
 

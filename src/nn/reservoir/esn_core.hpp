@@ -7,11 +7,11 @@
 
 #include "nn/reservoir/cycle_reservoir.hpp"
 #include "irithyll/nn/reservoir/esn.hpp"
-#include "nn/reservoir/readout_bank_learner.hpp"
+#include "nn/reservoir/readout_bank_core.hpp"
 
 namespace irithyll::nn {
 
-class EsnCore final : public ReadoutBankLearner<EsnCore, EsnConfig> {
+class EsnCore final : public ReadoutBankCore<EsnCore, EsnConfig> {
  public:
   static constexpr std::string_view kName = EchoStateNetwork::kName;
   static std::span<const ConfigField<EsnConfig>> config_fields() { return EchoStateNetwork::config_fields(); }
@@ -19,13 +19,13 @@ class EsnCore final : public ReadoutBankLearner<EsnCore, EsnConfig> {
   EsnCore() = default;
   EsnCore(const EsnConfig& config, const LearnerContext& context);  // REQUIRES: valid (EchoStateNetwork::make checks it)
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const CycleReservoir& reservoir() const noexcept { return reservoir_; }
 
  private:
-  friend ReadoutBankLearner<EsnCore, EsnConfig>;
+  friend ReadoutBankCore<EsnCore, EsnConfig>;
 
   bool accepts_width(std::size_t n_features) const noexcept;
   void init(std::size_t n_features);

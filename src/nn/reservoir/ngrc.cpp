@@ -38,7 +38,7 @@ NextGenReservoir::NextGenReservoir(const Config& config, const LearnerContext& c
     : BoxedLearner(config, context) {}
 
 NgrcCore::NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context)
-    : ReadoutBankLearner(config, context) {
+    : ReadoutBankCore(config, context) {
   if (context.n_features > 0) init(context.n_features);
 }
 

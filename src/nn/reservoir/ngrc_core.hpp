@@ -7,11 +7,11 @@
 
 #include "irithyll/nn/reservoir/ngrc.hpp"
 #include "nn/reservoir/ngrc_features.hpp"
-#include "nn/reservoir/readout_bank_learner.hpp"
+#include "nn/reservoir/readout_bank_core.hpp"
 
 namespace irithyll::nn {
 
-class NgrcCore final : public ReadoutBankLearner<NgrcCore, NgrcLearnerConfig> {
+class NgrcCore final : public ReadoutBankCore<NgrcCore, NgrcLearnerConfig> {
  public:
   static constexpr std::string_view kName = NextGenReservoir::kName;
   static std::span<const ConfigField<NgrcLearnerConfig>> config_fields() { return NextGenReservoir::config_fields(); }
@@ -20,13 +20,13 @@ class NgrcCore final : public ReadoutBankLearner<NgrcCore, NgrcLearnerConfig> {
   // REQUIRES: valid (NextGenReservoir::make checks it).
   NgrcCore(const NgrcLearnerConfig& config, const LearnerContext& context);
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const NgrcFeatures& features() const noexcept { return features_; }
 
  private:
-  friend ReadoutBankLearner<NgrcCore, NgrcLearnerConfig>;
+  friend ReadoutBankCore<NgrcCore, NgrcLearnerConfig>;
 
   bool accepts_width(std::size_t n_features) const;
   void init(std::size_t n_features);

@@ -3,14 +3,14 @@
 #pragma once
 
 #include "nn/continual/readout_learner_fields.hpp"
-#include "nn/continual/unit_regen_learner.hpp"
+#include "nn/continual/unit_regen_core.hpp"
 #include "nn/rnn/cell_codec.hpp"
 #include "nn/rnn/lstm.hpp"
 #include "irithyll/nn/rnn/lstm_learner.hpp"
 
 namespace irithyll::nn {
 
-class LstmCore final : public UnitRegenLearner<LstmCore, LstmLearnerConfig> {
+class LstmCore final : public UnitRegenCore<LstmCore, LstmLearnerConfig> {
  public:
   static constexpr std::string_view kName = LstmLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
@@ -22,14 +22,14 @@ class LstmCore final : public UnitRegenLearner<LstmCore, LstmLearnerConfig> {
     return LstmLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const LstmCell& cell() const noexcept { return cell_; }
 
  private:
-  friend RlsReadoutLearner<LstmCore, LstmLearnerConfig>;
-  friend UnitRegenLearner<LstmCore, LstmLearnerConfig>;
+  friend RlsReadoutCore<LstmCore, LstmLearnerConfig>;
+  friend UnitRegenCore<LstmCore, LstmLearnerConfig>;
 
   Status build(std::size_t n_features);
   template <bool kLearn>

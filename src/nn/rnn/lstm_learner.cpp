@@ -32,7 +32,7 @@ Result<std::unique_ptr<LstmLearner>> LstmLearner::make(const Config& config, con
 
 LstmLearner::LstmLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
-LstmCore::LstmCore(const LstmLearnerConfig& config, const LearnerContext& context) : UnitRegenLearner(config, context) {
+LstmCore::LstmCore(const LstmLearnerConfig& config, const LearnerContext& context) : UnitRegenCore(config, context) {
   if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 

@@ -3,14 +3,14 @@
 #pragma once
 
 #include "nn/continual/readout_learner_fields.hpp"
-#include "nn/continual/unit_regen_learner.hpp"
+#include "nn/continual/unit_regen_core.hpp"
 #include "nn/rnn/delay_conv.hpp"
 #include "irithyll/nn/rnn/mgrade_learner.hpp"
 #include "nn/rnn/mingru.hpp"
 
 namespace irithyll::nn {
 
-class MgradeCore final : public UnitRegenLearner<MgradeCore, MgradeLearnerConfig> {
+class MgradeCore final : public UnitRegenCore<MgradeCore, MgradeLearnerConfig> {
  public:
   static constexpr std::string_view kName = MgradeLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
@@ -22,15 +22,15 @@ class MgradeCore final : public UnitRegenLearner<MgradeCore, MgradeLearnerConfig
     return MgradeLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const MinGruCell& cell() const noexcept { return cell_; }
   const DelayConv1d& conv() const noexcept { return conv_; }
 
  private:
-  friend RlsReadoutLearner<MgradeCore, MgradeLearnerConfig>;
-  friend UnitRegenLearner<MgradeCore, MgradeLearnerConfig>;
+  friend RlsReadoutCore<MgradeCore, MgradeLearnerConfig>;
+  friend UnitRegenCore<MgradeCore, MgradeLearnerConfig>;
 
   Status build(std::size_t n_features);
   template <bool kLearn>

@@ -23,7 +23,7 @@ Result<std::unique_ptr<MgradeLearner>> MgradeLearner::make(const Config& config,
 MgradeLearner::MgradeLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
 MgradeCore::MgradeCore(const MgradeLearnerConfig& config, const LearnerContext& context)
-    : UnitRegenLearner(config, context) {
+    : UnitRegenCore(config, context) {
   if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 
@@ -55,7 +55,7 @@ void MgradeCore::featurize(std::span<const double> x) const {
   }
 }
 
-// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+// Explicit: RlsReadoutCore's inline flow calls both from other translation units.
 template void MgradeCore::featurize<true>(std::span<const double>) const;
 template void MgradeCore::featurize<false>(std::span<const double>) const;
 

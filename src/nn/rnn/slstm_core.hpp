@@ -3,13 +3,13 @@
 #pragma once
 
 #include "nn/continual/readout_learner_fields.hpp"
-#include "nn/continual/unit_regen_learner.hpp"
+#include "nn/continual/unit_regen_core.hpp"
 #include "nn/rnn/slstm.hpp"
 #include "irithyll/nn/rnn/slstm_learner.hpp"
 
 namespace irithyll::nn {
 
-class SlstmCore final : public UnitRegenLearner<SlstmCore, SlstmLearnerConfig> {
+class SlstmCore final : public UnitRegenCore<SlstmCore, SlstmLearnerConfig> {
  public:
   static constexpr std::string_view kName = SlstmLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
@@ -21,14 +21,14 @@ class SlstmCore final : public UnitRegenLearner<SlstmCore, SlstmLearnerConfig> {
     return SlstmLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const SlstmCell& cell() const noexcept { return cell_; }
 
  private:
-  friend RlsReadoutLearner<SlstmCore, SlstmLearnerConfig>;
-  friend UnitRegenLearner<SlstmCore, SlstmLearnerConfig>;
+  friend RlsReadoutCore<SlstmCore, SlstmLearnerConfig>;
+  friend UnitRegenCore<SlstmCore, SlstmLearnerConfig>;
 
   Status build(std::size_t n_features);
   template <bool kLearn>

@@ -25,7 +25,7 @@ Result<std::unique_ptr<SlstmLearner>> SlstmLearner::make(const Config& config, c
 SlstmLearner::SlstmLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
 SlstmCore::SlstmCore(const SlstmLearnerConfig& config, const LearnerContext& context)
-    : UnitRegenLearner(config, context) {
+    : UnitRegenCore(config, context) {
   if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 
@@ -50,7 +50,7 @@ void SlstmCore::featurize(std::span<const double> x) const {
   detail::cell_readout_features<kLearn>(cell_, x, xin_, features_);
 }
 
-// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+// Explicit: RlsReadoutCore's inline flow calls both from other translation units.
 template void SlstmCore::featurize<true>(std::span<const double>) const;
 template void SlstmCore::featurize<false>(std::span<const double>) const;
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/reservoir/reservoir_core_base.hpp"
 #include "nn/sanitize_input.hpp"
 #include "nn/snn/spike_net.hpp"
 #include "readout/rls_head.hpp"
@@ -12,7 +12,7 @@
 
 namespace irithyll::nn {
 
-class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLearnerConfig> {
+class SpikeNetCore final : public ReservoirCoreBase<SpikeNetCore, SpikeNetLearnerConfig> {
  public:
   static constexpr std::string_view kName = SpikeNetLearner::kName;
   static std::span<const ConfigField<SpikeNetLearnerConfig>> config_fields() {
@@ -23,13 +23,13 @@ class SpikeNetCore final : public ReservoirLearnerBase<SpikeNetCore, SpikeNetLea
   // REQUIRES: valid (SpikeNetLearner::make checks it).
   SpikeNetCore(const SpikeNetLearnerConfig& config, const LearnerContext& context);
 
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override;
-  double predict_one(std::span<const double> x) const override;
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override;
-  void reset() override;
-  std::size_t memory_bytes() const override;
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void learn_one(std::span<const double> x, double y, double weight = 1.0);
+  double predict_one(std::span<const double> x) const;
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const;
+  void reset();
+  std::size_t memory_bytes() const;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const SpikeNet& network() const noexcept { return net_; }
 

@@ -32,7 +32,7 @@ Result<std::unique_ptr<SpikeNetLearner>> SpikeNetLearner::make(const Config& con
 SpikeNetLearner::SpikeNetLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
 SpikeNetCore::SpikeNetCore(const SpikeNetLearnerConfig& config, const LearnerContext& context)
-    : ReservoirLearnerBase(config, context) {
+    : ReservoirCoreBase(config, context) {
   config_.net.seed = context.seed;  // the network's draws follow the run's seed
   if (context.n_features > 0) init(context.n_features);
 }

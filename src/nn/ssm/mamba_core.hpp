@@ -9,11 +9,11 @@
 #include "nn/continual/readout_regeneration.hpp"
 #include "irithyll/nn/ssm/mamba_learner.hpp"
 #include "nn/ssm/ssm_layer.hpp"
-#include "readout/readout_learner.hpp"
+#include "readout/readout_core.hpp"
 
 namespace irithyll::nn {
 
-class MambaCore final : public RlsReadoutLearner<MambaCore, MambaLearnerConfig> {
+class MambaCore final : public RlsReadoutCore<MambaCore, MambaLearnerConfig> {
  public:
   static constexpr std::string_view kName = MambaLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
@@ -25,8 +25,8 @@ class MambaCore final : public RlsReadoutLearner<MambaCore, MambaLearnerConfig> 
     return MambaLearner::validate(config, context);
   }
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const SsmLayer* layer() const noexcept { return layer_.get(); }
   std::size_t n_readout_features() const noexcept { return features_.size(); }
@@ -35,7 +35,7 @@ class MambaCore final : public RlsReadoutLearner<MambaCore, MambaLearnerConfig> 
   const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  private:
-  friend RlsReadoutLearner<MambaCore, MambaLearnerConfig>;
+  friend RlsReadoutCore<MambaCore, MambaLearnerConfig>;
 
   Status build(std::size_t n_features);
   // Writes [y, h_{t-1}, 1] into features_; commits the step when kLearn.

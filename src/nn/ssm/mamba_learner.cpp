@@ -66,7 +66,7 @@ Result<std::unique_ptr<MambaLearner>> MambaLearner::make(const Config& config, c
 MambaLearner::MambaLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
 MambaCore::MambaCore(const MambaLearnerConfig& config, const LearnerContext& context)
-    : RlsReadoutLearner(config, context) {
+    : RlsReadoutCore(config, context) {
   if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 
@@ -144,7 +144,7 @@ void MambaCore::featurize(std::span<const double> x) const {
   }
 }
 
-// Explicit: RlsReadoutLearner's inline flow calls both from other translation units.
+// Explicit: RlsReadoutCore's inline flow calls both from other translation units.
 template void MambaCore::featurize<true>(std::span<const double>) const;
 template void MambaCore::featurize<false>(std::span<const double>) const;
 

@@ -8,11 +8,11 @@
 
 #include "irithyll/nn/ttt/ttt_learner.hpp"
 #include "nn/ttt/fast_weights.hpp"
-#include "readout/readout_learner.hpp"
+#include "readout/readout_core.hpp"
 
 namespace irithyll::nn {
 
-class TttCore final : public RlsReadoutLearner<TttCore, TttLearnerConfig> {
+class TttCore final : public RlsReadoutCore<TttCore, TttLearnerConfig> {
  public:
   static constexpr std::string_view kName = TttLearner::kName;
   static constexpr bool kProbaNeedsClassCount = false;
@@ -23,8 +23,8 @@ class TttCore final : public RlsReadoutLearner<TttCore, TttLearnerConfig> {
   TttCore() = default;
   TttCore(const TttLearnerConfig& config, const LearnerContext& context);
 
-  void encode(ByteWriter& out) const override;
-  Status decode(ByteReader& in) override;
+  void encode(ByteWriter& out) const;
+  Status decode(ByteReader& in);
 
   const FastWeightLayer& layer() const noexcept { return layer_; }
   const RlsHead& readout() const noexcept { return head_; }
@@ -33,7 +33,7 @@ class TttCore final : public RlsReadoutLearner<TttCore, TttLearnerConfig> {
   std::uint64_t n_surge_resets() const noexcept { return n_surges_; }
 
  private:
-  friend RlsReadoutLearner<TttCore, TttLearnerConfig>;
+  friend RlsReadoutCore<TttCore, TttLearnerConfig>;
 
   Status build(std::size_t n_features);
   void advance(std::span<const double> x, double y, double weight);

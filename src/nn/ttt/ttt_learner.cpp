@@ -43,7 +43,7 @@ Result<std::unique_ptr<TttLearner>> TttLearner::make(const Config& config, const
 
 TttLearner::TttLearner(const Config& config, const LearnerContext& context) : BoxedLearner(config, context) {}
 
-TttCore::TttCore(const TttLearnerConfig& config, const LearnerContext& context) : RlsReadoutLearner(config, context) {
+TttCore::TttCore(const TttLearnerConfig& config, const LearnerContext& context) : RlsReadoutCore(config, context) {
   if (ctx_.n_features > 0) (void)build(ctx_.n_features);
 }
 

@@ -41,7 +41,7 @@ struct EsnConfig {
   RlsConfig rls{0.999, 100.0};
 };
 
-// The learning flow is ReadoutBankLearner's (readout_bank_learner.hpp).
+// The learning flow is ReadoutBankCore's (readout_bank_core.hpp).
 class EsnCore;  // internal (src/nn/reservoir/esn_core.hpp): the learner's machinery
 
 class EchoStateNetwork final : public BoxedLearner<EsnCore, EsnConfig> {

@@ -1,5 +1,5 @@
-// UnitRegenLearner<Derived, Config>: RlsReadoutLearner (readout/
-// readout_learner.hpp) for the recurrent learners whose readout features
+// UnitRegenCore<Derived, Config>: RlsReadoutCore (readout/
+// readout_core.hpp) for the recurrent learners whose readout features
 // start with one entry per hidden unit, followed by features no unit owns
 // (mgrade's delay convolution, the sanitised inputs, the bias): slstm and
 // mgrade. It adds what those two share on top of the
@@ -9,7 +9,7 @@
 // its accessor. mamba maps groups and blocks to features differently and
 // keeps its own guard.
 //
-// Derived provides, besides RlsReadoutLearner's hooks, a private
+// Derived provides, besides RlsReadoutCore's hooks, a private
 // reinitialize_unit(j, rng) that re-draws hidden unit j of its cell (befriend
 // this class), and calls finish_build() at the end of its build().
 // Cost: nothing per sample beyond the guard's own (readout_regeneration.hpp).
@@ -21,21 +21,21 @@
 #include <vector>
 
 #include "nn/continual/readout_regeneration.hpp"
-#include "readout/readout_learner.hpp"
+#include "readout/readout_core.hpp"
 
 namespace irithyll::nn {
 
 template <class Derived, class Config>
-class UnitRegenLearner : public RlsReadoutLearner<Derived, Config> {
+class UnitRegenCore : public RlsReadoutCore<Derived, Config> {
  public:
   const RlsHead& readout() const noexcept { return this->head_; }
   // The regeneration guard when config.continual is on and the learner is built.
   const ReadoutRegenerator* continual() const noexcept { return regen_ ? &*regen_ : nullptr; }
 
  protected:
-  UnitRegenLearner() = default;
-  UnitRegenLearner(const Config& config, const LearnerContext& context)
-      : RlsReadoutLearner<Derived, Config>(config, context) {}
+  UnitRegenCore() = default;
+  UnitRegenCore(const Config& config, const LearnerContext& context)
+      : RlsReadoutCore<Derived, Config>(config, context) {}
 
   // The end of Derived::build once its cell exists: a readout over
   // n_readout features, the first n_units of them the hidden units, an
@@ -59,7 +59,7 @@ class UnitRegenLearner : public RlsReadoutLearner<Derived, Config> {
   mutable std::vector<double> xin_;  // the sample, non-finite values read as 0
 
  private:
-  friend RlsReadoutLearner<Derived, Config>;
+  friend RlsReadoutCore<Derived, Config>;
 
   void update_readout(double y) {
     update_readout_with(regen_, this->head_, this->features_, y, this->ctx_.task, [this](std::size_t j, Xorshift64& rng) {

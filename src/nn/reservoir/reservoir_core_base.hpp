@@ -1,6 +1,6 @@
-// ReservoirLearnerBase<Derived, Config>: the Learner plumbing shared by the
+// ReservoirCoreBase<Derived, Config>: the Core plumbing (no Learner: its box forwards to it) shared by the
 // learners that drive a dynamical system with the stream and read its state:
-// esn, ngrc (through ReadoutBankLearner, readout_bank_learner.hpp) and
+// esn, ngrc (through ReadoutBankCore, readout_bank_core.hpp) and
 // spikenet (a liquid state machine). It owns what they all hold -- the
 // config (the model's settings), the learner context (task, classes, seed;
 // its n_features stays 0 for "from the first sample" and is written as
@@ -54,20 +54,20 @@ inline Status check_reservoir_task(std::string_view name, Task task, std::size_t
 
 // `delta_rule` ends the message for a bad delta ("> 0", "finite and > 0").
 template <class Derived, class Config>
-class ReservoirLearnerBase : public Learner {
+class ReservoirCoreBase {
  public:
-  std::string_view name() const override { return Derived::kName; }
-  Task task() const override { return context_.task; }
-  std::size_t n_classes() const override { return context_.task == Task::kClassification ? context_.n_classes : 0; }
-  std::size_t n_features() const override { return n_features_; }
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::string_view name() const { return Derived::kName; }
+  Task task() const { return context_.task; }
+  std::size_t n_classes() const { return context_.task == Task::kClassification ? context_.n_classes : 0; }
+  std::size_t n_features() const { return n_features_; }
+  std::uint64_t n_samples_seen() const { return n_seen_; }
   const Config& config() const noexcept { return config_; }
 
  protected:
-  ReservoirLearnerBase() = default;
+  ReservoirCoreBase() = default;
   // The context as the learner keeps it: no classes for regression, feature
   // names only for a width known up front.
-  ReservoirLearnerBase(const Config& config, const LearnerContext& context) : config_(config), context_(context) {
+  ReservoirCoreBase(const Config& config, const LearnerContext& context) : config_(config), context_(context) {
     context_.n_targets = 1;
     if (context_.task != Task::kClassification) context_.n_classes = 0;
     if (context_.feature_names.size() != context_.n_features) context_.feature_names.clear();

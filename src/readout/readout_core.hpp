@@ -1,11 +1,13 @@
-// RlsReadoutLearner<Derived, Config>: the Learner plumbing shared by the neural
+// RlsReadoutCore<Derived, Config>: the Core plumbing shared by the neural
 // learners that are "a feature extractor followed by an RlsHead" (mamba, slstm,
 // mgrade, attention, loglinear). It owns what they all hold -- the config (the
 // model's settings), the learner context (task, classes, seed; its n_features
 // is the width in use once built), the readout, the sample count, the built
 // flag and the readout's feature vector --
-// and implements the Learner overrides once, so a learner keeps only its
-// extractor, its config and the config's encoding.
+// and implements once the calls their public BoxedLearner forwards
+// (learn_one, predict_one, ...; a Core is not a Learner itself, so nothing
+// reaches it but through its box), so a learner keeps only its extractor,
+// its config and the config's encoding.
 //
 // One flow for all of them, so that they cannot drift apart:
 //  - learn_one: build on the first non-empty sample (Derived::try_build),
@@ -54,17 +56,17 @@
 namespace irithyll {
 
 template <class Derived, class Config>
-class RlsReadoutLearner : public Learner {
+class RlsReadoutCore {
  public:
-  std::string_view name() const override { return Derived::kName; }
-  Task task() const override { return ctx_.task; }
-  std::size_t n_classes() const override { return ctx_.task == Task::kClassification ? ctx_.n_classes : 0; }
-  std::size_t n_features() const override { return ctx_.n_features; }
+  std::string_view name() const { return Derived::kName; }
+  Task task() const { return ctx_.task; }
+  std::size_t n_classes() const { return ctx_.task == Task::kClassification ? ctx_.n_classes : 0; }
+  std::size_t n_features() const { return ctx_.n_features; }
   // The configuration the learner was built with (its catalogue settings).
   const Config& config() const noexcept { return cfg_; }
-  std::uint64_t n_samples_seen() const override { return n_seen_; }
+  std::uint64_t n_samples_seen() const { return n_seen_; }
 
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override {
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) {
     if (!built_ && (x.empty() || !self().try_build(x.size()))) return;
     if (x.size() != ctx_.n_features) return;
     self().advance(x, y, weight);
@@ -73,13 +75,13 @@ class RlsReadoutLearner : public Learner {
     self().update_readout(y);
   }
 
-  double predict_one(std::span<const double> x) const override {
+  double predict_one(std::span<const double> x) const {
     if (!built_ || x.size() != ctx_.n_features) return 0.0;
     self().peek_features(x);
     return head_.predict(features_);
   }
 
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const {
     if (ctx_.task != Task::kClassification) return;
     if constexpr (Derived::kProbaNeedsClassCount) {
       if (proba.size() != ctx_.n_classes) return;
@@ -92,21 +94,21 @@ class RlsReadoutLearner : public Learner {
     head_.predict_proba(features_, proba);
   }
 
-  void reset() override {
+  void reset() {
     n_seen_ = 0;
     if (built_) self().restart();
   }
 
-  std::size_t memory_bytes() const override {
+  std::size_t memory_bytes() const {
     return sizeof(Derived) + self().extractor_memory_bytes() + head_.memory_bytes() +
            features_.capacity() * sizeof(double);
   }
 
  protected:
-  RlsReadoutLearner() = default;
+  RlsReadoutCore() = default;
   // The context as the learner keeps it: no classes for regression, feature
   // names only for a width known up front.
-  RlsReadoutLearner(const Config& config, const LearnerContext& context) : cfg_(config), ctx_(context) {
+  RlsReadoutCore(const Config& config, const LearnerContext& context) : cfg_(config), ctx_(context) {
     ctx_.n_targets = 1;
     if (ctx_.task != Task::kClassification) ctx_.n_classes = 0;
     if (ctx_.feature_names.size() != ctx_.n_features) ctx_.feature_names.clear();

@@ -1,8 +1,9 @@
-// ReadoutBankLearner<Derived, Config>: the one learning flow of the reservoir
+// ReadoutBankCore<Derived, Config>: the one learning flow of the reservoir
 // learners whose extractor runs unsupervised and whose only trained part is an
 // RlsHead (esn, ngrc; the spiking network trains itself and keeps its
-// own flow). Built on ReservoirLearnerBase (config, width, count, record
-// head), it adds the readout, its feature vector and the Learner overrides:
+// own flow). Built on ReservoirCoreBase (config, width, count, record
+// head), it adds the readout, its feature vector and the calls the learner's
+// BoxedLearner forwards:
 //  - learn_one: take the width from the first sample when Derived accepts it,
 //    ignore a wrong width, prepare the features (Derived::prepare sanitises
 //    x and writes feat_ without changing the model), commit the extractor's
@@ -26,16 +27,16 @@
 #include <span>
 #include <vector>
 
-#include "nn/reservoir/reservoir_learner_base.hpp"
+#include "nn/reservoir/reservoir_core_base.hpp"
 #include "nn/sanitize_input.hpp"
 #include "readout/rls_head.hpp"
 
 namespace irithyll::nn {
 
 template <class Derived, class Config>
-class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
+class ReadoutBankCore : public ReservoirCoreBase<Derived, Config> {
  public:
-  void learn_one(std::span<const double> x, double y, double weight = 1.0) override {
+  void learn_one(std::span<const double> x, double y, double weight = 1.0) {
     if (this->n_features_ == 0) {
       if (x.empty() || !self().accepts_width(x.size())) return;
       self().init(x.size());
@@ -47,12 +48,12 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
     readout_.update(feat_, y);
   }
 
-  double predict_one(std::span<const double> x) const override {
+  double predict_one(std::span<const double> x) const {
     if (!self().prepare(x)) return 0.0;
     return readout_.predict(feat_);
   }
 
-  void predict_proba_one(std::span<const double> x, std::span<double> proba) const override {
+  void predict_proba_one(std::span<const double> x, std::span<double> proba) const {
     if (this->context_.task != Task::kClassification) return;
     if (!self().prepare(x)) {
       this->fill_uniform(proba);
@@ -61,13 +62,13 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
     readout_.predict_proba_clipped(feat_, proba);
   }
 
-  void reset() override {
+  void reset() {
     if (this->reset_to_blank()) return;
     self().reset_extractor();
     readout_.reset();
   }
 
-  std::size_t memory_bytes() const override {
+  std::size_t memory_bytes() const {
     return sizeof(Derived) + self().extractor_memory_bytes() + readout_.memory_bytes() +
            feat_.capacity() * sizeof(double);
   }
@@ -75,9 +76,9 @@ class ReadoutBankLearner : public ReservoirLearnerBase<Derived, Config> {
   const RlsHead& readout() const noexcept { return readout_; }
 
  protected:
-  ReadoutBankLearner() = default;
-  ReadoutBankLearner(const Config& config, const LearnerContext& context)
-      : ReservoirLearnerBase<Derived, Config>(config, context) {}
+  ReadoutBankCore() = default;
+  ReadoutBankCore(const Config& config, const LearnerContext& context)
+      : ReservoirCoreBase<Derived, Config>(config, context) {}
 
   RlsHead readout_;
   mutable std::vector<double> feat_;  // readout input for the current sample
