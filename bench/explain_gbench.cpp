@@ -45,8 +45,8 @@ struct Fixture {
   static SGBTConfig config() {
     SGBTConfig c;
     c.n_steps = 50;
-    c.max_depth = 6;
-    c.grace_period = 50;
+    c.tree.max_depth = 6;
+    c.tree.grace_period = 50;
     return c;
   }
 };

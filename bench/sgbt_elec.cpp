@@ -62,14 +62,14 @@ irithyll::SGBTConfig bench_config(irithyll::DriftKind drift) {
   irithyll::SGBTConfig c;
   if (!irithyll::apply_sgbt_preset(c, "original").is_ok()) std::abort();
   c.n_steps = 100;
-  c.max_depth = 6;
+  c.tree.max_depth = 6;
   c.learning_rate = 0.1;
-  c.grace_period = 50;
-  c.n_bins = 32;
-  c.lambda = 1.0;
-  c.gamma = 0.0;
-  c.delta = 1e-7;
-  c.feature_subsample = 0.75;
+  c.tree.grace_period = 50;
+  c.tree.n_bins = 32;
+  c.tree.lambda = 1.0;
+  c.tree.gamma = 0.0;
+  c.tree.delta = 1e-7;
+  c.tree.feature_subsample = 0.75;
   if (drift != c.drift.kind && !irithyll::set_sgbt_config_field(c, "drift", irithyll::drift_kind_name(drift)).is_ok())
     std::abort();  // the detector's own default thresholds, as before
   return c;

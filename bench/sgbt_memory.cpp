@@ -100,10 +100,10 @@ int main(int argc, char** argv) {
   irithyll::SGBTConfig config;
   if (!(argc > 3 && std::string(argv[3]) == "default")) {
     config.n_steps = 100;
-    config.max_depth = 6;
+    config.tree.max_depth = 6;
     config.learning_rate = 0.1;
-    config.grace_period = 50;
-    config.n_bins = 32;
+    config.tree.grace_period = 50;
+    config.tree.n_bins = 32;
   }
   const long rss_before = trimmed_rss_kib();
   auto learner = irithyll::SGBTLearner::make(

@@ -18,7 +18,7 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
       rng_(config.seed),
       plain_(!(config.error_weight_alpha > 0.0 || config.adaptive_mts_k > 0.0 || config.prunes() ||
                config.handoff_window > 0)),
-      plain_trees_(config.leaf_model == TreeLeafModel::kConstant && config.categorical.empty()) {
+      plain_trees_(config.tree.leaf_model == TreeLeafModel::kConstant && config.tree.categorical.empty()) {
   slots_.reserve(config_.n_steps);
   for (std::uint32_t s = 0; s < config_.n_steps; ++s) {
     std::unique_ptr<DriftDetector> d;
@@ -146,7 +146,7 @@ void SGBT::adapt_max_tree_samples(double sd) noexcept {
   mts_roll_ = 0.999 * mts_roll_ + 0.001 * sd;
   const double norm = mts_roll_ > 1e-10 ? sd / mts_roll_ : 1.0;
   const double base = static_cast<double>(config_.max_tree_samples);
-  const double floor = std::max(base * config_.adaptive_mts_floor, 2.0 * config_.grace_period);
+  const double floor = std::max(base * config_.adaptive_mts_floor, 2.0 * config_.tree.grace_period);
   const double eff = std::max(base / (1.0 + config_.adaptive_mts_k * norm), floor);
   const auto n = static_cast<std::uint64_t>(eff);
   for (TreeSlot& slot : slots_) slot.set_max_tree_samples(n);
@@ -428,8 +428,8 @@ ExportModel SGBT::export_model() const {
     m.unsupported =
         "soft-routing is on: the packed formats route hard (x > threshold goes right) and cannot reproduce "
         "the soft prediction; predict from the checkpoint, or train with soft-routing off";
-  else if (config_.leaf_model != TreeLeafModel::kConstant)
-    m.unsupported = "leaf-model " + std::string(tree_leaf_model_name(config_.leaf_model)) +
+  else if (config_.tree.leaf_model != TreeLeafModel::kConstant)
+    m.unsupported = "leaf-model " + std::string(tree_leaf_model_name(config_.tree.leaf_model)) +
                     " is not supported by the packed formats (they carry constant leaves only; use leaf-model constant)";
   m.trees.reserve(slots_.size());
   // A tree's leaves scaled by `share`: during a graduated handoff the slot's

@@ -34,20 +34,20 @@ Status set_monotone(SGBTConfig& c, std::string_view v) {
     else if (item == "-1") out.push_back(-1);
     else return Status::invalid_argument("monotone: '" + std::string(item) + "' is not -1, 0 or 1 (a list like 0,1,-1)");
   }
-  c.monotone = std::move(out);
+  c.tree.monotone = std::move(out);
   return Status::ok();
 }
 
 std::string get_monotone(const SGBTConfig& c) {
   std::string s;
-  for (std::size_t i = 0; i < c.monotone.size(); ++i) s += (i ? "," : "") + std::to_string(c.monotone[i]);
+  for (std::size_t i = 0; i < c.tree.monotone.size(); ++i) s += (i ? "," : "") + std::to_string(c.tree.monotone[i]);
   return s;
 }
 
 Status set_categorical(SGBTConfig& c, std::string_view v) {
   auto list = parse_index_list("categorical-features", v);
   if (!list) return list.status();
-  c.categorical = std::move(list).value();
+  c.tree.categorical = std::move(list).value();
   return Status::ok();
 }
 
@@ -59,19 +59,19 @@ const std::array kSgbtConfigFields = {
     SgbtConfigRow{FieldInfo::real("learning-rate", "0.1", "shrinkage per tree").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, learning_rate)},
     SgbtConfigRow{FieldInfo::real("feature-subsample", "0.75", "fraction of features scored per split attempt").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(SGBTConfig, feature_subsample)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.feature_subsample)},
     SgbtConfigRow{FieldInfo::integer("max-depth", "6", "maximum tree depth").in(1, 30),
-        IRITHYLL_FIELD_UINT(SGBTConfig, max_depth)},
+        IRITHYLL_FIELD_UINT(SGBTConfig, tree.max_depth)},
     SgbtConfigRow{FieldInfo::integer("n-bins", "32", "histogram bins per feature").in(2, 65536),
-        IRITHYLL_FIELD_UINT(SGBTConfig, n_bins)},
+        IRITHYLL_FIELD_UINT(SGBTConfig, tree.n_bins)},
     SgbtConfigRow{FieldInfo::real("lambda", "0.3", "L2 regularisation of leaf weights").at_least(0),
-        IRITHYLL_FIELD_REAL(SGBTConfig, lambda)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.lambda)},
     SgbtConfigRow{FieldInfo::real("gamma", "0", "minimum split gain").at_least(0),
-        IRITHYLL_FIELD_REAL(SGBTConfig, gamma)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.gamma)},
     SgbtConfigRow{FieldInfo::integer("grace-period", "50", "samples between split attempts").in(1, 1e9),
-        IRITHYLL_FIELD_UINT(SGBTConfig, grace_period)},
+        IRITHYLL_FIELD_UINT(SGBTConfig, tree.grace_period)},
     SgbtConfigRow{FieldInfo::real("delta", "1e-07", "Hoeffding bound confidence").in(0, 1, true, true),
-        IRITHYLL_FIELD_REAL(SGBTConfig, delta)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.delta)},
     SgbtConfigRow{FieldInfo::choice("drift", "adwin", "pht|adwin|ddm|none", "per-tree drift detector on |gradient| (squared/expectile loss: over the target sd)"),
         &set_drift, [](const SGBTConfig& c) { return std::string(drift_kind_name(c.drift.kind)); }},
     SgbtConfigRow{FieldInfo::real("drift-delta", "0.002", "Page-Hinkley delta / ADWIN confidence (ADWIN: below 1; set after --drift)").above(0),
@@ -95,19 +95,19 @@ const std::array kSgbtConfigFields = {
     SgbtConfigRow{FieldInfo::real("loss-param", "0", "huber delta (> 0) or quantile/expectile tau in (0, 1); 0 = the loss's default").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, loss_param)},
     SgbtConfigRow{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical", "bin strategy"),
-        IRITHYLL_FIELD_ENUM(SGBTConfig, bin_strategy, parse_bin_strategy, bin_strategy_name)},
+        IRITHYLL_FIELD_ENUM(SGBTConfig, tree.bin_strategy, parse_bin_strategy, bin_strategy_name)},
     SgbtConfigRow{FieldInfo::real("hoeffding-r", "1", "range R in the Hoeffding bound").above(0),
-        IRITHYLL_FIELD_REAL(SGBTConfig, hoeffding_r)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.hoeffding_r)},
     SgbtConfigRow{FieldInfo::integer("min-samples-leaf", "0", "minimum samples each child of a split must hold (0 = off)").in(0, 1e9),
-        IRITHYLL_FIELD_UINT(SGBTConfig, min_samples_leaf)},
+        IRITHYLL_FIELD_UINT(SGBTConfig, tree.min_samples_leaf)},
     SgbtConfigRow{FieldInfo::real("max-leaf-output", "0", "clamp every leaf value to [-m, m] (0 = off)").above(0).or_off(),
-        IRITHYLL_FIELD_REAL(SGBTConfig, max_leaf_output)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.max_leaf_output)},
     SgbtConfigRow{FieldInfo::real("min-hessian-sum", "0", "a leaf outputs 0 until its hessian sum reaches this (0 = off)").above(0).or_off(),
-        IRITHYLL_FIELD_REAL(SGBTConfig, min_hessian_sum)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.min_hessian_sum)},
     SgbtConfigRow{FieldInfo::real("gradient-clip-sigma", "0", "clamp each gradient to its leaf's mean +- k sd (Welford, after 10; 0 = off)").above(0).or_off(),
-        IRITHYLL_FIELD_REAL(SGBTConfig, gradient_clip_sigma)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.gradient_clip_sigma)},
     SgbtConfigRow{FieldInfo::real("adaptive-leaf-bound", "0", "clamp each leaf to +-max(|mean| + k sd, 0.01) of its past values, after 10 (0 = off; overrides max-leaf-output)").above(0).or_off(),
-        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_leaf_bound)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.adaptive_leaf_bound)},
     SgbtConfigRow{FieldInfo::real("error-weight-alpha", "0", "weight samples by error: min(10, 1 + |y - base| / its EWMA(alpha)) (0 = off)").in(0, 1, true, true).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, error_weight_alpha)},
     SgbtConfigRow{FieldInfo::real("adaptive-mts", "0", "adaptive max-tree-samples k: limit = max-tree-samples / (1 + k sd/EWMA(sd)) of the trees' contributions (0 = off)").above(0).or_off(),
@@ -131,17 +131,17 @@ const std::array kSgbtConfigFields = {
     SgbtConfigRow{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, handoff_window)},
     SgbtConfigRow{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin); linear leaves cannot be packed-exported"),
-        IRITHYLL_FIELD_ENUM(SGBTConfig, leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
+        IRITHYLL_FIELD_ENUM(SGBTConfig, tree.leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
     SgbtConfigRow{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(SGBTConfig, linear_learning_rate)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.linear_learning_rate)},
     SgbtConfigRow{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),
-        IRITHYLL_FIELD_UINT(SGBTConfig, split_reeval_interval)},
+        IRITHYLL_FIELD_UINT(SGBTConfig, tree.split_reeval_interval)},
     SgbtConfigRow{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),
-        IRITHYLL_FIELD_REAL(SGBTConfig, adaptive_depth)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.adaptive_depth)},
     SgbtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as category codes 0..63 and split by category sets, e.g. 0,3 (other values count as missing and go right; the CLI fills it from --categorical and string columns)"),
-        &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.categorical); }},
+        &set_categorical, [](const SGBTConfig& c) { return format_index_list(c.tree.categorical); }},
     SgbtConfigRow{FieldInfo::real("categorical-penalty", "1", "classification: a category-set split over K categories loses this many times (K - 2)/2 of its gain, what its sorted order gains on noise beyond a threshold's (0 = the plain gain; regression: 0)").in(0, 100).absent_means("0"),
-        IRITHYLL_FIELD_REAL(SGBTConfig, categorical_penalty)},
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.categorical_penalty)},
     SgbtConfigRow{FieldInfo::integer("threads", "1", "training threads: N >= 2 pipelines the boosting steps over min(N, n-steps) threads, same results (not stored in checkpoints)").in(1, 256),
         IRITHYLL_FIELD_UINT(SGBTConfig, threads)},
 };
@@ -232,30 +232,12 @@ Status SGBTConfig::validate() const {
 }
 
 GradientTreeConfig SGBTConfig::tree_config(std::uint32_t step) const {
-  GradientTreeConfig t;
-  t.max_depth = max_depth;
-  t.n_bins = n_bins;
-  t.lambda = lambda;
-  t.gamma = gamma;
-  t.grace_period = grace_period;
-  t.delta = delta;
-  t.feature_subsample = feature_subsample;
+  GradientTreeConfig t = tree;
   t.seed = seed ^ step;
   t.leaf_decay_alpha = leaf_half_life > 0.0 ? std::exp(-std::log(2.0) / leaf_half_life) : 0.0;
-  t.hoeffding_r = hoeffding_r;
-  t.min_samples_leaf = min_samples_leaf;
-  t.bin_strategy = bin_strategy;
-  t.max_leaf_output = max_leaf_output;
-  t.min_hessian_sum = min_hessian_sum;
-  t.gradient_clip_sigma = gradient_clip_sigma;
-  t.adaptive_leaf_bound = adaptive_leaf_bound;
-  t.monotone = monotone;
-  t.leaf_model = leaf_model;
-  t.linear_learning_rate = linear_learning_rate;
-  t.split_reeval_interval = split_reeval_interval;
-  t.adaptive_depth = adaptive_depth;
-  t.categorical = categorical;
-  t.categorical_penalty = categorical.empty() ? 0.0 : categorical_penalty;
+  // Without category features the penalty has nothing to act on; 0 keeps the
+  // tree's record as it was before the penalty existed.
+  if (t.categorical.empty()) t.categorical_penalty = 0.0;
   return t;
 }
 
@@ -266,13 +248,13 @@ Loss SGBTConfig::make_loss() const {
 void SGBTConfig::encode(ByteWriter& out) const {
   out.u32(n_steps);
   out.f64(learning_rate);
-  out.f64(feature_subsample);
-  out.u32(max_depth);
-  out.u32(n_bins);
-  out.f64(lambda);
-  out.f64(gamma);
-  out.u32(grace_period);
-  out.f64(delta);
+  out.f64(tree.feature_subsample);
+  out.u32(tree.max_depth);
+  out.u32(tree.n_bins);
+  out.f64(tree.lambda);
+  out.f64(tree.gamma);
+  out.u32(tree.grace_period);
+  out.f64(tree.delta);
   out.u8(static_cast<std::uint8_t>(drift.kind));
   out.f64(drift.delta);
   out.f64(drift.lambda);
@@ -291,27 +273,27 @@ void SGBTConfig::encode(ByteWriter& out) const {
   // Bit 7 of the bin-strategy byte flags the options block at the end; a
   // config without the leaf controls encodes exactly as before them.
   const bool options = has_options();
-  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
-  out.f64(hoeffding_r);
-  out.u32(min_samples_leaf);
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(tree.bin_strategy) | (options ? 0x80 : 0)));
+  out.f64(tree.hoeffding_r);
+  out.u32(tree.min_samples_leaf);
   if (!options) return;
   // Options block version 2 appends the routing options, the tree's model
-  // and structure options and the categorical feature list; version 3 then
-  // the categorical penalty. Each is written only when one of its settings
+  // and structure options and the tree.categorical feature list; version 3 then
+  // the tree.categorical penalty. Each is written only when one of its settings
   // is on, so records without them stay byte-identical to the version
   // before. A record below 3 reads the penalty as 0 when it lists category
   // features (what it was trained with) and as the default when it lists
   // none (where the penalty has nothing to act on), so version 3 is written
   // exactly when the penalty differs from that reading.
-  const bool v3 = categorical_penalty != (categorical.empty() ? kDefaultCategoricalPenalty : 0.0);
-  const bool v2 = v3 || has_routing_options() || tree_config(0).has_extensions() || !categorical.empty();
+  const bool v3 = tree.categorical_penalty != (tree.categorical.empty() ? kDefaultCategoricalPenalty : 0.0);
+  const bool v2 = v3 || has_routing_options() || tree_config(0).has_extensions() || !tree.categorical.empty();
   out.u8(v3 ? 3 : v2 ? 2 : 1);
-  out.f64(max_leaf_output);
-  out.f64(min_hessian_sum);
-  out.f64(gradient_clip_sigma);
-  out.f64(adaptive_leaf_bound);
-  out.u64(monotone.size());
-  for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
+  out.f64(tree.max_leaf_output);
+  out.f64(tree.min_hessian_sum);
+  out.f64(tree.gradient_clip_sigma);
+  out.f64(tree.adaptive_leaf_bound);
+  out.u64(tree.monotone.size());
+  for (std::int8_t m : tree.monotone) out.u8(static_cast<std::uint8_t>(m + 1));
   out.f64(error_weight_alpha);
   out.f64(adaptive_mts_k);
   out.f64(adaptive_mts_floor);
@@ -323,26 +305,26 @@ void SGBTConfig::encode(ByteWriter& out) const {
   out.boolean(soft_routing);
   out.f64(soft_bandwidth);
   out.u32(handoff_window);
-  out.u8(static_cast<std::uint8_t>(leaf_model));
-  out.f64(linear_learning_rate);
-  out.u32(split_reeval_interval);
-  out.f64(adaptive_depth);
-  out.u64(categorical.size());
-  for (std::uint32_t f : categorical) out.u32(f);
-  if (v3) out.f64(categorical_penalty);
+  out.u8(static_cast<std::uint8_t>(tree.leaf_model));
+  out.f64(tree.linear_learning_rate);
+  out.u32(tree.split_reeval_interval);
+  out.f64(tree.adaptive_depth);
+  out.u64(tree.categorical.size());
+  for (std::uint32_t f : tree.categorical) out.u32(f);
+  if (v3) out.f64(tree.categorical_penalty);
 }
 
 Status SGBTConfig::decode(ByteReader& in) {
   SGBTConfig c;
   c.n_steps = in.u32("n_steps");
   c.learning_rate = in.f64("learning_rate");
-  c.feature_subsample = in.f64("feature_subsample");
-  c.max_depth = in.u32("max_depth");
-  c.n_bins = in.u32("n_bins");
-  c.lambda = in.f64("lambda");
-  c.gamma = in.f64("gamma");
-  c.grace_period = in.u32("grace_period");
-  c.delta = in.f64("delta");
+  c.tree.feature_subsample = in.f64("feature_subsample");
+  c.tree.max_depth = in.u32("max_depth");
+  c.tree.n_bins = in.u32("n_bins");
+  c.tree.lambda = in.f64("lambda");
+  c.tree.gamma = in.f64("gamma");
+  c.tree.grace_period = in.u32("grace_period");
+  c.tree.delta = in.f64("delta");
   const std::uint8_t dk = in.u8("drift kind");
   c.drift.delta = in.f64("drift delta");
   c.drift.lambda = in.f64("drift lambda");
@@ -359,19 +341,19 @@ Status SGBTConfig::decode(ByteReader& in) {
   const std::uint8_t lk = in.u8("loss");
   c.loss_param = in.f64("loss_param");
   const std::uint8_t bs = in.u8("bin strategy");
-  c.hoeffding_r = in.f64("hoeffding_r");
-  c.min_samples_leaf = in.u32("min_samples_leaf");
+  c.tree.hoeffding_r = in.f64("hoeffding_r");
+  c.tree.min_samples_leaf = in.u32("min_samples_leaf");
   if (in.ok() && (bs & 0x80) != 0) {
     const std::uint8_t v = in.u8("sgbt options version");
     if (in.ok() && (v < 1 || v > 3)) in.fail("unsupported sgbt options version " + std::to_string(v));
-    c.max_leaf_output = in.f64("max_leaf_output");
-    c.min_hessian_sum = in.f64("min_hessian_sum");
-    c.gradient_clip_sigma = in.f64("gradient_clip_sigma");
-    c.adaptive_leaf_bound = in.f64("adaptive_leaf_bound");
+    c.tree.max_leaf_output = in.f64("max_leaf_output");
+    c.tree.min_hessian_sum = in.f64("min_hessian_sum");
+    c.tree.gradient_clip_sigma = in.f64("gradient_clip_sigma");
+    c.tree.adaptive_leaf_bound = in.f64("adaptive_leaf_bound");
     const std::size_t n = in.read_count(1, "monotone constraints");
     if (in.ok()) {
-      c.monotone.resize(n);
-      for (auto& m : c.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
+      c.tree.monotone.resize(n);
+      for (auto& m : c.tree.monotone) m = static_cast<std::int8_t>(static_cast<int>(in.u8("monotone")) - 1);
     }
     c.error_weight_alpha = in.f64("error_weight_alpha");
     c.adaptive_mts_k = in.f64("adaptive_mts_k");
@@ -386,22 +368,22 @@ Status SGBTConfig::decode(ByteReader& in) {
       c.handoff_window = in.u32("handoff_window");
       const std::uint8_t lm = in.u8("leaf_model");
       if (in.ok() && lm > 2) in.fail("leaf_model " + std::to_string(lm) + " is unknown");
-      c.leaf_model = static_cast<TreeLeafModel>(lm);
-      c.linear_learning_rate = in.f64("linear_learning_rate");
-      c.split_reeval_interval = in.u32("split_reeval_interval");
-      c.adaptive_depth = in.f64("adaptive_depth");
+      c.tree.leaf_model = static_cast<TreeLeafModel>(lm);
+      c.tree.linear_learning_rate = in.f64("linear_learning_rate");
+      c.tree.split_reeval_interval = in.u32("split_reeval_interval");
+      c.tree.adaptive_depth = in.f64("adaptive_depth");
       const std::size_t k = in.read_count(4, "categorical features");
-      for (std::size_t i = 0; i < k && in.ok(); ++i) c.categorical.push_back(in.u32("categorical feature"));
+      for (std::size_t i = 0; i < k && in.ok(); ++i) c.tree.categorical.push_back(in.u32("categorical feature"));
     }
-    if (in.ok() && v == 3) c.categorical_penalty = in.f64("categorical_penalty");
-    else if (!c.categorical.empty()) c.categorical_penalty = 0.0;
+    if (in.ok() && v == 3) c.tree.categorical_penalty = in.f64("categorical_penalty");
+    else if (!c.tree.categorical.empty()) c.tree.categorical_penalty = 0.0;
   }
   if (!in.ok()) return in.status();
   if (dk > 3 || var > 3 || lk > 5 || (bs & 0x7F) > 2) return Status::corruption("SGBT config: enum value out of range");
   c.drift.kind = static_cast<DriftKind>(dk);
   c.variant = static_cast<SGBTVariant>(var);
   c.loss = static_cast<LossKind>(lk);
-  c.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
+  c.tree.bin_strategy = static_cast<BinStrategy>(bs & 0x7F);
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("SGBT config"));
   *this = c;
   return Status::ok();

@@ -45,7 +45,7 @@ TreeView tree_view(const GradientTree& tree) {
 Result<TreeEnsembleView> SGBTLearner::tree_ensemble() const {
   if (config_.has_routing_options())
     return Status::not_supported("sgbt: soft routing / handoff blends trees smoothly in x; TreeSHAP needs hard splits");
-  if (config_.leaf_model != TreeLeafModel::kConstant)
+  if (config_.tree.leaf_model != TreeLeafModel::kConstant)
     return Status::not_supported("sgbt: linear leaves predict w.x + b; TreeSHAP needs constant leaves");
   TreeEnsembleView e;
   e.n_features = n_features_;

@@ -48,8 +48,8 @@ void SGBT::track_bandwidths(std::span<const double> x) {
     x_mean_[f] += delta / static_cast<double>(++x_n_[f]);
     x_m2_[f] += delta * (v - x_mean_[f]);
   }
-  if (initialized_ && samples_seen_ % config_.grace_period == 0) refresh_gap_bandwidths();
-  const double per_sd = kSpreadBins * std::sqrt(12.0) / static_cast<double>(config_.n_bins);
+  if (initialized_ && samples_seen_ % config_.tree.grace_period == 0) refresh_gap_bandwidths();
+  const double per_sd = kSpreadBins * std::sqrt(12.0) / static_cast<double>(config_.tree.n_bins);
   for (std::size_t f = 0; f < d; ++f) {
     const double sd = x_n_[f] > 1 ? std::sqrt(x_m2_[f] / static_cast<double>(x_n_[f] - 1)) : 0.0;
     bandwidth_[f] = std::max(per_sd * sd, gap_bw_[f]);  // 0 (no spread yet): hard

@@ -61,8 +61,8 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
   ASSERT_TRUE(apply_sgbt_preset(c, "original").is_ok());
   c.n_steps = 50;
   c.learning_rate = 0.1;
-  c.grace_period = 50;
-  c.n_bins = 32;
+  c.tree.grace_period = 50;
+  c.tree.n_bins = 32;
   SGBTLearner m(c, Task::kClassification, 2);
   Xorshift64 rng(42);
   double x[4], proba[2];
@@ -118,7 +118,7 @@ TEST(SGBTAlloc, DefaultSettingsAllocateNothingInSteadyState) {
 TEST(SGBTAlloc, MulticlassAndRegressionPredictAllocateNothing) {
   SGBTConfig c;
   c.n_steps = 20;
-  c.grace_period = 50;
+  c.tree.grace_period = 50;
   SGBTLearner m3(c, Task::kClassification, 3), reg(c, Task::kRegression);
   Xorshift64 rng(7);
   double x[4], proba[3];

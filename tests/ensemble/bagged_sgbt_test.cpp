@@ -16,7 +16,7 @@ BaggedSGBTConfig small_config() {
   c.n_bags = 4;
   c.sgbt.n_steps = 10;
   c.sgbt.learning_rate = 0.1;
-  c.sgbt.grace_period = 50;
+  c.sgbt.tree.grace_period = 50;
   return c;
 }
 

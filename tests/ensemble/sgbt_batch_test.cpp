@@ -69,7 +69,7 @@ TEST(SGBTBatch, NonFiniteRowsTakeTheSanitizedPath) {
 TEST(SGBTConfidence, ZeroUntrainedThenOneOverTheLeafWeightsSpread) {
   SGBTConfig c;
   c.n_steps = 20;
-  c.grace_period = 1000000;  // every tree stays one leaf: H = samples trained
+  c.tree.grace_period = 1000000;  // every tree stays one leaf: H = samples trained
   c.drift.kind = DriftKind::kNone;
   SGBTLearner m(c, Task::kRegression);
   const double x[kD] = {0.5, 0.5, 0.5, 0.5};
@@ -79,7 +79,7 @@ TEST(SGBTConfidence, ZeroUntrainedThenOneOverTheLeafWeightsSpread) {
     const auto [p, conf] = m.predict_with_confidence(x);
     EXPECT_EQ(std::bit_cast<std::uint64_t>(p), std::bit_cast<std::uint64_t>(m.predict_one(x)));
     // Squared loss: h = 1 per sample, so each leaf has H = n.
-    const double expected = 1.0 / std::sqrt(20 * 0.1 * 0.1 / (n + c.lambda));
+    const double expected = 1.0 / std::sqrt(20 * 0.1 * 0.1 / (n + c.tree.lambda));
     EXPECT_NEAR(conf, expected, 1e-9 * expected) << n;
   }
 }

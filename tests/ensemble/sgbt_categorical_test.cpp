@@ -60,8 +60,8 @@ TEST(SGBTCategorical, CategorySetTargetIsLearnedWithTheSettingOnly) {
 TEST(SGBTCategorical, FieldParsesSortsAndRefusesNonIndices) {
   SGBTConfig c;
   ASSERT_TRUE(set_sgbt_config_field(c, "categorical-features", "5, 2,5").is_ok());
-  EXPECT_EQ(c.categorical, (std::vector<std::uint32_t>{2, 5}));
-  EXPECT_EQ(c.tree_config(3).categorical, c.categorical);
+  EXPECT_EQ(c.tree.categorical, (std::vector<std::uint32_t>{2, 5}));
+  EXPECT_EQ(c.tree_config(3).categorical, c.tree.categorical);
   for (const char* bad : {"x", "-1", "1.5", "2,,3x"}) {
     const Status s = set_sgbt_config_field(c, "categorical-features", bad);
     EXPECT_FALSE(s.is_ok()) << bad;
@@ -84,7 +84,7 @@ TEST(SGBTCategorical, CheckpointResumesBitIdentically) {
   ByteReader in(saved);
   ASSERT_TRUE(b.decode(in).is_ok());
   EXPECT_TRUE(in.at_end());
-  EXPECT_EQ(b.config().categorical, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(b.config().tree.categorical, (std::vector<std::uint32_t>{0}));
   SetStream s2 = s;
   for (int i = 0; i < 2500; ++i) {
     const double y = s.next();
@@ -110,30 +110,30 @@ TEST(SGBTCategorical, PenaltyRecordReadsOldRecordsAsTrainedAndRoundTrips) {
     c.encode(w);
     const auto bytes = w.take();
     SGBTConfig back;
-    back.categorical_penalty = -1.0;  // decode must set it
+    back.tree.categorical_penalty = -1.0;  // decode must set it
     ByteReader in(bytes);
     EXPECT_TRUE(back.decode(in).is_ok());
     EXPECT_TRUE(in.at_end());
-    return std::pair{bytes, back.categorical_penalty};
+    return std::pair{bytes, back.tree.categorical_penalty};
   };
   SGBTConfig plain;
   const auto [plain_bytes, plain_read] = round_trip(plain);
   EXPECT_EQ(plain_read, 1.0);
   SGBTConfig cat;
-  cat.categorical = {0};
-  cat.categorical_penalty = 0.0;
+  cat.tree.categorical = {0};
+  cat.tree.categorical_penalty = 0.0;
   const auto [old_bytes, old_read] = round_trip(cat);
   EXPECT_EQ(old_read, 0.0);
-  cat.categorical_penalty = 1.0;
+  cat.tree.categorical_penalty = 1.0;
   const auto [new_bytes, new_read] = round_trip(cat);
   EXPECT_EQ(new_read, 1.0);
   EXPECT_EQ(new_bytes.size(), old_bytes.size() + 8);  // the penalty, after the same fields
   EXPECT_FALSE(SGBTConfig{}.has_options());  // the default writes no options block, as before
-  plain.categorical_penalty = 2.5;
+  plain.tree.categorical_penalty = 2.5;
   const auto [odd_bytes, odd_read] = round_trip(plain);
   EXPECT_EQ(odd_read, 2.5);
   EXPECT_GT(odd_bytes.size(), plain_bytes.size());
-  plain.categorical_penalty = 101.0;
+  plain.tree.categorical_penalty = 101.0;
   EXPECT_FALSE(plain.validate().is_ok());
 }
 

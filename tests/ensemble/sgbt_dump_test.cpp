@@ -18,8 +18,8 @@ namespace {
 SGBT grown() {
   SGBTConfig c;
   c.n_steps = 3;
-  c.grace_period = 50;
-  c.max_depth = 3;
+  c.tree.grace_period = 50;
+  c.tree.max_depth = 3;
   SGBT m(c, Loss(LossKind::kSquared));
   Xorshift64 rng(7);
   double x[2];

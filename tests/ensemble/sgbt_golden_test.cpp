@@ -194,9 +194,9 @@ TEST(SGBTGolden, SeaDefaultConfigPredictionsUnchanged) {
 TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
   SGBTConfig c = original();
   c.n_steps = 30;
-  c.n_bins = 32;
-  c.grace_period = 50;
-  c.max_depth = 8;
+  c.tree.n_bins = 32;
+  c.tree.grace_period = 50;
+  c.tree.max_depth = 8;
   c.learning_rate = 0.1;
   const GoldenOutcome o = run(c, Task::kClassification, 2, sea_rows(30000, 4000, 11));
   EXPECT_GT(o.replacements, 0u);
@@ -206,11 +206,11 @@ TEST(SGBTGolden, SeaSmallBinsDeepTreesPredictionsUnchanged) {
 TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
   SGBTConfig c = original();
   c.n_steps = 25;
-  c.grace_period = 100;
+  c.tree.grace_period = 100;
   c.learning_rate = 0.1;
   c.leaf_half_life = 400.0;
   c.max_tree_samples = 3000;
-  c.bin_strategy = BinStrategy::kQuantile;
+  c.tree.bin_strategy = BinStrategy::kQuantile;
   const GoldenOutcome o = run(c, Task::kRegression, 0, drifting_regression_rows(20000, 3));
   EXPECT_GT(o.replacements, 0u);
   // Re-pinned once, deliberately, when the drift monitor began dividing a
@@ -222,8 +222,8 @@ TEST(SGBTGolden, RegressionDecayResetsQuantileBinsUnchanged) {
 TEST(SGBTGolden, SoftmaxThreeClassesUnchanged) {
   SGBTConfig c = original();
   c.n_steps = 20;
-  c.grace_period = 100;
-  c.max_depth = 5;
+  c.tree.grace_period = 100;
+  c.tree.max_depth = 5;
   c.learning_rate = 0.1;
   c.variant = SGBTVariant::kSkip;
   const GoldenOutcome o = run(c, Task::kClassification, 3, three_class_rows(15000, 5));

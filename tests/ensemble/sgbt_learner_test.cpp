@@ -18,9 +18,9 @@ SGBTConfig fast_config() {
   SGBTConfig c;
   c.n_steps = 15;
   c.learning_rate = 0.2;
-  c.grace_period = 40;
-  c.n_bins = 16;
-  c.max_depth = 4;
+  c.tree.grace_period = 40;
+  c.tree.n_bins = 16;
+  c.tree.max_depth = 4;
   c.drift.lambda = 10.0;  // sensitive, so checkpoints carry live alternates and detector state
   return c;
 }

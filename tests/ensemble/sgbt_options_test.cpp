@@ -78,7 +78,7 @@ TEST(SGBTOptions, ErrorWeightingLeansOnSurprisingSamples) {
   auto run = [](double alpha) {
     SGBTConfig c;
     c.n_steps = 5;
-    c.grace_period = 1000000;
+    c.tree.grace_period = 1000000;
     c.drift.kind = DriftKind::kNone;
     c.error_weight_alpha = alpha;
     SGBTLearner m(c, Task::kRegression);
@@ -155,8 +155,8 @@ TEST(SGBTOptions, ProactivePruningReplacesTheWeakestStep) {
 TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "monotone", "0, +1,-1").is_ok());
-  EXPECT_EQ(c.monotone, (std::vector<std::int8_t>{0, 1, -1}));
-  EXPECT_EQ(c.tree_config(3).monotone, c.monotone);
+  EXPECT_EQ(c.tree.monotone, (std::vector<std::int8_t>{0, 1, -1}));
+  EXPECT_EQ(c.tree_config(3).monotone, c.tree.monotone);
   EXPECT_FALSE(set_sgbt_config_field(c, "monotone", "0,2").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "max-leaf-output", "1.5").is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "min-hessian-sum", "3").is_ok());
@@ -175,22 +175,22 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
-  EXPECT_EQ(d.monotone, c.monotone);
-  EXPECT_EQ(d.max_leaf_output, 1.5);
-  EXPECT_EQ(d.min_hessian_sum, 3.0);
-  EXPECT_EQ(d.gradient_clip_sigma, 2.0);
-  EXPECT_EQ(d.adaptive_leaf_bound, 2.5);
+  EXPECT_EQ(d.tree.monotone, c.tree.monotone);
+  EXPECT_EQ(d.tree.max_leaf_output, 1.5);
+  EXPECT_EQ(d.tree.min_hessian_sum, 3.0);
+  EXPECT_EQ(d.tree.gradient_clip_sigma, 2.0);
+  EXPECT_EQ(d.tree.adaptive_leaf_bound, 2.5);
   EXPECT_EQ(d.error_weight_alpha, 0.05);
 }
 
 TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   SGBTConfig c;
   c.n_steps = 10;
-  c.monotone = {1, 0, -1};
-  c.gradient_clip_sigma = 3.0;
-  c.max_leaf_output = 2.0;
-  c.min_hessian_sum = 1.0;
-  c.adaptive_leaf_bound = 3.0;
+  c.tree.monotone = {1, 0, -1};
+  c.tree.gradient_clip_sigma = 3.0;
+  c.tree.max_leaf_output = 2.0;
+  c.tree.min_hessian_sum = 1.0;
+  c.tree.adaptive_leaf_bound = 3.0;
   c.error_weight_alpha = 0.02;
   c.max_tree_samples = 1000;
   c.adaptive_mts_k = 2.0;

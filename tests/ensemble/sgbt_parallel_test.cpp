@@ -29,7 +29,7 @@ SGBTConfig config(std::uint32_t threads, const char* variant, const char* drift)
   EXPECT_TRUE(set_sgbt_config_field(c, "variant", variant).is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "drift", drift).is_ok());
   c.n_steps = 21;  // odd: the two groups differ in size
-  c.grace_period = 30;
+  c.tree.grace_period = 30;
   c.threads = threads;
   return c;
 }

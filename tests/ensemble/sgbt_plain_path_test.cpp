@@ -21,7 +21,7 @@ constexpr std::size_t kPlainD = 4;
 SGBTConfig base_config() {
   SGBTConfig c;
   c.n_steps = 25;
-  c.grace_period = 40;
+  c.tree.grace_period = 40;
   c.max_tree_samples = 1000000000;  // the base adaptive max-tree-samples needs; never reached
   return c;
 }
@@ -32,10 +32,10 @@ SGBTConfig base_config() {
 // a proactive interval never reached, an adaptive limit that rounds back to
 // max_tree_samples).
 SGBTConfig neutral_tree_options(SGBTConfig c) {
-  c.max_leaf_output = 1e300;
-  c.min_hessian_sum = 1e-300;
-  c.gradient_clip_sigma = 1e300;
-  c.monotone = {0, 0, 0, 0};
+  c.tree.max_leaf_output = 1e300;
+  c.tree.min_hessian_sum = 1e-300;
+  c.tree.gradient_clip_sigma = 1e300;
+  c.tree.monotone = {0, 0, 0, 0};
   return c;
 }
 
@@ -91,10 +91,10 @@ TEST(SGBTPlainPath, AnActiveOptionChangesPredictions) {
   // The comparison above can fail: a clamp that bites moves the predictions.
   SGBTConfig c = base_config();
   const auto expected = run(c, 0, 3);
-  c.max_leaf_output = 0.05;
+  c.tree.max_leaf_output = 0.05;
   EXPECT_NE(run(c, 0, 3), expected);
   c = base_config();
-  c.gradient_clip_sigma = 0.5;
+  c.tree.gradient_clip_sigma = 0.5;
   EXPECT_NE(run(c, 0, 3), expected);
   c = base_config();
   c.quality_prune_alpha = 0.5;

@@ -336,7 +336,7 @@ TEST(SGBTDiagnostics, SummariseTheCommittee) {
   EXPECT_EQ(d.n_trees, m.n_trees());
   EXPECT_EQ(d.replacements, m.n_replacements());
   EXPECT_GT(d.replacements, 0u);
-  EXPECT_LE(d.max_depth, m.config().max_depth);
+  EXPECT_LE(d.max_depth, m.config().tree.max_depth);
   EXPECT_GT(d.mean_depth, 0.0);
   EXPECT_EQ(d.base_prediction, m.base_prediction());
   std::uint64_t warnings = 0;

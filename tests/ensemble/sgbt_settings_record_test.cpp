@@ -32,9 +32,9 @@ std::size_t count_of(const std::vector<std::uint8_t>& bytes, std::string_view na
 SGBTConfig small() {
   SGBTConfig c;
   c.n_steps = 3;
-  c.max_depth = 3;
-  c.n_bins = 8;
-  c.grace_period = 20;
+  c.tree.max_depth = 3;
+  c.tree.n_bins = 8;
+  c.tree.grace_period = 20;
   c.learning_rate = 0.15;
   return c;
 }
@@ -96,8 +96,8 @@ TEST(SGBTSettingsRecord, AnUnknownSettingIsRefusedByName) {
 
 TEST(SGBTSettingsRecord, BothLengthFormsReadBackTheSameSettings) {
   SGBTConfig c = small();
-  c.monotone = {1, 0, -1};
-  c.categorical = {2};
+  c.tree.monotone = {1, 0, -1};
+  c.tree.categorical = {2};
   for (ConfigLengths lengths : {ConfigLengths::kU64, ConfigLengths::kVarint}) {
     ByteWriter w;
     encode_config(SGBTLearner::config_fields(), c, w, lengths);

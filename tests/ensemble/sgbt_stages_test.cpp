@@ -28,7 +28,7 @@ SGBTConfig config(std::uint32_t threads, const char* variant = "standard") {
   EXPECT_TRUE(set_sgbt_config_field(c, "variant", variant).is_ok());
   EXPECT_TRUE(set_sgbt_config_field(c, "drift", "pht").is_ok());
   c.n_steps = kSteps;
-  c.grace_period = 30;
+  c.tree.grace_period = 30;
   c.threads = threads;
   return c;
 }

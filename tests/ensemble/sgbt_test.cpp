@@ -16,9 +16,9 @@ SGBTConfig fast_config() {
   SGBTConfig c;
   c.n_steps = 20;
   c.learning_rate = 0.1;
-  c.grace_period = 50;
-  c.n_bins = 16;
-  c.max_depth = 4;
+  c.tree.grace_period = 50;
+  c.tree.n_bins = 16;
+  c.tree.max_depth = 4;
   return c;
 }
 
@@ -76,9 +76,9 @@ TEST(SGBT, SampleWeightMultipliesGradientAndHessian) {
   SGBTConfig c;
   c.n_steps = 1;
   c.learning_rate = 1.0;
-  c.lambda = 0.0;
+  c.tree.lambda = 0.0;
   c.initial_target_count = 1;
-  c.grace_period = 1000;
+  c.tree.grace_period = 1000;
   c.drift.kind = DriftKind::kNone;
   const double x[1] = {0.0};
   SGBT weighted(c, Loss(LossKind::kSquared)), plain(c, Loss(LossKind::kSquared));
@@ -266,7 +266,7 @@ namespace {
 TEST(SGBT, EveryBinStrategyLearns) {
   for (const auto& row : bin_strategy_table()) {
     SGBTConfig c = fast_config();
-    c.bin_strategy = row.strategy;
+    c.tree.bin_strategy = row.strategy;
     SGBT m(c, Loss(LossKind::kSquared));
     Xorshift64 rng(12);
     double x[4];

@@ -21,7 +21,7 @@ SGBTConfig small(const char* leaf_model) {
   SGBTConfig c;
   EXPECT_TRUE(set_sgbt_config_field(c, "leaf-model", leaf_model).is_ok());
   c.n_steps = 10;
-  c.max_depth = 2;
+  c.tree.max_depth = 2;
   return c;
 }
 
@@ -97,13 +97,13 @@ TEST(SGBTTreeOptions, RowsParseMapAndRoundTrip) {
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
-  EXPECT_EQ(d.leaf_model, TreeLeafModel::kAdaptive);
-  EXPECT_EQ(d.linear_learning_rate, 0.3);
-  EXPECT_EQ(d.split_reeval_interval, 500u);
-  EXPECT_EQ(d.adaptive_depth, 7.5);
+  EXPECT_EQ(d.tree.leaf_model, TreeLeafModel::kAdaptive);
+  EXPECT_EQ(d.tree.linear_learning_rate, 0.3);
+  EXPECT_EQ(d.tree.split_reeval_interval, 500u);
+  EXPECT_EQ(d.tree.adaptive_depth, 7.5);
   // Without the new options the encoding is unchanged: no version-2 block.
   SGBTConfig plain, old_opts;
-  old_opts.max_leaf_output = 2.0;
+  old_opts.tree.max_leaf_output = 2.0;
   ByteWriter a, b;
   plain.encode(a);
   old_opts.encode(b);
@@ -113,8 +113,8 @@ TEST(SGBTTreeOptions, RowsParseMapAndRoundTrip) {
 TEST(SGBTTreeOptions, CheckpointContinuesBitIdentically) {
   for (const char* lm : {"linear", "adaptive"}) {
     SGBTConfig c = small(lm);
-    c.split_reeval_interval = 100;
-    c.adaptive_depth = 2.0;
+    c.tree.split_reeval_interval = 100;
+    c.tree.adaptive_depth = 2.0;
     SGBTLearner m(c, Task::kRegression, 0);
     Xorshift64 rng(6);
     double x[3];
@@ -147,8 +147,8 @@ TEST(SGBTTreeOptions, PackedExportRefusesLinearLeavesAndNamesTheOption) {
   }
   // Structure options export as usual.
   SGBTConfig c = small("constant");
-  c.split_reeval_interval = 100;
-  c.adaptive_depth = 1.0;
+  c.tree.split_reeval_interval = 100;
+  c.tree.adaptive_depth = 1.0;
   SGBTLearner plain(c, Task::kRegression, 0);
   holdout_mse(plain, 2000);
   EXPECT_TRUE(packed::export_f32(plain.export_model(0)).is_ok());

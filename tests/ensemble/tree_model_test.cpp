@@ -107,7 +107,7 @@ TEST(TreeModel, ForestDumpsEveryMember) {
 TEST(TreeModel, SgbtNumbersTreesCommitteeMajor) {
   SGBTConfig c;
   c.n_steps = 4;
-  c.grace_period = 50;
+  c.tree.grace_period = 50;
   auto binary = SGBTLearner::make(c, {.task = Task::kClassification, .n_classes = 2, .seed = c.seed}).value();
   train_step_stream(*binary, false);
   ASSERT_EQ(binary->n_dump_trees(), 4u);

@@ -264,8 +264,8 @@ std::vector<double> training_row(Xorshift64& rng, std::size_t d, double& y) {
 TEST(TreeShap, LearnedSgbtRegressionMatchesBruteForceAndPrediction) {
   SGBTConfig config;
   config.n_steps = 8;
-  config.grace_period = 50;
-  config.categorical = {5};
+  config.tree.grace_period = 50;
+  config.tree.categorical = {5};
   SGBTLearner model(config, Task::kRegression);
   Xorshift64 rng(5);
   double y = 0.0;
@@ -294,7 +294,7 @@ TEST(TreeShap, LearnedSgbtRegressionMatchesBruteForceAndPrediction) {
 TEST(TreeShap, LearnedSgbtMulticlassPerClass) {
   SGBTConfig config;
   config.n_steps = 5;
-  config.grace_period = 50;
+  config.tree.grace_period = 50;
   SGBTLearner model(config, Task::kClassification, 3);
   Xorshift64 rng(9);
   double y = 0.0;
@@ -392,7 +392,7 @@ TEST(TreeShap, ArfClassificationMatchesWeightedVote) {
 TEST(TreeShap, InterventionalOnLearnedSgbt) {
   SGBTConfig config;
   config.n_steps = 4;
-  config.grace_period = 50;
+  config.tree.grace_period = 50;
   SGBTLearner model(config, Task::kRegression);
   Xorshift64 rng(23);
   double y = 0.0;
@@ -446,7 +446,7 @@ TEST(TreeShap, ErrorsNameTheModel) {
   EXPECT_NE(empty.status().message().find("hoeffding_tree"), std::string::npos);
 
   SGBTConfig linear;
-  linear.leaf_model = TreeLeafModel::kLinear;
+  linear.tree.leaf_model = TreeLeafModel::kLinear;
   auto lin = TreeExplainer::make(SGBTLearner(linear, Task::kRegression));
   ASSERT_FALSE(lin.is_ok());
   EXPECT_NE(lin.status().message().find("linear leaves"), std::string::npos);

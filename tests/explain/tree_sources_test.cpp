@@ -44,7 +44,7 @@ std::vector<double> row(Xorshift64& rng, double& y0, double& y1) {
 SGBTConfig small_sgbt() {
   SGBTConfig c;
   c.n_steps = 6;
-  c.grace_period = 50;
+  c.tree.grace_period = 50;
   return c;
 }
 

@@ -202,9 +202,9 @@ std::vector<Row> fresh_rows(const Golden& g, const Learner& learner) {
 void regenerate_pipeline() {
   SGBTConfig config;
   config.n_steps = 3;
-  config.grace_period = 50;
-  config.max_depth = 3;
-  config.n_bins = 8;
+  config.tree.grace_period = 50;
+  config.tree.max_depth = 3;
+  config.tree.n_bins = 8;
   config.learning_rate = 0.1;
   auto sgbt = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = 2, .seed = config.seed});
   ASSERT_TRUE(sgbt.is_ok());

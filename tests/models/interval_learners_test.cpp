@@ -28,8 +28,8 @@ SGBTConfig small_base() {
   SGBTConfig c;
   c.n_steps = 20;
   c.learning_rate = 0.1;
-  c.grace_period = 50;
-  c.n_bins = 32;
+  c.tree.grace_period = 50;
+  c.tree.n_bins = 32;
   return c;
 }
 

@@ -27,8 +27,8 @@ SGBTConfig small_base(std::uint32_t steps = 20, std::uint64_t seed = 3) {
   SGBTConfig c;
   c.n_steps = steps;
   c.learning_rate = 0.1;
-  c.grace_period = 50;
-  c.n_bins = 32;
+  c.tree.grace_period = 50;
+  c.tree.n_bins = 32;
   c.seed = seed;
   return c;
 }
@@ -69,10 +69,10 @@ TEST_P(MoERegimes, GateSeparatesTwoRegimes) {
   // expert models the switch itself; top-1 then still beats sgbt(40), 0.56
   // against 0.65 RMSE, but the gate's partition need not follow x0.)
   const int depth = 2;
-  mc.base.max_depth = depth;
+  mc.base.tree.max_depth = depth;
   MoESGBT moe(mc, Task::kRegression, 0);
   SGBTConfig b20 = small_base(20), b40 = small_base(40);
-  b20.max_depth = b40.max_depth = depth;
+  b20.tree.max_depth = b40.tree.max_depth = depth;
   SGBTLearner one_expert(b20, Task::kRegression), equal_trees(b40, Task::kRegression);
   RegimeStream s(11);
   std::vector<double> x(4);

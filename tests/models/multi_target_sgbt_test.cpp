@@ -42,7 +42,7 @@ std::vector<Sample> make_stream(std::size_t n, std::uint64_t seed) {
 SGBTConfig small_config() {
   SGBTConfig c;
   c.n_steps = 8;
-  c.grace_period = 50;
+  c.tree.grace_period = 50;
   c.seed = 7;
   return c;
 }

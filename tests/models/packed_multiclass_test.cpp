@@ -37,7 +37,7 @@ TEST(PackedMulticlass, OneFilePerClassReproducesEachClassScore) {
   SGBTConfig config;
   config.n_steps = 20;
   config.learning_rate = 0.1;
-  config.grace_period = 100;
+  config.tree.grace_period = 100;
   auto made = SGBTLearner::make(config, {.task = Task::kClassification, .n_classes = kClasses, .seed = config.seed});
   ASSERT_TRUE(made.is_ok()) << made.status().to_string();
   SGBTLearner& model = **made;

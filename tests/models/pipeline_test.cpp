@@ -16,7 +16,7 @@ namespace {
 std::unique_ptr<Pipeline> scaled_sgbt() {
   SGBTConfig config;
   config.n_steps = 10;
-  config.grace_period = 50;
+  config.tree.grace_period = 50;
   config.learning_rate = 0.1;
   std::vector<std::unique_ptr<Transformer>> steps;
   steps.push_back(std::make_unique<StandardScaler>());

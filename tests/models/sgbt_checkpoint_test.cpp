@@ -15,7 +15,7 @@ namespace {
 TEST(SGBTCheckpoint, RegistryRoundTripContinuesBitIdentically) {
   SGBTConfig c;
   c.n_steps = 10;
-  c.grace_period = 50;
+  c.tree.grace_period = 50;
   c.learning_rate = 0.1;
   SGBTLearner a(c, Task::kClassification, 2);
   Xorshift64 rng(1);

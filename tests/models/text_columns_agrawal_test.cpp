@@ -166,7 +166,7 @@ TEST(SgbtTextAgrawal, PenaltyReachesClassificationTreesOnly) {
     ASSERT_TRUE(m.is_ok()) << m.status().to_string();
     const auto* sgbt = dynamic_cast<const SGBTLearner*>(m->get());
     ASSERT_NE(sgbt, nullptr);
-    EXPECT_EQ(sgbt->config().categorical_penalty, 1.0);
+    EXPECT_EQ(sgbt->config().tree.categorical_penalty, 1.0);
     const double expect = task == Task::kClassification ? 1.0 : 0.0;
     for (std::size_t c = 0; c < sgbt->n_committees(); ++c)
       EXPECT_EQ(sgbt->committee(c).slot(0).active().config().categorical_penalty, expect);

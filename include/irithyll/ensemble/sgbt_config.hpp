@@ -43,13 +43,6 @@ enum class SGBTVariant : std::uint8_t { kStandard = 0, kSkip = 1, kMultipleItera
 struct SGBTConfig {
   std::uint32_t n_steps = 50;                // > 0; boosting steps (one tree slot each)
   double learning_rate = 0.1;                // (0, 1]; shrinkage of every tree's output
-  double feature_subsample = 0.75;           // (0, 1]; features scored per split attempt
-  std::uint32_t max_depth = 6;               // [1, 30]
-  std::uint32_t n_bins = 32;                 // >= 2; histogram bins per feature
-  double lambda = 0.3;                       // >= 0; L2 on leaf weights
-  double gamma = 0.0;                        // >= 0; minimum split gain
-  std::uint32_t grace_period = 50;           // >= 1; samples between split attempts
-  double delta = 1e-7;                       // (0, 1); Hoeffding confidence
   DriftConfig drift{DriftKind::kAdwin, kAdwinDefaultDelta};  // per tree slot, fed |gradient|
   SGBTVariant variant = SGBTVariant::kAuto;
   std::uint32_t skip_k = 10;                 // >= 1; Skip variant: skip with probability 1/k
@@ -60,26 +53,28 @@ struct SGBTConfig {
   std::uint64_t max_tree_samples = 0;        // 0 = off, else >= 100: replace a tree after this many samples
   LossKind loss = LossKind::kSquared;        // regression loss (classification picks logistic/softmax)
   double loss_param = 0.0;                   // huber delta / quantile or expectile tau; 0 = the loss's default
-  BinStrategy bin_strategy = BinStrategy::kUniform;
-  double hoeffding_r = 1.0;                  // > 0; range R in the Hoeffding bound
-  std::uint32_t min_samples_leaf = 0;        // 0 = off; a split leaves each child at least this many samples
-  // Leaf controls of the Rust library (tree_config.hpp), off by default:
-  double max_leaf_output = 0.0;              // 0 = off; clamp every leaf value to [-m, m]
-  double min_hessian_sum = 0.0;              // 0 = off; a leaf outputs 0 until its hessian sum reaches this
-  double gradient_clip_sigma = 0.0;          // 0 = off; clamp g to the leaf's mean +- k sd
-  double adaptive_leaf_bound = 0.0;          // 0 = off; clamp a leaf to +-(|mean| + k sd) of its past values
-  std::vector<std::int8_t> monotone;         // per feature -1/0/+1 (empty = none)
-  // Model and structure options of the Rust library tree (tree_config.hpp), off by default:
-  TreeLeafModel leaf_model = TreeLeafModel::kConstant;  // constant | linear (w.x + b per leaf) | adaptive (promoted when better)
-  double linear_learning_rate = 0.1;         // (0, 1]; normalised LMS step of linear leaves
-  std::uint32_t split_reeval_interval = 0;   // 0 = off; re-score splits above the depth ceiling (rounded up to a multiple of grace_period)
-  double adaptive_depth = 0.0;               // 0 = off; CIR gate factor c (ceiling 2 max_depth, gain > c/(n d))
-  std::vector<std::uint32_t> categorical;    // feature indices split by category sets (GradientTreeConfig::categorical)
-  // [0, 100]: GradientTreeConfig::categorical_penalty for classification
-  // losses (regression trees get 0). Checkpoints written before it existed
-  // read as 0, the plain gain they were trained with.
+  // The trees' settings (gradient_tree_config.hpp), with the committee's
+  // defaults: 32 bins, lambda 0.3, grace 50, 75% of the features per split
+  // attempt, depth 6, confidence 1e-7, and for classification losses a
+  // category-set penalty of 1 (regression trees get 0; checkpoints written
+  // before the penalty existed read it as 0). Step s's tree is this one with
+  // seed ^ s as its seed and the leaf decay of leaf_half_life, so
+  // tree.seed and tree.leaf_decay_alpha are not read; tie_threshold,
+  // min_child_hessian and warm_start keep the tree's defaults (no rows).
   static constexpr double kDefaultCategoricalPenalty = 1.0;
-  double categorical_penalty = kDefaultCategoricalPenalty;
+  static GradientTreeConfig default_tree() {
+    GradientTreeConfig t;
+    t.max_depth = 6;
+    t.n_bins = 32;
+    t.lambda = 0.3;
+    t.gamma = 0.0;
+    t.grace_period = 50;
+    t.delta = 1e-7;
+    t.feature_subsample = 0.75;
+    t.categorical_penalty = kDefaultCategoricalPenalty;
+    return t;
+  }
+  GradientTreeConfig tree = default_tree();
   // 0 = off, else alpha in (0, 1): each sample's g and h are multiplied by
   // min(10, 1 + e / rolling), e = |y - transform(base)|, rolling its EWMA.
   double error_weight_alpha = 0.0;
@@ -125,8 +120,8 @@ struct SGBTConfig {
   // weighting) is on: the encoding then carries the block.
   bool has_options() const {
     return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || adaptive_mts_floor > 0.0 || prunes() ||
-           has_routing_options() || tree_config(0).has_options() || tree_config(0).has_extensions() ||
-           categorical_penalty != kDefaultCategoricalPenalty;
+           has_routing_options() || tree.has_options() || tree.has_extensions() ||
+           tree.categorical_penalty != kDefaultCategoricalPenalty;
   }
   Status validate() const;
   // The tree configuration of boosting step `step`.
