@@ -26,7 +26,7 @@ constexpr std::size_t kFeatures = 8, kRows = 1024;
 struct Fixture {
   SGBTLearner model;
   std::vector<double> rows;  // kRows x kFeatures
-  Fixture() : model(config(), Task::kRegression) {
+  Fixture() : model(config(), LearnerContext{.seed = config().seed}) {
     Xorshift64 rng(7);
     auto u = [&rng] { return static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53; };
     std::vector<double> x(kFeatures);

@@ -95,7 +95,8 @@ void run(const std::string& name, const Data& data, irithyll::DriftKind drift, i
   double acc = 0.0, kappa = 0.0;
   std::size_t mem = 0;
   for (int r = 0; r < reps; ++r) {
-    irithyll::SGBTLearner model(bench_config(drift), irithyll::Task::kClassification, 2);
+    const irithyll::SGBTConfig config = bench_config(drift);
+    irithyll::SGBTLearner model(config, {.task = irithyll::Task::kClassification, .n_classes = 2, .seed = config.seed});
     std::size_t correct = 0, confusion[2][2] = {{0, 0}, {0, 0}};
     const auto t0 = Clock::now();
     const double c0 = thread_cpu_seconds();
@@ -118,7 +119,8 @@ void run(const std::string& name, const Data& data, irithyll::DriftKind drift, i
                       (nn * nn);
     kappa = (acc - pe) / (1.0 - pe);
 
-    irithyll::SGBTLearner train_only(bench_config(drift), irithyll::Task::kClassification, 2);
+    irithyll::SGBTLearner train_only(bench_config(drift),
+                                     {.task = irithyll::Task::kClassification, .n_classes = 2, .seed = bench_config(drift).seed});
     const auto t1 = Clock::now();
     const double c1 = thread_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) train_only.learn_one(std::span<const double>(data.x.data() + i * d, d), data.y[i] > 0.5 ? 1 : 0);

@@ -137,8 +137,8 @@ irithyll::SGBTLearner make(const Data& data, std::uint32_t n_steps, std::uint32_
   irithyll::SGBTConfig c;
   if (n_steps > 0) c.n_steps = n_steps;
   c.threads = threads;
-  return irithyll::SGBTLearner(c, data.classes == 0 ? irithyll::Task::kRegression : irithyll::Task::kClassification,
-                               data.classes);
+  const irithyll::Task task = data.classes == 0 ? irithyll::Task::kRegression : irithyll::Task::kClassification;
+  return irithyll::SGBTLearner(c, {.task = task, .n_classes = data.classes, .seed = c.seed});
 }
 
 struct Rates {

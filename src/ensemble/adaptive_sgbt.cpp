@@ -49,10 +49,11 @@ void AdaptiveSGBTConfig::encode(ByteWriter& out) const { base.encode(out); }
 
 Status AdaptiveSGBTConfig::decode(ByteReader& in) { return base.decode(in); }
 
-AdaptiveSGBT::AdaptiveSGBT() : AdaptiveSGBT(AdaptiveSGBTConfig{}, Task::kRegression, 0) {}
+AdaptiveSGBT::AdaptiveSGBT() : AdaptiveSGBT(AdaptiveSGBTConfig{}, LearnerContext{.seed = SGBTConfig{}.seed}) {}
 
-AdaptiveSGBT::AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::size_t n_classes)
-    : config_(config), inner_(config.base, task, n_classes), scheduler_(config.schedule, config.base.learning_rate) {
+AdaptiveSGBT::AdaptiveSGBT(const AdaptiveSGBTConfig& config, const LearnerContext& context)
+    : config_(config), inner_(config.base, context), scheduler_(config.schedule, config.base.learning_rate) {
+  config_.base.seed = context.seed;
   proba_.assign(inner_.n_classes(), 0.0);
 }
 
@@ -66,7 +67,7 @@ Result<std::unique_ptr<AdaptiveSGBT>> AdaptiveSGBT::make(const Config& config, c
   IRITHYLL_RETURN_IF_ERROR(c.validate());
   auto inner = SGBTLearner::make(c.base, context);
   if (!inner) return inner.status().with_context(kName);
-  auto m = std::make_unique<AdaptiveSGBT>(c, context.task, context.n_classes);
+  auto m = std::make_unique<AdaptiveSGBT>(c, context);
   m->inner_ = std::move(*inner.value());
   return m;
 }

@@ -18,8 +18,11 @@ constexpr std::uint32_t kBaggedSgbtFormatVersion = 2;
 
 BaggedSGBT::BaggedSGBT() = default;
 
-BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_classes, std::uint64_t seed)
-    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0), seed_(seed) {
+BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, const LearnerContext& context)
+    : config_(config),
+      task_(context.task),
+      n_classes_(context.task == Task::kClassification ? context.n_classes : 0),
+      seed_(context.seed) {
   reset();
 }
 
@@ -32,7 +35,7 @@ Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const Config& config, const
   bag.n_features = 0;  // a bag's width comes from its first sample, like the ensemble's
   auto probe = SGBTLearner::make(config.sgbt, bag);  // the SGBT's own task checks
   if (!probe) return probe.status().with_context(kName);
-  return std::make_unique<BaggedSGBT>(config, context.task, n_classes, context.seed);
+  return std::make_unique<BaggedSGBT>(config, context);
 }
 
 void BaggedSGBT::reset() {
@@ -42,7 +45,7 @@ void BaggedSGBT::reset() {
   for (std::uint32_t b = 0; b < config_.n_bags; ++b) {
     SGBTConfig c = config_.sgbt;
     c.seed = derive_seed(seed_, b);
-    bags_.emplace_back(c, task_, n_classes_);
+    bags_.emplace_back(c, LearnerContext{.task = task_, .n_classes = n_classes_, .seed = c.seed});
   }
   bag_proba_.assign(n_classes(), 0.0);
   mean_proba_.assign(n_classes(), 0.0);

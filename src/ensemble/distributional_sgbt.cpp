@@ -84,10 +84,10 @@ Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const Confi
 }
 
 void DistributionalSGBT::build() {
-  location_ = SGBTLearner(config_.base, Task::kRegression, 0);
+  location_ = SGBTLearner(config_.base, LearnerContext{.seed = config_.base.seed});
   SGBTConfig scale = config_.base;
   scale.seed = config_.base.seed ^ 0x5CA1Eull;  // its own feature subsamples
-  scale_ = SGBTLearner(scale, Task::kRegression, 0);
+  scale_ = SGBTLearner(scale, LearnerContext{.seed = scale.seed});
   alpha_ = std::exp(-std::log(2.0) / config_.scale_half_life);
   residual_sq_ = 0.0;
   calibration_ = 1.0;

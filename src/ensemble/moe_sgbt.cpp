@@ -54,10 +54,13 @@ Status MoESGBTConfig::decode(ByteReader& in) {
   return Status::ok();
 }
 
-MoESGBT::MoESGBT() : MoESGBT(MoESGBTConfig{}, Task::kRegression, 0) {}
+MoESGBT::MoESGBT() : MoESGBT(MoESGBTConfig{}, LearnerContext{.seed = SGBTConfig{}.seed}) {}
 
-MoESGBT::MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes)
-    : config_(config), task_(task), n_classes_(task == Task::kClassification ? n_classes : 0) {
+MoESGBT::MoESGBT(const MoESGBTConfig& config, const LearnerContext& context)
+    : config_(config),
+      task_(context.task),
+      n_classes_(context.task == Task::kClassification ? context.n_classes : 0) {
+  config_.base.seed = context.seed;
   reset();
 }
 
@@ -71,7 +74,7 @@ Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const Config& config, const Learn
   IRITHYLL_RETURN_IF_ERROR(c.validate());
   auto probe = SGBTLearner::make(c.base, context);  // the SGBT's own task checks
   if (!probe) return probe.status().with_context(kName);
-  return std::make_unique<MoESGBT>(c, context.task, context.n_classes);
+  return std::make_unique<MoESGBT>(c, context);
 }
 
 void MoESGBT::reset() {
@@ -82,7 +85,7 @@ void MoESGBT::reset() {
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
     SGBTConfig c = config_.base;
     c.seed = derive_seed(seed, e);
-    experts_.emplace_back(c, task_, n_classes_);
+    experts_.emplace_back(c, LearnerContext{.task = task_, .n_classes = n_classes_, .seed = c.seed});
   }
   probs_.assign(config_.n_experts, 0.0);
   route_.assign(config_.n_experts, 0.0);

@@ -20,22 +20,25 @@ Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) 
   return probe ? Status::ok() : probe.status().with_context(kName);
 }
 
-MultiTargetSGBT::MultiTargetSGBT() : MultiTargetSGBT(Config{}, 1) {}
+MultiTargetSGBT::MultiTargetSGBT() : MultiTargetSGBT(Config{}, LearnerContext{.seed = Config{}.seed}) {}
 
-MultiTargetSGBT::MultiTargetSGBT(const Config& config, std::size_t n_targets) : config_(config) { build(n_targets); }
+MultiTargetSGBT::MultiTargetSGBT(const Config& config, const LearnerContext& context) : config_(config) {
+  config_.seed = context.seed;
+  build(context.n_targets);
+}
 
 Result<std::unique_ptr<MultiTargetSGBT>> MultiTargetSGBT::make(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(ensemble_detail::require_regression(kName, context));
   Config c = config;
   c.seed = context.seed;
   IRITHYLL_RETURN_IF_ERROR(validate(c, context.n_targets));
-  return std::make_unique<MultiTargetSGBT>(c, context.n_targets);
+  return std::make_unique<MultiTargetSGBT>(c, context);
 }
 
 void MultiTargetSGBT::build(std::size_t n) {
   members_.clear();
   members_.reserve(n);
-  for (std::size_t k = 0; k < n; ++k) members_.emplace_back(config_, Task::kRegression, 0);
+  for (std::size_t k = 0; k < n; ++k) members_.emplace_back(config_, LearnerContext{.seed = config_.seed});
   samples_seen_ = 0;
 }
 
@@ -103,7 +106,7 @@ Status MultiTargetSGBT::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (n == 0 || n > kMaxTargets) return Status::corruption("multi_target_sgbt: target count " + std::to_string(n));
   IRITHYLL_RETURN_IF_ERROR(validate(config, n).with_context("multi_target_sgbt config"));
-  MultiTargetSGBT next(config, static_cast<std::size_t>(n));
+  MultiTargetSGBT next(config, {.seed = config.seed, .n_targets = static_cast<std::size_t>(n)});
   next.samples_seen_ = seen;
   for (auto& m : next.members_) {
     IRITHYLL_RETURN_IF_ERROR(m.decode(in).with_context("multi_target_sgbt member"));

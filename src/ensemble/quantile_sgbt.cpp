@@ -125,13 +125,15 @@ void QuantileSGBT::build() {
   const std::size_t k = config_.quantiles.size();
   members_.clear();
   members_.reserve(k);
-  for (std::size_t i = 0; i < k; ++i)
-    members_.emplace_back(member_config(config_.base, config_.quantiles[i], i), Task::kRegression, 0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const SGBTConfig member = member_config(config_.base, config_.quantiles[i], i);
+    members_.emplace_back(member, LearnerContext{.seed = member.seed});
+  }
   center_.clear();
   if (config_.center) {
     SGBTConfig c = config_.base;  // the squared loss (validate() keeps base.loss at its default)
     c.seed = config_.base.seed + 0x9E3779B97F4A7C15ull * k;
-    center_.emplace_back(c, Task::kRegression, 0);
+    center_.emplace_back(c, LearnerContext{.seed = c.seed});
   }
   offsets_.assign(k, 0.0);
   scratch_.assign(k, 0.0);

@@ -20,14 +20,19 @@ Loss committee_loss(const SGBTConfig& c, Task task, std::size_t n_classes) {
 }
 }  // namespace
 
-SGBTLearner::SGBTLearner() : SGBTLearner(SGBTConfig{}, Task::kRegression, 0) {}
+SGBTLearner::SGBTLearner() : SGBTLearner(SGBTConfig{}, LearnerContext{.seed = SGBTConfig{}.seed}) {}
 
-SGBTLearner::SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_classes)
-    : config_(config), task_(task), n_classes_(task == Task::kClassification ? std::max<std::size_t>(n_classes, 2) : 0) {
+SGBTLearner::SGBTLearner(const SGBTConfig& config, const LearnerContext& context)
+    : config_(config),
+      task_(context.task),
+      n_classes_(context.task == Task::kClassification ? std::max<std::size_t>(context.n_classes, 2) : 0) {
+  config_.seed = context.seed;
   const std::size_t k = n_classes_ > 2 ? n_classes_ : 1;
   committees_.reserve(k);
   for (std::size_t c = 0; c < k; ++c) committees_.emplace_back(config_, committee_loss(config_, task_, n_classes_));
   raw_.assign(k, 0.0);
+  fixed_features_ = context.n_features;
+  reset();
 }
 
 Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, const LearnerContext& context) {
@@ -40,10 +45,7 @@ Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config,
     return Status::invalid_argument("sgbt classification supports at most 4096 classes");
   if (context.n_features > kMaxFeatures)
     return Status::invalid_argument("sgbt: at most " + std::to_string(kMaxFeatures) + " features");
-  auto m = std::make_unique<SGBTLearner>(c, context.task, context.n_classes);
-  m->fixed_features_ = context.n_features;
-  m->reset();
-  return m;
+  return std::make_unique<SGBTLearner>(c, context);
 }
 
 std::span<const double> SGBTLearner::sanitize(std::span<const double> x) const {
@@ -238,8 +240,7 @@ Status SGBTLearner::decode_state(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (n_features > in.remaining() || (fixed_features_ != 0 && n_features != fixed_features_))
     return Status::corruption("sgbt: feature count " + std::to_string(n_features) + " does not fit the record");
-  SGBTLearner m(config_, task_, n_classes_);
-  m.fixed_features_ = fixed_features_;
+  SGBTLearner m(config_, {.task = task_, .n_classes = n_classes_, .n_features = fixed_features_, .seed = config_.seed});
   IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, kSgbtLearnerStateVersion, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();
@@ -287,7 +288,7 @@ Status SGBTLearner::decode(ByteReader& in) {
   const std::uint64_t want_k = n_classes > 2 ? n_classes : 1;
   if (k != want_k) return Status::corruption("committee count does not match the task");
   if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
-  SGBTLearner m(cfg, t, static_cast<std::size_t>(n_classes));
+  SGBTLearner m(cfg, {.task = t, .n_classes = static_cast<std::size_t>(n_classes), .seed = cfg.seed});
   IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, version, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "ensemble/tree_slot.hpp"
 
@@ -63,7 +64,7 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
   c.learning_rate = 0.1;
   c.tree.grace_period = 50;
   c.tree.n_bins = 32;
-  SGBTLearner m(c, Task::kClassification, 2);
+  SGBTLearner m = testing::sgbt_learner(c, Task::kClassification, 2);
   Xorshift64 rng(42);
   double x[4], proba[2];
   for (int i = 0; i < 20000; ++i) m.learn_one(x, sample(rng, x));
@@ -94,7 +95,7 @@ TEST(SGBTAlloc, PrequentialStepsAllocateNothingInSteadyState) {
 TEST(SGBTAlloc, DefaultSettingsAllocateNothingInSteadyState) {
   // The measured defaults (ADWIN per tree, the auto/MI variant) keep the
   // hot path allocation-free between structural events too.
-  SGBTLearner m(SGBTConfig{}, Task::kClassification, 2);
+  SGBTLearner m = testing::sgbt_learner(SGBTConfig{}, Task::kClassification, 2);
   Xorshift64 rng(42);
   double x[4], proba[2];
   for (int i = 0; i < 20000; ++i) m.learn_one(x, sample(rng, x));
@@ -119,7 +120,7 @@ TEST(SGBTAlloc, MulticlassAndRegressionPredictAllocateNothing) {
   SGBTConfig c;
   c.n_steps = 20;
   c.tree.grace_period = 50;
-  SGBTLearner m3(c, Task::kClassification, 3), reg(c, Task::kRegression);
+  SGBTLearner m3 = testing::sgbt_learner(c, Task::kClassification, 3), reg = testing::sgbt_learner(c, Task::kRegression);
   Xorshift64 rng(7);
   double x[4], proba[3];
   for (int i = 0; i < 5000; ++i) {

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/moe_distributional_sgbt.hpp"
 #include "irithyll/ensemble/moe_sgbt.hpp"
 #include "support/alloc_counter.hpp"
@@ -55,9 +56,9 @@ MoESGBTConfig small(MoERouting routing) {
 
 TEST(MoEAlloc, SteadyStepsAllocateNothing) {
   for (MoERouting r : {MoERouting::kSoft, MoERouting::kTopK}) {
-    MoESGBT reg(small(r), Task::kRegression, 0);
+    MoESGBT reg = testing::moe_sgbt(small(r), Task::kRegression, 0);
     audit(reg, false, [](const MoESGBT&, const double*) {});
-    MoESGBT cls(small(r), Task::kClassification, 2);
+    MoESGBT cls = testing::moe_sgbt(small(r), Task::kClassification, 2);
     audit(cls, true, [](const MoESGBT&, const double*) {});
   }
   MoEDistributionalSGBTConfig c;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 
 namespace irithyll {
@@ -48,7 +49,7 @@ TEST(SGBTBatch, EqualsPredictOneForEveryTask) {
   for (std::size_t classes : {0u, 2u, 3u}) {
     SGBTConfig c;
     c.n_steps = 20;
-    SGBTLearner m(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
+    SGBTLearner m = testing::sgbt_learner(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
     expect_batch_equals_rows(m, random_rows(10, 1));  // untrained
     train(m, classes, 5000, 2);
     expect_batch_equals_rows(m, random_rows(257, 3));
@@ -58,7 +59,7 @@ TEST(SGBTBatch, EqualsPredictOneForEveryTask) {
 TEST(SGBTBatch, NonFiniteRowsTakeTheSanitizedPath) {
   SGBTConfig c;
   c.n_steps = 20;
-  SGBTLearner m(c, Task::kRegression);
+  SGBTLearner m = testing::sgbt_learner(c, Task::kRegression);
   train(m, 0, 5000, 4);
   std::vector<double> rows = random_rows(64, 5);
   rows[5] = std::numeric_limits<double>::infinity();
@@ -71,7 +72,7 @@ TEST(SGBTConfidence, ZeroUntrainedThenOneOverTheLeafWeightsSpread) {
   c.n_steps = 20;
   c.tree.grace_period = 1000000;  // every tree stays one leaf: H = samples trained
   c.drift.kind = DriftKind::kNone;
-  SGBTLearner m(c, Task::kRegression);
+  SGBTLearner m = testing::sgbt_learner(c, Task::kRegression);
   const double x[kD] = {0.5, 0.5, 0.5, 0.5};
   EXPECT_EQ(m.predict_with_confidence(x).second, 0.0);
   for (int n : {500, 5500}) {

@@ -1,4 +1,5 @@
 #include "irithyll/ensemble/sgbt_learner.hpp"
+#include "support/sgbt_direct.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ double three_class_sample(Xorshift64& rng, double* x) {
 }
 
 TEST(SGBTLearner, BinaryThresholdClassification) {
-  SGBTLearner m(fast_config(), Task::kClassification, 2);
+  SGBTLearner m = testing::sgbt_learner(fast_config(), Task::kClassification, 2);
   EXPECT_EQ(m.name(), "sgbt");
   EXPECT_EQ(m.n_committees(), 1u);
   Xorshift64 rng(1);
@@ -57,7 +58,7 @@ TEST(SGBTLearner, BinaryThresholdClassification) {
 }
 
 TEST(SGBTLearner, MulticlassSoftmaxCommittees) {
-  SGBTLearner m(fast_config(), Task::kClassification, 3);
+  SGBTLearner m = testing::sgbt_learner(fast_config(), Task::kClassification, 3);
   EXPECT_EQ(m.n_committees(), 3u);
   EXPECT_EQ(m.n_classes(), 3u);
   Xorshift64 rng(2);
@@ -76,7 +77,8 @@ TEST(SGBTLearner, MulticlassSoftmaxCommittees) {
 }
 
 TEST(SGBTLearner, NonFiniteTargetsAndBadLabelsAreSkippedWithoutStateChange) {
-  SGBTLearner a(fast_config(), Task::kClassification, 2), b(fast_config(), Task::kClassification, 2);
+  SGBTLearner a = testing::sgbt_learner(fast_config(), Task::kClassification, 2),
+              b = testing::sgbt_learner(fast_config(), Task::kClassification, 2);
   Xorshift64 rng(3);
   double x[3];
   for (int i = 0; i < 2000; ++i) {
@@ -105,7 +107,7 @@ TEST(SGBTLearner, NonFiniteTargetsAndBadLabelsAreSkippedWithoutStateChange) {
 }
 
 TEST(SGBTLearner, NonFiniteFeaturesAreMissingAndPredictionsStayFinite) {
-  SGBTLearner m(fast_config(), Task::kRegression);
+  SGBTLearner m = testing::sgbt_learner(fast_config(), Task::kRegression);
   Xorshift64 rng(4);
   double x[3];
   for (int i = 0; i < 6000; ++i) {
@@ -130,7 +132,7 @@ TEST(SGBTLearner, CheckpointContinuesBitIdentically) {
     c.variant = classes == 3 ? SGBTVariant::kSkip : SGBTVariant::kStandard;
     c.leaf_half_life = classes == 2 ? 500.0 : 0.0;
     const Task task = classes == 0 ? Task::kRegression : Task::kClassification;
-    SGBTLearner a(c, task, classes);
+    SGBTLearner a = testing::sgbt_learner(c, task, classes);
     Xorshift64 rng(5);
     double x[3];
     auto sample = [&](int i) {
@@ -164,7 +166,7 @@ TEST(SGBTLearner, CheckpointContinuesBitIdentically) {
 }
 
 TEST(SGBTLearner, TruncatedOrCorruptedBytesNeverCrash) {
-  SGBTLearner a(fast_config(), Task::kClassification, 3);
+  SGBTLearner a = testing::sgbt_learner(fast_config(), Task::kClassification, 3);
   Xorshift64 rng(6);
   double x[3];
   for (int i = 0; i < 1500; ++i) a.learn_one(x, three_class_sample(rng, x));
@@ -173,7 +175,7 @@ TEST(SGBTLearner, TruncatedOrCorruptedBytesNeverCrash) {
   const std::vector<std::uint8_t> bytes = w.data();
   const double probe[3] = {0.2, 0.5, 0.9};
   for (std::size_t cut = 0; cut < bytes.size(); cut += 97) {
-    SGBTLearner t(fast_config(), Task::kRegression);
+    SGBTLearner t = testing::sgbt_learner(fast_config(), Task::kRegression);
     ByteReader r(std::span<const std::uint8_t>(bytes).first(cut));
     ASSERT_FALSE(t.decode(r).is_ok()) << cut;
     EXPECT_EQ(t.task(), Task::kRegression);  // untouched on failure
@@ -199,7 +201,8 @@ TEST(SGBTLearner, TruncatedOrCorruptedBytesNeverCrash) {
 }
 
 TEST(SGBTLearner, ResetEqualsFreshAndMakeValidates) {
-  SGBTLearner a(fast_config(), Task::kClassification, 2), fresh(fast_config(), Task::kClassification, 2);
+  SGBTLearner a = testing::sgbt_learner(fast_config(), Task::kClassification, 2),
+              fresh = testing::sgbt_learner(fast_config(), Task::kClassification, 2);
   Xorshift64 r1(8);
   double x[3];
   for (int i = 0; i < 3000; ++i) a.learn_one(x, threshold_sample(r1, x));

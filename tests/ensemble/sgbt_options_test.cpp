@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "ensemble/tree_slot.hpp"
@@ -81,7 +82,7 @@ TEST(SGBTOptions, ErrorWeightingLeansOnSurprisingSamples) {
     c.tree.grace_period = 1000000;
     c.drift.kind = DriftKind::kNone;
     c.error_weight_alpha = alpha;
-    SGBTLearner m(c, Task::kRegression);
+    SGBTLearner m = testing::sgbt_learner(c, Task::kRegression);
     const double x[1] = {0.5};
     for (int i = 0; i < 2000; ++i) m.learn_one(x, i < 1000 ? 1.0 : 5.0);
     return m.predict_one(x);
@@ -100,7 +101,7 @@ TEST(SGBTOptions, AdaptiveMaxTreeSamplesRetiresTreesSooner) {
     c.drift.kind = DriftKind::kNone;
     c.max_tree_samples = 5000;
     c.adaptive_mts_k = k;
-    SGBTLearner m(c, Task::kRegression);
+    SGBTLearner m = testing::sgbt_learner(c, Task::kRegression);
     Xorshift64 rng(8);
     double x[2];
     for (int i = 0; i < 20000; ++i) {
@@ -121,7 +122,7 @@ TEST(SGBTOptions, AdaptiveMaxTreeSamplesRetiresTreesSooner) {
 std::uint64_t replacements_with(SGBTConfig c, bool idle_target) {
   c.n_steps = 10;
   c.drift.kind = DriftKind::kNone;
-  SGBTLearner m(c, Task::kRegression);
+  SGBTLearner m = testing::sgbt_learner(c, Task::kRegression);
   Xorshift64 rng(12);
   double x[2];
   for (int i = 0; i < 6000; ++i) {
@@ -196,7 +197,7 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
   c.adaptive_mts_k = 2.0;
   c.quality_prune_alpha = 0.05;
   c.proactive_prune_interval = 500;
-  SGBTLearner m(c, Task::kClassification, 2);
+  SGBTLearner m = testing::sgbt_learner(c, Task::kClassification, 2);
   Xorshift64 rng(2);
   double x[3];
   auto label = [&] { return x[0] - x[2] + 0.3 * rng.normal() > 0.0 ? 1.0 : 0.0; };

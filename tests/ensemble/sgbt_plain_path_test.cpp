@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 
 namespace irithyll {
@@ -50,7 +51,7 @@ SGBTConfig neutral_committee_options(SGBTConfig c) {
 // Predictions after every sample, as bit patterns.
 std::vector<std::uint64_t> run(const SGBTConfig& c, std::size_t classes, std::uint64_t seed) {
   EXPECT_TRUE(c.validate().is_ok()) << c.validate().to_string();
-  SGBTLearner m(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
+  SGBTLearner m = testing::sgbt_learner(c, classes == 0 ? Task::kRegression : Task::kClassification, classes);
   Xorshift64 rng(seed);
   std::vector<std::uint64_t> out;
   double x[kPlainD];

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "irithyll/core/bytes.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/packed/exporter.hpp"
@@ -43,8 +44,8 @@ double holdout_mse(SGBTLearner& m, int n) {
 }
 
 TEST(SGBTTreeOptions, LinearLeavesBeatConstantLeavesOnALinearTarget) {
-  SGBTLearner constant(small("constant"), Task::kRegression, 0);
-  SGBTLearner linear(small("linear"), Task::kRegression, 0);
+  SGBTLearner constant = testing::sgbt_learner(small("constant"), Task::kRegression, 0);
+  SGBTLearner linear = testing::sgbt_learner(small("linear"), Task::kRegression, 0);
   const double mc = holdout_mse(constant, 8000), ml = holdout_mse(linear, 8000);
   EXPECT_LT(ml, 0.5 * mc) << "constant " << mc << " linear " << ml;
 }
@@ -58,7 +59,7 @@ TEST(SGBTTreeOptions, LinearLeavesStayBoundedUnderLogisticLoss) {
     SGBTConfig c;
     ASSERT_TRUE(set_sgbt_config_field(c, "leaf-model", "linear").is_ok());
     ASSERT_TRUE(set_sgbt_config_field(c, "variant", variant).is_ok());
-    SGBTLearner m(c, Task::kClassification, 2);
+    SGBTLearner m = testing::sgbt_learner(c, Task::kClassification, 2);
     Xorshift64 rng(1);
     double x[2];
     int correct = 0;
@@ -115,7 +116,7 @@ TEST(SGBTTreeOptions, CheckpointContinuesBitIdentically) {
     SGBTConfig c = small(lm);
     c.tree.split_reeval_interval = 100;
     c.tree.adaptive_depth = 2.0;
-    SGBTLearner m(c, Task::kRegression, 0);
+    SGBTLearner m = testing::sgbt_learner(c, Task::kRegression, 0);
     Xorshift64 rng(6);
     double x[3];
     auto target = [&] { return std::sin(3.0 * x[0]) + x[1] * x[2] + 0.1 * rng.normal(); };
@@ -139,7 +140,7 @@ TEST(SGBTTreeOptions, CheckpointContinuesBitIdentically) {
 }
 
 TEST(SGBTTreeOptions, PackedExportRefusesLinearLeavesAndNamesTheOption) {
-  SGBTLearner linear(small("linear"), Task::kRegression, 0);
+  SGBTLearner linear = testing::sgbt_learner(small("linear"), Task::kRegression, 0);
   holdout_mse(linear, 2000);
   for (auto bytes : {packed::export_f32(linear.export_model(0)), packed::export_i16(linear.export_model(0))}) {
     ASSERT_FALSE(bytes.is_ok());
@@ -149,7 +150,7 @@ TEST(SGBTTreeOptions, PackedExportRefusesLinearLeavesAndNamesTheOption) {
   SGBTConfig c = small("constant");
   c.tree.split_reeval_interval = 100;
   c.tree.adaptive_depth = 1.0;
-  SGBTLearner plain(c, Task::kRegression, 0);
+  SGBTLearner plain = testing::sgbt_learner(c, Task::kRegression, 0);
   holdout_mse(plain, 2000);
   EXPECT_TRUE(packed::export_f32(plain.export_model(0)).is_ok());
 }

@@ -9,6 +9,7 @@
 
 #include "brute_force.hpp"
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/explain/tree_shap.hpp"
@@ -266,7 +267,7 @@ TEST(TreeShap, LearnedSgbtRegressionMatchesBruteForceAndPrediction) {
   config.n_steps = 8;
   config.tree.grace_period = 50;
   config.tree.categorical = {5};
-  SGBTLearner model(config, Task::kRegression);
+  SGBTLearner model = testing::sgbt_learner(config, Task::kRegression);
   Xorshift64 rng(5);
   double y = 0.0;
   for (int i = 0; i < 3000; ++i) {
@@ -295,7 +296,7 @@ TEST(TreeShap, LearnedSgbtMulticlassPerClass) {
   SGBTConfig config;
   config.n_steps = 5;
   config.tree.grace_period = 50;
-  SGBTLearner model(config, Task::kClassification, 3);
+  SGBTLearner model = testing::sgbt_learner(config, Task::kClassification, 3);
   Xorshift64 rng(9);
   double y = 0.0;
   for (int i = 0; i < 2000; ++i) {
@@ -393,7 +394,7 @@ TEST(TreeShap, InterventionalOnLearnedSgbt) {
   SGBTConfig config;
   config.n_steps = 4;
   config.tree.grace_period = 50;
-  SGBTLearner model(config, Task::kRegression);
+  SGBTLearner model = testing::sgbt_learner(config, Task::kRegression);
   Xorshift64 rng(23);
   double y = 0.0;
   std::vector<std::vector<double>> background;
@@ -447,7 +448,7 @@ TEST(TreeShap, ErrorsNameTheModel) {
 
   SGBTConfig linear;
   linear.tree.leaf_model = TreeLeafModel::kLinear;
-  auto lin = TreeExplainer::make(SGBTLearner(linear, Task::kRegression));
+  auto lin = TreeExplainer::make(testing::sgbt_learner(linear, Task::kRegression));
   ASSERT_FALSE(lin.is_ok());
   EXPECT_NE(lin.status().message().find("linear leaves"), std::string::npos);
 

@@ -84,7 +84,7 @@ void expect_explained(const Learner& model, std::size_t outputs, Predict predict
 TEST(TreeSources, AdaptiveSgbtIsItsSgbt) {
   AdaptiveSGBTConfig config;
   config.base = small_sgbt();
-  AdaptiveSGBT model(config, Task::kRegression, 0);
+  AdaptiveSGBT model(config, {.seed = config.base.seed});
   Xorshift64 rng(1);
   double y0 = 0.0, y1 = 0.0;
   for (int i = 0; i < 3000; ++i) {
@@ -97,7 +97,7 @@ TEST(TreeSources, AdaptiveSgbtIsItsSgbt) {
 TEST(TreeSources, MultiTargetSgbtOneOutputPerTarget) {
   const SGBTConfig config = small_sgbt();
   const std::size_t n_targets = 2;
-  MultiTargetSGBT model(config, n_targets);
+  MultiTargetSGBT model(config, {.seed = config.seed, .n_targets = n_targets});
   Xorshift64 rng(2);
   double y[2] = {};
   for (int i = 0; i < 3000; ++i) {
@@ -118,7 +118,7 @@ TEST(TreeSources, BaggedSgbtRegressionIsTheBagsMean) {
   BaggedSGBTConfig config;
   config.n_bags = 3;
   config.sgbt = small_sgbt();
-  BaggedSGBT model(config, Task::kRegression, 0, 7);
+  BaggedSGBT model(config, {.seed = 7});
   Xorshift64 rng(3);
   double y0 = 0.0, y1 = 0.0;
   for (int i = 0; i < 3000; ++i) {
@@ -262,7 +262,7 @@ void expect_refused(const Learner& model, const std::string& why) {
 TEST(TreeSources, OtherTreeLearnersAreRefusedWithTheReason) {
   BaggedSGBTConfig bagged;
   bagged.n_bags = 2;
-  expect_refused(BaggedSGBT(bagged, Task::kClassification, 2, 1), "class probabilities");
+  expect_refused(BaggedSGBT(bagged, {.task = Task::kClassification, .n_classes = 2, .seed = 1}), "class probabilities");
   expect_refused(MoESGBT(), "not be Shapley values");
   expect_refused(MoEDistributionalSGBT(), "gate");
   expect_refused(StreamingRandomPatches(), "no trees yet");

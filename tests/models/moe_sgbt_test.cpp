@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/moe_distributional_sgbt.hpp"
 #include "irithyll/ensemble/moe_sgbt.hpp"
 #include "irithyll/model_file.hpp"
@@ -70,10 +71,11 @@ TEST_P(MoERegimes, GateSeparatesTwoRegimes) {
   // against 0.65 RMSE, but the gate's partition need not follow x0.)
   const int depth = 2;
   mc.base.tree.max_depth = depth;
-  MoESGBT moe(mc, Task::kRegression, 0);
+  MoESGBT moe = testing::moe_sgbt(mc, Task::kRegression, 0);
   SGBTConfig b20 = small_base(20), b40 = small_base(40);
   b20.tree.max_depth = b40.tree.max_depth = depth;
-  SGBTLearner one_expert(b20, Task::kRegression), equal_trees(b40, Task::kRegression);
+  SGBTLearner one_expert = testing::sgbt_learner(b20, Task::kRegression),
+              equal_trees = testing::sgbt_learner(b40, Task::kRegression);
   RegimeStream s(11);
   std::vector<double> x(4);
   double se_moe = 0, se_20 = 0, se_40 = 0;
@@ -133,7 +135,7 @@ INSTANTIATE_TEST_SUITE_P(Routing, MoERegimes, ::testing::Values(MoERouting::kSof
 TEST(MoESGBT, SampleWeightsReachTheExperts) {
   const std::uint32_t k = 3;
   MoESGBTConfig c = moe_config(k, 10, 0.05);
-  MoESGBT moe(c, Task::kRegression, 0);
+  MoESGBT moe = testing::moe_sgbt(c, Task::kRegression, 0);
   std::vector<SGBTLearner> mirror, unweighted;
   for (std::uint32_t e = 0; e < k; ++e) {
     SGBTConfig ec = c.base;
@@ -169,10 +171,10 @@ TEST(MoESGBT, SampleWeightsReachTheExperts) {
 // (the expert learns at the sample's own weight).
 TEST(MoESGBT, OneExpertIsExactlyAnSGBT) {
   MoESGBTConfig c = moe_config(1, 10, 0.1);
-  MoESGBT moe(c, Task::kRegression, 0);
+  MoESGBT moe = testing::moe_sgbt(c, Task::kRegression, 0);
   SGBTConfig ec = c.base;
   ec.seed = derive_seed(c.base.seed, 0);
-  SGBTLearner lone(ec, Task::kRegression);
+  SGBTLearner lone = testing::sgbt_learner(ec, Task::kRegression);
   RegimeStream s(2);
   std::vector<double> x(4);
   for (int t = 0; t < 2000; ++t) {
@@ -187,7 +189,7 @@ TEST(MoESGBT, TopKRoutesOnlyK) {
   MoESGBTConfig c = moe_config(4, 8, 0.1);
   c.routing = MoERouting::kTopK;
   c.top_k = 2;
-  MoESGBT moe(c, Task::kRegression, 0);
+  MoESGBT moe = testing::moe_sgbt(c, Task::kRegression, 0);
   RegimeStream s(3);
   std::vector<double> x(4), r(4), g(4);
   const int n = 3000;
@@ -222,7 +224,7 @@ TEST(MoESGBT, TopKRoutesOnlyK) {
 
 TEST(MoESGBT, ClassifiesBinaryAndMulticlass) {
   for (std::size_t classes : {2u, 3u}) {
-    MoESGBT moe(moe_config(3, 10, 0.1), Task::kClassification, classes);
+    MoESGBT moe = testing::moe_sgbt(moe_config(3, 10, 0.1), Task::kClassification, classes);
     Xorshift64 rng(4);
     std::vector<double> x(3), p(classes);
     int correct = 0, scored = 0;
@@ -250,7 +252,7 @@ TEST(MoESGBT, DeterministicGivenTheSeedAndExpertsDiffer) {
     MoESGBTConfig c = moe_config(3, 8, 0.1);
     c.base.seed = seed;
     c.base.variant = SGBTVariant::kSkip;  // draws from each expert's own stream
-    MoESGBT moe(c, Task::kRegression, 0);
+    MoESGBT moe = testing::moe_sgbt(c, Task::kRegression, 0);
     RegimeStream s(1);
     std::vector<double> x(4);
     for (int t = 0; t < 1500; ++t) moe.learn_one(x, s.next(x));
@@ -279,21 +281,21 @@ void expect_resume_bit_identical(Model& a, int warm, int more) {
 }
 
 TEST(MoESGBT, CheckpointResumesBitIdentically) {
-  MoESGBT soft(moe_config(3, 8, 0.1), Task::kRegression, 0);
+  MoESGBT soft = testing::moe_sgbt(moe_config(3, 8, 0.1), Task::kRegression, 0);
   expect_resume_bit_identical(soft, 800, 600);
   MoESGBTConfig c = moe_config(3, 8, 0.1);
   c.routing = MoERouting::kTopK;
-  MoESGBT top(c, Task::kRegression, 0);
+  MoESGBT top = testing::moe_sgbt(c, Task::kRegression, 0);
   expect_resume_bit_identical(top, 800, 600);
 }
 
 // top-k at or above the expert count routes every expert: exactly soft routing.
 TEST(MoESGBT, TopKOfAllIsSoft) {
   MoESGBTConfig c = moe_config(3, 6, 0.1);
-  MoESGBT soft(c, Task::kRegression, 0);
+  MoESGBT soft = testing::moe_sgbt(c, Task::kRegression, 0);
   c.routing = MoERouting::kTopK;
   c.top_k = 10;
-  MoESGBT all(c, Task::kRegression, 0);
+  MoESGBT all = testing::moe_sgbt(c, Task::kRegression, 0);
   RegimeStream s(4);
   std::vector<double> x(4);
   for (int t = 0; t < 1500; ++t) {
@@ -305,7 +307,7 @@ TEST(MoESGBT, TopKOfAllIsSoft) {
 }
 
 TEST(MoESGBT, HostileBytesAreRefused) {
-  MoESGBT moe(moe_config(2, 4, 0.1), Task::kClassification, 3);
+  MoESGBT moe = testing::moe_sgbt(moe_config(2, 4, 0.1), Task::kClassification, 3);
   MoEDistributionalSGBTConfig dc;
   dc.n_experts = 2;
   dc.base = small_base(4);
@@ -333,7 +335,7 @@ TEST(MoESGBT, HostileBytesAreRefused) {
 }
 
 TEST(MoESGBT, BadSamplesAreSkipped) {
-  MoESGBT moe(moe_config(2, 5, 0.1), Task::kClassification, 2);
+  MoESGBT moe = testing::moe_sgbt(moe_config(2, 5, 0.1), Task::kClassification, 2);
   std::vector<double> x{0.1, 0.2};
   moe.learn_one(x, 1.0);
   moe.learn_one(x, 2.0);                    // not a class

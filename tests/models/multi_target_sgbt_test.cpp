@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "irithyll/catalogue.hpp"
+#include "support/sgbt_direct.hpp"
 #include <random>
 #include "irithyll/ensemble/multi_target_sgbt.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
@@ -74,7 +75,7 @@ TEST(MultiTargetSGBT, EqualsIndependentSGBTsBitForBit) {
 TEST(MultiTargetSGBT, MissingTargetLeavesOnlyItsMemberUntaught) {
   const SGBTConfig config = small_config();
   const std::size_t n_targets = kTargets;
-  MultiTargetSGBT multi(config, n_targets);
+  MultiTargetSGBT multi(config, {.seed = config.seed, .n_targets = n_targets});
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const Sample& s : make_stream(500, 2)) multi.learn_multi(s.x, std::vector<double>{s.y[0], nan, s.y[2]});
   EXPECT_EQ(multi.member(0).n_samples_seen(), 500u);
@@ -87,7 +88,8 @@ TEST(MultiTargetSGBT, MissingTargetLeavesOnlyItsMemberUntaught) {
 TEST(MultiTargetSGBT, CheckpointResumesBitIdentically) {
   const SGBTConfig config = small_config();
   const std::size_t n_targets = kTargets;
-  MultiTargetSGBT straight(config, n_targets), first(config, n_targets);
+  MultiTargetSGBT straight(config, {.seed = config.seed, .n_targets = n_targets}),
+      first(config, {.seed = config.seed, .n_targets = n_targets});
   const auto stream = make_stream(2000, 4);
   for (std::size_t i = 0; i < 1000; ++i) {
     straight.learn_multi(stream[i].x, stream[i].y);
@@ -127,7 +129,7 @@ TEST(MultiTargetSGBT, CatalogueTakesTheTargetCountFromTheContext) {
   // Same settings table as sgbt: the catalogue's model equals the direct one.
   const SGBTConfig config = small_config();
   const std::size_t n_targets = kTargets;
-  MultiTargetSGBT direct(config, n_targets);
+  MultiTargetSGBT direct(config, {.seed = config.seed, .n_targets = n_targets});
   std::vector<double> a(kTargets), b(kTargets);
   for (const Sample& s : make_stream(800, 5)) {
     (*made)->predict_multi(s.x, a);
@@ -146,7 +148,8 @@ TEST(MultiTargetSGBT, CatalogueTakesTheTargetCountFromTheContext) {
 }
 
 TEST(MultiTargetSGBT, OneOutputLearnersForwardTheMultiCalls) {
-  SGBTLearner a(small_config(), Task::kRegression, 0), b(small_config(), Task::kRegression, 0);
+  SGBTLearner a = testing::sgbt_learner(small_config(), Task::kRegression, 0),
+              b = testing::sgbt_learner(small_config(), Task::kRegression, 0);
   double out = 0.0;
   for (const Sample& s : make_stream(500, 6)) {
     a.predict_multi(s.x, std::span<double>(&out, 1));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "support/sgbt_direct.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/model_file.hpp"
 
@@ -17,7 +18,7 @@ TEST(SGBTCheckpoint, RegistryRoundTripContinuesBitIdentically) {
   c.n_steps = 10;
   c.tree.grace_period = 50;
   c.learning_rate = 0.1;
-  SGBTLearner a(c, Task::kClassification, 2);
+  SGBTLearner a = testing::sgbt_learner(c, Task::kClassification, 2);
   Xorshift64 rng(1);
   double x[3];
   auto sample = [&]() {

@@ -38,7 +38,7 @@ class AdaptiveSGBT final : public Learner {
 
   AdaptiveSGBT();
   // REQUIRES: config.validate() ok; classification needs n_classes >= 2 (make() checks).
-  AdaptiveSGBT(const AdaptiveSGBTConfig& config, Task task, std::size_t n_classes);
+  AdaptiveSGBT(const AdaptiveSGBTConfig& config, const LearnerContext& context);
   // Task, classes, width and seed from the context (config.base.seed is overwritten).
   static Result<std::unique_ptr<AdaptiveSGBT>> make(const Config& config, const LearnerContext& context);
 

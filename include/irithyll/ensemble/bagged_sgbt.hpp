@@ -44,7 +44,7 @@ class BaggedSGBT final : public Learner {
 
   BaggedSGBT();  // blank regression instance, e.g. to decode() into
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
-  BaggedSGBT(const BaggedSGBTConfig& config, Task task, std::size_t n_classes, std::uint64_t seed);
+  BaggedSGBT(const BaggedSGBTConfig& config, const LearnerContext& context);
   // Task, classes and seed from the context (each bag's seed is derived from
   // it; config.sgbt.seed is not read). The width comes from the first sample.
   static Result<std::unique_ptr<BaggedSGBT>> make(const Config& config, const LearnerContext& context);

@@ -66,7 +66,7 @@ class MoESGBT final : public Learner {
 
   MoESGBT();  // blank regression instance, e.g. to decode() into
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
-  MoESGBT(const MoESGBTConfig& config, Task task, std::size_t n_classes);
+  MoESGBT(const MoESGBTConfig& config, const LearnerContext& context);
   // Task, classes and seed from the context (config.base.seed is overwritten;
   // the width comes from the first sample).
   static Result<std::unique_ptr<MoESGBT>> make(const Config& config, const LearnerContext& context);

@@ -33,9 +33,9 @@ class MultiTargetSGBT final : public Learner {
   static std::span<const ConfigField<Config>> config_fields() { return sgbt_config_fields(); }
 
   MultiTargetSGBT();  // blank one-target instance, to decode() into
-  // The members seeded with config.seed. REQUIRES: config valid with a
-  // regression loss, 1 <= n_targets <= kMaxTargets (make() checks).
-  MultiTargetSGBT(const Config& config, std::size_t n_targets);
+  // context.n_targets members seeded with context.seed. REQUIRES: config
+  // valid with a regression loss, 1 <= n_targets <= kMaxTargets (make() checks).
+  MultiTargetSGBT(const Config& config, const LearnerContext& context);
   // Regression only; the targets and the seed from the context
   // (config.seed is overwritten), the width from the first sample.
   static Result<std::unique_ptr<MultiTargetSGBT>> make(const Config& config, const LearnerContext& context);

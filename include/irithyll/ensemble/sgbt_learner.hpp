@@ -48,7 +48,7 @@ class SGBTLearner final : public Learner,
   // The committees of the family members: the seed is config.seed, the width
   // comes from the first sample. REQUIRES: config valid; classification
   // needs n_classes >= 2 (make() checks).
-  SGBTLearner(const SGBTConfig& config, Task task, std::size_t n_classes = 0);
+  SGBTLearner(const SGBTConfig& config, const LearnerContext& context);
   // Task, classes, width (0 = from the first sample) and seed from the
   // context; config.seed is overwritten by context.seed.
   static Result<std::unique_ptr<SGBTLearner>> make(const SGBTConfig& config, const LearnerContext& context);
