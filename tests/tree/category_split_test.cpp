@@ -37,19 +37,28 @@ TEST(CategoryCode, RoutingFollowsTheMaskAndSendsMissingRight) {
   for (double v : {kNaN, -1.0, 64.0, 1.5}) EXPECT_FALSE(category_goes_left(mask, v)) << v;
 }
 
+// Eight categories of 50 samples; {1, 4, 6} pull the other way from the
+// rest. The bins and their totals.
+struct ScatteredSet {
+  std::vector<GradBin> bins = std::vector<GradBin>(kCategoryBins);
+  double g = 0.0, h = 0.0;
+  std::uint64_t n = 0;
+  ScatteredSet() {
+    for (int c = 0; c < 8; ++c) {
+      const bool in = c == 1 || c == 4 || c == 6;
+      bins[c] = GradBin{in ? -40.0 : 30.0, 50.0, 50};
+      g += bins[c].g;
+      h += bins[c].h;
+      n += 50;
+    }
+  }
+};
+
 // Bins whose gradients put categories {1, 4, 6} on one side: the sorted
 // prefix scan finds exactly that set (or its complement) in one split.
 TEST(BestCategorySplit, FindsAScatteredSet) {
-  std::vector<GradBin> bins(kCategoryBins);
-  double g = 0.0, h = 0.0;
-  std::uint64_t n = 0;
-  for (int c = 0; c < 8; ++c) {
-    const bool in = c == 1 || c == 4 || c == 6;
-    bins[c] = GradBin{in ? -40.0 : 30.0, 50.0, 50};
-    g += bins[c].g;
-    h += bins[c].h;
-    n += 50;
-  }
+  const ScatteredSet set8;
+  const auto& [bins, g, h, n] = set8;
   SplitCandidate out;
   std::uint64_t mask = 0;
   ASSERT_TRUE(best_category_split(bins.data(), g, h, GainParams{}, out, mask, n));
@@ -79,16 +88,8 @@ TEST(BestCategorySplit, MissingMassStaysRightAndOneCategoryCannotSplit) {
 // (K categories seen) and withholds a split it leaves without gain; two
 // categories pay nothing (a threshold's degrees of freedom).
 TEST(BestCategorySplit, PenaltyChargesTheCategoriesBeyondTwo) {
-  std::vector<GradBin> bins(kCategoryBins);
-  double g = 0.0, h = 0.0;
-  std::uint64_t n = 0;
-  for (int c = 0; c < 8; ++c) {
-    const bool in = c == 1 || c == 4 || c == 6;
-    bins[c] = GradBin{in ? -40.0 : 30.0, 50.0, 50};
-    g += bins[c].g;
-    h += bins[c].h;
-    n += 50;
-  }
+  const ScatteredSet set8;
+  const auto& [bins, g, h, n] = set8;
   SplitCandidate plain, charged;
   std::uint64_t mask = 0, charged_mask = 0;
   ASSERT_TRUE(best_category_split(bins.data(), g, h, GainParams{}, plain, mask, n));
