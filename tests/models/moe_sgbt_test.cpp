@@ -140,8 +140,8 @@ TEST(MoESGBT, SampleWeightsReachTheExperts) {
   for (std::uint32_t e = 0; e < k; ++e) {
     SGBTConfig ec = c.base;
     ec.seed = derive_seed(c.base.seed, e);
-    mirror.emplace_back(ec, Task::kRegression);
-    unweighted.emplace_back(ec, Task::kRegression);
+    mirror.push_back(testing::sgbt_learner(ec, Task::kRegression));
+    unweighted.push_back(testing::sgbt_learner(ec, Task::kRegression));
   }
   RegimeStream s(5);
   Xorshift64 wr(9);

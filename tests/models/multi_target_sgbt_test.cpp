@@ -54,7 +54,7 @@ TEST(MultiTargetSGBT, EqualsIndependentSGBTsBitForBit) {
   auto multi = MultiTargetSGBT::make(config, {.seed = config.seed, .n_targets = n_targets});
   ASSERT_TRUE(multi) << multi.status().message();
   std::vector<SGBTLearner> alone;
-  for (std::size_t k = 0; k < kTargets; ++k) alone.emplace_back(config, Task::kRegression, 0);
+  for (std::size_t k = 0; k < kTargets; ++k) alone.push_back(testing::sgbt_learner(config, Task::kRegression));
   ASSERT_EQ((*multi)->n_outputs(), kTargets);
   std::vector<double> pred(kTargets);
   for (const Sample& s : make_stream(3000, 1)) {
