@@ -3,38 +3,26 @@
 // columns) against the same values read as numeric codes, prequential
 // accuracy per classification function and seed, for any catalogue model.
 //
-//   build/bench/bench_text_agrawal MODEL [SEEDS=4] [SAMPLES=30000] [SETTINGS] [FUNCTIONS=0123456789]
+//   build/bench/bench_text_agrawal MODEL [SEEDS=4] [SAMPLES=30000] [FUNCTIONS=0123456789]
 //
-// SETTINGS is name=value;name=value (e.g. "categorical-penalty=0"). Prints
-// one JSON line per function (mean text, mean codes, mean and per-seed
-// differences) and a last line with the mean over the functions.
+// MODEL is a catalogue name with optional settings in the `--model` form,
+// e.g. "sgbt(categorical-penalty=0)". Prints one JSON line per function
+// (mean text, mean codes, mean and per-seed differences) and a last line
+// with the mean over the functions.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "irithyll/catalogue.hpp"
+#include "irithyll/pipeline_spec.hpp"
 #include "irithyll/stream/generators/agrawal.hpp"
 
 namespace {
 
 using irithyll::ModelSettings;
 
-ModelSettings parse_settings(std::string_view text) {
-  ModelSettings s;
-  while (!text.empty()) {
-    const std::size_t end = text.find(';');
-    const std::string_view item = text.substr(0, end);
-    const std::size_t eq = item.find('=');
-    if (eq != std::string_view::npos) s.set(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return s;
-}
-
-double prequential(const char* model, ModelSettings settings, int function, std::uint64_t seed, bool text,
+double prequential(const std::string& model, ModelSettings settings, int function, std::uint64_t seed, bool text,
                    int samples) {
   if (text) settings.set("categorical-features", "3,4,5");
   auto m = irithyll::make_learner(model, settings, {irithyll::Task::kClassification, 2, 9, seed});
@@ -59,14 +47,19 @@ double prequential(const char* model, ModelSettings settings, int function, std:
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_text_agrawal MODEL [SEEDS] [SAMPLES] [SETTINGS] [FUNCTIONS]\n");
+    std::fprintf(stderr, "usage: bench_text_agrawal MODEL[(settings)] [SEEDS] [SAMPLES] [FUNCTIONS]\n");
     return 2;
   }
-  const char* model = argv[1];
+  auto spec = irithyll::parse_pipeline_spec(argv[1]);
+  if (!spec.is_ok() || spec->size() != 1) {
+    std::fprintf(stderr, "MODEL: one catalogue model, e.g. sgbt(categorical-penalty=0)\n");
+    return 2;
+  }
+  const std::string model = spec->front().name;
+  const ModelSettings& settings = spec->front().settings;
   const int seeds = argc > 2 ? std::atoi(argv[2]) : 4;
   const int samples = argc > 3 ? std::atoi(argv[3]) : 30000;
-  const ModelSettings settings = parse_settings(argc > 4 ? argv[4] : "");
-  const std::string functions = argc > 5 ? argv[5] : "0123456789";
+  const std::string functions = argc > 4 ? argv[4] : "0123456789";
   if (seeds < 1 || samples < 1) return 2;
   double sum = 0.0;
   int n = 0;
@@ -84,11 +77,12 @@ int main(int argc, char** argv) {
       per_seed += buf;
     }
     std::printf("{\"model\":\"%s\",\"function\":%d,\"text\":%.4f,\"codes\":%.4f,\"diff\":%.4f,\"per_seed\":[%s]}\n",
-                model, f - '0', text, codes, text - codes, per_seed.c_str());
+                model.c_str(), f - '0', text, codes, text - codes, per_seed.c_str());
     std::fflush(stdout);
     sum += text - codes;
     ++n;
   }
-  if (n > 0) std::printf("{\"model\":\"%s\",\"mean_diff\":%.4f,\"functions\":%d,\"seeds\":%d}\n", model, sum / n, n, seeds);
+  if (n > 0)
+    std::printf("{\"model\":\"%s\",\"mean_diff\":%.4f,\"functions\":%d,\"seeds\":%d}\n", model.c_str(), sum / n, n, seeds);
   return 0;
 }
