@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "irithyll/core/status.hpp"
 
@@ -23,7 +24,7 @@ class Threaded {
 };
 
 // The shared range check: "<model>: threads = 0 is out of range: must be in [1, 256]".
-inline Status check_threads(const char* model, std::uint32_t threads) {
+inline Status check_threads(std::string_view model, std::uint64_t threads) {
   if (threads >= 1 && threads <= 256) return Status::ok();
   return Status::invalid_argument(std::string(model) + ": threads = " + std::to_string(threads) +
                                   " is out of range: must be in [1, 256]");

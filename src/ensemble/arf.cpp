@@ -82,7 +82,7 @@ void AdaptiveRandomForest::start_pool() {
 }
 
 Status AdaptiveRandomForest::set_threads(std::uint32_t threads) {
-  IRITHYLL_RETURN_IF_ERROR(check_threads("arf", threads));
+  IRITHYLL_RETURN_IF_ERROR(check_threads(kName, threads));
   config_.threads = threads;
   start_pool();
   return Status::ok();

@@ -136,7 +136,7 @@ void LeveragingBagging::start_pool() {
 }
 
 Status LeveragingBagging::set_threads(std::uint32_t threads) {
-  IRITHYLL_RETURN_IF_ERROR(check_threads("leveraging_bagging", threads));
+  IRITHYLL_RETURN_IF_ERROR(check_threads(kName, threads));
   config_.threads = threads;
   start_pool();
   return Status::ok();

@@ -192,7 +192,7 @@ std::vector<double> SGBTLearner::feature_importances() const {
 }
 
 Status SGBTLearner::set_threads(std::uint32_t threads) {
-  IRITHYLL_RETURN_IF_ERROR(check_threads("sgbt", threads));
+  IRITHYLL_RETURN_IF_ERROR(check_threads(kName, threads));
   config_.threads = threads;
   for (SGBT& c : committees_) c.set_threads(threads);
   return Status::ok();

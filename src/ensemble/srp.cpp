@@ -92,6 +92,10 @@ void StreamingRandomPatches::build_members() {
     m.drift = Adwin(dd);
     members_.push_back(std::move(m));
   }
+  size_buffers();
+}
+
+void StreamingRandomPatches::size_buffers() {
   projected_.assign(width_, 0.0);
   for (Part& p : parts_) p.projected.assign(width_, 0.0);
 }
@@ -102,10 +106,10 @@ void StreamingRandomPatches::start_pool() {
 }
 
 Status StreamingRandomPatches::set_threads(std::uint32_t threads) {
-  IRITHYLL_RETURN_IF_ERROR(check_threads("srp", threads));
+  IRITHYLL_RETURN_IF_ERROR(check_threads(kName, threads));
   config_.threads = threads;
   start_pool();
-  for (Part& p : parts_) p.projected.assign(width_, 0.0);
+  size_buffers();
   return Status::ok();
 }
 

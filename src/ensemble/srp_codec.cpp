@@ -125,8 +125,7 @@ Status StreamingRandomPatches::decode(ByteReader& in) {
     if (!(m.correct >= 0.0 && m.seen >= 0.0 && std::isfinite(m.seen))) return Status::corruption("srp: bad member accuracy");
     s.members_.push_back(std::move(m));
   }
-  s.projected_.assign(width, 0.0);
-  for (Part& p : s.parts_) p.projected.assign(width, 0.0);
+  s.size_buffers();
   *this = std::move(s);
   return Status::ok();
 }

@@ -209,7 +209,7 @@ Status apply_load_threads(const ArgParser& args, Learner& loaded) {
   if (threaded == nullptr)
     return Status::invalid_argument("--threads: a '" + std::string(loaded.name()) +
                                     "' model trains on one thread (sgbt, arf, srp and leveraging_bagging take it)");
-  if (*n == 0 || *n > 256) return Status::invalid_argument("--threads = " + std::to_string(*n) + " is out of range: must be in [1, 256]");
+  IRITHYLL_RETURN_IF_ERROR(check_threads(loaded.name(), *n));  // before narrowing to set_threads' width
   return threaded->set_threads(static_cast<std::uint32_t>(*n));
 }
 

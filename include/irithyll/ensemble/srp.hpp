@@ -159,6 +159,8 @@ class StreamingRandomPatches final : public Learner, public Threaded {
   Learned new_learner(Xorshift64& rng) const;
   void build_members();
   void start_pool();
+  // The projection buffers (the forest's and each part's) at width_.
+  void size_buffers();
   void learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y, double weight, Part& part);
   // x restricted to `features` (x itself when they are all of them), in `buf`.
   static std::span<const double> project(const Learned& l, std::span<const double> x, std::vector<double>& buf);
