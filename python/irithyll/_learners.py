@@ -748,8 +748,9 @@ class Regressor(Learner):
         Returns the predictions (what a predict_one/learn_one loop gives)."""
         import numpy as np
         X = self._matrix(X)
+        pred = self._model.predict_learn_many(X, self._targets(y))
         self._note_target(y)
-        return self._model.predict_learn_many(X, self._targets(y))
+        return pred
 
     def _targets(self, y):
         """A batch's targets as float64; a NaN or infinite one is named by its row."""

@@ -286,7 +286,7 @@ void SGBTConfig::encode(ByteWriter& out) const {
   // none (where the penalty has nothing to act on), so version 3 is written
   // exactly when the penalty differs from that reading.
   const bool v3 = tree.categorical_penalty != (tree.categorical.empty() ? kDefaultCategoricalPenalty : 0.0);
-  const bool v2 = v3 || has_routing_options() || tree_config(0).has_extensions() || !tree.categorical.empty();
+  const bool v2 = v3 || has_routing_options() || tree.has_extensions() || !tree.categorical.empty();
   out.u8(v3 ? 3 : v2 ? 2 : 1);
   out.f64(tree.max_leaf_output);
   out.f64(tree.min_hessian_sum);

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,22 @@ double prequential(const char* model, int function, std::uint64_t seed, bool tex
   return static_cast<double>(right) / samples;
 }
 
+// For each function, the mean accuracy over seeds 1..seeds with the text
+// columns must be above the codes' less `margin`, and the codes' above
+// `floor` (the model learns the function at all).
+void expect_text_keeps_up(const char* model, std::initializer_list<int> functions, int seeds, int samples,
+                          double floor, double margin = 0.02) {
+  for (int function : functions) {
+    double text = 0.0, codes = 0.0;
+    for (int s = 1; s <= seeds; ++s) {
+      text += prequential(model, function, static_cast<std::uint64_t>(s), true, samples) / seeds;
+      codes += prequential(model, function, static_cast<std::uint64_t>(s), false, samples) / seeds;
+    }
+    EXPECT_GT(codes, floor) << model << ", function " << function;
+    EXPECT_GT(text, codes - margin) << model << ", function " << function << ": text " << text << ", codes " << codes;
+  }
+}
+
 // Functions 2, 5 and 6 (age with salary, loan or commission) are those where
 // the nominal attributes do not matter and the plain merit lost most: a
 // split on the 20-valued car or the 9-valued zipcode won on its noise gain.
@@ -60,15 +77,7 @@ double prequential(const char* model, int function, std::uint64_t seed, bool tex
 // approximation). These seeds are fixed, so the test itself is
 // deterministic.
 TEST(HoeffdingTreeTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
-  for (int function : {2, 5, 6}) {
-    double text = 0.0, codes = 0.0;
-    for (int s = 1; s <= kSeeds; ++s) {
-      text += prequential("hoeffding_tree", function, static_cast<std::uint64_t>(s), true) / kSeeds;
-      codes += prequential("hoeffding_tree", function, static_cast<std::uint64_t>(s), false) / kSeeds;
-    }
-    EXPECT_GT(codes, 0.7) << "function " << function;
-    EXPECT_GT(text, codes - 0.02) << "function " << function << ": text " << text << ", codes " << codes;
-  }
+  expect_text_keeps_up("hoeffding_tree", {2, 5, 6}, kSeeds, 40000, 0.7);
 }
 
 // hoeffding_adaptive_tree has the same settings. Functions 2 and 5, seeds
@@ -80,15 +89,7 @@ TEST(HoeffdingTreeTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
 // seeds would fail it with a probability below 1e-9 (normal approximation).
 // Fixed seeds: deterministic.
 TEST(HoeffdingTreeTextAgrawal, AdaptiveTreeTextColumnsLearnAsWellAsTheirCodes) {
-  for (int function : {2, 5}) {
-    double text = 0.0, codes = 0.0;
-    for (int s = 1; s <= 6; ++s) {
-      text += prequential("hoeffding_adaptive_tree", function, static_cast<std::uint64_t>(s), true, 30000) / 6;
-      codes += prequential("hoeffding_adaptive_tree", function, static_cast<std::uint64_t>(s), false, 30000) / 6;
-    }
-    EXPECT_GT(codes, 0.7) << "function " << function;
-    EXPECT_GT(text, codes - 0.02) << "function " << function << ": text " << text << ", codes " << codes;
-  }
+  expect_text_keeps_up("hoeffding_adaptive_tree", {2, 5}, 6, 30000, 0.7);
 }
 
 // The golden file predates both settings: its record has no rows for them.
@@ -125,15 +126,7 @@ TEST(HoeffdingTreeTextAgrawal, EarlierCheckpointKeepsThePlainMeritAndAddOne) {
 // is 4.4 of them away: another set of seeds would fail it with probability
 // about 1e-5 (normal approximation). Fixed seeds: deterministic.
 TEST(SgbtTextAgrawal, TextColumnsLearnAsWellAsTheirCodes) {
-  for (int function : {4, 5}) {
-    double text = 0.0, codes = 0.0;
-    for (int s = 1; s <= 4; ++s) {
-      text += prequential("sgbt", function, static_cast<std::uint64_t>(s), true, 20000) / 4;
-      codes += prequential("sgbt", function, static_cast<std::uint64_t>(s), false, 20000) / 4;
-    }
-    EXPECT_GT(codes, 0.85) << "function " << function;
-    EXPECT_GT(text, codes - 0.02) << "function " << function << ": text " << text << ", codes " << codes;
-  }
+  expect_text_keeps_up("sgbt", {4, 5}, 4, 20000, 0.85);
 }
 
 // arf over all ten functions (the members split a nominal attribute one
