@@ -2,7 +2,9 @@
 // quantile_sgbt, distributional_sgbt, bagged_sgbt, moe_sgbt,
 // multi_target_sgbt): the first byte picks the learner, the rest goes
 // through its decode(). learner_checkpoint_fuzz.hpp says what it checks.
-// Seeds: fuzz/corpus/sgbt_checkpoint/ (small trained models, one per learner).
+// Seeds: fuzz/corpus/sgbt_checkpoint/ (small trained models, one per learner,
+// at the current record version and, as *_trees_with_config, at the version
+// before, whose trees carry their binary configs).
 #include <cstddef>
 #include <cstdint>
 #include <memory>

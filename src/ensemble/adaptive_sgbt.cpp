@@ -11,7 +11,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kAdaptiveSgbtStateVersion = 2;
+constexpr std::uint32_t kAdaptiveSgbtStateVersion = 3;
 
 using C = AdaptiveSGBTConfig;
 using AdaptiveSgbtRow = ConfigField<C>;
@@ -44,8 +44,6 @@ Status AdaptiveSGBTConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<C>("adaptive_sgbt", kAdaptiveSgbtFields, *this));
   return base.validate().with_context("adaptive_sgbt");
 }
-
-void AdaptiveSGBTConfig::encode(ByteWriter& out) const { base.encode(out); }
 
 Status AdaptiveSGBTConfig::decode(ByteReader& in) { return base.decode(in); }
 
@@ -99,7 +97,8 @@ void AdaptiveSGBT::reset() {
 
 // Version 1 wrote the binary config (and the inner SGBT its own); version 2
 // the settings by name once, the schedule's state, the inner SGBT's current
-// rate and its state alone.
+// rate and its state alone, whose trees still carried their binary configs;
+// version 3 derives the trees' settings from the named ones.
 void AdaptiveSGBT::encode(ByteWriter& out) const {
   out.u32(kAdaptiveSgbtStateVersion);
   const LearnerContext inner = inner_.context();
@@ -115,9 +114,9 @@ void AdaptiveSGBT::encode(ByteWriter& out) const {
 Status AdaptiveSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("adaptive_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kAdaptiveSgbtStateVersion)
+  if (version < 1 || version > kAdaptiveSgbtStateVersion)
     return Status::not_supported("adaptive_sgbt state version " + std::to_string(version));
-  if (version == kAdaptiveSgbtStateVersion) {
+  if (version >= 2) {
     auto made = ensemble_detail::decode_settings<AdaptiveSGBT>(in);
     if (!made) return made.status();
     AdaptiveSGBT& next = **made;
@@ -128,7 +127,8 @@ Status AdaptiveSGBT::decode(ByteReader& in) {
     if (next.scheduler_.config().kind != next.config_.schedule.kind)
       return Status::corruption("adaptive_sgbt: the schedule state differs from the settings");
     next.inner_.set_learning_rate(rate);
-    IRITHYLL_RETURN_IF_ERROR(next.inner_.decode_state(in).with_context("adaptive_sgbt"));
+    IRITHYLL_RETURN_IF_ERROR(next.inner_.decode_state(in, version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived)
+                                 .with_context("adaptive_sgbt"));
     *this = std::move(next);
     return Status::ok();
   }

@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kBaggedSgbtFormatVersion = 2;
+constexpr std::uint32_t kBaggedSgbtFormatVersion = 3;
 
 }  // namespace
 
@@ -93,7 +93,9 @@ std::size_t BaggedSGBT::memory_bytes() const {
 }
 
 // Version 1 wrote the binary config (and every bag its own); version 2 the
-// settings by name once, the seed in the context, and the bags' states alone.
+// settings by name once, the seed in the context, and the bags' states alone,
+// whose trees still carried their binary configs; version 3 derives the
+// trees' settings from the named ones.
 void BaggedSGBT::encode(ByteWriter& out) const {
   out.u32(kBaggedSgbtFormatVersion);
   ensemble_detail::encode_settings<BaggedSGBT>(
@@ -107,9 +109,10 @@ void BaggedSGBT::encode(ByteWriter& out) const {
 Status BaggedSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("bagged_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kBaggedSgbtFormatVersion)
+  if (version < 1 || version > kBaggedSgbtFormatVersion)
     return Status::corruption("bagged_sgbt: unknown record version " + std::to_string(version));
-  if (version == kBaggedSgbtFormatVersion) {
+  if (version >= 2) {  // 2: the bags' trees carry their binary configs
+    const TreeSettings trees = version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived;
     auto made = ensemble_detail::decode_settings<BaggedSGBT>(in);
     if (!made) return made.status();
     BaggedSGBT& m = **made;
@@ -119,7 +122,7 @@ Status BaggedSGBT::decode(ByteReader& in) {
     if (!in.ok()) return in.status();
     std::size_t d = 0;
     for (SGBTLearner& bag : m.bags_) {
-      IRITHYLL_RETURN_IF_ERROR(bag.decode_state(in).with_context("bagged_sgbt bag"));
+      IRITHYLL_RETURN_IF_ERROR(bag.decode_state(in, trees).with_context("bagged_sgbt bag"));
       // A bag that drew k = 0 for every sample so far has no width yet (0).
       if (d == 0) d = bag.n_features();
       if (bag.n_features() != 0 && bag.n_features() != d)

@@ -37,12 +37,6 @@ Status BaggedSGBTConfig::validate() const {
   return sgbt.validate().with_context("bagged_sgbt");
 }
 
-void BaggedSGBTConfig::encode(ByteWriter& out) const {
-  out.u32(n_bags);
-  out.f64(lambda);
-  sgbt.encode(out);
-}
-
 Status BaggedSGBTConfig::decode(ByteReader& in) {
   BaggedSGBTConfig c;
   c.n_bags = in.u32("n_bags");

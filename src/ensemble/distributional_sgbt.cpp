@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kDistributionalSgbtStateVersion = 2;
+constexpr std::uint32_t kDistributionalSgbtStateVersion = 3;
 // sqrt(pi / 2): sigma over E|r| for Gaussian r.
 constexpr double kAbsToSigma = 1.2533141373155003;
 // Residuals used for the scale and calibration start after a short warm-up,
@@ -48,13 +48,6 @@ Status DistributionalSGBTConfig::validate() const {
   if (base.loss != LossKind::kSquared)
     return Status::invalid_argument("distributional_sgbt: the location ensemble uses the squared loss");
   return base.validate().with_context("distributional_sgbt");
-}
-
-void DistributionalSGBTConfig::encode(ByteWriter& out) const {
-  base.encode(out);
-  out.u8(static_cast<std::uint8_t>(scale));
-  out.f64(scale_half_life);
-  out.boolean(calibrate);
 }
 
 Status DistributionalSGBTConfig::decode(ByteReader& in) {
@@ -144,7 +137,9 @@ std::size_t DistributionalSGBT::memory_bytes() const {
 }
 
 // Version 1 wrote the binary config (and the location and scale SGBTs
-// their own); version 2 the settings by name once, then the state alone.
+// their own); version 2 the settings by name once, then the state alone,
+// whose trees still carried their binary configs; version 3 derives the
+// trees' settings from the named ones.
 void DistributionalSGBT::encode(ByteWriter& out) const {
   out.u32(kDistributionalSgbtStateVersion);
   ensemble_detail::encode_settings<DistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
@@ -162,12 +157,12 @@ void DistributionalSGBT::encode_state(ByteWriter& out) const {
 Status DistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("distributional_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kDistributionalSgbtStateVersion)
+  if (version < 1 || version > kDistributionalSgbtStateVersion)
     return Status::not_supported("distributional_sgbt state version " + std::to_string(version));
-  if (version == kDistributionalSgbtStateVersion) {
+  if (version >= 2) {
     auto made = ensemble_detail::decode_settings<DistributionalSGBT>(in);
     if (!made) return made.status();
-    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));
+    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in, version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived));
     *this = std::move(**made);
     return Status::ok();
   }
@@ -183,11 +178,11 @@ Status DistributionalSGBT::decode(ByteReader& in) {
   return Status::ok();
 }
 
-Status DistributionalSGBT::decode_state(ByteReader& in) {
+Status DistributionalSGBT::decode_state(ByteReader& in, TreeSettings trees) {
   DistributionalSGBT next(config_);
   IRITHYLL_RETURN_IF_ERROR(next.decode_statistics(in));
-  IRITHYLL_RETURN_IF_ERROR(next.location_.decode_state(in).with_context("distributional_sgbt location"));
-  IRITHYLL_RETURN_IF_ERROR(next.scale_.decode_state(in).with_context("distributional_sgbt scale"));
+  IRITHYLL_RETURN_IF_ERROR(next.location_.decode_state(in, trees).with_context("distributional_sgbt location"));
+  IRITHYLL_RETURN_IF_ERROR(next.scale_.decode_state(in, trees).with_context("distributional_sgbt scale"));
   *this = std::move(next);
   return Status::ok();
 }

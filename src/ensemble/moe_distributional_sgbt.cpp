@@ -13,7 +13,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kMoeDistributionalSgbtFormatVersion = 2;
+constexpr std::uint32_t kMoeDistributionalSgbtFormatVersion = 3;
 constexpr std::uint64_t kMoeDistributionalSgbtGateStream = 0x6A7E0000ull;     // the gate's seed index
 constexpr std::uint64_t kShadowStream = 0x5AAD0000ull;   // shadow g's seed index: kShadowStream + g
 constexpr double kSigmaFloor = 1e-9;
@@ -73,17 +73,6 @@ Status Config::validate() const {
     return Status::invalid_argument("moe_distributional_sgbt: the expert moe_distributional_sgbt_table outgrew its adapter");
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>("moe_distributional_sgbt", moe_distributional_sgbt_table(), *this));
   return expert_config(base.seed).validate().with_context("moe_distributional_sgbt");
-}
-
-void Config::encode(ByteWriter& out) const {
-  out.u32(n_experts);
-  out.f64(gate_lr);
-  out.u8(static_cast<std::uint8_t>(routing));
-  out.u32(top_k);
-  out.f64(shadow_delta);
-  out.u32(shadow_warmup);
-  out.u32(shadow_window);
-  expert_config(base.seed).encode(out);  // carries `base` too
 }
 
 Status Config::decode(ByteReader& in) {
@@ -231,7 +220,9 @@ std::size_t MoEDistributionalSGBT::memory_bytes() const {
 
 // Version 1 wrote the binary config, and every expert and shadow its own;
 // version 2 the settings by name once, then each slot's two seeds (the
-// experts' settings are `expert_config(seed)`) and the states alone.
+// experts' settings are `expert_config(seed)`) and the states alone, whose
+// trees still carried their binary configs; version 3 derives the trees'
+// settings too.
 void MoEDistributionalSGBT::encode(ByteWriter& out) const {
   out.u32(kMoeDistributionalSgbtFormatVersion);
   ensemble_detail::encode_settings<MoEDistributionalSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
@@ -257,10 +248,11 @@ void MoEDistributionalSGBT::encode(ByteWriter& out) const {
 Status MoEDistributionalSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_distributional_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kMoeDistributionalSgbtFormatVersion)
+  if (version < 1 || version > kMoeDistributionalSgbtFormatVersion)
     return Status::corruption("moe_distributional_sgbt: unknown record version " + std::to_string(version));
   MoEDistributionalSGBT next;
-  const bool states = version == kMoeDistributionalSgbtFormatVersion;  // settings by name, the experts' derived from them
+  const bool states = version >= 2;  // settings by name, the experts' derived from them
+  const TreeSettings trees = version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived;
   if (states) {
     auto made = ensemble_detail::decode_settings<MoEDistributionalSGBT>(in);
     if (!made) return made.status();
@@ -284,8 +276,8 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
       if (!in.ok()) return in.status();
       s.active = DistributionalSGBT(next.config_.expert_config(active_seed));
       s.shadow = DistributionalSGBT(next.config_.expert_config(shadow_seed));
-      IRITHYLL_RETURN_IF_ERROR(s.active.decode_state(in).with_context("moe_distributional_sgbt expert"));
-      IRITHYLL_RETURN_IF_ERROR(s.shadow.decode_state(in).with_context("moe_distributional_sgbt shadow"));
+      IRITHYLL_RETURN_IF_ERROR(s.active.decode_state(in, trees).with_context("moe_distributional_sgbt expert"));
+      IRITHYLL_RETURN_IF_ERROR(s.shadow.decode_state(in, trees).with_context("moe_distributional_sgbt shadow"));
     } else {
       IRITHYLL_RETURN_IF_ERROR(s.active.decode(in).with_context("moe_distributional_sgbt expert"));
       IRITHYLL_RETURN_IF_ERROR(s.shadow.decode(in).with_context("moe_distributional_sgbt shadow"));

@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-constexpr std::uint32_t kMoeSgbtFormatVersion = 2;
+constexpr std::uint32_t kMoeSgbtFormatVersion = 3;
 constexpr std::uint64_t kMoeSgbtGateStream = 0x6A7E0000ull;  // the gate's seed index, apart from any expert's
 
 using MoeSgbtRow = ConfigField<MoESGBTConfig>;
@@ -29,14 +29,6 @@ std::span<const ConfigField<MoESGBTConfig>> moe_sgbt_config_fields() { return mo
 Status MoESGBTConfig::validate() const {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<MoESGBTConfig>("moe_sgbt", moe_sgbt_table(), *this));
   return base.validate().with_context("moe_sgbt");
-}
-
-void MoESGBTConfig::encode(ByteWriter& out) const {
-  out.u32(n_experts);
-  out.f64(gate_lr);
-  out.u8(static_cast<std::uint8_t>(routing));
-  out.u32(top_k);
-  base.encode(out);
 }
 
 Status MoESGBTConfig::decode(ByteReader& in) {
@@ -161,7 +153,9 @@ std::size_t MoESGBT::memory_bytes() const {
 }
 
 // Version 1 wrote the binary config (and every expert its own); version 2
-// the settings by name once and the experts' states alone.
+// the settings by name once and the experts' states alone, whose trees still
+// carried their binary configs; version 3 derives the trees' settings from
+// the named ones.
 void MoESGBT::encode(ByteWriter& out) const {
   out.u32(kMoeSgbtFormatVersion);
   ensemble_detail::encode_settings<MoESGBT>(
@@ -176,9 +170,10 @@ void MoESGBT::encode(ByteWriter& out) const {
 Status MoESGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("moe_sgbt version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kMoeSgbtFormatVersion)
+  if (version < 1 || version > kMoeSgbtFormatVersion)
     return Status::corruption("moe_sgbt: unknown record version " + std::to_string(version));
-  if (version == kMoeSgbtFormatVersion) {
+  if (version >= 2) {
+    const TreeSettings trees = version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived;
     auto made = ensemble_detail::decode_settings<MoESGBT>(in);
     if (!made) return made.status();
     MoESGBT& m = **made;
@@ -190,7 +185,7 @@ Status MoESGBT::decode(ByteReader& in) {
     if (m.gate_.n_experts() != m.config_.n_experts || m.gate_.n_features() != d)
       return Status::corruption("moe_sgbt: gate sizes differ from the model's");
     for (SGBTLearner& e : m.experts_) {
-      IRITHYLL_RETURN_IF_ERROR(e.decode_state(in).with_context("moe_sgbt expert"));
+      IRITHYLL_RETURN_IF_ERROR(e.decode_state(in, trees).with_context("moe_sgbt expert"));
       if (e.n_features() != 0 && e.n_features() != d) return Status::corruption("moe_sgbt: an expert's feature count differs");
     }
     *this = std::move(m);

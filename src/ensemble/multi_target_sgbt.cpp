@@ -8,7 +8,7 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kMultiTargetSgbtStateVersion = 2;
+constexpr std::uint32_t kMultiTargetSgbtStateVersion = 3;
 }  // namespace
 
 Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) {
@@ -75,7 +75,8 @@ std::size_t MultiTargetSGBT::memory_bytes() const {
 
 // Version 1 wrote the binary config (and every member its own); version 2
 // the settings by name once, the target count in the context, and the
-// members' states alone.
+// members' states alone, whose trees still carried their binary configs;
+// version 3 derives the trees' settings from the named ones.
 void MultiTargetSGBT::encode(ByteWriter& out) const {
   out.u32(kMultiTargetSgbtStateVersion);
   ensemble_detail::encode_settings<MultiTargetSGBT>(
@@ -87,14 +88,15 @@ void MultiTargetSGBT::encode(ByteWriter& out) const {
 Status MultiTargetSGBT::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("multi_target_sgbt state version");
   if (!in.ok()) return in.status();
-  if (version != 1 && version != kMultiTargetSgbtStateVersion)
+  if (version < 1 || version > kMultiTargetSgbtStateVersion)
     return Status::not_supported("multi_target_sgbt state version " + std::to_string(version));
-  if (version == kMultiTargetSgbtStateVersion) {
+  if (version >= 2) {
+    const TreeSettings trees = version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived;
     auto made = ensemble_detail::decode_settings<MultiTargetSGBT>(in);
     if (!made) return made.status();
     MultiTargetSGBT& next = **made;
     next.samples_seen_ = in.u64("samples seen");
-    for (auto& m : next.members_) IRITHYLL_RETURN_IF_ERROR(m.decode_state(in).with_context("multi_target_sgbt member"));
+    for (auto& m : next.members_) IRITHYLL_RETURN_IF_ERROR(m.decode_state(in, trees).with_context("multi_target_sgbt member"));
     if (!in.ok()) return in.status();
     *this = std::move(next);
     return Status::ok();

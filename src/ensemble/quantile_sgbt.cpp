@@ -16,7 +16,7 @@ namespace {
 
 // Version 2 adds the `center` flag and the centre model; a model without a
 // centre still writes version 1, so older readers and golden files agree.
-constexpr std::uint32_t kQuantileSgbtStateVersion = 3;
+constexpr std::uint32_t kQuantileSgbtStateVersion = 4;
 constexpr std::size_t kMaxQuantiles = 32;
 // The target spread used for the correction's step follows the stream with a
 // half-life of about 700 samples, so a drift in scale re-sizes the step.
@@ -82,14 +82,6 @@ Status QuantileSGBTConfig::validate() const {
   if (base.loss != LossKind::kSquared || base.loss_param != 0.0)
     return Status::invalid_argument("quantile_sgbt: the loss is the pinball loss at each tau; leave loss unset");
   return base.validate().with_context("quantile_sgbt");
-}
-
-void QuantileSGBTConfig::encode(ByteWriter& out) const {
-  base.encode(out);
-  out.u64(quantiles.size());
-  for (double q : quantiles) out.f64(q);
-  out.boolean(calibrate);
-  out.f64(calibration_rate);
 }
 
 Status QuantileSGBTConfig::decode(ByteReader& in) {
@@ -266,7 +258,9 @@ std::size_t QuantileSGBT::memory_bytes() const {
 }
 
 // Version 1 (no centre) and 2 wrote the binary config, and every member its
-// own; version 3 the settings by name once, then the members' states alone.
+// own; version 3 the settings by name once, then the members' states alone,
+// whose trees still carried their binary configs; version 4 derives the
+// trees' settings from the named ones.
 void QuantileSGBT::encode(ByteWriter& out) const {
   out.u32(kQuantileSgbtStateVersion);
   ensemble_detail::encode_settings<QuantileSGBT>(config_, LearnerContext{.seed = config_.base.seed}, out);
@@ -290,7 +284,7 @@ Status QuantileSGBT::decode(ByteReader& in) {
   if (version < 1 || version > kQuantileSgbtStateVersion)
     return Status::not_supported("quantile_sgbt state version " + std::to_string(version));
   QuantileSGBT next;
-  if (version == kQuantileSgbtStateVersion) {
+  if (version >= 3) {
     auto made = ensemble_detail::decode_settings<QuantileSGBT>(in);
     if (!made) return made.status();
     next = std::move(**made);
@@ -321,13 +315,15 @@ Status QuantileSGBT::decode(ByteReader& in) {
     if (!std::isfinite(d)) return Status::corruption("quantile_sgbt: non-finite offset");
   if (!std::isfinite(next.spread_mean_) || !(next.spread_var_ >= 0.0) || !std::isfinite(next.spread_var_))
     return Status::corruption("quantile_sgbt: bad target spread");
-  const bool states = version == kQuantileSgbtStateVersion;  // the members' settings derive from config_
+  // From version 3 the members' settings derive from config_.
+  const TreeSettings trees = version == 3 ? TreeSettings::kInRecord : TreeSettings::kDerived;
+  const auto read = [&](SGBTLearner& m) { return version >= 3 ? m.decode_state(in, trees) : m.decode(in); };
   for (auto& m : next.members_) {
-    IRITHYLL_RETURN_IF_ERROR((states ? m.decode_state(in) : m.decode(in)).with_context("quantile_sgbt member"));
+    IRITHYLL_RETURN_IF_ERROR(read(m).with_context("quantile_sgbt member"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: member is not a regressor");
   }
   for (auto& m : next.center_) {
-    IRITHYLL_RETURN_IF_ERROR((states ? m.decode_state(in) : m.decode(in)).with_context("quantile_sgbt centre"));
+    IRITHYLL_RETURN_IF_ERROR(read(m).with_context("quantile_sgbt centre"));
     if (m.task() != Task::kRegression) return Status::corruption("quantile_sgbt: centre is not a regressor");
   }
   *this = std::move(next);

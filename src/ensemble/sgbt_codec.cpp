@@ -1,7 +1,7 @@
-// SGBT encode/decode: configuration, loss, RNG, counters, the warm-up buffer
-// and every slot (active tree, alternate, detector), so that a decoded
-// committee continues bit-identically. encode_state/decode_state leave out
-// the configuration and loss, for owners that write their settings once.
+// SGBT state encode/decode: RNG, counters, the warm-up buffer and every slot
+// (active tree, alternate, detector), so that a decoded committee continues
+// bit-identically. The configuration and loss are the owner's: it writes its
+// settings once and builds the committee from them before decoding.
 #include <cmath>
 
 #include "irithyll/ensemble/sgbt.hpp"
@@ -9,21 +9,9 @@
 
 namespace irithyll {
 
-void SGBT::encode(ByteWriter& out, bool with_target_spread) const {
+void SGBT::encode_state(ByteWriter& out) const {
   sync();  // config.threads is a run-time setting and not written: a
            // multi-thread committee writes its sequential twin's bytes
-  config_.encode(out);
-  out.u8(static_cast<std::uint8_t>(loss_.kind()));
-  out.f64(loss_.param());
-  encode_body(out, with_target_spread);
-}
-
-void SGBT::encode_state(ByteWriter& out) const {
-  sync();
-  encode_body(out, true);
-}
-
-void SGBT::encode_body(ByteWriter& out, bool with_target_spread) const {
   out.u64(rng_.state());
   out.u64(n_features_);
   out.u64(samples_seen_);
@@ -33,12 +21,10 @@ void SGBT::encode_body(ByteWriter& out, bool with_target_spread) const {
   out.f64s(warm_y_);
   out.f64s(warm_w_);
   out.f64s(warm_offset_);
-  if (with_target_spread) {
-    out.boolean(scale_drift_monitor_);
-    out.u64(target_n_);
-    out.f64(target_mean_);
-    out.f64(target_m2_);
-  }
+  out.boolean(scale_drift_monitor_);
+  out.u64(target_n_);
+  out.f64(target_mean_);
+  out.f64(target_m2_);
   out.u64(slots_.size());
   for (const TreeSlot& s : slots_) s.encode(out);
   if (config_.error_weight_alpha > 0.0) {  // present exactly when the config says so
@@ -53,7 +39,7 @@ void SGBT::encode_body(ByteWriter& out, bool with_target_spread) const {
   encode_routing(out);  // writes nothing unless soft routing is on
 }
 
-Status SGBT::decode(ByteReader& in, bool with_target_spread) {
+Status SGBT::decode_with_config(ByteReader& in, bool with_target_spread) {
   SGBTConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
   const std::uint8_t lk = in.u8("loss kind");
@@ -63,20 +49,20 @@ Status SGBT::decode(ByteReader& in, bool with_target_spread) {
   const Loss loss(static_cast<LossKind>(lk), lp);
   IRITHYLL_RETURN_IF_ERROR(loss.validate());
   SGBT m(cfg, loss);
-  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, with_target_spread));
+  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, with_target_spread, TreeSettings::kInRecord));
   *this = std::move(m);
   return Status::ok();
 }
 
-Status SGBT::decode_state(ByteReader& in) {
+Status SGBT::decode_state(ByteReader& in, TreeSettings trees) {
   SGBT m(config_, loss_);
-  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, true));
+  IRITHYLL_RETURN_IF_ERROR(m.decode_body(in, true, trees));
   *this = std::move(m);
   return Status::ok();
 }
 
 // Reads into this freshly built committee (its config and loss set).
-Status SGBT::decode_body(ByteReader& in, bool with_target_spread) {
+Status SGBT::decode_body(ByteReader& in, bool with_target_spread, TreeSettings trees) {
   SGBT& m = *this;
   const SGBTConfig& cfg = config_;
   m.rng_.set_state(in.u64("sgbt rng"));
@@ -106,7 +92,7 @@ Status SGBT::decode_body(ByteReader& in, bool with_target_spread) {
     return Status::corruption("inconsistent SGBT warm-up buffer");
   if (n_slots != cfg.n_steps) return Status::corruption("slot count differs from n_steps");
   for (TreeSlot& s : m.slots_) {
-    IRITHYLL_RETURN_IF_ERROR(s.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(s.decode(in, trees));
     const std::size_t tf = s.active().n_features();
     const std::size_t af = s.alternate() != nullptr ? s.alternate()->n_features() : 0;
     if ((tf != 0 && tf != m.n_features_) || (af != 0 && af != m.n_features_))

@@ -10,7 +10,7 @@
 namespace irithyll {
 
 namespace {
-constexpr std::uint32_t kSgbtLearnerStateVersion = 5;
+constexpr std::uint32_t kSgbtLearnerStateVersion = 6;
 constexpr std::size_t kMaxFeatures = std::size_t{1} << 24;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -218,9 +218,12 @@ LearnerContext SGBTLearner::context() const {
 
 void SGBTLearner::encode(ByteWriter& out) const {
   // Record versions 1 to 4 carried the binary config once for the learner and
-  // again in every committee (2 added each committee's target spread, 3 and
-  // 4 the option blocks). Version 5 writes the settings once, by name
-  // (core/config_codec.hpp), the context, then the state alone.
+  // again in every committee and tree (2 added each committee's target
+  // spread, 3 and 4 the option blocks). Version 5 writes the settings once,
+  // by name (core/config_codec.hpp), the context, then the state, whose trees
+  // still carried their binary configs. Version 6 drops those: every tree's
+  // settings are derived from the named ones, so a new setting changes no
+  // record layout.
   out.u32(kSgbtLearnerStateVersion);
   ensemble_detail::encode_settings<SGBTLearner>(config_, context(), out);
   encode_state(out);
@@ -233,7 +236,7 @@ void SGBTLearner::encode_state(ByteWriter& out) const {
   for (const SGBT& c : committees_) c.encode_state(out);
 }
 
-Status SGBTLearner::decode_state(ByteReader& in) {
+Status SGBTLearner::decode_state(ByteReader& in, TreeSettings trees) {
   const std::uint64_t n_features = in.u64("n_features");
   const std::uint64_t seen = in.u64("samples seen");
   const std::uint64_t skipped = in.u64("skipped");
@@ -241,15 +244,16 @@ Status SGBTLearner::decode_state(ByteReader& in) {
   if (n_features > in.remaining() || (fixed_features_ != 0 && n_features != fixed_features_))
     return Status::corruption("sgbt: feature count " + std::to_string(n_features) + " does not fit the record");
   SGBTLearner m(config_, {.task = task_, .n_classes = n_classes_, .n_features = fixed_features_, .seed = config_.seed});
-  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, kSgbtLearnerStateVersion, n_features, seen, skipped));
+  IRITHYLL_RETURN_IF_ERROR(
+      m.read_committees([&](SGBT& c) { return c.decode_state(in, trees); }, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();
 }
 
-Status SGBTLearner::read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features,
+Status SGBTLearner::read_committees(const std::function<Status(SGBT&)>& read, std::uint64_t n_features,
                                     std::uint64_t seen, std::uint64_t skipped) {
   for (SGBT& c : committees_) {
-    IRITHYLL_RETURN_IF_ERROR(version == kSgbtLearnerStateVersion ? c.decode_state(in) : c.decode(in, version >= 2));
+    IRITHYLL_RETURN_IF_ERROR(read(c));
     if (c.n_features() != 0 && c.n_features() != n_features)
       return Status::corruption("committee feature count differs from the learner's");
   }
@@ -265,10 +269,10 @@ Status SGBTLearner::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (version < 1 || version > kSgbtLearnerStateVersion)
     return Status::not_supported("sgbt state version " + std::to_string(version));
-  if (version == kSgbtLearnerStateVersion) {
+  if (version >= 5) {
     auto made = ensemble_detail::decode_settings<SGBTLearner>(in);
     if (!made) return made.status();
-    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in));
+    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in, version == 5 ? TreeSettings::kInRecord : TreeSettings::kDerived));
     *this = std::move(**made);
     return Status::ok();
   }
@@ -289,7 +293,8 @@ Status SGBTLearner::decode(ByteReader& in) {
   if (k != want_k) return Status::corruption("committee count does not match the task");
   if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
   SGBTLearner m(cfg, {.task = t, .n_classes = static_cast<std::size_t>(n_classes), .seed = cfg.seed});
-  IRITHYLL_RETURN_IF_ERROR(m.read_committees(in, version, n_features, seen, skipped));
+  IRITHYLL_RETURN_IF_ERROR(m.read_committees(
+      [&](SGBT& c) { return c.decode_with_config(in, version >= 2); }, n_features, seen, skipped));
   *this = std::move(m);
   return Status::ok();
 }

@@ -89,12 +89,13 @@ void TreeSlot::encode(ByteWriter& out) const {
   if (handoff_left_ > 0) retiring_->encode(out);
 }
 
-Status TreeSlot::decode(ByteReader& in) {
-  IRITHYLL_RETURN_IF_ERROR(active_.decode(in));
+Status TreeSlot::decode(ByteReader& in, TreeSettings settings) {
+  const bool in_record = settings == TreeSettings::kInRecord;
+  IRITHYLL_RETURN_IF_ERROR(in_record ? active_.decode_with_config(in) : active_.decode(in));
   has_alternate_ = in.boolean("has alternate");
   if (!in.ok()) return in.status();
   alternate_ = GradientTree(active_.config());
-  if (has_alternate_) IRITHYLL_RETURN_IF_ERROR(alternate_.decode(in));
+  if (has_alternate_) IRITHYLL_RETURN_IF_ERROR(in_record ? alternate_.decode_with_config(in) : alternate_.decode(in));
   const bool has_detector = in.boolean("has detector");
   if (!in.ok()) return in.status();
   detector_.reset();
@@ -114,7 +115,7 @@ Status TreeSlot::decode(ByteReader& in) {
     if (left > handoff_window_) return Status::corruption("handoff samples left exceed the handoff window");
     if (left > 0) {
       retiring_ = std::make_unique<GradientTree>(active_.config());
-      IRITHYLL_RETURN_IF_ERROR(retiring_->decode(in));
+      IRITHYLL_RETURN_IF_ERROR(in_record ? retiring_->decode_with_config(in) : retiring_->decode(in));
     }
     handoff_left_ = left;
   }

@@ -80,8 +80,10 @@ class TreeSlot {
 
   void reset();
   std::size_t memory_bytes() const;
+  // The trees are written without their settings (the owner built this slot
+  // from them); records from before that carry each tree's binary config.
   void encode(ByteWriter& out) const;
-  Status decode(ByteReader& in);
+  Status decode(ByteReader& in, TreeSettings settings);
 
  private:
   void replace_active();

@@ -189,8 +189,13 @@ class GradientTree {
   const HistogramPool& histograms() const { return pool_; }
 
   std::size_t memory_bytes() const;
+  // The state alone; decode reads it into this tree, which must have been
+  // built with the settings that wrote it (its owner derives them).
   void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);
+  // Records from before settings were written by name: the binary config,
+  // then the state.
+  Status decode_with_config(ByteReader& in);
 
  private:
   // A leaf's output from its sums, under the leaf controls: 0 while H is

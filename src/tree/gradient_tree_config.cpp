@@ -65,53 +65,6 @@ Status GradientTreeConfig::validate() const {
   return Status::ok();
 }
 
-void GradientTreeConfig::encode(ByteWriter& out) const {
-  out.u32(max_depth);
-  out.u32(n_bins);
-  out.f64(lambda);
-  out.f64(gamma);
-  out.u32(grace_period);
-  out.f64(delta);
-  out.f64(feature_subsample);
-  out.u64(seed);
-  out.f64(leaf_decay_alpha);
-  out.f64(hoeffding_r);
-  out.f64(tie_threshold);
-  out.f64(min_child_hessian);
-  out.u32(min_samples_leaf);
-  // Bit 7 of the bin-strategy byte flags the options block that follows;
-  // without options the record is byte-identical to the one before them.
-  const bool extensions = has_extensions();
-  const bool options = has_options() || extensions;
-  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(bin_strategy) | (options ? 0x80 : 0)));
-  if (!options) return;
-  // Options block version: 1 = leaf controls; 2 = those, then the model and
-  // structure options and the categorical feature list; 3 = those, then
-  // warm_start; 4 = those, then categorical_penalty (written only when it
-  // applies: a category list and a non-zero penalty). The lowest version
-  // that holds the settings is written, so records without the later ones
-  // stay byte-identical to the ones before.
-  const bool v4 = !categorical.empty() && categorical_penalty != 0.0;
-  const bool v3 = v4 || warm_start != 0;
-  const bool v2 = v3 || extensions || !categorical.empty();
-  out.u8(v4 ? 4 : v3 ? 3 : v2 ? 2 : 1);
-  out.f64(max_leaf_output);
-  out.f64(min_hessian_sum);
-  out.f64(gradient_clip_sigma);
-  out.f64(adaptive_leaf_bound);
-  out.u64(monotone.size());
-  for (std::int8_t m : monotone) out.u8(static_cast<std::uint8_t>(m + 1));
-  if (!v2) return;
-  out.u8(static_cast<std::uint8_t>(leaf_model));
-  out.f64(linear_learning_rate);
-  out.u32(split_reeval_interval);
-  out.f64(adaptive_depth);
-  out.u64(categorical.size());
-  for (std::uint32_t f : categorical) out.u32(f);
-  if (v3) out.u32(warm_start);
-  if (v4) out.f64(categorical_penalty);
-}
-
 Status GradientTreeConfig::decode(ByteReader& in) {
   GradientTreeConfig c;
   c.max_depth = in.u32("max_depth");

@@ -191,8 +191,10 @@ std::size_t SGTLearner::memory_bytes() const {
   return bytes;
 }
 
+// Version 1 put every tree's binary config before its state; version 2
+// writes the trees' states alone, their settings derived from the named ones.
 void SGTLearner::encode(ByteWriter& out) const {
-  out.u8(1);  // record version
+  out.u8(2);  // record version
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -204,7 +206,7 @@ void SGTLearner::encode(ByteWriter& out) const {
 
 Status SGTLearner::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("sgt version");
-  if (in.ok() && version != 1) return Status::corruption("sgt: unknown record version " + std::to_string(version));
+  if (in.ok() && version != 1 && version != 2) return Status::corruption("sgt: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;
@@ -220,7 +222,7 @@ Status SGTLearner::decode(ByteReader& in) {
     return Status::corruption("sgt: width or tree count out of range");
   s.width_ = width;
   for (auto& t : s.trees_) {
-    IRITHYLL_RETURN_IF_ERROR(t->decode(in).with_context("sgt tree"));
+    IRITHYLL_RETURN_IF_ERROR((version == 1 ? t->decode_with_config(in) : t->decode(in)).with_context("sgt tree"));
     // A tree that learned knows the width; it must be the model's.
     if (t->n_features() != 0 && t->n_features() != width) return Status::corruption("sgt: tree width mismatch");
   }

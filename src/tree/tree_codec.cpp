@@ -1,5 +1,8 @@
 // GradientTree encode/decode: the complete state, so a decoded tree keeps
-// learning bit-identically. decode() validates structure before adopting it:
+// learning bit-identically. The record holds no settings: the owner builds
+// the tree from its own settings (which it writes once, by name) and decodes
+// the state into it. Records written before that carried the tree's binary
+// config first; decode_with_config reads those. decode() validates structure before adopting it:
 // children always have larger indices than their parent (so routing cannot
 // cycle), every node but the root has exactly one parent, features and slabs
 // are in range, and histogram slabs match the bin layout.
@@ -12,7 +15,6 @@
 namespace irithyll {
 
 void GradientTree::encode(ByteWriter& out) const {
-  config_.encode(out);
   out.u64(rng_.state());
   out.u64(n_features_);
   out.boolean(edges_ready_);
@@ -83,9 +85,17 @@ void GradientTree::encode(ByteWriter& out) const {
   if (config_.warm_start != 0) out.f64s(warm_rows_);
 }
 
-Status GradientTree::decode(ByteReader& in) {
+Status GradientTree::decode_with_config(ByteReader& in) {
   GradientTreeConfig cfg;
   IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  GradientTree t(cfg);
+  IRITHYLL_RETURN_IF_ERROR(t.decode(in));
+  *this = std::move(t);
+  return Status::ok();
+}
+
+Status GradientTree::decode(ByteReader& in) {
+  const GradientTreeConfig cfg = config_;
   GradientTree t(cfg);
   t.rng_.set_state(in.u64("tree rng"));
   const std::size_t nf = in.read_count(16, "n_features");

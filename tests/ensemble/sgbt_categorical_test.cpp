@@ -15,6 +15,7 @@
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/packed/exporter.hpp"
 #include "support/prequential.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -107,7 +108,7 @@ TEST(SGBTCategorical, CheckpointResumesBitIdentically) {
 TEST(SGBTCategorical, PenaltyRecordReadsOldRecordsAsTrainedAndRoundTrips) {
   auto round_trip = [](const SGBTConfig& c) {
     ByteWriter w;
-    c.encode(w);
+    testing::encode_legacy(c, w);
     const auto bytes = w.take();
     SGBTConfig back;
     back.tree.categorical_penalty = -1.0;  // decode must set it

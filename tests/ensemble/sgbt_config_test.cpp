@@ -1,4 +1,5 @@
 #include "irithyll/ensemble/sgbt_config.hpp"
+#include "support/legacy_config_records.hpp"
 
 #include <gtest/gtest.h>
 
@@ -121,8 +122,8 @@ TEST(SGBTConfig, PresetOriginalRestoresTheOriginalSettings) {
   SGBTConfig d, e;
   ASSERT_TRUE(apply_sgbt_preset(d, "default").is_ok());
   ByteWriter wd, we;
-  d.encode(wd);
-  e.encode(we);
+  encode_config(sgbt_config_fields(), d, wd);
+  encode_config(sgbt_config_fields(), e, we);
   EXPECT_EQ(wd.data(), we.data());
   const Status bad = apply_sgbt_preset(c, "nope");
   EXPECT_FALSE(bad.is_ok());
@@ -138,7 +139,7 @@ TEST(SGBTConfig, EncodeDecodeRoundTrip) {
   c.loss = LossKind::kHuber;
   c.loss_param = 2.0;
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());

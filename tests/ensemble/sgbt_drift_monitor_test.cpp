@@ -7,11 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
+#include <string>
 #include <vector>
 
+#include "core/file_io.hpp"
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt.hpp"
+#include "irithyll/ensemble/sgbt_learner.hpp"
 
 namespace irithyll {
 namespace {
@@ -116,42 +120,54 @@ TEST(SGBTDriftMonitor, ScaleIsTheTargetSpreadForResidualLossesOnly) {
   EXPECT_EQ(hu.drift_monitor_scale(), 1.0);
 }
 
-// A committee written without the target statistics (state version 1)
-// decodes onto the raw monitor and continues exactly like the committee that
-// wrote it would have under the old rule; the current record round-trips
-// with its statistics.
+// A learner record of state version 1 (binary config; committees without
+// the target statistics), written by the build before settings were saved by
+// name: the same 20-step committee (8 bins, depth 3) after the same 3,000 Friedman samples.
+// It decodes onto the raw monitor it was trained with, predicts what the
+// committee it recorded predicts, and keeps learning; the current record
+// round-trips with its statistics and continues bit-identically.
 TEST(SGBTDriftMonitor, RecordsWithoutTargetSpreadResumeOnTheRawMonitor) {
   SGBTConfig c;
   c.n_steps = 20;
+  c.tree.n_bins = 8;
+  c.tree.max_depth = 3;
   SGBT m(c, Loss(LossKind::kSquared));
   Friedman f{Xorshift64(9), 1.0, 1u << 30};
   for (int i = 0; i < 3000; ++i) {
     const double y = f.next();
     m.train_one(f.x, y);
   }
-  ByteWriter old_form, new_form;
-  m.encode(old_form, false);
-  m.encode(new_form);
-  const std::vector<std::uint8_t> old_bytes = old_form.take(), new_bytes = new_form.take();
-  SGBT a, b;
-  ByteReader ra(old_bytes), rb(new_bytes);
-  ASSERT_TRUE(a.decode(ra, false).is_ok());
-  ASSERT_TRUE(b.decode(rb).is_ok());
-  EXPECT_EQ(a.drift_monitor_scale(), 1.0);
+  const auto old_bytes = read_file_bytes(std::string(IRITHYLL_SOURCE_DIR) + "/tests/data/legacy/sgbt_learner_v1.bin");
+  ASSERT_TRUE(old_bytes.is_ok()) << old_bytes.status().to_string();
+  SGBTLearner a;
+  ByteReader ra(*old_bytes);
+  ASSERT_TRUE(a.decode(ra).is_ok());
+  EXPECT_TRUE(ra.at_end());
+  EXPECT_EQ(a.committee(0).drift_monitor_scale(), 1.0);
+  EXPECT_EQ(a.n_samples_seen(), 3000u);
+  ByteWriter new_form;
+  m.encode_state(new_form);
+  SGBT b(c, Loss(LossKind::kSquared));
+  ByteReader rb(new_form.data());
+  ASSERT_TRUE(b.decode_state(rb).is_ok());
   EXPECT_EQ(b.drift_monitor_scale(), m.drift_monitor_scale());
   EXPECT_GT(m.drift_monitor_scale(), 2.0);
-  // The new form continues bit-identically; the old form reads as a raw
-  // monitor, and mixing up the two layouts is an error, not a silent misread.
   for (int i = 0; i < 2000; ++i) {
     const double y = f.next();
     ASSERT_EQ(b.predict(f.x), m.predict(f.x));
+    if (i == 0) {
+      EXPECT_EQ(a.committee(0).predict(f.x), m.predict(f.x));
+    }
     m.train_one(f.x, y);
     b.train_one(f.x, y);
-    a.train_one(f.x, y);
+    a.learn_one(f.x, y);
   }
-  SGBT wrong;
-  ByteReader rw(old_bytes);
-  EXPECT_FALSE(wrong.decode(rw).is_ok());
+  EXPECT_EQ(a.n_samples_seen(), 5000u);
+  // A version-1 record read as the current state layout is an error, not a
+  // silent misread.
+  SGBT wrong(c, Loss(LossKind::kSquared));
+  ByteReader rw(std::span<const std::uint8_t>(*old_bytes).subspan(4));
+  EXPECT_FALSE(wrong.decode_state(rw).is_ok());
 }
 
 }  // namespace

@@ -101,8 +101,8 @@ TEST(SGBTLearner, NonFiniteTargetsAndBadLabelsAreSkippedWithoutStateChange) {
     ASSERT_EQ(a.predict_one(x), b.predict_one(x));
   }
   ByteWriter wa, wb;
-  a.committee(0).encode(wa);
-  b.committee(0).encode(wb);
+  a.committee(0).encode_state(wa);
+  b.committee(0).encode_state(wb);
   EXPECT_EQ(wa.data(), wb.data());  // committee state identical
 }
 

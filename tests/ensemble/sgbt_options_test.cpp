@@ -12,6 +12,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "ensemble/tree_slot.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -172,7 +173,7 @@ TEST(SGBTOptions, RowsParseAndRefuse) {
   EXPECT_EQ(t.min_hessian_sum, 3.0);
   EXPECT_EQ(t.gradient_clip_sigma, 2.0);
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());

@@ -152,8 +152,8 @@ TEST(SGBTParallel, ResetThenAnotherWidthRestartsThePipeline) {
   EXPECT_EQ(std::bit_cast<std::uint64_t>(par.predict_raw(std::span<const double>(b.x, 2))),
             std::bit_cast<std::uint64_t>(seq.predict_raw(std::span<const double>(a.x, 2))));
   ByteWriter wa, wb;
-  seq.encode(wa);
-  par.encode(wb);
+  seq.encode_state(wa);
+  par.encode_state(wb);
   EXPECT_EQ(wb.data(), wa.data());
 }
 
@@ -175,8 +175,8 @@ TEST(SGBTParallel, LearningRateMovedEverySampleEqualsSequential) {
     }
   }
   ByteWriter wa, wb;
-  seq.encode(wa);
-  par.encode(wb);
+  seq.encode_state(wa);
+  par.encode_state(wb);
   EXPECT_EQ(wb.data(), wa.data());
 }
 

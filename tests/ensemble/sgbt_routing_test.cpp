@@ -19,6 +19,7 @@
 #include "irithyll/packed/exporter.hpp"
 #include "irithyll/packed/packed_model.hpp"
 #include "ensemble/tree_slot.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -227,8 +228,8 @@ TEST(SGBTHandoff, WindowZeroIsTheAbruptSwap) {
   train_flipping(zero, 0, 9000, 3000);
   train_flipping(graded, 0, 9000, 3000);
   ByteWriter a, b;
-  plain.encode(a);
-  zero.encode(b);
+  plain.encode_state(a);
+  zero.encode_state(b);
   EXPECT_EQ(a.data(), b.data());
   ASSERT_GT(plain.diagnostics().replacements, 0u);
   double differ = 0.0;
@@ -247,10 +248,10 @@ void expect_resume_identical(const SGBTConfig& c) {
   SGBT a(c, Loss(LossKind::kSquared));
   train_flipping(a, 0, 4500, 3000);
   ByteWriter w;
-  a.encode(w);
-  SGBT b;
+  a.encode_state(w);
+  SGBT b(c, Loss(LossKind::kSquared));
   ByteReader r(w.data());
-  ASSERT_TRUE(b.decode(r).is_ok());
+  ASSERT_TRUE(b.decode_state(r).is_ok());
   ASSERT_EQ(r.remaining(), 0u);
   std::vector<double> pa, pb;
   train_flipping(a, 4500, 9000, 3000, [&](SGBT& s, const double* x) { pa.push_back(s.predict_raw(std::span<const double>(x, 3))); });
@@ -259,8 +260,8 @@ void expect_resume_identical(const SGBTConfig& c) {
   for (std::size_t i = 0; i < pa.size(); ++i)
     ASSERT_EQ(std::bit_cast<std::uint64_t>(pa[i]), std::bit_cast<std::uint64_t>(pb[i])) << "sample " << i;
   ByteWriter wa, wb;
-  a.encode(wa);
-  b.encode(wb);
+  a.encode_state(wa);
+  b.encode_state(wb);
   EXPECT_EQ(wa.data(), wb.data());
 }
 
@@ -274,7 +275,7 @@ TEST(SGBTRoutingCheckpoint, ResumeIsBitIdentical) {
 TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {
   const SGBTConfig c = config({{"soft-routing", "on"}, {"soft-bandwidth", "0.25"}, {"handoff-window", "77"}});
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
@@ -284,7 +285,7 @@ TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {
   // An options block without routing options is still written as version 1.
   const SGBTConfig old = config({{"max-leaf-output", "2"}});
   ByteWriter wo;
-  old.encode(wo);
+  testing::encode_legacy(old, wo);
   SGBTConfig e;
   ByteReader ro(wo.data());
   ASSERT_TRUE(e.decode(ro).is_ok());
@@ -293,7 +294,7 @@ TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {
   SGBTConfig plain = old;
   plain.handoff_window = 1;
   ByteWriter wp;
-  plain.encode(wp);
+  testing::encode_legacy(plain, wp);
   // The version-2 tail: routing (u8 f64 u32), leaf options (u8 f64 u32 f64),
   // categorical list (u64 count, here empty).
   EXPECT_EQ(wp.data().size(), wo.data().size() + (1 + 8 + 4) + (1 + 8 + 4 + 8) + 8);

@@ -14,6 +14,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/packed/exporter.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -94,7 +95,7 @@ TEST(SGBTTreeOptions, RowsParseMapAndRoundTrip) {
   EXPECT_EQ(t.split_reeval_interval, 500u);
   EXPECT_EQ(t.adaptive_depth, 7.5);
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   SGBTConfig d;
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
@@ -106,8 +107,8 @@ TEST(SGBTTreeOptions, RowsParseMapAndRoundTrip) {
   SGBTConfig plain, old_opts;
   old_opts.tree.max_leaf_output = 2.0;
   ByteWriter a, b;
-  plain.encode(a);
-  old_opts.encode(b);
+  testing::encode_legacy(plain, a);
+  testing::encode_legacy(old_opts, b);
   EXPECT_EQ(b.data()[a.size()], 1u);  // options block version byte
 }
 

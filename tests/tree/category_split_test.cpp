@@ -13,6 +13,7 @@
 #include "tree/gradient_tree.hpp"
 #include "tree/tree_dump.hpp"
 #include "tree/category_split.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -206,7 +207,7 @@ TEST(CategoricalTree, CheckpointResumesBitIdentically) {
   train(a, s, 1700);
   ASSERT_TRUE(a.has_categorical_splits());
   const auto saved = bytes_of(a);
-  GradientTree b;
+  GradientTree b(c);
   ByteReader in(saved);
   ASSERT_TRUE(b.decode(in).is_ok());
   EXPECT_TRUE(in.at_end());
@@ -232,7 +233,7 @@ TEST(CategoricalTree, DecodeRefusesAnEmptyMaskOnACategorySplit) {
   // The masks are the record's last 8 * n_nodes bytes; the root's is first.
   const std::size_t at = bytes.size() - 8 * a.n_nodes();
   for (std::size_t i = 0; i < 8; ++i) bytes[at + i] = 0;
-  GradientTree b;
+  GradientTree b(a.config());
   ByteReader in(bytes);
   EXPECT_FALSE(b.decode(in).is_ok());
 }
@@ -243,7 +244,7 @@ TEST(CategoricalTree, ConfigWithoutCategoricalKeepsTheOldEncoding) {
   GradientTreeConfig c;
   c.monotone = {1};
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   const auto bytes = w.take();
   // Version byte of the options block follows the 0x80-flagged strategy byte.
   std::size_t flag = 0;
@@ -256,7 +257,7 @@ TEST(CategoricalTree, ConfigWithoutCategoricalKeepsTheOldEncoding) {
   EXPECT_EQ(bytes[flag + 1], 1);
   c.categorical = {2, 5};
   ByteWriter w2;
-  c.encode(w2);
+  testing::encode_legacy(c, w2);
   const auto bytes2 = w2.take();
   EXPECT_EQ(bytes2[flag + 1], 2);
   GradientTreeConfig d;

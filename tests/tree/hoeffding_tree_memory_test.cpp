@@ -104,7 +104,7 @@ TEST(HoeffdingTreeMemory, CheckpointOfACompactedTreeContinuesIdentically) {
   (void)train(t, 5, 8000);
   ByteWriter w;
   t.encode(w);
-  GradientTree back;
+  GradientTree back(t.config());
   ByteReader r(w.data());
   ASSERT_TRUE(back.decode(r).is_ok());
   EXPECT_EQ(train(back, 6, 4000), train(t, 6, 4000));

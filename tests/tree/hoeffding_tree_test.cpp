@@ -8,6 +8,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -95,7 +96,7 @@ TEST(GradientTree, WarmStartFixesTheEdgesEarlier) {
   EXPECT_GT(step.n_leaves(), 1u);
 
   ByteWriter out;
-  c.encode(out);
+  testing::encode_legacy(c, out);
   GradientTreeConfig back;
   ByteReader in(out.data());
   ASSERT_TRUE(back.decode(in).is_ok());
@@ -223,7 +224,7 @@ TEST(GradientTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
   }
   ByteWriter w;
   a.encode(w);
-  GradientTree b;
+  GradientTree b(a.config());
   ByteReader r(w.data());
   ASSERT_TRUE(b.decode(r).is_ok()) << b.decode(r).to_string();
   EXPECT_TRUE(r.at_end());
@@ -232,7 +233,7 @@ TEST(GradientTree, EncodeDecodeContinuesIdenticallyAndRejectsTruncation) {
     ASSERT_EQ(a.learn_one(x, -y, 1.0), b.learn_one(x, -y, 1.0)) << i;
   }
   for (std::size_t cut = 0; cut < w.size(); cut += 97) {
-    GradientTree t;
+    GradientTree t(a.config());
     ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
     EXPECT_FALSE(t.decode(tr).is_ok()) << cut;
     EXPECT_EQ(t.n_nodes(), 1u);

@@ -12,6 +12,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "tree/gradient_tree.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -169,7 +170,7 @@ TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
   train_saturated(t, 1500);
   ByteWriter w;
   t.encode(w);
-  GradientTree d;
+  GradientTree d(c);
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   EXPECT_EQ(d.config().monotone, c.monotone);
@@ -185,8 +186,8 @@ TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
   }
   // A config without options encodes as before them: no options byte.
   ByteWriter plain, flagged;
-  base().encode(plain);
-  c.encode(flagged);
+  testing::encode_legacy(base(), plain);
+  testing::encode_legacy(c, flagged);
   EXPECT_GT(flagged.size(), plain.size());
   GradientTreeConfig bad = base();
   bad.monotone = {2};

@@ -13,6 +13,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "tree/gradient_tree.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -198,7 +199,7 @@ void expect_round_trip(const GradientTreeConfig& c) {
   train(t, 3000, 10, [](const double* x, Xorshift64&) { return x[0] > 0.5 ? 3.0 * x[1] : -1.0; });
   ByteWriter w;
   t.encode(w);
-  GradientTree d;
+  GradientTree d(c);
   ByteReader r(w.data());
   ASSERT_TRUE(d.decode(r).is_ok());
   ByteWriter w2;
@@ -240,10 +241,10 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
 TEST(TreeExtensions, ConfigEncodingAndValidation) {
   // Without the new options the record is unchanged (options version 1 or none).
   ByteWriter plain, ext;
-  ext_base().encode(plain);
+  testing::encode_legacy(ext_base(), plain);
   GradientTreeConfig c = ext_base();
   c.adaptive_depth = 7.5;
-  c.encode(ext);
+  testing::encode_legacy(c, ext);
   EXPECT_GT(ext.size(), plain.size());
   GradientTreeConfig back;
   ByteReader r(ext.data());

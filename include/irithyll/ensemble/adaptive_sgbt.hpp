@@ -22,7 +22,8 @@ struct AdaptiveSGBTConfig {
   LrScheduleConfig schedule;
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 

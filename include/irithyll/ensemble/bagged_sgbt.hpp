@@ -29,7 +29,8 @@ struct BaggedSGBTConfig {
   SGBTConfig sgbt{};          // every bag's settings (its seed is set per bag)
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 

@@ -46,7 +46,8 @@ struct DistributionalSGBTConfig {
   bool calibrate = true;
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 
@@ -84,9 +85,9 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor {
   Status decode(ByteReader& in) override;
   // The state without the settings (the mixture of experts derives each
   // expert's settings from its own): decode_state reads it into an instance
-  // built with the config that wrote it.
+  // built with the config that wrote it; `trees` as SGBT::decode_state.
   void encode_state(ByteWriter& out) const;
-  Status decode_state(ByteReader& in);
+  Status decode_state(ByteReader& in, TreeSettings trees = TreeSettings::kDerived);
 
   const DistributionalSGBTConfig& config() const { return config_; }
   double calibration() const { return std::sqrt(calibration_); }

@@ -59,7 +59,8 @@ struct MoEDistributionalSGBTConfig {
   SGBTConfig base{};                       // every expert's SGBT settings (seed set per expert)
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
   // The expert settings: `expert` with `base` and the given seed.
   DistributionalSGBTConfig expert_config(std::uint64_t seed) const;

@@ -50,7 +50,8 @@ struct MoESGBTConfig {
   SGBTConfig base{};                       // every expert's settings (seed set per expert)
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 

@@ -59,7 +59,8 @@ struct QuantileSGBTConfig {
   bool center = true;                             // tau models learn the residual around a mean SGBT
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 

@@ -135,17 +135,18 @@ class SGBT {
 
   void reset();
   std::size_t memory_bytes() const;
-  // `with_target_spread`: the record carries the target statistics (SGBT
-  // learner state version >= 2). Records without them (version 1) decode
-  // with the monitor on raw |gradient|, so they resume exactly as they were
-  // written; encode(out, false) writes that older form (for tests).
-  void encode(ByteWriter& out, bool with_target_spread = true) const;
-  Status decode(ByteReader& in, bool with_target_spread = true);
-  // The state alone (encode without the config and loss, which the owner
-  // derives itself and writes once): decode_state reads it into a committee
-  // built with the config and loss that wrote it.
+  // The state alone, without the config and loss (the owner derives them and
+  // writes its settings once, by name): decode_state reads it into a
+  // committee built with the config and loss that wrote it. `trees` says
+  // whether each tree's binary config precedes its state (records written
+  // before the trees' settings were derived).
   void encode_state(ByteWriter& out) const;
-  Status decode_state(ByteReader& in);
+  Status decode_state(ByteReader& in, TreeSettings trees = TreeSettings::kDerived);
+  // Records of SGBT learner state versions 1-4: the binary config, the loss,
+  // then the state with every tree's config. `with_target_spread`: the
+  // record carries the target statistics (versions >= 2); records without
+  // them resume with the monitor on raw |gradient|, as they were written.
+  Status decode_with_config(ByteReader& in, bool with_target_spread);
 
  private:
   void boost(std::span<const double> x, double y, double w, double offset);
@@ -231,9 +232,8 @@ class SGBT {
   void track_bandwidths(std::span<const double> x);
   void refresh_gap_bandwidths();
   double predict_raw_routed(std::span<const double> x) const noexcept;
-  // Everything after the loss; decode_body reads into a fresh committee.
-  void encode_body(ByteWriter& out, bool with_target_spread) const;
-  Status decode_body(ByteReader& in, bool with_target_spread);
+  // The state; decode_body reads it into a fresh committee.
+  Status decode_body(ByteReader& in, bool with_target_spread, TreeSettings trees);
   void encode_routing(ByteWriter& out) const;
   Status decode_routing(ByteReader& in);
 };

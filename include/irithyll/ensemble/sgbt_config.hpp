@@ -12,7 +12,7 @@
 // One source of truth: the field table sgbt_config_fields() names each field
 // for the CLI (--n-steps ...), Python and `irithyll models`, with its default,
 // range and help; validate() checks every row against it, then the rules that
-// tie fields together; encode/decode persist it in checkpoints.
+// tie fields together; checkpoints save it through the same table.
 // Adding a setting = one member here + one row in the table.
 #pragma once
 
@@ -127,7 +127,8 @@ struct SGBTConfig {
   // The tree configuration of boosting step `step`.
   GradientTreeConfig tree_config(std::uint32_t step) const;
   Loss make_loss() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout that checkpoints before settings-by-name wrote
+  // (SGBT learner record versions 1-4); nothing writes it any more.
   Status decode(ByteReader& in);
 };
 

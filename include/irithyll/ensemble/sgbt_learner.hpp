@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -84,9 +85,11 @@ class SGBTLearner final : public Learner,
   // The state without the settings and context (width, counters, each
   // committee's state), for a family member that derives this learner's
   // config from its own and writes that once. decode_state reads it into an
-  // instance built with the config, task and classes that wrote it.
+  // instance built with the config, task and classes that wrote it; `trees`
+  // says whether the committees' trees carry their binary configs (records
+  // written before the trees' settings were derived).
   void encode_state(ByteWriter& out) const;
-  Status decode_state(ByteReader& in);
+  Status decode_state(ByteReader& in, TreeSettings trees = TreeSettings::kDerived);
   // Task, classes, the context's width (0 = from the first sample) and seed.
   LearnerContext context() const;
 
@@ -121,9 +124,9 @@ class SGBTLearner final : public Learner,
   Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
-  // The committees of a record of `version` (5: their states alone), then
-  // the width and counters; into an instance built for them.
-  Status read_committees(ByteReader& in, std::uint32_t version, std::uint64_t n_features, std::uint64_t seen,
+  // The committees, each read by `read`, then the width and counters; into
+  // an instance built for them.
+  Status read_committees(const std::function<Status(SGBT&)>& read, std::uint64_t n_features, std::uint64_t seen,
                          std::uint64_t skipped);
   // x with non-finite values -> NaN and length fixed to n_features_.
   std::span<const double> sanitize(std::span<const double> x) const;

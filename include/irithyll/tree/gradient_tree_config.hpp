@@ -13,6 +13,12 @@
 
 namespace irithyll {
 
+// Where a checkpoint keeps a gradient tree's settings. Current records write
+// them once, by name, in the owning model's settings and derive each tree's
+// from those (kDerived); records from before that put every tree's binary
+// config in front of its state (kInRecord).
+enum class TreeSettings : std::uint8_t { kDerived, kInRecord };
+
 // What a leaf predicts. kConstant: the Newton weight
 // -G/(H+lambda). kLinear: that weight plus w.(x - mean_x), w learned online
 // (gradient_tree.hpp). kAdaptive: constant until the linear shadow's running
@@ -37,8 +43,7 @@ struct GradientTreeConfig {
   double min_child_hessian = 1.0;     // >= 0; each child's hessian sum must reach this
   std::uint32_t min_samples_leaf = 0; // 0 = off; each child must hold at least this many of the leaf's binned samples
   BinStrategy bin_strategy = BinStrategy::kUniform;
-  // Leaf controls of the Rust library, all off by default; a
-  // config with any of them set encodes an options block (see encode()).
+  // Leaf controls of the Rust library, all off by default.
   double max_leaf_output = 0.0;       // 0 = off, else > 0: every leaf value is clamped to [-m, m]
   double min_hessian_sum = 0.0;       // 0 = off, else > 0: a leaf outputs 0 until its hessian sum reaches this
   double gradient_clip_sigma = 0.0;   // 0 = off, else k > 0: clamp g to the leaf's mean +- k sd (Welford, after 10)
@@ -52,8 +57,7 @@ struct GradientTreeConfig {
   // child weights break the order is dropped) and on leaf values (each node
   // carries bounds its leaves are clamped into).
   std::vector<std::int8_t> monotone;
-  // Model and structure options of the Rust library, off by
-  // default; any of them set encodes the options block at version 2.
+  // Model and structure options of the Rust library, off by default.
   TreeLeafModel leaf_model = TreeLeafModel::kConstant;
   double linear_learning_rate = 0.1;     // (0, 1]; NLMS step of linear leaves (fraction of the way to the sample's Newton target)
   // 0 = off, else every this many samples (rounded up to a multiple of
@@ -105,7 +109,9 @@ struct GradientTreeConfig {
   }
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout that every tree record carried before the trees'
+  // settings were derived from their owner's named ones; nothing writes it
+  // any more.
   Status decode(ByteReader& in);
 };
 
