@@ -43,7 +43,7 @@ Result<std::unique_ptr<AdaptiveRandomForest>> AdaptiveRandomForest::make(const C
   return std::make_unique<AdaptiveRandomForest>(config, context);
 }
 
-Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
+HoeffdingTreeConfig AdaptiveRandomForest::member_tree_config() const {
   // Members split nominal attributes one value against the rest
   // (HoeffdingTreeConfig::binary_nominal): with random subspaces and Poisson
   // weights, multiway splits won on their branch-count bias. Set only when
@@ -53,10 +53,15 @@ Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
   // The naive Bayes prior acts on nominal attributes only; without any, the
   // member keeps the record it had before the prior existed.
   if (!tree.binary_nominal) tree.nominal_nb_prior = 0.0;
+  return tree;
+}
+
+Vfdt AdaptiveRandomForest::new_tree(Xorshift64& rng) const {
   // The tree's seed goes through derive_seed: a Xorshift64 seeded with
   // this stream's output would replay this very stream (its state is its
   // output), tying the tree's draws to the member's Poisson weights.
-  return Vfdt(tree, task_, n_classes_, n_features_, config_.subspace(n_features_), derive_seed(rng.next_u64(), 0));
+  return Vfdt(member_tree_config(), task_, n_classes_, n_features_, config_.subspace(n_features_),
+              derive_seed(rng.next_u64(), 0));
 }
 
 void AdaptiveRandomForest::build_members() {

@@ -1,7 +1,10 @@
 // AdaptiveRandomForest checkpoint. Layout (little-endian, ByteWriter):
-//   version u32 (3) | settings by name (encode_config, all but `threads`) | context (encode_context)
+//   version u32 (4) | settings by name (encode_config, all but `threads`) | context (encode_context)
 //   samples_seen, skipped, n_warnings, n_drifts u64 | n_members u64
 //   per member: rng u64 | tree | has_background bool [+ tree] | warning ADWIN | drift ADWIN | correct f64 | seen f64
+// The trees' records hold no settings: every member's tree config is
+// member_tree_config(), derived from the forest's named settings. Version 3
+// wrote each tree with its binary config first; decode() still reads it.
 // `threads` is left out so a forest trained on any number of threads writes
 // the same bytes; a decoded forest trains on one.
 // Version 2 held one forest-wide rng u64 after the context and no member
@@ -23,7 +26,8 @@ namespace irithyll {
 namespace {
 constexpr std::uint32_t kFormatV1 = 1;
 constexpr std::uint32_t kFormatV2 = 2;
-constexpr std::uint32_t kArfCodecFormatVersion = 3;
+constexpr std::uint32_t kFormatV3 = 3;
+constexpr std::uint32_t kArfCodecFormatVersion = 4;
 
 // Every settings row but the last (`threads`, a run-time setting).
 std::span<const ConfigField<ARFConfig>> arf_stored_fields() {
@@ -56,7 +60,7 @@ void AdaptiveRandomForest::encode(ByteWriter& out) const {
 Status AdaptiveRandomForest::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("arf version");
   if (!in.ok()) return in.status();
-  if (version != kFormatV1 && version != kFormatV2 && version != kArfCodecFormatVersion)
+  if (version < kFormatV1 || version > kArfCodecFormatVersion)
     return Status::corruption("arf: unknown record version " + std::to_string(version));
   AdaptiveRandomForest f;
   std::uint8_t task = 0;
@@ -78,7 +82,7 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     f.n_features_ = context.n_features;
     f.seed_ = context.seed;
   }
-  const bool one_stream = version < kArfCodecFormatVersion;
+  const bool one_stream = version < kFormatV3;
   const std::uint64_t forest_rng = one_stream ? Xorshift64(in.u64("rng")).state() : 0;
   f.samples_seen_ = in.u64("samples_seen");
   f.skipped_ = in.u64("skipped");
@@ -93,19 +97,21 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
   if (f.n_features_ > (1u << 20)) return Status::corruption("arf: bad feature count");
   if (n_members != (f.n_features_ > 0 ? f.config_.n_trees : 0)) return Status::corruption("arf: member count does not match");
   const std::size_t m = f.n_features_ > 0 ? f.config_.subspace(f.n_features_) : 0;
+  const HoeffdingTreeConfig tree_config = f.member_tree_config();
+  auto read_tree = [&](Vfdt& t) { return version > kFormatV3 ? t.decode(in, tree_config) : t.decode_with_config(in); };
   auto check = [&](const Vfdt& t) {
     return t.task() == f.task_ && t.n_classes() == f.n_classes_ && t.n_features() == f.n_features_ && t.subspace() == m;
   };
   for (std::uint64_t i = 0; i < n_members; ++i) {
     Member mem{Vfdt(), std::nullopt, Adwin(), Adwin(), 0.0, 0.0, Xorshift64()};
     mem.rng = Xorshift64(one_stream ? derive_seed(forest_rng, i) : in.u64("member rng"));
-    IRITHYLL_RETURN_IF_ERROR(mem.tree.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(read_tree(mem.tree));
     if (!check(mem.tree)) return Status::corruption("arf: member tree shape does not match the forest");
     const bool has_bg = in.boolean("has_background");
     if (!in.ok()) return in.status();
     if (has_bg) {
       Vfdt bg;
-      IRITHYLL_RETURN_IF_ERROR(bg.decode(in));
+      IRITHYLL_RETURN_IF_ERROR(read_tree(bg));
       if (!check(bg)) return Status::corruption("arf: background tree shape does not match the forest");
       mem.background.emplace(std::move(bg));
     }

@@ -82,16 +82,6 @@ Status ARFConfig::validate() const {
   return tree.validate().with_context("arf");
 }
 
-void ARFConfig::encode(ByteWriter& out) const {
-  out.u32(n_trees);
-  out.f64(lambda);
-  out.u32(max_features);
-  out.f64(warning_delta);
-  out.f64(drift_delta);
-  out.u8(static_cast<std::uint8_t>(vote));
-  tree.encode(out);
-}
-
 Status ARFConfig::decode(ByteReader& in) {
   ARFConfig c;
   c.n_trees = in.u32("n_trees");

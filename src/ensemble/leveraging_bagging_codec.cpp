@@ -1,5 +1,5 @@
 // LeveragingBagging checkpoint. Layout (ByteWriter):
-//   version u8 (3) | config (encode_config, all but `threads`) | context (encode_context)
+//   version u8 (4) | config (encode_config, all but `threads`) | context (encode_context)
 //   width u64 | seen, skipped, n_resets u64 | poisson_total f64
 //   n_codes u64 | code bits u8 ... | n_members u64 | per member: rng u64 | kind str
 //   ("tree", or the base model's catalogue name) | tree, or u64 size and the
@@ -10,6 +10,8 @@
 // member streams; decode() seeds member i's stream derive_seed(that state, i),
 // so an old checkpoint keeps learning deterministically (not as the old code
 // did: its one stream is gone). Version 1 had no kind (every member a tree).
+// Versions 1 to 3 wrote each member tree with its binary config first;
+// version 4 writes its state alone (its settings are the config's `tree`).
 // decode() rebuilds the derived state from config and context, checks the
 // codes (0/1, the count the config implies) and every member's shape.
 #include <cmath>
@@ -22,7 +24,7 @@ namespace irithyll {
 
 namespace {
 // 2: each member's kind, base models; 3: each member's random stream
-constexpr std::uint8_t kLeveragingBaggingCodecVersion = 3;
+constexpr std::uint8_t kLeveragingBaggingCodecVersion = 4;
 constexpr std::string_view kTreeKind = "tree";
 
 // Every settings row but the last (`threads`, a run-time setting).
@@ -73,7 +75,7 @@ Status LeveragingBagging::decode(ByteReader& in) {
   LeveragingBagging s(factory_);
   if (Status st = s.init(config, context); !st) return Status::corruption("leveraging_bagging: checkpoint: " + st.message());
   const std::uint64_t width = in.u64("width");
-  const bool one_stream = version < kLeveragingBaggingCodecVersion;
+  const bool one_stream = version < 3;
   const std::uint64_t shared_rng = one_stream ? Xorshift64(in.u64("rng")).state() : 0;
   s.seen_ = in.u64("seen");
   s.skipped_ = in.u64("skipped");
@@ -103,7 +105,7 @@ Status LeveragingBagging::decode(ByteReader& in) {
     if (!in.ok()) return in.status();
     if (kind == kTreeKind) {
       if (!config.base_model.empty()) return Status::corruption("leveraging_bagging: a tree member under a base model");
-      IRITHYLL_RETURN_IF_ERROR(m.tree.decode(in));
+      IRITHYLL_RETURN_IF_ERROR(version >= 4 ? m.tree.decode(in, config.tree) : m.tree.decode_with_config(in));
       if (m.tree.task() != Task::kClassification || m.tree.n_classes() != k || m.tree.n_features() != width ||
           m.tree.subspace() != width)
         return Status::corruption("leveraging_bagging: member tree shape does not match");

@@ -51,12 +51,21 @@ StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& 
     l.features.shrink_to_fit();
     std::sort(l.features.begin(), l.features.end());
   }
+  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
+  // this stream's output would replay this very stream (its state is its
+  // output), tying the tree's draws to the member's Poisson weights.
+  l.tree = Vfdt(member_tree_config(l.features), context_.task, context_.n_classes, l.features.size(), 0,
+                derive_seed(rng.next_u64(), 0));
+  return l;
+}
+
+HoeffdingTreeConfig StreamingRandomPatches::member_tree_config(std::span<const std::uint32_t> features) const {
   // The member's tree numbers its columns 0..m-1, so nominal indices move
   // to their position in the subspace.
   HoeffdingTreeConfig tree = config_.tree;
   tree.categorical.clear();
-  for (std::size_t j = 0; j < l.features.size(); ++j)
-    if (std::binary_search(config_.tree.categorical.begin(), config_.tree.categorical.end(), l.features[j]))
+  for (std::size_t j = 0; j < features.size(); ++j)
+    if (std::binary_search(config_.tree.categorical.begin(), config_.tree.categorical.end(), features[j]))
       tree.categorical.push_back(static_cast<std::uint32_t>(j));
   // Regression members under Poisson resampling count observations, not
   // weight, in their Hoeffding bound (HoeffdingTreeConfig::count_observations):
@@ -70,11 +79,7 @@ StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& 
   // the weight, as MOA and River do: there the tighter bound helped (elec
   // accuracy 0.861 against 0.850, sea 0.891 against 0.884).
   tree.count_observations = context_.task == Task::kRegression && config_.training != SRPTraining::kSubspaces;
-  // The tree's seed goes through derive_seed: a Xorshift64 seeded with
-  // this stream's output would replay this very stream (its state is its
-  // output), tying the tree's draws to the member's Poisson weights.
-  l.tree = Vfdt(tree, context_.task, context_.n_classes, l.features.size(), 0, derive_seed(rng.next_u64(), 0));
-  return l;
+  return tree;
 }
 
 void StreamingRandomPatches::build_members() {

@@ -1,5 +1,5 @@
 // StreamingRandomPatches checkpoint. Layout (ByteWriter):
-//   version u8 (2) | config (encode_config, all but `threads`) | context (encode_context)
+//   version u8 (3) | config (encode_config, all but `threads`) | context (encode_context)
 //   width u64 | seen, skipped, n_warnings, n_drifts u64 | n_members u64
 //   per member: rng u64 | learned | has_background bool [+ learned] | warning ADWIN |
 //               drift ADWIN | correct f64 | seen f64
@@ -10,6 +10,9 @@
 // streams; decode() still reads it and seeds member i's stream
 // derive_seed(that state, i), so an old checkpoint keeps learning
 // deterministically (not as the old code did: its one stream is gone).
+// Versions 1 and 2 wrote each tree with its binary config first; version 3
+// writes its state alone (member_tree_config() of its subspace gives its
+// settings), so a new setting changes no layout.
 // decode() checks the member count against the config, every subspace
 // (ascending, inside the width, of the configured size) and every tree's shape.
 #include <cmath>
@@ -23,7 +26,8 @@ namespace irithyll {
 namespace {
 
 constexpr std::uint8_t kSrpFormatV1 = 1;
-constexpr std::uint8_t kSrpCodecVersion = 2;
+constexpr std::uint8_t kSrpFormatV2 = 2;
+constexpr std::uint8_t kSrpCodecVersion = 3;
 
 // Every settings row but the last (`threads`, a run-time setting).
 std::span<const ConfigField<SRPConfig>> srp_stored_fields() {
@@ -73,7 +77,7 @@ void StreamingRandomPatches::encode(ByteWriter& out) const {
 Status StreamingRandomPatches::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("srp version");
   if (!in.ok()) return in.status();
-  if (version != kSrpFormatV1 && version != kSrpCodecVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
+  if (version < kSrpFormatV1 || version > kSrpCodecVersion) return Status::corruption("srp: unknown record version " + std::to_string(version));
   Config config;
   // All rows: a `threads` record (never written) would still be in range.
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
@@ -102,7 +106,8 @@ Status StreamingRandomPatches::decode(ByteReader& in) {
     if (n != s.config_.subspace(width)) return Status::corruption("srp: subspace size does not match");
     l.features.resize(n);
     for (std::uint32_t& f : l.features) f = in.u32("srp feature");
-    IRITHYLL_RETURN_IF_ERROR(l.tree.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(version > kSrpFormatV2 ? l.tree.decode(in, s.member_tree_config(l.features))
+                                                    : l.tree.decode_with_config(in));
     if (!s.check_learned(l)) return Status::corruption("srp: member subspace or tree shape does not match");
     return Status::ok();
   };

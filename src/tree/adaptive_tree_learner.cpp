@@ -152,11 +152,14 @@ std::size_t AdaptiveTreeLearner<Spec>::memory_bytes() const {
 }
 
 namespace {
-constexpr std::uint8_t kAdaptiveTreeLearnerFormatVersion = 1;
+constexpr std::uint8_t kAdaptiveTreeLearnerFormatVersion = 2;
 }  // namespace
 
 // Layout: version u8 | config (by name) | context | n_features u64 |
 // samples_seen u64 | skipped u64 | has_tree bool | tree (adaptive_vfdt_codec.cpp).
+// Version 1 wrote the tree with its binary config and options; version 2
+// writes its state alone (its settings are the learner's), so a new setting
+// changes no layout.
 template <class Spec>
 void AdaptiveTreeLearner<Spec>::encode(ByteWriter& out) const {
   out.u8(kAdaptiveTreeLearnerFormatVersion);
@@ -173,7 +176,7 @@ template <class Spec>
 Status AdaptiveTreeLearner<Spec>::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("version");
   if (!in.ok()) return in.status();
-  if (version != kAdaptiveTreeLearnerFormatVersion)
+  if (version < 1 || version > kAdaptiveTreeLearnerFormatVersion)
     return Status::corruption(std::string(kName) + ": unknown record version " + std::to_string(version));
   AdaptiveTreeLearner t;
   // A record without the nominal-penalty or nominal-nb-prior setting was
@@ -198,8 +201,8 @@ Status AdaptiveTreeLearner<Spec>::decode(ByteReader& in) {
   t.n_features_ = d;
   if (has_tree) {
     AdaptiveVfdt tree;
-    IRITHYLL_RETURN_IF_ERROR(tree.decode(in));
     const AdaptiveTreeOptions want = t.config_.options();
+    IRITHYLL_RETURN_IF_ERROR(version == 1 ? tree.decode_with_config(in) : tree.decode(in, t.config_.tree, want));
     const AdaptiveTreeOptions& got = tree.options();
     if (tree.task() != t.context_.task || tree.n_classes() != t.context_.n_classes || tree.n_features() != d ||
         got.mode != want.mode || got.adwin_delta != want.adwin_delta || got.drift_window != want.drift_window ||

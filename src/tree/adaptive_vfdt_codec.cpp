@@ -1,10 +1,14 @@
 // AdaptiveVfdt checkpoint encoding. Layout (ByteWriter):
 //   Vfdt record (vfdt_codec.cpp)
-//   mode u8 | adwin_delta f64 | drift_window u32 | switch_significance f64 | bootstrap bool | reevaluate_period u32
 //   counters 5 x u64 | first_split_weight f64 | weight_seen f64
 //   n u64 | per node: alt u32, stats u32, depth u32, det u32, reeval_at f64, err_n f64, err_mean f64, err_m2 f64
 //   detectors u64 | one ADWIN record each
-// decode() checks the options, that every alternate comes after its owner
+// The settings (the tree config and the options) are the owner's: it derives
+// them from its named settings and passes them to decode(). Records from
+// before that carried the binary config first and the options (mode u8,
+// adwin_delta f64, drift_window u32, switch_significance f64, bootstrap bool,
+// reevaluate_period u32) after the Vfdt record; decode_with_config() reads
+// those. decode() checks the options, that every alternate comes after its owner
 // (no cycles), that an EFDT node's statistics slot is its own and no leaf's,
 // and the alternates' nesting, so hostile bytes give a Status.
 #include <cmath>
@@ -15,12 +19,6 @@ namespace irithyll {
 
 void AdaptiveVfdt::encode(ByteWriter& out) const {
   Vfdt::encode(out);
-  out.u8(static_cast<std::uint8_t>(options_.mode));
-  out.f64(options_.adwin_delta);
-  out.u32(options_.drift_window);
-  out.f64(options_.switch_significance);
-  out.boolean(options_.bootstrap);
-  out.u32(options_.reevaluate_period);
   for (std::uint64_t c : {counters_.alternates, counters_.switches, counters_.prunes, counters_.kills, counters_.replacements})
     out.u64(c);
   out.f64(first_split_weight_);
@@ -40,25 +38,46 @@ void AdaptiveVfdt::encode(ByteWriter& out) const {
   for (const Adwin& d : detectors_) d.encode(out);
 }
 
-Status AdaptiveVfdt::decode(ByteReader& in) {
+Status AdaptiveVfdt::decode_with_config(ByteReader& in) {
   AdaptiveVfdt t;
-  IRITHYLL_RETURN_IF_ERROR(t.Vfdt::decode(in));
+  IRITHYLL_RETURN_IF_ERROR(t.Vfdt::decode_with_config(in));
   const std::uint8_t mode = in.u8("mode");
   t.options_.adwin_delta = in.f64("adwin_delta");
   t.options_.drift_window = in.u32("drift_window");
   t.options_.switch_significance = in.f64("switch_significance");
   t.options_.bootstrap = in.boolean("bootstrap");
   t.options_.reevaluate_period = in.u32("reevaluate_period");
+  if (!in.ok()) return in.status();
+  const AdaptiveTreeOptions& o = t.options_;
+  if (mode > 1 || !(o.adwin_delta > 0.0 && o.adwin_delta < 1.0) || !(o.switch_significance > 0.0 && o.switch_significance < 1.0) ||
+      o.reevaluate_period < 1)
+    return Status::corruption("adaptive tree: bad options");
+  t.options_.mode = static_cast<AdaptiveTreeOptions::Mode>(mode);
+  IRITHYLL_RETURN_IF_ERROR(t.decode_state(in));
+  *this = std::move(t);
+  return Status::ok();
+}
+
+Status AdaptiveVfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config, const AdaptiveTreeOptions& options) {
+  AdaptiveVfdt t;
+  IRITHYLL_RETURN_IF_ERROR(t.Vfdt::decode(in, config));
+  t.options_ = options;
+  IRITHYLL_RETURN_IF_ERROR(t.decode_state(in));
+  *this = std::move(t);
+  return Status::ok();
+}
+
+// The node states after the Vfdt record (and the options of old records),
+// into this fresh tree.
+Status AdaptiveVfdt::decode_state(ByteReader& in) {
+  AdaptiveVfdt& t = *this;
   Counters& c = t.counters_;
   for (std::uint64_t* v : {&c.alternates, &c.switches, &c.prunes, &c.kills, &c.replacements}) *v = in.u64("counter");
   t.first_split_weight_ = in.f64("first_split_weight");
   t.weight_seen_ = in.f64("weight_seen");
   if (!in.ok()) return in.status();
-  const AdaptiveTreeOptions& o = t.options_;
-  if (mode > 1 || !(o.adwin_delta > 0.0 && o.adwin_delta < 1.0) || !(o.switch_significance > 0.0 && o.switch_significance < 1.0) ||
-      o.reevaluate_period < 1 || !std::isfinite(t.first_split_weight_) || !std::isfinite(t.weight_seen_))
-    return Status::corruption("adaptive tree: bad options");
-  t.options_.mode = static_cast<AdaptiveTreeOptions::Mode>(mode);
+  if (!std::isfinite(t.first_split_weight_) || !std::isfinite(t.weight_seen_))
+    return Status::corruption("adaptive tree: bad split weights");
   const bool hat = t.options_.mode == AdaptiveTreeOptions::Mode::kHat;
   if (t.subspace_ != t.n_features_) return Status::corruption("adaptive tree: a subspace tree");
   if (!hat && t.task_ != Task::kClassification) return Status::corruption("adaptive tree: EFDT is a classifier");
@@ -135,7 +154,6 @@ Status AdaptiveVfdt::decode(ByteReader& in) {
     IRITHYLL_RETURN_IF_ERROR(d.decode(in));
     t.detectors_.push_back(d);
   }
-  *this = std::move(t);
   return Status::ok();
 }
 

@@ -12,8 +12,10 @@ namespace irithyll {
 namespace {
 // 1: settings as a fixed binary record, then task, classes, features, seed.
 // 2: settings by name from the field table, then the learner context.
+// 3: as 2, but the tree record leaves out its binary config (the tree's
+//    settings are the learner's), so a new setting changes no layout.
 constexpr std::uint32_t kFormatV1 = 1;
-constexpr std::uint32_t kHoeffdingTreeLearnerFormatVersion = 2;
+constexpr std::uint32_t kHoeffdingTreeLearnerFormatVersion = 3;
 
 Status check_task(const HoeffdingTreeConfig& config, Task task, std::size_t n_classes) {
   const bool cls = task == Task::kClassification;
@@ -102,8 +104,10 @@ void HoeffdingTreeLearner::encode(ByteWriter& out) const {
 }
 
 namespace {
-// The state after the settings and the context, shared by both record versions.
-Status decode_state(ByteReader& in, const LearnerContext& context, std::size_t d,
+// The state after the settings and the context, shared by every record
+// version. `config` is the tree's: versions 1 and 2 carried it again in the
+// tree record (nullptr), version 3 derives it from the learner's settings.
+Status decode_state(ByteReader& in, const LearnerContext& context, std::size_t d, const HoeffdingTreeConfig* config,
                     std::uint64_t& seen, std::uint64_t& skipped, std::optional<Vfdt>& tree) {
   seen = in.u64("samples_seen");
   skipped = in.u64("skipped");
@@ -114,7 +118,7 @@ Status decode_state(ByteReader& in, const LearnerContext& context, std::size_t d
   const std::size_t k = context.n_classes;
   if (has_tree) {
     Vfdt t;
-    IRITHYLL_RETURN_IF_ERROR(t.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(config != nullptr ? t.decode(in, *config) : t.decode_with_config(in));
     if (t.task() != context.task || t.n_classes() != k || t.n_features() != d || t.subspace() != d)
       return Status::corruption("hoeffding_tree: tree shape does not match the learner");
     tree.emplace(std::move(t));
@@ -129,7 +133,7 @@ Status HoeffdingTreeLearner::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("hoeffding_tree version");
   if (!in.ok()) return in.status();
   if (version == kFormatV1) return decode_v1(in);
-  if (version != kHoeffdingTreeLearnerFormatVersion)
+  if (version != 2 && version != kHoeffdingTreeLearnerFormatVersion)
     return Status::corruption("hoeffding_tree: unknown record version " + std::to_string(version));
   HoeffdingTreeLearner t;
   // A record without the nominal-penalty or nominal-nb-prior setting was
@@ -149,7 +153,8 @@ Status HoeffdingTreeLearner::decode(ByteReader& in) {
   if (t.context_.n_features != 0 && d != t.context_.n_features)
     return Status::corruption("hoeffding_tree: feature count does not match the context");
   t.n_features_ = d;
-  IRITHYLL_RETURN_IF_ERROR(decode_state(in, t.context_, d, t.samples_seen_, t.skipped_, t.tree_));
+  IRITHYLL_RETURN_IF_ERROR(decode_state(in, t.context_, d, version == 2 ? nullptr : &t.config_, t.samples_seen_,
+                                        t.skipped_, t.tree_));
   *this = std::move(t);
   return Status::ok();
 }
@@ -165,7 +170,7 @@ Status HoeffdingTreeLearner::decode_v1(ByteReader& in) {
   if (k > 65536) return Status::corruption("hoeffding_tree: bad class count");
   t.context_ = LearnerContext{static_cast<Task>(task), static_cast<std::size_t>(k), static_cast<std::size_t>(d), seed};
   t.n_features_ = d;
-  IRITHYLL_RETURN_IF_ERROR(decode_state(in, t.context_, d, t.samples_seen_, t.skipped_, t.tree_));
+  IRITHYLL_RETURN_IF_ERROR(decode_state(in, t.context_, d, nullptr, t.samples_seen_, t.skipped_, t.tree_));
   *this = std::move(t);
   return Status::ok();
 }

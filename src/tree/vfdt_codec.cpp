@@ -1,5 +1,5 @@
 // Vfdt checkpoint encoding. Layout (little-endian, ByteWriter):
-//   config | task u8 | n_classes u64 | n_features u64 | subspace u64 | seed u64 | rng state u64
+//   task u8 | n_classes u64 | n_features u64 | subspace u64 | seed u64 | rng state u64
 //   feat_min f64s | feat_max f64s | feat_moments f64s
 //   n_nodes u64 | per node: threshold f64, feature i32 (as u32; a routing node's
 //                 kind in its top byte: 0 threshold, 1 multiway, 2 equal, so
@@ -9,6 +9,9 @@
 //                           n features u64 + u32 each, stats f64s (head, linear, observers;
 //                           under config.binary_nominal each observer sized by its attribute)
 //   free u64 count + u32 each
+// The settings are not in the record: the owner derives the tree's config
+// from its own named settings and passes it to decode(). Records from before
+// that put the binary config first; decode_with_config() reads those.
 // decode() checks every count against the layout, every index against its
 // array and that children come after their parent (no cycles), so hostile
 // bytes give a Status and never a crash or a hang.
@@ -19,7 +22,6 @@
 namespace irithyll {
 
 void Vfdt::encode(ByteWriter& out) const {
-  config_.encode(out);
   out.u8(static_cast<std::uint8_t>(task_));
   out.u64(n_classes_);
   out.u64(n_features_);
@@ -52,9 +54,15 @@ void Vfdt::encode(ByteWriter& out) const {
   for (std::uint32_t s : free_) out.u32(s);
 }
 
-Status Vfdt::decode(ByteReader& in) {
+Status Vfdt::decode_with_config(ByteReader& in) {
+  HoeffdingTreeConfig config;
+  IRITHYLL_RETURN_IF_ERROR(config.decode(in));
+  return decode(in, config);
+}
+
+Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
   Vfdt t;
-  IRITHYLL_RETURN_IF_ERROR(t.config_.decode(in));
+  t.config_ = config;
   const std::uint8_t task = in.u8("task");
   const std::uint64_t k = in.u64("n_classes"), d = in.u64("n_features"), m = in.u64("subspace");
   t.seed_ = in.u64("seed");

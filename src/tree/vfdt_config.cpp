@@ -108,35 +108,6 @@ Status HoeffdingTreeConfig::validate() const {
   return Status::ok();
 }
 
-void HoeffdingTreeConfig::encode(ByteWriter& out) const {
-  out.u32(grace_period);
-  out.f64(delta);
-  out.f64(tie_threshold);
-  // Bit 7 of the criterion byte flags the nominal attribute list at the end,
-  // bit 6 count_observations (the leaf records then carry their observation
-  // count), bit 5 binary_nominal, bit 4 a non-zero nominal_penalty and bit
-  // 3 a non-zero nominal_nb_prior (each an f64 after the list, in that
-  // order); with none the record is byte-identical to the one before them,
-  // and a record written before those settings existed reads them as 0, the
-  // plain merit and add-one estimate it was trained with.
-  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(criterion) | (categorical.empty() ? 0 : 0x80) |
-                                   (count_observations ? 0x40 : 0) | (binary_nominal ? 0x20 : 0) |
-                                   (nominal_penalty != 0.0 ? 0x10 : 0) | (nominal_nb_prior != 0.0 ? 0x08 : 0)));
-  out.u8(static_cast<std::uint8_t>(leaf_model));
-  out.u8(static_cast<std::uint8_t>(numeric));
-  out.u32(n_split_points);
-  out.u32(n_bins);
-  out.u32(max_depth);
-  out.f64(min_branch_fraction);
-  out.f64(learning_rate);
-  if (!categorical.empty()) {
-    out.u64(categorical.size());
-    for (std::uint32_t f : categorical) out.u32(f);
-  }
-  if (nominal_penalty != 0.0) out.f64(nominal_penalty);
-  if (nominal_nb_prior != 0.0) out.f64(nominal_nb_prior);
-}
-
 Status HoeffdingTreeConfig::decode(ByteReader& in) {
   HoeffdingTreeConfig c;
   c.grace_period = in.u32("grace_period");

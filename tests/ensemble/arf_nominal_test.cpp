@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
+#include "irithyll/core/config_codec.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/arf.hpp"
 #include "irithyll/ensemble/arf_config.hpp"
 #include "support/prequential.hpp"
 #include "support/encoded.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -30,10 +32,11 @@ TEST(ARFNominal, RowSetsTheMemberTreesListAndEncodes) {
   }
   ASSERT_TRUE(found);
   EXPECT_EQ(c.tree.categorical, (std::vector<std::uint32_t>{1, 3}));
-  const auto bytes = testing::encoded(c);
+  ByteWriter w;
+  encode_config(arf_config_fields(), c, w);
   ARFConfig d;
-  ByteReader in(bytes);
-  ASSERT_TRUE(d.decode(in).is_ok());
+  ByteReader in(w.data());
+  ASSERT_TRUE(decode_config("arf", arf_config_fields(), in, d).is_ok());
   EXPECT_EQ(d.tree.categorical, c.tree.categorical);
 }
 
@@ -122,7 +125,9 @@ TEST(ARFNominal, HoeffdingTreeConfigRoundTripsTheBinaryNominalFlag) {
   for (bool flag : {false, true}) {
     HoeffdingTreeConfig c;
     c.binary_nominal = flag;
-    const auto bytes = testing::encoded(c);
+    ByteWriter w;
+    testing::encode_legacy(c, w);
+    const auto bytes = w.take();
     HoeffdingTreeConfig d;
     ByteReader in(bytes);
     ASSERT_TRUE(d.decode(in).is_ok());

@@ -10,6 +10,7 @@
 #include "irithyll/core/config_codec.hpp"
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/ensemble/arf.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -107,10 +108,12 @@ TEST(ARFThreads, SettingIsValidatedAndNotStored) {
   test::expect_threads_setting_checked<AdaptiveRandomForest, ARFConfig>("arf");
 }
 
-// A version-2 checkpoint (one forest-wide stream) still decodes: member i's
-// stream becomes derive_seed(stored state, i), it re-encodes as version 3,
-// and it keeps learning. Built from a one-tree version-3 record by moving
-// the member's stream back to where version 2 kept the forest's.
+// A version-2 checkpoint (one forest-wide stream, trees with their binary
+// configs) still decodes: member i's stream becomes derive_seed(stored state,
+// i), it re-encodes in the current layout, and it keeps learning. Built from
+// a one-tree current record by moving the member's stream back to where
+// version 2 kept the forest's and putting the tree's binary config in front
+// of its state.
 TEST(ARFThreads, VersionTwoCheckpointDerivesMemberStreams) {
   ARFConfig c;
   c.n_trees = 1;
@@ -119,32 +122,39 @@ TEST(ARFThreads, VersionTwoCheckpointDerivesMemberStreams) {
   Xorshift64 rng(9);
   std::vector<double> x(4);
   for (std::size_t i = 0; i < 500; ++i) m->learn_one(x, test::line_sample(rng, i, 1000, x));
-  const auto v3 = testing::encoded(*m);
+  const auto current = testing::encoded(*m);
   ByteWriter head;
   const auto fields = arf_config_fields();
   encode_config(fields.first(fields.size() - 1), m->config(), head);
   encode_context(ctx, head);
   const std::size_t settings_end = 4 + head.data().size();
   const std::size_t member_rng_at = settings_end + 4 * 8 + 8;  // after the counters and n_members
-  ASSERT_EQ(v3[0], 3u);
+  ASSERT_EQ(current[0], 4u);
   const std::uint64_t stored = 0x123456789ABCDEFull;
-  std::vector<std::uint8_t> v2(v3.begin(), v3.begin() + static_cast<std::ptrdiff_t>(settings_end));
+  std::vector<std::uint8_t> v2(current.begin(), current.begin() + static_cast<std::ptrdiff_t>(settings_end));
   v2[0] = 2;
   for (int b = 0; b < 8; ++b) v2.push_back(static_cast<std::uint8_t>(stored >> (8 * b)));
-  v2.insert(v2.end(), v3.begin() + static_cast<std::ptrdiff_t>(settings_end),
-            v3.begin() + static_cast<std::ptrdiff_t>(member_rng_at));
-  v2.insert(v2.end(), v3.begin() + static_cast<std::ptrdiff_t>(member_rng_at + 8), v3.end());
+  v2.insert(v2.end(), current.begin() + static_cast<std::ptrdiff_t>(settings_end),
+            current.begin() + static_cast<std::ptrdiff_t>(member_rng_at));
+  // The member tree's settings: the forest's, with no nominal attribute
+  // (so no naive Bayes prior).
+  HoeffdingTreeConfig tree = m->config().tree;
+  tree.nominal_nb_prior = 0.0;
+  ByteWriter tree_config;
+  testing::encode_legacy(tree, tree_config);
+  v2.insert(v2.end(), tree_config.data().begin(), tree_config.data().end());
+  v2.insert(v2.end(), current.begin() + static_cast<std::ptrdiff_t>(member_rng_at + 8), current.end());
   AdaptiveRandomForest old;
   ByteReader in(v2);
   ASSERT_TRUE(old.decode(in).is_ok()) << "version 2 must still decode";
   EXPECT_TRUE(in.at_end());
   auto again = testing::encoded(old);
-  ASSERT_EQ(again.size(), v3.size());
+  ASSERT_EQ(again.size(), current.size());
   std::uint64_t member_rng = 0;
   for (int b = 7; b >= 0; --b) member_rng = (member_rng << 8) | again[member_rng_at + static_cast<std::size_t>(b)];
   EXPECT_EQ(member_rng, derive_seed(stored, 0));
-  for (std::size_t i = 0; i < 8; ++i) again[member_rng_at + i] = v3[member_rng_at + i];
-  EXPECT_EQ(again, v3) << "everything but the member stream carries over";
+  for (std::size_t i = 0; i < 8; ++i) again[member_rng_at + i] = current[member_rng_at + i];
+  EXPECT_EQ(again, current) << "everything but the member stream carries over";
   for (std::size_t i = 0; i < 200; ++i) old.learn_one(x, test::line_sample(rng, i, 1000, x));
   EXPECT_EQ(old.n_samples_seen(), 700u);
 }

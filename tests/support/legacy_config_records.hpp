@@ -1,8 +1,8 @@
 // The binary config layouts that checkpoints wrote before settings were
 // saved by name. The library only reads them now (SGBTConfig::decode,
-// GradientTreeConfig::decode, for old record versions); these writers let
-// the tests build such records and check that every options block still
-// decodes.
+// GradientTreeConfig::decode and HoeffdingTreeConfig::decode, for old record
+// versions); these writers let the tests build such records and check that
+// every options block and flag still decodes.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/ensemble/sgbt_config.hpp"
 #include "irithyll/tree/gradient_tree_config.hpp"
+#include "irithyll/tree/vfdt_config.hpp"
 
 namespace irithyll::testing {
 
@@ -127,6 +128,35 @@ inline void encode_legacy(const SGBTConfig& c, ByteWriter& out) {
   out.u64(c.tree.categorical.size());
   for (std::uint32_t f : c.tree.categorical) out.u32(f);
   if (v3) out.f64(c.tree.categorical_penalty);
+}
+
+inline void encode_legacy(const HoeffdingTreeConfig& c, ByteWriter& out) {
+  out.u32(c.grace_period);
+  out.f64(c.delta);
+  out.f64(c.tie_threshold);
+  // Bit 7 of the criterion byte flags the nominal attribute list at the end,
+  // bit 6 count_observations (the leaf records then carry their observation
+  // count), bit 5 binary_nominal, bit 4 a non-zero nominal_penalty and bit
+  // 3 a non-zero nominal_nb_prior (each an f64 after the list, in that
+  // order); with none the record is byte-identical to the one before them,
+  // and a record written before those settings existed reads them as 0, the
+  // plain merit and add-one estimate it was trained with.
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(c.criterion) | (c.categorical.empty() ? 0 : 0x80) |
+                                   (c.count_observations ? 0x40 : 0) | (c.binary_nominal ? 0x20 : 0) |
+                                   (c.nominal_penalty != 0.0 ? 0x10 : 0) | (c.nominal_nb_prior != 0.0 ? 0x08 : 0)));
+  out.u8(static_cast<std::uint8_t>(c.leaf_model));
+  out.u8(static_cast<std::uint8_t>(c.numeric));
+  out.u32(c.n_split_points);
+  out.u32(c.n_bins);
+  out.u32(c.max_depth);
+  out.f64(c.min_branch_fraction);
+  out.f64(c.learning_rate);
+  if (!c.categorical.empty()) {
+    out.u64(c.categorical.size());
+    for (std::uint32_t f : c.categorical) out.u32(f);
+  }
+  if (c.nominal_penalty != 0.0) out.f64(c.nominal_penalty);
+  if (c.nominal_nb_prior != 0.0) out.f64(c.nominal_nb_prior);
 }
 
 }  // namespace irithyll::testing

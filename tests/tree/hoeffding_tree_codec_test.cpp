@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "irithyll/tree/adaptive_vfdt.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
+#include "irithyll/tree/vfdt.hpp"
 #include "tree/streams.hpp"
 #include "support/encoded.hpp"
 
@@ -16,6 +18,42 @@ void train(Learner& m, test::LineStream& s, int n) {
     const double y = s.next();
     m.learn_one(s.x, y);
   }
+}
+
+// A tree's record holds its state, not its settings: the owner derives them
+// from its named settings and passes them to decode(). Two fresh trees that
+// differ only in settings that keep no state of their own write the same
+// bytes (a record with the config in it would differ), which is what lets a
+// new setting need no record-version bump; decode() with each config gives
+// back the tree it was built as.
+TEST(TreeRecord, HoldsTheStateAndNotTheSettings) {
+  HoeffdingTreeConfig a, b;
+  b.grace_period = 77;
+  b.delta = 1e-3;
+  b.tie_threshold = 0.2;
+  b.max_depth = 9;
+  b.nominal_penalty = 1.5;
+  b.learning_rate = 0.3;
+  const Vfdt ta(a, Task::kClassification, 3, 4, 0, 11), tb(b, Task::kClassification, 3, 4, 0, 11);
+  EXPECT_EQ(encoded(ta), encoded(tb));
+  Vfdt back;
+  const auto bytes = encoded(tb);
+  ByteReader in(bytes);
+  ASSERT_TRUE(back.decode(in, b).is_ok());
+  EXPECT_EQ(back.config().grace_period, 77u);
+  EXPECT_EQ(back.config().delta, 1e-3);
+  AdaptiveTreeOptions oa, ob;
+  ob.adwin_delta = 0.01;
+  ob.drift_window = 50;
+  ob.switch_significance = 0.1;
+  const AdaptiveVfdt ha(a, oa, Task::kClassification, 3, 4, 11), hb(b, ob, Task::kClassification, 3, 4, 11);
+  EXPECT_EQ(encoded(ha), encoded(hb));
+  AdaptiveVfdt hat_back;
+  const auto hat_bytes = encoded(hb);
+  ByteReader hin(hat_bytes);
+  ASSERT_TRUE(hat_back.decode(hin, b, ob).is_ok());
+  EXPECT_EQ(hat_back.options().drift_window, 50u);
+  EXPECT_TRUE(hin.at_end());
 }
 
 class Codec : public ::testing::TestWithParam<int> {};

@@ -101,7 +101,7 @@ TEST(VfdtAdaptiveLeaf, CheckpointRoundTripContinuesBitIdentically) {
   a.encode(w);
   Vfdt b;
   ByteReader r(w.data());
-  ASSERT_TRUE(b.decode(r).is_ok());
+  ASSERT_TRUE(b.decode(r, a.config()).is_ok());
   EXPECT_EQ(b.config().leaf_model, LeafModel::kAdaptive);
   for (int i = 0; i < 1500; ++i) {
     const double y = sample();

@@ -1,5 +1,6 @@
 // hoeffding_tree's nominal-penalty and nominal-nb-prior: the tree's binary
-// record carries them only when non-zero (so a record written before them
+// config (in tree records before the settings were derived) carries them
+// only when non-zero (so a record written before them
 // reads both as 0, the behaviour it was trained with), hostile flags are
 // refused, and the learner's checkpoint keeps them.
 #include <gtest/gtest.h>
@@ -11,13 +12,14 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "irithyll/tree/vfdt_config.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
 
 std::vector<std::uint8_t> bytes_of(const HoeffdingTreeConfig& c) {
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   return w.take();
 }
 

@@ -12,6 +12,7 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/tree/hoeffding_tree_learner.hpp"
 #include "support/prequential.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -167,11 +168,11 @@ TEST(VfdtNominal, RegressionSplitsByValue) {
 TEST(VfdtNominal, ConfigWithoutTheListEncodesAsBefore) {
   HoeffdingTreeConfig c;
   ByteWriter w;
-  c.encode(w);
+  testing::encode_legacy(c, w);
   const auto plain = w.take();
   c.categorical = {1, 3};
   ByteWriter w2;
-  c.encode(w2);
+  testing::encode_legacy(c, w2);
   const auto with = w2.take();
   ASSERT_EQ(with.size(), plain.size() + 8 + 8);
   HoeffdingTreeConfig d;

@@ -12,6 +12,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/tree/vfdt.hpp"
 #include "streams.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll {
 namespace {
@@ -59,7 +60,7 @@ TEST(VfdtObservations, CheckpointKeepsTheCountsAndOldRecordsAreUnchanged) {
   a.encode(w);
   Vfdt b;
   ByteReader r(w.data());
-  ASSERT_TRUE(b.decode(r).is_ok());
+  ASSERT_TRUE(b.decode(r, a.config()).is_ok());
   EXPECT_TRUE(b.config().count_observations);
   test::FriedmanStream s;
   s.rng = Xorshift64(3);
@@ -72,12 +73,12 @@ TEST(VfdtObservations, CheckpointKeepsTheCountsAndOldRecordsAreUnchanged) {
   for (std::size_t cut = 0; cut < w.data().size(); cut += 97) {
     Vfdt c;
     ByteReader rc(std::span<const std::uint8_t>(w.data().data(), cut));
-    EXPECT_FALSE(c.decode(rc).is_ok()) << cut;
+    EXPECT_FALSE(c.decode(rc, a.config()).is_ok()) << cut;
   }
   // Without the flag the config record is the one before it.
   ByteWriter plain, flagged;
-  member_config(false).encode(plain);
-  member_config(true).encode(flagged);
+  testing::encode_legacy(member_config(false), plain);
+  testing::encode_legacy(member_config(true), flagged);
   ASSERT_EQ(plain.data().size(), flagged.data().size());
   HoeffdingTreeConfig back;
   ByteReader rp(plain.data());

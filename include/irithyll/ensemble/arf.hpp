@@ -113,6 +113,8 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel, public 
     std::uint64_t warnings = 0, drifts = 0;
   };
 
+  // Every member tree's settings (from the forest's and the width).
+  HoeffdingTreeConfig member_tree_config() const;
   Vfdt new_tree(Xorshift64& rng) const;
   void build_members();
   void start_pool();

@@ -55,7 +55,8 @@ struct ARFConfig {
   // Attributes each leaf observes for d features.
   std::size_t subspace(std::size_t d) const;
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout of the first record version (nothing writes it
+  // any more: checkpoints save the settings by name).
   Status decode(ByteReader& in);
 };
 

@@ -157,6 +157,8 @@ class StreamingRandomPatches final : public Learner, public Threaded {
 
   Status init(const Config& config, const LearnerContext& context);
   Learned new_learner(Xorshift64& rng) const;
+  // The settings of a member tree over `features` (ascending indices).
+  HoeffdingTreeConfig member_tree_config(std::span<const std::uint32_t> features) const;
   void build_members();
   void start_pool();
   // The projection buffers (the forest's and each part's) at width_.

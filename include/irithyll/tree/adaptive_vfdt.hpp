@@ -110,10 +110,16 @@ class AdaptiveVfdt : public Vfdt {
   std::int32_t root_feature() const { return nodes_[0].feature; }
   std::size_t memory_bytes() const;
 
+  // The state alone; decode reads it into a tree with the settings it was
+  // built with (its owner derives them from its own named settings).
   void encode(ByteWriter& out) const;
-  Status decode(ByteReader& in);
+  Status decode(ByteReader& in, const HoeffdingTreeConfig& config, const AdaptiveTreeOptions& options);
+  // Records from before the settings were derived: the binary config, the
+  // Vfdt state, the options, then the rest of the state.
+  Status decode_with_config(ByteReader& in);
 
  private:
+  Status decode_state(ByteReader& in);
   static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
   // Alternates nested inside alternates: a bound on the recursion (a tree
   // deep enough to reach it would need astronomically many samples).

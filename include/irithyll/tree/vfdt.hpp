@@ -106,8 +106,13 @@ class Vfdt {
   std::size_t memory_bytes() const;
   const HoeffdingTreeConfig& config() const { return config_; }
 
+  // The state alone; decode reads it into a tree with `config`, the settings
+  // it was built with (its owner derives them from its own named settings).
   void encode(ByteWriter& out) const;
-  Status decode(ByteReader& in);
+  Status decode(ByteReader& in, const HoeffdingTreeConfig& config);
+  // Records from before the settings were derived: the binary config, then
+  // the state.
+  Status decode_with_config(ByteReader& in);
 
   // An indented outline (kText) or a Graphviz graph (kDot) of the tree:
   // splits read "feature <= threshold" (the left branch; missing values go

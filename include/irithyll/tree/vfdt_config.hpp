@@ -8,7 +8,7 @@
 //
 // One source of truth: hoeffding_tree_config_fields() names every field with
 // its default, range and help; validate() checks the rows, then the rules
-// that tie fields together; encode/decode persist it in checkpoints.
+// that tie fields together; checkpoints save it through the same table.
 #pragma once
 
 #include <cstdint>
@@ -123,7 +123,9 @@ struct HoeffdingTreeConfig {
   bool binary_nominal = false;
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
+  // Reads the binary layout that tree records carried before the trees'
+  // settings were derived from their owner's named ones; nothing writes it
+  // any more.
   Status decode(ByteReader& in);
 };
 
