@@ -3,7 +3,7 @@
 // is a decode-only row: checkpoints of pipelines decode through it, and the
 // listings leave it out.
 #include "irithyll/pipeline.hpp"
-#include "rows.hpp"
+#include "row.hpp"
 
 namespace irithyll::catalogue_detail {
 namespace {

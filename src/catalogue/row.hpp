@@ -1,12 +1,7 @@
-// Building blocks of a catalogue row (irithyll/catalogue.hpp). A model's row
-// is its config table plus three small functions; these templates turn them
-// into the entry's function pointers, so every row checks settings, applies
-// the context and builds the learner the same way.
-//
-//   Config      the model's config struct
-//   kFields     std::span<const ConfigField<Config>> () : its field table
-//   kContext    void (Config&, const LearnerContext&)  : task, classes, features, seed
-//   kBuild      Result<std::unique_ptr<Learner>> (const Config&) : validates and constructs
+// Building blocks of a catalogue row (irithyll/catalogue.hpp): learner_row<T>
+// turns a learner written against the contract into the entry's function
+// pointers, so every row checks settings, applies the context and builds the
+// learner the same way.
 #pragma once
 
 #include <memory>
@@ -25,20 +20,6 @@ std::span<const FieldInfo> infos() {
   return rows;
 }
 
-template <class Config, auto kFields, auto kContext, auto kBuild>
-Result<std::unique_ptr<Learner>> make(std::string_view name, const ModelSettings& settings,
-                                      const LearnerContext& context) {
-  Config config;
-  kContext(config, context);
-  IRITHYLL_RETURN_IF_ERROR(apply_settings<Config>(name, kFields(), settings, config));
-  auto built = kBuild(config);
-  if (built) return built;
-  // The learners' own checks mostly start with their name already.
-  const std::string& msg = built.status().message();
-  if (msg.rfind(std::string(name) + ":", 0) == 0) return built.status();
-  return built.status().with_context(name);
-}
-
 template <class T>
 std::unique_ptr<Learner> make_blank() {
   return std::make_unique<T>();
@@ -50,22 +31,6 @@ ModelSettings settings_of(const Learner& learner) {
   const auto* typed = dynamic_cast<const T*>(&learner);
   if (typed == nullptr) return {};
   return irithyll::settings_of<Config>(kFields(), typed->config());
-}
-
-// Validate-then-construct for learners with a static validate() and a
-// non-throwing constructor from a valid config.
-template <class T, class Config>
-Result<std::unique_ptr<Learner>> validate_and_construct(const Config& config) {
-  IRITHYLL_RETURN_IF_ERROR(T::validate(config));
-  return std::unique_ptr<Learner>(std::make_unique<T>(config));
-}
-
-// For learners whose static make() returns Result<std::unique_ptr<T>>.
-template <class T, class Config>
-Result<std::unique_ptr<Learner>> via_make(const Config& config) {
-  auto made = T::make(config);
-  if (!made) return made.status();
-  return std::unique_ptr<Learner>(std::move(made).value());
 }
 
 // The learner contract, as one declarative row. A learner T written against
@@ -112,5 +77,16 @@ CatalogueEntry learner_row(std::string_view description, Tasks tasks, std::strin
   e.python_regressor = python_regressor;
   return e;
 }
+
+// The rows that build their learner otherwise than learner_row<T>: sgbt (its
+// preset setting), pipeline and stacked (their steps and members by spec),
+// auto, conformal and leveraging_bagging (members from the catalogue's own
+// factory).
+CatalogueEntry sgbt_row();
+CatalogueEntry pipeline_row();
+CatalogueEntry stacked_row();
+CatalogueEntry auto_row();
+CatalogueEntry conformal_row();
+CatalogueEntry leveraging_bagging_row();
 
 }  // namespace irithyll::catalogue_detail

@@ -6,7 +6,7 @@
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/auto_learner.hpp"
 #include "irithyll/selection/conformal.hpp"
-#include "rows.hpp"
+#include "row.hpp"
 
 namespace irithyll::catalogue_detail {
 

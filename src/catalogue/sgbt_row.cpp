@@ -7,7 +7,7 @@
 #include <string>
 
 #include "irithyll/ensemble/sgbt_learner.hpp"
-#include "rows.hpp"
+#include "row.hpp"
 
 namespace irithyll::catalogue_detail {
 namespace {

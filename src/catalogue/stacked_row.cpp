@@ -1,7 +1,7 @@
 // Catalogue row "stacked": stacking with a temporal holdout over any
 // catalogue models (stacked.hpp).
 #include "irithyll/stacked.hpp"
-#include "rows.hpp"
+#include "row.hpp"
 
 namespace irithyll::catalogue_detail {
 namespace {

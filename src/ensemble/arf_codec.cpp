@@ -120,6 +120,9 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     mem.correct = in.f64("correct");
     mem.seen = in.f64("seen");
     if (!in.ok()) return in.status();
+    // The vote weight is correct / seen: a share of the member's weight.
+    if (!(mem.correct >= 0.0 && mem.correct <= mem.seen && std::isfinite(mem.seen)))
+      return Status::corruption("arf: bad member accuracy");
     f.members_.push_back(std::move(mem));
   }
   f.poisson_limit_ = std::exp(-f.config_.lambda);

@@ -127,7 +127,9 @@ Status StreamingRandomPatches::decode(ByteReader& in) {
     m.correct = in.f64("srp correct");
     m.seen = in.f64("srp seen");
     if (!in.ok()) return in.status();
-    if (!(m.correct >= 0.0 && m.seen >= 0.0 && std::isfinite(m.seen))) return Status::corruption("srp: bad member accuracy");
+    // The vote weight is correct / seen: a share of the member's weight.
+    if (!(m.correct >= 0.0 && m.correct <= m.seen && std::isfinite(m.seen)))
+      return Status::corruption("srp: bad member accuracy");
     s.members_.push_back(std::move(m));
   }
   s.size_buffers();

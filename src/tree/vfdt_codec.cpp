@@ -124,6 +124,15 @@ Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
     l.stats = in.f64s("leaf stats");
     if (!in.ok()) return in.status();
     if (l.stats.size() != t.stats_size(l)) return Status::corruption("hoeffding tree: leaf stats size mismatch");
+    // The head: class weights, or weight, mean and squared deviations. The
+    // predictions divide by them, so they are finite and the weights
+    // non-negative.
+    for (std::size_t c = 0; c < t.head_size_; ++c) {
+      const double v = l.stats[c];
+      const bool weight = cls || c == 0;
+      if (!std::isfinite(v) || (weight && v < 0.0)) return Status::corruption("hoeffding tree: bad leaf statistics");
+    }
+    if (!std::isfinite(t.leaf_weight(l))) return Status::corruption("hoeffding tree: leaf weight overflows");
     if (!t.gaussian_) {
       // Histogram blocks must have a finite origin and a positive finite width once used.
       for (std::size_t j = 0; j < m; ++j) {

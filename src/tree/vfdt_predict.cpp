@@ -111,8 +111,12 @@ void Vfdt::leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<dou
     if (top != kNegInf) {
       double sum = 0.0;
       for (std::size_t c = 0; c < n_classes_; ++c) sum += proba[c] = std::exp(log_scores_[c] - top);
-      for (std::size_t c = 0; c < n_classes_; ++c) proba[c] /= sum;
-      return;
+      // Scores from degenerate observer statistics (an infinite variance
+      // read from a record) fall back to the class weights below.
+      if (sum > 0.0 && std::isfinite(sum)) {
+        for (std::size_t c = 0; c < n_classes_; ++c) proba[c] /= sum;
+        return;
+      }
     }
   }
   for (std::size_t c = 0; c < n_classes_; ++c) proba[c] = leaf.stats[c] / total;

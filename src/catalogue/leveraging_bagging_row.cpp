@@ -1,18 +1,10 @@
-// Catalogue rows of the tree ensembles written against the learner
-// contract: Streaming Random Patches (irithyll/ensemble/srp.hpp) and
-// Leveraging Bagging (irithyll/ensemble/leveraging_bagging.hpp).
+// Catalogue row "leveraging_bagging": Leveraging Bagging
+// (irithyll/ensemble/leveraging_bagging.hpp), whose members may be any
+// catalogue classifier.
 #include "irithyll/ensemble/leveraging_bagging.hpp"
-#include "irithyll/ensemble/srp.hpp"
-#include "rows.hpp"
+#include "row.hpp"
 
 namespace irithyll::catalogue_detail {
-
-CatalogueEntry srp_row() {
-  return learner_row<StreamingRandomPatches>(
-      "Streaming Random Patches (Gomes et al. 2019): Hoeffding trees on fixed random feature subsets with online "
-      "bagging and ADWIN background/replacement",
-      Tasks::kBoth, "ensemble", "SRPClassifier", "SRPRegressor");
-}
 
 namespace {
 
