@@ -6,6 +6,7 @@
 
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_codec.hpp"
+#include "irithyll/readout/rls_config.hpp"
 
 namespace irithyll {
 
@@ -20,7 +21,8 @@ std::span<const ConfigField<KrlsConfig>> KrlsLearner::config_fields() {
            .in(0, 1, true),
        IRITHYLL_FIELD_REAL(C, ald_threshold)},
       {FieldInfo::integer("budget", "200", "largest dictionary").in(1, 4096), IRITHYLL_FIELD_UINT(C, budget)},
-      {FieldInfo::real("forgetting-factor", "1", "lambda of the coefficient updates; 1 never forgets").in(0, 1, true),
+      {FieldInfo::real("forgetting-factor", "1", "lambda of the coefficient updates; 1 never forgets")
+           .in(kMinForgettingFactor, 1),
        IRITHYLL_FIELD_REAL(C, forgetting_factor)},
       {FieldInfo::boolean("standardize", "on", "standardise features with a running mean and variance"),
        IRITHYLL_FIELD_BOOL(C, standardize)},

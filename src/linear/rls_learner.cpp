@@ -16,7 +16,7 @@ std::span<const ConfigField<RlsLearnerConfig>> RlsLearner::config_fields() {
   using C = RlsLearnerConfig;
   static const ConfigField<C> rows[] = {
       {FieldInfo::real("forgetting-factor", "0.999", "lambda: memory about 1/(1 - lambda) samples; 1 never forgets")
-           .in(0, 1, true),
+           .in(kMinForgettingFactor, 1),
        IRITHYLL_FIELD_REAL(C, forgetting_factor)},
       {FieldInfo::real("delta", "100", "initial covariance P = delta I (ridge penalty 1/delta)").in(0, 1e12, true),
        IRITHYLL_FIELD_REAL(C, delta)},

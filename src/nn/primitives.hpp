@@ -44,6 +44,16 @@ void tanh_inplace(std::span<double> v) noexcept;
 // Euclidean norm; scaled so that components near 1e200 do not overflow.
 double l2_norm(std::span<const double> v) noexcept;
 
+// Every |v| <= limit (NaN fails): what a decoder asks of weights and states
+// read from a record. Learning keeps them finite, and values beyond 1e100
+// cannot come from data a double holds; such a record would predict inf or
+// NaN.
+inline bool all_within(std::span<const double> v, double limit = 1e100) noexcept {
+  for (const double e : v)
+    if (!(e >= -limit && e <= limit)) return false;
+  return true;
+}
+
 // Running per-dimension mean and Bessel-corrected variance (Welford). The
 // normalised output is (x - mean) / sqrt(var + 1e-8), and 0 until two
 // samples have been seen. Non-finite components are not counted (that
@@ -77,6 +87,15 @@ class WelfordNormalizer {
   const std::vector<std::uint64_t>& counts() const noexcept { return count_; }
   const std::vector<double>& means() const noexcept { return mean_; }
   const std::vector<double>& m2s() const noexcept { return m2_; }
+  // The state a decoder may adopt: equal lengths, means within 1e100, M2s
+  // finite and >= 0.
+  static bool valid_state(std::span<const std::uint64_t> counts, std::span<const double> means,
+                          std::span<const double> m2s) noexcept {
+    if (means.size() != counts.size() || m2s.size() != counts.size() || !all_within(means)) return false;
+    for (const double m : m2s)
+      if (!(m >= 0.0 && m <= 1e300)) return false;
+    return true;
+  }
 
  private:
   std::vector<std::uint64_t> count_;

@@ -19,7 +19,7 @@ std::vector<ConfigField<Config>> rls_rows(std::string_view lambda_default, std::
                                           std::string_view delta_default, std::string_view delta_alias) {
   return {
       ConfigField<Config>{FieldInfo::real("rls-lambda", lambda_default, "RLS forgetting factor of the readout")
-                              .in(0, 1, true)
+                              .in(kMinForgettingFactor, 1)
                               .aka(lambda_alias),
                           IRITHYLL_FIELD_REAL(Config, rls.forgetting_factor)},
       ConfigField<Config>{

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
+#include "irithyll/nn/attention/log_linear_learner.hpp"
 #include "nn/attention/multi_head.hpp"
 
 namespace irithyll::nn {
@@ -65,6 +66,47 @@ TEST(AttentionLearner, EveryModeFitsAndHawkRemembersAcrossSeeds) {
       EXPECT_LT(lag, 0.6);
     }
   }
+}
+
+// The checkpoint holds the settings by name and the layer's weights and state
+// alone: the layer's configuration (the mode's constants) is derived from the
+// settings again on decode. Every mode resumes bit-identically.
+template <class L>
+void expect_mode_resumes(std::string_view mode) {
+  typename L::Config c;
+  for (const auto& f : L::config_fields()) {
+    if (f.info.name == "mode") {
+      ASSERT_TRUE(f.set(c, mode).is_ok()) << mode;
+    }
+  }
+  L a(c, seeded(7));
+  Xorshift64 rng(3);
+  std::vector<double> x(3);
+  for (int t = 0; t < 120; ++t) {
+    for (double& e : x) e = rng.normal();
+    a.learn_one(x, x[0] - x[2]);
+  }
+  ByteWriter w;
+  a.encode(w);
+  L b;
+  ByteReader r(w.data());
+  ASSERT_TRUE(b.decode(r).is_ok()) << mode;
+  EXPECT_TRUE(r.at_end()) << mode;
+  for (int t = 0; t < 40; ++t) {
+    for (double& e : x) e = rng.normal();
+    ASSERT_EQ(a.predict_one(x), b.predict_one(x)) << mode << " at " << t;
+    a.learn_one(x, x[1]);
+    b.learn_one(x, x[1]);
+  }
+}
+
+TEST(AttentionLearner, EveryModeResumesFromSettingsDerivedLayers) {
+  for (std::string_view mode : {"retnet", "hawk", "gla", "gla_vector", "deltanet", "gated_deltanet", "rwkv", "mlstm",
+                                "deltaproduct", "rwkv7", "rwkv7:upstream", "hgrn2", "loglinear", "loglinear:deltanet",
+                                "loglinear_mamba2", "loglinear_gated_deltanet"})
+    expect_mode_resumes<AttentionLearner>(mode);
+  for (std::string_view mode : {"gla", "deltanet", "loglinear_mamba2", "loglinear_gated_deltanet"})
+    expect_mode_resumes<LogLinearLearner>(mode);
 }
 
 TEST(AttentionLearner, PredictIsReadOnlyAndCheckpointsContinue) {

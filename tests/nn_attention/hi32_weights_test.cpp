@@ -11,6 +11,7 @@
 #include "irithyll/core/rng.hpp"
 #include "nn/attention/multi_head.hpp"
 #include "nn/kernels_hi32.hpp"
+#include "support/legacy_config_records.hpp"
 
 namespace irithyll::nn {
 namespace {
@@ -69,7 +70,7 @@ std::vector<std::uint8_t> encode_old(std::uint32_t version, const MultiHeadAtten
                                      const std::vector<double>& w_proj, const std::vector<double>& w_out) {
   ByteWriter w;
   w.u32(version);
-  layer.config().encode(w);
+  testing::encode_legacy(layer.config(), w);
   for (const std::vector<double>* m : {&w_proj, &w_out}) {
     if (version == 1) {
       w.f64s(*m);
@@ -100,7 +101,7 @@ TEST(AttentionHi32Weights, OlderCheckpointsDecodeRoundedOntoTheGrid) {
       const std::vector<std::uint8_t> bytes = encode_old(version, a2, w_proj, w_out);
       MultiHeadAttention b;
       ByteReader r(bytes);
-      ASSERT_TRUE(b.decode(r).is_ok()) << version;
+      ASSERT_TRUE(b.decode(r, a.config()).is_ok()) << version;
       for (std::size_t h = 0; h < 3; ++h)
         for (std::size_t i = 0; i < a2.head_weights(h).size(); ++i)
           ASSERT_EQ(b.head_weights(h)[i], a2.head_weights(h)[i]) << version;
@@ -119,27 +120,34 @@ TEST(AttentionHi32Weights, OlderCheckpointsDecodeRoundedOntoTheGrid) {
     const std::vector<std::uint8_t> v2 = encode_old(2, a, fine, w_out);
     MultiHeadAttention f;
     ByteReader rf(v2);
-    ASSERT_TRUE(f.decode(rf).is_ok());
+    ASSERT_TRUE(f.decode(rf, a.config()).is_ok());
     EXPECT_EQ(f.head_weights(0)[0], 1.0);
     EXPECT_EQ(f.head_weights(0)[1], 1.0 + 0x1p-20);
-    // The grid keeps f64's range: huge weights stay finite, NaN stays NaN.
-    w_proj[0] = 1e300;
-    w_proj[1] = -1e300;
-    w_proj[2] = std::numeric_limits<double>::quiet_NaN();
+    // The grid keeps f64's range: large weights stay finite; a NaN weight,
+    // or one beyond what learning could reach (1e100), is refused.
+    w_proj[0] = 1e90;
+    w_proj[1] = -1e90;
     const std::vector<std::uint8_t> wild = encode_old(1, a, w_proj, w_out);
     MultiHeadAttention c;
     ByteReader rw(wild);
-    ASSERT_TRUE(c.decode(rw).is_ok());
-    EXPECT_EQ(c.head_weights(0)[0], to_hi32(1e300));
-    EXPECT_EQ(c.head_weights(0)[1], to_hi32(-1e300));
-    EXPECT_TRUE(std::isnan(c.head_weights(0)[2]));
+    ASSERT_TRUE(c.decode(rw, a.config()).is_ok());
+    EXPECT_EQ(c.head_weights(0)[0], to_hi32(1e90));
+    EXPECT_EQ(c.head_weights(0)[1], to_hi32(-1e90));
+    for (double bad : {std::numeric_limits<double>::quiet_NaN(), 1e300}) {
+      std::vector<double> hostile = w_proj;
+      hostile[2] = bad;
+      const std::vector<std::uint8_t> refused = encode_old(1, a, hostile, w_out);
+      MultiHeadAttention e;
+      ByteReader re(refused);
+      EXPECT_FALSE(e.decode(re, a.config()).is_ok()) << bad;
+    }
     // And the current version stores grid values exactly.
     ByteWriter out;
     c.encode(out);
     const std::vector<std::uint8_t> v3 = out.take();
     MultiHeadAttention d;
     ByteReader rd(v3);
-    ASSERT_TRUE(d.decode(rd).is_ok());
+    ASSERT_TRUE(d.decode(rd, c.config()).is_ok());
     for (std::size_t h = 0; h < 3; ++h)
       for (std::size_t i = 0; i < c.head_weights(h).size(); ++i)
         ASSERT_EQ(std::bit_cast<std::uint64_t>(d.head_weights(h)[i]), std::bit_cast<std::uint64_t>(c.head_weights(h)[i]));

@@ -89,12 +89,12 @@ TEST(LogLinearPaper, GateRowsParamsAndCheckpointsContinue) {
     m.encode(w);
     LogLinearAttention d;
     ByteReader r(w.data());
-    ASSERT_TRUE(d.decode(r).is_ok());
+    ASSERT_TRUE(d.decode(r, m.config()).is_ok());
     EXPECT_EQ(d.config().form, form);
     for (std::size_t cut = 0; cut < w.data().size(); cut += 13) {  // truncated records are refused
       LogLinearAttention e;
       ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
-      EXPECT_FALSE(e.decode(tr).is_ok());
+      EXPECT_FALSE(e.decode(tr, m.config()).is_ok());
     }
     for (int t = 0; t < 20; ++t) {
       const auto x = draw(rng, 5), y = draw(rng, 4, 0.5);

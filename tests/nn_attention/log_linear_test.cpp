@@ -162,7 +162,7 @@ TEST(LogLinear, DeterministicZeroLrNoOpAndAllWeightsTrain) {
   t.encode(w);
   LogLinearAttention d;
   ByteReader r(w.data());
-  ASSERT_TRUE(d.decode(r).is_ok());
+  ASSERT_TRUE(d.decode(r, t.config()).is_ok());
   t.train_one(x, y, oa);
   d.train_one(x, y, ob);
   EXPECT_EQ(oa, ob);

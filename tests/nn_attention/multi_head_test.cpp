@@ -147,7 +147,7 @@ TEST(MultiHeadAttention, EncodeDecodeContinuesBitIdentically) {
     a.encode(w);
     MultiHeadAttention b;
     ByteReader r(w.data());
-    ASSERT_TRUE(b.decode(r).is_ok());
+    ASSERT_TRUE(b.decode(r, a.config()).is_ok());
     for (int t = 0; t < 20; ++t) {
       const auto x = mh_input(rng, 8);
       a.forward(x, oa);
@@ -158,7 +158,7 @@ TEST(MultiHeadAttention, EncodeDecodeContinuesBitIdentically) {
     for (std::size_t cut = 0; cut < w.data().size(); cut += 7) {
       MultiHeadAttention c;
       ByteReader tr(std::span<const std::uint8_t>(w.data()).first(cut));
-      EXPECT_FALSE(c.decode(tr).is_ok());
+      EXPECT_FALSE(c.decode(tr, a.config()).is_ok());
     }
   }
 }
@@ -232,14 +232,14 @@ TEST(MultiHeadAttention, Rwkv7UpstreamOrderIsAModeOfItsOwn) {
   a.encode(w);
   MultiHeadAttention d;
   ByteReader r(w.data());
-  ASSERT_TRUE(d.decode(r).is_ok());
+  ASSERT_TRUE(d.decode(r, a.config()).is_ok());
   EXPECT_TRUE(d.config().mode.rwkv7_upstream_order);
   // Default modes keep their bytes: the kind byte's bit 7 stays clear.
   ByteWriter wb;
   b.encode(wb);
   MultiHeadAttention db;
   ByteReader rb(wb.data());
-  ASSERT_TRUE(db.decode(rb).is_ok());
+  ASSERT_TRUE(db.decode(rb, b.config()).is_ok());
   EXPECT_FALSE(db.config().mode.rwkv7_upstream_order);
 }
 

@@ -51,7 +51,7 @@ void expect_shared_messages(const std::string& name) {
   EXPECT_EQ(L::validate(Config{}, LearnerContext{static_cast<Task>(7)}).message(), name + ": unknown task");
   Config c;
   c.rls.forgetting_factor = 1.5;
-  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS forgetting factor must be in (0, 1]");
+  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS forgetting factor must be in [0.5, 1]");
   c = Config{};
   c.rls.delta = std::numeric_limits<double>::infinity();
   EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS delta must be finite and > 0");

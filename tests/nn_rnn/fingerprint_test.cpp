@@ -59,7 +59,7 @@ void expect_shared_messages(const char* name, const char* extractor) {
             n + ": classification needs 2..1024 classes");
   Config c;
   c.rls.forgetting_factor = 0.0;
-  EXPECT_EQ(L::validate(c, {}).message(), n + ": RLS forgetting factor must be in (0, 1]");
+  EXPECT_EQ(L::validate(c, {}).message(), n + ": RLS forgetting factor must be in [0.5, 1]");
   c = Config{};
   c.continual.kind = ContinualKind::kEwc;
   EXPECT_EQ(L::validate(c, {}).message(),

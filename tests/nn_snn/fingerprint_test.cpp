@@ -38,7 +38,7 @@ TEST(SpikeNetFingerprint, ConfigurationMessages) {
   EXPECT_EQ(SpikeNetLearner::validate({}, LearnerContext{static_cast<Task>(9)}).message(), "spikenet: unknown task");
   SpikeNetLearnerConfig c;
   c.rls.forgetting_factor = 0.0;
-  EXPECT_EQ(SpikeNetLearner::validate(c, {}).message(), "spikenet: RLS forgetting factor must be in (0, 1]");
+  EXPECT_EQ(SpikeNetLearner::validate(c, {}).message(), "spikenet: RLS forgetting factor must be in [0.5, 1]");
   c = SpikeNetLearnerConfig{};
   c.rls.delta = 0.0;
   EXPECT_EQ(SpikeNetLearner::validate(c, {}).message(), "spikenet: RLS delta must be finite and > 0");

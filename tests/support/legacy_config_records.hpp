@@ -1,7 +1,7 @@
 // The binary config layouts that checkpoints wrote before settings were
 // saved by name. The library only reads them now (SGBTConfig::decode,
-// GradientTreeConfig::decode and HoeffdingTreeConfig::decode, for old record
-// versions); these writers let the tests build such records and check that
+// GradientTreeConfig::decode, HoeffdingTreeConfig::decode and the attention
+// layer's AttentionConfig::decode, for old record versions); these writers let the tests build such records and check that
 // every options block and flag still decodes.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/ensemble/sgbt_config.hpp"
+#include "irithyll/nn/attention/config.hpp"
 #include "irithyll/tree/gradient_tree_config.hpp"
 #include "irithyll/tree/vfdt_config.hpp"
 
@@ -157,6 +158,32 @@ inline void encode_legacy(const HoeffdingTreeConfig& c, ByteWriter& out) {
   }
   if (c.nominal_penalty != 0.0) out.f64(c.nominal_penalty);
   if (c.nominal_nb_prior != 0.0) out.f64(c.nominal_nb_prior);
+}
+
+inline void encode_legacy(const nn::AttentionMode& c, ByteWriter& out) {
+  // Bit 7 of the kind byte: the RWKV-7 upstream order (see config.hpp).
+  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(c.kind) | (c.rwkv7_upstream_order ? 0x80u : 0u)));
+  out.f64(c.gamma);
+  out.f64(c.beta_scale);
+  out.boolean(c.beta_per_token);
+  out.f64(c.initial_decay);
+  out.u32(c.n_compositions);
+  out.boolean(c.reflections);
+  out.f64(c.lower_bound);
+  out.u8(static_cast<std::uint8_t>(c.inner));
+  out.u32(c.max_levels);
+  out.f64(c.lambda_init);
+  out.f64(c.rwkv7_removal);
+}
+
+inline void encode_legacy(const nn::AttentionConfig& c, ByteWriter& out) {
+  out.u64(c.d_model);
+  out.u64(c.n_heads);
+  out.u64(c.d_key);
+  out.u64(c.d_value);
+  encode_legacy(c.mode, out);
+  out.u64(c.seed);
+  out.f64(c.init_scale);
 }
 
 }  // namespace irithyll::testing

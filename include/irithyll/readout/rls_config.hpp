@@ -5,8 +5,13 @@
 
 namespace irithyll {
 
+// The smallest forgetting factor any RLS setting accepts: a memory of about
+// two samples. Below it the covariance update divides by lambda on every step
+// (P / lambda), and a tiny lambda overflows P to inf on the first sample.
+inline constexpr double kMinForgettingFactor = 0.5;
+
 struct RlsConfig {
-  double forgetting_factor = 0.998;  // lambda in (0, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
+  double forgetting_factor = 0.998;  // lambda in [0.5, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
   double delta = 100.0;              // P(0) = delta * I; larger = faster initial adaptation.
 };
 

@@ -110,14 +110,17 @@ std::size_t AttentionCore::extractor_memory_bytes() const {
 //    and delta, then the state.
 // 2: the settings by name and the learner context, then the layer
 //    configuration (its constants the table does not list), then the state.
+// 3: the settings by name and the learner context, then the state: the
+//    layer's configuration is derived from the settings (resolved(), the
+//    context's seed) as for a new learner, so a new setting changes no layout.
 constexpr std::uint32_t kRecordV1 = 1;
-constexpr std::uint32_t kAttentionRecordVersion = 2;
+constexpr std::uint32_t kRecordV2 = 2;
+constexpr std::uint32_t kAttentionRecordVersion = 3;
 
 void AttentionCore::encode(ByteWriter& out) const {
   out.u32(kAttentionRecordVersion);
   encode_config(config_fields(), cfg_, out);
   encode_context(ctx_, out);
-  cfg_.attention.encode(out);
   out.boolean(built_);
   out.u64(n_seen_);
   if (!built_) return;
@@ -148,11 +151,16 @@ Status check_layer_matches(std::span<const ConfigField<AttentionLearnerConfig>> 
 Status AttentionCore::decode(ByteReader& in) {
   const std::uint32_t version = in.u32("attention learner version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (version != kRecordV1 && version != kAttentionRecordVersion)
+  if (version < kRecordV1 || version > kAttentionRecordVersion)
     return Status::corruption("attention learner: unsupported version");
   AttentionLearnerConfig c;
   LearnerContext context;
   if (version == kAttentionRecordVersion) {
+    IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
+    IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+    c.attention = resolved(c.attention);
+    c.attention.seed = context.seed;
+  } else if (version == kRecordV2) {
     IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
     IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
     AttentionConfig layer_config;
@@ -195,8 +203,10 @@ Status AttentionCore::decode(ByteReader& in) {
     if (w_in.size() != c.attention.d_model * (nf + 1) || counts.size() != nf || means.size() != nf ||
         m2s.size() != nf)
       return Status::corruption("attention learner: wrong array lengths");
+    if (!all_within(w_in) || !WelfordNormalizer::valid_state(counts, means, m2s))
+      return Status::corruption("attention learner: non-finite input projection or statistics");
     MultiHeadAttention layer;
-    IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(layer.decode(in, c.attention));
     const AttentionConfig& lc = layer.config();
     if (lc.d_model != c.attention.d_model || lc.n_heads != c.attention.n_heads || lc.d_key != c.attention.d_key ||
         lc.d_value != c.attention.d_value || lc.mode.kind != c.attention.mode.kind)

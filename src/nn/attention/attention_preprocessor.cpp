@@ -175,7 +175,7 @@ Status AttentionPreprocessor::decode(ByteReader& in) {
         count[i] != std::floor(count[i]))
       return Status::corruption("attention_features: statistics of feature " + std::to_string(i) + " out of range");
   nn::MultiHeadAttention layer;
-  IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(layer.decode(in, t.layer_->config()));
   const auto& lc = layer.config();
   if (lc.d_model != t.config_.d_model || lc.n_heads != t.config_.n_heads || lc.d_key != t.config_.d_key ||
       lc.d_value != t.config_.d_value || nn::attention_mode_name(lc.mode) != nn::attention_mode_name(t.layer_->config().mode))

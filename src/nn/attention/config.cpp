@@ -84,22 +84,6 @@ Status AttentionMode::validate() const {
   return Status::ok();
 }
 
-void AttentionMode::encode(ByteWriter& out) const {
-  // Bit 7 of the kind byte: the RWKV-7 upstream order (see config.hpp).
-  out.u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | (rwkv7_upstream_order ? 0x80u : 0u)));
-  out.f64(gamma);
-  out.f64(beta_scale);
-  out.boolean(beta_per_token);
-  out.f64(initial_decay);
-  out.u32(n_compositions);
-  out.boolean(reflections);
-  out.f64(lower_bound);
-  out.u8(static_cast<std::uint8_t>(inner));
-  out.u32(max_levels);
-  out.f64(lambda_init);
-  out.f64(rwkv7_removal);
-}
-
 Status AttentionMode::decode(ByteReader& in) {
   const std::uint8_t kind_byte = in.u8("attention kind");
   kind = static_cast<AttentionKind>(kind_byte & 0x7fu);
@@ -125,16 +109,6 @@ Status AttentionConfig::validate() const {
   if (n_heads * (d_key + d_value) > 4 * kMaxDim) return Status::invalid_argument("attention: too many head dims");
   if (!std::isfinite(init_scale) || init_scale < 0.0) return Status::invalid_argument("attention: init_scale >= 0");
   return mode.validate();
-}
-
-void AttentionConfig::encode(ByteWriter& out) const {
-  out.u64(d_model);
-  out.u64(n_heads);
-  out.u64(d_key);
-  out.u64(d_value);
-  mode.encode(out);
-  out.u64(seed);
-  out.f64(init_scale);
 }
 
 Status AttentionConfig::decode(ByteReader& in) {

@@ -266,49 +266,43 @@ std::size_t LogLinearAttention::memory_bytes() const noexcept {
   return sizeof(*this) + n * sizeof(double);
 }
 
+// Versions 1 (the counter form) and 2 (with the form byte and W_g) wrote the
+// configuration first; version 3 writes the weights and state alone, every
+// array (W_g empty in the counter form), and the owner passes the
+// configuration it derives from its named settings to decode.
 void LogLinearAttention::encode(ByteWriter& out) const {
-  // Version 2 adds the form byte and W_g; the counter form is still written
-  // as version 1, byte for byte what it was before the paper forms existed.
-  const bool v2 = cfg_.form != LogLinearForm::kCounter;
-  out.u32(v2 ? 2 : 1);
-  if (v2) out.u8(static_cast<std::uint8_t>(cfg_.form));
-  out.u8(static_cast<std::uint8_t>(cfg_.inner));
-  out.u64(cfg_.d_model);
-  out.u64(cfg_.d_key);
-  out.u64(cfg_.d_value);
-  out.u32(cfg_.max_levels);
-  out.f64(cfg_.lambda_init);
-  out.f64(cfg_.tau);
-  out.f64(cfg_.learning_rate);
-  out.u64(cfg_.seed);
-  out.f64(cfg_.init_scale);
-  for (const auto* w : {&wk_, &wv_, &wq_, &wl_, &levels_}) out.f64s(*w);
-  if (v2) out.f64s(wg_);
+  out.u32(3);
+  for (const auto* w : {&wk_, &wv_, &wq_, &wl_, &levels_, &wg_}) out.f64s(*w);
   out.u64(mask_);
   out.u64(size_);
   out.u64(train_steps_);
 }
 
-Status LogLinearAttention::decode(ByteReader& in) {
+Status LogLinearAttention::decode(ByteReader& in, const LogLinearConfig& settings) {
   const std::uint32_t version = in.u32("log-linear version");
-  if (version < 1 || version > 2) in.fail("log-linear: unsupported version");
-  LogLinearConfig c;
-  if (version >= 2) c.form = static_cast<LogLinearForm>(in.u8("form"));
-  c.inner = static_cast<AttentionKind>(in.u8("inner"));
-  c.d_model = in.u64();
-  c.d_key = in.u64();
-  c.d_value = in.u64();
-  c.max_levels = in.u32();
-  c.lambda_init = in.f64();
-  c.tau = in.f64();
-  c.learning_rate = in.f64();
-  c.seed = in.u64();
-  c.init_scale = in.f64();
+  if (version < 1 || version > 3) in.fail("log-linear: unsupported version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
+  LogLinearConfig c = settings;
+  if (version <= 2) {  // the configuration it was built with, which it keeps
+    c = LogLinearConfig{};
+    if (version == 2) c.form = static_cast<LogLinearForm>(in.u8("form"));
+    c.inner = static_cast<AttentionKind>(in.u8("inner"));
+    c.d_model = in.u64();
+    c.d_key = in.u64();
+    c.d_value = in.u64();
+    c.max_levels = in.u32();
+    c.lambda_init = in.f64();
+    c.tau = in.f64();
+    c.learning_rate = in.f64();
+    c.seed = in.u64();
+    c.init_scale = in.f64();
+    IRITHYLL_RETURN_IF_ERROR(in.status());
+  }
   if (Status s = c.validate(); !s.is_ok()) return Status::corruption(s.message());
   // Arrays first (bounded by the bytes present), checked, then allocation.
   std::vector<double> arrays[6];
   for (int i = 0; i < (version >= 2 ? 6 : 5); ++i) arrays[i] = in.f64s("log-linear array");
+  if (version == 1 && c.form != LogLinearForm::kCounter) return Status::corruption("log-linear: a version-1 paper form");
   const std::uint64_t mask = in.u64("mask");
   const std::uint64_t size = in.u64("size");
   const std::uint64_t steps = in.u64("train steps");
@@ -318,6 +312,8 @@ Status LogLinearAttention::decode(ByteReader& in) {
   for (int i = 0; i < 6; ++i)
     if (arrays[i].size() != want[i]) return Status::corruption("log-linear: wrong array length");
   if ((mask >> c.max_levels) != 0) return Status::corruption("log-linear: mask above max_levels");
+  for (const auto& a : arrays)
+    if (!all_within(a)) return Status::corruption("log-linear: non-finite or out-of-range weights or levels");
   LogLinearAttention fresh;
   fresh.cfg_ = c;
   fresh.allocate();

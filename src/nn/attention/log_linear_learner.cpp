@@ -141,7 +141,10 @@ std::size_t LogLinearCore::extractor_memory_bytes() const {
 // The state: built flag, count, then the layer alone before the first sample
 // (its configuration carries the constants the table does not list), or the
 // whole learner after it.
-constexpr std::uint32_t kLogLinearRecordVersion = 3;
+// 4: as 3, but the layer's configuration is derived from the settings and
+// the context's seed, as for a new learner: nothing before the first
+// sample, and the layer's weights and state alone after it.
+constexpr std::uint32_t kLogLinearRecordVersion = 4;
 
 void LogLinearCore::encode(ByteWriter& out) const {
   out.u32(kLogLinearRecordVersion);
@@ -149,11 +152,7 @@ void LogLinearCore::encode(ByteWriter& out) const {
   encode_context(ctx_, out);
   out.boolean(built_);
   out.u64(n_seen_);
-  if (!built_) {
-    // Only the layer's configuration matters before the first sample.
-    LogLinearAttention(cfg_.layer).encode(out);
-    return;
-  }
+  if (!built_) return;
   out.f64s(w_in_);
   for (const WelfordNormalizer* w : {&scaler_, &y_stats_}) {
     out.u64s(w->counts());
@@ -168,14 +167,16 @@ void LogLinearCore::encode(ByteWriter& out) const {
 Status LogLinearCore::decode(ByteReader& in) {
   const std::uint32_t record = in.u32("loglinear learner version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  if (record != 1 && record != 2 && record != kLogLinearRecordVersion)
+  if (record < 1 || record > kLogLinearRecordVersion)
     return Status::corruption("loglinear learner: unsupported version");
   LogLinearLearnerConfig c;
   LearnerContext context;
-  if (record == kLogLinearRecordVersion) {
+  const bool derived = record == kLogLinearRecordVersion;  // the layer's configuration from the settings
+  if (record >= 3) {
     IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, c));
     IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
     c.continual.seed = context.seed;
+    c.layer.seed = context.seed;
   } else {
     const std::uint8_t task = in.u8("task");
     const std::uint64_t classes = in.u64("n_classes");
@@ -198,11 +199,11 @@ Status LogLinearCore::decode(ByteReader& in) {
   if (context.task != Task::kClassification && context.n_classes != 0)
     return Status::corruption("loglinear learner: a regressor with classes");
   if (built && context.n_features == 0) return Status::corruption("loglinear learner: built without features");
-  // The layer's record carries its whole configuration; in version 3 it must
-  // print every setting as the settings did and carry the context's seed
-  // (older records take the seed from it).
+  // Before version 4 the layer's record carries its whole configuration; in
+  // version 3 it must print every setting as the settings did and carry the
+  // context's seed (older records take the seed from it).
   const auto adopt_layer = [&](const LogLinearConfig& layer) -> Status {
-    if (record == kLogLinearRecordVersion) {
+    if (record >= 3) {
       LogLinearLearnerConfig full = c;
       full.layer = layer;
       for (const auto& f : config_fields())
@@ -219,9 +220,13 @@ Status LogLinearCore::decode(ByteReader& in) {
   };
   LogLinearCore fresh;
   if (!built) {
-    LogLinearAttention layer;
-    IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
-    IRITHYLL_RETURN_IF_ERROR(adopt_layer(layer.config()));
+    if (derived) {
+      IRITHYLL_RETURN_IF_ERROR(adopt_layer(c.layer));
+    } else {
+      LogLinearAttention layer;
+      IRITHYLL_RETURN_IF_ERROR(layer.decode(in, c.layer));
+      IRITHYLL_RETURN_IF_ERROR(adopt_layer(layer.config()));
+    }
     fresh.cfg_ = c;
     fresh.ctx_ = context;
     fresh.n_seen_ = n_seen;
@@ -240,12 +245,15 @@ Status LogLinearCore::decode(ByteReader& in) {
   }
   LogLinearAttention layer;
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  IRITHYLL_RETURN_IF_ERROR(layer.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(layer.decode(in, c.layer));
   IRITHYLL_RETURN_IF_ERROR(adopt_layer(layer.config()));
   if (w_in.size() != c.layer.d_model * (nf + 1) || counts[0].size() != nf || means[0].size() != nf ||
       m2s[0].size() != nf ||
       counts[1].size() != 1 || means[1].size() != 1 || m2s[1].size() != 1)
     return Status::corruption("loglinear learner: wrong array lengths");
+  if (!all_within(w_in) || !WelfordNormalizer::valid_state(counts[0], means[0], m2s[0]) ||
+      !WelfordNormalizer::valid_state(counts[1], means[1], m2s[1]))
+    return Status::corruption("loglinear learner: non-finite input projection or statistics");
   fresh.cfg_ = c;
   fresh.ctx_ = context;
   fresh.build(nf);

@@ -507,9 +507,11 @@ std::size_t MultiHeadAttention::memory_bytes() const noexcept {
          runs_.capacity() * sizeof(ProjectionRun);
 }
 
+// Layer format versions: 1 stored the weights as f64, 2 as f32, 3 as hi32
+// words, each after the binary config; 4 leaves the config out (the owner
+// builds it from its named settings and passes it to decode).
 void MultiHeadAttention::encode(ByteWriter& out) const {
-  out.u32(3);  // layer format version (1 stored the weights as f64, 2 as f32)
-  config_.encode(out);
+  out.u32(4);
   put_weights(out, w_proj_);
   put_weights(out, w_out_);
   out.f64s(state_);
@@ -517,12 +519,14 @@ void MultiHeadAttention::encode(ByteWriter& out) const {
   out.u64(tokens_);
 }
 
-Status MultiHeadAttention::decode(ByteReader& in) {
+Status MultiHeadAttention::decode(ByteReader& in, const AttentionConfig& settings) {
   const std::uint32_t version = in.u32("attention version");
-  if (version < 1 || version > 3) in.fail("attention: unsupported layer version");
-  AttentionConfig cfg;
+  if (version < 1 || version > 4) in.fail("attention: unsupported layer version");
   IRITHYLL_RETURN_IF_ERROR(in.status());
-  IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  // Versions 1-3 carry the config they were built with, which they keep.
+  AttentionConfig cfg = settings;
+  if (version <= 3) IRITHYLL_RETURN_IF_ERROR(cfg.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(cfg.validate());
   // Arrays first: their lengths are bounded by the bytes actually present, so
   // a hostile configuration cannot make us allocate before it is checked.
   auto w_proj = get_weights(in, version, "projection weights");
@@ -541,6 +545,8 @@ Status MultiHeadAttention::decode(ByteReader& in) {
     return Status::corruption("attention: array lengths do not match the configuration");
   if (has_levels(cfg.mode.kind) && (mask >> cfg.mode.max_levels) != 0)
     return Status::corruption("attention: level mask has bits above max_levels");
+  if (!all_within(w_proj) || !all_within(w_out) || !all_within(state))
+    return Status::corruption("attention: non-finite or out-of-range weights or state");
   MultiHeadAttention fresh;
   fresh.config_ = cfg;
   fresh.allocate();

@@ -133,8 +133,11 @@ class MultiHeadAttention {
   bool set_output_weights(std::span<const double> w) noexcept;
 
   std::size_t memory_bytes() const noexcept;
+  // The weights and state alone; decode reads them into a layer with
+  // `settings` (its owner derives them from its named settings). Records
+  // from before (layer versions 1-3) carry their own config, which wins.
   void encode(ByteWriter& out) const;
-  Status decode(ByteReader& in);
+  Status decode(ByteReader& in, const AttentionConfig& settings);
 
  private:
   void allocate();

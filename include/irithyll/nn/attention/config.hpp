@@ -66,7 +66,6 @@ struct AttentionMode {
     return lambda_init < 0.0 ? 1.0 / static_cast<double>(max_levels) : lambda_init;
   }
   Status validate() const;
-  void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);
 };
 
@@ -105,7 +104,6 @@ struct AttentionConfig {
   double init_scale = 0.01;  // weights ~ N(0, 1) * init_scale
 
   Status validate() const;
-  void encode(ByteWriter& out) const;
   Status decode(ByteReader& in);
 };
 

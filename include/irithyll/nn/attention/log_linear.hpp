@@ -133,8 +133,11 @@ class LogLinearAttention {
   std::span<const double> w_gate() const noexcept { return wg_; }
 
   std::size_t memory_bytes() const noexcept;
+  // The weights and state alone; decode reads them into a layer with
+  // `settings` (its owner derives them from its named settings). Records
+  // from before (versions 1 and 2) carry their own configuration, which wins.
   void encode(ByteWriter& out) const;
-  Status decode(ByteReader& in);
+  Status decode(ByteReader& in, const LogLinearConfig& settings);
 
  private:
   void allocate();
