@@ -96,7 +96,7 @@ TEST(DelayConv, PredictIsPureAndRoundTrip) {
   }
   ByteWriter w;
   conv.encode(w);
-  DelayConv1d copy;
+  DelayConv1d copy(3, 4, 9);  // built with the settings that wrote the record
   ByteReader r(w.data());
   ASSERT_TRUE(copy.decode(r).is_ok());
   conv.forward(x, y1);
@@ -106,7 +106,7 @@ TEST(DelayConv, PredictIsPureAndRoundTrip) {
   EXPECT_EQ(conv.position(), 0u);
   for (std::size_t cut = 0; cut < w.size(); cut += 5) {
     ByteReader rt(std::span(w.data()).first(cut));
-    DelayConv1d bad;
+    DelayConv1d bad(3, 4, 9);
     EXPECT_FALSE(bad.decode(rt).is_ok());
   }
 }

@@ -180,7 +180,7 @@ TEST(Mamba3, StableOverLongRunAndRoundTrip) {
     EXPECT_LT(max_abs, 1e3);
     ByteWriter w;
     ssm.encode(w);
-    Mamba3 copy;
+    Mamba3 copy(ssm.config());  // built with the settings that wrote the record
     ByteReader r(w.data());
     ASSERT_TRUE(copy.decode(r).is_ok());
     auto x = random_vec(rng, 8);
@@ -189,7 +189,7 @@ TEST(Mamba3, StableOverLongRunAndRoundTrip) {
     EXPECT_EQ(y, y2);
     for (std::size_t cut = 0; cut < w.size(); cut += 13) {
       ByteReader rt(std::span(w.data()).first(cut));
-      Mamba3 bad;
+      Mamba3 bad(ssm.config());
       EXPECT_FALSE(bad.decode(rt).is_ok());
     }
   }

@@ -84,7 +84,7 @@ TEST(SelectiveSsmBd, RoundTripAndTruncation) {
   for (int t = 0; t < 10; ++t) ssm.forward(bd_random_vec(rng, 4), y1);
   ByteWriter w;
   ssm.encode(w);
-  SelectiveSsmBd copy;
+  SelectiveSsmBd copy(ssm.config());  // built with the settings that wrote the record
   ByteReader r(w.data());
   ASSERT_TRUE(copy.decode(r).is_ok());
   auto x = bd_random_vec(rng, 4);
@@ -93,7 +93,7 @@ TEST(SelectiveSsmBd, RoundTripAndTruncation) {
   EXPECT_EQ(y1, y2);
   for (std::size_t cut = 0; cut < w.size(); cut += 7) {
     ByteReader rt(std::span(w.data()).first(cut));
-    SelectiveSsmBd bad;
+    SelectiveSsmBd bad(ssm.config());
     EXPECT_FALSE(bad.decode(rt).is_ok());
   }
 }

@@ -109,7 +109,11 @@ TEST(SelectiveSsm, ResetAndDeterminismAndRoundTrip) {
   }
   ByteWriter w;
   a.encode(w);
-  SelectiveSsm c;
+  // A block built with other settings than the record's refuses it.
+  SelectiveSsm other({.d_in = 3, .n_state = 5, .seed = 78});
+  ByteReader ro(w.data());
+  EXPECT_FALSE(other.decode(ro).is_ok());
+  SelectiveSsm c(a.config());  // built with the settings that wrote the record
   ByteReader r(w.data());
   ASSERT_TRUE(c.decode(r).is_ok());
   auto x = ssm_random_vec(rng, 3);
@@ -122,7 +126,7 @@ TEST(SelectiveSsm, ResetAndDeterminismAndRoundTrip) {
   // Truncated bytes fail cleanly.
   for (std::size_t cut = 0; cut < w.size(); cut += 7) {
     ByteReader rt(std::span(w.data()).first(cut));
-    SelectiveSsm d;
+    SelectiveSsm d(a.config());
     EXPECT_FALSE(d.decode(rt).is_ok());
   }
 }

@@ -102,7 +102,13 @@ Status CycleReservoir::decode(ByteReader& in) {
   if (s.size() != c.n_neurons) return Status::corruption("cycle reservoir: state size does not match n_neurons");
   for (double v : s)
     if (!std::isfinite(v)) return Status::corruption("cycle reservoir: non-finite state");
-  CycleReservoir fresh(c);
+  // The record's settings are those this reservoir was built with (its owner
+  // builds it from the named settings first); any others come from config_.
+  if (c.n_neurons != config_.n_neurons || c.n_inputs != config_.n_inputs || c.spectral_radius != config_.spectral_radius ||
+      c.input_scaling != config_.input_scaling || c.leak != config_.leak || c.bias_scaling != config_.bias_scaling ||
+      c.seed != config_.seed)
+    return Status::corruption("cycle reservoir: the record differs from the settings this reservoir was built with");
+  CycleReservoir fresh(config_);
   fresh.state_ = std::move(s);
   *this = std::move(fresh);
   return Status::ok();

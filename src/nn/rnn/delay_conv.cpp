@@ -71,6 +71,8 @@ Status DelayConv1d::decode(ByteReader& in) {
   auto buf = in.f64s("delay conv buffer");
   if (!in.ok()) return in.status();
   if (d == 0 || k == 0 || k > 4096 || d > 65536) return Status::corruption("delay conv: bad dimensions");
+  // Built by its owner from the named settings first: the record must agree.
+  if (d != d_in_ || k != taps_) return Status::corruption("delay conv: the record differs from the settings this convolution was built with");
   const std::size_t len = 2 * k;
   if (w.size() != d * k || delay.size() != d * k || buf.size() != d * len || pos >= len)
     return Status::corruption("delay conv: sizes do not match");

@@ -111,11 +111,15 @@ Status LstmCell::decode(ByteReader& in) {
   c.seed = in.u64("lstm seed");
   if (!in.ok()) return in.status();
   if (!validate(c).is_ok()) return Status::corruption("lstm: bad configuration");
+  // The record's settings are those this cell was built with (its owner
+  // builds it from the named settings first); any others come from cfg_.
+  if (c.d_in != cfg_.d_in || c.d_hidden != cfg_.d_hidden || c.forget_bias != cfg_.forget_bias || c.seed != cfg_.seed)
+    return Status::corruption("lstm: the record differs from the settings this cell was built with");
   // The arrays that follow must fit in what is left before the blank cell is
   // allocated at that size: 4 d_h (d_in + d_h + 1) + 2 d_h doubles.
   const std::size_t n_doubles = 4 * c.d_hidden * (c.d_in + c.d_hidden + 1) + 2 * c.d_hidden;
   if (in.remaining() / sizeof(double) < n_doubles) return Status::corruption("lstm: record shorter than its cell");
-  LstmCell cell(c);
+  LstmCell cell(cfg_);
   detail::read_cell_array(in, cell.w_, "lstm", "W");
   detail::read_cell_array(in, cell.b_, "lstm", "b");
   detail::read_cell_array(in, cell.h_, "lstm", "h");

@@ -86,7 +86,11 @@ Status MinGruCell::decode(ByteReader& in) {
   c.seed = in.u64("mingru seed");
   if (!in.ok()) return in.status();
   if (!validate(c).is_ok()) return Status::corruption("mingru: bad dimensions");
-  MinGruCell cell(c);
+  // The record's settings are those this cell was built with (its owner
+  // builds it from the named settings first); any others come from cfg_.
+  if (c.d_in != cfg_.d_in || c.d_hidden != cfg_.d_hidden || c.seed != cfg_.seed)
+    return Status::corruption("mingru: the record differs from the settings this cell was built with");
+  MinGruCell cell(cfg_);
   detail::read_cell_array(in, cell.w_z_, "mingru", "W_z");
   detail::read_cell_array(in, cell.b_z_, "mingru", "b_z");
   detail::read_cell_array(in, cell.w_h_, "mingru", "W_h");

@@ -157,11 +157,16 @@ Status SlstmCell::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (Status s = validate(c); !s.is_ok() || c.forget_bias.size() != c.d_hidden)
     return Status::corruption("slstm: bad configuration");
+  // The record's settings are those this cell was built with (its owner
+  // builds it from the named settings first); any others come from cfg_.
+  if (c.d_in != cfg_.d_in || c.d_hidden != cfg_.d_hidden || c.n_heads != cfg_.n_heads || c.seed != cfg_.seed ||
+      c.forget_gate != cfg_.forget_gate || c.forget_bias != cfg_.forget_bias)
+    return Status::corruption("slstm: the record differs from the settings this cell was built with");
   // The arrays that follow must fit in what is left before the blank cell is
   // allocated at that size: 4 d_h (d_in + d_h/heads + 1) + 4 d_h doubles.
   const std::size_t hd = c.d_hidden, n_doubles = 4 * hd * (c.d_in + hd / c.n_heads + 1) + 4 * hd;
   if (in.remaining() / sizeof(double) < n_doubles) return Status::corruption("slstm: record shorter than its cell");
-  SlstmCell cell(c);
+  SlstmCell cell(cfg_);
   for (int g = 0; g < 4; ++g) {
     detail::read_cell_array(in, cell.w_[g], "slstm", "W");
     detail::read_cell_array(in, cell.r_[g], "slstm", "R");

@@ -227,7 +227,11 @@ void SpikeNet::encode(ByteWriter& out) const {
   out.boolean(s_.primed);
 }
 
-Status SpikeNet::decode(ByteReader& in) {
+Status SpikeNet::decode(ByteReader& in) { return decode_record(in, false); }
+
+Status SpikeNet::decode_with_config(ByteReader& in) { return decode_record(in, true); }
+
+Status SpikeNet::decode_record(ByteReader& in, bool adopt_settings) {
   SpikeNetConfig c;
   c.n_input = in.u32("n_input");
   c.n_hidden = in.u32("n_hidden");
@@ -238,6 +242,18 @@ Status SpikeNet::decode(ByteReader& in) {
   c.seed = in.u64("seed");
   if (!in.ok()) return in.status();
   IRITHYLL_RETURN_IF_ERROR(c.validate().with_context("spikenet model"));
+  if (!adopt_settings) {
+    // The record's settings are those this network was built with (its
+    // owner builds it from the named settings first); any others come from
+    // config_.
+    const SpikeNetConfig& b = config_;
+    const std::int32_t built[] = {b.alpha, b.kappa, b.kappa_out, b.eta, b.eta_out, b.eta_bias, b.threshold, b.gamma,
+                                  b.encoder_threshold, b.init_range, b.gate.target_rate, b.gate.rate_shift, b.gate.gain};
+    bool same = c.n_input == b.n_input && c.n_hidden == b.n_hidden && c.n_output == b.n_output && c.seed == b.seed;
+    for (std::size_t i = 0; i < std::size(built); ++i) same = same && *fields[i] == built[i];
+    if (!same) return Status::corruption("spikenet: the record differs from the settings this network was built with");
+    c = config_;
+  }
   SpikeNet n(c);
   get_i16s(in, n.arena_, "spikenet weights");
   get_i16s(in, n.s_.v, "membranes");

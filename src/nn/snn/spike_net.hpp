@@ -90,9 +90,15 @@ class SpikeNet {
   std::size_t state_bytes() const noexcept;
   std::size_t memory_bytes() const noexcept;
   void encode(ByteWriter& out) const;
+  // decode reads the state into this network, built with the settings that
+  // wrote it (its owner derives them from its named settings);
+  // decode_with_config adopts the settings the record carries (records from
+  // before the settings were saved by name).
   Status decode(ByteReader& in);
+  Status decode_with_config(ByteReader& in);
 
  private:
+  Status decode_record(ByteReader& in, bool adopt_settings);
   std::span<const std::int16_t> view(std::size_t off, std::size_t n) const noexcept { return {arena_.data() + off, n}; }
   // Forward pass on state s; fills psi (surrogate derivatives) when non-null.
   void step(State& s, std::span<const std::int16_t> x, std::int16_t* psi) const noexcept;

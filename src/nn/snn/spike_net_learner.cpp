@@ -180,19 +180,27 @@ Status SpikeNetCore::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (readout > 1) return Status::corruption("spikenet: unknown readout code");
   c.readout = static_cast<SpikeNetReadout>(readout);
+  const std::size_t outputs = context.task == Task::kClassification ? context.n_classes : 1;
   SpikeNet net;
-  IRITHYLL_RETURN_IF_ERROR(net.decode(in));
-  const SpikeNetConfig& nc = net.config();
   if (first == kRecordVersion) {
-    // The table's network settings were written twice: by name and in the network.
-    if (nc.n_hidden != c.net.n_hidden || nc.eta != c.net.eta || nc.eta_out != c.net.eta_out || nc.seed != context.seed)
-      return Status::corruption("spikenet: the network does not match the settings");
+    // The network is built from the named settings as init() builds it (a
+    // blank learner's template has one input and one output), and its
+    // record's copy of them must agree.
+    if (d > 256) return Status::corruption("spikenet: network shape does not match the configuration");
+    SpikeNetConfig built = c.net;
+    built.seed = context.seed;
+    built.n_input = static_cast<std::uint32_t>(d > 0 ? d : 1);
+    built.n_output = static_cast<std::uint32_t>(d > 0 ? outputs : 1);
+    if (!built.validate().is_ok()) return Status::corruption("spikenet: the settings do not build a network");
+    net = SpikeNet(built);
+    IRITHYLL_RETURN_IF_ERROR(net.decode(in));
   } else {
-    context.seed = nc.seed;
+    IRITHYLL_RETURN_IF_ERROR(net.decode_with_config(in));
+    context.seed = net.config().seed;
   }
+  const SpikeNetConfig& nc = net.config();
   c.net = nc;
   IRITHYLL_RETURN_IF_ERROR(SpikeNetLearner::validate(c, context).with_context("spikenet model"));
-  const std::size_t outputs = context.task == Task::kClassification ? context.n_classes : 1;
   if (d > 256 || (context.n_features != 0 && d != context.n_features) ||
       (d > 0 && (nc.n_input != d || nc.n_output != outputs)))
     return Status::corruption("spikenet: network shape does not match the configuration");

@@ -5,6 +5,7 @@
 #include "nn/kernels.hpp"
 #include "nn/ssm/discretize.hpp"
 #include "nn/ssm/init.hpp"
+#include "nn/primitives.hpp"
 #include "ssm_math.hpp"
 
 namespace irithyll::nn {
@@ -307,13 +308,20 @@ Status Mamba3::decode(ByteReader& in) {
   c.dt_init = in.f64("mamba3 dt_init");
   if (!in.ok()) return in.status();
   if (Status s = validate(c); !s.is_ok()) return Status::corruption("mamba3: bad configuration: " + s.message());
+  // The record's settings are those this block was built with (its owner
+  // builds it from the named settings first); any others come from cfg_.
+  if (c.d_in != cfg_.d_in || c.n_state != cfg_.n_state || c.n_groups != cfg_.n_groups || c.rank != cfg_.rank ||
+      c.use_bcnorm != cfg_.use_bcnorm || c.discretization != cfg_.discretization || c.seed != cfg_.seed ||
+      c.weight_scale != cfg_.weight_scale || c.dt_init != cfg_.dt_init)
+    return Status::corruption("mamba3: the record differs from the settings this block was built with");
   Mamba3 m;
-  m.cfg_ = c;
+  m.cfg_ = cfg_;
   m.allocate();
   // Each array must have exactly the size the configuration implies.
   const auto read_exact = [&in](std::vector<double>& dst, const char* what) {
     auto v = in.f64s(what);
     if (in.ok() && v.size() != dst.size()) in.fail(std::string("mamba3: wrong size for ") + what);
+    if (in.ok() && !all_within(v)) in.fail(std::string("mamba3: non-finite or out-of-range ") + what);
     if (in.ok()) dst = std::move(v);
   };
   read_exact(m.log_a_, "log_a");
@@ -331,6 +339,10 @@ Status Mamba3::decode(ByteReader& in) {
   read_exact(m.h_, "state");
   read_exact(m.u_prev_, "previous input");
   if (!in.ok()) return in.status();
+  // A = -exp(log_a) must stay a finite, non-zero rate.
+  if (!all_within(m.log_a_, 700.0) || !all_within(std::span<const double>(&m.b_delta_, 1)) ||
+      !all_within(std::span<const double>(&m.b_lambda_, 1)))
+    return Status::corruption("mamba3: log_a or a bias out of range");
   *this = std::move(m);
   return Status::ok();
 }

@@ -7,6 +7,7 @@
 #include "nn/ssm/discretize.hpp"
 #include "nn/ssm/init.hpp"
 #include "scan_kernels.hpp"
+#include "nn/primitives.hpp"
 #include "ssm_math.hpp"
 
 namespace irithyll::nn {
@@ -133,7 +134,16 @@ Status SelectiveSsm::decode(ByteReader& in) {
   if (d == 0 || n == 0 || d > 65536 || n > 4096 || log_a.size() != n || w_delta.size() != d || w_b.size() != n * d ||
       w_c.size() != n * d || b_b.size() != n || b_c.size() != n || skip.size() != d || h.size() != n * d)
     return Status::corruption("selective ssm: array sizes do not match d_in and n_state");
-  cfg_ = cfg;
+  // A = -exp(log_a) must stay a finite, non-zero rate; the rest as learning keeps them.
+  if (!all_within(log_a, 700.0) || !all_within(w_delta) || !all_within(std::span<const double>(&b_delta, 1)) ||
+      !all_within(w_b) || !all_within(w_c) || !all_within(b_b) || !all_within(b_c) || !all_within(skip) ||
+      !all_within(h))
+    return Status::corruption("selective ssm: non-finite or out-of-range weights or state");
+  // The record's settings are those this block was built with (its owner
+  // builds it from the named settings first); any others stay cfg_'s.
+  if (cfg.d_in != cfg_.d_in || cfg.n_state != cfg_.n_state || cfg.seed != cfg_.seed ||
+      cfg.weight_scale != cfg_.weight_scale || cfg.dt_init != cfg_.dt_init)
+    return Status::corruption("selective ssm: the record differs from the settings this block was built with");
   log_a_ = std::move(log_a);
   a_.resize(n);
   for (std::size_t k = 0; k < n; ++k) a_[k] = -std::exp(log_a_[k]);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "nn/kernels.hpp"
+#include "nn/primitives.hpp"
 #include "ssm_math.hpp"
 
 namespace irithyll::nn {
@@ -131,15 +132,22 @@ Status SelectiveSsmBd::decode(ByteReader& in) {
   c.dt_init = in.f64("ssm bd dt_init");
   if (!in.ok()) return in.status();
   if (!validate(c).is_ok()) return Status::corruption("ssm bd: bad configuration");
-  SelectiveSsmBd s(c);
+  // The record's settings are those this block was built with (its owner
+  // builds it from the named settings first); any others come from cfg_.
+  if (c.d_in != cfg_.d_in || c.n_state != cfg_.n_state || c.block_size != cfg_.block_size || c.seed != cfg_.seed ||
+      c.weight_scale != cfg_.weight_scale || c.dt_init != cfg_.dt_init)
+    return Status::corruption("ssm bd: the record differs from the settings this block was built with");
+  SelectiveSsmBd s(cfg_);
   for (auto* v : {&s.a_, &s.w_delta_, &s.w_b_, &s.w_c_, &s.b_b_, &s.b_c_, &s.skip_, &s.h_}) {
     auto r = in.f64s("ssm bd array");
     if (in.ok() && r.size() != v->size()) in.fail("ssm bd: array size does not match the configuration");
+    if (in.ok() && !all_within(r)) in.fail("ssm bd: non-finite or out-of-range weights or state");
     if (!in.ok()) return in.status();
     *v = std::move(r);
   }
   s.b_delta_ = in.f64("ssm bd b_delta");
   if (!in.ok()) return in.status();
+  if (!all_within(std::span<const double>(&s.b_delta_, 1))) return Status::corruption("ssm bd: b_delta out of range");
   *this = std::move(s);
   return Status::ok();
 }
