@@ -11,7 +11,8 @@ namespace irithyll {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x4C435249;  // "IRCL" little-endian
-constexpr std::uint16_t kVersion = 1;
+// 1: each model's settings as fixed binary fields; 2: by name.
+constexpr std::uint16_t kVersion = 2;
 // Rows wider than this are refused by decode (a hostile width would make
 // every later allocation huge).
 constexpr std::uint64_t kMaxFeatures = std::uint64_t{1} << 20;
@@ -84,7 +85,7 @@ Result<std::unique_ptr<Clusterer>> load_clusterer(std::span<const std::uint8_t> 
   ByteReader in(bytes.first(body));
   if (in.u32("magic") != kMagic) return Status::corruption("clusterer checkpoint: bad magic (not a clusterer checkpoint)");
   const std::uint16_t version = in.u16("version");
-  if (in.ok() && version != kVersion)
+  if (in.ok() && version != 1 && version != kVersion)
     return Status::corruption("clusterer checkpoint: format version " + std::to_string(version) + ", expected " +
                               std::to_string(kVersion));
   const std::string name = in.str("model name");
@@ -92,7 +93,7 @@ Result<std::unique_ptr<Clusterer>> load_clusterer(std::span<const std::uint8_t> 
   const ClustererEntry* e = find_clusterer(name);
   if (e == nullptr) return Status::corruption("clusterer checkpoint: unknown model '" + name + "'");
   std::unique_ptr<Clusterer> model = e->make_blank();
-  IRITHYLL_RETURN_IF_ERROR(model->decode(in));
+  IRITHYLL_RETURN_IF_ERROR(version == 1 ? model->decode_v1(in) : model->decode(in));
   if (!in.at_end())
     return Status::corruption("clusterer checkpoint: " + std::to_string(in.remaining()) + " bytes after the state");
   return model;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "irithyll/core/config_codec.hpp"
 #include "cluster/distance_kernels.hpp"
 #include "cluster/tail_quantile.hpp"
 #include "cluster/weighted_kmeans.hpp"
@@ -285,11 +286,7 @@ std::size_t CluStream::memory_bytes() const {
 ModelSettings CluStream::settings() const { return settings_of<CluStreamConfig>(kClustreamFields, config_); }
 
 void CluStream::encode(ByteWriter& out) const {
-  out.u32(config_.n_macro_clusters);
-  out.u32(config_.max_micro_clusters);
-  out.f64(config_.micro_cluster_r_factor);
-  out.u64(config_.time_window);
-  out.u64(config_.time_gap);
+  encode_config(std::span<const ConfigField<CluStreamConfig>>(kClustreamFields), config_, out, ConfigLengths::kVarint);
   out.u64(seed_);
   out.u64(rng_.state());
   gate_.encode(out);
@@ -310,13 +307,22 @@ void CluStream::encode(ByteWriter& out) const {
   out.f64s(macro_weights_);
 }
 
-Status CluStream::decode(ByteReader& in) {
+Status CluStream::decode(ByteReader& in) { return decode_record(in, false); }
+
+Status CluStream::decode_v1(ByteReader& in) { return decode_record(in, true); }
+
+Status CluStream::decode_record(ByteReader& in, bool binary_settings) {
   CluStreamConfig c;
-  c.n_macro_clusters = in.u32("n_macro_clusters");
-  c.max_micro_clusters = in.u32("max_micro_clusters");
-  c.micro_cluster_r_factor = in.f64("micro_cluster_r_factor");
-  c.time_window = in.u64("time_window");
-  c.time_gap = in.u64("time_gap");
+  if (binary_settings) {
+    c.n_macro_clusters = in.u32("n_macro_clusters");
+    c.max_micro_clusters = in.u32("max_micro_clusters");
+    c.micro_cluster_r_factor = in.f64("micro_cluster_r_factor");
+    c.time_window = in.u64("time_window");
+    c.time_gap = in.u64("time_gap");
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(
+        decode_config("clustream", std::span<const ConfigField<CluStreamConfig>>(kClustreamFields), in, c));
+  }
   const std::uint64_t seed = in.u64("seed"), state = in.u64("rng");
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("clustream checkpoint: " + s.message());

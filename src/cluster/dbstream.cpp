@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "irithyll/core/config_codec.hpp"
 #include "cluster/centre_table.hpp"
 #include "core/field_rows.hpp"
 
@@ -498,12 +499,7 @@ std::size_t DBStream::memory_bytes() const {
 ModelSettings DBStream::settings() const { return settings_of<DBStreamConfig>(kDbstreamFields, config_); }
 
 void DBStream::encode(ByteWriter& out) const {
-  out.f64(config_.clustering_threshold);
-  out.f64(config_.fading_factor);
-  out.u64(config_.cleanup_interval);
-  out.f64(config_.intersection_factor);
-  out.f64(config_.minimum_weight);
-  out.f64(config_.minimum_share);
+  encode_config(std::span<const ConfigField<DBStreamConfig>>(kDbstreamFields), config_, out, ConfigLengths::kVarint);
   out.u64(seed_);
   gate_.encode(out);
   out.u64(next_id_);
@@ -529,14 +525,23 @@ void DBStream::encode(ByteWriter& out) const {
   out.f64s(macro_weights_);
 }
 
-Status DBStream::decode(ByteReader& in) {
+Status DBStream::decode(ByteReader& in) { return decode_record(in, false); }
+
+Status DBStream::decode_v1(ByteReader& in) { return decode_record(in, true); }
+
+Status DBStream::decode_record(ByteReader& in, bool binary_settings) {
   DBStreamConfig c;
-  c.clustering_threshold = in.f64("clustering_threshold");
-  c.fading_factor = in.f64("fading_factor");
-  c.cleanup_interval = in.u64("cleanup_interval");
-  c.intersection_factor = in.f64("intersection_factor");
-  c.minimum_weight = in.f64("minimum_weight");
-  c.minimum_share = in.f64("minimum_share");
+  if (binary_settings) {
+    c.clustering_threshold = in.f64("clustering_threshold");
+    c.fading_factor = in.f64("fading_factor");
+    c.cleanup_interval = in.u64("cleanup_interval");
+    c.intersection_factor = in.f64("intersection_factor");
+    c.minimum_weight = in.f64("minimum_weight");
+    c.minimum_share = in.f64("minimum_share");
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(
+        decode_config("dbstream", std::span<const ConfigField<DBStreamConfig>>(kDbstreamFields), in, c));
+  }
   const std::uint64_t seed = in.u64("seed");
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("dbstream checkpoint: " + s.message());

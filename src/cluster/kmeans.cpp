@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "irithyll/core/config_codec.hpp"
 #include "cluster/weighted_kmeans.hpp"
 #include "core/field_rows.hpp"
 
@@ -179,15 +180,7 @@ std::size_t KMeans::memory_bytes() const {
 ModelSettings KMeans::settings() const { return settings_of<KMeansConfig>(kKmeansFields, config_); }
 
 void KMeans::encode(ByteWriter& out) const {
-  out.u32(config_.n_clusters);
-  out.f64(config_.halflife);
-  out.f64(config_.mu);
-  out.f64(config_.sigma);
-  out.f64(config_.p);
-  out.u8(static_cast<std::uint8_t>(config_.init));
-  out.u32(config_.init_samples);
-  out.u8(static_cast<std::uint8_t>(config_.update));
-  out.f64(config_.window);
+  encode_config(std::span<const ConfigField<KMeansConfig>>(kKmeansFields), config_, out, ConfigLengths::kVarint);
   out.u64(seed_);
   out.u64(rng_.state());
   gate_.encode(out);
@@ -199,17 +192,25 @@ void KMeans::encode(ByteWriter& out) const {
   out.f64s(buffer_w_);
 }
 
-Status KMeans::decode(ByteReader& in) {
+Status KMeans::decode(ByteReader& in) { return decode_record(in, false); }
+
+Status KMeans::decode_v1(ByteReader& in) { return decode_record(in, true); }
+
+Status KMeans::decode_record(ByteReader& in, bool binary_settings) {
   KMeansConfig c;
-  c.n_clusters = in.u32("n_clusters");
-  c.halflife = in.f64("halflife");
-  c.mu = in.f64("mu");
-  c.sigma = in.f64("sigma");
-  c.p = in.f64("p");
-  c.init = static_cast<KMeansInit>(in.u8("init"));
-  c.init_samples = in.u32("init_samples");
-  c.update = static_cast<KMeansUpdate>(in.u8("update"));
-  c.window = in.f64("window");
+  if (binary_settings) {
+    c.n_clusters = in.u32("n_clusters");
+    c.halflife = in.f64("halflife");
+    c.mu = in.f64("mu");
+    c.sigma = in.f64("sigma");
+    c.p = in.f64("p");
+    c.init = static_cast<KMeansInit>(in.u8("init"));
+    c.init_samples = in.u32("init_samples");
+    c.update = static_cast<KMeansUpdate>(in.u8("update"));
+    c.window = in.f64("window");
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(decode_config("kmeans", std::span<const ConfigField<KMeansConfig>>(kKmeansFields), in, c));
+  }
   const std::uint64_t seed = in.u64("seed");
   const std::uint64_t state = in.u64("rng");
   if (!in.ok()) return in.status();

@@ -4,13 +4,14 @@
 #include <cmath>
 #include <string>
 
+#include "irithyll/core/config_codec.hpp"
 #include "core/field_rows.hpp"
 
 namespace irithyll::timeseries {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 constexpr std::uint32_t kMaxPeriod = 1u << 20;
 // A multiplicative denominator closer to 0 than this is replaced by it, so a
 // series that touches 0 gives large but finite states, never inf or NaN.
@@ -201,15 +202,11 @@ std::size_t HoltWinters::memory_bytes() const {
   return sizeof(*this) + season_.capacity() * sizeof(double) + warmup_.capacity() * sizeof(double);
 }
 
+// Version 1 wrote the settings as fixed binary fields; version 2 by name
+// from the field table.
 void HoltWinters::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  out.f64(config_.alpha);
-  out.f64(config_.beta);
-  out.f64(config_.gamma);
-  out.f64(config_.phi);
-  out.boolean(config_.trend);
-  out.u32(config_.seasonality);
-  out.boolean(config_.multiplicative);
+  encode_config(std::span<const ConfigField<HoltWintersConfig>>(kFields), config_, out, ConfigLengths::kVarint);
   out.boolean(initialized_);
   out.f64(level_);
   out.f64(trend_);
@@ -221,16 +218,22 @@ void HoltWinters::encode(ByteWriter& out) const {
 }
 
 Status HoltWinters::decode(ByteReader& in) {
-  if (in.u32("holt_winters version") != kStateVersion && in.ok())
+  const std::uint32_t version = in.u32("holt_winters version");
+  if (in.ok() && version != 1 && version != kStateVersion)
     return Status::corruption("holt_winters: unsupported state version");
   HoltWintersConfig c;
-  c.alpha = in.f64("alpha");
-  c.beta = in.f64("beta");
-  c.gamma = in.f64("gamma");
-  c.phi = in.f64("phi");
-  c.trend = in.boolean("trend");
-  c.seasonality = in.u32("seasonality");
-  c.multiplicative = in.boolean("multiplicative");
+  if (version == 1) {
+    c.alpha = in.f64("alpha");
+    c.beta = in.f64("beta");
+    c.gamma = in.f64("gamma");
+    c.phi = in.f64("phi");
+    c.trend = in.boolean("trend");
+    c.seasonality = in.u32("seasonality");
+    c.multiplicative = in.boolean("multiplicative");
+  } else {
+    IRITHYLL_RETURN_IF_ERROR(
+        decode_config("holt_winters", std::span<const ConfigField<HoltWintersConfig>>(kFields), in, c));
+  }
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("holt_winters checkpoint: " + s.message());
   HoltWinters m(c);

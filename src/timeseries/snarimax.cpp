@@ -5,13 +5,16 @@
 #include <cmath>
 #include <string>
 
+#include "irithyll/core/config_codec.hpp"
 #include "core/field_rows.hpp"
 
 namespace irithyll::timeseries {
 
 namespace {
 
-constexpr std::uint32_t kStateVersion = 4;  // 2 added rls and P; 3 the exogenous origin; 4 the regressor
+// 2 added rls and P; 3 the exogenous origin; 4 the regressor; 5 writes the
+// settings by name from the field table instead of fixed binary fields.
+constexpr std::uint32_t kStateVersion = 5;
 
 // P_0's entry for the constant c: the prior is a ridge penalty (P_0^-1) on
 // each weight; a near-flat one on c leaves the level to the data (c is the
@@ -269,11 +272,7 @@ std::size_t Snarimax::memory_bytes() const {
 
 void Snarimax::encode(ByteWriter& out) const {
   out.u32(kStateVersion);
-  for (std::uint32_t v : {config_.p, config_.d, config_.q, config_.m, config_.sp, config_.sd, config_.sq}) out.u32(v);
-  out.f64(config_.learning_rate);
-  out.boolean(config_.normalize);
-  out.boolean(config_.rls);
-  out.str(config_.regressor);
+  encode_config(std::span<const ConfigField<SnarimaxConfig>>(kFields), config_, out, ConfigLengths::kVarint);
   out.f64s(y_hist_);
   out.f64s(z_hist_);
   out.f64s(e_hist_);
@@ -299,12 +298,16 @@ Status Snarimax::decode(ByteReader& in) {
   if ((version < 1 || version > kStateVersion) && in.ok())
     return Status::corruption("snarimax: unsupported state version");
   SnarimaxConfig c;
-  for (std::uint32_t* v : {&c.p, &c.d, &c.q, &c.m, &c.sp, &c.sd, &c.sq}) *v = in.u32("order");
-  c.learning_rate = in.f64("learning rate");
-  c.normalize = in.boolean("normalize");
-  // Version 1 had only the gradient step.
-  c.rls = version >= 2 ? in.boolean("rls") : false;
-  if (version >= 4) c.regressor = in.str("regressor");
+  if (version >= 5) {  // the settings by name
+    IRITHYLL_RETURN_IF_ERROR(decode_config("snarimax", std::span<const ConfigField<SnarimaxConfig>>(kFields), in, c));
+  } else {
+    for (std::uint32_t* v : {&c.p, &c.d, &c.q, &c.m, &c.sp, &c.sd, &c.sq}) *v = in.u32("order");
+    c.learning_rate = in.f64("learning rate");
+    c.normalize = in.boolean("normalize");
+    // Version 1 had only the gradient step.
+    c.rls = version >= 2 ? in.boolean("rls") : false;
+    if (version >= 4) c.regressor = in.str("regressor");
+  }
   if (!in.ok()) return in.status();
   if (Status s = c.validate(); !s) return Status::corruption("snarimax checkpoint: " + s.message());
   Snarimax m(c);

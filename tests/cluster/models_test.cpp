@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster_test_util.hpp"
+#include "irithyll/core/config_codec.hpp"
 #include "irithyll/cluster/cluster_metrics.hpp"
 #include "irithyll/cluster/clustream.hpp"
 #include "irithyll/cluster/dbstream.hpp"
@@ -192,8 +193,20 @@ TEST(DBStream, WeightsFadeAcrossRescales) {
   EXPECT_NEAR(db.micro_weights()[1], 2.0, 1e-12);
 }
 
-// A hand-written DBStream checkpoint starts with its settings and seed (42).
+// A hand-written DBStream checkpoint starts with its settings (by name, from
+// its field table) and seed (42).
 void write_dbstream_header(ByteWriter& w, const DBStreamConfig& c) {
+  encode_config(dbstream_config_fields(), c, w, ConfigLengths::kVarint);
+  w.u64(42);
+}
+
+// Checkpoint format 1 wrote the settings as fixed binary fields; such a
+// record still decodes (decode_v1), to the same model.
+TEST(DBStream, FormatOneSettingsStillDecode) {
+  DBStreamConfig c;
+  c.cleanup_interval = 8;
+  c.fading_factor = 0.02;
+  ByteWriter w;
   w.f64(c.clustering_threshold);
   w.f64(c.fading_factor);
   w.u64(c.cleanup_interval);
@@ -201,6 +214,29 @@ void write_dbstream_header(ByteWriter& w, const DBStreamConfig& c) {
   w.f64(c.minimum_weight);
   w.f64(c.minimum_share);
   w.u64(42);
+  w.u64(1), w.u64(10), w.u64(0);             // width, samples, ignored
+  w.u64(1);                                  // next id
+  w.u64s(std::vector<std::uint64_t>{0});     // ids
+  w.f64s(std::vector<double>{1.0});          // centres
+  w.f64s(std::vector<double>{3.0});          // weights ...
+  w.u64s(std::vector<std::uint64_t>{9});     // ... at time 9
+  w.u64(0);                                  // no shared densities
+  w.u64(0);                                  // labels
+  w.f64s(std::vector<double>{});
+  w.f64s(std::vector<double>{});
+  DBStream v1;
+  ByteReader r(w.data());
+  ASSERT_TRUE(v1.decode_v1(r).is_ok());
+  EXPECT_TRUE(r.at_end());
+  bool fading = false;
+  const ModelSettings settings = v1.settings();
+  for (const auto& [name, value] : settings.items()) fading = fading || (name == "fading-factor" && value == "0.02");
+  EXPECT_TRUE(fading);
+  EXPECT_EQ(v1.seed(), 42u);
+  // The same bytes are not a current record.
+  DBStream current;
+  ByteReader r2(w.data());
+  EXPECT_FALSE(current.decode(r2).is_ok());
 }
 
 // A checkpoint holds (value, time of last update) pairs at any past times;

@@ -161,3 +161,37 @@ TEST(HoltWinters, ConfigIsValidated) {
 
 }  // namespace
 }  // namespace irithyll::timeseries
+
+namespace irithyll::timeseries {
+namespace {
+
+// State version 1 wrote the settings as fixed binary fields; such a record
+// still decodes, and the current one writes them by name and round-trips.
+TEST(HoltWinters, VersionOneSettingsStillDecode) {
+  ByteWriter w;
+  w.u32(1);
+  w.f64(0.3), w.f64(0.1), w.f64(0.2), w.f64(0.9);  // alpha, beta, gamma, phi
+  w.boolean(true), w.u32(0), w.boolean(false);      // trend, seasonality, multiplicative
+  w.boolean(true), w.f64(5.0), w.f64(0.5);          // initialised, level, trend
+  w.f64s(std::vector<double>{0.0});                 // the one-slot season ring
+  w.u32(0), w.f64s(std::vector<double>{});          // position, warm-up buffer
+  w.f64(5.0), w.u64(10);                            // last value, samples seen
+  HoltWinters v1;
+  ByteReader r(w.data());
+  ASSERT_TRUE(v1.decode(r).is_ok());
+  EXPECT_TRUE(r.at_end());
+  std::vector<double> out(1);
+  ASSERT_TRUE(v1.forecast({}, out).is_ok());
+  EXPECT_DOUBLE_EQ(out[0], 5.0 + 0.9 * 0.5);
+  ByteWriter again;
+  v1.encode(again);
+  HoltWinters back;
+  ByteReader r2(again.data());
+  ASSERT_TRUE(back.decode(r2).is_ok());
+  std::vector<double> out2(1);
+  ASSERT_TRUE(back.forecast({}, out2).is_ok());
+  EXPECT_EQ(out2[0], out[0]);
+}
+
+}  // namespace
+}  // namespace irithyll::timeseries

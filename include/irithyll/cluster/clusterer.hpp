@@ -63,9 +63,13 @@ class Clusterer {
   virtual ModelSettings settings() const = 0;
   virtual std::uint64_t seed() const = 0;
 
+  // The settings by name from the model's field table (encode_config), then
+  // the state.
   virtual void encode(ByteWriter& out) const = 0;
   // Replaces this model's state; on error the model is reset.
   virtual Status decode(ByteReader& in) = 0;
+  // Checkpoint format 1 wrote the settings as fixed binary fields.
+  virtual Status decode_v1(ByteReader& in) = 0;
 };
 
 // A checkpoint: "IRCL", format version, the model's name, its encode(), and a

@@ -99,6 +99,7 @@ class CluStream final : public Clusterer {
   std::uint64_t seed() const override { return seed_; }
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  Status decode_v1(ByteReader& in) override;
 
   const CluStreamConfig& config() const { return config_; }
   std::span<const ClusterFeature> micro_clusters() const { return micro_; }
@@ -106,6 +107,7 @@ class CluStream final : public Clusterer {
   void recluster();
 
  private:
+  Status decode_record(ByteReader& in, bool binary_settings);
   std::size_t nearest_micro(std::span<const double> x, double& distance2);
   // Writes centre i's coordinates to both layouts.
   void write_centre(std::size_t i);

@@ -102,6 +102,7 @@ class DBStream final : public Clusterer {
   std::uint64_t seed() const override { return seed_; }
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  Status decode_v1(ByteReader& in) override;
 
   const DBStreamConfig& config() const { return config_; }
   std::size_t n_micro_clusters() const { return ids_.size(); }
@@ -114,6 +115,7 @@ class DBStream final : public Clusterer {
   void recluster();
 
  private:
+  Status decode_record(ByteReader& in, bool binary_settings);
   // Flat centre and shared-density tables and per-update scratch
   // (src/cluster/dbstream.cpp).
   struct Rep;

@@ -76,6 +76,7 @@ class KMeans final : public Clusterer {
   std::uint64_t seed() const override { return seed_; }
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  Status decode_v1(ByteReader& in) override;
 
   const KMeansConfig& config() const { return config_; }
   // Learned weight of each centre (capped at window under update = mean).
@@ -83,6 +84,7 @@ class KMeans final : public Clusterer {
   bool initialised() const { return initialised_; }
 
  private:
+  Status decode_record(ByteReader& in, bool binary_settings);
   std::size_t nearest(std::span<const double> x) const;
   void start_from_buffer();
 
