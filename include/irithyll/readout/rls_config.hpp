@@ -9,6 +9,9 @@ namespace irithyll {
 // two samples. Below it the covariance update divides by lambda on every step
 // (P / lambda), and a tiny lambda overflows P to inf on the first sample.
 inline constexpr double kMinForgettingFactor = 0.5;
+// The smallest initial covariance scale (P = delta I, a ridge penalty of at
+// most 1e6): a near-zero delta underflows P and the gain turns NaN.
+inline constexpr double kMinRlsDelta = 1e-6;
 
 struct RlsConfig {
   double forgetting_factor = 0.998;  // lambda in [0.5, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
