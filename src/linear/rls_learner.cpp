@@ -18,7 +18,7 @@ std::span<const ConfigField<RlsLearnerConfig>> RlsLearner::config_fields() {
       {FieldInfo::real("forgetting-factor", "0.999", "lambda: memory about 1/(1 - lambda) samples; 1 never forgets")
            .in(kMinForgettingFactor, 1),
        IRITHYLL_FIELD_REAL(C, forgetting_factor)},
-      {FieldInfo::real("delta", "100", "initial covariance P = delta I (ridge penalty 1/delta)").in(kMinRlsDelta, 1e12),
+      {FieldInfo::real("delta", "100", "initial covariance P = delta I (ridge penalty 1/delta)").in(kMinRlsDelta, kMaxRlsDelta),
        IRITHYLL_FIELD_REAL(C, delta)},
       {FieldInfo::boolean("intercept", "on", "fit an intercept"), IRITHYLL_FIELD_BOOL(C, intercept)},
       {FieldInfo::boolean("standardize", "on", "standardise features with a running mean and variance"),

@@ -112,8 +112,8 @@ void RecursiveLeastSquares::encode(ByteWriter& out) const {
 Status check_rls_config(std::string_view who, const RlsConfig& rls) {
   if (!(rls.forgetting_factor >= kMinForgettingFactor && rls.forgetting_factor <= 1.0))
     return Status::invalid_argument(std::string(who) + ": RLS forgetting factor must be in [0.5, 1]");
-  if (!(rls.delta >= kMinRlsDelta) || !std::isfinite(rls.delta))
-    return Status::invalid_argument(std::string(who) + ": RLS delta must be finite and >= 1e-6");
+  if (!(rls.delta >= kMinRlsDelta && rls.delta <= kMaxRlsDelta))
+    return Status::invalid_argument(std::string(who) + ": RLS delta must be in [1e-6, 1e12]");
   return Status::ok();
 }
 
@@ -129,8 +129,8 @@ Status RecursiveLeastSquares::decode(ByteReader& in) {
   if (p.size() != w.size() * w.size()) return Status::corruption("rls: P is not n x n for n weights");
   if (!(cfg.forgetting_factor >= kMinForgettingFactor && cfg.forgetting_factor <= 1.0))
     return Status::corruption("rls: forgetting factor outside [0.5, 1]");
-  if (!(cfg.delta >= kMinRlsDelta) || !std::isfinite(cfg.delta))
-    return Status::corruption("rls: delta must be finite and >= 1e-6");
+  if (!(cfg.delta >= kMinRlsDelta && cfg.delta <= kMaxRlsDelta))
+    return Status::corruption("rls: delta must be in [1e-6, 1e12]");
   // Learning keeps the weights and P finite, and weights beyond 1e100 cannot
   // come from data a double holds; such a record would predict inf or NaN.
   for (const double v : w)

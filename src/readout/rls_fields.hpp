@@ -23,7 +23,7 @@ std::vector<ConfigField<Config>> rls_rows(std::string_view lambda_default, std::
                               .aka(lambda_alias),
                           IRITHYLL_FIELD_REAL(Config, rls.forgetting_factor)},
       ConfigField<Config>{
-          FieldInfo::real("rls-delta", delta_default, "RLS initial P = delta I").in(kMinRlsDelta, 1e12).aka(delta_alias),
+          FieldInfo::real("rls-delta", delta_default, "RLS initial P = delta I").in(kMinRlsDelta, kMaxRlsDelta).aka(delta_alias),
           IRITHYLL_FIELD_REAL(Config, rls.delta)},
   };
 }

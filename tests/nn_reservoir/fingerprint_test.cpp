@@ -54,7 +54,7 @@ void expect_shared_messages(const std::string& name) {
   EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS forgetting factor must be in [0.5, 1]");
   c = Config{};
   c.rls.delta = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS delta must be finite and >= 1e-6");
+  EXPECT_EQ(L::validate(c, {}).message(), name + ": RLS delta must be in [1e-6, 1e12]");
 }
 
 TEST(ReservoirFingerprint, ConfigurationMessages) {

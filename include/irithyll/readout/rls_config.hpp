@@ -12,6 +12,8 @@ inline constexpr double kMinForgettingFactor = 0.5;
 // The smallest initial covariance scale (P = delta I, a ridge penalty of at
 // most 1e6): a near-zero delta underflows P and the gain turns NaN.
 inline constexpr double kMinRlsDelta = 1e-6;
+// The largest: P beyond it overflows the gain on wide readouts.
+inline constexpr double kMaxRlsDelta = 1e12;
 
 struct RlsConfig {
   double forgetting_factor = 0.998;  // lambda in [0.5, 1]; 1 = never forget. Effective memory ~ 1/(1-lambda).
