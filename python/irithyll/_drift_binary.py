@@ -2,7 +2,7 @@
 HDDM_W. Imported as irithyll.drift.binary, as River's drift.binary; each
 takes River's parameter names."""
 from . import _core
-from .drift import DriftDetector, _STABLE
+from ._drift_detectors import DriftDetector, _STABLE
 
 
 class DDM(DriftDetector):

@@ -133,6 +133,38 @@ def _model_spec(model):
     return "|".join(parts)
 
 
+def _member_spec(model):
+    """River's model= for wrappers whose base setting names one learner
+    ("name:key=value,key=value"): one of our learners, or that text."""
+    if isinstance(model, str):
+        return model
+    if isinstance(model, Learner) and model._model_name:
+        settings = ",".join(f"{k}={v}" for k, v in model._settings())
+        return model._model_name + (f":{settings}" if settings else "")
+    raise TypeError(f"model={model!r}: give one of irithyll's learners or its catalogue name "
+                    "(a pipeline cannot be wrapped here)")
+
+
+# River's drift detector classes and our detector settings' names for them.
+_DETECTOR_KINDS = {"ADWIN": "adwin", "PageHinkley": "pht", "KSWIN": "kswin", "DDM": "ddm", "EDDM": "eddm",
+                   "HDDM_A": "hddm_a", "HDDM_W": "hddm_w"}
+
+
+def _detector_kind(detector):
+    """River's drift_detector= (one of irithyll.drift's detectors, at its
+    default thresholds) as the name our detector setting takes."""
+    if isinstance(detector, str):
+        return detector
+    kind = _DETECTOR_KINDS.get(type(detector).__name__)
+    if kind is None:
+        raise TypeError(f"drift_detector={detector!r}: give one of irithyll.drift's detectors "
+                        f"({', '.join(sorted(_DETECTOR_KINDS))}) or its name")
+    if repr(detector) != repr(type(detector)()):
+        raise TypeError(f"drift_detector={detector!r}: the wrapped model's detector runs at its kind's default "
+                        f"thresholds; give {type(detector).__name__}() or '{kind}'")
+    return kind
+
+
 _TREE_ALIASES = {"tau": ("tie_threshold", None), "leaf_prediction": ("leaf_model", _river_leaf),
                  "max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)}
 RIVER_ALIASES = {
@@ -146,6 +178,8 @@ RIVER_ALIASES = {
     "efdt": dict(_TREE_ALIASES, min_samples_reevaluate=("reevaluate_period", None)),
     "sgt": {"max_depth": ("max_depth", _river_depth), "nominal_attributes": ("categorical_features", None)},
     "knn": {"weighted": ("weighting", _river_weighted)},
+    "continual": {"model": ("base", _member_spec), "drift_detector": ("detector", _detector_kind),
+                  "train_in_background": ("background", None)},
 }
 # River's words for values our settings spell with a hyphen or another name.
 _RIVER_VALUES = {"info_gain": "info-gain", "hellinger": "hellinger"}

@@ -146,3 +146,45 @@ def test_hoeffding_tree_regressor_adaptive_leaves_by_default():
     assert err["default"].get() < err["mean"].get()
     assert pickle.loads(pickle.dumps(default)).predict_one({"a": 0.2, "b": 0.7}) == \
         default.predict_one({"a": 0.2, "b": 0.7})
+
+
+def flip_stream(n, flip_at, seed=0):
+    """Two features; the label is a > b, and every label flips at flip_at."""
+    rng = random.Random(seed)
+    for t in range(n):
+        x = {"a": rng.random(), "b": rng.random()}
+        above = x["a"] > x["b"]
+        yield x, (above if t < flip_at else not above)
+
+
+def test_drift_retraining_classifier_as_river_users_write_it():
+    # River: drift.DriftRetrainingClassifier(model=..., drift_detector=binary.DDM())
+    model = drift.DriftRetrainingClassifier(model=tree.HoeffdingTreeClassifier(grace_period=100),
+                                            drift_detector=binary.DDM())
+    bare = tree.HoeffdingTreeClassifier(grace_period=100)
+    after = {"wrapped": metrics.Accuracy(), "bare": metrics.Accuracy()}
+    for t, (x, y) in enumerate(flip_stream(12000, 6000)):
+        for name, m in (("wrapped", model), ("bare", bare)):
+            y_pred = m.predict_one(x)
+            if t >= 6000:
+                after[name].update(y, y_pred)
+            m.learn_one(x, y)
+    # The bare tree keeps voting for the old concept under its old splits.
+    assert after["wrapped"].get() > after["bare"].get() + 0.2, after
+    report = model.diagnostics()["report"]
+    assert report["drifts"] >= 1 and report["strategy"] == "reset"
+    # pickle keeps the wrapped model and its detector
+    clone = pickle.loads(pickle.dumps(model))
+    x = {"a": 0.2, "b": 0.7}
+    assert clone.predict_one(x) == model.predict_one(x)
+
+
+def test_drift_retraining_refuses_what_it_cannot_do_by_name():
+    with pytest.raises(TypeError, match="default thresholds"):
+        drift.DriftRetrainingClassifier(drift_detector=drift.ADWIN(delta=0.1))
+    model = drift.DriftRetrainingClassifier(model=tree.HoeffdingTreeClassifier(), strategy="ewc")
+    with pytest.raises(ValueError, match="'hoeffding_tree' exposes neither"):
+        model.learn_one({"a": 1.0}, True)
+    regressor = drift.DriftRetrainingRegressor(drift_detector=binary.DDM())
+    with pytest.raises(ValueError, match=r"values in \[0, 1\]"):
+        regressor.learn_one({"a": 1.0}, 2.0)

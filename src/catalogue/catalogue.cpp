@@ -57,6 +57,7 @@ const std::vector<CatalogueEntry>& table() {
       learner_row<BaggedSGBT>("Oza online bagging of SGBTs: each bag learns a sample Poisson(1) times; bags averaged", Tasks::kBoth),
       learner_row<BernoulliNbLearner>("Bernoulli naive Bayes on binarised features", Tasks::kClassification, "naive_bayes", "BernoulliNB"),
       conformal_row(),
+      continual_row(),
       learner_row<DistributionalSGBT>("Gaussian predictive distribution: SGBT location, SGBT log-scale, calibrated intervals", Tasks::kRegression),
       learner_row<ExtremelyFastDecisionTree>("Extremely Fast Decision Tree (Manapragada et al. 2018): splits once a split beats none, revisits splits", Tasks::kClassification, "tree", "ExtremelyFastDecisionTreeClassifier"),
       learner_row<nn::EchoStateNetwork>("cycle-reservoir echo state network with an RLS readout", Tasks::kBoth),

@@ -87,6 +87,7 @@ CatalogueEntry pipeline_row();
 CatalogueEntry stacked_row();
 CatalogueEntry auto_row();
 CatalogueEntry conformal_row();
+CatalogueEntry continual_row();
 CatalogueEntry leveraging_bagging_row();
 
 }  // namespace irithyll::catalogue_detail

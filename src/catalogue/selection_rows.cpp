@@ -1,11 +1,13 @@
 // Catalogue rows of the selection learners (irithyll/selection/): `auto`
-// (racing a pool of catalogue models) and `conformal` (intervals and sets
-// around any catalogue model). Both hold other catalogue models, so the
+// (racing a pool of catalogue models), `conformal` (intervals and sets
+// around any catalogue model) and `continual` (drift resets or a continual
+// guard around any catalogue model). All three hold other catalogue models, so the
 // catalogue hands them its own factory; their blank instances carry it too,
 // so a checkpoint decodes its members by name.
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/auto_learner.hpp"
 #include "irithyll/selection/conformal.hpp"
+#include "irithyll/selection/continual.hpp"
 #include "row.hpp"
 
 namespace irithyll::catalogue_detail {
@@ -22,8 +24,13 @@ static Result<std::unique_ptr<Learner>> build_spec(std::string_view spec, const 
   return make_learner((*steps)[0].name, (*steps)[0].settings, context);
 }
 
+static std::span<const FieldInfo> member_fields(std::string_view name) {
+  const CatalogueEntry* e = find_model(name);
+  return e == nullptr ? std::span<const FieldInfo>() : e->fields();
+}
+
 static MemberFactory factory() {
-  return MemberFactory{&member_available, &make_learner, &make_blank_learner, &build_spec};
+  return MemberFactory{&member_available, &make_learner, &make_blank_learner, &build_spec, &member_fields};
 }
 
 namespace {
@@ -73,6 +80,13 @@ CatalogueEntry conformal_row() {
   return selection_row<ConformalLearner>("conformal intervals (regression) or prediction sets (classification) "
                                          "around any catalogue model, adaptive to drift (ACI)",
                                          "conformal", "ClassifierSets", "Interval");
+}
+
+CatalogueEntry continual_row() {
+  return selection_row<ContinualLearner>("continual learning around any catalogue model: replace it on a drift "
+                                         "(warning-trained background model), or EWC / masking / unit "
+                                         "regeneration where it exposes weights or units",
+                                         "drift", "DriftRetrainingClassifier", "DriftRetrainingRegressor");
 }
 
 }  // namespace irithyll::catalogue_detail

@@ -1,10 +1,11 @@
-// MemberFactory: how a selection learner (`auto`, `conformal`) builds the
+// MemberFactory: how a selection learner (`auto`, `conformal`, `continual`) builds the
 // models it holds by name. The selection area sits below the catalogue, so
 // the catalogue hands its own functions in (src/catalogue/selection_rows.cpp)
 // and tests can hand in anything else.
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "irithyll/core/config_fields.hpp"
@@ -25,6 +26,9 @@ struct MemberFactory {
   // ...)" or a pipeline "t1(...)|t2|learner(...)" (needs context.n_features).
   // Optional: only holders of arbitrary base models use it.
   Result<std::unique_ptr<Learner>> (*build)(std::string_view spec, const LearnerContext& context) = nullptr;
+  // The settings a model takes (empty for an unknown name). Optional: holders
+  // that hand settings of their own to the model (`continual`) use it.
+  std::span<const FieldInfo> (*fields)(std::string_view name) = nullptr;
 
   bool complete() const { return available != nullptr && make != nullptr && blank != nullptr; }
 };
