@@ -7,6 +7,8 @@
 
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_codec.hpp"
+#include "nn/continual/continual_fields.hpp"
+#include "nn/continual/gradient_continual.hpp"
 
 namespace irithyll {
 namespace {
@@ -35,11 +37,22 @@ constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8, kClip = 1e12;
 // have received so far (u of Tsuruoka et al. 2009).
 constexpr std::size_t kSteps = 0, kB1t = 1, kB2t = 2, kL1Total = 3;
 
+// The coefficients are trained weights (EWC, masks) but there are no units
+// to regenerate.
+constexpr std::string_view kContinualKinds = "none|ewc|mask";
+constexpr std::string_view kContinualHelp =
+    "continual learning on the coefficients: none | ewc (pull toward their values at the last drift) | mask "
+    "(freeze the most important at each drift)";
+
 }  // namespace
+
+SgdLinear::SgdLinear(Loss loss) : loss_(loss) {}
+SgdLinear::~SgdLinear() = default;
 
 std::span<const ConfigField<SgdLinearConfig>> SgdLinear::config_fields() {
   using C = SgdLinearConfig;
-  static const ConfigField<C> rows[] = {
+  static const std::vector<ConfigField<C>> rows = [] {
+    std::vector<ConfigField<C>> out = {
       {FieldInfo::choice("optimizer", "sgd", "sgd|adam|adagrad", "gradient step rule"),
        IRITHYLL_FIELD_ENUM(C, optimizer, parse_optimizer, optimizer_name)},
       {FieldInfo::real("learning-rate", "0.01", "step size of the coefficients").in(0, 100, true),
@@ -55,7 +68,10 @@ std::span<const ConfigField<SgdLinearConfig>> SgdLinear::config_fields() {
        IRITHYLL_FIELD_REAL(C, intercept_lr)},
       {FieldInfo::boolean("standardize", "on", "standardise features with a running mean and variance"),
        IRITHYLL_FIELD_BOOL(C, standardize)},
-  };
+    };
+    for (auto& row : nn::continual_rows<C>(kContinualKinds, kContinualHelp)) out.push_back(std::move(row));
+    return out;
+  }();
   return rows;
 }
 
@@ -63,11 +79,17 @@ std::span<const ConfigField<SgdLinearConfig>> LinearRegressionLearner::config_fi
   using C = SgdLinearConfig;
   static const std::vector<ConfigField<C>> rows = [] {
     const auto shared = SgdLinear::config_fields();
-    std::vector<ConfigField<C>> out(shared.begin(), shared.end());
+    // The shared rows up to the continual ones, the warm start, then the
+    // continual rows: the table's order is the order `models` prints.
+    const auto first_continual = std::find_if(shared.begin(), shared.end(), [](const ConfigField<C>& f) {
+      return f.info.name == "continual";
+    });
+    std::vector<ConfigField<C>> out(shared.begin(), first_continual);
     out.push_back({FieldInfo::boolean("intercept-warm-start", "on",
                                       "the intercept steps 1/(2t) while that exceeds intercept-lr: the running "
                                       "mean of the residual target over the first samples"),
                    IRITHYLL_FIELD_BOOL(C, intercept_warm_start)});
+    out.insert(out.end(), first_continual, shared.end());
     return out;
   }();
   return rows;
@@ -75,7 +97,13 @@ std::span<const ConfigField<SgdLinearConfig>> LinearRegressionLearner::config_fi
 
 Status SgdLinear::init(const Config& config, const LearnerContext& context) {
   IRITHYLL_RETURN_IF_ERROR(validate_fields<Config>(name(), fields(), config));
+  if (config.continual.kind == nn::ContinualKind::kRegen)
+    return Status::invalid_argument(std::string(name()) + ": continual regen needs units to regenerate; a linear "
+                                    "model offers " + std::string(kContinualKinds));
+  IRITHYLL_RETURN_IF_ERROR(config.continual.validate().with_context(name()));
   config_ = config;
+  config_.continual.seed = context.seed;
+  guard_.reset();
   half_gradient_ = false;
   const std::size_t n_out = loss_ == Loss::kSquared ? 1
                             : loss_ == Loss::kSoftmax ? context.n_classes
@@ -181,14 +209,56 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
     bc1 = 1.0 / (1.0 - aux_[kB1t]), bc2 = 1.0 / (1.0 - aux_[kB2t]);
   }
   aux_[kL1Total] += eta * config_.l1;
+  if (config_.continual.enabled()) {
+    guarded_steps(z, weight, eta, eta_b, bc1, bc2, sample_loss(y));
+    return;
+  }
   for (std::size_t k = 0; k < n_out_; ++k) {
     const double g = std::clamp(grad_[k] * weight, -kClip, kClip);
     step_output(k, g, z, eta, eta_b, bc1, bc2);
   }
 }
 
+double SgdLinear::sample_loss(double y) const {
+  if (loss_ == Loss::kSquared) {
+    const double r = half_gradient_ ? grad_[0] : 0.5 * grad_[0];  // p - y
+    return r * r;
+  }
+  // Every classification gradient of the true class's output is its
+  // probability less 1 (one output: sigmoid - y, so 1 - |gradient| is the
+  // probability given to the label).
+  const std::size_t k = n_out_ == 1 ? 0 : static_cast<std::size_t>(y);
+  return -std::log(std::max(1.0 - std::fabs(grad_[k]), 1e-15));
+}
+
+void SgdLinear::guarded_steps(std::span<const double> z, double weight, double eta, double eta_b, double bc1,
+                              double bc2, double loss) {
+  const std::size_t stride = width_ + 1;
+  if (!guard_) {
+    // The coefficients exist from the first learned sample; init validated the configuration.
+    auto made = nn::GradientContinual::make(config_.continual, w_.size(), stride);
+    if (!made) return;
+    guard_ = std::make_unique<nn::GradientContinual>(std::move(made).value());
+  }
+  std::span<double> params = guard_->params(), grads = guard_->grads();
+  std::copy(w_.begin(), w_.end(), params.begin());
+  for (std::size_t k = 0; k < n_out_; ++k) {
+    const double g = std::clamp(grad_[k] * weight, -kClip, kClip);
+    const double* w = &w_[k * stride];
+    double* gk = &grads[k * stride];
+    for (std::size_t j = 0; j < width_; ++j) gk[j] = g * z[j] + config_.l2 * w[j];
+    gk[width_] = g;
+  }
+  guard_->set_step_size(eta);
+  guard_->pre_update();
+  for (std::size_t k = 0; k < n_out_; ++k) step_output(k, 0.0, z, eta, eta_b, bc1, bc2, &grads[k * stride]);
+  std::copy(w_.begin(), w_.end(), params.begin());
+  guard_->post_update();
+  guard_->observe_loss(loss);
+}
+
 void SgdLinear::step_output(std::size_t k, double g, std::span<const double> z, double eta, double eta_b,
-                            double bc1, double bc2) {
+                            double bc1, double bc2, const double* guarded) {
   const std::size_t stride = width_ + 1;
   double* w = &w_[k * stride];
   const double l2 = config_.l2;
@@ -224,7 +294,7 @@ void SgdLinear::step_output(std::size_t k, double g, std::span<const double> z, 
     w[j] = std::isfinite(next) ? next : 0.0;  // a diverging step restarts the coefficient
   };
   for (std::size_t j = 0; j < width_; ++j) {
-    param(j, g * z[j] + l2 * w[j], eta);
+    param(j, guarded ? guarded[j] : g * z[j] + l2 * w[j], eta);
     if (l1) {
       const double before = w[j];
       if (before > 0.0) w[j] = std::max(0.0, before - (u + q[j]));
@@ -232,12 +302,23 @@ void SgdLinear::step_output(std::size_t k, double g, std::span<const double> z, 
       q[j] += w[j] - before;
     }
   }
+  const double g_intercept = guarded ? guarded[width_] : g;
   if (eta_b > 0.0) {
-    param(width_, g, eta_b);
+    param(width_, g_intercept, eta_b);
   } else if (eta_b < 0.0) {
-    const double next = w[width_] + eta_b * g;
+    const double next = w[width_] + eta_b * g_intercept;
     w[width_] = std::isfinite(next) ? next : 0.0;
   }
+}
+
+void SgdLinear::reset() {
+  LinearCore::reset();
+  guard_.reset();
+}
+
+std::size_t SgdLinear::memory_bytes() const {
+  return LinearCore::memory_bytes() + grad_.capacity() * sizeof(double) +
+         (guard_ ? sizeof(*guard_) + guard_->memory_bytes() : 0);
 }
 
 void SgdLinear::encode(ByteWriter& out) const {
@@ -246,6 +327,12 @@ void SgdLinear::encode(ByteWriter& out) const {
   encode_context(context_, out);
   out.u8(half_gradient_ ? 1 : 0);
   encode_core(out);
+  // The guard's state follows only when continual learning is on, so a
+  // record without it is byte for byte what it was before the setting.
+  if (config_.continual.enabled()) {
+    out.boolean(guard_ != nullptr);
+    if (guard_) guard_->encode_state(out);
+  }
 }
 
 Status SgdLinear::decode(ByteReader& in) {
@@ -269,7 +356,18 @@ Status SgdLinear::decode(ByteReader& in) {
   }
   IRITHYLL_RETURN_IF_ERROR(init(config, context));
   half_gradient_ = half_gradient && loss_ == Loss::kSquared;
-  return decode_core(in);
+  IRITHYLL_RETURN_IF_ERROR(decode_core(in));
+  if (!config_.continual.enabled()) return Status::ok();
+  const bool has_guard = in.boolean("linear continual guard present");
+  if (!in.ok()) return in.status();
+  if (!has_guard) return Status::ok();
+  if (w_.empty()) return Status::corruption(std::string(name()) + ": a continual guard before any coefficient");
+  auto made = nn::GradientContinual::make(config_.continual, w_.size(), width_ + 1);
+  if (!made) return made.status().with_context(name());
+  auto guard = std::make_unique<nn::GradientContinual>(std::move(made).value());
+  IRITHYLL_RETURN_IF_ERROR(guard->decode_state(in).with_context(name()));
+  guard_ = std::move(guard);
+  return Status::ok();
 }
 
 }  // namespace irithyll

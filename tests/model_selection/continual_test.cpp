@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "irithyll/catalogue.hpp"
@@ -143,12 +144,20 @@ TEST(Continual, GuardStrategiesGoToModelsThatExposeWeightsOrUnits) {
   EXPECT_NE(slstm.status().message().find("'slstm' offers continual none|regen"), std::string::npos)
       << slstm.status().to_string();
   EXPECT_TRUE(make_learner("continual", {{"base", "slstm"}, {"strategy", "regen"}}, context).is_ok());
-  // loglinear trains its weights by gradient: the guard reaches its settings.
-  for (const char* strategy : {"ewc", "mask", "regen"}) {
-    auto made = make_learner("continual", {{"base", "loglinear"}, {"strategy", strategy}, {"detector", "pht"}}, context);
-    ASSERT_TRUE(made.is_ok()) << strategy << ": " << made.status().to_string();
+  // A linear model's coefficients are trained weights, but it has no units.
+  auto linear = make_learner("continual", {{"base", "logistic_regression"}, {"strategy", "regen"}}, context);
+  ASSERT_FALSE(linear.is_ok());
+  EXPECT_NE(linear.status().message().find("offers continual none|ewc|mask, not regen"), std::string::npos)
+      << linear.status().to_string();
+  // loglinear and the SGD linear models train their weights by gradient: the
+  // guard reaches their settings.
+  for (const auto& [base, strategy] : {std::pair{"loglinear", "ewc"}, std::pair{"loglinear", "mask"},
+                                       std::pair{"loglinear", "regen"}, std::pair{"logistic_regression", "ewc"},
+                                       std::pair{"softmax_regression", "mask"}}) {
+    auto made = make_learner("continual", {{"base", base}, {"strategy", strategy}, {"detector", "pht"}}, context);
+    ASSERT_TRUE(made.is_ok()) << base << " " << strategy << ": " << made.status().to_string();
     const auto& c = dynamic_cast<const ContinualLearner&>(**made);
-    const ModelSettings inner = find_model("loglinear")->settings_of(c.model());
+    const ModelSettings inner = find_model(base)->settings_of(c.model());
     std::string kind, detector;
     for (const auto& [k, v] : inner.items()) {
       if (k == "continual") kind = v;

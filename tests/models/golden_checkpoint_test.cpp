@@ -94,6 +94,7 @@ constexpr Golden kGolden[] = {
     {"srp", "sea", false}, {"leveraging_bagging", "sea", false},
     {"hoeffding_adaptive_tree", "sea", false}, {"efdt", "sea", false},
     {"conformal", "sea", false},
+    {"continual", "sea", false},
     {"gaussian_nb", "sea", false},
     {"knn", "sea", false},
     {"krls", "friedman", false},

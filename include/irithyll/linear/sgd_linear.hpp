@@ -34,7 +34,16 @@
 // Off: the intercept starts at 0 and steps at intercept-lr throughout
 // (River's LinearRegression with intercept_init=0).
 //
-// Cost O(n_out * d) per sample; nothing allocated per sample.
+// Continual learning (continual = ewc | mask, off by default): the
+// coefficients and intercepts are the trained weights of a continual guard
+// (nn/continual): elastic weight consolidation pulls them toward their
+// values at the last drift in proportion to a streaming Fisher estimate
+// (Kirkpatrick et al. 2017), or the most important ones freeze at each
+// drift. The guard changes each gradient before the optimiser's step, and
+// its detector watches the sample's loss (squared error, or log loss).
+//
+// Cost O(n_out * d) per sample (the guard: another O(n_out * d)); nothing
+// allocated per sample.
 #pragma once
 
 #include <memory>
@@ -43,8 +52,12 @@
 
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/linear/linear_core.hpp"
+#include "irithyll/nn/continual/continual_config.hpp"
 
 namespace irithyll {
+namespace nn {
+class GradientContinual;
+}
 
 enum class SgdOptimizer : std::uint8_t { kSgd = 0, kAdam = 1, kAdagrad = 2 };
 enum class SgdSchedule : std::uint8_t { kConstant = 0, kInverseScaling = 1, kOptimal = 2 };
@@ -59,34 +72,47 @@ struct SgdLinearConfig {
   double intercept_lr = 0.01;
   bool standardize = true;
   bool intercept_warm_start = true;  // regression only (linear_regression's settings table)
+  // ewc | mask on the coefficients and intercepts (none: the plain step).
+  nn::ContinualConfig continual;
 };
 
 class SgdLinear : public LinearCore {
  public:
   using Config = SgdLinearConfig;
+  ~SgdLinear() override;
   static std::span<const ConfigField<Config>> config_fields();
   const Config& config() const { return config_; }
   // The model's own settings table (regression's has the warm start).
   virtual std::span<const ConfigField<Config>> fields() const { return config_fields(); }
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
+  void reset() override;
+  std::size_t memory_bytes() const override;
 
  protected:
   enum class Loss : std::uint8_t { kSquared, kLogistic, kSoftmax };
-  SgdLinear(Loss loss) : loss_(loss) {}
+  explicit SgdLinear(Loss loss);  // out of line: guard_ holds a type this header only declares
   Status init(const Config& config, const LearnerContext& context);
   void update(std::span<const double> z, double y, double weight) override;
   void link(std::span<const double> scores, std::span<double> proba) const override;
 
  private:
+  // guarded: each coefficient's gradient is read from the guard's vector
+  // (the loss gradient plus L2, then EWC's pull or the mask), not computed here.
   void step_output(std::size_t k, double g, std::span<const double> z, double eta, double eta_b, double bc1,
-                   double bc2);
+                   double bc2, const double* guarded = nullptr);
+  // The guard's step around the optimiser: gradients gathered, changed by the
+  // strategy, stepped, and the sample's loss sent to its detector.
+  void guarded_steps(std::span<const double> z, double weight, double eta, double eta_b, double bc1, double bc2,
+                     double loss);
+  double sample_loss(double y) const;
   Config config_;
   Loss loss_;
   // Records of version 1 learned the squared loss with gradient p - y and no
   // warm start: a model decoded from one keeps learning that way.
   bool half_gradient_ = false;
   mutable std::vector<double> grad_;  // per-output loss gradients
+  std::unique_ptr<nn::GradientContinual> guard_;  // continual on: made with the coefficients
 };
 
 class LinearRegressionLearner final : public SgdLinear {
