@@ -94,7 +94,7 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_ENUM(SGBTConfig, loss, parse_loss_kind, [](LossKind k) { return loss_traits(k).name; })},
     SgbtConfigRow{FieldInfo::real("loss-param", "0", "huber delta (> 0) or quantile/expectile tau in (0, 1); 0 = the loss's default").at_least(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, loss_param)},
-    SgbtConfigRow{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical", "bin strategy"),
+    SgbtConfigRow{FieldInfo::choice("bins", "uniform", "uniform|quantile|categorical|kmeans", "bin strategy: equal widths, quantiles, one bin per category code, or 1-D k-means over the grace period (bins narrow where values crowd)"),
         IRITHYLL_FIELD_ENUM(SGBTConfig, tree.bin_strategy, parse_bin_strategy, bin_strategy_name)},
     SgbtConfigRow{FieldInfo::real("hoeffding-r", "1", "range R in the Hoeffding bound").above(0),
         IRITHYLL_FIELD_REAL(SGBTConfig, tree.hoeffding_r)},

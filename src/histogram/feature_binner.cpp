@@ -8,19 +8,63 @@
 namespace irithyll {
 
 namespace {
-constexpr std::array<BinStrategyRow, 3> kStrategies = {{
+constexpr std::array<BinStrategyRow, 4> kStrategies = {{
     {BinStrategy::kUniform, "uniform"},
     {BinStrategy::kQuantile, "quantile"},
     {BinStrategy::kCategorical, "categorical"},
+    {BinStrategy::kKMeans, "kmeans"},
 }};
+constexpr std::uint8_t kLastStrategy = 3;
+constexpr int kMaxLloydIterations = 100;
 }  // namespace
+
+std::vector<double> kmeans_edges(std::vector<double>& values, std::uint32_t k) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  if (n < 2 || values.front() == values.back() || k < 2) return {};
+  // prefix[i] = sum of the i smallest values: a cell's mean in O(1).
+  std::vector<double> prefix(n + 1, 0.0);
+  for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + values[i];
+  std::vector<double> centres;
+  for (std::uint32_t j = 0; j < k; ++j) {
+    const double c = values[std::min(n - 1, static_cast<std::size_t>((j + 0.5) * static_cast<double>(n) / k))];
+    if (centres.empty() || c > centres.back()) centres.push_back(c);
+  }
+  std::vector<double> next;
+  for (int it = 0; it < kMaxLloydIterations && centres.size() > 1; ++it) {
+    // In one dimension each centre's cell is the run of sorted values between
+    // the midpoints to its neighbours (ties go to the lower centre).
+    next.clear();
+    std::size_t begin = 0;
+    for (std::size_t j = 0; j < centres.size(); ++j) {
+      const std::size_t end =
+          j + 1 == centres.size()
+              ? n
+              : static_cast<std::size_t>(std::upper_bound(values.begin(), values.end(),
+                                                          0.5 * (centres[j] + centres[j + 1])) -
+                                         values.begin());
+      const double c = end > begin ? (prefix[end] - prefix[begin]) / static_cast<double>(end - begin) : centres[j];
+      if (next.empty() || c > next.back()) next.push_back(c);  // an emptied cell's centre merges
+      begin = std::max(begin, end);
+    }
+    const bool moved = next != centres;
+    centres.swap(next);
+    if (!moved) break;
+  }
+  std::vector<double> edges;
+  for (std::size_t j = 1; j < centres.size(); ++j) {
+    const double e = 0.5 * (centres[j - 1] + centres[j]);
+    if (e < values.back() && (edges.empty() || e > edges.back())) edges.push_back(e);
+  }
+  return edges;
+}
 
 std::span<const BinStrategyRow> bin_strategy_table() { return kStrategies; }
 
 Result<BinStrategy> parse_bin_strategy(std::string_view name) {
   for (const auto& r : kStrategies)
     if (r.name == name) return r.strategy;
-  return Status::invalid_argument("unknown bin strategy '" + std::string(name) + "' (uniform|quantile|categorical)");
+  return Status::invalid_argument("unknown bin strategy '" + std::string(name) + "' (uniform|quantile|categorical|kmeans)");
 }
 
 std::string_view bin_strategy_name(BinStrategy s) {
@@ -43,6 +87,8 @@ void FeatureBinner::observe(double v) {
   ++count_;
   if (strategy_ == BinStrategy::kQuantile) {
     sketch_.insert(v);
+  } else if (strategy_ == BinStrategy::kKMeans) {
+    if (values_.size() < kMaxKMeansValues) values_.push_back(v);
   } else if (strategy_ == BinStrategy::kCategorical) {
     const double c = std::trunc(v);
     const auto it = std::lower_bound(categories_.begin(), categories_.end(), c);
@@ -71,6 +117,12 @@ BinEdges FeatureBinner::compute_edges() const {
       if (edges.empty()) edges.push_back(categories_.empty() ? min_ : categories_[0]);
       return BinEdges::from_edges(edges);
     }
+    case BinStrategy::kKMeans: {
+      std::vector<double> values = values_;
+      std::vector<double> edges = kmeans_edges(values, n_bins_);
+      if (edges.empty()) edges.push_back(min_);
+      return BinEdges::from_edges(edges);
+    }
   }
   return BinEdges();
 }
@@ -80,10 +132,12 @@ void FeatureBinner::reset() {
   min_ = max_ = 0.0;
   sketch_.reset();
   categories_.clear();
+  values_.clear();
 }
 
 std::size_t FeatureBinner::memory_bytes() const {
-  return sizeof(*this) + sketch_.memory_bytes() - sizeof(sketch_) + categories_.capacity() * sizeof(double);
+  return sizeof(*this) + sketch_.memory_bytes() - sizeof(sketch_) +
+         (categories_.capacity() + values_.capacity()) * sizeof(double);
 }
 
 void FeatureBinner::encode(ByteWriter& out) const {
@@ -94,6 +148,9 @@ void FeatureBinner::encode(ByteWriter& out) const {
   out.f64(max_);
   sketch_.encode(out);
   out.f64s(categories_);
+  // Only the k-means strategy keeps values: the other strategies' records
+  // are as they were before it existed.
+  if (strategy_ == BinStrategy::kKMeans) out.f64s(values_);
 }
 
 Status FeatureBinner::decode(ByteReader& in) {
@@ -105,11 +162,16 @@ Status FeatureBinner::decode(ByteReader& in) {
   QuantileSketch sk;
   IRITHYLL_RETURN_IF_ERROR(sk.decode(in));
   std::vector<double> cats = in.f64s("categories");
+  std::vector<double> values;
+  if (s == static_cast<std::uint8_t>(BinStrategy::kKMeans)) values = in.f64s("k-means values");
   if (!in.ok()) return in.status();
+  bool values_ok = values.size() <= kMaxKMeansValues && values.size() <= c;
+  for (double v : values) values_ok = values_ok && std::isfinite(v) && v >= mn && v <= mx;
   bool cats_ok = cats.size() <= kMaxCategories;
   for (std::size_t i = 0; i < cats.size() && cats_ok; ++i)
     cats_ok = std::isfinite(cats[i]) && (i == 0 || cats[i] > cats[i - 1]);
-  if (s > 2 || nb < 2 || nb > 65536 || !cats_ok) return Status::corruption("bad feature binner state");
+  if (s > kLastStrategy || nb < 2 || nb > 65536 || !cats_ok || !values_ok)
+    return Status::corruption("bad feature binner state");
   if (c > 0 && !(std::isfinite(mn) && std::isfinite(mx) && mn <= mx)) return Status::corruption("bad binner range");
   strategy_ = static_cast<BinStrategy>(s);
   n_bins_ = nb;
@@ -118,6 +180,7 @@ Status FeatureBinner::decode(ByteReader& in) {
   max_ = mx;
   sketch_ = std::move(sk);
   categories_ = std::move(cats);
+  values_ = std::move(values);
   return Status::ok();
 }
 

@@ -7,6 +7,12 @@
 //   categorical  one bin per distinct value (x truncated to an integer, at most
 //             64 kept); edges at midpoints, so routing by threshold still
 //             separates categories.
+//   kmeans    one-dimensional k-means (Lloyd 1982) with k = n_bins over the
+//             values seen (the first kMaxKMeansValues kept), started at the
+//             quantiles; edges at the midpoints between neighbouring centres,
+//             so bins are narrow where values crowd and wide across gaps,
+//             and a cluster of equal values is never cut. O(1) per value;
+//             O(iterations x k log n) once, when the edges are computed.
 //
 // Strategies are rows of one table (tree/bin_strategy.hpp), parsed by name.
 // NaN and +-inf values are not observed. Thread safety: one owner.
@@ -26,6 +32,15 @@
 namespace irithyll {
 
 inline constexpr std::size_t kMaxCategories = 64;
+// Values a k-means binner keeps (a grace period is far shorter; the cap
+// bounds memory when a caller observes longer).
+inline constexpr std::size_t kMaxKMeansValues = 4096;
+
+// The k-means edges of `values` (sorted in place) for at most k bins: the
+// midpoints between neighbouring distinct centres after Lloyd's iterations
+// from the quantile start (at most 100, or until no centre moves). Empty
+// when the values hold fewer than two distinct numbers.
+std::vector<double> kmeans_edges(std::vector<double>& values, std::uint32_t k);
 
 class FeatureBinner {
  public:
@@ -48,6 +63,7 @@ class FeatureBinner {
   double min_ = 0.0, max_ = 0.0;
   QuantileSketch sketch_;
   std::vector<double> categories_;  // sorted distinct values, at most kMaxCategories
+  std::vector<double> values_;      // kmeans: the values seen, at most kMaxKMeansValues
 };
 
 }  // namespace irithyll

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -151,7 +152,77 @@ TEST(FeatureBinner, IgnoresNonFiniteValues) {
   b.observe(5.0);
   EXPECT_EQ(b.compute_edges().edges()[0], 2.0);
   EXPECT_TRUE(parse_bin_strategy("quantile").is_ok());
-  EXPECT_FALSE(parse_bin_strategy("kmeans").is_ok());
+  EXPECT_TRUE(parse_bin_strategy("kmeans").is_ok());
+  EXPECT_FALSE(parse_bin_strategy("k-medians").is_ok());
+}
+
+// Three tight groups of values far apart: k-means with 3 bins puts one edge
+// in each gap (at the midpoint of the group means), where uniform edges at
+// thirds of the range would cut the middle group's neighbourhood and leave
+// the gaps unresolved.
+TEST(FeatureBinner, KMeansEdgesFallInTheGapsBetweenGroups) {
+  FeatureBinner b(BinStrategy::kKMeans, 3);
+  Xorshift64 rng(5);
+  double sums[3] = {0, 0, 0};
+  const double centre[3] = {0.0, 1.0, 10.0};
+  for (int i = 0; i < 300; ++i) {
+    const int g = i % 3;
+    const double v = centre[g] + 0.05 * rng.normal();
+    sums[g] += v;
+    b.observe(v);
+  }
+  const BinEdges e = b.compute_edges();
+  ASSERT_EQ(e.edges().size(), 2u);
+  const double m0 = sums[0] / 100, m1 = sums[1] / 100, m2 = sums[2] / 100;
+  EXPECT_NEAR(e.edges()[0], 0.5 * (m0 + m1), 1e-12);
+  EXPECT_NEAR(e.edges()[1], 0.5 * (m1 + m2), 1e-12);
+}
+
+// Lloyd's fixed point on a brute-force check: every value is nearer its own
+// centre than any other, each centre is its cell's mean, and the edges are
+// the midpoints (so no edge cuts a run of equal values).
+TEST(FeatureBinner, KMeansEdgesAreAFixedPointOfLloyd) {
+  Xorshift64 rng(8);
+  std::vector<double> values;
+  for (int i = 0; i < 2000; ++i) values.push_back(std::floor(std::exp(1.5 * rng.normal()) * 4.0) / 4.0);
+  std::vector<double> sorted = values;
+  const std::vector<double> edges = kmeans_edges(sorted, 16);
+  ASSERT_GE(edges.size(), 4u);
+  ASSERT_TRUE(std::is_sorted(edges.begin(), edges.end()));
+  // Cells by the edges; centres as their means; edges must be the midpoints.
+  std::vector<double> sum(edges.size() + 1, 0.0), count(edges.size() + 1, 0.0);
+  for (double v : values) {
+    const std::size_t c = static_cast<std::size_t>(std::lower_bound(edges.begin(), edges.end(), v) - edges.begin());
+    sum[c] += v, count[c] += 1;
+  }
+  for (std::size_t j = 0; j < edges.size(); ++j) {
+    ASSERT_GT(count[j], 0.0);
+    ASSERT_GT(count[j + 1], 0.0);
+    EXPECT_NEAR(edges[j], 0.5 * (sum[j] / count[j] + sum[j + 1] / count[j + 1]), 1e-9) << "edge " << j;
+  }
+  // Degenerate inputs: one distinct value gives no edge.
+  std::vector<double> same(50, 2.5);
+  EXPECT_TRUE(kmeans_edges(same, 8).empty());
+}
+
+TEST(FeatureBinner, KMeansStateRoundTripsAndRefusesHostileValues) {
+  FeatureBinner b(BinStrategy::kKMeans, 8);
+  for (int i = 0; i < 100; ++i) b.observe(i * 0.37);
+  ByteWriter out;
+  b.encode(out);
+  FeatureBinner c;
+  ByteReader in(out.data());
+  ASSERT_TRUE(c.decode(in).is_ok());
+  EXPECT_EQ(c.compute_edges().edges().size(), b.compute_edges().edges().size());
+  for (std::size_t i = 0; i < b.compute_edges().edges().size(); ++i)
+    EXPECT_EQ(c.compute_edges().edges()[i], b.compute_edges().edges()[i]);
+  // A value outside the recorded range is refused.
+  std::vector<std::uint8_t> bad = out.data();
+  const double outside = 1e9;
+  std::memcpy(bad.data() + bad.size() - sizeof(double), &outside, sizeof(double));
+  FeatureBinner d;
+  ByteReader hostile(bad);
+  EXPECT_FALSE(d.decode(hostile).is_ok());
 }
 
 }  // namespace

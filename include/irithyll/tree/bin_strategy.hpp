@@ -12,7 +12,7 @@
 
 namespace irithyll {
 
-enum class BinStrategy : std::uint8_t { kUniform = 0, kQuantile = 1, kCategorical = 2 };
+enum class BinStrategy : std::uint8_t { kUniform = 0, kQuantile = 1, kCategorical = 2, kKMeans = 3 };
 
 struct BinStrategyRow {
   BinStrategy strategy;
