@@ -134,6 +134,8 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_ENUM(SGBTConfig, tree.leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
     SgbtConfigRow{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, tree.linear_learning_rate)},
+    SgbtConfigRow{FieldInfo::boolean("interpolate", "off", "interpolated leaves: a leaf outputs a v + (1 - a) v_parent, a = H / (H + lambda), so a young leaf leans on its parent's value"),
+        IRITHYLL_FIELD_BOOL(SGBTConfig, tree.interpolate)},
     SgbtConfigRow{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),
         IRITHYLL_FIELD_UINT(SGBTConfig, tree.split_reeval_interval)},
     SgbtConfigRow{FieldInfo::real("adaptive-depth", "0", "CIR gate factor c: trees may grow to 2 x max-depth but a split needs gain > c / (n x features) (0 = off; 7.5 / 9 / 11 for <= 10 / 50 / 200 features)").above(0).or_off(),

@@ -35,6 +35,7 @@ void GradientTree::reserve_nodes() {
   h_sum_.reserve(full);
   slab_.reserve(full);
   if (cat_) cat_mask_.reserve(full);
+  if (config_.interpolate) prior_.reserve(full);
   if (config_.has_monotone()) {
     lo_.reserve(full);
     hi_.reserve(full);
@@ -58,6 +59,7 @@ void GradientTree::release_storage() {
 }
 
 void GradientTree::push_leaf(std::uint16_t depth, double value, double lo, double hi) {
+  if (config_.interpolate) prior_.push_back(0.0);  // set_children sets a child's
   if (config_.has_monotone()) {
     lo_.push_back(lo);
     hi_.push_back(hi);
@@ -279,6 +281,14 @@ __attribute__((noinline)) double GradientTree::train_leaf_value_general(std::uin
   if (linear_) train_linear(leaf, x, g, h);  // before the Newton weight moves: it is the intercept it corrects
   add_to_leaf_sums(leaf, g, h);
   value_[leaf] = config_.has_options() ? learned_leaf_output(leaf) : leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+  if (config_.interpolate && leaf != 0) {
+    // H + lambda > 0 here: a zero lambda with a zero hessian sum keeps the plain value.
+    const double h_sum = std::max(h_sum_[leaf], 0.0), total = h_sum + config_.lambda;
+    if (total > 0.0) {
+      const double a = h_sum / total;
+      value_[leaf] = a * value_[leaf] + (1.0 - a) * prior_[leaf];
+    }
+  }
   return g;
 }
 
@@ -462,7 +472,9 @@ void GradientTree::set_children(std::uint32_t parent, const SplitCandidate& best
   if (fresh) {
     push_leaf(child_depth, std::clamp(wl, llo, lhi), llo, lhi);
     push_leaf(child_depth, std::clamp(wr, rlo, rhi), rlo, rhi);
+    if (config_.interpolate) prior_[left] = prior_[left + 1] = value_[parent];
   } else {  // a re-made split: the children restart as fresh leaves in place
+    if (config_.interpolate) prior_[left] = prior_[left + 1] = value_[parent];
     const double v[2] = {std::clamp(wl, llo, lhi), std::clamp(wr, rlo, rhi)};
     const double b[4] = {llo, lhi, rlo, rhi};
     for (std::uint32_t k = 0; k < 2; ++k) {
@@ -503,7 +515,8 @@ std::size_t GradientTree::memory_bytes() const {
   b += offset_.capacity() * 4 + route_.capacity() * sizeof(RouteNode) + value_.capacity() * 8 +
        depth_.capacity() * 2 + count_.capacity() * 8 + g_sum_.capacity() * 8 + h_sum_.capacity() * 8 +
        slab_.capacity() * 4 + split_gains_.capacity() * 8 + mask_.capacity() * 4 +
-       (lo_.capacity() + hi_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 + clip_n_.capacity() * 8 +
+       (lo_.capacity() + hi_.capacity() + prior_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 +
+       clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
        (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
        promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8 +

@@ -67,6 +67,11 @@
 // - CIR adaptive depth (adaptive_depth = c): ceiling 2 max_depth, and a split
 //   needs gain > c / (n x n_features) before the Hoeffding test (the 1.0
 //   formula). No per-sample cost.
+// - Interpolated leaves (interpolate): a non-root leaf's value is
+//   a v + (1 - a) p with a = H / (H + lambda) and p its parent's value at the
+//   split, so the stored value (what learn_one returns, what every predictor,
+//   the packed export and TreeSHAP read) is already the blend. One double per
+//   node; O(1) per trained sample.
 #pragma once
 
 #include <algorithm>
@@ -275,6 +280,7 @@ class GradientTree {
   std::vector<std::uint32_t> mask_;      // scratch: features scored in this attempt
   // Per node, only when the config enables them (empty otherwise):
   std::vector<double> lo_, hi_;          // monotone bounds on the node's leaf values
+  std::vector<double> prior_;            // interpolate: the parent's value when the node was made (root: unused)
   std::vector<std::uint64_t> clip_n_;    // gradient clipping: Welford count, mean, M2
   std::vector<double> clip_mean_, clip_m2_;
   std::vector<std::uint64_t> out_n_;     // adaptive leaf bound: count, mean, M2 (or EW variance)

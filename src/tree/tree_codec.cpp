@@ -83,6 +83,8 @@ void GradientTree::encode(ByteWriter& out) const {
   // The rows awaiting replay, present exactly when the config sets
   // warm_start (its options block version 3).
   if (config_.warm_start != 0) out.f64s(warm_rows_);
+  // Interpolated leaves: each node's prior (no record before the setting has one).
+  if (config_.interpolate) out.f64s(prior_);
 }
 
 Status GradientTree::decode_with_config(ByteReader& in) {
@@ -123,6 +125,7 @@ Status GradientTree::decode(ByteReader& in) {
   t.slab_.clear();
   t.lo_.clear();
   t.hi_.clear();
+  t.prior_.clear();
   t.clip_n_.clear();
   t.clip_mean_.clear();
   t.clip_m2_.clear();
@@ -187,6 +190,12 @@ Status GradientTree::decode(ByteReader& in) {
   }
   for (std::size_t n = 0; n < nn && in.ok() && t.cat_; ++n) t.cat_mask_.push_back(in.u64("category mask"));
   if (cfg.warm_start != 0) t.warm_rows_ = in.f64s("warm-start rows");
+  if (cfg.interpolate) {
+    t.prior_ = in.f64s("interpolation priors");
+    if (in.ok() && t.prior_.size() != nn) in.fail("interpolation priors differ from the node count");
+    for (std::size_t n = 0; n < t.prior_.size() && in.ok(); ++n)
+      if (!std::isfinite(t.prior_[n])) in.fail("non-finite interpolation prior");
+  }
   if (!in.ok()) return in.status();
   if (!t.warm_rows_.empty()) {
     const std::size_t stride = nf + 2;

@@ -194,5 +194,74 @@ TEST(LeafControls, OptionsRoundTripAndContinueBitIdentically) {
   EXPECT_FALSE(bad.validate().is_ok());
 }
 
+// Interpolated leaves: after the root splits, each child's first sample
+// gives v = -g/(h + lambda) and a = h/(h + lambda), and the leaf must then
+// hold a v + (1 - a) v_root exactly; the root keeps its plain value; and a
+// checkpoint carries the priors (a continued tree stays bit-identical).
+TEST(LeafControls, InterpolatedLeavesBlendTowardTheirParent) {
+  GradientTreeConfig c = base();
+  c.interpolate = true;
+  c.lambda = 1.0;
+  c.max_depth = 3;
+  GradientTree t(c);
+  Xorshift64 rng(9);
+  double x[2];
+  int n = 0;
+  while (t.n_nodes() == 1 && n < 5000) {
+    x[0] = rng.uniform(), x[1] = rng.uniform();
+    t.learn_one(x, x[0] > 0.5 ? -1.0 : 1.0, 1.0);
+    ++n;
+  }
+  ASSERT_GT(t.n_nodes(), 1u) << "the root never split";
+  const double root = t.node_value(0);
+  // The root's value is its own Newton weight (interpolation skips it).
+  EXPECT_TRUE(t.is_leaf(1) && t.is_leaf(2));
+  for (std::uint32_t child : {1u, 2u}) {
+    ASSERT_EQ(t.node_count(child), 0u);
+    // A sample routed to this child.
+    x[0] = t.node(0).feature == 0 ? (child == 1 ? 0.0 : 1.0) : 0.3;
+    x[1] = t.node(0).feature == 1 ? (child == 1 ? 0.0 : 1.0) : 0.3;
+    ASSERT_EQ(t.leaf_index(x), child);
+    const double g = 0.7, h = 0.5;
+    t.learn_one(x, g, h);
+    const double v = -g / (h + 1.0), a = h / (h + 1.0);
+    EXPECT_DOUBLE_EQ(t.node_value(child), a * v + (1.0 - a) * root) << "child " << child;
+  }
+  // Without interpolation the same first sample gives the plain weight.
+  GradientTreeConfig plain = c;
+  plain.interpolate = false;
+  GradientTree p(plain);
+  Xorshift64 rng2(9);
+  while (p.n_nodes() == 1) {
+    x[0] = rng2.uniform(), x[1] = rng2.uniform();
+    p.learn_one(x, x[0] > 0.5 ? -1.0 : 1.0, 1.0);
+  }
+  x[0] = p.node(0).feature == 0 ? 0.0 : 0.3;
+  x[1] = p.node(0).feature == 1 ? 0.0 : 0.3;
+  p.learn_one(x, 0.7, 0.5);
+  EXPECT_DOUBLE_EQ(p.node_value(1), -0.7 / 1.5);
+  // The priors travel with the state.
+  for (int i = 0; i < 500; ++i) {
+    x[0] = rng.uniform(), x[1] = rng.uniform();
+    t.learn_one(x, x[0] > 0.5 ? -1.0 : 1.0, 1.0);
+  }
+  ByteWriter w;
+  t.encode(w);
+  GradientTree d(c);
+  ByteReader r(w.data());
+  ASSERT_TRUE(d.decode(r).is_ok());
+  for (int i = 0; i < 2000; ++i) {
+    x[0] = rng.uniform(), x[1] = rng.uniform();
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(t.predict(x)), std::bit_cast<std::uint64_t>(d.predict(x)));
+    const double g = x[0] + x[1] > 1.0 ? -1.0 : 1.0;
+    t.learn_one(x, g, 1.0);
+    d.learn_one(x, g, 1.0);
+  }
+  // A record cut before its priors is refused.
+  ByteReader cut(std::span<const std::uint8_t>(w.data().data(), w.data().size() - 8));
+  GradientTree e(c);
+  EXPECT_FALSE(e.decode(cut).is_ok());
+}
+
 }  // namespace
 }  // namespace irithyll

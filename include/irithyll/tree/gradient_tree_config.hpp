@@ -70,6 +70,12 @@ struct GradientTreeConfig {
   // 0 = off, else c > 0: the CIR gate. The depth ceiling becomes
   // 2 max_depth and a split needs gain > c / (n x n_features).
   double adaptive_depth = 0.0;
+  // Interpolated leaves: a leaf other than the root outputs
+  // a v + (1 - a) v_parent, a = H / (H + lambda), v its Newton weight and
+  // v_parent the (interpolated) value its parent had when it split. A young
+  // leaf, whose few samples give a noisy v, leans on its parent; one with
+  // H >> lambda is its own Newton weight.
+  bool interpolate = false;
 
   std::uint32_t depth_ceiling() const noexcept { return adaptive_depth > 0.0 ? 2 * max_depth : max_depth; }
   bool has_extensions() const noexcept {
@@ -97,7 +103,7 @@ struct GradientTreeConfig {
   }
   bool has_options() const noexcept {
     return max_leaf_output > 0.0 || min_hessian_sum > 0.0 || gradient_clip_sigma > 0.0 || adaptive_leaf_bound > 0.0 ||
-           !monotone.empty() || !categorical.empty() || warm_start != 0;
+           !monotone.empty() || !categorical.empty() || warm_start != 0 || interpolate;
   }
   bool is_categorical(std::size_t feature) const noexcept {
     for (std::uint32_t c : categorical)
