@@ -116,6 +116,7 @@ void GradientTree::reset() {
   slab_.clear();
   lo_.clear();
   hi_.clear();
+  prior_.clear();
   clip_n_.clear();
   clip_mean_.clear();
   clip_m2_.clear();

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
@@ -222,17 +224,22 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
 
 // k-means bins: every tree keeps its root's values until the grace period
 // ends, so a checkpoint taken inside it (and one after) must carry them.
-TEST(SGBTOptions, KMeansBinsResumeFromInsideAndAfterTheGracePeriod) {
-  for (int saved_at : {20, 400}) {
-    SCOPED_TRACE(saved_at);
+// Interpolated leaves: the priors, through trees replaced on drift (a
+// replaced tree restarts from a reset) as well.
+TEST(SGBTOptions, KMeansBinsAndInterpolationResumeFromInsideAndAfterTheGracePeriod) {
+  for (const auto& [setting, value] : {std::pair{"bins", "kmeans"}, std::pair{"interpolate", "on"}})
+  for (int saved_at : {20, 400, 3000}) {
+    SCOPED_TRACE(std::string(setting) + " at " + std::to_string(saved_at));
     SGBTConfig c;
     c.n_steps = 8;
-    ASSERT_TRUE(set_sgbt_config_field(c, "bins", "kmeans").is_ok());
+    ASSERT_TRUE(set_sgbt_config_field(c, setting, value).is_ok());
     ASSERT_TRUE(set_sgbt_config_field(c, "grace-period", "50").is_ok());
     SGBTLearner m = testing::sgbt_learner(c, Task::kRegression, 0);
     Xorshift64 rng(12);
     double x[3];
-    auto target = [&] { return std::exp(2.0 * x[0]) - x[1] + 0.1 * rng.normal(); };
+    int t = 0;
+    // The target's sign flips at 1500: drift replaces trees.
+    auto target = [&] { return (t++ < 1500 ? 1.0 : -1.0) * (std::exp(2.0 * x[0]) - x[1]) + 0.1 * rng.normal(); };
     for (int i = 0; i < saved_at; ++i) {
       for (double& v : x) v = std::exp(rng.normal());  // skewed: k-means edges differ from uniform ones
       m.learn_one(x, target());
@@ -242,7 +249,7 @@ TEST(SGBTOptions, KMeansBinsResumeFromInsideAndAfterTheGracePeriod) {
     SGBTLearner d;
     ByteReader r(w.data());
     ASSERT_TRUE(d.decode(r).is_ok());
-    for (int i = 0; i < 1500; ++i) {
+    for (int i = 0; i < 3000; ++i) {
       for (double& v : x) v = std::exp(rng.normal());
       ASSERT_EQ(std::bit_cast<std::uint64_t>(m.predict_one(x)), std::bit_cast<std::uint64_t>(d.predict_one(x)));
       const double y = target();
