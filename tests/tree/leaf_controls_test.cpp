@@ -263,5 +263,36 @@ TEST(LeafControls, InterpolatedLeavesBlendTowardTheirParent) {
   EXPECT_FALSE(e.decode(cut).is_ok());
 }
 
+// Under leaf decay the Hoeffding bound counts at most 1/(1 - alpha)
+// samples, the weight the decayed sums actually hold. With alpha 0.9 the
+// root's sums hold about 10 samples' worth, so the best split (g = -1 left of
+// x0 = 0.5, +1 right, h = 1) gains at most about 4.6 however long the
+// stream; with R = 8 and delta 1e-7 the capped bound is 8 sqrt(ln(1e7)/20)
+// = 7.2 and the tree never splits, where the uncapped bound at the first
+// attempt (n = 50) is 3.2 and it would split there. Without decay the same
+// R splits at once (the sums hold every sample). Deterministic.
+TEST(LeafControls, DecayCapsTheSamplesTheHoeffdingBoundCounts) {
+  GradientTreeConfig c = base();
+  c.lambda = 1.0;
+  c.delta = 1e-7;
+  c.hoeffding_r = 8.0;
+  c.max_depth = 3;
+  c.leaf_decay_alpha = 0.9;
+  GradientTree decayed(c);
+  c.leaf_decay_alpha = 0.0;
+  GradientTree kept(c);
+  Xorshift64 rng(4);
+  double x[2];
+  for (int i = 0; i < 3000; ++i) {
+    x[0] = rng.uniform(), x[1] = rng.uniform();
+    const double g = x[0] > 0.5 ? 1.0 : -1.0;
+    decayed.learn_one(x, g, 1.0);
+    kept.learn_one(x, g, 1.0);
+  }
+  EXPECT_EQ(decayed.n_nodes(), 1u);
+  EXPECT_GT(decayed.n_split_attempts(), 50u);
+  EXPECT_GT(kept.n_nodes(), 1u);
+}
+
 }  // namespace
 }  // namespace irithyll
