@@ -134,6 +134,15 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_ENUM(SGBTConfig, tree.leaf_model, parse_tree_leaf_model, tree_leaf_model_name)},
     SgbtConfigRow{FieldInfo::real("linear-leaf-rate", "0.1", "linear leaves: normalised LMS step (fraction of the way to each sample's Newton target)").in(0, 1, true),
         IRITHYLL_FIELD_REAL(SGBTConfig, tree.linear_learning_rate)},
+    SgbtConfigRow{FieldInfo::real("linear-leaf-decay", "1", "linear leaves: w is multiplied by this before each update, so old slopes fade (1 = off)").in(0, 1, true),
+        IRITHYLL_FIELD_REAL(SGBTConfig, tree.linear_decay)},
+    SgbtConfigRow{FieldInfo::choice("linear-leaf-optimizer", "nlms", "nlms|adagrad", "linear leaves: normalised LMS step, or AdaGrad's per-weight step at linear-leaf-rate"),
+        [](SGBTConfig& c, std::string_view v) -> Status {
+          if (v != "nlms" && v != "adagrad") return Status::invalid_argument("linear-leaf-optimizer: nlms|adagrad");
+          c.tree.linear_adagrad = v == "adagrad";
+          return Status::ok();
+        },
+        [](const SGBTConfig& c) { return std::string(c.tree.linear_adagrad ? "adagrad" : "nlms"); }},
     SgbtConfigRow{FieldInfo::boolean("interpolate", "off", "interpolated leaves: a leaf outputs a v + (1 - a) v_parent, a = H / (H + lambda), so a young leaf leans on its parent's value"),
         IRITHYLL_FIELD_BOOL(SGBTConfig, tree.interpolate)},
     SgbtConfigRow{FieldInfo::integer("split-reeval-interval", "0", "leaves at max depth keep histograms and every N samples re-score their parent's split, replacing it when another beats it by the Hoeffding bound (0 = off; rounded up to a multiple of grace-period)").in(1, 1e9).or_off(),

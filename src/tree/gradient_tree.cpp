@@ -78,6 +78,7 @@ void GradientTree::push_leaf(std::uint16_t depth, double value, double lo, doubl
     lin_w_.resize(lin_w_.size() + n_features_, 0.0);
     lin_mean_.resize(lin_mean_.size() + n_features_, 0.0);
     lin_power_.push_back(0.0);
+    if (config_.linear_adagrad) lin_g2_.resize(lin_g2_.size() + n_features_, 0.0);
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       promoted_.push_back(0);
       adv_n_.push_back(0);
@@ -126,6 +127,7 @@ void GradientTree::reset() {
   lin_w_.clear();
   lin_mean_.clear();
   lin_power_.clear();
+  lin_g2_.clear();
   promoted_.clear();
   adv_n_.clear();
   adv_sum_.clear();
@@ -147,6 +149,7 @@ void GradientTree::init_features(std::size_t n) {
   if (linear_) {  // the nodes pushed before the feature count was known
     lin_w_.assign(route_.size() * n, 0.0);
     lin_mean_.assign(route_.size() * n, 0.0);
+    if (config_.linear_adagrad) lin_g2_.assign(route_.size() * n, 0.0);
   }
   is_cat_.clear();
   if (cat_) {
@@ -519,7 +522,8 @@ std::size_t GradientTree::memory_bytes() const {
        (lo_.capacity() + hi_.capacity() + prior_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 +
        clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
-       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + adv_n_.capacity() + adv_sum_.capacity() + adv_max_.capacity()) * 8 +
+       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + lin_g2_.capacity() + adv_n_.capacity() +
+        adv_sum_.capacity() + adv_max_.capacity()) * 8 +
        promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8 +
        warm_rows_.capacity() * 8;
   return b;

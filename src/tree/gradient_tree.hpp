@@ -57,7 +57,10 @@
 //   margin sqrt(R^2 ln(1/delta) / 2n), R the largest |difference| seen, n >= 10;
 //   then it is linear for good. Children start constant with w = 0.
 //   Memory: 2 x n_features + 1 doubles per node (+25 bytes adaptive); cost O(features)
-//   per trained sample and per prediction.
+//   per trained sample and per prediction. Options: linear_decay multiplies
+//   w before each update; linear_adagrad replaces the normalised step by
+//   AdaGrad's per-weight one (n_features more doubles per node; children
+//   copy w but restart the sums).
 // - Split re-evaluation (split_reeval_interval): leaves at the depth ceiling
 //   keep histograms; periodically a pair of sibling ceiling leaves re-scores
 //   its parent's split on their summed histograms (the samples since that
@@ -287,6 +290,7 @@ class GradientTree {
   std::vector<double> out_mean_, out_m2_;
   std::vector<double> lin_w_, lin_mean_;  // linear leaves: n_features per node each
   std::vector<double> lin_power_;         // linear leaves: per node, running mean of |x - mean|^2
+  std::vector<double> lin_g2_;            // linear AdaGrad: n_features per node, summed squared gradients
   std::vector<std::uint8_t> promoted_;    // adaptive: per node, linear now
   std::vector<std::uint64_t> adv_n_;      // adaptive: samples, summed advantage, largest |advantage|
   std::vector<double> adv_sum_, adv_max_;

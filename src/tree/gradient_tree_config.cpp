@@ -56,6 +56,7 @@ Status GradientTreeConfig::validate() const {
   if (static_cast<unsigned>(leaf_model) > 2) return bad("leaf_model", "unknown", static_cast<double>(leaf_model));
   if (!(linear_learning_rate > 0.0 && linear_learning_rate <= 1.0))
     return bad("linear_learning_rate", "must be in (0, 1]", linear_learning_rate);
+  if (!(linear_decay > 0.0 && linear_decay <= 1.0)) return bad("linear_decay", "must be in (0, 1]", linear_decay);
   if (leaf_model != TreeLeafModel::kConstant && has_monotone())
     return Status::invalid_argument("leaf_model linear/adaptive cannot be combined with monotone constraints (the linear term is unconstrained)");
   if (!(adaptive_depth >= 0.0) || !std::isfinite(adaptive_depth))

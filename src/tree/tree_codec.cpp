@@ -63,6 +63,7 @@ void GradientTree::encode(ByteWriter& out) const {
     out.f64s(lin_w_);
     out.f64s(lin_mean_);
     out.f64s(lin_power_);
+    if (config_.linear_adagrad) out.f64s(lin_g2_);
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       for (std::size_t n = 0; n < route_.size(); ++n) {
         out.u8(promoted_[n]);
@@ -171,6 +172,12 @@ Status GradientTree::decode(ByteReader& in) {
     t.lin_power_ = in.f64s("linear leaf input power");
     if (in.ok() && (t.lin_w_.size() != nn * nf || t.lin_mean_.size() != nn * nf || t.lin_power_.size() != nn))
       in.fail("linear leaf state size differs from nodes x n_features");
+    if (cfg.linear_adagrad) {
+      t.lin_g2_ = in.f64s("linear leaf AdaGrad sums");
+      if (in.ok() && t.lin_g2_.size() != nn * nf) in.fail("linear leaf AdaGrad sums differ from nodes x n_features");
+      for (std::size_t i = 0; i < t.lin_g2_.size() && in.ok(); ++i)
+        if (!(t.lin_g2_[i] >= 0.0 && t.lin_g2_[i] <= 1.7976931348623157e308)) in.fail("linear leaf AdaGrad sum out of range");
+    }
     if (cfg.leaf_model == TreeLeafModel::kAdaptive) {
       t.promoted_.clear();
       t.adv_n_.clear();

@@ -57,7 +57,20 @@ void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, d
       promoted_[leaf] = 1;
   }
   double& power = lin_power_[leaf];
-  if (uu + power > 0.0) {
+  if (config_.linear_decay < 1.0)
+    for (std::size_t f = 0; f < d; ++f) w[f] *= config_.linear_decay;
+  if (config_.linear_adagrad) {
+    // AdaGrad on the surrogate g p + h p^2 / 2: its gradient in w_f is r u_f.
+    double* acc = lin_g2_.data() + static_cast<std::size_t>(leaf) * d;
+    const double r = g + h * p;
+    for (std::size_t f = 0; f < d; ++f) {
+      const double xv = x[f];
+      if (xv != xv) continue;
+      const double grad = r * (xv - m[f]);
+      acc[f] += grad * grad;
+      w[f] -= config_.linear_learning_rate * grad / (std::sqrt(acc[f]) + 1e-8);
+    }
+  } else if (uu + power > 0.0) {
     // Normalised LMS on the surrogate, with the leaf's L2 in the curvature
     // and the input power P (running mean of |u|^2) beside |u|^2: moves p a
     // fraction eta h/(h+lambda) |u|^2/(P+|u|^2) of the way to the sample's
@@ -91,6 +104,7 @@ void GradientTree::init_linear_node(std::uint32_t n, std::uint32_t from, bool wa
   } else {
     std::fill(lin_w_.begin() + dst, lin_w_.begin() + dst + dd, 0.0);
   }
+  if (config_.linear_adagrad) std::fill(lin_g2_.begin() + dst, lin_g2_.begin() + dst + dd, 0.0);
   if (config_.leaf_model == TreeLeafModel::kAdaptive) {
     promoted_[n] = 0;
     adv_n_[n] = 0;

@@ -227,13 +227,18 @@ TEST(SGBTOptions, CheckpointWithOptionsContinuesBitIdentically) {
 // Interpolated leaves: the priors, through trees replaced on drift (a
 // replaced tree restarts from a reset) as well.
 TEST(SGBTOptions, KMeansBinsAndInterpolationResumeFromInsideAndAfterTheGracePeriod) {
-  for (const auto& [setting, value] : {std::pair{"bins", "kmeans"}, std::pair{"interpolate", "on"}})
+  for (const auto& [setting, value] : {std::pair{"bins", "kmeans"}, std::pair{"interpolate", "on"},
+                                       std::pair{"linear-leaf-optimizer", "adagrad"}})
   for (int saved_at : {20, 400, 3000}) {
     SCOPED_TRACE(std::string(setting) + " at " + std::to_string(saved_at));
     SGBTConfig c;
     c.n_steps = 8;
     ASSERT_TRUE(set_sgbt_config_field(c, setting, value).is_ok());
     ASSERT_TRUE(set_sgbt_config_field(c, "grace-period", "50").is_ok());
+    if (std::string(setting) == "linear-leaf-optimizer") {
+      ASSERT_TRUE(set_sgbt_config_field(c, "leaf-model", "linear").is_ok());
+      ASSERT_TRUE(set_sgbt_config_field(c, "linear-leaf-decay", "0.99").is_ok());
+    }
     SGBTLearner m = testing::sgbt_learner(c, Task::kRegression, 0);
     Xorshift64 rng(12);
     double x[3];

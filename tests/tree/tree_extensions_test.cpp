@@ -236,7 +236,44 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
   only_reeval.max_depth = 1;
   only_reeval.split_reeval_interval = 50;
   expect_round_trip(only_reeval);
+  GradientTreeConfig linear_options = ext_base();
+  linear_options.max_depth = 2;
+  linear_options.leaf_model = TreeLeafModel::kLinear;
+  linear_options.linear_adagrad = true;
+  linear_options.linear_decay = 0.999;
+  expect_round_trip(linear_options);
+  linear_options.interpolate = true;
+  expect_round_trip(linear_options);
 }
+
+// AdaGrad learns the slope of a line in a leaf too; linear_decay shrinks w
+// by exactly its factor on a sample whose surrogate gradient is zero (the
+// leaf already predicts it), so only the decay moves w there.
+TEST(TreeExtensions, LinearLeafAdaGradLearnsAndDecayShrinks) {
+  GradientTreeConfig c = ext_base();
+  c.max_depth = 1;
+  c.grace_period = 100000;  // one leaf: the root
+  c.leaf_model = TreeLeafModel::kLinear;
+  c.linear_adagrad = true;
+  GradientTree t(c);
+  train(t, 6000, 3, kLine);
+  ASSERT_EQ(t.leaf_linear_weights(0).size(), 2u);
+  EXPECT_NEAR(t.leaf_linear_weights(0)[0], 3.0, 0.3);
+  EXPECT_NEAR(t.leaf_linear_weights(0)[1], 0.0, 0.3);
+
+  c.linear_adagrad = false;
+  c.linear_decay = 0.9;
+  GradientTree d(c);
+  train(d, 3000, 4, kLine);
+  const double w0 = d.leaf_linear_weights(0)[0];
+  EXPECT_GT(std::abs(w0), 0.1);
+  // g = -p with h = 1 makes r = g + h p = 0: the step is zero, so w scales by 0.9.
+  const std::vector<double> x = {0.3, 0.6};
+  const double p = d.predict(x);
+  d.learn_one(x, -p, 1.0);
+  EXPECT_DOUBLE_EQ(d.leaf_linear_weights(0)[0], 0.9 * w0);
+}
+
 
 TEST(TreeExtensions, ConfigEncodingAndValidation) {
   // Without the new options the record is unchanged (options version 1 or none).

@@ -60,6 +60,13 @@ struct GradientTreeConfig {
   // Model and structure options of the Rust library, off by default.
   TreeLeafModel leaf_model = TreeLeafModel::kConstant;
   double linear_learning_rate = 0.1;     // (0, 1]; NLMS step of linear leaves (fraction of the way to the sample's Newton target)
+  // (0, 1]; 1 = off: linear leaves multiply w by this before each update,
+  // so old slopes fade (a leaf follows a drifting slope; w stays bounded).
+  double linear_decay = 1.0;
+  // Linear leaves' step rule: normalised LMS (false) or AdaGrad (Duchi et al.
+  // 2011): per weight, eta r u_f / (sqrt(sum of past (r u_f)^2) + 1e-8), r the
+  // surrogate's gradient g + h p, so rarely moved weights keep larger steps.
+  bool linear_adagrad = false;
   // 0 = off, else every this many samples (rounded up to a multiple of
   // grace_period: the Rust library requires >= grace_period; any value is
   // accepted here and rounded, so a smaller one means every grace period) a leaf at the depth ceiling re-scores its
