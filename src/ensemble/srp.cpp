@@ -39,12 +39,15 @@ Result<std::unique_ptr<StreamingRandomPatches>> StreamingRandomPatches::make(con
   return out;
 }
 
-StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& rng) const {
+StreamingRandomPatches::Learned StreamingRandomPatches::new_learner(Xorshift64& rng,
+                                                                   std::span<const std::uint32_t> subspace) const {
   Learned l;
   const std::size_t m = config_.subspace(width_);
   l.features.resize(width_);
   for (std::size_t j = 0; j < width_; ++j) l.features[j] = static_cast<std::uint32_t>(j);
-  if (m < width_) {
+  if (!subspace.empty()) {
+    l.features.assign(subspace.begin(), subspace.end());
+  } else if (m < width_) {
     // The first m of a partial Fisher-Yates shuffle, kept ascending.
     for (std::size_t j = 0; j < m; ++j) std::swap(l.features[j], l.features[j + rng.below(width_ - j)]);
     l.features.resize(m);
@@ -89,15 +92,61 @@ void StreamingRandomPatches::build_members() {
   // deltas) so the layout is fixed, and are not consulted.
   const double wd = config_.warning_delta > 0.0 ? config_.warning_delta : 1e-4;
   const double dd = config_.drift_delta > 0.0 ? config_.drift_delta : 1e-5;
+  const std::vector<std::vector<std::uint32_t>> subspaces = initial_subspaces();
   for (std::uint32_t i = 0; i < config_.n_models; ++i) {
     Member m;
     m.rng = Xorshift64(derive_seed(context_.seed, i));
-    static_cast<Learned&>(m) = new_learner(m.rng);
+    static_cast<Learned&>(m) = new_learner(m.rng, subspaces.empty() ? std::span<const std::uint32_t>{} : subspaces[i]);
     m.warning = Adwin(wd);
     m.drift = Adwin(dd);
     members_.push_back(std::move(m));
   }
   size_buffers();
+}
+
+std::vector<std::vector<std::uint32_t>> StreamingRandomPatches::initial_subspaces() const {
+  // With few features, independent draws repeat some subspaces and miss
+  // others (on SEA's 3 features, the number of members of 10 on the one
+  // informative pair f1,f2 is Binomial(10, 1/3)). MOA's rule instead: at most
+  // 20 features, list all C(d, m) subspaces in lexicographic order, repeat
+  // that list until it has n_models entries, and give each member one
+  // entry drawn without replacement. More features: independent draws.
+  const std::size_t m = config_.subspace(width_);
+  if (m >= width_ || width_ > 20) return {};
+  // Pascal's triangle up to 20: C(20, 10) = 184,756 fits easily.
+  std::uint64_t binom[21][21] = {};
+  for (std::size_t n = 0; n <= width_; ++n) {
+    binom[n][0] = 1;
+    for (std::size_t k = 1; k <= n; ++k) binom[n][k] = binom[n - 1][k - 1] + (k < n ? binom[n - 1][k] : 0);
+  }
+  const std::uint64_t combos = binom[width_][m];
+  const std::uint64_t slots = std::max<std::uint64_t>(combos, config_.n_models);
+  // A stream of its own, apart from the members' (derive_seed's stream
+  // numbers 0..n_models-1 are theirs).
+  Xorshift64 rng(derive_seed(context_.seed, 0xA11C0B5ull));
+  std::vector<std::uint64_t> taken;
+  taken.reserve(config_.n_models);
+  std::vector<std::vector<std::uint32_t>> out(config_.n_models);
+  for (auto& features : out) {
+    std::uint64_t slot;
+    do {
+      slot = rng.below(slots);
+    } while (std::find(taken.begin(), taken.end(), slot) != taken.end());
+    taken.push_back(slot);
+    // Unrank the (slot mod combos)-th m-subset in lexicographic order.
+    std::uint64_t rank = slot % combos;
+    features.reserve(m);
+    std::size_t next = 0;
+    for (std::size_t left = m; left > 0; --left) {
+      // Subsets starting at `next` number C(width_ - next - 1, left - 1).
+      while (rank >= binom[width_ - next - 1][left - 1]) {
+        rank -= binom[width_ - next - 1][left - 1];
+        ++next;
+      }
+      features.push_back(static_cast<std::uint32_t>(next++));
+    }
+  }
+  return out;
 }
 
 void StreamingRandomPatches::size_buffers() {

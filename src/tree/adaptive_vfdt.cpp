@@ -79,19 +79,16 @@ double AdaptiveVfdt::subtree_prediction(std::size_t n, std::span<const double> x
   return static_cast<double>(leaf_class(leaf, x));
 }
 
-void AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y, double w, std::uint32_t nesting) {
+bool AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y, double w, std::uint32_t nesting) {
   // Down the main path iteratively; alternates recursively.
+  const std::size_t start = n;
   for (;;) {
     if (nodes_[n].feature < 0) {
       double lw = w;
       if (options_.bootstrap) {
         const std::uint32_t k = sample_poisson_limit(rng_, kExpNegOne);
-        if (k == 0) {
-          // Left out of this leaf's bootstrap sample; its error still counts.
-          if (ext_[n].det != kNoSlot) detectors_[ext_[n].det].update(hat_error(ext_[n], y, subtree_prediction(n, x)));
-          return;
-        }
-        lw = w * static_cast<double>(k);
+        // k = 0 keeps weight w (MOA's and River's rule; see the header).
+        lw = k == 0 ? w : w * static_cast<double>(k);
       }
       const double before = learn_leaf(leaves_[nodes_[n].a], x, y, lw);
       if (ext_[n].det != kNoSlot) detectors_[ext_[n].det].update(hat_error(ext_[n], y, before));
@@ -108,9 +105,10 @@ void AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y,
           } else {
             detectors_[e.det] = Adwin(options_.adwin_delta);
           }
+          return n == start;
         }
       }
-      return;
+      return false;
     }
     const double predicted = subtree_prediction(n, x);
     Adwin& detector = detectors_[ext_[n].det];
@@ -132,7 +130,18 @@ void AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y,
     } else if (ext_[n].alt != 0 && hat_switch(n)) {
       continue;  // n now holds the former alternate, which learns the sample
     }
-    if (ext_[n].alt != 0) learn_hat(ext_[n].alt, x, y, w, nesting + 1);
+    if (ext_[n].alt != 0 && learn_hat(ext_[n].alt, x, y, w, nesting + 1)) {
+      // The alternate's root leaf split: it takes n's place at once (MOA's
+      // and River's rule; see the header). It has learned the sample.
+      const std::size_t alt = ext_[n].alt;
+      const std::uint32_t depth = ext_[n].depth;
+      nodes_[n] = nodes_[alt];
+      ext_[n] = ext_[alt];
+      ext_[n].depth = depth;
+      ++counters_.switches;
+      dirty_ = true;
+      return false;
+    }
     n = child_of(nodes_[n], x);
   }
 }

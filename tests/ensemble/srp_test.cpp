@@ -67,6 +67,34 @@ TEST(SRP, EachMemberSeesOnlyItsFixedSubspace) {
   EXPECT_TRUE(differ) << "members drew the same subspace";
 }
 
+TEST(SRP, FewFeaturesSpreadTheMembersOverEverySubspace) {
+  // d = 3, m = round(1.8) = 2: the subsets {0,1}, {0,2}, {1,2}, listed and
+  // repeated to 10 entries, give {0,1} to 4 members and the others to 3.
+  for (std::uint64_t seed : {1u, 7u, 42u}) {
+    auto m = make_srp(SRPConfig{}, 3, seed);
+    int count[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < m->n_members(); ++i) {
+      const auto f = m->member_features(i);
+      ASSERT_EQ(f.size(), 2u);
+      count[f[0] + f[1] - 1] += 1;  // {0,1} -> 0, {0,2} -> 1, {1,2} -> 2
+    }
+    EXPECT_EQ(count[0], 4) << "seed " << seed;
+    EXPECT_EQ(count[1], 3) << "seed " << seed;
+    EXPECT_EQ(count[2], 3) << "seed " << seed;
+  }
+  // d = 6, m = 4: C(6, 4) = 15 subsets for 10 members, all distinct.
+  auto m = make_srp(SRPConfig{}, 6, 5);
+  std::vector<std::vector<std::uint32_t>> seen;
+  for (std::size_t i = 0; i < m->n_members(); ++i) {
+    const auto f = m->member_features(i);
+    ASSERT_EQ(f.size(), 4u);
+    ASSERT_TRUE(std::is_sorted(f.begin(), f.end()));
+    std::vector<std::uint32_t> v(f.begin(), f.end());
+    EXPECT_EQ(std::find(seen.begin(), seen.end(), v), seen.end()) << "member " << i << " repeats a subspace";
+    seen.push_back(v);
+  }
+}
+
 TEST(SRP, ResamplingUsesAllFeaturesAndSubspaceSizeRounds) {
   SRPConfig c;
   c.training = SRPTraining::kResampling;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -71,12 +72,16 @@ TEST(HoeffdingAdaptiveTree, SwitchesToTheAlternateAfterAConceptChangeAndBeatsThe
   const double before_hat = accuracy(*hat, s1, 20000), before_ht = accuracy(*ht, s2, 20000);
   EXPECT_GT(before_hat, 0.85);
   EXPECT_GT(before_ht, 0.85);
-  EXPECT_EQ(hat->tree()->counters().switches, 0u);
+  // A false alarm on the stable concept may already have replaced a subtree
+  // (an alternate takes its node's place when its leaf splits), so count
+  // the switches that the change brings.
+  const std::uint64_t switches_before = hat->tree()->counters().switches;
+  const std::uint64_t alternates_before = hat->tree()->counters().alternates;
   s1.drift = s2.drift = true;
   const double after_hat = accuracy(*hat, s1, 20000), after_ht = accuracy(*ht, s2, 20000);
   const auto& c = hat->tree()->counters();
-  EXPECT_GE(c.alternates, 1u);
-  EXPECT_GE(c.switches, 1u);
+  EXPECT_GT(c.alternates, alternates_before);
+  EXPECT_GT(c.switches, switches_before);
   // The new concept is on x2, x3: the switched-in tree splits on one of them.
   EXPECT_TRUE(hat->tree()->root_feature() == 2 || hat->tree()->root_feature() == 3) << hat->tree()->root_feature();
   RecordProperty("hat_after", std::to_string(after_hat));

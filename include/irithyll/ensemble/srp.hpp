@@ -11,7 +11,12 @@
 //   subspaces   subspace per member, every sample with weight w
 //   resampling  all features, online bagging (Oza bagging with ADWIN)
 // The subspace has round(d * subspace-size / 100) features (at least 1;
-// MOA's default 60 %, "-m 60").
+// MOA's default 60 %, "-m 60"). The first members' subspaces follow MOA's
+// rule for d <= 20: every m-subset in lexicographic order, that list
+// repeated to n_models entries, one entry per member drawn without
+// replacement (so few features do not leave the informative subset to
+// chance); with more features, and for every later member, one random
+// subset each.
 //
 // Drift: each member's test-then-train error (0/1; regression: absolute
 // error) feeds an ADWIN warning detector (delta 1e-4) and a drift detector
@@ -37,8 +42,8 @@
 // Cost per sample: n_models x (projection + tree predict/learn) + 2 ADWIN
 // updates each. Memory: the trees plus about 13 KB of detectors per member.
 // Deterministic given the seed: member i owns a Xorshift64 seeded
-// derive_seed(seed, i) that draws its Poisson weights, its subspaces and its
-// trees' seeds, so the members can learn in parallel (config.threads) with
+// derive_seed(seed, i) that draws its Poisson weights, its later subspaces
+// and its trees' seeds (the first subspaces come from a stream of their own), so the members can learn in parallel (config.threads) with
 // results bit-identical to one thread. Thread safety: one thread at a time
 // (threads > 1 starts a worker pool the ensemble owns).
 #pragma once
@@ -156,7 +161,11 @@ class StreamingRandomPatches final : public Learner, public Threaded {
   };
 
   Status init(const Config& config, const LearnerContext& context);
-  Learned new_learner(Xorshift64& rng) const;
+  // A member over `subspace` (ascending indices), or over a fresh random
+  // subspace drawn from rng when it is empty.
+  Learned new_learner(Xorshift64& rng, std::span<const std::uint32_t> subspace = {}) const;
+  // The initial members' subspaces at width_ (empty: each draws its own).
+  std::vector<std::vector<std::uint32_t>> initial_subspaces() const;
   // The settings of a member tree over `features` (ascending indices).
   HoeffdingTreeConfig member_tree_config(std::span<const std::uint32_t> features) const;
   void build_members();
