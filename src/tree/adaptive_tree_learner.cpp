@@ -39,7 +39,7 @@ std::span<const ConfigField<HoeffdingAdaptiveTreeConfig>> HoeffdingAdaptiveTreeS
             IRITHYLL_FIELD_UINT(C, drift_window)},
         Row{FieldInfo::real("switch-significance", "0.05", "significance of the bound that switches in or drops an alternate subtree").in(0, 1, true, true),
             IRITHYLL_FIELD_REAL(C, switch_significance)},
-        Row{FieldInfo::boolean("bootstrap", "on", "each leaf learns a sample with a Poisson(1) weight (0: left out), as online bagging"),
+        Row{FieldInfo::boolean("bootstrap", "on", "each leaf learns a sample with a Poisson(1) weight k (classification: k = 0 learns with weight 1, as MOA and River; regression: left out)"),
             IRITHYLL_FIELD_BOOL(C, bootstrap)},
     };
     ensemble_detail::append_member_tree_rows(table, "200", "1e-07", /*classification_only=*/false, "adaptive");

@@ -87,7 +87,12 @@ bool AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y,
       double lw = w;
       if (options_.bootstrap) {
         const std::uint32_t k = sample_poisson_limit(rng_, kExpNegOne);
-        // k = 0 keeps weight w (MOA's and River's rule; see the header).
+        if (k == 0 && task_ == Task::kRegression) {
+          // Regression leaves k = 0 out (see the header); its error still counts.
+          if (ext_[n].det != kNoSlot) detectors_[ext_[n].det].update(hat_error(ext_[n], y, subtree_prediction(n, x)));
+          return false;
+        }
+        // Classification: k = 0 keeps weight w (MOA's and River's rule; see the header).
         lw = k == 0 ? w : w * static_cast<double>(k);
       }
       const double before = learn_leaf(leaves_[nodes_[n].a], x, y, lw);
