@@ -217,11 +217,17 @@ void DistributionalSGBT::learn_one(std::span<const double> x, double y, double w
     // Calibration first, from the sigma this sample was predicted with.
     const double s = sigma_raw(x);
     if (config_.huber_k > 0.0) {
-      // delta from the sigma predicted at x before learning (calibrated):
-      // where the noise is wide a large residual is ordinary and keeps its
-      // full weight; one global sigma would clip every sample of the noisy
-      // regions as if it were an outlier. IRLS form: weight delta / |r|.
-      const double delta = config_.huber_k * (config_.calibrate ? s * std::sqrt(calibration_) : s);
+      // delta from the sigma predicted at x before learning: where the
+      // noise is wide a large residual is ordinary and keeps its full
+      // weight; one global sigma would clip every sample of the noisy
+      // regions as if it were an outlier. Uncalibrated: the calibration
+      // factor is an RMS of r / sigma, which the outliers themselves inflate
+      // by their squares (5% outliers at 45 sd made delta about 13 sd),
+      // while the scale trees fit |r|, which they move linearly. Measured on
+      // Friedman #1 with 5% outliers, clean MAE 1.80/1.84/1.61 (seeds 1-3)
+      // with the calibrated sigma, 1.56/1.43/1.30 with this one. IRLS form:
+      // weight delta / |r|.
+      const double delta = config_.huber_k * s;
       if (delta > 0.0 && std::isfinite(delta) && std::abs(r) > delta) location_weight *= delta / std::abs(r);
     }
     if (samples_seen_ > kWarmup && s > 0.0 && std::isfinite(s))

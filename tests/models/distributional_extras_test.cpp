@@ -12,6 +12,7 @@
 #include "irithyll/core/bytes.hpp"
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
+#include "irithyll/ensemble/moe_distributional_sgbt.hpp"
 #include "irithyll/stream/generators/friedman.hpp"
 #include "irithyll/stream/generators/hetero.hpp"
 
@@ -149,12 +150,12 @@ double dx_clean_mae(double huber_k, std::uint64_t seed) {
 }
 
 // Measured (20,000 samples, MAE over clean samples 5,000 on): seed 1
-// 2.54 -> 2.13, seed 2 2.79 -> 2.33, seed 3 2.45 -> 2.12 (ratio 0.83-0.86);
-// each seed must keep the ratio below 0.9.
+// 2.54 -> 1.88, seed 2 2.79 -> 1.97, seed 3 2.45 -> 1.90 (ratio 0.71-0.78);
+// each seed must keep the ratio below 0.85.
 TEST(DistributionalExtras, HuberLowersTheCleanErrorUnderGrossOutliers) {
   for (std::uint64_t seed : {1, 2, 3}) {
     const double plain = dx_clean_mae(0.0, seed), huber = dx_clean_mae(1.345, seed);
-    EXPECT_LT(huber, 0.9 * plain) << "seed " << seed << ": squared " << plain << ", huber-k 1.345 " << huber;
+    EXPECT_LT(huber, 0.85 * plain) << "seed " << seed << ": squared " << plain << ", huber-k 1.345 " << huber;
   }
 }
 
@@ -347,6 +348,32 @@ TEST(DistributionalExtras, PreviousRecordVersionStillDecodes) {
   ByteReader in(bytes);
   ASSERT_TRUE(b.decode(in).is_ok()) << b.decode(in).message();
   for (std::size_t i = 0; i < 20; ++i) EXPECT_EQ(a->predict_one(r.x[i]), b.predict_one(r.x[i]));
+}
+
+TEST(DistributionalExtras, MixtureExpertsCarryTheirExtras) {
+  // The mixture holds this state per expert: with the extras on, its
+  // checkpoint still resumes bit for bit.
+  MoEDistributionalSGBTConfig c;
+  c.n_experts = 2;
+  c.base = dx_config().base;
+  c.expert.huber_k = 1.345;
+  c.expert.honest_sigma = true;
+  c.expert.uncertainty_modulated_lr = true;
+  c.expert.packed_refresh_interval = 250;
+  ASSERT_TRUE(c.validate().is_ok()) << c.validate().message();
+  MoEDistributionalSGBT a(c);
+  const DxRows r = dx_rows(3000, 8);
+  for (std::size_t i = 0; i < 2000; ++i) a.learn_one(r.x[i], r.y[i]);
+  const std::vector<std::uint8_t> bytes = dx_encode(a);
+  MoEDistributionalSGBT b;
+  ByteReader in(bytes);
+  ASSERT_TRUE(b.decode(in).is_ok());
+  for (std::size_t i = 2000; i < r.x.size(); ++i) {
+    ASSERT_EQ(a.predict_one(r.x[i]), b.predict_one(r.x[i])) << i;
+    a.learn_one(r.x[i], r.y[i]);
+    b.learn_one(r.x[i], r.y[i]);
+  }
+  EXPECT_EQ(dx_encode(a), dx_encode(b));
 }
 
 }  // namespace
