@@ -29,8 +29,9 @@
 //             boosting steps (0 with <= 1 step), always available through
 //             honest_sigma(x); `honest-sigma` keeps its EWMA (weight 0.001)
 //             over the learned samples, at the pre-learn model, for the report.
-//   huber-k:  the location trees see Huber's gradient with delta = k sigma(x),
-//             in its iteratively reweighted least-squares form (Huber 1964;
+//   huber-k:  the location trees see Huber's gradient with delta = k times
+//             the uncalibrated sigma(x) before learning, in its iteratively
+//             reweighted least-squares form (Huber 1964;
 //             Holland & Welsch 1977): a sample whose pre-learn residual r
 //             exceeds delta is learned with weight delta / |r|, so its
 //             gradient is delta sign(r) and its hessian shrinks with it
@@ -77,7 +78,7 @@ struct DistributionalSGBTConfig {
   double scale_half_life = 500.0;        // samples; EWMAs of r^2 and of the calibration, [10, 1e9]
   bool calibrate = true;
   bool honest_sigma = false;                   // keep the EWMA of honest_sigma over learned samples
-  double huber_k = 0.0;                        // Huber delta = k sigma(x); 0 = squared loss, [0, 100]
+  double huber_k = 0.0;                        // Huber delta = k sigma_raw(x); 0 = squared loss, [0, 100]
   bool uncertainty_modulated_lr = false;       // PD controller on the location shrinkage
   std::uint64_t packed_refresh_interval = 0;   // samples between packed f32 refreshes of mu; 0 = off
 
