@@ -723,6 +723,18 @@ class Learner:
         _, confidence = self._model.confidence_dict(x)
         return (self.predict_one(x), confidence)
 
+    def predict_sigma_one(self, x):
+        """{"sigma": ..., "honest_sigma": ...} at x for distributional_sgbt
+        models: sigma is the predictive standard deviation (the one its
+        intervals use), honest_sigma the standard deviation of the location
+        trees' contributions lr * tree(x) (0 with one tree or before any has
+        learned). Other models raise ValueError naming them."""
+        self._check_x(x)
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: predict_sigma_one before the first learn_one")
+        sigma, honest = self._model.sigma_dict(x)
+        return {"sigma": sigma, "honest_sigma": honest}
+
     def save(self, path):
         """Writes the CLI's checkpoint file at `path` plus `path`.py.json with
         the Python side (feature names, labels, settings)."""

@@ -20,6 +20,7 @@
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
 #include "core/file_io.hpp"
+#include "irithyll/ensemble/distributional_sgbt.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
@@ -169,6 +170,16 @@ class PyLearner {
       raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' gives no confidence (sgbt does)"));
     fill_row(x);
     return confident->predict_with_confidence(dict_.row());
+  }
+  // (sigma, honest sigma) of a distributional_sgbt model.
+  std::pair<double, double> sigma_dict(const py::dict& x) {
+    const BusyGuard guard(busy_);
+    const auto* d = dynamic_cast<const DistributionalSGBT*>(model_.get());
+    if (d == nullptr)
+      raise_status(Status::invalid_argument("'" + std::string(model_->name()) +
+                                            "' gives no sigma (distributional_sgbt does)"));
+    fill_row(x);
+    return {d->predict_sigma(dict_.row()), d->honest_sigma(dict_.row())};
   }
   // The class indices in the prediction set at `level`.
   py::list set_dict(const py::dict& x, double level) {
@@ -390,6 +401,7 @@ void bind_learner(py::module_& m) {
       .def("proba_dict", &PyLearner::proba_dict)
       .def("interval_dict", &PyLearner::interval_dict)
       .def("confidence_dict", &PyLearner::confidence_dict)
+      .def("sigma_dict", &PyLearner::sigma_dict)
       .def("set_dict", &PyLearner::set_dict)
       .def("report_json", &PyLearner::report_json)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())

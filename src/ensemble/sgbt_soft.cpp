@@ -86,17 +86,24 @@ void SGBT::refresh_gap_bandwidths() {
   }
 }
 
+double SGBT::routed_output(const TreeSlot& slot, std::span<const double> x) const noexcept {
+  double v = soft_ ? soft_predict(slot.active(), x, bandwidth_) : slot.active().predict(x);
+  if (const GradientTree* r = slot.retiring()) {
+    const double a = slot.retiring_weight();
+    v = a * (soft_ ? soft_predict(*r, x, bandwidth_) : r->predict(x)) + (1.0 - a) * v;
+  }
+  return v;
+}
+
 double SGBT::predict_raw_routed(std::span<const double> x) const noexcept {
   double sum = 0.0;
-  for (const TreeSlot& slot : slots_) {
-    double v = soft_ ? soft_predict(slot.active(), x, bandwidth_) : slot.active().predict(x);
-    if (const GradientTree* r = slot.retiring()) {
-      const double a = slot.retiring_weight();
-      v = a * (soft_ ? soft_predict(*r, x, bandwidth_) : r->predict(x)) + (1.0 - a) * v;
-    }
-    sum += v;
-  }
+  for (const TreeSlot& slot : slots_) sum += routed_output(slot, x);
   return base_ + config_.learning_rate * sum;
+}
+
+double SGBT::step_output(std::size_t s, std::span<const double> x) const noexcept {
+  sync();
+  return routed_ ? routed_output(slots_[s], x) : slots_[s].predict(x);
 }
 
 void SGBT::encode_routing(ByteWriter& out) const {

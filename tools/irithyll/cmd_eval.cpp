@@ -446,7 +446,7 @@ int run_eval(std::span<char* const> argv) {
     print_summary(*report, schema, source, categorical);
     std::fputs(importance_table(*learner, schema).c_str(), stdout);
     if (const auto* facts = dynamic_cast<const ModelReport*>(learner.get()); facts != nullptr)
-      std::printf("\n%s", facts->report_text().c_str());
+      if (const std::string text = facts->report_text(); !text.empty()) std::printf("\n%s", text.c_str());
   }
   return 0;
 }

@@ -25,6 +25,10 @@
 //                      prediction (as above) and the model's confidence
 //                      (ConfidencePredictor; sgbt gives one); other models
 //                      are refused by name.
+//   --sigma            distributional_sgbt checkpoints: a header line, then
+//                      each row's mu, the predictive sigma and the honest
+//                      sigma (the spread of the location trees' votes);
+//                      other models are refused by name.
 // Numbers print in their shortest round-trip form (std::to_chars).
 //
 // --bench: instead of printing, holds the rows, repeats the prediction pass
@@ -42,6 +46,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_options.hpp"
+#include "irithyll/ensemble/distributional_sgbt.hpp"
 #include "irithyll/eval/classification_metrics.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
@@ -63,7 +68,10 @@ ArgParser make_predict_parser() {
       .flag("bench", "time the single and batch paths (>= 1 s each) and print one JSON object")
       .flag("confidence",
             "sgbt checkpoints: add a confidence column, 1 / sqrt(sum over the trees x reaches of lr^2 / (H + lambda)) "
-            "(grows with the hessian weight in those leaves), after a header line");
+            "(grows with the hessian weight in those leaves), after a header line")
+      .flag("sigma",
+            "distributional_sgbt checkpoints: add sigma (the predictive standard deviation) and honest_sigma (the "
+            "standard deviation of the location trees' contributions) columns, after a header line");
   declare_data_options(p);
   return p;
 }
@@ -347,14 +355,21 @@ int run_checkpoint(const ArgParser& args) {
   if (confidence && confident == nullptr)
     return fail(Status::invalid_argument("--confidence: model '" + std::string(l.name()) +
                                          "' gives no confidence (sgbt checkpoints do)"));
+  // --sigma: a distributional model's sigma and honest sigma.
+  const auto* distributional = dynamic_cast<const DistributionalSGBT*>(&l);
+  const bool sigma = args.given("sigma");
+  if (sigma && distributional == nullptr)
+    return fail(Status::invalid_argument("--sigma: model '" + std::string(l.name()) +
+                                         "' gives no sigma (distributional_sgbt checkpoints do)"));
   std::string line;
-  if (!bench && ((classify && all) || confidence)) {
+  if (!bench && ((classify && all) || confidence || sigma)) {
     line = "prediction";
     if (classify && all)
       for (const std::string& n : names) line += "," + n;
     else if (classify)
       line += ",probability";
     if (confidence) line += ",confidence";
+    if (sigma) line += ",sigma,honest_sigma";
     line += '\n';
     if (!write_line(line)) return 1;
   }
@@ -391,6 +406,12 @@ int run_checkpoint(const ArgParser& args) {
       line += ',';
       append_shortest(line, confident->predict_with_confidence(features).second);
     }
+    if (sigma) {
+      line += ',';
+      append_shortest(line, distributional->predict_sigma(features));
+      line += ',';
+      append_shortest(line, distributional->honest_sigma(features));
+    }
     line += '\n';
     if (!write_line(line)) return 1;
   }
@@ -426,6 +447,8 @@ int run_predict(std::span<char* const> argv) {
   if (!args.given("data")) return fail(Status::invalid_argument("--data FILE is required ('-' for standard input)"));
   if (args.given("model") && args.given("confidence"))
     return fail(Status::invalid_argument("--confidence needs --checkpoint (a packed model keeps no leaf statistics)"));
+  if (args.given("model") && args.given("sigma"))
+    return fail(Status::invalid_argument("--sigma needs --checkpoint (a packed model has no scale trees)"));
   return args.given("model") ? run_packed(args) : run_checkpoint(args);
 }
 

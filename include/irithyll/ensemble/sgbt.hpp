@@ -82,6 +82,10 @@ class SGBT {
   // sum is zero or not finite.
   std::pair<double, double> predict_raw_with_confidence(std::span<const double> x) const noexcept;
   double predict(std::span<const double> x) const noexcept { return loss_.transform(predict_raw(x)); }
+  // Step s's output at x as predict_raw sums it (the handoff blend, soft
+  // routing), before the learning rate: predict_raw = base + lr * sum_s of
+  // it. For the spread of the trees' votes (distributional_sgbt's honest sigma).
+  double step_output(std::size_t s, std::span<const double> x) const noexcept;
 
   ExportModel export_model() const;
   // Split gains summed over active trees, normalised to sum 1 (empty before any split).
@@ -232,6 +236,8 @@ class SGBT {
   void track_bandwidths(std::span<const double> x);
   void refresh_gap_bandwidths();
   double predict_raw_routed(std::span<const double> x) const noexcept;
+  // One slot's output on the routed path (soft routing, handoff blend).
+  double routed_output(const TreeSlot& slot, std::span<const double> x) const noexcept;
   // The state; decode_body reads it into a fresh committee.
   Status decode_body(ByteReader& in, bool with_target_spread, TreeSettings trees);
   void encode_routing(ByteWriter& out) const;

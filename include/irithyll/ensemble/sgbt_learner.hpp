@@ -94,6 +94,10 @@ class SGBTLearner final : public Learner,
   LearnerContext context() const;
 
   const SGBTConfig& config() const { return config_; }
+  // x as the committees read it: non-finite values -> NaN, the length fixed
+  // to n_features() (padded with NaN); x itself when already clean. The
+  // returned span may point into model-owned scratch, valid until the next call.
+  std::span<const double> sanitize(std::span<const double> x) const;
   // Every committee's shrinkage (SGBT::set_learning_rate). REQUIRES: 0 < lr <= 1.
   void set_learning_rate(double lr) noexcept {
     config_.learning_rate = lr;
@@ -128,8 +132,6 @@ class SGBTLearner final : public Learner,
   // an instance built for them.
   Status read_committees(const std::function<Status(SGBT&)>& read, std::uint64_t n_features, std::uint64_t seen,
                          std::uint64_t skipped);
-  // x with non-finite values -> NaN and length fixed to n_features_.
-  std::span<const double> sanitize(std::span<const double> x) const;
 
   SGBTConfig config_;
   std::size_t fixed_features_ = 0;  // the context's width; reset() returns to it
