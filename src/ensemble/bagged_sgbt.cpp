@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/worker_pool.hpp"
 #include "irithyll/core/poisson.hpp"
 #include "irithyll/core/rng.hpp"
 #include "ensemble/sgbt_family.hpp"
@@ -17,6 +18,9 @@ constexpr std::uint32_t kBaggedSgbtFormatVersion = 3;
 }  // namespace
 
 BaggedSGBT::BaggedSGBT() = default;
+BaggedSGBT::~BaggedSGBT() = default;
+BaggedSGBT::BaggedSGBT(BaggedSGBT&&) noexcept = default;
+BaggedSGBT& BaggedSGBT::operator=(BaggedSGBT&&) noexcept = default;
 
 BaggedSGBT::BaggedSGBT(const BaggedSGBTConfig& config, const LearnerContext& context)
     : config_(config),
@@ -45,8 +49,11 @@ void BaggedSGBT::reset() {
   for (std::uint32_t b = 0; b < config_.n_bags; ++b) {
     SGBTConfig c = config_.sgbt;
     c.seed = derive_seed(seed_, b);
+    c.threads = 1;  // the threads split the bags (threads() below)
     bags_.emplace_back(c, LearnerContext{.task = task_, .n_classes = n_classes_, .seed = c.seed});
   }
+  repeats_.assign(config_.n_bags, 0);
+  detail::fit_pool(pool_, config_.sgbt.threads, config_.n_bags);
   bag_proba_.assign(n_classes(), 0.0);
   mean_proba_.assign(n_classes(), 0.0);
   samples_seen_ = skipped_ = 0;
@@ -58,11 +65,31 @@ void BaggedSGBT::learn_one(std::span<const double> x, double y, double weight) {
     return;
   }
   const double limit = std::exp(-config_.lambda);
-  for (SGBTLearner& bag : bags_) {
-    const std::uint32_t k = sample_poisson_limit(rng_, limit);
-    for (std::uint32_t r = 0; r < k; ++r) bag.learn_one(x, y, weight);  // k repeats (Oza & Russell)
+  // Every count first, in bag order from the one generator, so any split of
+  // the bags over threads learns the same repeats.
+  for (std::uint32_t& k : repeats_) k = sample_poisson_limit(rng_, limit);
+  auto learn = [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b)
+      for (std::uint32_t r = 0; r < repeats_[b]; ++r) bags_[b].learn_one(x, y, weight);  // k repeats (Oza & Russell)
+  };
+  if (pool_) {
+    const std::size_t parts = pool_->n_parts();
+    auto part = [&](std::size_t p) {
+      const auto [first, last] = detail::part_range(bags_.size(), parts, p);
+      learn(first, last);
+    };
+    pool_->run(part);
+  } else {
+    learn(0, bags_.size());
   }
   ++samples_seen_;
+}
+
+Status BaggedSGBT::set_threads(std::uint32_t threads) {
+  IRITHYLL_RETURN_IF_ERROR(check_threads(kName, threads));
+  config_.sgbt.threads = threads;
+  detail::fit_pool(pool_, threads, bags_.size());
+  return Status::ok();
 }
 
 double BaggedSGBT::predict_one(std::span<const double> x) const {
@@ -158,6 +185,8 @@ Status BaggedSGBT::decode(ByteReader& in) {
   samples_seen_ = seen;
   skipped_ = skipped;
   bags_ = std::move(bags);
+  repeats_.assign(bags_.size(), 0);
+  detail::fit_pool(pool_, config_.sgbt.threads, bags_.size());
   bag_proba_.assign(n_classes(), 0.0);
   mean_proba_.assign(n_classes(), 0.0);
   return Status::ok();

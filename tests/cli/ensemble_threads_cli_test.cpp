@@ -34,7 +34,8 @@ TEST(EnsembleThreadsCli, ThreadsGiveTheSameReportAndCheckpoint) {
   // pool as tree members do.
   const std::pair<std::string, std::string> models[] = {
       {"arf", ""}, {"srp", ""}, {"leveraging_bagging", ""},
-      {"leveraging_bagging", " --base-model 'standard_scaler|logistic_regression'"}};
+      {"leveraging_bagging", " --base-model 'standard_scaler|logistic_regression'"},
+      {"bagged_sgbt", " --n-bags 3 --n-steps 5"}};
   int run = 0;
   for (const auto& [model, extra] : models) {
     const std::string base = "eval --model " + model + extra + " --stream sea --max-samples 3000 --seed 3 --quiet";
@@ -54,7 +55,7 @@ TEST(EnsembleThreadsCli, ThreadsGiveTheSameReportAndCheckpoint) {
 
 TEST(EnsembleThreadsCli, LoadedCheckpointsContinueOnThreadsWithTheSameResults) {
   int run = 0;
-  for (const std::string model : {"sgbt", "arf", "srp", "leveraging_bagging"}) {
+  for (const std::string model : {"sgbt", "arf", "srp", "leveraging_bagging", "bagged_sgbt"}) {
     const std::string tag = std::to_string(run++);
     const std::string start = temp_path("load_threads_start_" + tag + ".irck");
     const std::string one = temp_path("load_threads1_" + tag + ".irck"), many = temp_path("load_threads3_" + tag + ".irck");

@@ -8,6 +8,11 @@
 // defaults as `sgbt`). Bag b uses the SGBT seed mixed from the model seed and
 // b; one Xorshift64 draws the Poisson counts, so the model is deterministic.
 // Input guards: as SGBTLearner (a bad sample is skipped and counted once).
+// Threads (the SGBT row `threads`, not stored in checkpoints): the bags are
+// split into min(threads, n_bags) groups that learn each sample on their
+// own threads, every bag's committee on one thread. The Poisson counts are
+// drawn first, in bag order, from the one generator, so the bags learn
+// exactly what they learn on one thread: results are bit-identical.
 // Cost: about n_bags * lambda x one SGBT per sample to learn, n_bags x to
 // predict. Memory: n_bags SGBTs. Thread safety: one thread at a time.
 #pragma once
@@ -20,8 +25,12 @@
 #include "irithyll/core/rng.hpp"
 #include "irithyll/ensemble/sgbt_learner.hpp"
 #include "irithyll/learner.hpp"
+#include "irithyll/threaded.hpp"
 
 namespace irithyll {
+namespace detail {
+class WorkerPool;
+}
 
 struct BaggedSGBTConfig {
   std::uint32_t n_bags = 10;  // [1, 100]
@@ -37,13 +46,16 @@ struct BaggedSGBTConfig {
 // Bagging rows, then every SGBT row (the seed comes from the context).
 std::span<const ConfigField<BaggedSGBTConfig>> bagged_sgbt_config_fields();
 
-class BaggedSGBT final : public Learner {
+class BaggedSGBT final : public Learner, public Threaded {
  public:
   using Config = BaggedSGBTConfig;
   static constexpr std::string_view kName = "bagged_sgbt";
   static std::span<const ConfigField<Config>> config_fields() { return bagged_sgbt_config_fields(); }
 
   BaggedSGBT();  // blank regression instance, e.g. to decode() into
+  ~BaggedSGBT() override;
+  BaggedSGBT(BaggedSGBT&&) noexcept;
+  BaggedSGBT& operator=(BaggedSGBT&&) noexcept;
   // REQUIRES: config valid; classification n_classes >= 2 (make() checks).
   BaggedSGBT(const BaggedSGBTConfig& config, const LearnerContext& context);
   // Task, classes and seed from the context (each bag's seed is derived from
@@ -72,6 +84,10 @@ class BaggedSGBT final : public Learner {
   void encode(ByteWriter& out) const override;
   Status decode(ByteReader& in) override;
 
+  // Threaded: the bags' groups from the next sample on (same results).
+  Status set_threads(std::uint32_t threads) override;
+  std::uint32_t threads() const override { return config_.sgbt.threads; }
+
   const BaggedSGBTConfig& config() const { return config_; }
   std::size_t n_bags() const { return bags_.size(); }
   const SGBTLearner& bag(std::size_t i) const { return bags_[i]; }
@@ -85,6 +101,8 @@ class BaggedSGBT final : public Learner {
   std::vector<SGBTLearner> bags_;
   std::uint64_t samples_seen_ = 0, skipped_ = 0;
   mutable std::vector<double> bag_proba_, mean_proba_;
+  std::vector<std::uint32_t> repeats_;           // this sample's Poisson count per bag
+  std::unique_ptr<detail::WorkerPool> pool_;     // null on one thread
 };
 
 }  // namespace irithyll
