@@ -79,6 +79,10 @@ void GradientTree::push_leaf(std::uint16_t depth, double value, double lo, doubl
     lin_mean_.resize(lin_mean_.size() + n_features_, 0.0);
     lin_power_.push_back(0.0);
     if (config_.linear_adagrad) lin_g2_.resize(lin_g2_.size() + n_features_, 0.0);
+    if (config_.leaf_model == TreeLeafModel::kMlp) {
+      mlp_.resize(mlp_.size() + mlp_block(), 0.0);
+      if (mlp_.size() == mlp_block()) init_mlp_root();  // the root, once the width is known
+    }
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       promoted_.push_back(0);
       adv_n_.push_back(0);
@@ -128,6 +132,7 @@ void GradientTree::reset() {
   lin_mean_.clear();
   lin_power_.clear();
   lin_g2_.clear();
+  mlp_.clear();
   promoted_.clear();
   adv_n_.clear();
   adv_sum_.clear();
@@ -150,6 +155,10 @@ void GradientTree::init_features(std::size_t n) {
     lin_w_.assign(route_.size() * n, 0.0);
     lin_mean_.assign(route_.size() * n, 0.0);
     if (config_.linear_adagrad) lin_g2_.assign(route_.size() * n, 0.0);
+    if (config_.leaf_model == TreeLeafModel::kMlp) {
+      mlp_.assign(route_.size() * mlp_block(), 0.0);
+      init_mlp_root();
+    }
   }
   is_cat_.clear();
   if (cat_) {
@@ -506,7 +515,7 @@ void GradientTree::set_children(std::uint32_t parent, const SplitCandidate& best
   if (linear_) {
     // Linear: warm start from the parent's model; adaptive: children decide
     // afresh (the Rust library's clone_fresh), so they start constant with w = 0.
-    const bool warm = config_.leaf_model == TreeLeafModel::kLinear;
+    const bool warm = config_.leaf_model == TreeLeafModel::kLinear || config_.leaf_model == TreeLeafModel::kMlp;
     init_linear_node(left, parent, warm);
     init_linear_node(left + 1, parent, warm);
   }
@@ -522,7 +531,8 @@ std::size_t GradientTree::memory_bytes() const {
        (lo_.capacity() + hi_.capacity() + prior_.capacity() + clip_mean_.capacity() + clip_m2_.capacity()) * 8 +
        clip_n_.capacity() * 8 +
        (out_n_.capacity() + out_mean_.capacity() + out_m2_.capacity()) * 8 +
-       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + lin_g2_.capacity() + adv_n_.capacity() +
+       (lin_w_.capacity() + lin_mean_.capacity() + lin_power_.capacity() + lin_g2_.capacity() + mlp_.capacity() +
+        adv_n_.capacity() +
         adv_sum_.capacity() + adv_max_.capacity()) * 8 +
        promoted_.capacity() + merged_.capacity() * sizeof(GradBin) + is_cat_.capacity() + cat_mask_.capacity() * 8 +
        warm_rows_.capacity() * 8;

@@ -57,7 +57,14 @@
 //   margin sqrt(R^2 ln(1/delta) / 2n), R the largest |difference| seen, n >= 10;
 //   then it is linear for good. Children start constant with w = 0.
 //   Memory: 2 x n_features + 1 doubles per node (+25 bytes adaptive); cost O(features)
-//   per trained sample and per prediction. Options: linear_decay multiplies
+//   per trained sample and per prediction. MLP leaves (leaf_model mlp) put a
+//   one-hidden-layer ReLU network of u (scaled to unit mean square per
+//   feature by P, clipped to +-5) in place of w.u, trained by Newton-scaled SGD on the same
+//   surrogate (step eta r / ((|h| + lambda)(1 + |grad|^2)) along the
+//   network's gradient, normalised as the linear leaves' step is);
+//   the root's weights are drawn U[-0.1, 0.1] from the tree's seed, children
+//   copy their parent's. Memory hidden x (n_features + 2) more doubles per
+//   node. Options: linear_decay multiplies
 //   w before each update; linear_adagrad replaces the normalised step by
 //   AdaGrad's per-weight one (n_features more doubles per node; children
 //   copy w but restart the sums).
@@ -138,7 +145,8 @@ class GradientTree {
   // Linear leaves: whether node n predicts linearly now, and its w (empty
   // without linear leaves).
   bool leaf_is_linear(std::uint32_t n) const noexcept {
-    return linear_ && (config_.leaf_model == TreeLeafModel::kLinear || promoted_[n] != 0);
+    return linear_ && (config_.leaf_model == TreeLeafModel::kLinear ||
+                       (config_.leaf_model == TreeLeafModel::kAdaptive && promoted_[n] != 0));
   }
   std::span<const double> leaf_linear_weights(std::uint32_t n) const noexcept {
     if (!linear_) return {};
@@ -246,6 +254,11 @@ class GradientTree {
   double linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept;
   void train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept;
   void init_linear_node(std::uint32_t n, std::uint32_t from, bool warm);
+  // MLP leaves (tree_mlp.cpp).
+  std::size_t mlp_block() const noexcept { return static_cast<std::size_t>(config_.mlp_hidden) * (n_features_ + 2); }
+  double mlp_value(std::uint32_t leaf, std::span<const double> x) const noexcept;
+  void train_mlp(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept;
+  void init_mlp_root();
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   Status validate_structure() const;
 
@@ -291,6 +304,7 @@ class GradientTree {
   std::vector<double> lin_w_, lin_mean_;  // linear leaves: n_features per node each
   std::vector<double> lin_power_;         // linear leaves: per node, running mean of |x - mean|^2
   std::vector<double> lin_g2_;            // linear AdaGrad: n_features per node, summed squared gradients
+  std::vector<double> mlp_;               // MLP leaves: per node W (hidden x features), b, a (hidden each)
   std::vector<std::uint8_t> promoted_;    // adaptive: per node, linear now
   std::vector<std::uint64_t> adv_n_;      // adaptive: samples, summed advantage, largest |advantage|
   std::vector<double> adv_sum_, adv_max_;

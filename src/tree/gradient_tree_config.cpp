@@ -15,7 +15,8 @@ Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name) {
   if (name == "constant") return TreeLeafModel::kConstant;
   if (name == "linear") return TreeLeafModel::kLinear;
   if (name == "adaptive") return TreeLeafModel::kAdaptive;
-  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (constant|linear|adaptive)");
+  if (name == "mlp") return TreeLeafModel::kMlp;
+  return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (constant|linear|adaptive|mlp)");
 }
 
 std::string_view tree_leaf_model_name(TreeLeafModel m) {
@@ -23,6 +24,7 @@ std::string_view tree_leaf_model_name(TreeLeafModel m) {
     case TreeLeafModel::kConstant: return "constant";
     case TreeLeafModel::kLinear: return "linear";
     case TreeLeafModel::kAdaptive: return "adaptive";
+    case TreeLeafModel::kMlp: return "mlp";
   }
   return "?";
 }
@@ -53,7 +55,8 @@ Status GradientTreeConfig::validate() const {
     return bad("adaptive_leaf_bound", "must be 0 (off) or > 0", adaptive_leaf_bound);
   for (std::int8_t m : monotone)
     if (m < -1 || m > 1) return bad("monotone constraint", "must be -1, 0 or 1", m);
-  if (static_cast<unsigned>(leaf_model) > 2) return bad("leaf_model", "unknown", static_cast<double>(leaf_model));
+  if (static_cast<unsigned>(leaf_model) > 3) return bad("leaf_model", "unknown", static_cast<double>(leaf_model));
+  if (mlp_hidden < 1 || mlp_hidden > 64) return bad("mlp_hidden", "must be in [1, 64]", mlp_hidden);
   if (!(linear_learning_rate > 0.0 && linear_learning_rate <= 1.0))
     return bad("linear_learning_rate", "must be in (0, 1]", linear_learning_rate);
   if (!(linear_decay > 0.0 && linear_decay <= 1.0)) return bad("linear_decay", "must be in (0, 1]", linear_decay);

@@ -64,6 +64,7 @@ void GradientTree::encode(ByteWriter& out) const {
     out.f64s(lin_mean_);
     out.f64s(lin_power_);
     if (config_.linear_adagrad) out.f64s(lin_g2_);
+    if (config_.leaf_model == TreeLeafModel::kMlp) out.f64s(mlp_);
     if (config_.leaf_model == TreeLeafModel::kAdaptive) {
       for (std::size_t n = 0; n < route_.size(); ++n) {
         out.u8(promoted_[n]);
@@ -177,6 +178,12 @@ Status GradientTree::decode(ByteReader& in) {
       if (in.ok() && t.lin_g2_.size() != nn * nf) in.fail("linear leaf AdaGrad sums differ from nodes x n_features");
       for (std::size_t i = 0; i < t.lin_g2_.size() && in.ok(); ++i)
         if (!(t.lin_g2_[i] >= 0.0 && t.lin_g2_[i] <= 1.7976931348623157e308)) in.fail("linear leaf AdaGrad sum out of range");
+    }
+    if (cfg.leaf_model == TreeLeafModel::kMlp) {
+      t.mlp_ = in.f64s("MLP leaf weights");
+      if (in.ok() && t.mlp_.size() != nn * t.mlp_block()) in.fail("MLP leaf weights differ from nodes x hidden x (n_features + 2)");
+      for (std::size_t i = 0; i < t.mlp_.size() && in.ok(); ++i)
+        if (!std::isfinite(t.mlp_[i])) in.fail("non-finite MLP leaf weight");
     }
     if (cfg.leaf_model == TreeLeafModel::kAdaptive) {
       t.promoted_.clear();

@@ -17,6 +17,7 @@ constexpr std::uint64_t kMinPromotionSamples = 10;
 }  // namespace
 
 double GradientTree::linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept {
+  if (config_.leaf_model == TreeLeafModel::kMlp) return mlp_value(leaf, x);
   if (config_.leaf_model == TreeLeafModel::kAdaptive && promoted_[leaf] == 0) return value_[leaf];
   const std::size_t d = n_features_;
   const double* w = lin_w_.data() + static_cast<std::size_t>(leaf) * d;
@@ -30,6 +31,10 @@ double GradientTree::linear_value(std::uint32_t leaf, std::span<const double> x)
 }
 
 void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept {
+  if (config_.leaf_model == TreeLeafModel::kMlp) {
+    train_mlp(leaf, x, g, h);
+    return;
+  }
   const std::size_t d = n_features_;
   double* w = lin_w_.data() + static_cast<std::size_t>(leaf) * d;
   double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
@@ -105,6 +110,10 @@ void GradientTree::init_linear_node(std::uint32_t n, std::uint32_t from, bool wa
     std::fill(lin_w_.begin() + dst, lin_w_.begin() + dst + dd, 0.0);
   }
   if (config_.linear_adagrad) std::fill(lin_g2_.begin() + dst, lin_g2_.begin() + dst + dd, 0.0);
+  if (config_.leaf_model == TreeLeafModel::kMlp) {
+    const std::size_t b = mlp_block();
+    std::copy_n(mlp_.begin() + static_cast<std::ptrdiff_t>(from * b), b, mlp_.begin() + static_cast<std::ptrdiff_t>(n * b));
+  }
   if (config_.leaf_model == TreeLeafModel::kAdaptive) {
     promoted_[n] = 0;
     adv_n_[n] = 0;

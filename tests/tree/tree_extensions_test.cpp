@@ -244,6 +244,44 @@ TEST(TreeExtensions, EveryOptionRoundTripsAndContinuesBitIdentically) {
   expect_round_trip(linear_options);
   linear_options.interpolate = true;
   expect_round_trip(linear_options);
+  GradientTreeConfig mlp = ext_base();
+  mlp.max_depth = 2;
+  mlp.leaf_model = TreeLeafModel::kMlp;
+  mlp.mlp_hidden = 5;
+  expect_round_trip(mlp);
+}
+
+// MLP leaves bend where a line cannot: one split on y = sin(6 x0) leaves two
+// leaves that each hold a hump; constant leaves and linear leaves miss it.
+// The network starts from the seed (two trees of one config agree bit for
+// bit), and a stream of huge gradients leaves every output finite.
+TEST(TreeExtensions, MlpLeavesFitACurveAndStayFinite) {
+  const auto curve = [](const double* x, Xorshift64&) { return std::sin(6.0 * x[0]); };
+  GradientTreeConfig c = ext_base();
+  c.max_depth = 1;
+  GradientTree constant(c);
+  c.leaf_model = TreeLeafModel::kLinear;
+  GradientTree linear(c);
+  c.leaf_model = TreeLeafModel::kMlp;
+  c.mlp_hidden = 8;
+  GradientTree mlp(c), twin(c);
+  train(constant, 20000, 1, curve);
+  train(linear, 20000, 1, curve);
+  train(mlp, 20000, 1, curve);
+  train(twin, 20000, 1, curve);
+  const double mc = mse(constant, curve), ml = mse(linear, curve), mm = mse(mlp, curve);
+  EXPECT_LT(mm, 0.5 * ml) << "constant " << mc << " linear " << ml << " mlp " << mm;
+  EXPECT_LT(mm, 0.5 * mc);
+  const std::vector<double> probe = {0.37, 0.81};
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(mlp.predict(probe)), std::bit_cast<std::uint64_t>(twin.predict(probe)));
+  GradientTree wild(c);
+  Xorshift64 rng(5);
+  double x[2];
+  for (int i = 0; i < 3000; ++i) {
+    x[0] = rng.uniform() * 1e6, x[1] = rng.uniform();
+    wild.learn_one(x, (i % 2 ? 1e12 : -1e12), 1e-9);
+    ASSERT_TRUE(std::isfinite(wild.predict(x))) << "sample " << i;
+  }
 }
 
 // AdaGrad learns the slope of a line in a leaf too; linear_decay shrinks w

@@ -22,8 +22,9 @@ enum class TreeSettings : std::uint8_t { kDerived, kInRecord };
 // What a leaf predicts. kConstant: the Newton weight
 // -G/(H+lambda). kLinear: that weight plus w.(x - mean_x), w learned online
 // (gradient_tree.hpp). kAdaptive: constant until the linear shadow's running
-// second-order loss beats it by a Hoeffding margin, then linear.
-enum class TreeLeafModel : std::uint8_t { kConstant = 0, kLinear = 1, kAdaptive = 2 };
+// second-order loss beats it by a Hoeffding margin, then linear. kMlp: that
+// weight plus a one-hidden-layer ReLU network of the centred, scaled x.
+enum class TreeLeafModel : std::uint8_t { kConstant = 0, kLinear = 1, kAdaptive = 2, kMlp = 3 };
 Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name);
 std::string_view tree_leaf_model_name(TreeLeafModel m);
 
@@ -67,6 +68,8 @@ struct GradientTreeConfig {
   // 2011): per weight, eta r u_f / (sqrt(sum of past (r u_f)^2) + 1e-8), r the
   // surrogate's gradient g + h p, so rarely moved weights keep larger steps.
   bool linear_adagrad = false;
+  // MLP leaves: hidden units of each leaf's network, [1, 64].
+  std::uint32_t mlp_hidden = 8;
   // 0 = off, else every this many samples (rounded up to a multiple of
   // grace_period: the Rust library requires >= grace_period; any value is
   // accepted here and rounded, so a smaller one means every grace period) a leaf at the depth ceiling re-scores its
