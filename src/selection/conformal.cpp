@@ -194,11 +194,7 @@ void ConformalLearner::encode(ByteWriter& out) const {
   out.u64(seen_);
   out.u64(skipped_);
   scores_.encode(out);
-  out.str(model_ ? model_->name() : std::string_view());
-  ByteWriter inner;
-  if (model_) model_->encode(inner);
-  out.u64(inner.data().size());
-  out.bytes(inner.data());
+  encode_member_record(model_.get(), out);
 }
 
 Status ConformalLearner::decode(ByteReader& in) {
@@ -218,19 +214,9 @@ Status ConformalLearner::decode(ByteReader& in) {
   if (!(alpha >= -1.0 && alpha <= 2.0)) return Status::corruption("conformal: alpha out of range");
   ScoreWindow scores;
   IRITHYLL_RETURN_IF_ERROR(scores.decode(in, config.window).with_context("conformal"));
-  const std::string kind = in.str("conformal model kind");
-  const std::size_t size = in.read_count(1, "conformal model state");
-  if (!in.ok()) return in.status();
-  if (kind == kName) return Status::corruption("conformal: wraps itself");
-  std::unique_ptr<Learner> model = factory_.blank(kind);
-  if (model == nullptr) return Status::corruption("conformal: unknown model kind '" + kind + "'");
-  ByteReader inner(in.bytes(size, "conformal model state"));
-  if (!in.ok()) return in.status();
-  IRITHYLL_RETURN_IF_ERROR(model->decode(inner).with_context("conformal model '" + kind + "'"));
-  if (!inner.at_end()) return Status::corruption("conformal: model '" + kind + "' left bytes unread");
-  if (model->task() != context.task || model->n_classes() != (context.task == Task::kClassification ? context.n_classes : 0))
-    return Status::corruption("conformal: the model is for another task");
-  IRITHYLL_RETURN_IF_ERROR(init(config, context, std::move(model)));
+  auto model = decode_member_record(in, factory_, kName, context);
+  if (!model) return model.status();
+  IRITHYLL_RETURN_IF_ERROR(init(config, context, std::move(model).value()));
   scores_ = std::move(scores);
   alpha_t_ = alpha;
   seen_ = seen, skipped_ = skipped;

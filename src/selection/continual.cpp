@@ -233,35 +233,18 @@ std::string ContinualLearner::report_json() const {
 
 namespace {
 
+// The model and the background model: bool present, then the member record.
 void encode_member(const Learner* model, ByteWriter& out) {
   out.boolean(model != nullptr);
-  if (model == nullptr) return;
-  out.str(model->name());
-  ByteWriter inner;
-  model->encode(inner);
-  out.u64(inner.data().size());
-  out.bytes(inner.data());
+  if (model) encode_member_record(model, out);
 }
 
-Result<std::unique_ptr<Learner>> decode_member(ByteReader& in, const MemberFactory& factory, const LearnerContext& context,
-                                               std::string_view what) {
+Result<std::unique_ptr<Learner>> decode_member(ByteReader& in, const MemberFactory& factory,
+                                               const LearnerContext& context) {
   const bool present = in.boolean("continual model present");
   if (!in.ok()) return in.status();
   if (!present) return std::unique_ptr<Learner>();
-  const std::string kind = in.str("continual model kind");
-  const std::size_t size = in.read_count(1, "continual model state");
-  if (!in.ok()) return in.status();
-  if (kind == ContinualLearner::kName) return Status::corruption("continual: wraps itself");
-  std::unique_ptr<Learner> model = factory.blank(kind);
-  if (model == nullptr) return Status::corruption("continual: unknown model kind '" + kind + "'");
-  ByteReader inner(in.bytes(size, "continual model state"));
-  if (!in.ok()) return in.status();
-  IRITHYLL_RETURN_IF_ERROR(model->decode(inner).with_context("continual " + std::string(what) + " '" + kind + "'"));
-  if (!inner.at_end()) return Status::corruption("continual: " + std::string(what) + " '" + kind + "' left bytes unread");
-  if (model->task() != context.task ||
-      model->n_classes() != (context.task == Task::kClassification ? context.n_classes : 0))
-    return Status::corruption("continual: the " + std::string(what) + " is for another task");
-  return model;
+  return decode_member_record(in, factory, ContinualLearner::kName, context);
 }
 
 }  // namespace
@@ -319,10 +302,10 @@ Status ContinualLearner::decode(ByteReader& in) {
                                 std::string(drift_kind_name(config.detector)));
     detector = std::move(d).value();
   }
-  auto model = decode_member(in, factory_, context, "model");
+  auto model = decode_member(in, factory_, context);
   if (!model) return model.status();
   if (*model == nullptr) return Status::corruption("continual: no model");
-  auto background = decode_member(in, factory_, context, "background model");
+  auto background = decode_member(in, factory_, context);
   if (!background) return background.status();
   if (*background != nullptr && config.strategy != ContinualStrategy::kReset)
     return Status::corruption("continual: a background model belongs to strategy reset only");

@@ -138,17 +138,23 @@ bool AdaptiveVfdt::learn_hat(std::size_t n, std::span<const double> x, double y,
     if (ext_[n].alt != 0 && learn_hat(ext_[n].alt, x, y, w, nesting + 1)) {
       // The alternate's root leaf split: it takes n's place at once (MOA's
       // and River's rule; see the header). It has learned the sample.
-      const std::size_t alt = ext_[n].alt;
-      const std::uint32_t depth = ext_[n].depth;
-      nodes_[n] = nodes_[alt];
-      ext_[n] = ext_[alt];
-      ext_[n].depth = depth;
-      ++counters_.switches;
-      dirty_ = true;
+      promote_alternate(n);
       return false;
     }
     n = child_of(nodes_[n], x);
   }
+}
+
+void AdaptiveVfdt::promote_alternate(std::size_t n) {
+  // The alternate takes the node's place; the old subtree and the
+  // alternate's old index become unreachable (compact() frees them).
+  const std::size_t alt = ext_[n].alt;
+  const std::uint32_t depth = ext_[n].depth;
+  nodes_[n] = nodes_[alt];
+  ext_[n] = ext_[alt];
+  ext_[n].depth = depth;
+  ++counters_.switches;
+  dirty_ = true;
 }
 
 bool AdaptiveVfdt::hat_switch(std::size_t n) {
@@ -161,14 +167,7 @@ bool AdaptiveVfdt::hat_switch(std::size_t n) {
   const double inv_n = 1.0 / static_cast<double>(other.width()) + 1.0 / static_cast<double>(main.width());
   const double bound = std::sqrt(2.0 * pc * (1.0 - pc) * std::log(2.0 / options_.switch_significance) * inv_n);
   if (bound < p - q) {
-    // The alternate takes the node's place; the old subtree and the
-    // alternate's old index become unreachable (compact() frees them).
-    const std::uint32_t depth = ext_[n].depth;
-    nodes_[n] = nodes_[alt];
-    ext_[n] = ext_[alt];
-    ext_[n].depth = depth;
-    ++counters_.switches;
-    dirty_ = true;
+    promote_alternate(n);
     return true;
   }
   if (bound < q - p) {

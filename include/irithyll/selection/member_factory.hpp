@@ -33,6 +33,16 @@ struct MemberFactory {
   bool complete() const { return available != nullptr && make != nullptr && blank != nullptr; }
 };
 
+// A held model inside its holder's record: str(name), u64 size, then the
+// model's own record (an empty name and size 0 for none).
+void encode_member_record(const Learner* model, ByteWriter& out);
+// Reads what encode_member_record wrote into the factory's blank instance of
+// that name. Refused with the holder's name: an unknown or nested (`holder`
+// itself) kind, a record the model does not decode whole, or a model for
+// another task or class count than `context`.
+Result<std::unique_ptr<Learner>> decode_member_record(ByteReader& in, const MemberFactory& factory,
+                                                      std::string_view holder, const LearnerContext& context);
+
 // "sgbt:learning-rate=0.05,max-depth=4" -> name and settings.
 struct MemberSpec {
   std::string name;

@@ -158,6 +158,8 @@ class AdaptiveVfdt : public Vfdt {
   // The switch test at n (which has an alternate): true when the alternate
   // took n's place; drops the alternate when it is significantly worse.
   bool hat_switch(std::size_t n);
+  // Node n takes its alternate's subtree (a switch, counted).
+  void promote_alternate(std::size_t n);
   void learn_efdt(std::span<const double> x, double y, double w);
   void efdt_attempt_split(std::size_t n);
   // True when the subtree at n was replaced (the sample stops there).
