@@ -137,7 +137,7 @@ Adwin::Scan Adwin::scan() const noexcept {
 }
 
 DriftSignal Adwin::update(double value) noexcept {
-  if (!std::isfinite(value)) return DriftSignal::kStable;
+  if (!(std::fabs(value) <= kMaxMagnitude)) return DriftSignal::kStable;  // also NaN and +-inf
   insert(value);
   if (++tick_ < kClock) return warning_ ? DriftSignal::kWarning : DriftSignal::kStable;
   tick_ = 0;

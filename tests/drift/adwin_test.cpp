@@ -2,6 +2,7 @@
 // and the cut test.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "drift/drift_streams.hpp"
@@ -21,6 +22,32 @@ TEST(Adwin, NoCheckAtOrBelowMinWindow) {
   for (int i = 0; i < 64 && drift_at < 0; ++i)
     if (d.update(100.0) == DriftSignal::kDrift) drift_at = i;
   EXPECT_EQ(drift_at, 31);  // the next clock tick at 64 values
+}
+
+// Values whose squares could overflow the buckets' variances are ignored,
+// as NaN and inf are: a stream with 1e200 among ordinary values leaves the
+// statistics finite, and the detector's record decodes (a record with an
+// infinite variance is refused as corrupt, so such a value once made a
+// model's checkpoint unloadable).
+TEST(Adwin, HugeValuesAreIgnoredAndTheRecordStillDecodes) {
+  Adwin d;
+  Xorshift64 rng(4);
+  for (int i = 0; i < 500; ++i) {
+    d.update(i % 50 == 0 ? 1e200 : rng.uniform());
+    d.update(-1e300);
+  }
+  EXPECT_EQ(d.width(), 490u);
+  EXPECT_TRUE(std::isfinite(d.variance()));
+  EXPECT_LT(d.estimated_mean(), 1.0);
+  ByteWriter out;
+  d.encode(out);
+  Adwin back;
+  ByteReader in(out.data());
+  EXPECT_TRUE(back.decode(in).is_ok());
+  // The bound itself is still learned: 1e100 is kept.
+  Adwin edge;
+  edge.update(Adwin::kMaxMagnitude);
+  EXPECT_EQ(edge.width(), 1u);
 }
 
 TEST(Adwin, RowsHoldAtMostMaxBuckets) {

@@ -48,6 +48,10 @@ class Adwin final : public DriftDetector {
   static constexpr std::uint64_t kMinWindow = 32;     // no check while |W| <= this
   static constexpr std::uint32_t kClock = 32;         // updates between checks
   static constexpr std::uint64_t kMinSubwindow = 5;   // each side of a split holds at least this many
+  // Values above this in magnitude are ignored, as non-finite ones are:
+  // their squares (in the buckets' variances, summed over up to 5 * 2^48
+  // values) could overflow to inf, which no checkpoint may hold.
+  static constexpr double kMaxMagnitude = 1e100;
 
   // REQUIRES: 0 < delta < 1 (make_drift_detector checks).
   explicit Adwin(double delta = kAdwinDefaultDelta) noexcept;
