@@ -10,12 +10,6 @@ namespace {
 
 std::string quote(std::string_view v) { return "'" + std::string(v) + "'"; }
 
-bool in_choices(std::string_view choices, std::string_view v) {
-  for (std::string_view choice : split_list_items(choices, '|'))
-    if (choice == v) return true;
-  return false;
-}
-
 bool in_interval(const FieldInfo& f, double v) {
   if (f.lo_open ? !(v > f.lo) : !(v >= f.lo)) return false;
   if (f.hi_open ? !(v < f.hi) : !(v <= f.hi)) return false;
@@ -39,6 +33,12 @@ std::string interval_text(const FieldInfo& f) {
 }
 
 }  // namespace
+
+bool in_choices(std::string_view choices, std::string_view v) {
+  for (std::string_view choice : split_list_items(choices, '|'))
+    if (choice == v) return true;
+  return false;
+}
 
 std::string_view field_type_name(FieldType type) {
   switch (type) {

@@ -14,7 +14,6 @@ constexpr std::array<BinStrategyRow, 4> kStrategies = {{
     {BinStrategy::kCategorical, "categorical"},
     {BinStrategy::kKMeans, "kmeans"},
 }};
-constexpr std::uint8_t kLastStrategy = 3;
 constexpr int kMaxLloydIterations = 100;
 }  // namespace
 
@@ -64,7 +63,9 @@ std::span<const BinStrategyRow> bin_strategy_table() { return kStrategies; }
 Result<BinStrategy> parse_bin_strategy(std::string_view name) {
   for (const auto& r : kStrategies)
     if (r.name == name) return r.strategy;
-  return Status::invalid_argument("unknown bin strategy '" + std::string(name) + "' (uniform|quantile|categorical|kmeans)");
+  std::string known;
+  for (const auto& r : kStrategies) known += (known.empty() ? "" : "|") + std::string(r.name);
+  return Status::invalid_argument("unknown bin strategy '" + std::string(name) + "' (" + known + ")");
 }
 
 std::string_view bin_strategy_name(BinStrategy s) {
@@ -170,7 +171,7 @@ Status FeatureBinner::decode(ByteReader& in) {
   bool cats_ok = cats.size() <= kMaxCategories;
   for (std::size_t i = 0; i < cats.size() && cats_ok; ++i)
     cats_ok = std::isfinite(cats[i]) && (i == 0 || cats[i] > cats[i - 1]);
-  if (s > kLastStrategy || nb < 2 || nb > 65536 || !cats_ok || !values_ok)
+  if (s >= kStrategies.size() || nb < 2 || nb > 65536 || !cats_ok || !values_ok)
     return Status::corruption("bad feature binner state");
   if (c > 0 && !(std::isfinite(mn) && std::isfinite(mx) && mn <= mx)) return Status::corruption("bad binner range");
   strategy_ = static_cast<BinStrategy>(s);

@@ -231,15 +231,19 @@ double SgdLinear::sample_loss(double y) const {
   return -std::log(std::max(1.0 - std::fabs(grad_[k]), 1e-15));
 }
 
+Status SgdLinear::make_guard() {
+  // One group per output: its coefficients and intercept.
+  auto made = nn::GradientContinual::make(config_.continual, w_.size(), width_ + 1);
+  if (!made) return made.status();
+  guard_ = std::make_unique<nn::GradientContinual>(std::move(made).value());
+  return Status::ok();
+}
+
 void SgdLinear::guarded_steps(std::span<const double> z, double weight, double eta, double eta_b, double bc1,
                               double bc2, double loss) {
   const std::size_t stride = width_ + 1;
-  if (!guard_) {
-    // The coefficients exist from the first learned sample; init validated the configuration.
-    auto made = nn::GradientContinual::make(config_.continual, w_.size(), stride);
-    if (!made) return;
-    guard_ = std::make_unique<nn::GradientContinual>(std::move(made).value());
-  }
+  // The coefficients exist from the first learned sample; init validated the configuration.
+  if (!guard_ && !make_guard().is_ok()) return;
   std::span<double> params = guard_->params(), grads = guard_->grads();
   std::copy(w_.begin(), w_.end(), params.begin());
   for (std::size_t k = 0; k < n_out_; ++k) {
@@ -362,12 +366,10 @@ Status SgdLinear::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (!has_guard) return Status::ok();
   if (w_.empty()) return Status::corruption(std::string(name()) + ": a continual guard before any coefficient");
-  auto made = nn::GradientContinual::make(config_.continual, w_.size(), width_ + 1);
-  if (!made) return made.status().with_context(name());
-  auto guard = std::make_unique<nn::GradientContinual>(std::move(made).value());
-  IRITHYLL_RETURN_IF_ERROR(guard->decode_state(in).with_context(name()));
-  guard_ = std::move(guard);
-  return Status::ok();
+  IRITHYLL_RETURN_IF_ERROR(make_guard().with_context(name()));
+  const Status read = guard_->decode_state(in).with_context(name());
+  if (!read.is_ok()) guard_.reset();
+  return read;
 }
 
 }  // namespace irithyll

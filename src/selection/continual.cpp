@@ -54,16 +54,6 @@ const FieldInfo* find_field(std::span<const FieldInfo> fields, std::string_view 
   return nullptr;
 }
 
-bool choice_offered(std::string_view choices, std::string_view value) {
-  while (!choices.empty()) {
-    const std::size_t bar = choices.find('|');
-    if (choices.substr(0, bar) == value) return true;
-    if (bar == std::string_view::npos) break;
-    choices.remove_prefix(bar + 1);
-  }
-  return false;
-}
-
 // The settings that hand the guard to a model with its own continual
 // learning; an error naming the model where it has none, or not this
 // strategy, or not this detector.
@@ -74,12 +64,12 @@ Status add_guard_settings(const ContinualLearnerConfig& config, const MemberFact
   const FieldInfo* kind = find_field(fields, "continual");
   if (kind == nullptr)
     return Status::invalid_argument("continual: --base '" + spec.name + "' exposes neither trained weights (ewc, mask) nor units (regen) to a continual guard; --strategy reset works with any model");
-  if (!choice_offered(kind->choices, strategy))
+  if (!in_choices(kind->choices, strategy))
     return Status::invalid_argument("continual: --base '" + spec.name + "' offers continual " + std::string(kind->choices) +
                                     ", not " + std::string(strategy) + " (" + std::string(kind->help) + ")");
   const FieldInfo* detector = find_field(fields, "continual-detector");
   const std::string_view watch = drift_kind_name(config.detector);
-  if (detector != nullptr && !choice_offered(detector->choices, watch))
+  if (detector != nullptr && !in_choices(detector->choices, watch))
     return Status::invalid_argument("continual: --base '" + spec.name + "' watches its loss with " +
                                     std::string(detector->choices) + ", not " + std::string(watch));
   settings.set("continual", std::string(strategy));

@@ -485,9 +485,7 @@ void GradientTree::set_children(std::uint32_t parent, const SplitCandidate& best
   if (fresh) {
     push_leaf(child_depth, std::clamp(wl, llo, lhi), llo, lhi);
     push_leaf(child_depth, std::clamp(wr, rlo, rhi), rlo, rhi);
-    if (config_.interpolate) prior_[left] = prior_[left + 1] = value_[parent];
   } else {  // a re-made split: the children restart as fresh leaves in place
-    if (config_.interpolate) prior_[left] = prior_[left + 1] = value_[parent];
     const double v[2] = {std::clamp(wl, llo, lhi), std::clamp(wr, rlo, rhi)};
     const double b[4] = {llo, lhi, rlo, rhi};
     for (std::uint32_t k = 0; k < 2; ++k) {
@@ -512,6 +510,7 @@ void GradientTree::set_children(std::uint32_t parent, const SplitCandidate& best
       }
     }
   }
+  if (config_.interpolate) prior_[left] = prior_[left + 1] = value_[parent];
   if (linear_) {
     // Linear: warm start from the parent's model; adaptive: children decide
     // afresh (the Rust library's clone_fresh), so they start constant with w = 0.

@@ -254,6 +254,9 @@ class GradientTree {
   double linear_value(std::uint32_t leaf, std::span<const double> x) const noexcept;
   void train_linear(std::uint32_t leaf, std::span<const double> x, double g, double h) noexcept;
   void init_linear_node(std::uint32_t n, std::uint32_t from, bool warm);
+  // Linear and MLP leaves: the sample joins the leaf's running mean of x and
+  // of |x - mean|^2 (uu, taken against the mean before this sample).
+  void fold_into_centre(std::uint32_t leaf, std::span<const double> x, double uu) noexcept;
   // MLP leaves (tree_mlp.cpp).
   std::size_t mlp_block() const noexcept { return static_cast<std::size_t>(config_.mlp_hidden) * (n_features_ + 2); }
   double mlp_value(std::uint32_t leaf, std::span<const double> x) const noexcept;

@@ -44,7 +44,8 @@ Status GradientTreeConfig::validate() const {
   if (!(tie_threshold > 0.0) || !std::isfinite(tie_threshold)) return bad("tie_threshold", "must be > 0", tie_threshold);
   if (!(min_child_hessian >= 0.0) || !std::isfinite(min_child_hessian))
     return bad("min_child_hessian", "must be >= 0", min_child_hessian);
-  if (static_cast<unsigned>(bin_strategy) > 3) return bad("bin_strategy", "unknown", static_cast<double>(bin_strategy));
+  if (static_cast<std::size_t>(bin_strategy) >= bin_strategy_table().size())
+    return bad("bin_strategy", "unknown", static_cast<double>(bin_strategy));
   if (!(max_leaf_output >= 0.0) || !std::isfinite(max_leaf_output))
     return bad("max_leaf_output", "must be 0 (off) or > 0", max_leaf_output);
   if (!(min_hessian_sum >= 0.0) || !std::isfinite(min_hessian_sum))

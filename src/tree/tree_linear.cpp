@@ -37,7 +37,7 @@ void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, d
   }
   const std::size_t d = n_features_;
   double* w = lin_w_.data() + static_cast<std::size_t>(leaf) * d;
-  double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
+  const double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
   const double v = value_[leaf];
   double dot = 0.0, uu = 0.0;
   for (std::size_t f = 0; f < d; ++f) {
@@ -61,7 +61,7 @@ void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, d
         mean * mean > r * r * std::log(1.0 / config_.delta) / (2.0 * static_cast<double>(n)))
       promoted_[leaf] = 1;
   }
-  double& power = lin_power_[leaf];
+  const double power = lin_power_[leaf];
   if (config_.linear_decay < 1.0)
     for (std::size_t f = 0; f < d; ++f) w[f] *= config_.linear_decay;
   if (config_.linear_adagrad) {
@@ -89,8 +89,14 @@ void GradientTree::train_linear(std::uint32_t leaf, std::span<const double> x, d
       if (xv == xv) w[f] -= step * (xv - m[f]);
     }
   }
+  fold_into_centre(leaf, x, uu);
+}
+
+void GradientTree::fold_into_centre(std::uint32_t leaf, std::span<const double> x, double uu) noexcept {
+  const std::size_t d = n_features_;
+  double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
   const double inv_n = 1.0 / static_cast<double>(count_[leaf]);
-  power += (uu - power) * inv_n;
+  lin_power_[leaf] += (uu - lin_power_[leaf]) * inv_n;
   for (std::size_t f = 0; f < d; ++f) {
     const double xv = x[f];
     if (xv == xv) m[f] += (xv - m[f]) * inv_n;

@@ -55,9 +55,8 @@ void GradientTree::train_mlp(std::uint32_t leaf, std::span<const double> x, doub
   double* w = mlp_.data() + static_cast<std::size_t>(leaf) * mlp_block();
   double* b = w + hidden * d;
   double* a = b + hidden;
-  double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
-  double& power = lin_power_[leaf];
-  const double s = mlp_input_scale(power, d);
+  const double* m = lin_mean_.data() + static_cast<std::size_t>(leaf) * d;
+  const double s = mlp_input_scale(lin_power_[leaf], d);
   if (config_.linear_decay < 1.0)
     for (std::size_t i = 0; i < mlp_block(); ++i) w[i] *= config_.linear_decay;
   // Forward pass, keeping the pre-activations (at most 64 units).
@@ -76,10 +75,11 @@ void GradientTree::train_mlp(std::uint32_t leaf, std::span<const double> x, doub
   // normalised by 1 + |dp/dtheta|^2 as linear leaves' LMS is: p moves at
   // most a fraction eta of the way to the sample's Newton target, however
   // many units and features there are (a plain step diverged at eta 0.1).
-  double uu_scaled = 0.0;
+  double uu = 0.0, uu_scaled = 0.0;  // |u|^2 for the centre's power, and of the network's inputs
   for (std::size_t f = 0; f < d; ++f) {
     const double v = x[f];
     if (v == v) {
+      uu += (v - m[f]) * (v - m[f]);
       const double u = scaled_input(v, m[f], s);
       uu_scaled += u * u;
     }
@@ -103,17 +103,7 @@ void GradientTree::train_mlp(std::uint32_t leaf, std::span<const double> x, doub
   }
   for (std::size_t i = 0; i < mlp_block(); ++i)
     if (!std::isfinite(w[i])) w[i] = 0.0;  // a diverging step restarts that weight
-  double uu = 0.0;
-  for (std::size_t f = 0; f < d; ++f) {
-    const double v = x[f];
-    if (v == v) uu += (v - m[f]) * (v - m[f]);
-  }
-  const double inv_n = 1.0 / static_cast<double>(count_[leaf]);
-  power += (uu - power) * inv_n;
-  for (std::size_t f = 0; f < d; ++f) {
-    const double v = x[f];
-    if (v == v) m[f] += (v - m[f]) * inv_n;
-  }
+  fold_into_centre(leaf, x, uu);
 }
 
 void GradientTree::init_mlp_root() {

@@ -127,6 +127,8 @@ Result<bool> parse_field_bool(std::string_view name, std::string_view value);
 // views into `text`: empty text has none, an item may be empty ("a,,b"), and
 // a separator at the very end closes the list without adding an item.
 std::vector<std::string_view> split_list_items(std::string_view text, char separator);
+// Whether `value` is one of a choice row's "a|b|c" options.
+bool in_choices(std::string_view choices, std::string_view value);
 // "5, 2,5" -> {2, 5}: a list of feature indices (each < 2^24), sorted and
 // deduplicated; `name` prefixes the message for an item that is not one.
 Result<std::vector<std::uint32_t>> parse_index_list(std::string_view name, std::string_view text);

@@ -106,6 +106,8 @@ class SgdLinear : public LinearCore {
   void guarded_steps(std::span<const double> z, double weight, double eta, double eta_b, double bc1, double bc2,
                      double loss);
   double sample_loss(double y) const;
+  // guard_ for the coefficients as they are now sized.
+  Status make_guard();
   Config config_;
   Loss loss_;
   // Records of version 1 learned the squared loss with gradient p - y and no
