@@ -79,6 +79,8 @@ void AdaptiveRandomForest::build_members() {
   }
   votes_.assign(task_ == Task::kClassification ? n_classes_ : 0, 0.0);
   member_proba_.assign(votes_.size(), 0.0);
+  route_trees_.assign(members_.size(), nullptr);
+  route_xs_.assign(members_.size(), {});
   class_proba_.assign(votes_.size(), 0.0);
 }
 
@@ -152,6 +154,17 @@ AdaptiveRandomForest::Counts AdaptiveRandomForest::learn_members(std::size_t fir
   return counts;
 }
 
+void AdaptiveRandomForest::route_members(std::span<const double> x) const {
+  // Sized once (build_members, decode): a prediction allocates nothing.
+  route_trees_.resize(members_.size());
+  route_xs_.resize(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    route_trees_[i] = &members_[i].tree;
+    route_xs_[i] = x;
+  }
+  Vfdt::route_together(route_trees_, route_xs_);
+}
+
 std::span<const double> AdaptiveRandomForest::fit(std::span<const double> x) const {
   if (x.size() == n_features_) return x;
   padded_.assign(n_features_, std::numeric_limits<double>::quiet_NaN());
@@ -195,6 +208,7 @@ void AdaptiveRandomForest::predict_proba_one(std::span<const double> x, std::spa
     return;
   }
   const std::span<const double> xs = fit(x);
+  route_members(xs);
   std::fill(votes_.begin(), votes_.end(), 0.0);
   double total_weight = 0.0;
   for (int pass = 0; pass < 2 && !(total_weight > 0.0); ++pass) {
@@ -221,6 +235,7 @@ double AdaptiveRandomForest::predict_one(std::span<const double> x) const {
   if (members_.empty()) return 0.0;
   if (task_ == Task::kRegression) {
     const std::span<const double> xs = fit(x);
+    route_members(xs);
     double s = 0.0;
     for (const Member& m : members_) s += m.tree.predict_one(xs);
     return s / static_cast<double>(members_.size());

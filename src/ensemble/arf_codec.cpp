@@ -131,6 +131,8 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
     f.votes_.assign(cls ? f.n_classes_ : 0, 0.0);
     f.member_proba_ = f.class_proba_ = f.votes_;
   }
+  f.route_trees_.assign(f.members_.size(), nullptr);
+  f.route_xs_.assign(f.members_.size(), {});
   *this = std::move(f);
   return Status::ok();
 }

@@ -120,6 +120,8 @@ bool LeveragingBagging::new_member(Member& m) {
 bool LeveragingBagging::build_members() {
   members_.clear();
   members_.reserve(config_.n_models);
+  route_trees_.reserve(config_.n_models);  // a prediction allocates nothing
+  route_xs_.reserve(config_.n_models);
   for (std::uint32_t i = 0; i < config_.n_models; ++i) {
     members_.emplace_back();
     members_.back().rng = Xorshift64(derive_seed(context_.seed, i));
@@ -247,6 +249,11 @@ void LeveragingBagging::predict_proba_one(std::span<const double> x, std::span<d
     std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(k));
     return;
   }
+  route_trees_.clear();
+  for (const Member& m : members_)
+    if (!m.model) route_trees_.push_back(&m.tree);
+  route_xs_.assign(route_trees_.size(), x);
+  Vfdt::route_together(route_trees_, route_xs_);
   std::fill(votes_.begin(), votes_.end(), 0.0);
   for (std::size_t i = 0; i < members_.size(); ++i) {
     if (members_[i].model) {

@@ -131,6 +131,8 @@ Status LeveragingBagging::decode(ByteReader& in) {
     IRITHYLL_RETURN_IF_ERROR(m.detector.decode(in));
     s.members_.push_back(std::move(m));
   }
+  s.route_trees_.reserve(s.members_.size());
+  s.route_xs_.reserve(s.members_.size());
   *this = std::move(s);
   return Status::ok();
 }

@@ -152,6 +152,9 @@ std::vector<std::vector<std::uint32_t>> StreamingRandomPatches::initial_subspace
 void StreamingRandomPatches::size_buffers() {
   projected_.assign(width_, 0.0);
   for (Part& p : parts_) p.projected.assign(width_, 0.0);
+  route_x_.assign(members_.size() * width_, 0.0);
+  route_trees_.assign(members_.size(), nullptr);
+  route_xs_.assign(members_.size(), {});
 }
 
 void StreamingRandomPatches::start_pool() {
@@ -186,11 +189,10 @@ std::size_t StreamingRandomPatches::n_background() const {
   return n;
 }
 
-std::span<const double> StreamingRandomPatches::project(const Learned& l, std::span<const double> x,
-                                                        std::vector<double>& buf) {
+std::span<const double> StreamingRandomPatches::project(const Learned& l, std::span<const double> x, double* buf) {
   if (l.features.size() == x.size()) return x;
   for (std::size_t j = 0; j < l.features.size(); ++j) buf[j] = x[l.features[j]];
-  return {buf.data(), l.features.size()};
+  return {buf, l.features.size()};
 }
 
 void StreamingRandomPatches::learn_one(std::span<const double> x, double y, double weight) {
@@ -232,10 +234,10 @@ void StreamingRandomPatches::learn_members(std::size_t first, std::size_t last, 
     const std::uint32_t k = bagging ? sample_poisson_limit(m.rng, poisson_limit_) : 1;
     const double kw = static_cast<double>(k) * weight;
     // Test then train: the member's prediction before it sees the sample.
-    const std::span<const double> xm = project(m, x, part.projected);
+    const std::span<const double> xm = project(m, x, part.projected.data());
     const double pred = k > 0 ? m.tree.learn_one(xm, y, kw) : m.tree.predict_one(xm);
     if (m.background.has_value() && k > 0)
-      m.background->tree.learn_one(project(*m.background, x, part.projected), y, kw);
+      m.background->tree.learn_one(project(*m.background, x, part.projected.data()), y, kw);
     const double error = cls ? (pred == y ? 0.0 : 1.0) : std::abs(y - pred);
     m.correct += cls ? weight * (1.0 - error) : 0.0;
     m.seen += weight;
@@ -266,6 +268,19 @@ double StreamingRandomPatches::member_predict(std::size_t i, std::span<const dou
   return members_[i].tree.predict_one(project(members_[i], x));
 }
 
+void StreamingRandomPatches::route_members(std::span<const double> x) const {
+  // Sized once (size_buffers): a prediction allocates nothing.
+  route_x_.resize(members_.size() * x.size());
+  route_trees_.resize(members_.size());
+  route_xs_.resize(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const Member& m = members_[i];
+    route_trees_[i] = &m.tree;
+    route_xs_[i] = project(m, x, route_x_.data() + i * x.size());
+  }
+  Vfdt::route_together(route_trees_, route_xs_);
+}
+
 void StreamingRandomPatches::predict_proba_one(std::span<const double> x, std::span<double> proba) const {
   const std::size_t k = context_.n_classes;
   if (context_.task != Task::kClassification || proba.size() != k) return;
@@ -273,6 +288,7 @@ void StreamingRandomPatches::predict_proba_one(std::span<const double> x, std::s
     std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(k));
     return;
   }
+  route_members(x);
   std::fill(votes_.begin(), votes_.end(), 0.0);
   double total_weight = 0.0;
   for (int pass = 0; pass < 2 && !(total_weight > 0.0); ++pass) {
@@ -299,6 +315,7 @@ void StreamingRandomPatches::predict_proba_one(std::span<const double> x, std::s
 double StreamingRandomPatches::predict_one(std::span<const double> x) const {
   if (members_.empty() || x.size() != width_) return 0.0;
   if (context_.task == Task::kRegression) {
+    route_members(x);
     double s = 0.0;
     for (const Member& m : members_) s += m.tree.predict_one(project(m, x));
     return s / static_cast<double>(members_.size());

@@ -29,6 +29,9 @@ void AdaptiveVfdt::reset() {
 }
 
 void AdaptiveVfdt::learn_one(std::span<const double> x, double y, double w) {
+  // Alternates may replace subtrees before any leaf learns (or with none
+  // learning at all): no route remembered from a prediction survives.
+  route_cache_.valid = false;
   track_features(x, w);
   weight_seen_ += w;
   if (options_.mode == AdaptiveTreeOptions::Mode::kHat) {

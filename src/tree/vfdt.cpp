@@ -49,14 +49,18 @@ void Vfdt::compute_layout() {
   var_product_.assign(cls ? n_classes_ : 0, 1.0);
   nb_cache_ = NbCache{};
   nb_cache_.x.assign(n_features_, 0.0);
-  for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
+  route_cache_ = RouteCache{};
+  route_cache_.x.assign(n_features_, 0.0);
+  for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_, &gauss_})
     v->assign(head_size_, 0.0);
+  gauss_.assign(cls ? 2 * n_classes_ : 0, 0.0);
   perm_.resize(n_features_);
 }
 
 void Vfdt::reset() {
   rng_ = Xorshift64(seed_);
   nb_cache_.valid = false;
+  route_cache_.valid = false;
   nodes_.clear();
   leaves_.clear();
   free_.clear();
@@ -120,8 +124,51 @@ std::size_t Vfdt::route(const Node& node, double v) const {
   return c >= 0 && static_cast<double>(c) < node.threshold ? node.a + static_cast<std::uint32_t>(c) : node.b;
 }
 
+std::size_t Vfdt::leaf_node_of(std::span<const double> x) const {
+  RouteCache& rc = route_cache_;
+  if (rc.valid && x.size() == rc.x.size() && std::equal(x.begin(), x.end(), rc.x.begin())) return rc.node;
+  rc.node = find_leaf_node(x);
+  rc.valid = x.size() == rc.x.size();
+  if (rc.valid) std::copy(x.begin(), x.end(), rc.x.begin());
+  return rc.node;
+}
+
+void Vfdt::route_together(std::span<const Vfdt* const> trees, std::span<const std::span<const double>> xs) {
+  constexpr std::size_t kGroup = 16;  // walks in flight at once
+  for (std::size_t first = 0; first < trees.size(); first += kGroup) {
+    const std::size_t n = std::min(kGroup, trees.size() - first);
+    std::uint32_t at[kGroup];
+    std::size_t live = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vfdt& t = *trees[first + i];
+      at[i] = t.nodes_.empty() || xs[first + i].size() != t.route_cache_.x.size() ? kNoRoute : 0;
+      live += at[i] != kNoRoute;
+    }
+    while (live > 0) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (at[i] == kNoRoute) continue;
+        const Vfdt& t = *trees[first + i];
+        const Node& node = t.nodes_[at[i]];
+        if (node.feature >= 0) {
+          at[i] = static_cast<std::uint32_t>(t.child_of(node, xs[first + i]));
+          continue;
+        }
+        RouteCache& rc = t.route_cache_;
+        rc.node = at[i];
+        rc.valid = true;
+        std::copy(xs[first + i].begin(), xs[first + i].end(), rc.x.begin());
+        // The leaf's statistics are the next thing its prediction reads.
+        const Leaf& leaf = t.leaves_[node.a];
+        __builtin_prefetch(leaf.stats.data());
+        at[i] = kNoRoute;
+        --live;
+      }
+    }
+  }
+}
+
 double Vfdt::learn_one(std::span<const double> x, double y, double w) {
-  const std::size_t node = find_leaf_node(x);
+  const std::size_t node = leaf_node_of(x);
   track_features(x, w);
   Leaf& leaf = leaves_[nodes_[node].a];
   const double before = learn_leaf(leaf, x, y, w);
@@ -176,6 +223,7 @@ double Vfdt::learn_leaf(Leaf& leaf, std::span<const double> x, double y, double 
     if (linear_) update_linear(leaf, x, y, w);
   }
   nb_cache_.valid = false;  // the statistics change from here
+  route_cache_.valid = false;  // and a split may follow
   observe(leaf, x, y, w);
   leaf.n_obs += config_.count_observations ? 1.0 : 0.0;
   return before;
@@ -197,13 +245,13 @@ bool Vfdt::split_due(Leaf& leaf) {
 }
 
 double Vfdt::predict_one(std::span<const double> x) const {
-  const Leaf& leaf = leaves_[nodes_[find_leaf_node(x)].a];
+  const Leaf& leaf = leaves_[nodes_[leaf_node_of(x)].a];
   if (task_ == Task::kRegression) return leaf_value(leaf, x);
   return static_cast<double>(leaf_class(leaf, x));
 }
 
 void Vfdt::predict_proba(std::span<const double> x, std::span<double> proba) const {
-  leaf_proba(leaves_[nodes_[find_leaf_node(x)].a], x, proba);
+  leaf_proba(leaves_[nodes_[leaf_node_of(x)].a], x, proba);
 }
 
 std::size_t Vfdt::depth() const {
@@ -217,8 +265,8 @@ std::size_t Vfdt::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(Node) + leaves_.capacity() * sizeof(Leaf) +
                       free_.capacity() * sizeof(std::uint32_t) + perm_.capacity() * sizeof(std::uint32_t);
   for (const Leaf& l : leaves_) bytes += l.features.capacity() * sizeof(std::uint32_t) + l.stats.capacity() * sizeof(double);
-  for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &var_product_, &nb_cache_.x, &cand_left_, &cand_right_,
-                        &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
+  for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &var_product_, &nb_cache_.x, &route_cache_.x, &cand_left_, &cand_right_,
+                        &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_, &gauss_})
     bytes += v->capacity() * sizeof(double);
   return bytes;
 }

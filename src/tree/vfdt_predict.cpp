@@ -10,7 +10,35 @@ namespace irithyll {
 
 namespace {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// One attribute's Gaussian term for one class: log_score += log p(v | c)
+// up to the class-independent constant, where g = [w, mean, M2, min, max].
+// The density follows MOA's estimator: sample variance M2 / (w - 1); a
+// class with zero spread has density 1 at its mean and 0 elsewhere. The
+// -log(sd) terms are gathered as one product of variances per class (one
+// log per class instead of one per attribute), flushed into the score
+// before the product can under- or overflow.
+inline void add_gaussian_term(const double* g, double v, double& log_score, double& var_product) {
+  if (log_score == kNegInf) return;
+  if (g[0] <= 0.0) {
+    log_score = kNegInf;
+    return;
+  }
+  const double var = g[0] > 1.0 ? g[2] / (g[0] - 1.0) : 0.0;
+  if (var > 0.0) {
+    const double d = v - g[1];
+    log_score -= 0.5 * d * d / var;
+    var_product *= var;
+    if (!(var_product > 1e-150 && var_product < 1e150)) {
+      log_score -= 0.5 * std::log(var_product);
+      var_product = 1.0;
+    }
+  } else if (v != g[1]) {
+    log_score = kNegInf;
+  }
 }
+
+}  // namespace
 
 std::size_t Vfdt::majority_class(const Leaf& leaf) const {
   return static_cast<std::size_t>(std::max_element(leaf.stats.begin(), leaf.stats.begin() + static_cast<std::ptrdiff_t>(n_classes_)) -
@@ -26,58 +54,50 @@ bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
   }
 }
 
-// log P(c) + sum over observed attributes of log p(x_f | c). The Gaussian
-// density follows MOA's estimator: sample variance M2 / (w - 1); a class with
-// zero spread has density 1 at its mean and 0 elsewhere. The constant
+// log P(c) + sum over observed attributes of log p(x_f | c); the constant
 // -log(sqrt(2 pi)) is common to all classes and dropped.
 std::size_t Vfdt::naive_bayes_class(const Leaf& leaf, std::span<const double> x) const {
   const double* s = leaf.stats.data();
+  double* const ls = log_scores_.data();
+  double* const vp = var_product_.data();
   for (std::size_t c = 0; c < n_classes_; ++c) {
-    log_scores_[c] = s[c] > 0.0 ? std::log(s[c]) : kNegInf;
-    var_product_[c] = 1.0;
+    ls[c] = s[c] > 0.0 ? std::log(s[c]) : kNegInf;
+    vp[c] = 1.0;
   }
   const double* obs = s + head_size_ + linear_size_;
-  const std::size_t bins = config_.n_bins;
-  for (std::size_t j = 0; j < subspace_; obs += obs_width(leaf.features[j]), ++j) {
-    const double v = x[leaf.features[j]];
-    if (!std::isfinite(v)) continue;
-    if (any_nominal_ && nominal_[leaf.features[j]]) {
-      add_nominal_log_likelihood(obs, v);
-    } else if (gaussian_) {
-      for (std::size_t c = 0; c < n_classes_; ++c) {
-        const double* g = obs + 5 * c;  // [w, mean, M2, min, max]
-        if (log_scores_[c] == kNegInf) continue;
-        if (g[0] <= 0.0) {
-          log_scores_[c] = kNegInf;
-          continue;
-        }
-        const double var = g[0] > 1.0 ? g[2] / (g[0] - 1.0) : 0.0;
-        if (var > 0.0) {
-          const double d = v - g[1];
-          log_scores_[c] -= 0.5 * d * d / var;
-          // sum of -log(sd) taken as one log of the product of variances
-          // (flushed before it can under- or overflow): one log per class
-          // instead of one per attribute.
-          var_product_[c] *= var;
-          if (!(var_product_[c] > 1e-150 && var_product_[c] < 1e150)) {
-            log_scores_[c] -= 0.5 * std::log(var_product_[c]);
-            var_product_[c] = 1.0;
-          }
-        } else if (v != g[1]) {
-          log_scores_[c] = kNegInf;
-        }
+  if (gaussian_ && !any_nominal_ && n_classes_ == 2) {
+    // The common case (two classes, every attribute numeric), with the
+    // scores in registers; the same arithmetic as the general loop below.
+    double l0 = ls[0], l1 = ls[1], v0 = 1.0, v1 = 1.0;
+    const std::size_t width = obs_width(0);
+    for (std::size_t j = 0; j < subspace_; obs += width, ++j) {
+      const double v = x[leaf.features[j]];
+      if (!std::isfinite(v)) continue;
+      add_gaussian_term(obs, v, l0, v0);
+      add_gaussian_term(obs + 5, v, l1, v1);
+    }
+    ls[0] = l0, ls[1] = l1, vp[0] = v0, vp[1] = v1;
+  } else {
+    const std::size_t bins = config_.n_bins;
+    for (std::size_t j = 0; j < subspace_; obs += obs_width(leaf.features[j]), ++j) {
+      const double v = x[leaf.features[j]];
+      if (!std::isfinite(v)) continue;
+      if (any_nominal_ && nominal_[leaf.features[j]]) {
+        add_nominal_log_likelihood(obs, v);
+      } else if (gaussian_) {
+        for (std::size_t c = 0; c < n_classes_; ++c) add_gaussian_term(obs + 5 * c, v, ls[c], vp[c]);
+      } else if (obs[2] != 0.0) {
+        // Histogram: Laplace-smoothed bin frequency.
+        double bf = std::floor((v - obs[0]) / obs[1]);
+        bf = bf >= 0.0 ? std::min(bf, static_cast<double>(bins - 1)) : 0.0;
+        const double* row = obs + 3 + static_cast<std::size_t>(bf) * bin_stride_;
+        for (std::size_t c = 0; c < n_classes_; ++c)
+          if (ls[c] != kNegInf) ls[c] += std::log((row[c] + 1.0) / (s[c] + static_cast<double>(bins)));
       }
-    } else if (obs[2] != 0.0) {
-      // Histogram: Laplace-smoothed bin frequency.
-      double bf = std::floor((v - obs[0]) / obs[1]);
-      bf = bf >= 0.0 ? std::min(bf, static_cast<double>(bins - 1)) : 0.0;
-      const double* row = obs + 3 + static_cast<std::size_t>(bf) * bin_stride_;
-      for (std::size_t c = 0; c < n_classes_; ++c)
-        if (log_scores_[c] != kNegInf) log_scores_[c] += std::log((row[c] + 1.0) / (s[c] + static_cast<double>(bins)));
     }
   }
   for (std::size_t c = 0; c < n_classes_; ++c)
-    if (log_scores_[c] != kNegInf && var_product_[c] != 1.0) log_scores_[c] -= 0.5 * std::log(var_product_[c]);
+    if (ls[c] != kNegInf && vp[c] != 1.0) ls[c] -= 0.5 * std::log(vp[c]);
   const auto best = std::max_element(log_scores_.begin(), log_scores_.end());
   const std::size_t cls = *best == kNegInf ? majority_class(leaf) : static_cast<std::size_t>(best - log_scores_.begin());
   // Remember the answer for this x until the tree next learns: the

@@ -22,8 +22,32 @@ double sum(std::span<const double> v) {
 
 // Merit of a binary split; kNoSplit when a branch holds less than
 // min_branch_fraction of the weight (as MOA's criteria require).
+namespace {
+
+// -p log2 p summed over the two weights of a side whose total is w (0 for
+// an empty side): entropy_bits({a, b}, w), written out for two classes.
+inline double entropy_bits_2(double a, double b, double w) {
+  if (!(w > 0.0)) return 0.0;
+  double h = 0.0;
+  if (a > 0.0) h -= a / w * std::log2(a / w);
+  if (b > 0.0) h -= b / w * std::log2(b / w);
+  return h;
+}
+
+}  // namespace
+
 double Vfdt::merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const {
   const bool cls = task_ == Task::kClassification;
+  if (cls && n_classes_ == 2 && config_.criterion != SplitCriterion::kGini) {
+    // Two-class information gain, the split search's hottest call: the
+    // arithmetic of the general path below in the same order.
+    const double wl = left[0] + left[1], wr = right[0] + right[1];
+    const double total = wl + wr;
+    if (!(total > 0.0)) return vfdt_detail::kNoSplit;
+    const double fl = wl / total, fr = wr / total;
+    if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return vfdt_detail::kNoSplit;
+    return pre_impurity_ - fl * entropy_bits_2(left[0], left[1], wl) - fr * entropy_bits_2(right[0], right[1], wr);
+  }
   const double wl = cls ? sum(left) : left[0], wr = cls ? sum(right) : right[0];
   const double total = wl + wr;
   if (!(total > 0.0)) return vfdt_detail::kNoSplit;
@@ -33,15 +57,23 @@ double Vfdt::merit(std::span<const double> pre, std::span<const double> left, st
   // pre_impurity_ is the pre-split entropy or Gini of `pre`, computed once per attempt.
   (void)pre;
   if (config_.criterion == SplitCriterion::kGini) return pre_impurity_ - fl * gini_impurity(left) - fr * gini_impurity(right);
-  return pre_impurity_ - fl * entropy_bits(left) - fr * entropy_bits(right);
+  return pre_impurity_ - fl * entropy_bits(left, wl) - fr * entropy_bits(right, wr);
 }
 
 Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<double> left, std::span<double> right) {
   const double* obs = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  // Per class, what every candidate threshold reads: weight, range, mean and
+  // sqrt(2 var) (0 without spread), so the loop below divides once per point.
+  double* const cls_w = gauss_.data();
+  double* const cls_sd = cls_w + n_classes_;
   for (std::size_t c = 0; c < n_classes_; ++c) {
     const double* g = obs + 5 * c;  // [w, mean, M2, min, max]
+    const double w = std::max(g[0], 0.0);
+    const double var = w > 1.0 ? g[2] / (w - 1.0) : 0.0;
+    cls_w[c] = w;
+    cls_sd[c] = var > 0.0 ? std::sqrt(2.0 * var) : 0.0;
     if (g[0] <= 0.0) continue;
     lo = std::min(lo, g[3]);
     hi = std::max(hi, g[4]);
@@ -55,14 +87,13 @@ Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<d
       // Weight of class c at or below t under its Gaussian, clipped to the
       // class's observed range.
       const double* g = obs + 5 * c;
-      const double w = std::max(g[0], 0.0);
+      const double w = cls_w[c];
       double l = 0.0;
       if (w > 0.0 && t >= g[3]) {
         if (t >= g[4]) {
           l = w;
         } else {
-          const double var = w > 1.0 ? g[2] / (w - 1.0) : 0.0;
-          l = var > 0.0 ? w * 0.5 * std::erfc(-(t - g[1]) / std::sqrt(2.0 * var)) : (t >= g[1] ? w : 0.0);
+          l = cls_sd[c] > 0.0 ? w * 0.5 * std::erfc(-(t - g[1]) / cls_sd[c]) : (t >= g[1] ? w : 0.0);
         }
       }
       tmp_left_[c] = l;

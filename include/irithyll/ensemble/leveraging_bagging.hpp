@@ -173,6 +173,9 @@ class LeveragingBagging final : public Learner, public Threaded {
   std::uint64_t seen_ = 0, skipped_ = 0, n_resets_ = 0;
   std::vector<std::uint32_t> perm_;
   mutable std::vector<double> votes_, member_proba_, class_proba_;
+  // The tree members' walks to x's leaf, made together (Vfdt::route_together).
+  mutable std::vector<const Vfdt*> route_trees_;
+  mutable std::vector<std::span<const double>> route_xs_;
 };
 
 }  // namespace irithyll

@@ -174,8 +174,9 @@ class StreamingRandomPatches final : public Learner, public Threaded {
   void size_buffers();
   void learn_members(std::size_t first, std::size_t last, std::span<const double> x, double y, double weight, Part& part);
   // x restricted to `features` (x itself when they are all of them), in `buf`.
-  static std::span<const double> project(const Learned& l, std::span<const double> x, std::vector<double>& buf);
-  std::span<const double> project(const Learned& l, std::span<const double> x) const { return project(l, x, projected_); }
+  // x, or its projection onto l's features written to buf (width_ doubles).
+  static std::span<const double> project(const Learned& l, std::span<const double> x, double* buf);
+  std::span<const double> project(const Learned& l, std::span<const double> x) const { return project(l, x, projected_.data()); }
   bool check_learned(const Learned& l) const;
 
   Config config_{};
@@ -187,6 +188,12 @@ class StreamingRandomPatches final : public Learner, public Threaded {
   double poisson_limit_ = 0.0;  // e^-lambda
   std::uint64_t seen_ = 0, skipped_ = 0, n_warnings_ = 0, n_drifts_ = 0;
   mutable std::vector<double> projected_, votes_, member_proba_, class_proba_;
+  // Walks every member's tree to its projection of x together
+  // (Vfdt::route_together); route_x_ holds the projections side by side.
+  void route_members(std::span<const double> x) const;
+  mutable std::vector<double> route_x_;
+  mutable std::vector<const Vfdt*> route_trees_;
+  mutable std::vector<std::span<const double>> route_xs_;
 };
 
 }  // namespace irithyll

@@ -95,6 +95,14 @@ class Vfdt {
   void predict_proba(std::span<const double> x, std::span<double> proba) const;
   // Back to a single empty leaf, RNG re-seeded.
   void reset();
+  // Routes xs[i] down trees[i] for every i, one level of every tree per
+  // round, and has each tree remember the leaf it reached: the next
+  // predict_one / predict_proba / learn_one of the same x starts there. An
+  // ensemble calls it before asking its members: the walks of different
+  // trees are independent, so their cache misses overlap instead of queueing
+  // one behind the other. Changes no prediction. REQUIRES: xs.size() ==
+  // trees.size(), each x of its tree's n_features().
+  static void route_together(std::span<const Vfdt* const> trees, std::span<const std::span<const double>> xs);
 
   Task task() const { return task_; }
   std::size_t n_classes() const { return n_classes_; }
@@ -187,8 +195,16 @@ class Vfdt {
   // The child of routing node `node` that x goes to.
   std::size_t child_of(const Node& node, std::span<const double> x) const {
     const double v = x[static_cast<std::size_t>(node.feature)];
-    return node.kind == kThreshold ? (v > node.threshold ? node.b : node.a) : route(node, v);  // NaN goes left
+    if (node.kind != kThreshold) return route(node, v);
+    // Branch-free select (NaN goes left): the comparison is the data's coin
+    // flip, which a predicted branch gets wrong about half the time.
+    const std::uint32_t right = -static_cast<std::uint32_t>(v > node.threshold);
+    return node.a ^ ((node.a ^ node.b) & right);
   }
+  // find_leaf_node from the root, answered from the route cache when x is
+  // the sample the last prediction routed (the prequential loop predicts x,
+  // then learns it: the second walk is skipped).
+  std::size_t leaf_node_of(std::span<const double> x) const;
   std::uint32_t new_leaf_slot();
   void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head);
   double leaf_weight(const Leaf& leaf) const;
@@ -294,7 +310,15 @@ class Vfdt {
     std::vector<double> x;
   };
   mutable NbCache nb_cache_;  // invalidated by every learn_one
+  struct RouteCache {
+    bool valid = false;
+    std::size_t node = 0;
+    std::vector<double> x;
+  };
+  mutable RouteCache route_cache_;  // set by predictions, invalidated by every learn
+  static constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;  // route_together: walk finished or not started
   std::vector<double> cand_left_, cand_right_, best_left_, best_right_, tmp_left_, tmp_right_, tmp_total_;
+  std::vector<double> gauss_;  // best_gaussian: per class weight, then sqrt(2 var)
   std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
   std::vector<std::uint32_t> perm_;
   double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
