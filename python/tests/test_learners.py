@@ -190,3 +190,23 @@ def test_tree_models_rank_features_and_dump_trees():
         att = nn.AttentionRegressor()
         att.learn_one({"a": 1.0}, 1.0)
         att.num_trees()
+
+
+def test_sgbt_soft_kernel_linear_blends_only_near_thresholds():
+    # Sibling interpolation (soft_kernel="linear"): the same trees as hard
+    # routing (training routes hard), the hard answer away from every
+    # threshold and a blend near them.
+    kw = dict(n_steps=10, drift="none", seed=3)
+    hard = ensemble.SGBTRegressor(**kw)
+    lin = ensemble.SGBTRegressor(soft_routing=True, soft_kernel="linear", soft_bandwidth=0.002, **kw)
+    for i in range(3000):
+        x = {"a": (i * 37 % 1000) / 1000, "b": (i * 11 % 1000) / 1000}
+        y = (2.0 if x["a"] > 0.5 else -1.0) + x["b"]
+        hard.learn_one(x, y)
+        lin.learn_one(x, y)
+    grid = [{"a": k / 997, "b": 0.5} for k in range(997)]
+    same = sum(hard.predict_one(x) == lin.predict_one(x) for x in grid)
+    assert 200 < same < 997
+    alone = ensemble.SGBTRegressor(soft_kernel="linear")  # needs soft_routing
+    with pytest.raises(ValueError, match="soft-kernel linear needs soft-routing"):
+        alone.learn_one({"a": 1.0}, 1.0)

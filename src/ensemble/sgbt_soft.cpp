@@ -24,6 +24,8 @@
 
 namespace irithyll {
 namespace {
+static_assert(static_cast<int>(SoftKernel::kLinear) == static_cast<int>(SGBTSoftKernel::kLinear) &&
+              static_cast<int>(SoftKernel::kSigmoid) == static_cast<int>(SGBTSoftKernel::kSigmoid));
 constexpr double kSpreadBins = 1.0;
 constexpr double kGapScale = 0.5;
 }  // namespace
@@ -87,10 +89,11 @@ void SGBT::refresh_gap_bandwidths() {
 }
 
 double SGBT::routed_output(const TreeSlot& slot, std::span<const double> x) const noexcept {
-  double v = soft_ ? soft_predict(slot.active(), x, bandwidth_) : slot.active().predict(x);
+  const auto kernel = static_cast<SoftKernel>(config_.soft_kernel);  // the same two values
+  double v = soft_ ? soft_predict(slot.active(), x, bandwidth_, kernel) : slot.active().predict(x);
   if (const GradientTree* r = slot.retiring()) {
     const double a = slot.retiring_weight();
-    v = a * (soft_ ? soft_predict(*r, x, bandwidth_) : r->predict(x)) + (1.0 - a) * v;
+    v = a * (soft_ ? soft_predict(*r, x, bandwidth_, kernel) : r->predict(x)) + (1.0 - a) * v;
   }
   return v;
 }

@@ -1,5 +1,6 @@
 #include "tree/soft_routing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -7,7 +8,8 @@
 
 namespace irithyll {
 
-double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept {
+double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth,
+                    SoftKernel kernel) noexcept {
   struct Pending {
     std::uint32_t node;
     double weight;
@@ -32,10 +34,12 @@ double soft_predict(const GradientTree& tree, std::span<const double> x, std::sp
       left = category_goes_left(tree.category_mask(p.node), v) ? 1.0 : 0.0;
     } else if (v == v) {
       const double b = r.feature < bandwidth.size() ? bandwidth[r.feature] : 0.0;
-      if (b > 0.0 && std::isfinite(b))
+      if (!(b > 0.0 && std::isfinite(b)))
+        left = v > r.threshold ? 0.0 : 1.0;
+      else if (kernel == SoftKernel::kSigmoid)
         left = 1.0 / (1.0 + std::exp((v - r.threshold) / b));
       else
-        left = v > r.threshold ? 0.0 : 1.0;
+        left = std::clamp((b - (v - r.threshold)) / (2.0 * b), 0.0, 1.0);
     }
     if (left < 1.0 && top < 64) stack[top++] = Pending{r.left + 1, p.weight * (1.0 - left)};
     if (left > 0.0 && top < 64) stack[top++] = Pending{r.left, p.weight * left};

@@ -4,7 +4,12 @@
 // and right with 1 - a; the prediction is the sum over leaves of the product
 // of the weights on the path times the leaf value (the soft decision trees of
 // Irsoy, Yildiz & Alpaydin 2012, applied at prediction time only). As b -> 0
-// this is the hard rule (x > t goes right). A bandwidth that is missing
+// this is the hard rule (x > t goes right). The linear kernel (sibling
+// interpolation) is the hard rule outside a margin of b either side of t and
+// a straight line inside it: d = x_f - t, weight right (d + b) / 2b, so at
+// the threshold x is half in each sibling and the output is continuous in
+// x_f, while a point farther than b from every threshold on its path gets
+// exactly the hard prediction. A bandwidth that is missing
 // (f beyond the span), not finite or not positive routes that split hard;
 // NaN (missing) goes left, as in training.
 //
@@ -13,12 +18,16 @@
 // stack: depth <= 30 needs at most 31 entries). Thread safety: const.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "tree/gradient_tree.hpp"
 
 namespace irithyll {
 
-double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth) noexcept;
+enum class SoftKernel : std::uint8_t { kSigmoid = 0, kLinear = 1 };
+
+double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth,
+                    SoftKernel kernel = SoftKernel::kSigmoid) noexcept;
 
 }  // namespace irithyll

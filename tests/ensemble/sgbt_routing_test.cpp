@@ -96,6 +96,31 @@ TEST(SGBTSoftRouting, SweepIsContinuousOnlyWithSoftRouting) {
   }
 }
 
+TEST(SGBTSoftRouting, LinearKernelSweepIsContinuousAndHardAwayFromThresholds) {
+  // soft-kernel linear (sibling interpolation): no steps at the thresholds,
+  // like the sigmoid, and the hard model's output wherever x is farther
+  // than the bandwidth from every threshold (checked through the sweep's
+  // grid points: most of them match hard routing exactly).
+  SGBT hard(config({{"drift", "none"}}), Loss(LossKind::kSquared));
+  SGBT lin(config({{"drift", "none"}, {"soft-routing", "on"}, {"soft-kernel", "linear"}, {"soft-bandwidth", "0.002"}}),
+           Loss(LossKind::kSquared));
+  train_friedman(hard, 20000, 3);
+  train_friedman(lin, 20000, 3);
+  const double jh = max_jump(hard, 3, 10), jl = max_jump(lin, 3, 10);
+  std::printf("feature 3: max jump between grid points hard %.4g, linear kernel %.4g\n", jh, jl);
+  EXPECT_GT(jh, 0.05);
+  EXPECT_LT(jl, 0.5 * jh);
+  Xorshift64 rng(17);
+  int same = 0;
+  double x[10];
+  for (int i = 0; i < 500; ++i) {
+    for (double& v : x) v = rng.uniform();
+    same += lin.predict_raw(x) == hard.predict_raw(x);
+  }
+  EXPECT_GT(same, 100) << "a narrow margin leaves most points on their hard path";
+  EXPECT_LT(same, 500) << "and blends the rest";
+}
+
 TEST(SGBTSoftRouting, FriedmanAccuracyMatchesHardRouting) {
   SGBT hard(config({}), Loss(LossKind::kSquared));
   SGBT soft(config({{"soft-routing", "on"}}), Loss(LossKind::kSquared));
@@ -270,6 +295,19 @@ TEST(SGBTRoutingCheckpoint, ResumeIsBitIdentical) {
   expect_resume_identical(config({{"n-steps", "15"}, {"soft-routing", "on"}, {"soft-bandwidth", "0.1"}}));
   expect_resume_identical(config({{"n-steps", "15"}, {"handoff-window", "300"}}));
   expect_resume_identical(config({{"n-steps", "15"}, {"handoff-window", "50"}, {"soft-routing", "on"}}));
+  expect_resume_identical(config({{"n-steps", "15"}, {"soft-routing", "on"}, {"soft-kernel", "linear"}}));
+}
+
+TEST(SGBTRoutingCheckpoint, SoftKernelNeedsSoftRoutingAndRoundTripsByName) {
+  SGBTConfig c;
+  ASSERT_TRUE(set_sgbt_config_field(c, "soft-kernel", "linear").is_ok());
+  const Status refused = c.validate();
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_NE(refused.message().find("soft-kernel linear needs soft-routing"), std::string::npos) << refused.message();
+  ASSERT_TRUE(set_sgbt_config_field(c, "soft-routing", "on").is_ok());
+  EXPECT_TRUE(c.validate().is_ok());
+  EXPECT_FALSE(set_sgbt_config_field(c, "soft-kernel", "cubic").is_ok());
+  EXPECT_EQ(c.soft_kernel, SGBTSoftKernel::kLinear);
 }
 
 TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {
