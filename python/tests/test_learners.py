@@ -208,5 +208,5 @@ def test_sgbt_soft_kernel_linear_blends_only_near_thresholds():
     same = sum(hard.predict_one(x) == lin.predict_one(x) for x in grid)
     assert 200 < same < 997
     alone = ensemble.SGBTRegressor(soft_kernel="linear")  # needs soft_routing
-    with pytest.raises(ValueError, match="soft-kernel linear needs soft-routing"):
+    with pytest.raises(ValueError, match="soft-kernel linear needs --soft-routing on"):
         alone.learn_one({"a": 1.0}, 1.0)

@@ -248,7 +248,7 @@ Status SGBTConfig::validate() const {
   if (soft_bandwidth > 0.0 && !soft_routing)
     return Status::invalid_argument("sgbt: soft-bandwidth needs soft-routing on");
   if (soft_kernel != SGBTSoftKernel::kSigmoid && !soft_routing)
-    return Status::invalid_argument("sgbt: soft-kernel " + std::string(sgbt_soft_kernel_name(soft_kernel)) + " needs soft-routing on");
+    return Status::invalid_argument("sgbt: soft-kernel " + std::string(sgbt_soft_kernel_name(soft_kernel)) + " needs --soft-routing on");
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
     if (!d) return d.status().with_context("sgbt: drift");

@@ -51,7 +51,7 @@ void Vfdt::compute_layout() {
   nb_cache_.x.assign(n_features_, 0.0);
   route_cache_ = RouteCache{};
   route_cache_.x.assign(n_features_, 0.0);
-  for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_, &gauss_})
+  for (auto* v : {&cand_left_, &cand_right_, &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_})
     v->assign(head_size_, 0.0);
   gauss_.assign(cls ? 2 * n_classes_ : 0, 0.0);
   perm_.resize(n_features_);

@@ -303,7 +303,7 @@ TEST(SGBTRoutingCheckpoint, SoftKernelNeedsSoftRoutingAndRoundTripsByName) {
   ASSERT_TRUE(set_sgbt_config_field(c, "soft-kernel", "linear").is_ok());
   const Status refused = c.validate();
   ASSERT_FALSE(refused.is_ok());
-  EXPECT_NE(refused.message().find("soft-kernel linear needs soft-routing"), std::string::npos) << refused.message();
+  EXPECT_NE(refused.message().find("soft-kernel linear needs --soft-routing on"), std::string::npos) << refused.message();
   ASSERT_TRUE(set_sgbt_config_field(c, "soft-routing", "on").is_ok());
   EXPECT_TRUE(c.validate().is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "soft-kernel", "cubic").is_ok());
