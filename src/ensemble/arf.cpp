@@ -77,11 +77,14 @@ void AdaptiveRandomForest::build_members() {
     Vfdt tree = new_tree(rng);
     members_.push_back(Member{std::move(tree), std::nullopt, Adwin(wd), Adwin(dd), 0.0, 0.0, rng});
   }
+  size_scratch();
+}
+
+void AdaptiveRandomForest::size_scratch() {
   votes_.assign(task_ == Task::kClassification ? n_classes_ : 0, 0.0);
-  member_proba_.assign(votes_.size(), 0.0);
+  member_proba_ = class_proba_ = votes_;
   route_trees_.assign(members_.size(), nullptr);
   route_xs_.assign(members_.size(), {});
-  class_proba_.assign(votes_.size(), 0.0);
 }
 
 void AdaptiveRandomForest::start_pool() {
@@ -155,7 +158,8 @@ AdaptiveRandomForest::Counts AdaptiveRandomForest::learn_members(std::size_t fir
 }
 
 void AdaptiveRandomForest::route_members(std::span<const double> x) const {
-  // Sized once (build_members, decode): a prediction allocates nothing.
+  // Sized by size_scratch, so these resizes change nothing and a prediction
+  // allocates nothing; they keep a path that forgot it in bounds.
   route_trees_.resize(members_.size());
   route_xs_.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i) {

@@ -127,12 +127,7 @@ Status AdaptiveRandomForest::decode(ByteReader& in) {
   }
   f.poisson_limit_ = std::exp(-f.config_.lambda);
   f.start_pool();  // threads = 1: no pool
-  if (f.n_features_ > 0) {
-    f.votes_.assign(cls ? f.n_classes_ : 0, 0.0);
-    f.member_proba_ = f.class_proba_ = f.votes_;
-  }
-  f.route_trees_.assign(f.members_.size(), nullptr);
-  f.route_xs_.assign(f.members_.size(), {});
+  if (f.n_features_ > 0) f.size_scratch();
   *this = std::move(f);
   return Status::ok();
 }

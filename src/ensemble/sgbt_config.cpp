@@ -129,7 +129,7 @@ const std::array kSgbtConfigFields = {
     SgbtConfigRow{FieldInfo::real("soft-bandwidth", "0", "soft routing bandwidth in feature units (0 = automatic per feature, from the split thresholds and the feature's spread)").above(0).or_off(),
         IRITHYLL_FIELD_REAL(SGBTConfig, soft_bandwidth)},
     SgbtConfigRow{FieldInfo::choice("soft-kernel", "sigmoid", "sigmoid|linear", "soft routing's weight: sigmoid of the distance to the threshold, or linear (sibling interpolation): within bandwidth b of threshold t the prediction blends the two siblings, (x - t + b) / 2b to the right, and routes hard farther away"),
-        IRITHYLL_FIELD_ENUM(SGBTConfig, soft_kernel, parse_sgbt_soft_kernel, sgbt_soft_kernel_name)},
+        IRITHYLL_FIELD_ENUM(SGBTConfig, soft_kernel, parse_soft_kernel, soft_kernel_name)},
     SgbtConfigRow{FieldInfo::integer("handoff-window", "0", "on a replacement that promotes the alternate, blend the retired tree out linearly over this many samples (0 = abrupt swap)").in(0, 1e9),
         IRITHYLL_FIELD_UINT(SGBTConfig, handoff_window)},
     SgbtConfigRow{FieldInfo::choice("leaf-model", "constant", "constant|linear|adaptive|mlp", "leaf output: constant Newton weight | linear (weight + w.(x - mean), w by normalised LMS) | adaptive (constant until the linear model's running loss beats it by a Hoeffding margin) | mlp (weight + a one-hidden-layer ReLU network of the centred x, Newton-scaled SGD at linear-leaf-rate); only constant leaves can be packed-exported"),
@@ -211,14 +211,6 @@ Status set_sgbt_config_field(SGBTConfig& config, std::string_view name, std::str
   return apply_settings<SGBTConfig>("sgbt", kSgbtConfigFields, one, config);
 }
 
-Result<SGBTSoftKernel> parse_sgbt_soft_kernel(std::string_view name) {
-  if (name == "sigmoid") return SGBTSoftKernel::kSigmoid;
-  if (name == "linear") return SGBTSoftKernel::kLinear;
-  return Status::invalid_argument("unknown soft kernel '" + std::string(name) + "' (sigmoid|linear)");
-}
-
-std::string_view sgbt_soft_kernel_name(SGBTSoftKernel k) { return k == SGBTSoftKernel::kLinear ? "linear" : "sigmoid"; }
-
 Result<SGBTVariant> parse_sgbt_variant(std::string_view name) {
   if (name == "standard") return SGBTVariant::kStandard;
   if (name == "skip" || name == "sk") return SGBTVariant::kSkip;
@@ -247,8 +239,8 @@ Status SGBTConfig::validate() const {
     return Status::invalid_argument("sgbt: adaptive-mts needs max-tree-samples (its base)");
   if (soft_bandwidth > 0.0 && !soft_routing)
     return Status::invalid_argument("sgbt: soft-bandwidth needs soft-routing on");
-  if (soft_kernel != SGBTSoftKernel::kSigmoid && !soft_routing)
-    return Status::invalid_argument("sgbt: soft-kernel " + std::string(sgbt_soft_kernel_name(soft_kernel)) + " needs --soft-routing on");
+  if (soft_kernel != SoftKernel::kSigmoid && !soft_routing)
+    return Status::invalid_argument("sgbt: soft-kernel " + std::string(soft_kernel_name(soft_kernel)) + " needs --soft-routing on");
   if (drift.kind != DriftKind::kNone) {
     auto d = make_drift_detector(drift);
     if (!d) return d.status().with_context("sgbt: drift");

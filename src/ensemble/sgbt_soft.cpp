@@ -24,8 +24,6 @@
 
 namespace irithyll {
 namespace {
-static_assert(static_cast<int>(SoftKernel::kLinear) == static_cast<int>(SGBTSoftKernel::kLinear) &&
-              static_cast<int>(SoftKernel::kSigmoid) == static_cast<int>(SGBTSoftKernel::kSigmoid));
 constexpr double kSpreadBins = 1.0;
 constexpr double kGapScale = 0.5;
 }  // namespace
@@ -89,7 +87,7 @@ void SGBT::refresh_gap_bandwidths() {
 }
 
 double SGBT::routed_output(const TreeSlot& slot, std::span<const double> x) const noexcept {
-  const auto kernel = static_cast<SoftKernel>(config_.soft_kernel);  // the same two values
+  const SoftKernel kernel = config_.soft_kernel;
   double v = soft_ ? soft_predict(slot.active(), x, bandwidth_, kernel) : slot.active().predict(x);
   if (const GradientTree* r = slot.retiring()) {
     const double a = slot.retiring_weight();

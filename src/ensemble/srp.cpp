@@ -269,7 +269,8 @@ double StreamingRandomPatches::member_predict(std::size_t i, std::span<const dou
 }
 
 void StreamingRandomPatches::route_members(std::span<const double> x) const {
-  // Sized once (size_buffers): a prediction allocates nothing.
+  // Sized by size_buffers, so these resizes change nothing and a prediction
+  // allocates nothing; they keep a path that forgot it in bounds.
   route_x_.resize(members_.size() * x.size());
   route_trees_.resize(members_.size());
   route_xs_.resize(members_.size());

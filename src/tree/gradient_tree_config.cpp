@@ -19,6 +19,14 @@ Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name) {
   return Status::invalid_argument("unknown leaf model '" + std::string(name) + "' (constant|linear|adaptive|mlp)");
 }
 
+Result<SoftKernel> parse_soft_kernel(std::string_view name) {
+  if (name == "sigmoid") return SoftKernel::kSigmoid;
+  if (name == "linear") return SoftKernel::kLinear;
+  return Status::invalid_argument("unknown soft kernel '" + std::string(name) + "' (sigmoid|linear)");
+}
+
+std::string_view soft_kernel_name(SoftKernel k) { return k == SoftKernel::kLinear ? "linear" : "sigmoid"; }
+
 std::string_view tree_leaf_model_name(TreeLeafModel m) {
   switch (m) {
     case TreeLeafModel::kConstant: return "constant";

@@ -18,14 +18,11 @@
 // stack: depth <= 30 needs at most 31 entries). Thread safety: const.
 #pragma once
 
-#include <cstdint>
 #include <span>
 
 #include "tree/gradient_tree.hpp"
 
 namespace irithyll {
-
-enum class SoftKernel : std::uint8_t { kSigmoid = 0, kLinear = 1 };
 
 double soft_predict(const GradientTree& tree, std::span<const double> x, std::span<const double> bandwidth,
                     SoftKernel kernel = SoftKernel::kSigmoid) noexcept;

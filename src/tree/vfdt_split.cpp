@@ -18,37 +18,25 @@ double sum(std::span<const double> v) {
   return s;
 }
 
-}  // namespace
-
-// Merit of a binary split; kNoSplit when a branch holds less than
-// min_branch_fraction of the weight (as MOA's criteria require).
-namespace {
-
-// -p log2 p summed over the two weights of a side whose total is w (0 for
-// an empty side): entropy_bits({a, b}, w), written out for two classes.
-inline double entropy_bits_2(double a, double b, double w) {
-  if (!(w > 0.0)) return 0.0;
+// entropy_bits(w, total) for two weights, written out: the two-class
+// information gain is the split search's hottest call.
+inline double entropy_bits_2(const double* w, double total) {
+  if (!(total > 0.0)) return 0.0;
   double h = 0.0;
-  if (a > 0.0) h -= a / w * std::log2(a / w);
-  if (b > 0.0) h -= b / w * std::log2(b / w);
+  if (w[0] > 0.0) h -= w[0] / total * std::log2(w[0] / total);
+  if (w[1] > 0.0) h -= w[1] / total * std::log2(w[1] / total);
   return h;
 }
 
 }  // namespace
 
+// Merit of a binary split; kNoSplit when a branch holds less than
+// min_branch_fraction of the weight (as MOA's criteria require).
 double Vfdt::merit(std::span<const double> pre, std::span<const double> left, std::span<const double> right) const {
   const bool cls = task_ == Task::kClassification;
-  if (cls && n_classes_ == 2 && config_.criterion != SplitCriterion::kGini) {
-    // Two-class information gain, the split search's hottest call: the
-    // arithmetic of the general path below in the same order.
-    const double wl = left[0] + left[1], wr = right[0] + right[1];
-    const double total = wl + wr;
-    if (!(total > 0.0)) return vfdt_detail::kNoSplit;
-    const double fl = wl / total, fr = wr / total;
-    if (fl < config_.min_branch_fraction || fr < config_.min_branch_fraction) return vfdt_detail::kNoSplit;
-    return pre_impurity_ - fl * entropy_bits_2(left[0], left[1], wl) - fr * entropy_bits_2(right[0], right[1], wr);
-  }
-  const double wl = cls ? sum(left) : left[0], wr = cls ? sum(right) : right[0];
+  const bool two = cls && n_classes_ == 2;
+  const double wl = two ? left[0] + left[1] : cls ? sum(left) : left[0];
+  const double wr = two ? right[0] + right[1] : cls ? sum(right) : right[0];
   const double total = wl + wr;
   if (!(total > 0.0)) return vfdt_detail::kNoSplit;
   const double fl = wl / total, fr = wr / total;
@@ -57,6 +45,7 @@ double Vfdt::merit(std::span<const double> pre, std::span<const double> left, st
   // pre_impurity_ is the pre-split entropy or Gini of `pre`, computed once per attempt.
   (void)pre;
   if (config_.criterion == SplitCriterion::kGini) return pre_impurity_ - fl * gini_impurity(left) - fr * gini_impurity(right);
+  if (two) return pre_impurity_ - fl * entropy_bits_2(left.data(), wl) - fr * entropy_bits_2(right.data(), wr);
   return pre_impurity_ - fl * entropy_bits(left, wl) - fr * entropy_bits(right, wr);
 }
 
@@ -64,8 +53,9 @@ Vfdt::Candidate Vfdt::best_gaussian(const Leaf& leaf, std::size_t j, std::span<d
   const double* obs = leaf.stats.data() + obs_offset(leaf, j);
   const std::span<const double> pre(leaf.stats.data(), head_size_);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  // Per class, what every candidate threshold reads: weight, range, mean and
-  // sqrt(2 var) (0 without spread), so the loop below divides once per point.
+  // Per class, what every candidate threshold reads besides the class's
+  // range and mean: its weight and sqrt(2 var) (0 without spread), so the
+  // loop below takes no square root and one division per point and class.
   double* const cls_w = gauss_.data();
   double* const cls_sd = cls_w + n_classes_;
   for (std::size_t c = 0; c < n_classes_; ++c) {

@@ -307,7 +307,7 @@ TEST(SGBTRoutingCheckpoint, SoftKernelNeedsSoftRoutingAndRoundTripsByName) {
   ASSERT_TRUE(set_sgbt_config_field(c, "soft-routing", "on").is_ok());
   EXPECT_TRUE(c.validate().is_ok());
   EXPECT_FALSE(set_sgbt_config_field(c, "soft-kernel", "cubic").is_ok());
-  EXPECT_EQ(c.soft_kernel, SGBTSoftKernel::kLinear);
+  EXPECT_EQ(c.soft_kernel, SoftKernel::kLinear);
 }
 
 TEST(SGBTRoutingCheckpoint, ConfigRoundTripsAndOldOptionBlocksStay) {

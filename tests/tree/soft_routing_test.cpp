@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -31,12 +32,18 @@ GradientTree grown_tree() {
   return t;
 }
 
-TEST(SoftRouting, HardInTheLimitsAndBlendInBetween) {
-  const GradientTree t = grown_tree();
-  ASSERT_GT(t.n_leaves(), 2u);
+// The smallest and largest leaf value: any blend of the leaves lies between.
+std::pair<double, double> leaf_value_range(const GradientTree& t) {
   double lo = INFINITY, hi = -INFINITY;
   for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
     if (t.is_leaf(n)) lo = std::min(lo, t.node_value(n)), hi = std::max(hi, t.node_value(n));
+  return {lo, hi};
+}
+
+TEST(SoftRouting, HardInTheLimitsAndBlendInBetween) {
+  const GradientTree t = grown_tree();
+  ASSERT_GT(t.n_leaves(), 2u);
+  const auto [lo, hi] = leaf_value_range(t);
   const std::vector<double> none, zero(2, 0.0), inf(2, std::numeric_limits<double>::infinity()), tiny(2, 1e-300),
       wide(2, 0.05);
   Xorshift64 rng(4);
@@ -75,9 +82,7 @@ double margin_on_path(const GradientTree& t, const double* x) {
 TEST(SoftRouting, LinearKernelIsHardOutsideItsMarginAndBlendsInside) {
   const GradientTree t = grown_tree();
   ASSERT_GT(t.n_leaves(), 2u);
-  double lo = INFINITY, hi = -INFINITY;
-  for (std::uint32_t n = 0; n < t.n_nodes(); ++n)
-    if (t.is_leaf(n)) lo = std::min(lo, t.node_value(n)), hi = std::max(hi, t.node_value(n));
+  const auto [lo, hi] = leaf_value_range(t);
   const double b = 0.02;
   const std::vector<double> band(2, b), none, inf(2, INFINITY);
   Xorshift64 rng(5);

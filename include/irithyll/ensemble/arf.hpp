@@ -132,6 +132,9 @@ class AdaptiveRandomForest final : public Learner, public VfdtTreeModel, public 
   double poisson_limit_ = 0.0;  // e^-lambda (derived from config_)
   std::uint64_t samples_seen_ = 0, skipped_ = 0, n_warnings_ = 0, n_drifts_ = 0;
   mutable std::vector<double> padded_, votes_, member_proba_, class_proba_;
+  // The buffers a prediction writes, sized for the members (build_members,
+  // decode), so that predicting allocates nothing.
+  void size_scratch();
   // Walks every member's tree to x's leaf together (Vfdt::route_together).
   void route_members(std::span<const double> x) const;
   mutable std::vector<const Vfdt*> route_trees_;

@@ -39,10 +39,6 @@ namespace irithyll {
 // Auto: MI under the logistic/softmax loss, standard under regression losses
 // (their hessian is not bounded by 1/4, so MI would multiply the cost).
 enum class SGBTVariant : std::uint8_t { kStandard = 0, kSkip = 1, kMultipleIterations = 2, kAuto = 3 };
-// Soft routing's weight at a split: a sigmoid of the distance to the
-// threshold, or a straight line within the bandwidth and hard outside it
-// (sibling interpolation).
-enum class SGBTSoftKernel : std::uint8_t { kSigmoid = 0, kLinear = 1 };
 
 struct SGBTConfig {
   std::uint32_t n_steps = 50;                // > 0; boosting steps (one tree slot each)
@@ -108,13 +104,13 @@ struct SGBTConfig {
   // outputs interpolated across the split, exact away from it).
   bool soft_routing = false;
   double soft_bandwidth = 0.0;
-  SGBTSoftKernel soft_kernel = SGBTSoftKernel::kSigmoid;
+  SoftKernel soft_kernel = SoftKernel::kSigmoid;
   // Graduated handoff: when a replacement promotes the alternate, the retired
   // tree keeps a share of the slot's output that falls linearly to 0 over
   // this many samples (0 = the abrupt swap).
   std::uint32_t handoff_window = 0;
   bool has_routing_options() const {
-    return soft_routing || soft_bandwidth > 0.0 || soft_kernel != SGBTSoftKernel::kSigmoid || handoff_window > 0;
+    return soft_routing || soft_bandwidth > 0.0 || soft_kernel != SoftKernel::kSigmoid || handoff_window > 0;
   }
   // Training threads, [1, 256]. With N >= 2 the boosting steps of a
   // committee without the options above are pipelined over min(N, n_steps)
@@ -163,7 +159,5 @@ std::span<const SGBTPreset> sgbt_presets();
 // lists the known ones.
 Status apply_sgbt_preset(SGBTConfig& config, std::string_view name);
 std::string_view sgbt_variant_name(SGBTVariant v);
-Result<SGBTSoftKernel> parse_sgbt_soft_kernel(std::string_view name);
-std::string_view sgbt_soft_kernel_name(SGBTSoftKernel k);
 
 }  // namespace irithyll

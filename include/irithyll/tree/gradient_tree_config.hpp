@@ -28,6 +28,13 @@ enum class TreeLeafModel : std::uint8_t { kConstant = 0, kLinear = 1, kAdaptive 
 Result<TreeLeafModel> parse_tree_leaf_model(std::string_view name);
 std::string_view tree_leaf_model_name(TreeLeafModel m);
 
+// Soft routing's weight at a split (src/tree/soft_routing.hpp): a sigmoid of
+// the distance to the threshold, or a straight line within the bandwidth and
+// the hard rule outside it (sibling interpolation).
+enum class SoftKernel : std::uint8_t { kSigmoid = 0, kLinear = 1 };
+Result<SoftKernel> parse_soft_kernel(std::string_view name);
+std::string_view soft_kernel_name(SoftKernel k);
+
 struct GradientTreeConfig {
   std::uint32_t max_depth = 6;        // >= 1; leaves at this depth never split (and keep no histograms)
   std::uint32_t n_bins = 64;          // >= 2; more bins = finer thresholds, more memory per leaf
