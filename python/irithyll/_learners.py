@@ -536,13 +536,22 @@ class Learner:
     def diagnostics(self):
         """What the model reports about itself: samples seen, memory, and the
         model's own report (trees, drift resets, chosen members...) where it
-        gives one, as a dict."""
+        gives one, as a dict. SGBT models add "ensembles" (per committee:
+        steps, leaves, depths, replacements and one dict per tree) and
+        "replacements" (trees replaced so far); models with tuning hooks add
+        "tuning_signals" (see config_diagnostics)."""
         import json
         out = {"n_samples_seen": self.n_samples_seen, "memory_bytes": self.memory_bytes}
         if self._model is not None:
             text = self._model.report_json()
             if text:
                 out["report"] = json.loads(text)
+            ensembles = self._model.ensemble_diagnostics()
+            if ensembles:
+                out["ensembles"] = ensembles
+                out["replacements"] = sum(e["replacements"] for e in ensembles)
+            if self._model.is_tunable():
+                out["tuning_signals"] = self._model.tuning_signals()
         return out
 
     @property
@@ -722,6 +731,54 @@ class Learner:
             raise ValueError(f"{type(self).__name__}: predict_with_confidence before the first learn_one")
         _, confidence = self._model.confidence_dict(x)
         return (self.predict_one(x), confidence)
+
+    def config_diagnostics(self):
+        """The five tuning signals of an SGBT or SGD linear model, as a dict:
+        residual_alignment (> 0: successive corrections push the same way,
+        a larger learning rate would help; < 0: they overshoot),
+        regularization_sensitivity (0..1: how much lambda / l2 shrinks the
+        fit), depth_sufficiency (0..1: evidence held where trees cannot
+        grow deeper), effective_dof (free parameters fitted) and
+        uncertainty. Other models raise ValueError naming them."""
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: config_diagnostics before the first learn_one")
+        return self._model.tuning_signals()
+
+    def adjust_config(self, lr_multiplier=1.0, lambda_delta=0.0):
+        """Multiplies the learning rate by lr_multiplier (> 0) and adds
+        lambda_delta to lambda (SGBT) or l2 (linear models), while the model
+        keeps what it has learned. Results stay in each setting's range
+        (lambda never below 0). The new values become the model's settings:
+        attributes, clone(), pickles and checkpoints carry them."""
+        self._tune("adjust_config", float(lr_multiplier), float(lambda_delta))
+
+    def apply_structural_change(self, depth_delta=0, steps_delta=0):
+        """SGBT: adds depth_delta levels to max_depth (growth from now on;
+        existing branches stay) and steps_delta boosting steps (fresh trees
+        at the end, or the last ones dropped). Linear models refuse a
+        non-zero change."""
+        for name, v in (("depth_delta", depth_delta), ("steps_delta", steps_delta)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{type(self).__name__}.apply_structural_change: {name} must be an integer, not {v!r}")
+            if abs(v) > 100000:
+                raise ValueError(f"{type(self).__name__}.apply_structural_change: {name}={v} is beyond +-100000")
+        self._tune("apply_structural_change", depth_delta, steps_delta)
+
+    def _tune(self, what, a, b):
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: {what} before the first learn_one (give the settings instead)")
+        getattr(self._model, what)(a, b)
+        # The model's settings now differ from the ones given: keep the
+        # Python side's copy in step, so attributes, clone() and pickles agree.
+        by_name = {f["name"]: f for f in self._fields}
+        current = self._get_params()
+        for name, text in self._model.settings():
+            field = by_name.get(name)
+            if field is None:
+                continue
+            value = from_text(field, text)
+            if current.get(field["python_name"]) != value:
+                self._params[field["python_name"]] = value
 
     def predict_sigma_one(self, x):
         """{"sigma": ..., "honest_sigma": ...} at x for distributional_sgbt

@@ -21,12 +21,14 @@
 #include "irithyll/catalogue.hpp"
 #include "core/file_io.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
+#include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
 #include "irithyll/packed/exportable.hpp"
 #include "irithyll/packed/metadata.hpp"
 #include "irithyll/tree_model.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace py = pybind11;
 
@@ -170,6 +172,60 @@ class PyLearner {
       raise_status(Status::invalid_argument("'" + std::string(model_->name()) + "' gives no confidence (sgbt does)"));
     fill_row(x);
     return confident->predict_with_confidence(dict_.row());
+  }
+  // The five tuning signals of a Tunable model (sgbt, the SGD linear models).
+  py::dict tuning_signals() const {
+    const auto* tunable = dynamic_cast<const Tunable*>(model_.get());
+    if (tunable == nullptr) raise_status(not_tunable());
+    const auto values = tunable->config_diagnostics().as_array();
+    py::dict out;
+    for (std::size_t i = 0; i < values.size(); ++i) out[py::str(std::string(kConfigDiagnosticNames[i]))] = values[i];
+    return out;
+  }
+  void adjust_config(double lr_multiplier, double lambda_delta) {
+    const BusyGuard guard(busy_);
+    auto* tunable = dynamic_cast<Tunable*>(model_.get());
+    if (tunable == nullptr) raise_status(not_tunable());
+    if (Status s = tunable->adjust_config(lr_multiplier, lambda_delta); !s) raise_status(s);
+  }
+  void apply_structural_change(int depth_delta, int steps_delta) {
+    const BusyGuard guard(busy_);
+    auto* tunable = dynamic_cast<Tunable*>(model_.get());
+    if (tunable == nullptr) raise_status(not_tunable());
+    if (Status s = tunable->apply_structural_change(depth_delta, steps_delta); !s) raise_status(s);
+  }
+  // Per committee of an SGBT-family model: its summary and one dict per
+  // tree (depth, leaves, samples, replacements, warnings); empty for others.
+  py::list ensemble_diagnostics() const {
+    py::list out;
+    const auto* d = dynamic_cast<const Diagnosable*>(model_.get());
+    if (d == nullptr) return out;
+    for (std::size_t c = 0; c < d->n_diagnosed_ensembles(); ++c) {
+      const SGBTDiagnostics e = d->ensemble_diagnostics(c);
+      py::list trees;
+      for (const SGBTTreeDiagnostics& t : e.trees) {
+        py::dict one;
+        one["depth"] = t.depth;
+        one["n_leaves"] = t.n_leaves;
+        one["n_samples"] = t.n_samples;
+        one["replacements"] = t.replacements;
+        one["warnings"] = t.warnings;
+        one["has_alternate"] = t.has_alternate;
+        one["contribution_abs"] = t.contribution_abs;
+        trees.append(one);
+      }
+      py::dict committee;
+      committee["n_steps"] = e.n_steps;
+      committee["n_leaves"] = e.n_leaves;
+      committee["mean_depth"] = e.mean_depth;
+      committee["max_depth"] = e.max_depth;
+      committee["replacements"] = e.replacements;
+      committee["warnings"] = e.warnings;
+      committee["base_prediction"] = e.base_prediction;
+      committee["trees"] = trees;
+      out.append(committee);
+    }
+    return out;
   }
   // (sigma, honest sigma) of a distributional_sgbt model.
   std::pair<double, double> sigma_dict(const py::dict& x) {
@@ -351,6 +407,11 @@ class PyLearner {
     return *t;
   }
 
+  Status not_tunable() const {
+    return Status::invalid_argument("'" + std::string(model_->name()) +
+                                    "' has no settings to tune (sgbt and the SGD linear models do)");
+  }
+
   static std::size_t width(const Array& x) { return static_cast<std::size_t>(x.shape(1)); }
 
   std::size_t check_matrix(const Array& x) const {
@@ -402,6 +463,12 @@ void bind_learner(py::module_& m) {
       .def("interval_dict", &PyLearner::interval_dict)
       .def("confidence_dict", &PyLearner::confidence_dict)
       .def("sigma_dict", &PyLearner::sigma_dict)
+      .def("tuning_signals", &PyLearner::tuning_signals)
+      .def("ensemble_diagnostics", &PyLearner::ensemble_diagnostics)
+      .def("is_tunable", [](const PyLearner& l) { return dynamic_cast<const Tunable*>(&l.model()) != nullptr; })
+      .def("adjust_config", &PyLearner::adjust_config, py::arg("lr_multiplier"), py::arg("lambda_delta"))
+      .def("apply_structural_change", &PyLearner::apply_structural_change, py::arg("depth_delta"),
+           py::arg("steps_delta"))
       .def("set_dict", &PyLearner::set_dict)
       .def("report_json", &PyLearner::report_json)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())

@@ -20,19 +20,7 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
                config.handoff_window > 0)),
       plain_trees_(config.tree.leaf_model == TreeLeafModel::kConstant && config.tree.categorical.empty()) {
   slots_.reserve(config_.n_steps);
-  for (std::uint32_t s = 0; s < config_.n_steps; ++s) {
-    std::unique_ptr<DriftDetector> d;
-    if (config_.drift.kind != DriftKind::kNone) {
-      auto made = make_drift_detector(config_.drift);
-      if (made) d = std::move(*made);
-    }
-    GradientTreeConfig tree = config_.tree_config(s);
-    // The category penalty is in units of a gradient variance equal to the
-    // hessian, which holds for the logistic and softmax losses only.
-    if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) tree.categorical_penalty = 0.0;
-    slots_.emplace_back(tree, std::move(d), config_.max_tree_samples);
-    if (config_.handoff_window > 0) slots_.back().set_handoff_window(config_.handoff_window);
-  }
+  for (std::uint32_t s = 0; s < config_.n_steps; ++s) add_slot();
   soft_ = config_.soft_routing;
   soft_auto_ = soft_ && !(config_.soft_bandwidth > 0.0);
   handoff_ = config_.handoff_window > 0;
@@ -43,6 +31,21 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
     prune_scratch_.reserve(config_.n_steps);
     contrib_.assign(config_.n_steps, 0.0);
   }
+}
+
+void SGBT::add_slot() {
+  const auto s = static_cast<std::uint32_t>(slots_.size());
+  std::unique_ptr<DriftDetector> d;
+  if (config_.drift.kind != DriftKind::kNone) {
+    auto made = make_drift_detector(config_.drift);
+    if (made) d = std::move(*made);
+  }
+  GradientTreeConfig tree = config_.tree_config(s);
+  // The category penalty is in units of a gradient variance equal to the
+  // hessian, which holds for the logistic and softmax losses only.
+  if (loss_.kind() != LossKind::kLogistic && loss_.kind() != LossKind::kSoftmax) tree.categorical_penalty = 0.0;
+  slots_.emplace_back(tree, std::move(d), config_.max_tree_samples);
+  if (config_.handoff_window > 0) slots_.back().set_handoff_window(config_.handoff_window);
 }
 
 SGBT::SGBT(SGBT&&) noexcept = default;

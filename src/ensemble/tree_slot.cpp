@@ -7,6 +7,12 @@ namespace irithyll {
 TreeSlot::TreeSlot(const GradientTreeConfig& tree, std::unique_ptr<DriftDetector> detector, std::uint64_t max_tree_samples)
     : active_(tree), alternate_(tree), detector_(std::move(detector)), max_tree_samples_(max_tree_samples) {}
 
+void TreeSlot::set_limits(double lambda, std::uint32_t max_depth) {
+  active_.set_limits(lambda, max_depth);
+  alternate_.set_limits(lambda, max_depth);
+  if (retiring_) retiring_->set_limits(lambda, max_depth);
+}
+
 void TreeSlot::replace_active() {
   if (has_alternate_) {
     if (handoff_window_ > 0) {

@@ -61,6 +61,9 @@ class TreeSlot {
   std::uint64_t max_tree_samples() const { return max_tree_samples_; }
   // Adaptive max-tree-samples moves the age limit every sample.
   void set_max_tree_samples(std::uint64_t n) { max_tree_samples_ = n; }
+  // GradientTree::set_limits on every tree of the slot (active, alternate,
+  // retiring), so trees grown later inherit them too.
+  void set_limits(double lambda, std::uint32_t max_depth);
   // Pruning: the same swap as a drift (the alternate if one grows, else a
   // fresh tree), counted as a replacement.
   void prune() { replace_active(); }

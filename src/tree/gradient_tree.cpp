@@ -186,6 +186,26 @@ double GradientTree::leaf_variance(std::span<const double> x) const noexcept {
   return d > 0.0 ? 1.0 / d : std::numeric_limits<double>::infinity();
 }
 
+void GradientTree::set_limits(double lambda, std::uint32_t max_depth) {
+  config_.lambda = lambda;
+  gain_.lambda = lambda;
+  config_.max_depth = max_depth;
+  ceiling_ = config_.depth_ceiling();
+  // Under re-evaluation every leaf keeps its histogram whatever its depth;
+  // before the edges exist only the root lives and takes its slab with them.
+  if (reeval_ || !edges_ready_) return;
+  for (std::uint32_t n = 0; n < route_.size(); ++n) {
+    if (!is_leaf(n)) continue;
+    const bool splittable = depth_[n] < ceiling_;
+    if (!splittable && slab_[n] != HistogramPool::kNone) {
+      pool_.release(slab_[n]);
+      slab_[n] = HistogramPool::kNone;
+    } else if (splittable && slab_[n] == HistogramPool::kNone) {
+      slab_[n] = pool_.acquire();
+    }
+  }
+}
+
 std::uint32_t GradientTree::depth() const {
   std::uint32_t d = 0;
   for (std::size_t n = 0; n < route_.size(); ++n)

@@ -171,6 +171,16 @@ class GradientTree {
   bool train_leaf(std::uint32_t leaf, std::span<const double> x, double g, double h);
   // 1/(H+lambda) at the leaf x reaches: the leaf weight's variance proxy.
   double leaf_variance(std::span<const double> x) const noexcept;
+  // The leaf's summed hessian H (decayed with the leaf statistics): the
+  // evidence behind its weight -G/(H+lambda).
+  double node_hessian(std::uint32_t n) const { return h_sum_[n]; }
+  // New lambda and max_depth while the tree learns. Leaf weights take the
+  // new lambda at their next sample; a lower depth stops splits past it
+  // (deeper branches already grown stay) and frees those leaves'
+  // histograms; a higher one gives the leaves at the old limit empty
+  // histograms, so they split again once they see enough samples.
+  // REQUIRES: lambda >= 0, 1 <= max_depth <= 30.
+  void set_limits(double lambda, std::uint32_t max_depth);
 
   // Back to a single empty leaf with the configured seed. Node capacity is
   // kept (a replaced active tree regrows); histogram storage is released.

@@ -38,7 +38,7 @@ std::string_view tree_leaf_model_name(TreeLeafModel m) {
 }
 
 Status GradientTreeConfig::validate() const {
-  if (max_depth < 1 || max_depth > 30) return bad("max_depth", "must be in [1, 30]", max_depth);
+  if (max_depth < 1 || max_depth > kMaxDepth) return bad("max_depth", "must be in [1, 30]", max_depth);
   if (n_bins < 2 || n_bins > 65536) return bad("n_bins", "must be in [2, 65536]", n_bins);
   if (!(lambda >= 0.0) || !std::isfinite(lambda)) return bad("lambda", "must be >= 0", lambda);
   if (!(gamma >= 0.0) || !std::isfinite(gamma)) return bad("gamma", "must be >= 0", gamma);

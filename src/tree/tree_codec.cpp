@@ -236,7 +236,10 @@ Status GradientTree::validate_structure() const {
   for (std::size_t n = 0; n < nn; ++n) {
     const RouteNode& r = route_[n];
     if (!std::isfinite(value_[n])) return Status::corruption("non-finite leaf value at node " + std::to_string(n));
-    if (depth_[n] > ceiling_) return Status::corruption("node deeper than the depth ceiling");
+    // A lowered max_depth (set_limits) keeps the branches already grown, so
+    // the bound is the deepest any configuration allows (2 x 30 with the
+    // adaptive ceiling), which soft routing's fixed stack also relies on.
+    if (depth_[n] > kDeepestTreeNode) return Status::corruption("node deeper than any tree may grow");
     if (r.left == 0) {
       const std::uint32_t s = slab_[n];
       if (s != HistogramPool::kNone && (!edges_ready_ || !pool_.owns(s) || slab_used[s]++))

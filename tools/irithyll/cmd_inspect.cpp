@@ -5,7 +5,9 @@
 // seen, memory, the stored column names, and for tree models the tree count
 // and feature importances (--json: the same as one object; --tree N [--dot]:
 // one tree), and for SGBT the ensemble diagnostics (per committee and per
-// tree). Anything else: says it is neither.
+// tree), and for tunable models (SGBT, the SGD linear models) the five
+// tuning signals (`irithyll adjust` moves the settings they inform).
+// Anything else: says it is neither.
 // A file the reader refuses prints the reason and exits 1.
 #include <algorithm>
 #include <cstdio>
@@ -89,6 +91,7 @@ int inspect_checkpoint(const std::string& path, const CheckpointView& view) {
     if (trees != nullptr) j += ",\"trees\":" + std::to_string(trees->n_dump_trees());
     if (const std::string imp = importance_json(l, schema); !imp.empty()) j += ",\"feature_importances\":" + imp;
     if (const std::string d = diagnostics_json(l); !d.empty()) j += ",\"diagnostics\":" + d;
+    if (const std::string t = tuning_signals_json(l); !t.empty()) j += ",\"tuning_signals\":" + t;
     std::printf("%s}\n", j.c_str());
     return 0;
   }
@@ -110,6 +113,7 @@ int inspect_checkpoint(const std::string& path, const CheckpointView& view) {
   if (trees != nullptr)
     std::printf("trees: %zu (show one with --tree N, as Graphviz with --dot)\n", trees->n_dump_trees());
   std::fputs(importance_table(l, schema).c_str(), stdout);
+  std::fputs(tuning_signals_text(l).c_str(), stdout);
   std::fputs(diagnostics_text(l).c_str(), stdout);
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/eval/report.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace irithyll::cli {
 namespace {
@@ -89,6 +90,30 @@ std::string diagnostics_json(const Learner& learner) {
     out += "]}";
   }
   return out + "]";
+}
+
+std::string tuning_signals_text(const Learner& learner) {
+  const auto* tunable = dynamic_cast<const Tunable*>(&learner);
+  if (tunable == nullptr) return {};
+  const auto values = tunable->config_diagnostics().as_array();
+  std::string out = "tuning signals:";
+  char buf[96];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s %.*s %.6g", i ? "," : "", static_cast<int>(kConfigDiagnosticNames[i].size()),
+                  kConfigDiagnosticNames[i].data(), values[i]);
+    out += buf;
+  }
+  return out + "\n";
+}
+
+std::string tuning_signals_json(const Learner& learner) {
+  const auto* tunable = dynamic_cast<const Tunable*>(&learner);
+  if (tunable == nullptr) return {};
+  const auto values = tunable->config_diagnostics().as_array();
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += (i ? ",\"" : "\"") + std::string(kConfigDiagnosticNames[i]) + "\":" + json_number(values[i]);
+  return out + "}";
 }
 
 }  // namespace irithyll::cli

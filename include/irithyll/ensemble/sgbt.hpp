@@ -47,6 +47,7 @@
 #include "irithyll/ensemble/sgbt_diagnostics.hpp"
 #include "irithyll/loss/loss.hpp"
 #include "irithyll/packed/export_model.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace irithyll {
 
@@ -105,6 +106,19 @@ class SGBT {
   // With threads >= 2, samples already queued keep the rate they were pushed
   // with, as they would have trained with it sequentially.
   void set_learning_rate(double lr) noexcept { config_.learning_rate = lr; }
+  // Settings changed while the committee learns (sgbt_tuning.cpp); each is
+  // written into the config, so checkpoints carry it.
+  // Every tree's lambda and max_depth (GradientTree::set_limits: weights take
+  // the new lambda at their leaf's next sample; depth governs growth from now
+  // on). REQUIRES: lambda >= 0, 1 <= max_depth <= 30.
+  void set_tree_limits(double lambda, std::uint32_t max_depth);
+  // Grows the committee by fresh steps at the end (each the tree a new
+  // committee would have in that position) or drops its last steps.
+  // REQUIRES: 1 <= n_steps <= 10000.
+  void set_n_steps(std::uint32_t n_steps);
+  // The five tuning signals of this committee (tunable.hpp; defined in
+  // sgbt_tuning.cpp); O(nodes).
+  ConfigDiagnostics config_diagnostics() const;
   // Training threads from the next sample on (config.threads; the pipeline
   // is drained and rebuilt at the first sample that needs it). The trees
   // are the same for every count. REQUIRES: 1 <= threads <= 256.
@@ -153,6 +167,8 @@ class SGBT {
   Status decode_with_config(ByteReader& in, bool with_target_spread);
 
  private:
+  // Appends step slots_.size() as a fresh committee builds it.
+  void add_slot();
   void boost(std::span<const double> x, double y, double w, double offset);
   template <bool kHandoff>
   void boost_with_options(std::span<const double> x, double y, double w, double offset);

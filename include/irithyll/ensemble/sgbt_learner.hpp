@@ -30,6 +30,7 @@
 #include "irithyll/packed/exportable.hpp"
 #include "irithyll/threaded.hpp"
 #include "irithyll/tree_model.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace irithyll {
 
@@ -38,6 +39,7 @@ class SGBTLearner final : public Learner,
                           public Exportable,
                           public Diagnosable,
                           public ConfidencePredictor,
+                          public Tunable,
                           public Threaded {
  public:
   using Config = SGBTConfig;
@@ -103,6 +105,15 @@ class SGBTLearner final : public Learner,
     config_.learning_rate = lr;
     for (SGBT& c : committees_) c.set_learning_rate(lr);
   }
+  // Tunable (sgbt_learner_tuning.cpp). The signals: per committee as
+  // SGBT::config_diagnostics gives them, averaged over the committees, except
+  // effective_dof, which sums their leaves. adjust_config moves every
+  // committee's learning rate (clamped to (0, 1]) and lambda (>= 0);
+  // apply_structural_change their max-depth (clamped to 1..30) and n-steps
+  // (1..10000).
+  ConfigDiagnostics config_diagnostics() const override;
+  Status adjust_config(double lr_multiplier, double lambda_delta) override;
+  Status apply_structural_change(int depth_delta, int steps_delta) override;
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const override { return committees_[committee].export_model(); }

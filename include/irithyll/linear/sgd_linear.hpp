@@ -53,6 +53,7 @@
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/linear/linear_core.hpp"
 #include "irithyll/nn/continual/continual_config.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace irithyll {
 namespace nn {
@@ -76,7 +77,7 @@ struct SgdLinearConfig {
   nn::ContinualConfig continual;
 };
 
-class SgdLinear : public LinearCore {
+class SgdLinear : public LinearCore, public Tunable {
  public:
   using Config = SgdLinearConfig;
   ~SgdLinear() override;
@@ -88,6 +89,17 @@ class SgdLinear : public LinearCore {
   Status decode(ByteReader& in) override;
   void reset() override;
   std::size_t memory_bytes() const override;
+  // Tunable (sgd_linear_tuning.cpp). Signals: regularization_sensitivity is
+  // the larger of l2 / (l2 + c), c the loss's curvature on standardised
+  // features (2 for the squared loss, 1/4 at most for the log losses), and
+  // under L1 the share of coefficients held at zero; effective_dof counts
+  // the non-zero coefficients and intercepts; uncertainty is 1 / (1 + samples seen);
+  // alignment and depth are 0. adjust_config scales both learning rates
+  // (the coefficients' and the intercept's, kept in (0, 100]) and moves l2
+  // (kept in [0, 100]). A linear model has no structure to change.
+  ConfigDiagnostics config_diagnostics() const override;
+  Status adjust_config(double lr_multiplier, double lambda_delta) override;
+  Status apply_structural_change(int depth_delta, int steps_delta) override;
 
  protected:
   enum class Loss : std::uint8_t { kSquared, kLogistic, kSoftmax };

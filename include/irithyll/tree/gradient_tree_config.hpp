@@ -95,6 +95,7 @@ struct GradientTreeConfig {
   bool interpolate = false;
 
   std::uint32_t depth_ceiling() const noexcept { return adaptive_depth > 0.0 ? 2 * max_depth : max_depth; }
+  static constexpr std::uint32_t kMaxDepth = 30;  // validate()'s bound on max_depth
   bool has_extensions() const noexcept {
     return leaf_model != TreeLeafModel::kConstant || split_reeval_interval > 0 || adaptive_depth > 0.0;
   }
@@ -137,5 +138,9 @@ struct GradientTreeConfig {
   // any more.
   Status decode(ByteReader& in);
 };
+
+// The deepest node any tree may hold: max_depth at its bound, doubled by
+// the adaptive ceiling.
+inline constexpr std::uint32_t kDeepestTreeNode = 2 * GradientTreeConfig::kMaxDepth;
 
 }  // namespace irithyll

@@ -1,0 +1,64 @@
+// Tunable: a narrow capability for learners whose settings can be read as
+// signals and nudged while they learn, by a person watching a deployed model
+// (`irithyll inspect`, `irithyll adjust`, Python `config_diagnostics()` /
+// `adjust_config()` / `apply_structural_change()`) or by an online tuner.
+// Front ends ask a Learner for it with dynamic_cast, as for ModelReport;
+// models without settings worth tuning carry no empty hook.
+//
+// Every change is part of the model from then on: it is written into the
+// checkpoint's settings, so a model saved after an adjustment resumes
+// bit-identically to the one that was adjusted in memory.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "irithyll/core/status.hpp"
+
+namespace irithyll {
+
+// Five signals about whether the settings fit the stream, each defined by
+// the model that reports it (0 where a model has nothing to say). The order
+// is fixed so that a tuner can read them as a vector.
+struct ConfigDiagnostics {
+  // In [-1, 1]: > 0 when successive corrections keep pushing the same way
+  // (the model under-steps: a larger learning rate would help), < 0 when
+  // they alternate (it over-steps).
+  double residual_alignment = 0.0;
+  // In [0, 1]: how much the regularisation shrinks what the data asks for
+  // (0: it does not bind; 1: it decides everything).
+  double regularization_sensitivity = 0.0;
+  // In [0, 1]: the share of the model's evidence held where its structure
+  // cannot grow further (1: the depth or size limit binds).
+  double depth_sufficiency = 0.0;
+  // The number of free parameters the model currently fits.
+  double effective_dof = 0.0;
+  // A model-scale spread of its predictions (0 before it has learned).
+  double uncertainty = 0.0;
+
+  std::array<double, 5> as_array() const {
+    return {residual_alignment, regularization_sensitivity, depth_sufficiency, effective_dof, uncertainty};
+  }
+};
+
+// The names of the five signals, in ConfigDiagnostics::as_array's order.
+inline constexpr std::array<std::string_view, 5> kConfigDiagnosticNames = {
+    "residual_alignment", "regularization_sensitivity", "depth_sufficiency", "effective_dof", "uncertainty"};
+
+class Tunable {
+ public:
+  virtual ~Tunable() = default;
+  // O(model size); reads the model only.
+  virtual ConfigDiagnostics config_diagnostics() const = 0;
+  // Multiplies the learning rate by lr_multiplier (> 0, finite) and adds
+  // lambda_delta (finite) to the L2 regularisation. The results are held in
+  // the setting's documented range: the rate is clamped to it and lambda
+  // never drops below 0. A bad argument changes nothing and says why.
+  virtual Status adjust_config(double lr_multiplier, double lambda_delta) = 0;
+  // Grows or shrinks the model's structure: depth_delta levels of tree
+  // depth and steps_delta boosting steps, each clamped to the setting's
+  // range. A model without that structure refuses a non-zero delta by name.
+  virtual Status apply_structural_change(int depth_delta, int steps_delta) = 0;
+};
+
+}  // namespace irithyll
