@@ -21,7 +21,7 @@ ROWS=${2:-"elec8 sea_stream sea500k agrawal rbf4 hyperplane"}
 MODELS=${MODELS:-auto,sgbt,sgbt(learning-rate=0.2;max-depth=8),arf(n-trees=20),arf,hoeffding_tree,logistic_regression,gaussian_nb,knn}
 DATA=${DATA:-../shared/datasets}
 [[ -d $DATA ]] || DATA=../../shared/datasets  # a git worktree one level deeper
-BIN=build/irithyll
+BIN=${BIN:-build/irithyll}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 

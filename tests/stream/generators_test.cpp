@@ -48,12 +48,13 @@ TEST(Generators, RegistryListsAllAndRejectsUnknown) {
     names.emplace_back(g.name);
     EXPECT_FALSE(g.description.empty());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"sea", "agrawal", "hyperplane", "rbf", "rbf4", "friedman", "hetero",
-                                              "friedman3"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"sea", "agrawal", "agrawal_clean", "hyperplane", "rbf", "rbf4",
+                                              "friedman", "hetero", "friedman3"}));
   auto bad = make_generator("nope", 1, {});
   ASSERT_FALSE(bad.is_ok());
   EXPECT_EQ(bad.status().message(),
-            "unknown generator 'nope' (known: sea, agrawal, hyperplane, rbf, rbf4, friedman, hetero, friedman3)");
+            "unknown generator 'nope' (known: sea, agrawal, agrawal_clean, hyperplane, rbf, rbf4, friedman, hetero, "
+            "friedman3)");
   EXPECT_EQ(kDefaultGenerator, "sea");
 }
 
@@ -155,6 +156,21 @@ TEST(Sea, MatchesTheSharedDatasetOrientation) {
   std::size_t agree = 0;
   for (const Sample& s : take(g, 10000)) agree += (s.x[0] + s.x[1] > 9.0) == (s.y == 1.0);
   EXPECT_NEAR(agree / 10000.0, 0.9, proportion_bound(0.9, 10000));
+}
+
+TEST(Agrawal, CleanStreamLabelsEveryRowByTheFunctionInForce) {
+  // agrawal_clean: functions 1, 2, 3, 4 from rows 0, 25k, 50k, 75k, and
+  // every label exact; the perturbed `agrawal` stream disagrees somewhere.
+  const auto clean = take(*make("agrawal_clean", 5, 100000), 100000);
+  const auto noisy = take(*make("agrawal", 5, 100000), 100000);
+  ASSERT_EQ(clean.size(), 100000u);
+  std::size_t noisy_mismatch = 0;
+  for (std::size_t t = 0; t < clean.size(); ++t) {
+    const int f = 1 + static_cast<int>(t / 25000);
+    ASSERT_EQ(clean[t].y, AgrawalGenerator::classify(f, clean[t].x)) << t;
+    noisy_mismatch += noisy[t].y != AgrawalGenerator::classify(f, noisy[t].x);
+  }
+  EXPECT_GT(noisy_mismatch, 100u);
 }
 
 TEST(Agrawal, RangesAndFunctionsAreNotTrivial) {
