@@ -20,6 +20,17 @@ Loss committee_loss(const SGBTConfig& c, Task task, std::size_t n_classes) {
 }
 }  // namespace
 
+// The settings each committee trains with: softmax committees (k > 1)
+// clamp their leaves to softmax-leaf-bound, or to max-leaf-output where that
+// is set and smaller.
+static SGBTConfig committee_config(const SGBTConfig& config, std::size_t k) {
+  SGBTConfig c = config;
+  if (k > 1 && config.softmax_leaf_bound > 0.0)
+    c.tree.max_leaf_output = c.tree.max_leaf_output > 0.0 ? std::min(c.tree.max_leaf_output, config.softmax_leaf_bound)
+                                                          : config.softmax_leaf_bound;
+  return c;
+}
+
 SGBTLearner::SGBTLearner() : SGBTLearner(SGBTConfig{}, LearnerContext{.seed = SGBTConfig{}.seed}) {}
 
 SGBTLearner::SGBTLearner(const SGBTConfig& config, const LearnerContext& context)
@@ -29,7 +40,8 @@ SGBTLearner::SGBTLearner(const SGBTConfig& config, const LearnerContext& context
   config_.seed = context.seed;
   const std::size_t k = n_classes_ > 2 ? n_classes_ : 1;
   committees_.reserve(k);
-  for (std::size_t c = 0; c < k; ++c) committees_.emplace_back(config_, committee_loss(config_, task_, n_classes_));
+  const SGBTConfig committee = committee_config(config_, k);
+  for (std::size_t c = 0; c < k; ++c) committees_.emplace_back(committee, committee_loss(config_, task_, n_classes_));
   raw_.assign(k, 0.0);
   fixed_features_ = context.n_features;
   reset();

@@ -9,9 +9,18 @@
 
 namespace irithyll {
 
+// The plain path (a Newton step per sample, clamped to leaf_bound_) serves
+// every tree whose only option is max_leaf_output: the clamp is one min and
+// one max, which with no bound (+-infinity) return the step unchanged.
+static bool plain_config(GradientTreeConfig config) {
+  config.max_leaf_output = 0.0;
+  return !config.has_options() && !config.has_extensions();
+}
+
 GradientTree::GradientTree(const GradientTreeConfig& config)
     : config_(config),
-      plain_(!config.has_options() && !config.has_extensions()),
+      plain_(plain_config(config)),
+      leaf_bound_(config.max_leaf_output > 0.0 ? config.max_leaf_output : kInf),
       gain_{config.lambda, config.gamma, config.min_child_hessian, config.min_samples_leaf},
       rng_(config.seed),
       linear_(config.leaf_model != TreeLeafModel::kConstant),
@@ -338,7 +347,7 @@ bool GradientTree::train_leaf(std::uint32_t leaf, std::span<const double> x, dou
   // per-option checks.
   if (plain_) [[likely]] {
     add_to_leaf_sums(leaf, g, h);
-    value_[leaf] = leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda);
+    value_[leaf] = std::clamp(leaf_weight(g_sum_[leaf], h_sum_[leaf], config_.lambda), -leaf_bound_, leaf_bound_);
   } else {
     g = train_leaf_value_general(leaf, x, g, h);
   }

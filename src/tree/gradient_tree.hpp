@@ -276,9 +276,11 @@ class GradientTree {
   Status validate_structure() const;
 
   GradientTreeConfig config_;
-  // No leaf option set (config_.has_options() false), fixed at construction:
-  // train_leaf then takes the plain Newton step with no per-option checks.
+  // No leaf option set but max_leaf_output, fixed at construction: train_leaf
+  // then takes the plain Newton step, clamped to leaf_bound_ (max_leaf_output,
+  // or +infinity without one), with no per-option checks.
   bool plain_ = true;
+  double leaf_bound_ = kInf;
   GainParams gain_;
   Xorshift64 rng_;
   std::size_t n_features_ = 0;
