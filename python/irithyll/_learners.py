@@ -257,6 +257,40 @@ def _checked_weights(sample_weight, n):
                          f" ({bad.size} bad in all)")
     return w
 
+def _batch_rows(owner, n, every, callback, subsample):
+    """learn_many's keywords checked: the rows to learn (indices from the
+    reservoir sample, ascending, or None for all) and the chunk between
+    callbacks (0: one call, no callback)."""
+    import numpy as np
+    name = type(owner).__name__
+    if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 0:
+        raise ValueError(f"{name}.learn_many: every={every!r} must be an integer >= 0")
+    if every > 0 and not callable(callback):
+        raise TypeError(f"{name}.learn_many: every={every} needs a callable callback(n_done), not {callback!r}")
+    if callback is not None and every == 0:
+        raise ValueError(f"{name}.learn_many: callback= needs every=N (rows between calls)")
+    rows = None
+    if subsample is not None:
+        if isinstance(subsample, bool) or not isinstance(subsample, (int, np.integer)) or subsample < 1:
+            raise ValueError(f"{name}.learn_many: subsample={subsample!r} must be an integer >= 1")
+        rows = np.asarray(_core.reservoir_indices(int(n), int(subsample), int(owner.seed)), dtype=np.intp)
+    return rows, int(every)
+
+
+def _learn_in_chunks(learn, X, targets, w, every, callback):
+    """learn(X, targets, w) over the rows, in chunks of `every` with
+    callback(n_done) after each (the last chunk may be shorter); the model is
+    the one a single call gives, since each call learns its rows in order."""
+    if every == 0:
+        learn(X, targets, w)
+        return
+    n = len(X)
+    for start in range(0, n, every):
+        stop = min(start + every, n)
+        learn(X[start:stop], targets[start:stop], None if w is None else w[start:stop])
+        callback(stop)
+
+
 class Learner:
     """Base of every generated learner (see the module docstring)."""
 
@@ -832,11 +866,19 @@ class Regressor(Learner):
             return (float("-inf"), float("inf"))
         return tuple(self._model.interval_dict(x, float(level)))
 
-    def learn_many(self, X, y, sample_weight=None):
-        """Learns the rows of X in order (the GIL is released meanwhile)."""
+    def learn_many(self, X, y, sample_weight=None, *, every=0, callback=None, subsample=None):
+        """Learns the rows of X in order (the GIL is released meanwhile).
+        every=N, callback=f: f(n_done) after every N rows and once at the
+        end if the count is not a multiple of N. subsample=k: learns k rows
+        drawn uniformly by reservoir sampling (seeded by the model's seed),
+        kept in their order."""
         X = self._matrix(X)
+        targets = self._targets(y)
         w = _checked_weights(sample_weight, len(X))
-        self._model.learn_many(X, self._targets(y), w)
+        rows, every = _batch_rows(self, len(X), every, callback, subsample)
+        if rows is not None:
+            X, targets, w = X[rows], targets[rows], (None if w is None else w[rows])
+        _learn_in_chunks(self._model.learn_many, X, targets, w, every, callback)
         self._note_target(y)
 
     def predict_many(self, X):
@@ -1000,13 +1042,19 @@ class Classifier(Learner):
         proba = self.predict_proba_one(x)
         return max(proba, key=proba.get)
 
-    def learn_many(self, X, y, sample_weight=None):
-        """Learns the rows of X in order (the GIL is released meanwhile)."""
-        import numpy as np
+    def learn_many(self, X, y, sample_weight=None, *, every=0, callback=None, subsample=None):
+        """Learns the rows of X in order (the GIL is released meanwhile).
+        every=N, callback=f: f(n_done) after every N rows and once at the
+        end if the count is not a multiple of N. subsample=k: learns k rows
+        drawn uniformly by reservoir sampling (seeded by the model's seed),
+        kept in their order."""
         idx = self._indices(y)
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
-        self._model.learn_many(X, idx, w)
+        rows, every = _batch_rows(self, len(X), every, callback, subsample)
+        if rows is not None:
+            X, idx, w = X[rows], idx[rows], (None if w is None else w[rows])
+        _learn_in_chunks(self._model.learn_many, X, idx, w, every, callback)
         self._keep_rows(X, idx, w)
         self._note_target(y)
 

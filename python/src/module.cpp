@@ -1,11 +1,13 @@
 // irithyll._core: the compiled half of the Python package. The Python
 // modules (irithyll/*.py) build River-style classes on top of it.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <string>
 
 #include "errors.hpp"
 #include "irithyll/catalogue.hpp"
+#include "irithyll/stream/reservoir.hpp"
 
 namespace py = pybind11;
 
@@ -92,6 +94,8 @@ void bind_explain(py::module_& m);
 PYBIND11_MODULE(_core, m) {
   m.doc() = "irithyll's compiled core (use the irithyll package, not this module)";
   m.def("catalogue", &irithyll::python::catalogue_list, "every listed model with its settings");
+  m.def("reservoir_indices", &irithyll::reservoir_indices, py::arg("n"), py::arg("k"), py::arg("seed"),
+        "k of the indices 0..n-1, ascending, drawn uniformly by reservoir sampling (Algorithm R)");
   m.def("check_setting", &irithyll::python::check_setting, "raises ValueError when a value is out of range");
   m.def("catalogue_json", &irithyll::catalogue_json, "the catalogue as `irithyll models --json` prints it");
   irithyll::python::bind_learner(m);

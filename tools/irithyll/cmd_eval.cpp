@@ -32,6 +32,7 @@
 #include "irithyll/pipeline_spec.hpp"
 #include "irithyll/selection/conformal.hpp"
 #include "irithyll/stream/read_ahead.hpp"
+#include "irithyll/stream/reservoir.hpp"
 #include "irithyll/stream/table_stream.hpp"
 #include "irithyll/threaded.hpp"
 #include "irithyll/stream/generators.hpp"
@@ -63,6 +64,9 @@ ArgParser make_eval_parser(const CatalogueEntry* model, bool loading) {
       .flag("no-target-guard", "regression: learn every target as given (by default a target beyond the recent "
                                  "median +- 8 MADs is clipped for learning; scores use the raw target)")
       .option("skip", "N", "skip the first N rows of the stream (neither scored nor learned)", "0")
+      .option("subsample", "N", "learn and score N rows drawn uniformly (reservoir sampling, --seed) from those "
+              "--skip and --max-samples select, in stream order; the N rows are held in memory and the first "
+              "is learned once the stream has been read to its end")
       .option("curve", "FILE.csv", "write the learning curve (cumulative and rolling metrics)")
       .option("curve-every", "N", "samples between learning-curve points (default 1000; 100 with --plot)")
       .option("plot", "FILE.svg", "draw the learning curve (cumulative and rolling metric, drift events); .png via rsvg-convert")
@@ -275,6 +279,18 @@ int run_eval(std::span<char* const> argv) {
   }
   auto stream = open_stream(args, *seed, *skip, max_samples, stored);
   if (!stream) return fail(stream.status());
+  // --subsample: the sample takes over --skip and --max-samples, so the loop
+  // below sees the sampled rows only.
+  std::uint64_t loop_skip = *skip;
+  std::optional<std::uint64_t> loop_max = max_samples;
+  if (args.given("subsample")) {
+    auto n = get_count(args, "subsample");
+    if (!n) return fail(n.status());
+    if (*n == 0) return fail(Status::invalid_argument("--subsample must be >= 1"));
+    *stream = reservoir_sample(std::move(*stream), static_cast<std::size_t>(*n), *seed, *skip, max_samples);
+    loop_skip = 0;
+    loop_max.reset();
+  }
   const Schema& schema = (*stream)->schema();
   const std::string source = args.given("data") ? (args.get("data") == "-" ? std::string("<stdin>") : args.get("data"))
                              : args.given("stream") ? args.get("stream") : std::string(kDefaultGenerator);
@@ -308,8 +324,8 @@ int run_eval(std::span<char* const> argv) {
   }
 
   PrequentialOptions options;
-  options.max_samples = max_samples;
-  options.skip = *skip;
+  options.max_samples = loop_max;
+  options.skip = loop_skip;
   options.curve_every = args.given("curve") || args.given("plot") ? *curve_every : 0;
   if (options.curve_every == 0 && args.given("plot")) return fail(Status::invalid_argument("--plot needs --curve-every >= 1"));
   options.rolling_window = static_cast<std::size_t>(*window);
@@ -361,9 +377,9 @@ int run_eval(std::span<char* const> argv) {
   }
   ProgressBar bar(!args.given("quiet") && ::isatty(STDERR_FILENO) == 1, [&]() -> std::optional<std::uint64_t> {
     auto hint = (*stream)->size_hint();
-    if (!hint) return max_samples;
-    const std::uint64_t left = *hint > *skip ? *hint - *skip : 0;
-    return max_samples ? std::min(left, *max_samples) : left;
+    if (!hint) return loop_max;
+    const std::uint64_t left = *hint > loop_skip ? *hint - loop_skip : 0;
+    return loop_max ? std::min(left, *loop_max) : left;
   }());
   if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr)
     bar.set_fraction_source([table] { return table->fraction_read(); });

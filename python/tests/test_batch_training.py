@@ -1,0 +1,67 @@
+"""learn_many's batch keywords: every=N with callback (after every N rows,
+and once at the end for a partial block) gives the model one call gives;
+subsample=k learns k rows drawn by reservoir sampling, in order, the same
+for the same seed; bad keywords are refused by name."""
+import pickle
+
+import numpy as np
+import pytest
+
+from irithyll import _core, ensemble, linear_model
+
+
+def _data(n=1003, seed=1):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 3))
+    return X, 3 * X[:, 0] - X[:, 1] ** 2
+
+
+def test_cadence_and_the_same_model_as_one_call():
+    X, y = _data()
+    one, chunked = ensemble.SGBTRegressor(n_steps=5), ensemble.SGBTRegressor(n_steps=5)
+    calls = []
+    one.learn_many(X, y)
+    chunked.learn_many(X, y, every=100, callback=calls.append)
+    assert calls == list(range(100, 1001, 100)) + [1003]
+    assert pickle.dumps(one) == pickle.dumps(chunked)
+    calls.clear()
+    linear_model.LinearRegression().learn_many(X[:1000], y[:1000], every=250, callback=calls.append)
+    assert calls == [250, 500, 750, 1000]
+
+
+def test_subsample_learns_the_reservoir_rows_in_order():
+    X, y = _data()
+    sampled = linear_model.LinearRegression(seed=5)
+    sampled.learn_many(X, y, subsample=200)
+    assert sampled.n_samples_seen == 200
+    rows = np.asarray(_core.reservoir_indices(len(X), 200, 5))
+    assert len(set(rows.tolist())) == 200 and list(rows) == sorted(rows)
+    by_hand = linear_model.LinearRegression(seed=5)
+    by_hand.learn_many(X[rows], y[rows])
+    x = {0: 0.2, 1: 0.4, 2: 0.6}
+    assert sampled.predict_one(x) == by_hand.predict_one(x)
+    other = linear_model.LinearRegression(seed=6)
+    other.learn_many(X, y, subsample=200)
+    assert other.predict_one(x) != sampled.predict_one(x)
+    # Classifiers too, with the cadence on top.
+    c = ensemble.SGBTClassifier(n_steps=3)
+    calls = []
+    c.learn_many(X, y > 1, subsample=150, every=100, callback=calls.append)
+    assert c.n_samples_seen == 150 and calls == [100, 150]
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    ({"every": -1}, ValueError, "every=-1 must be an integer >= 0"),
+    ({"every": 2.5}, ValueError, "every=2.5"),
+    ({"every": 10}, TypeError, "needs a callable callback"),
+    ({"every": 10, "callback": 3}, TypeError, "needs a callable callback"),
+    ({"callback": print}, ValueError, "callback= needs every=N"),
+    ({"subsample": 0}, ValueError, "subsample=0 must be an integer >= 1"),
+    ({"subsample": "10"}, ValueError, "subsample='10'"),
+])
+def test_bad_keywords_are_named(kwargs, error, text):
+    X, y = _data(50)
+    m = linear_model.LinearRegression()
+    with pytest.raises(error, match=text):
+        m.learn_many(X, y, **kwargs)
+    assert m.n_samples_seen == 0
