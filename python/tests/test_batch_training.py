@@ -50,6 +50,33 @@ def test_subsample_learns_the_reservoir_rows_in_order():
     assert c.n_samples_seen == 150 and calls == [100, 150]
 
 
+def test_classifier_chunks_with_weights_match_one_call():
+    X, y = _data(517, seed=2)
+    labels, w = y > 1, np.linspace(0.5, 2.0, len(y))
+    one, chunked = ensemble.SGBTClassifier(n_steps=3), ensemble.SGBTClassifier(n_steps=3)
+    calls = []
+    one.learn_many(X, labels, sample_weight=w)
+    chunked.learn_many(X, labels, sample_weight=w, every=64, callback=calls.append)
+    assert calls == list(range(64, 513, 64)) + [517]
+    assert pickle.dumps(one) == pickle.dumps(chunked)
+    assert np.array_equal(one.predict_proba_many(X), chunked.predict_proba_many(X))
+
+
+def test_subsample_with_the_default_seed_and_weights():
+    X, y = _data(400, seed=3)
+    w = np.linspace(1.0, 3.0, len(y))
+    sampled, by_hand = linear_model.LinearRegression(), linear_model.LinearRegression()
+    sampled.learn_many(X, y, sample_weight=w, subsample=60)
+    rows = _core.reservoir_indices(len(X), 60, 42)
+    by_hand.learn_many(X[rows], y[rows], sample_weight=w[rows])
+    assert pickle.dumps(sampled) == pickle.dumps(by_hand)
+    # More than there are: every row, as one call learns them.
+    whole, one = linear_model.LinearRegression(), linear_model.LinearRegression()
+    whole.learn_many(X, y, subsample=10_000)
+    one.learn_many(X, y)
+    assert pickle.dumps(whole) == pickle.dumps(one)
+
+
 @pytest.mark.parametrize("kwargs, error, text", [
     ({"every": -1}, ValueError, "every=-1 must be an integer >= 0"),
     ({"every": 2.5}, ValueError, "every=2.5"),
