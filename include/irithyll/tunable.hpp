@@ -11,6 +11,8 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <string>
 #include <string_view>
 
 #include "irithyll/core/status.hpp"
@@ -44,6 +46,17 @@ struct ConfigDiagnostics {
 // The names of the five signals, in ConfigDiagnostics::as_array's order.
 inline constexpr std::array<std::string_view, 5> kConfigDiagnosticNames = {
     "residual_alignment", "regularization_sensitivity", "depth_sufficiency", "effective_dof", "uncertainty"};
+
+// The argument rule of every adjust_config: a finite multiplier > 0 and a
+// finite lambda change, else a message prefixed by the model's name.
+inline Status check_adjustment(std::string_view model, double lr_multiplier, double lambda_delta) {
+  if (!(lr_multiplier > 0.0) || !std::isfinite(lr_multiplier))
+    return Status::invalid_argument(std::string(model) + ": the learning-rate multiplier must be a finite number > 0, not " +
+                                    std::to_string(lr_multiplier));
+  if (!std::isfinite(lambda_delta))
+    return Status::invalid_argument(std::string(model) + ": the lambda change must be a finite number");
+  return Status::ok();
+}
 
 class Tunable {
  public:

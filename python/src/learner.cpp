@@ -175,24 +175,18 @@ class PyLearner {
   }
   // The five tuning signals of a Tunable model (sgbt, the SGD linear models).
   py::dict tuning_signals() const {
-    const auto* tunable = dynamic_cast<const Tunable*>(model_.get());
-    if (tunable == nullptr) raise_status(not_tunable());
-    const auto values = tunable->config_diagnostics().as_array();
+    const auto values = tunable().config_diagnostics().as_array();
     py::dict out;
     for (std::size_t i = 0; i < values.size(); ++i) out[py::str(std::string(kConfigDiagnosticNames[i]))] = values[i];
     return out;
   }
   void adjust_config(double lr_multiplier, double lambda_delta) {
     const BusyGuard guard(busy_);
-    auto* tunable = dynamic_cast<Tunable*>(model_.get());
-    if (tunable == nullptr) raise_status(not_tunable());
-    if (Status s = tunable->adjust_config(lr_multiplier, lambda_delta); !s) raise_status(s);
+    if (Status s = tunable().adjust_config(lr_multiplier, lambda_delta); !s) raise_status(s);
   }
   void apply_structural_change(int depth_delta, int steps_delta) {
     const BusyGuard guard(busy_);
-    auto* tunable = dynamic_cast<Tunable*>(model_.get());
-    if (tunable == nullptr) raise_status(not_tunable());
-    if (Status s = tunable->apply_structural_change(depth_delta, steps_delta); !s) raise_status(s);
+    if (Status s = tunable().apply_structural_change(depth_delta, steps_delta); !s) raise_status(s);
   }
   // Per committee of an SGBT-family model: its summary and one dict per
   // tree (depth, leaves, samples, replacements, warnings); empty for others.
@@ -407,9 +401,13 @@ class PyLearner {
     return *t;
   }
 
-  Status not_tunable() const {
-    return Status::invalid_argument("'" + std::string(model_->name()) +
-                                    "' has no settings to tune (sgbt and the SGD linear models do)");
+  // The model's Tunable hooks, or a ValueError naming it.
+  Tunable& tunable() const {
+    auto* t = dynamic_cast<Tunable*>(model_.get());
+    if (t == nullptr)
+      raise_status(Status::invalid_argument("'" + std::string(model_->name()) +
+                                            "' has no settings to tune (sgbt and the SGD linear models do)"));
+    return *t;
   }
 
   static std::size_t width(const Array& x) { return static_cast<std::size_t>(x.shape(1)); }

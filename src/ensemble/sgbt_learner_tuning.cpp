@@ -27,11 +27,7 @@ ConfigDiagnostics SGBTLearner::config_diagnostics() const {
 }
 
 Status SGBTLearner::adjust_config(double lr_multiplier, double lambda_delta) {
-  if (!(lr_multiplier > 0.0) || !std::isfinite(lr_multiplier))
-    return Status::invalid_argument("sgbt: the learning-rate multiplier must be a finite number > 0, not " +
-                                    std::to_string(lr_multiplier));
-  if (!std::isfinite(lambda_delta))
-    return Status::invalid_argument("sgbt: the lambda change must be a finite number");
+  IRITHYLL_RETURN_IF_ERROR(check_adjustment(kName, lr_multiplier, lambda_delta));
   // The learning rate stays in its setting's range (0, 1]; lambda never goes
   // below 0 (a negative L2 term would reward large leaf weights).
   const double lr = std::clamp(config_.learning_rate * lr_multiplier, 1e-12, 1.0);

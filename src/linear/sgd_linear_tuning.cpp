@@ -31,11 +31,7 @@ ConfigDiagnostics SgdLinear::config_diagnostics() const {
 }
 
 Status SgdLinear::adjust_config(double lr_multiplier, double lambda_delta) {
-  if (!(lr_multiplier > 0.0) || !std::isfinite(lr_multiplier))
-    return Status::invalid_argument(std::string(name()) + ": the learning-rate multiplier must be a finite number > 0, not " +
-                                    std::to_string(lr_multiplier));
-  if (!std::isfinite(lambda_delta))
-    return Status::invalid_argument(std::string(name()) + ": the lambda change must be a finite number");
+  IRITHYLL_RETURN_IF_ERROR(check_adjustment(name(), lr_multiplier, lambda_delta));
   // The settings' ranges: learning rates in (0, 100], l2 in [0, 100]. An
   // intercept rate of 0 (a frozen intercept) stays 0.
   config_.learning_rate = std::clamp(config_.learning_rate * lr_multiplier, 1e-12, 100.0);
