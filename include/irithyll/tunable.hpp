@@ -58,6 +58,15 @@ inline Status check_adjustment(std::string_view model, double lr_multiplier, dou
   return Status::ok();
 }
 
+// The argument rule of every set_prune_half_life: 0 (off) or a number of
+// samples in [1, 1e12].
+inline Status check_prune_half_life(std::string_view model, double half_life) {
+  if (half_life == 0.0 || (half_life >= 1.0 && half_life <= 1e12)) return Status::ok();
+  return Status::invalid_argument(std::string(model) +
+                                  ": the prune half-life must be 0 (off) or a number of samples in [1, 1e12], not " +
+                                  std::to_string(half_life));
+}
+
 class Tunable {
  public:
   virtual ~Tunable() = default;
@@ -72,6 +81,14 @@ class Tunable {
   // depth and steps_delta boosting steps, each clamped to the setting's
   // range. A model without that structure refuses a non-zero delta by name.
   virtual Status apply_structural_change(int depth_delta, int steps_delta) = 0;
+  // Sets the half-life, in samples, of the running averages by which the
+  // model judges its parts for pruning (0 turns it off). A model without
+  // such parts refuses a non-zero half-life by name.
+  virtual Status set_prune_half_life(double half_life) = 0;
+  // Applies the model's proactive pruning rule once, now: true when a part
+  // was replaced, false when none qualified or the model keeps no averages
+  // to judge by (then nothing changes).
+  virtual Result<bool> check_proactive_prune() = 0;
 };
 
 }  // namespace irithyll

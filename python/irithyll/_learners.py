@@ -798,10 +798,33 @@ class Learner:
                 raise ValueError(f"{type(self).__name__}.apply_structural_change: {name}={v} is beyond +-100000")
         self._tune("apply_structural_change", depth_delta, steps_delta)
 
-    def _tune(self, what, a, b):
+    def set_prune_half_life(self, half_life):
+        """SGBT: the half-life, in samples, of each boosting step's running
+        average of |learning_rate * prediction|, the evidence pruning
+        compares (0 turns it off; else 1..1e12). It replaces the rate of
+        quality_prune_alpha and keeps the averages even with both pruning
+        rules off, so that check_proactive_prune can be called at will.
+        Linear models refuse a non-zero half-life."""
+        if isinstance(half_life, bool) or not isinstance(half_life, (int, float)):
+            raise TypeError(f"{type(self).__name__}.set_prune_half_life: half_life must be a number, not {half_life!r}")
+        self._tune("set_prune_half_life", float(half_life))
+
+    def check_proactive_prune(self):
+        """SGBT: applies the proactive pruning rule once, now. The mature
+        step (trained on at least half the proactive interval, or on one
+        time constant of the averages when no interval is set) with the
+        smallest average is replaced by a fresh tree if it is strictly
+        below the 25th percentile of the mature steps'. Returns True when
+        a step was replaced; False, changing nothing, when none qualified
+        or the model keeps no averages (set a prune half-life first)."""
+        if self._model is None:
+            raise ValueError(f"{type(self).__name__}: check_proactive_prune before the first learn_one")
+        return self._model.check_proactive_prune()
+
+    def _tune(self, what, *args):
         if self._model is None:
             raise ValueError(f"{type(self).__name__}: {what} before the first learn_one (give the settings instead)")
-        getattr(self._model, what)(a, b)
+        getattr(self._model, what)(*args)
         # The model's settings now differ from the ones given: keep the
         # Python side's copy in step, so attributes, clone() and pickles agree.
         by_name = {f["name"]: f for f in self._fields}

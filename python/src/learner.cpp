@@ -188,6 +188,16 @@ class PyLearner {
     const BusyGuard guard(busy_);
     if (Status s = tunable().apply_structural_change(depth_delta, steps_delta); !s) raise_status(s);
   }
+  void set_prune_half_life(double half_life) {
+    const BusyGuard guard(busy_);
+    if (Status s = tunable().set_prune_half_life(half_life); !s) raise_status(s);
+  }
+  bool check_proactive_prune() {
+    const BusyGuard guard(busy_);
+    Result<bool> pruned = tunable().check_proactive_prune();
+    if (!pruned) raise_status(pruned.status());
+    return *pruned;
+  }
   // Per committee of an SGBT-family model: its summary and one dict per
   // tree (depth, leaves, samples, replacements, warnings); empty for others.
   py::list ensemble_diagnostics() const {
@@ -467,6 +477,8 @@ void bind_learner(py::module_& m) {
       .def("adjust_config", &PyLearner::adjust_config, py::arg("lr_multiplier"), py::arg("lambda_delta"))
       .def("apply_structural_change", &PyLearner::apply_structural_change, py::arg("depth_delta"),
            py::arg("steps_delta"))
+      .def("set_prune_half_life", &PyLearner::set_prune_half_life, py::arg("half_life"))
+      .def("check_proactive_prune", &PyLearner::check_proactive_prune)
       .def("set_dict", &PyLearner::set_dict)
       .def("report_json", &PyLearner::report_json)
       .def("learn_many", &PyLearner::learn_many, py::arg("X"), py::arg("y"), py::arg("sample_weight") = py::none())

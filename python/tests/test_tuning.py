@@ -108,3 +108,38 @@ def test_diagnostics_show_tree_structure_replacements_and_signals():
     for x, y in rows[:200]:
         plain.learn_one(x, y > 1)
     assert "ensembles" not in plain.diagnostics() and "tuning_signals" not in plain.diagnostics()
+
+
+def test_prune_half_life_is_a_setting_and_pruning_runs_on_demand():
+    rows = _rows(3000, seed=4)
+    m = ensemble.SGBTRegressor(n_steps=8, grace_period=50)
+    for x, y in rows[:1500]:
+        m.learn_one(x, y)
+    assert m.check_proactive_prune() is False  # no averages to judge by yet
+    m.set_prune_half_life(30)
+    assert m.prune_half_life == 30.0 and "prune_half_life=30" in repr(m)
+    for x, y in rows[1500:2200]:
+        m.learn_one(x, y)
+    before = m.diagnostics()["replacements"]
+    assert m.check_proactive_prune() is True
+    assert m.diagnostics()["replacements"] == before + 1
+    copy = pickle.loads(pickle.dumps(m))
+    assert copy.prune_half_life == 30.0
+    for x, y in rows[2200:]:
+        assert m.predict_one(x) == copy.predict_one(x)
+        m.learn_one(x, y)
+        copy.learn_one(x, y)
+    for bad in (0.5, -2, float("nan"), 1e13):
+        with pytest.raises(ValueError, match="prune half-life must be 0"):
+            m.set_prune_half_life(bad)
+    with pytest.raises(TypeError, match="half_life must be a number"):
+        m.set_prune_half_life("30")
+    assert m.prune_half_life == 30.0
+    m.set_prune_half_life(0)
+    assert m.prune_half_life == 0 and m.check_proactive_prune() is False
+    lin = linear_model.LinearRegression()
+    for x, y in rows[:100]:
+        lin.learn_one(x, y)
+    with pytest.raises(ValueError, match="linear_regression: a linear model has no parts to prune"):
+        lin.set_prune_half_life(10)
+    assert lin.check_proactive_prune() is False

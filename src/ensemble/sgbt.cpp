@@ -16,8 +16,7 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
     : config_(config),
       loss_(loss),
       rng_(config.seed),
-      plain_(!(config.error_weight_alpha > 0.0 || config.adaptive_mts_k > 0.0 || config.prunes() ||
-               config.handoff_window > 0)),
+      plain_(!config.per_sample_options()),
       plain_trees_(config.tree.leaf_model == TreeLeafModel::kConstant && config.tree.categorical.empty()) {
   slots_.reserve(config_.n_steps);
   for (std::uint32_t s = 0; s < config_.n_steps; ++s) add_slot();
@@ -25,12 +24,21 @@ SGBT::SGBT(const SGBTConfig& config, Loss loss)
   soft_auto_ = soft_ && !(config_.soft_bandwidth > 0.0);
   handoff_ = config_.handoff_window > 0;
   routed_ = soft_ || handoff_;
-  if (config_.prunes()) {
-    contrib_ewma_.assign(config_.n_steps, 0.0);
-    idle_run_.assign(config_.n_steps, 0);
-    prune_scratch_.reserve(config_.n_steps);
-    contrib_.assign(config_.n_steps, 0.0);
+  track_contributions(config_.prunes());
+}
+
+void SGBT::track_contributions(bool on) {
+  if (!on) {
+    contrib_ewma_ = {};
+    idle_run_ = {};
+    prune_scratch_ = {};
+    contrib_ = {};
+    return;
   }
+  contrib_ewma_.assign(slots_.size(), 0.0);
+  idle_run_.assign(slots_.size(), 0);
+  prune_scratch_.reserve(slots_.size());
+  contrib_.assign(slots_.size(), 0.0);
 }
 
 void SGBT::add_slot() {
@@ -156,7 +164,7 @@ void SGBT::adapt_max_tree_samples(double sd) noexcept {
 }
 
 void SGBT::prune(std::span<const double> contributions) noexcept {
-  const double a = config_.quality_prune_alpha > 0.0 ? config_.quality_prune_alpha : 0.01;
+  const double a = config_.prune_alpha();
   bool any_pruned = false;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     contrib_ewma_[s] = a * contributions[s] + (1.0 - a) * contrib_ewma_[s];
@@ -170,24 +178,27 @@ void SGBT::prune(std::span<const double> contributions) noexcept {
     }
   }
   const std::uint64_t interval = config_.proactive_prune_interval;
-  if (interval > 0 && samples_seen_ % interval == 0) {
-    prune_scratch_.clear();
-    std::size_t worst = slots_.size();
-    for (std::size_t s = 0; s < slots_.size(); ++s) {
-      const bool pruned_now = idle_run_[s] == std::numeric_limits<std::uint32_t>::max();
-      if (pruned_now || slots_[s].active().n_samples_seen() < interval / 2) continue;
-      prune_scratch_.push_back(contrib_ewma_[s]);
-      if (worst == slots_.size() || contrib_ewma_[s] < contrib_ewma_[worst]) worst = s;
-    }
-    if (!prune_scratch_.empty()) {
-      const auto q = prune_scratch_.begin() + static_cast<std::ptrdiff_t>((prune_scratch_.size() - 1) / 4);
-      std::nth_element(prune_scratch_.begin(), q, prune_scratch_.end());
-      if (contrib_ewma_[worst] < *q) slots_[worst].prune();
-    }
-  }
+  if (interval > 0 && samples_seen_ % interval == 0) prune_weakest(interval / 2);
   if (any_pruned)
     for (std::uint32_t& r : idle_run_)
       if (r == std::numeric_limits<std::uint32_t>::max()) r = 0;
+}
+
+bool SGBT::prune_weakest(std::uint64_t mature_after) noexcept {
+  prune_scratch_.clear();
+  std::size_t worst = slots_.size();
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    const bool pruned_now = idle_run_[s] == std::numeric_limits<std::uint32_t>::max();
+    if (pruned_now || slots_[s].active().n_samples_seen() < mature_after) continue;
+    prune_scratch_.push_back(contrib_ewma_[s]);
+    if (worst == slots_.size() || contrib_ewma_[s] < contrib_ewma_[worst]) worst = s;
+  }
+  if (prune_scratch_.empty()) return false;
+  const auto q = prune_scratch_.begin() + static_cast<std::ptrdiff_t>((prune_scratch_.size() - 1) / 4);
+  std::nth_element(prune_scratch_.begin(), q, prune_scratch_.end());
+  if (!(contrib_ewma_[worst] < *q)) return false;
+  slots_[worst].prune();
+  return true;
 }
 
 namespace {

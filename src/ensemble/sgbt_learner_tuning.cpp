@@ -51,4 +51,17 @@ Status SGBTLearner::apply_structural_change(int depth_delta, int steps_delta) {
   return Status::ok();
 }
 
+Status SGBTLearner::set_prune_half_life(double half_life) {
+  IRITHYLL_RETURN_IF_ERROR(check_prune_half_life(kName, half_life));
+  config_.prune_half_life = half_life;
+  for (SGBT& c : committees_) c.set_prune_half_life(half_life);
+  return Status::ok();
+}
+
+Result<bool> SGBTLearner::check_proactive_prune() {
+  bool any = false;
+  for (SGBT& c : committees_) any = c.check_proactive_prune() || any;
+  return any;
+}
+
 }  // namespace irithyll

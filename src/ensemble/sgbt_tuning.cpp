@@ -39,6 +39,22 @@ void SGBT::set_n_steps(std::uint32_t n_steps) {
   }
 }
 
+void SGBT::set_prune_half_life(double half_life) {
+  sync();
+  const bool tracked = config_.prunes();
+  config_.prune_half_life = half_life;
+  if (config_.prunes() != tracked) track_contributions(config_.prunes());
+  plain_ = !config_.per_sample_options();
+}
+
+bool SGBT::check_proactive_prune() {
+  if (!config_.prunes()) return false;
+  sync();
+  const std::uint64_t interval = config_.proactive_prune_interval;
+  const double time_constant = std::ceil(1.0 / config_.prune_alpha());
+  return prune_weakest(interval > 0 ? interval / 2 : static_cast<std::uint64_t>(time_constant));
+}
+
 ConfigDiagnostics SGBT::config_diagnostics() const {
   sync();
   ConfigDiagnostics d;

@@ -46,4 +46,12 @@ Status SgdLinear::apply_structural_change(int depth_delta, int steps_delta) {
                                   ": a linear model has no depth or steps to change (adjust its learning rate or l2)");
 }
 
+Status SgdLinear::set_prune_half_life(double half_life) {
+  IRITHYLL_RETURN_IF_ERROR(check_prune_half_life(name(), half_life));
+  if (half_life == 0.0) return Status::ok();
+  return Status::invalid_argument(std::string(name()) + ": a linear model has no parts to prune");
+}
+
+Result<bool> SgdLinear::check_proactive_prune() { return false; }
+
 }  // namespace irithyll

@@ -116,12 +116,17 @@ class RlsHead {
     }
     return Status::ok();
   }
-  // REQUIRES of the bytes: every head has n_inputs inputs.
+  // Reads what encode wrote into a head constructed with the learner's shape:
+  // the task and the head count in the bytes must be that shape's (a hostile
+  // record with fewer heads than classes would otherwise be indexed past its
+  // end by the class of the next target), and every head has n_inputs inputs.
   Status decode(ByteReader& in, std::size_t n_inputs) {
     const std::uint8_t task = in.u8("readout task");
     const std::size_t k = in.read_count(16, "readout heads");
     if (!in.ok()) return in.status();
     if (task > 1 || k == 0 || (task == 0 && k != 1)) return Status::corruption("readout: bad task or head count");
+    if (static_cast<Task>(task) != task_ || k != heads_.size())
+      return Status::corruption("readout: task or head count does not match the learner's context");
     std::vector<RecursiveLeastSquares> heads(k);
     for (auto& h : heads) {
       IRITHYLL_RETURN_IF_ERROR(h.decode(in));

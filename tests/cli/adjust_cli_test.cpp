@@ -83,6 +83,39 @@ TEST(AdjustCli, BeforeTheFirstSampleItIsTheModelThoseSettingsBuild) {
   EXPECT_TRUE(same_bytes_on_disk(a, b));
 }
 
+// --prune-half-life becomes a setting (inspect and the next run see it);
+// --prune-now replaces a step only once averages exist to judge by.
+TEST(AdjustCli, PruningHalfLifeAndOnDemand) {
+  const std::string first = write_temp_file("adj_prune1.csv", adjust_table(1500, 0));
+  const std::string second = write_temp_file("adj_prune2.csv", adjust_table(600, 1500));
+  const std::string trained = temp_path("adj_prune_t.ckpt"), kept = temp_path("adj_prune_k.ckpt");
+  const std::string resumed = temp_path("adj_prune_r.ckpt"), pruned = temp_path("adj_prune_p.ckpt");
+  ASSERT_EQ(run_cli("eval --data " + first + kAdjustModel + " --save " + trained).code, 0);
+  CliRun r = run_cli("adjust --checkpoint " + trained + " --out " + kept + " --prune-now");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("pruning: no step qualified"), std::string::npos) << r.out;
+  EXPECT_TRUE(same_bytes_on_disk(trained, kept));
+
+  r = run_cli("adjust --checkpoint " + trained + " --out " + kept + " --prune-half-life 40");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("prune-half-life 0 -> 40"), std::string::npos) << r.out;
+  // The checkpoint holds the new value: setting it again changes nothing.
+  r = run_cli("adjust --checkpoint " + kept + " --out " + pruned + " --prune-half-life 40");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("no setting changed"), std::string::npos) << r.out;
+  ASSERT_EQ(run_cli("eval --data " + second + " --target y --quiet --load " + kept + " --save " + resumed).code, 0);
+  r = run_cli("adjust --checkpoint " + resumed + " --out " + pruned + " --prune-now");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("pruning: replaced the weakest mature step"), std::string::npos) << r.out;
+  EXPECT_FALSE(same_bytes_on_disk(resumed, pruned));
+
+  for (const char* bad : {"0.5", "-3", "abc", "nan"}) {
+    r = run_cli("adjust --checkpoint " + trained + " --out " + pruned + " --prune-half-life " + bad);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("half-life"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
 TEST(AdjustCli, RefusalsNameTheProblemAndWriteNothing) {
   const std::string data = write_temp_file("adj_refuse.csv", adjust_table(300, 0));
   const std::string tree = temp_path("adj_tree.ckpt"), linear = temp_path("adj_linear.ckpt");
@@ -106,6 +139,9 @@ TEST(AdjustCli, RefusalsNameTheProblemAndWriteNothing) {
   r = run_cli("adjust --checkpoint " + linear + " --lr-multiplier 2");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  r = run_cli("adjust --checkpoint " + linear + " --out " + out + " --prune-half-life 50");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("linear_regression: a linear model has no parts to prune"), std::string::npos) << r.err;
   EXPECT_FALSE(std::fopen(out.c_str(), "rb"));
   // The linear model's rate moves, and says so.
   r = run_cli("adjust --checkpoint " + linear + " --out " + out + " --lr-multiplier 2 --lambda-delta 0.5");

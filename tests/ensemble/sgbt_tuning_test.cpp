@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "irithyll/core/rng.hpp"
@@ -123,6 +124,81 @@ TEST(SGBTTuning, ResumesBitIdenticallyAfterMidStreamChanges) {
     const double x[3] = {0.3, 0.6, 0.1};
     EXPECT_EQ(m.predict_one(x), resumed.predict_one(x));
   }
+}
+
+// A half-life set before the first sample is the model that setting builds;
+// one set mid-stream (turning the contribution averages on) and later off
+// again resumes bit-identically from a checkpoint at each point.
+TEST(SGBTTuning, PruneHalfLifeBecomesTheSetting) {
+  SGBTLearner m = testing::sgbt_learner(small_config(), Task::kRegression);
+  ASSERT_TRUE(m.set_prune_half_life(40.0).is_ok());
+  SGBTConfig c = small_config();
+  c.prune_half_life = 40.0;
+  c.proactive_prune_interval = 300;
+  SGBTLearner fresh = testing::sgbt_learner(c, Task::kRegression);
+  SGBTConfig with_interval = small_config();
+  with_interval.proactive_prune_interval = 300;
+  SGBTLearner late = testing::sgbt_learner(with_interval, Task::kRegression);
+  ASSERT_TRUE(late.set_prune_half_life(40.0).is_ok());
+  learn(fresh, 8, 3000);
+  learn(late, 8, 3000);
+  EXPECT_EQ(testing::encoded(fresh), testing::encoded(late));
+  EXPECT_GT(fresh.n_tree_replacements(), 0u);
+
+  // The rate differs from proactive pruning's default 0.01 (half-life 69),
+  // so the same stream prunes other steps.
+  SGBTLearner default_rate = testing::sgbt_learner(with_interval, Task::kRegression);
+  learn(default_rate, 8, 3000);
+  EXPECT_NE(testing::encoded(default_rate), testing::encoded(fresh));
+
+  learn(m, 9, 1500);
+  for (const double half_life : {25.0, 0.0}) {
+    ASSERT_TRUE(m.set_prune_half_life(half_life).is_ok());
+    EXPECT_EQ(m.config().prune_half_life, half_life);
+    SGBTLearner resumed = decoded(m);
+    learn(m, 10, 800);
+    learn(resumed, 10, 800);
+    EXPECT_EQ(testing::encoded(m), testing::encoded(resumed)) << "half-life " << half_life;
+  }
+}
+
+// check_proactive_prune replaces at most one step per committee, only a
+// mature one, and only with averages to judge by; bad half-lives change
+// nothing.
+TEST(SGBTTuning, ProactivePruneOnDemand) {
+  SGBTLearner m = testing::sgbt_learner(small_config(), Task::kRegression);
+  learn(m, 11, 2000);
+  const auto before = testing::encoded(m);
+  auto none = m.check_proactive_prune();
+  ASSERT_TRUE(none.is_ok());
+  EXPECT_FALSE(*none);  // no averages kept: nothing to judge by
+  EXPECT_EQ(testing::encoded(m), before);
+
+  for (const double bad : {0.5, -1.0, 2e12, std::numeric_limits<double>::quiet_NaN()}) {
+    const Status s = m.set_prune_half_life(bad);
+    EXPECT_FALSE(s.is_ok()) << bad;
+    EXPECT_NE(s.message().find("prune half-life"), std::string::npos) << s.message();
+  }
+  EXPECT_EQ(testing::encoded(m), before);
+
+  ASSERT_TRUE(m.set_prune_half_life(20.0).is_ok());
+  // The averages start at 0: every step is mature by its sample count, but
+  // all averages tie, so none is strictly below the 25th percentile.
+  auto tied = m.check_proactive_prune();
+  ASSERT_TRUE(tied.is_ok());
+  EXPECT_FALSE(*tied);
+  learn(m, 12, 400);
+  int replaced = 0;
+  for (int round = 0; round < 5; ++round) {
+    const std::uint64_t n0 = m.n_tree_replacements();
+    auto pruned = m.check_proactive_prune();
+    ASSERT_TRUE(pruned.is_ok());
+    EXPECT_EQ(m.n_tree_replacements() - n0, *pruned ? 1u : 0u);
+    replaced += *pruned;
+  }
+  // The first call replaces the weakest step; its fresh tree (no samples)
+  // is not mature, so the remaining nine keep qualifying one at a time.
+  EXPECT_EQ(replaced, 5);
 }
 
 TEST(SGBTTuning, DepthGovernsGrowthFromNowOn) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "irithyll/core/bytes.hpp"
@@ -149,6 +150,38 @@ TEST(Ttt, HostileBytesAreRefused) {
       EXPECT_TRUE(std::isfinite(blank.predict_one(x))) << "flip " << t;
     }
   }
+}
+
+// A record whose context says three classes but whose readout holds two heads
+// (a two-class model's state under a three-class header) is refused: decoding
+// it whole would let the next class-2 target index past the last head.
+TEST(Ttt, ReadoutHeadCountMustMatchTheClasses) {
+  auto three = make({}, 42, Task::kClassification, 3);
+  auto two = make({}, 42, Task::kClassification, 2);
+  Xorshift64 rng(8);
+  for (int t = 0; t < 40; ++t) {
+    const auto x = draw(rng);
+    three.learn_one(x, t % 3);
+    two.learn_one(x, t % 2);
+  }
+  const auto a = bytes_of(three), b = bytes_of(two);
+  // The headers differ first at the context's class count (a u64); the rest of
+  // the record is taken from the two-class model.
+  std::size_t p = 0;
+  while (p < b.size() && a[p] == b[p]) ++p;
+  ASSERT_LT(p + 8, b.size());
+  std::vector<std::uint8_t> spliced(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(p + 8));
+  spliced.insert(spliced.end(), b.begin() + static_cast<std::ptrdiff_t>(p + 8), b.end());
+  {
+    TttLearner check;
+    ByteReader in(b);
+    ASSERT_TRUE(check.decode(in).is_ok());  // the donor itself decodes
+  }
+  TttLearner blank;
+  ByteReader in(spliced);
+  const Status s = blank.decode(in);
+  EXPECT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("learner's context"), std::string::npos) << s.message();
 }
 
 TEST(Ttt, MomentumAndBatchChangeTheRun) {

@@ -1,11 +1,12 @@
 // `irithyll adjust --checkpoint F --out G [--lr-multiplier M] [--lambda-delta D]
-// [--depth-delta N] [--steps-delta N]`: retunes a trained model without
+// [--depth-delta N] [--steps-delta N] [--prune-half-life HL] [--prune-now]`: retunes a trained model without
 // retraining it, through its Tunable hooks (SGBT, the SGD linear models),
 // and saves the result as a checkpoint that continues from where F stopped.
 // Prints the settings that changed and the tuning signals before and after,
 // so the signals `inspect` shows can be acted on in one step. A model
 // without the hooks, or a structural change it cannot make, is refused by
-// name and nothing is written.
+// name and nothing is written. --prune-now applies the model's proactive
+// pruning rule once after the other changes and says whether a tree went.
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -24,7 +25,7 @@ namespace {
 
 ArgParser make_adjust_parser() {
   ArgParser p("irithyll adjust --checkpoint FILE --out FILE [--lr-multiplier M] [--lambda-delta D] "
-              "[--depth-delta N] [--steps-delta N]",
+              "[--depth-delta N] [--steps-delta N] [--prune-half-life HL] [--prune-now]",
               "Retunes a trained checkpoint (SGBT, linear_regression, logistic_regression, softmax_regression) "
               "and saves it; learning continues from the same state with the new settings.");
   p.option("checkpoint", "FILE", "the trained model")
@@ -34,7 +35,11 @@ ArgParser make_adjust_parser() {
       .option("lambda-delta", "D", "add D to the L2 regularisation (lambda for SGBT, l2 for linear models; >= 0 after)",
               "0")
       .option("depth-delta", "N", "SGBT: add N levels to max-depth (1..30 after; existing branches stay)", "0")
-      .option("steps-delta", "N", "SGBT: add N boosting steps (fresh trees at the end) or drop the last -N", "0");
+      .option("steps-delta", "N", "SGBT: add N boosting steps (fresh trees at the end) or drop the last -N", "0")
+      .option("prune-half-life", "HL",
+              "SGBT: half-life in samples of the per-step contribution averages that pruning compares (0 = off)")
+      .flag("prune-now",
+            "SGBT: replace the weakest mature step now if its contribution average is below the 25th percentile");
   return p;
 }
 
@@ -71,6 +76,13 @@ int run_adjust(std::span<char* const> argv) {
       return fail(Status::invalid_argument("--" + std::string(name) + " " + std::to_string(v) +
                                            ": must be within +-100000"));
 
+  double half_life = 0.0;
+  if (args.given("prune-half-life")) {
+    auto hl = args.get_double("prune-half-life");
+    if (!hl) return fail(hl.status());
+    half_life = *hl;
+  }
+
   const std::string path = args.get("checkpoint");
   Schema schema;
   auto loaded = load_learner(path, &schema);
@@ -86,18 +98,26 @@ int run_adjust(std::span<char* const> argv) {
   if (Status s = tunable->adjust_config(*multiplier, *lambda_delta); !s) return fail(s.with_context(path));
   if (Status s = tunable->apply_structural_change(static_cast<int>(*depth_delta), static_cast<int>(*steps_delta)); !s)
     return fail(s.with_context(path));
+  if (args.given("prune-half-life"))
+    if (Status s = tunable->set_prune_half_life(half_life); !s) return fail(s.with_context(path));
+  Result<bool> pruned = false;
+  if (args.given("prune-now")) pruned = tunable->check_proactive_prune();
+  if (!pruned) return fail(pruned.status().with_context(path));
   if (Status s = save_learner(args.get("out"), learner, &schema); !s) return fail(s);
 
   const ModelSettings after = entry != nullptr ? entry->settings_of(learner) : ModelSettings{};
   const std::vector<std::string> changed = changed_settings(before, after);
   std::printf("%s: %s\n", args.get("out").c_str(), changed.empty() ? "no setting changed" : "adjusted");
   for (const std::string& line : changed) std::printf("  %s\n", line.c_str());
+  if (args.given("prune-now"))
+    std::printf("  pruning: %s\n", *pruned ? "replaced the weakest mature step" : "no step qualified");
   std::printf("before, %s", signals_before.c_str());
   std::printf("after,  %s", tuning_signals_text(learner).c_str());
   return 0;
 }
 
-const CommandRegistration kAdjustCommand("adjust", "retune a trained checkpoint (learning rate, lambda, depth, steps)",
+const CommandRegistration kAdjustCommand("adjust",
+                                         "retune a trained checkpoint (learning rate, lambda, depth, steps, pruning)",
                                          &run_adjust);
 
 }  // namespace

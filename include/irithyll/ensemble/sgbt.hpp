@@ -116,6 +116,17 @@ class SGBT {
   // committee would have in that position) or drops its last steps.
   // REQUIRES: 1 <= n_steps <= 10000.
   void set_n_steps(std::uint32_t n_steps);
+  // The contribution EWMA's half-life (config.prune_half_life; 0 = off).
+  // Turning it on where no pruning rule was on starts every step's EWMA at
+  // 0; turning the last reason for the EWMAs off drops them.
+  // REQUIRES: half_life == 0 or 1 <= half_life <= 1e12.
+  void set_prune_half_life(double half_life);
+  // The proactive rule once, now: the mature step (one that has seen at
+  // least interval/2 samples, or the EWMA's time constant 1/alpha when no
+  // interval is set) with the lowest EWMA is replaced if it is strictly
+  // below the 25th percentile of the mature steps'. False, changing
+  // nothing, when no EWMAs are kept (config.prunes() is false).
+  bool check_proactive_prune();
   // The five tuning signals of this committee (tunable.hpp; defined in
   // sgbt_tuning.cpp); O(nodes).
   ConfigDiagnostics config_diagnostics() const;
@@ -233,6 +244,10 @@ class SGBT {
   std::vector<std::uint32_t> idle_run_;
   std::vector<double> prune_scratch_;
   void prune(std::span<const double> contributions) noexcept;
+  // The proactive rule over steps with >= mature_after samples, skipping the
+  // steps quality pruning replaced this sample; true if one was replaced.
+  bool prune_weakest(std::uint64_t mature_after) noexcept;
+  void track_contributions(bool on);
   std::vector<double> contrib_;  // this sample's |lr * p| per step (pruning only)
   std::vector<std::uint32_t> skip_counts_;  // Skip variant: the workers' draws for one sample
   void adapt_max_tree_samples(double sd) noexcept;

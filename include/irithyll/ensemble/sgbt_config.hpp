@@ -16,6 +16,7 @@
 // Adding a setting = one member here + one row in the table.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -100,11 +101,21 @@ struct SGBTConfig {
   // samples in a row is replaced. Proactive: every `interval` samples the
   // mature step (>= interval/2 samples) with the lowest EWMA is replaced if
   // it is strictly below the 25th percentile (alpha 0.01 when only this is on).
+  // prune_half_life, when set, gives the EWMA's rate as a half-life in
+  // samples (alpha = 1 - 2^(-1/hl)) in place of either alpha, and keeps the
+  // EWMAs even with both rules off, so that a tuner can call the proactive
+  // rule when it chooses (SGBT::check_proactive_prune).
   double quality_prune_alpha = 0.0;          // 0 = off, else (0, 1)
   double quality_prune_threshold = 1e-6;     // > 0
   std::uint32_t quality_prune_patience = 500;  // >= 1
   std::uint64_t proactive_prune_interval = 0;  // 0 = off, else >= 100
-  bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0; }
+  double prune_half_life = 0.0;                // 0 = off, else >= 1
+  bool prunes() const { return quality_prune_alpha > 0.0 || proactive_prune_interval > 0 || prune_half_life > 0.0; }
+  // The contribution EWMA's rate (see above).
+  double prune_alpha() const {
+    if (prune_half_life > 0.0) return 1.0 - std::exp2(-1.0 / prune_half_life);
+    return quality_prune_alpha > 0.0 ? quality_prune_alpha : 0.01;
+  }
   // Soft routing (prediction only; training routes hard): each split sends x
   // left with weight sigmoid((threshold - x) / bandwidth), so the committee's
   // output is smooth in x. soft_bandwidth 0 = per feature, automatic
@@ -121,6 +132,12 @@ struct SGBTConfig {
   std::uint32_t handoff_window = 0;
   bool has_routing_options() const {
     return soft_routing || soft_bandwidth > 0.0 || soft_kernel != SoftKernel::kSigmoid || handoff_window > 0;
+  }
+  // True when training does per-sample work beyond the trees (error
+  // weighting, adaptive max-tree-samples, the pruning averages, handoff):
+  // the committee then trains on its options path, on one thread.
+  bool per_sample_options() const {
+    return error_weight_alpha > 0.0 || adaptive_mts_k > 0.0 || prunes() || handoff_window > 0;
   }
   // Training threads, [1, 256]. With N >= 2 the boosting steps of a
   // committee without the options above are pipelined over min(N, n_steps)

@@ -114,6 +114,11 @@ class SGBTLearner final : public Learner,
   ConfigDiagnostics config_diagnostics() const override;
   Status adjust_config(double lr_multiplier, double lambda_delta) override;
   Status apply_structural_change(int depth_delta, int steps_delta) override;
+  // Every committee's prune-half-life (SGBT::set_prune_half_life) and
+  // proactive rule (SGBT::check_proactive_prune: true if any committee
+  // replaced a step).
+  Status set_prune_half_life(double half_life) override;
+  Result<bool> check_proactive_prune() override;
   std::size_t n_committees() const { return committees_.size(); }
   const SGBT& committee(std::size_t c) const { return committees_[c]; }
   ExportModel export_model(std::size_t committee) const override { return committees_[committee].export_model(); }

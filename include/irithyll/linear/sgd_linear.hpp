@@ -96,10 +96,14 @@ class SgdLinear : public LinearCore, public Tunable {
   // the non-zero coefficients and intercepts; uncertainty is 1 / (1 + samples seen);
   // alignment and depth are 0. adjust_config scales both learning rates
   // (the coefficients' and the intercept's, kept in (0, 100]) and moves l2
-  // (kept in [0, 100]). A linear model has no structure to change.
+  // (kept in [0, 100]). A linear model has no structure to change and no
+  // parts to prune: a non-zero prune half-life is refused, and the proactive
+  // rule replaces nothing.
   ConfigDiagnostics config_diagnostics() const override;
   Status adjust_config(double lr_multiplier, double lambda_delta) override;
   Status apply_structural_change(int depth_delta, int steps_delta) override;
+  Status set_prune_half_life(double half_life) override;
+  Result<bool> check_proactive_prune() override;
 
  protected:
   enum class Loss : std::uint8_t { kSquared, kLogistic, kSoftmax };
