@@ -227,12 +227,15 @@ LeveragingBagging::Part LeveragingBagging::learn_members(std::size_t first, std:
     const double target = coded_ ? static_cast<double>(codes_[i * context_.n_classes + cls]) : y;
     const std::uint32_t k = sample_poisson_limit(m.rng, poisson_limit_);
     part.k_total += k;
+    // The detector reads the member's error on the sample after learning it,
+    // as MOA's LeveragingBag and River's do (see the class comment).
     double pred;
     if (m.model) {
-      pred = m.model->predict_one(x);
       if (k > 0) m.model->learn_one(x, target, static_cast<double>(k) * weight);
+      pred = m.model->predict_one(x);
     } else {
-      pred = k > 0 ? m.tree.learn_one(x, target, static_cast<double>(k) * weight) : m.tree.predict_one(x);
+      if (k > 0) m.tree.learn_one(x, target, static_cast<double>(k) * weight);
+      pred = m.tree.predict_one(x);
     }
     // Only a cut that raised the error estimate is a change (as MOA's LeveragingBag).
     const double before = m.detector.estimated_mean();

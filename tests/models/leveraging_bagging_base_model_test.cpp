@@ -56,6 +56,22 @@ TEST(LeveragingBaggingBaseModel, MembersAreTheNamedModelAndResumeBitIdentically)
   }
 }
 
+// Each member's detector reads its error on a sample just after learning it
+// (as MOA and River do). With no_change members (they predict the last label
+// they learned), that error is 0 whenever a member learned the sample (its
+// Poisson draw k > 0, 99.75% of draws), while the error just before learning
+// jumps from 0 to 1 when constant labels turn to alternating ones: a
+// detector fed that one would cut and reset members.
+TEST(LeveragingBaggingBaseModel, DetectorsReadTheErrorAfterLearning) {
+  auto a = make_lb("no_change");
+  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  const std::vector<double> x = {0.1, 0.2, 0.3};
+  for (int i = 0; i < 3000; ++i) (*a)->learn_one(x, i < 1000 ? 0.0 : static_cast<double>(i % 2));
+  const auto* lb = dynamic_cast<const LeveragingBagging*>(a->get());
+  ASSERT_NE(lb, nullptr);
+  EXPECT_EQ(lb->n_resets(), 0u);
+}
+
 TEST(LeveragingBaggingBaseModel, WidthKnownOnlyAtTheFirstSample) {
   auto a = make_lb("standard_scaler|logistic_regression", 0);
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
