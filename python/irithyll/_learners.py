@@ -257,12 +257,12 @@ def _checked_weights(sample_weight, n):
                          f" ({bad.size} bad in all)")
     return w
 
-def _batch_rows(owner, n, every, callback, subsample):
-    """learn_many's keywords checked: the rows to learn (indices from the
-    reservoir sample, ascending, or None for all) and the chunk between
-    callbacks (0: one call, no callback)."""
+def _batch_rows(name, seed, n, every, callback, subsample):
+    """learn_many's keywords checked (messages name the class `name`): the
+    rows to learn (indices from the reservoir sample seeded by `seed`,
+    ascending, or None for all) and the chunk between callbacks (0: one
+    call, no callback)."""
     import numpy as np
-    name = type(owner).__name__
     if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 0:
         raise ValueError(f"{name}.learn_many: every={every!r} must be an integer >= 0")
     if every > 0 and not callable(callback):
@@ -273,7 +273,7 @@ def _batch_rows(owner, n, every, callback, subsample):
     if subsample is not None:
         if isinstance(subsample, bool) or not isinstance(subsample, (int, np.integer)) or subsample < 1:
             raise ValueError(f"{name}.learn_many: subsample={subsample!r} must be an integer >= 1")
-        rows = np.asarray(_core.reservoir_indices(int(n), int(subsample), int(owner.seed)), dtype=np.intp)
+        rows = np.asarray(_core.reservoir_indices(int(n), int(subsample), int(seed)), dtype=np.intp)
     return rows, int(every)
 
 
@@ -898,7 +898,7 @@ class Regressor(Learner):
         X = self._matrix(X)
         targets = self._targets(y)
         w = _checked_weights(sample_weight, len(X))
-        rows, every = _batch_rows(self, len(X), every, callback, subsample)
+        rows, every = _batch_rows(type(self).__name__, self.seed, len(X), every, callback, subsample)
         if rows is not None:
             X, targets, w = X[rows], targets[rows], (None if w is None else w[rows])
         _learn_in_chunks(self._model.learn_many, X, targets, w, every, callback)
@@ -1074,7 +1074,7 @@ class Classifier(Learner):
         idx = self._indices(y)
         X = self._matrix(X)
         w = _checked_weights(sample_weight, len(X))
-        rows, every = _batch_rows(self, len(X), every, callback, subsample)
+        rows, every = _batch_rows(type(self).__name__, self.seed, len(X), every, callback, subsample)
         if rows is not None:
             X, idx, w = X[rows], idx[rows], (None if w is None else w[rows])
         _learn_in_chunks(self._model.learn_many, X, idx, w, every, callback)

@@ -37,7 +37,12 @@ class _Composable:
         pass
 
     def learn_many(self, X):
-        pass
+        """Learns the rows of a pandas DataFrame in order, through learn_one
+        (a stateless transformer's learns nothing)."""
+        if type(self).learn_one is _Composable.learn_one:
+            return
+        for x in X.to_dict(orient="records"):
+            self.learn_one(x)
 
     def transform_many(self, X):
         import pandas as pd
@@ -251,12 +256,46 @@ class Pipeline(_Composable):
                 _Composable.transform_many(step, X)
         return X
 
-    def learn_many(self, X, y=None, **kwargs):
+    def learn_many(self, X, y=None, *, every=0, callback=None, subsample=None, **kwargs):
+        """Every step learns the rows of the DataFrame X (transformers first,
+        as River's mini-batch methods do). every=N, callback=f: the rows go
+        through the whole pipeline in chunks of N, with f(n_done) after each
+        (and once for a last, shorter chunk). subsample=k: the pipeline
+        learns k rows drawn by reservoir sampling (seeded by the last step's
+        seed), kept in their order; the rest are not learned by any step."""
+        if every or callback is not None or subsample is not None:
+            self._learn_batches(X, y, every, callback, subsample, kwargs)
+            return
         X = self._frame(X, learn=True, y=y)
         if y is None and not _is_learner(self._last):
             self._last.learn_many(X)
         else:
             self._last.learn_many(X, y, **kwargs)
+
+    def _learn_batches(self, X, y, every, callback, subsample, kwargs):
+        from ._learners import _batch_rows
+        import numpy as np
+        rows, every = _batch_rows("Pipeline", getattr(self._last, "seed", 42), len(X), every, callback, subsample)
+
+        def take(v, index):
+            if v is None:
+                return None
+            return v.iloc[index] if hasattr(v, "iloc") else np.asarray(v)[index]
+
+        weight = kwargs.pop("sample_weight", None)
+        if rows is not None:
+            X, y, weight = X.iloc[rows], take(y, rows), take(weight, rows)
+        if every == 0:
+            every = max(len(X), 1)
+            callback = None
+        for start in range(0, len(X), every):
+            chunk = slice(start, min(start + every, len(X)))
+            extra = dict(kwargs)
+            if weight is not None:
+                extra["sample_weight"] = take(weight, chunk)
+            self.learn_many(X.iloc[chunk], take(y, chunk), **extra)
+            if callback is not None:
+                callback(chunk.stop)
 
     def predict_many(self, X):
         return self._last.predict_many(self._frame(X, learn=False))

@@ -14,7 +14,7 @@ import keyword
 import math
 
 from . import _core
-from ._learners import Regressor, _checked_weight
+from ._learners import Regressor, _batch_rows, _checked_weight
 
 _ROW = next(row for row in _core.catalogue() if row["name"] == "multi_target_sgbt")
 for _f in _ROW["fields"]:
@@ -85,11 +85,27 @@ class MultiTargetSGBTRegressor(Regressor):
             return {}
         return dict(zip(self._targets, self._model.predict_multi_dict(x)))
 
-    def learn_many(self, X, y, sample_weight=None):
-        """Row by row: X a DataFrame, y a DataFrame with one column per target."""
+    def learn_many(self, X, y, sample_weight=None, *, every=0, callback=None, subsample=None):
+        """Row by row: X a DataFrame, y a DataFrame with one column per target.
+        every=N, callback=f: f(n_done) after every N rows and once at the
+        end if the count is not a multiple of N. subsample=k: learns k rows
+        drawn uniformly by reservoir sampling (seeded by the model's seed),
+        kept in their order."""
         weights = [1.0] * len(X) if sample_weight is None else list(sample_weight)
-        for (_, xr), (_, yr), w in zip(X.iterrows(), y.iterrows(), weights):
-            self.learn_one(xr.to_dict(), yr.to_dict(), w)
+        if len(weights) != len(X):
+            raise ValueError(f"{type(self).__name__}.learn_many: {len(weights)} sample weights for {len(X)} rows")
+        if len(y) != len(X):
+            raise ValueError(f"{type(self).__name__}.learn_many: {len(y)} target rows for {len(X)} rows")
+        rows, every = _batch_rows(type(self).__name__, self.seed, len(X), every, callback, subsample)
+        order = range(len(X)) if rows is None else [int(r) for r in rows]
+        done = 0
+        for r in order:
+            self.learn_one(X.iloc[r].to_dict(), y.iloc[r].to_dict(), weights[r])
+            done += 1
+            if every and done % every == 0:
+                callback(done)
+        if every and done % every:
+            callback(done)
 
     def predict_many(self, X):
         """A DataFrame with one column per target."""

@@ -92,3 +92,67 @@ def test_bad_keywords_are_named(kwargs, error, text):
     with pytest.raises(error, match=text):
         m.learn_many(X, y, **kwargs)
     assert m.n_samples_seen == 0
+
+
+def _frame(n=403, seed=2):
+    pd = pytest.importorskip("pandas")
+    X, y = _data(n, seed)
+    return pd.DataFrame(X, columns=["a", "b", "c"]), pd.Series(y)
+
+
+def _pipeline(seed=7):
+    from irithyll import preprocessing
+    return preprocessing.StandardScaler() | linear_model.LinearRegression(seed=seed)
+
+
+def test_pipeline_subsample_reaches_every_step():
+    X, y = _frame()
+    sampled, by_hand = _pipeline(), _pipeline()
+    sampled.learn_many(X, y, subsample=120)
+    rows = np.asarray(_core.reservoir_indices(len(X), 120, 7))
+    by_hand.learn_many(X.iloc[rows], y.iloc[rows])
+    probe = X.iloc[:20]
+    assert list(sampled.predict_many(probe)) == list(by_hand.predict_many(probe))
+    # The scaler learned the sampled rows only, not the whole frame.
+    scaler = sampled.steps["StandardScaler"]
+    assert scaler.transform_one(X.iloc[0].to_dict()) == by_hand.steps["StandardScaler"].transform_one(
+        X.iloc[0].to_dict())
+    whole = _pipeline()
+    whole.learn_many(X, y)
+    assert scaler.transform_one(X.iloc[0].to_dict()) != whole.steps["StandardScaler"].transform_one(
+        X.iloc[0].to_dict())
+
+
+def test_pipeline_chunks_go_through_every_step():
+    X, y = _frame()
+    chunked, by_hand = _pipeline(), _pipeline()
+    calls = []
+    w = np.linspace(0.5, 1.5, len(X))
+    chunked.learn_many(X, y, every=100, callback=calls.append, sample_weight=w)
+    assert calls == [100, 200, 300, 400, 403]
+    for start in range(0, len(X), 100):
+        part = slice(start, min(start + 100, len(X)))
+        by_hand.learn_many(X.iloc[part], y.iloc[part], sample_weight=w[part])
+    probe = X.iloc[:20]
+    assert list(chunked.predict_many(probe)) == list(by_hand.predict_many(probe))
+    with pytest.raises(TypeError, match="Pipeline.learn_many: every=10 needs a callable"):
+        chunked.learn_many(X, y, every=10)
+
+
+def test_multi_target_batch_keywords():
+    pd = pytest.importorskip("pandas")
+    from irithyll import multioutput
+    X, y = _frame(n=205)
+    Y = pd.DataFrame({"u": y, "v": 2 * y})
+    chunked = multioutput.MultiTargetSGBTRegressor(n_steps=4, grace_period=30, seed=3)
+    calls = []
+    chunked.learn_many(X, Y, every=50, callback=calls.append)
+    assert calls == [50, 100, 150, 200, 205]
+    sampled = multioutput.MultiTargetSGBTRegressor(n_steps=4, grace_period=30, seed=3)
+    sampled.learn_many(X, Y, subsample=60)
+    by_hand = multioutput.MultiTargetSGBTRegressor(n_steps=4, grace_period=30, seed=3)
+    for r in _core.reservoir_indices(len(X), 60, 3):
+        by_hand.learn_one(X.iloc[r].to_dict(), Y.iloc[r].to_dict())
+    assert pickle.dumps(sampled) == pickle.dumps(by_hand)
+    with pytest.raises(ValueError, match="subsample=0 must be an integer >= 1"):
+        sampled.learn_many(X, Y, subsample=0)

@@ -305,6 +305,27 @@ def test_learn_many_in_a_pipeline_matches_learning_row_by_row():
         feature_selection.CorrelationSelector().learn_many(X, y[:10])
 
 
+def test_python_transformers_learn_in_a_pipeline_batch():
+    """StandardScaler, MinMaxScaler and OneHotEncoder learn from a
+    pipeline's learn_many as from a learn_one loop (their learn_many once
+    learned nothing, so a batch-trained pipeline scaled everything to 0)."""
+    pd = need_module("pandas", "python3-pandas")
+    rows = _regression_rows(200, seed=9)
+    X = pd.DataFrame([x for x, _ in rows])
+    y = pd.Series([t for _, t in rows])
+    for make in (preprocessing.StandardScaler, preprocessing.MinMaxScaler):
+        batch, single = make(), make()
+        (batch | linear_model.LinearRegression()).learn_many(X, y)
+        for x, _ in rows:
+            single.learn_one(x)
+        probe = rows[0][0]
+        assert batch.transform_one(probe) == single.transform_one(probe)
+        assert any(v != 0.0 for v in batch.transform_one(probe).values())
+    hot = preprocessing.OneHotEncoder(drop_zeros=False)
+    hot.learn_many(pd.DataFrame({"c": ["u", "v", "u"]}))
+    assert hot.transform_one({"c": "v"}) == {"c_u": 0, "c_v": 1}
+
+
 def test_catalogue_placement_names_existing_classes():
     import importlib
     import json
