@@ -31,6 +31,11 @@ TEST(SubsampleCli, LearnsNRowsOfTheSelectionReproducibly) {
   // More than the selection holds: all of it (the 5,000 rows after the skip).
   ASSERT_EQ(more.code, 0) << more.err;
   EXPECT_EQ(json_field(more.out, "samples"), "5000");
+  // The report says how it was drawn, so it can be reproduced from itself.
+  EXPECT_EQ(json_field(a.out, "subsample"), "300");
+  EXPECT_EQ(json_field(a.out, "skip"), "1000");
+  EXPECT_EQ(json_field(a.out, "max_samples"), "5000");
+  EXPECT_EQ(json_field(run_cli("eval --stream sea --max-samples 500 --quiet --json").out, "subsample"), "");
 }
 
 TEST(SubsampleCli, RefusesZeroAndStillNamesABadRow) {

@@ -283,10 +283,12 @@ int run_eval(std::span<char* const> argv) {
   // below sees the sampled rows only.
   std::uint64_t loop_skip = *skip;
   std::optional<std::uint64_t> loop_max = max_samples;
+  std::optional<std::uint64_t> subsample;
   if (args.given("subsample")) {
     auto n = get_count(args, "subsample");
     if (!n) return fail(n.status());
     if (*n == 0) return fail(Status::invalid_argument("--subsample must be >= 1"));
+    subsample = *n;
     *stream = reservoir_sample(std::move(*stream), static_cast<std::size_t>(*n), *seed, *skip, max_samples);
     loop_skip = 0;
     loop_max.reset();
@@ -454,6 +456,7 @@ int run_eval(std::span<char* const> argv) {
       from.seed = *seed;
       from.skip = *skip;
       from.max_samples = max_samples;
+      from.subsample = subsample;
       json += provenance_json_member(from, *learner);
       json += "}";
     }

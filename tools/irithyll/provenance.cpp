@@ -33,6 +33,7 @@ std::string provenance_json_member(const Provenance& p, const Learner& learner) 
   }
   out += ",\"seed\":" + std::to_string(p.seed) + ",\"skip\":" + std::to_string(p.skip);
   if (p.max_samples) out += ",\"max_samples\":" + std::to_string(*p.max_samples);
+  if (p.subsample) out += ",\"subsample\":" + std::to_string(*p.subsample);
   out += '}';
   return out;
 }

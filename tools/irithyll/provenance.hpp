@@ -1,7 +1,7 @@
 // What a result came from, for `eval --json`: the program's version, the
 // data (file path or generator), the model with every setting it ran with
-// (defaults included, read back from the built learner), the seed and the
-// row window. A JSON report with it can be reproduced from itself alone.
+// (defaults included, read back from the built learner), the seed, the
+// row window and the reservoir sample drawn from it. A JSON report with it can be reproduced from itself alone.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@ struct Provenance {
   std::uint64_t seed = 0;
   std::uint64_t skip = 0;
   std::optional<std::uint64_t> max_samples;
+  std::optional<std::uint64_t> subsample;  // --subsample N: N rows of the window, drawn from the seed
 };
 
 // ,"provenance":{...} as a JSON member to append inside an object.
