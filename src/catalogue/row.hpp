@@ -43,17 +43,20 @@ ModelSettings settings_of(const Learner& learner) {
 // and default construction (the blank instance a checkpoint decodes into);
 // its row is then
 //   learner_row<T>("description", Tasks::kBoth, "linear_model", "LogisticRegression", "LinearRegression")
+// A model's refusal, prefixed "name: " unless the model already named itself.
+inline Status named_refusal(const Status& s, std::string_view name) {
+  const std::string& msg = s.message();
+  if (msg.size() > name.size() && msg.compare(0, name.size(), name) == 0 && msg[name.size()] == ':') return s;
+  return s.with_context(name);
+}
+
 template <class T>
 Result<std::unique_ptr<Learner>> contract_make(const ModelSettings& settings, const LearnerContext& context) {
   using Config = typename T::Config;
   Config config;
   IRITHYLL_RETURN_IF_ERROR(apply_settings<Config>(T::kName, T::config_fields(), settings, config));
   auto made = T::make(config, context);
-  if (!made) {
-    const std::string& msg = made.status().message();
-    if (msg.rfind(std::string(T::kName) + ":", 0) == 0) return made.status();
-    return made.status().with_context(T::kName);
-  }
+  if (!made) return named_refusal(made.status(), T::kName);
   return std::unique_ptr<Learner>(std::move(made).value());
 }
 

@@ -47,7 +47,7 @@ Result<std::unique_ptr<Learner>> make_sgbt(const ModelSettings& settings, const 
   }
   IRITHYLL_RETURN_IF_ERROR(apply_settings<SGBTConfig>("sgbt", sgbt_config_fields(), rest, config));
   auto learner = SGBTLearner::make(config, context);
-  if (!learner) return learner.status().with_context("sgbt");
+  if (!learner) return named_refusal(learner.status(), "sgbt");
   return std::unique_ptr<Learner>(std::move(learner).value());
 }
 

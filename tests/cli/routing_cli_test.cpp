@@ -62,7 +62,8 @@ TEST(RoutingCli, EvalTakesTheOptionsAndReportsDiagnostics) {
   EXPECT_NE(r.out.find("\"n_steps\":10,"), std::string::npos) << r.out;
   auto bad = irithyll::testing::run_cli("eval --quiet --stream friedman --max-samples 100 --soft-bandwidth 0.1");
   EXPECT_NE(bad.code, 0);
-  EXPECT_NE(bad.err.find("soft-bandwidth"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("friedman: sgbt: soft-bandwidth needs soft-routing on"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("sgbt: sgbt:"), std::string::npos) << bad.err;  // the model is named once
 }
 
 }  // namespace
