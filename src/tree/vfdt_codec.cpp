@@ -84,6 +84,15 @@ Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
   if (!in.ok()) return in.status();
   if (t.feat_min_.size() != d || t.feat_max_.size() != d || t.feat_moments_.size() != 3 * d)
     return Status::corruption("hoeffding tree: feature summary size mismatch");
+  // Ranges start at +-infinity; the moments (weight, mean, squared
+  // deviations) scale the linear leaves' inputs, so they are finite and the
+  // weight and deviations non-negative.
+  for (std::size_t f = 0; f < d; ++f) {
+    const double* mo = &t.feat_moments_[3 * f];
+    if (std::isnan(t.feat_min_[f]) || std::isnan(t.feat_max_[f]) || !(mo[0] >= 0.0) || !std::isfinite(mo[0]) ||
+        !std::isfinite(mo[1]) || !(mo[2] >= 0.0) || !std::isfinite(mo[2]))
+      return Status::corruption("hoeffding tree: bad feature summary");
+  }
 
   const std::size_t n_nodes = in.read_count(20, "nodes");
   if (!in.ok()) return in.status();
@@ -133,6 +142,12 @@ Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
       if (!std::isfinite(v) || (weight && v < 0.0)) return Status::corruption("hoeffding tree: bad leaf statistics");
     }
     if (!std::isfinite(t.leaf_weight(l))) return Status::corruption("hoeffding tree: leaf weight overflows");
+    // Linear-leaf weights (after the head) enter every prediction of the leaf.
+    for (std::size_t j = 0; j < t.linear_size_; ++j) {
+      const double v = l.stats[t.head_size_ + j];
+      if (!std::isfinite(v) || std::abs(v) > kMaxLinearWeight)
+        return Status::corruption("hoeffding tree: bad linear leaf weight");
+    }
     if (!t.gaussian_) {
       // Histogram blocks must have a finite origin and a positive finite width once used.
       for (std::size_t j = 0; j < m; ++j) {

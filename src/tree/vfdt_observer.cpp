@@ -126,6 +126,11 @@ void Vfdt::update_linear(Leaf& leaf, std::span<const double> x, double y, double
   if (!std::isfinite(err)) return;
   const double step = config_.learning_rate * std::min(w, 1.0 / config_.learning_rate) * err;
   double* wts = leaf.stats.data() + head_size_;
+  // A step beyond kMaxLinearStep (a diverging leaf, or weights from a
+  // hostile record) is not taken. With inputs clamped to kMaxStandardised, a
+  // step moves a weight by at most 1e100, so no count of steps a stream can
+  // make carries one past the doubles.
+  if (!(std::abs(step) <= kMaxLinearStep)) return;
   for (std::size_t j = 0; j < subspace_; ++j) wts[j] += step * standardised(leaf.features[j], x[leaf.features[j]]);
   wts[subspace_] += step;
 }

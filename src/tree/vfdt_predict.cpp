@@ -144,9 +144,14 @@ void Vfdt::leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<dou
 
 double Vfdt::standardised(std::size_t f, double v) const {
   // FIMT-DD scales inputs to about [-1, 1] with (x - mean) / (3 sd).
+  // Clamped to +-kMaxStandardised, far beyond any value a sample of real
+  // spread gives, so that one extreme input (or a spread that underflows)
+  // cannot carry a leaf's prediction or weights past the doubles.
   const double* m = &feat_moments_[3 * f];
   if (!std::isfinite(v) || !(m[0] > 0.0) || !(m[2] > 0.0)) return 0.0;
-  return (v - m[1]) / (3.0 * std::sqrt(m[2] / m[0]));
+  const double sd = std::sqrt(m[2] / m[0]);
+  if (!(sd > 0.0)) return 0.0;
+  return std::clamp((v - m[1]) / (3.0 * sd), -kMaxStandardised, kMaxStandardised);
 }
 
 double Vfdt::leaf_value(const Leaf& leaf, std::span<const double> x) const {
