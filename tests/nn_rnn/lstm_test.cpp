@@ -227,6 +227,19 @@ TEST(Lstm, HostileRecordsAreRefused) {
     EXPECT_NE(s.message().find("non-finite"), std::string::npos) << s.message();
     EXPECT_EQ(b.n_samples_seen(), 0u);
   }
+  // A finite but huge weight: a gate's weighted sum of two such (+1e300,
+  // -1e300 times inputs) reaches +inf and -inf at once, and every
+  // prediction was NaN. Refused beyond 1e100.
+  for (const double huge : {1e300, -1e101}) {
+    std::vector<std::uint8_t> bad = good;
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(huge);
+    for (int i = 0; i < 8; ++i) bad[first_weight + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    LstmLearner b;
+    ByteReader r(bad);
+    const Status s = b.decode(r);
+    EXPECT_FALSE(s.is_ok()) << huge;
+    EXPECT_NE(s.message().find("out-of-range value in W"), std::string::npos) << s.message();
+  }
   {
     std::vector<std::uint8_t> bad = good;
     bad[cell_pos + 8 + 1] = 0x10;  // d_hidden 32 -> 4128: too large for the bytes left

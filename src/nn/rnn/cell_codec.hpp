@@ -15,15 +15,21 @@
 
 namespace irithyll::nn::detail {
 
+// The largest magnitude a decoded weight or state value may have. Training
+// keeps them many orders below it; beyond it, a weighted sum of a few such
+// values can reach +inf and -inf at once and turn every output into NaN.
+inline constexpr double kMaxCellValue = 1e100;
+
 // Reads one f64 array into dst when it has dst's size and only finite values
-// (a cell's weights and state are finite by construction, so anything else is
-// a corrupt record); otherwise fails `in` with "<cell>: ..." and leaves dst.
+// within kMaxCellValue (a cell's weights and state are so by construction,
+// so anything else is a corrupt record); otherwise fails `in` with
+// "<cell>: ..." and leaves dst.
 inline void read_cell_array(ByteReader& in, std::vector<double>& dst, const char* cell, const char* what) {
   auto v = in.f64s(what);
   if (!in.ok()) return;
   if (v.size() != dst.size()) return in.fail(std::string(cell) + ": wrong size for " + what);
-  if (!std::all_of(v.begin(), v.end(), [](double e) { return std::isfinite(e); }))
-    return in.fail(std::string(cell) + ": non-finite value in " + what);
+  if (!std::all_of(v.begin(), v.end(), [](double e) { return std::abs(e) <= kMaxCellValue; }))
+    return in.fail(std::string(cell) + ": non-finite or out-of-range value in " + what);
   dst = std::move(v);
 }
 
