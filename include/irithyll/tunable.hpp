@@ -58,10 +58,15 @@ inline Status check_adjustment(std::string_view model, double lr_multiplier, dou
   return Status::ok();
 }
 
+// The range of a prune half-life in samples (0 = off); SGBT's
+// prune-half-life setting takes the same.
+inline constexpr double kMinPruneHalfLife = 1.0;
+inline constexpr double kMaxPruneHalfLife = 1e12;
+
 // The argument rule of every set_prune_half_life: 0 (off) or a number of
-// samples in [1, 1e12].
+// samples in [kMinPruneHalfLife, kMaxPruneHalfLife].
 inline Status check_prune_half_life(std::string_view model, double half_life) {
-  if (half_life == 0.0 || (half_life >= 1.0 && half_life <= 1e12)) return Status::ok();
+  if (half_life == 0.0 || (half_life >= kMinPruneHalfLife && half_life <= kMaxPruneHalfLife)) return Status::ok();
   return Status::invalid_argument(std::string(model) +
                                   ": the prune half-life must be 0 (off) or a number of samples in [1, 1e12], not " +
                                   std::to_string(half_life));

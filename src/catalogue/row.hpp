@@ -33,6 +33,13 @@ ModelSettings settings_of(const Learner& learner) {
   return irithyll::settings_of<Config>(kFields(), typed->config());
 }
 
+// A model's refusal, prefixed "name: " unless the model already named itself.
+inline Status named_refusal(const Status& s, std::string_view name) {
+  const std::string& msg = s.message();
+  if (msg.size() > name.size() && msg.compare(0, name.size(), name) == 0 && msg[name.size()] == ':') return s;
+  return s.with_context(name);
+}
+
 // The learner contract, as one declarative row. A learner T written against
 // it declares
 //   using Config = ...;                                   // the model's own settings only
@@ -43,13 +50,6 @@ ModelSettings settings_of(const Learner& learner) {
 // and default construction (the blank instance a checkpoint decodes into);
 // its row is then
 //   learner_row<T>("description", Tasks::kBoth, "linear_model", "LogisticRegression", "LinearRegression")
-// A model's refusal, prefixed "name: " unless the model already named itself.
-inline Status named_refusal(const Status& s, std::string_view name) {
-  const std::string& msg = s.message();
-  if (msg.size() > name.size() && msg.compare(0, name.size(), name) == 0 && msg[name.size()] == ':') return s;
-  return s.with_context(name);
-}
-
 template <class T>
 Result<std::unique_ptr<Learner>> contract_make(const ModelSettings& settings, const LearnerContext& context) {
   using Config = typename T::Config;

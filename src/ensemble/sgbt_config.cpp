@@ -8,6 +8,7 @@
 
 #include "core/field_rows.hpp"
 #include "core/nested_rows.hpp"
+#include "irithyll/tunable.hpp"
 
 namespace irithyll {
 
@@ -124,7 +125,7 @@ const std::array kSgbtConfigFields = {
         IRITHYLL_FIELD_UINT(SGBTConfig, quality_prune_patience)},
     SgbtConfigRow{FieldInfo::integer("proactive-prune-interval", "0", "every N samples replace the weakest mature step if below the 25th percentile (0 = off)").in(100, 1e15).or_off(),
         IRITHYLL_FIELD_UINT(SGBTConfig, proactive_prune_interval)},
-    SgbtConfigRow{FieldInfo::real("prune-half-life", "0", "half-life in samples of each step's contribution EWMA that pruning compares; replaces quality-prune-alpha's rate and keeps the EWMAs even with both pruning rules off (0 = off)").in(1, 1e12).or_off().absent_means("0"),
+    SgbtConfigRow{FieldInfo::real("prune-half-life", "0", "half-life in samples of each step's contribution EWMA that pruning compares; replaces quality-prune-alpha's rate and keeps the EWMAs even with both pruning rules off (0 = off)").in(kMinPruneHalfLife, kMaxPruneHalfLife).or_off().absent_means("0"),
         IRITHYLL_FIELD_REAL(SGBTConfig, prune_half_life)},
     SgbtConfigRow{FieldInfo::text("monotone", "", "per-feature monotone constraints, e.g. 0,1,-1 (+1 non-decreasing, -1 non-increasing; empty = none)"),
         &set_monotone, &get_monotone},

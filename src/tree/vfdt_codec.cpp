@@ -145,7 +145,7 @@ Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
     // Linear-leaf weights (after the head) enter every prediction of the leaf.
     for (std::size_t j = 0; j < t.linear_size_; ++j) {
       const double v = l.stats[t.head_size_ + j];
-      if (!std::isfinite(v) || std::abs(v) > kMaxLinearWeight)
+      if (!(std::abs(v) <= kMaxLinearWeight))
         return Status::corruption("hoeffding tree: bad linear leaf weight");
     }
     if (!t.gaussian_) {

@@ -316,12 +316,12 @@ class Vfdt {
     std::vector<double> x;
   };
   mutable RouteCache route_cache_;  // set by predictions, invalidated by every learn
-  static constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;  // route_together: walk finished or not started
   // Linear leaves: the bound on a standardised input, on one SGD step, and
   // on a decoded weight (their products stay far inside the doubles).
   static constexpr double kMaxStandardised = 1e6;
   static constexpr double kMaxLinearStep = 1e94;
-  static constexpr double kMaxLinearWeight = 1e200;  // route_together: walk finished or not started
+  static constexpr double kMaxLinearWeight = 1e200;
   std::vector<double> cand_left_, cand_right_, best_left_, best_right_, tmp_left_, tmp_right_, tmp_total_;
   std::vector<double> gauss_;  // best_gaussian: per class weight, then sqrt(2 var)
   std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
