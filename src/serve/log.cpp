@@ -1,5 +1,6 @@
 // EntryId: stream ids "<ms>-<seq>" (a bare "<ms>" means seq 0, as Redis reads
-// it); the polling default of LogSource::wait_for_entries.
+// it); the polling default of LogSource::wait_for_entries; the copying
+// default of LogSink::append_borrowed.
 #include "serve/log.hpp"
 
 #include <algorithm>
@@ -27,6 +28,13 @@ Result<bool> LogSource::wait_for_entries(std::span<const std::string> /*streams*
                                          int timeout_ms) {
   std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(timeout_ms, 1, 2)));
   return true;
+}
+
+void LogSink::append_borrowed(std::string_view stream, std::span<const FieldView> fields) {
+  Fields owned;
+  owned.reserve(fields.size());
+  for (const auto& [k, v] : fields) owned.emplace_back(std::string(k), std::string(v));
+  append(stream, owned);
 }
 
 std::string EntryId::to_string() const { return std::to_string(ms) + "-" + std::to_string(seq); }

@@ -28,6 +28,8 @@
 namespace irithyll::serve {
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
+// One field whose name and value are borrowed, valid for the call only.
+using FieldView = std::pair<std::string_view, std::string_view>;
 
 struct LogEntry {
   std::string id;  // "<ms>-<seq>"
@@ -75,7 +77,19 @@ class LogSink {
   // Buffered: nothing is sent until flush(), which sends every buffered
   // append in one pipelined round trip and reports the first failure.
   virtual void append(std::string_view stream, const Fields& fields) = 0;
+  // The same append from borrowed text. Why: the worker publishes one
+  // prediction per sample, and building a Fields (a vector and three pairs
+  // of strings) for each was a measurable share of a cheap model's cost.
+  // The default copies into a Fields and calls append().
+  virtual void append_borrowed(std::string_view stream, std::span<const FieldView> fields);
   virtual Status flush() = 0;
+  // Starts sending the buffered appends without waiting for their replies;
+  // flush() still waits for them and reports any failure. Why: the log then
+  // stores a batch's first predictions while the worker computes the rest,
+  // instead of idling until the batch's end. Sending earlier changes no
+  // outcome: an unacknowledged entry's prediction may be published again
+  // after a crash either way. The default sends nothing early.
+  virtual void send_buffered() {}
   // Up to `count` entries of `stream` from its start (tests and tools).
   virtual Result<std::vector<LogEntry>> range(std::string_view stream, std::size_t count) = 0;
   // Entries in `stream` (0 when it does not exist).

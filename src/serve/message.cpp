@@ -174,10 +174,14 @@ std::uint32_t partition_of(std::string_view key, std::uint32_t partitions) {
 // The shortest text that reads back as the same double (to_chars' round-trip
 // guarantee): what %.17g promised, in fewer bytes and without printf's
 // multi-precision digit loop, which was 8% of a worker's CPU.
+std::string_view format_number(double v, NumberText& buf) {
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return {buf.data(), static_cast<std::size_t>(r.ptr - buf.data())};
+}
+
 std::string format_number(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  NumberText buf;
+  return std::string(format_number(v, buf));
 }
 
 Fields sample_fields(std::string_view id, std::string_view key, std::span<const double> x, std::optional<double> y) {

@@ -23,6 +23,7 @@
 // Numbers are written with %.17g so a double survives the trip exactly.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -66,6 +67,9 @@ Fields label_fields(std::string_view key, std::string_view sample_id, double y);
 
 // The shortest text that reads back to the same double (std::to_chars).
 std::string format_number(double v);
+// The same text written into `buf` (no allocation); the view points into it.
+using NumberText = std::array<char, 32>;
+std::string_view format_number(double v, NumberText& buf);
 
 // `text` as it may be echoed in a dead letter's reason or an error message:
 // valid UTF-8 of printable characters kept, every other byte (NUL, control

@@ -68,6 +68,7 @@ class LabelWindow {
 struct Partition {
   explicit Partition(std::uint32_t id, std::size_t window) : index(id), window(window) {}
   std::uint32_t index;
+  std::string output;  // the output stream's name, built once: a prediction per sample is published to it
   std::unordered_map<std::string, KeySlot> keys;
   std::list<std::string> lru;                          // front: most recently used
   std::unordered_map<std::string, EvictedKey> evicted;  // key -> record not yet checkpointed

@@ -33,6 +33,10 @@ namespace {
 
 constexpr std::string_view kLastField = "__last";
 constexpr std::string_view kWindowField = "__window";
+// Entries processed between sends of the buffered predictions: often enough
+// that the log works beside the worker, seldom enough that a send (one write
+// call) stays a small share of the entries' cost.
+constexpr std::size_t kSendEvery = 64;
 std::string key_field(std::string_view key) { return "k:" + std::string(key); }
 
 double ms_since(Clock::time_point t0) {
@@ -120,6 +124,14 @@ struct Worker::Rep {
     s.unsaved.joined = s.unsaved.joined || joined;
     ++m.learned;
   }
+  // One prediction (or anomaly score) on the partition's output stream, from
+  // borrowed text: nothing is allocated per sample.
+  void publish(const Partition& part, const Message& msg, double value) {
+    NumberText text;
+    const FieldView fields[] = {{"id", msg.id}, {"key", msg.key}, {"p", format_number(value, text)}};
+    log.append_borrowed(part.output, fields);
+    ++m.predictions;
+  }
   bool key_due(const std::string& key, const KeySlot& s, Clock::time_point now) const;
   void dead_letter(std::uint32_t p, const LogEntry& e, const std::string& reason);
   Status process(Partition& part, const LogEntry& e);
@@ -186,6 +198,7 @@ Status Worker::Rep::open(std::uint32_t p) {
   const auto& n = config.names;
   IRITHYLL_RETURN_IF_ERROR(log.create_group(n.input(p), n.group()));
   auto part = std::make_unique<Partition>(p, config.label_window);
+  part->output = n.output(p);
   auto last = log.hash_get(n.checkpoint(p), kLastField);
   if (!last) return last.status();
   if (last->has_value()) {
@@ -292,10 +305,7 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
       return Status::ok();
     }
     if (!key_has_it) {
-      const double score = (*s)->model->predict_one(msg->x);
-      log.append(config.names.output(part.index),
-                 Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(score)}});
-      ++m.predictions;
+      publish(part, *msg, (*s)->model->predict_one(msg->x));
       learn(*id, **s, msg->x, 0.0, false);
     }
     return Status::ok();
@@ -321,10 +331,7 @@ Status Worker::Rep::process(Partition& part, const LogEntry& e) {
   // When the key's record holds this sample, its prediction went out before
   // that record was written: only the window may still need the sample.
   if (!key_has_it) {
-    const double prediction = (*s)->model->predict_one(msg->x);
-    log.append(config.names.output(part.index),
-               Fields{{"id", msg->id}, {"key", msg->key}, {"p", format_number(prediction)}});
-    ++m.predictions;
+    publish(part, *msg, (*s)->model->predict_one(msg->x));
     if (msg->y) learn(*id, **s, msg->x, *msg->y, false);
   }
   if (!msg->y && !window_has_it) {
@@ -466,9 +473,14 @@ Result<std::size_t> Worker::poll() {
       ++r.m.lost;
       continue;
     }
+    std::size_t since_send = 0;
     for (const auto& e : **batch) {
       IRITHYLL_RETURN_IF_ERROR(r.process(part, e));
       if (part.lost) break;
+      if (++since_send == kSendEvery) {
+        r.log.send_buffered();
+        since_send = 0;
+      }
     }
     if (part.lost) {
       r.owned.erase(it);

@@ -53,6 +53,9 @@ TEST(ServeMemoryLog, Conformance) {
   test::check_group_semantics(groups);
   test::check_lease_semantics(leases);
   test::check_owned_reads(owned);
+  MemoryLog bytes;
+  test::check_append_bytes(bytes);
+  test::check_send_buffered(bytes);
   MemoryLog waits, wakes;
   test::check_wait_for_entries(waits);
   test::check_wait_wakes(wakes, wakes);

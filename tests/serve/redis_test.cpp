@@ -54,6 +54,8 @@ TEST(ServeRedis, LogConformance) {
   test::check_lease_semantics(*log);
   test::check_owned_reads(*log);
   test::check_wait_for_entries(*log);
+  test::check_append_bytes(*log);
+  test::check_send_buffered(*log);
 }
 
 // A wait blocked on the server returns as soon as another connection appends.

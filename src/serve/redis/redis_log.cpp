@@ -1,6 +1,8 @@
 // RedisLog: see redis_log.hpp. Every command goes through redisCommandArgv /
-// redisAppendCommandArgv with explicit lengths, so keys and checkpoint bytes
-// are binary-safe. A reply is freed by the Reply guard on every path.
+// redisAppendCommandArgv with explicit lengths, except XADD, which is framed
+// here (RESP bulk strings, lengths included): keys, fields and checkpoint
+// bytes are binary-safe either way. A reply is freed by the Reply guard on
+// every path.
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
@@ -181,9 +183,11 @@ class RedisLog final : public Log {
       entry.id = text_of(e->element[0]);
       const redisReply* f = e->element[1];
       // A pending entry deleted from the stream comes back with nil fields.
-      if (f->type == REDIS_REPLY_ARRAY)
+      if (f->type == REDIS_REPLY_ARRAY) {
+        entry.fields.reserve(f->elements / 2);
         for (std::size_t j = 0; j + 1 < f->elements; j += 2)
           entry.fields.emplace_back(text_of(f->element[j]), text_of(f->element[j + 1]));
+      }
       out.push_back(std::move(entry));
     }
     return out;
@@ -254,13 +258,8 @@ class RedisLog final : public Log {
     }
   }
 
-  void append(std::string_view stream, const Fields& fields) override {
-    Args a;
-    a.add("XADD").add(stream).add("*");
-    for (const auto& [k, v] : fields) a.add(k).add(v);
-    if (redisAppendCommandArgv(c_, a.argc(), a.argv(), a.lens()) != REDIS_OK) append_failed_ = true;
-    ++buffered_;
-  }
+  void append(std::string_view stream, const Fields& fields) override { xadd(stream, fields); }
+  void append_borrowed(std::string_view stream, std::span<const FieldView> fields) override { xadd(stream, fields); }
 
   Status flush() override {
     const std::size_t n = buffered_;
@@ -270,6 +269,14 @@ class RedisLog final : public Log {
       return io("XADD (buffering)");
     }
     return drain(n, "XADD");
+  }
+
+  // Writes hiredis's output buffer to the socket (blocking until the kernel
+  // takes it); the replies stay unread until flush() or settle().
+  void send_buffered() override {
+    int done = 0;
+    while (done == 0 && !append_failed_)
+      if (redisBufferWrite(c_, &done) != REDIS_OK) append_failed_ = true;
   }
 
   Result<std::vector<LogEntry>> range(std::string_view stream, std::size_t count) override {
@@ -456,6 +463,38 @@ class RedisLog final : public Log {
     for (std::size_t i = 0; i < reply->elements; ++i) IRITHYLL_RETURN_IF_ERROR(check(reply->element[i], what));
     return std::optional<Held>{std::move(*done)};
   }
+  // XADD <stream> * <field> <value> ..., written in the protocol's own
+  // framing into one reused buffer and handed to hiredis as a formatted
+  // command. Why: redisAppendCommandArgv formats every argument through
+  // sds calls and needs argument vectors built per call, which cost a cheap
+  // model about as much as the model itself.
+  template <class Pairs>
+  void xadd(std::string_view stream, const Pairs& fields) {
+    command_.clear();
+    frame('*', 3 + 2 * fields.size());
+    bulk("XADD");
+    bulk(stream);
+    bulk("*");
+    for (const auto& [k, v] : fields) {
+      bulk(k);
+      bulk(v);
+    }
+    if (redisAppendFormattedCommand(c_, command_.data(), command_.size()) != REDIS_OK) append_failed_ = true;
+    ++buffered_;
+  }
+  void frame(char tag, std::size_t n) {
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, n);
+    command_ += tag;
+    command_.append(digits, r.ptr);
+    command_ += "\r\n";
+  }
+  void bulk(std::string_view s) {
+    frame('$', s.size());
+    command_.append(s);
+    command_ += "\r\n";
+  }
+
   // Reads n pipelined replies; all are consumed even after an error.
   Status drain(std::size_t n, std::string_view what) {
     Status first;
@@ -475,6 +514,7 @@ class RedisLog final : public Log {
   std::map<std::string, std::string, std::less<>> tips_;
   std::size_t buffered_ = 0;
   bool append_failed_ = false;
+  std::string command_;  // xadd's buffer, kept between calls
 };
 
 }  // namespace
