@@ -125,7 +125,7 @@ struct Worker::Rep {
     ++m.learned;
   }
   // One prediction (or anomaly score) on the partition's output stream, from
-  // borrowed text: nothing is allocated per sample.
+  // borrowed text: no strings or field lists are built per sample.
   void publish(const Partition& part, const Message& msg, double value) {
     NumberText text;
     const FieldView fields[] = {{"id", msg.id}, {"key", msg.key}, {"p", format_number(value, text)}};
