@@ -44,6 +44,7 @@ class ReservoirStream final : public Stream {
       : inner_(std::move(inner)), k_(k), seed_(seed), skip_(skip), limit_(limit) {}
   const Schema& schema() const override { return inner_->schema(); }
   const Status& status() const override { return status_; }
+  const Stream* wrapped() const override { return inner_.get(); }
   std::optional<std::uint64_t> size_hint() const override {
     if (filled_) return order_.size();
     const auto hint = inner_->size_hint();

@@ -1,7 +1,8 @@
 // `irithyll eval --subsample N`: N rows of the selected stream, drawn by
 // reservoir sampling from --seed and learned in stream order; the same seed
-// gives the same run, a bad row is still reported by its line, and N = 0 is
-// refused by name.
+// gives the same run, a bad row is still reported by its line (and rows
+// skipped under --on-error skip are still counted), and N = 0 is refused by
+// name.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -46,6 +47,21 @@ TEST(SubsampleCli, RefusesZeroAndStillNamesABadRow) {
   r = run_cli("eval --data " + bad + " --task regression --subsample 2 --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find(":3:2: not a number: 'x'"), std::string::npos) << r.err;
+}
+
+// Rows passed over by --on-error skip are reported through the sample as
+// they are without it: the reservoir reads the file, and the note reaches it.
+TEST(SubsampleCli, ReportsTheRowsSkippedWhileSampling) {
+  std::string text = "a,b,y\n";
+  for (int i = 0; i < 50; ++i) text += std::to_string(i) + "," + std::to_string(i % 7) + "," + std::to_string(i % 3) + "\n";
+  text += "1,x,3\n";  // line 52
+  text += "4,5\n";    // line 53
+  const std::string bad = write_temp_file("subsample_skip.csv", text);
+  const CliRun r = run_cli("eval --data " + bad + " --task regression --subsample 20 --on-error skip --quiet --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json_field(r.out, "samples"), "20");
+  EXPECT_NE(r.err.find("skipped 2 malformed rows"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(":52:"), std::string::npos) << r.err;
 }
 
 }  // namespace

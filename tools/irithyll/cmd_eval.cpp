@@ -383,6 +383,9 @@ int run_eval(std::span<char* const> argv) {
     const std::uint64_t left = *hint > loop_skip ? *hint - loop_skip : 0;
     return loop_max ? std::min(left, *loop_max) : left;
   }());
+  // The fraction of the file read measures progress only when the loop reads
+  // the file itself: a --subsample reservoir has read all of it before the
+  // first sample, so its bar counts the sampled rows instead.
   if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr)
     bar.set_fraction_source([table] { return table->fraction_read(); });
   ProgressObserver progress(bar);
@@ -399,12 +402,12 @@ int run_eval(std::span<char* const> argv) {
   bar.finish();
   // Stopped before the end (--max-samples, an error): the reader thread
   // stops too, so the schema and the counts below are settled.
-  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr) stop_read_ahead(*table);
+  if (const TableStream* table = source_table(**stream); table != nullptr) stop_read_ahead(*table);
   if (!report) {
     // Errors raised on the model side name neither file nor row: add them.
     Status st = report.status();
     if (args.given("data") && st.message().rfind(source, 0) != 0) {
-      const auto* table = dynamic_cast<const TableStream*>(stream->get());
+      const TableStream* table = source_table(**stream);
       const std::string row = table != nullptr && table->current_line() > 0
                                   ? ":" + std::to_string(table->current_line())
                                   : std::string();
@@ -423,7 +426,7 @@ int run_eval(std::span<char* const> argv) {
   if (*skip > 0 && report->samples == 0)
     return fail(Status::invalid_argument("--skip " + std::to_string(*skip) + " skips past the end of " + source +
                                          ": no row was evaluated"));
-  if (const auto* table = dynamic_cast<const TableStream*>(stream->get()); table != nullptr && table->ignored_keys() > 0)
+  if (const TableStream* table = source_table(**stream); table != nullptr && table->ignored_keys() > 0)
     std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
                  "(name them with --features, or raise --lookahead)\n",
                  static_cast<unsigned long long>(table->ignored_keys()));

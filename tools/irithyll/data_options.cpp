@@ -95,8 +95,14 @@ Result<TableOptions> read_data_options(const ArgParser& args, bool several_targe
   return o;
 }
 
+const TableStream* source_table(const Stream& stream) {
+  for (const Stream* s = &stream; s != nullptr; s = s->wrapped())
+    if (const auto* table = dynamic_cast<const TableStream*>(s); table != nullptr) return table;
+  return nullptr;
+}
+
 void report_skipped_rows(const Stream& stream) {
-  const auto* table = dynamic_cast<const TableStream*>(&stream);
+  const TableStream* table = source_table(stream);
   if (table == nullptr || table->skipped_rows() == 0) return;
   std::fprintf(stderr, "irithyll: skipped %llu malformed row%s (--on-error skip); the first:\n",
                static_cast<unsigned long long>(table->skipped_rows()), table->skipped_rows() == 1 ? "" : "s");
@@ -104,7 +110,7 @@ void report_skipped_rows(const Stream& stream) {
 }
 
 void report_column_notes(const Stream& stream) {
-  const auto* table = dynamic_cast<const TableStream*>(&stream);
+  const TableStream* table = source_table(stream);
   if (table == nullptr) return;
   for (const std::string& note : table->column_notes()) std::fprintf(stderr, "irithyll: %s\n", note.c_str());
 }

@@ -27,6 +27,9 @@ std::vector<std::string> split_list(const std::string& text);
 // After a run: the count and first errors of rows passed over by
 // --on-error skip, on stderr (nothing when none were).
 void report_skipped_rows(const Stream& stream);
+// The file `stream` reads, through any wrappers (a --subsample reservoir);
+// nullptr when it reads none.
+const TableStream* source_table(const Stream& stream);
 // After predicting with a loaded model that does not learn: per text column,
 // the values the model never saw in training (the reader gave them new
 // codes, which the model reads as a missing value), one line each on stderr

@@ -58,6 +58,11 @@ class Stream {
   virtual const Status& status() const = 0;
   // Total number of samples when known in advance (files, bounded generators).
   virtual std::optional<std::uint64_t> size_hint() const { return std::nullopt; }
+  // The stream this one reads its rows from when it wraps another (a sample
+  // of a file, say); nullptr for a source. Why: what a report says about the
+  // source, such as the malformed rows it skipped, must reach it through a
+  // wrapper.
+  virtual const Stream* wrapped() const { return nullptr; }
 };
 
 }  // namespace irithyll
