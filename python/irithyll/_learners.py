@@ -571,19 +571,21 @@ class Learner:
         """What the model reports about itself: samples seen, memory, and the
         model's own report (trees, drift resets, chosen members...) where it
         gives one, as a dict. SGBT models add "ensembles" (per committee:
-        steps, leaves, depths, replacements and one dict per tree) and
-        "replacements" (trees replaced so far); models with tuning hooks add
-        "tuning_signals" (see config_diagnostics)."""
+        steps, trees, leaves, depths, replacements, drift warnings, base
+        prediction, and one dict per tree; the fields of the CLI's
+        `inspect --json` diagnostics) and "replacements" (trees replaced so
+        far); models with tuning hooks add "tuning_signals" (see
+        config_diagnostics)."""
         import json
         out = {"n_samples_seen": self.n_samples_seen, "memory_bytes": self.memory_bytes}
         if self._model is not None:
             text = self._model.report_json()
             if text:
                 out["report"] = json.loads(text)
-            ensembles = self._model.ensemble_diagnostics()
+            ensembles = self._model.diagnostics_json()
             if ensembles:
-                out["ensembles"] = ensembles
-                out["replacements"] = sum(e["replacements"] for e in ensembles)
+                out["ensembles"] = json.loads(ensembles)
+                out["replacements"] = sum(e["replacements"] for e in out["ensembles"])
             if self._model.is_tunable():
                 out["tuning_signals"] = self._model.tuning_signals()
         return out

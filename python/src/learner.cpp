@@ -21,7 +21,7 @@
 #include "irithyll/catalogue.hpp"
 #include "core/file_io.hpp"
 #include "irithyll/ensemble/distributional_sgbt.hpp"
-#include "irithyll/ensemble/sgbt_diagnostics.hpp"
+#include "irithyll/diagnostics_json.hpp"
 #include "irithyll/interval.hpp"
 #include "irithyll/model_file.hpp"
 #include "irithyll/model_report.hpp"
@@ -198,39 +198,9 @@ class PyLearner {
     if (!pruned) raise_status(pruned.status());
     return *pruned;
   }
-  // Per committee of an SGBT-family model: its summary and one dict per
-  // tree (depth, leaves, samples, replacements, warnings); empty for others.
-  py::list ensemble_diagnostics() const {
-    py::list out;
-    const auto* d = dynamic_cast<const Diagnosable*>(model_.get());
-    if (d == nullptr) return out;
-    for (std::size_t c = 0; c < d->n_diagnosed_ensembles(); ++c) {
-      const SGBTDiagnostics e = d->ensemble_diagnostics(c);
-      py::list trees;
-      for (const SGBTTreeDiagnostics& t : e.trees) {
-        py::dict one;
-        one["depth"] = t.depth;
-        one["n_leaves"] = t.n_leaves;
-        one["n_samples"] = t.n_samples;
-        one["replacements"] = t.replacements;
-        one["warnings"] = t.warnings;
-        one["has_alternate"] = t.has_alternate;
-        one["contribution_abs"] = t.contribution_abs;
-        trees.append(one);
-      }
-      py::dict committee;
-      committee["n_steps"] = e.n_steps;
-      committee["n_leaves"] = e.n_leaves;
-      committee["mean_depth"] = e.mean_depth;
-      committee["max_depth"] = e.max_depth;
-      committee["replacements"] = e.replacements;
-      committee["warnings"] = e.warnings;
-      committee["base_prediction"] = e.base_prediction;
-      committee["trees"] = trees;
-      out.append(committee);
-    }
-    return out;
-  }
+  // The SGBT-family report the CLI prints (diagnostics_json.hpp): empty for
+  // other models.
+  std::string diagnostics_json() const { return irithyll::diagnostics_json(*model_); }
   // (sigma, honest sigma) of a distributional_sgbt model.
   std::pair<double, double> sigma_dict(const py::dict& x) {
     const BusyGuard guard(busy_);
@@ -472,7 +442,7 @@ void bind_learner(py::module_& m) {
       .def("confidence_dict", &PyLearner::confidence_dict)
       .def("sigma_dict", &PyLearner::sigma_dict)
       .def("tuning_signals", &PyLearner::tuning_signals)
-      .def("ensemble_diagnostics", &PyLearner::ensemble_diagnostics)
+      .def("diagnostics_json", &PyLearner::diagnostics_json)
       .def("is_tunable", [](const PyLearner& l) { return dynamic_cast<const Tunable*>(&l.model()) != nullptr; })
       .def("adjust_config", &PyLearner::adjust_config, py::arg("lr_multiplier"), py::arg("lambda_delta"))
       .def("apply_structural_change", &PyLearner::apply_structural_change, py::arg("depth_delta"),

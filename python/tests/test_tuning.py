@@ -99,6 +99,9 @@ def test_diagnostics_show_tree_structure_replacements_and_signals():
     d = m.diagnostics()
     (committee,) = d["ensembles"]
     assert committee["n_steps"] == 6 and len(committee["trees"]) == 6
+    # The CLI's `inspect --json` fields, read from the same report.
+    assert committee["n_trees"] == 6 and committee["committee"] == 0
+    assert all(t["leaf_min"] <= t["leaf_max"] for t in committee["trees"])
     assert all(t["depth"] >= 1 and t["n_leaves"] >= 2 and t["n_samples"] > 0 for t in committee["trees"])
     assert d["replacements"] == sum(t["replacements"] for t in committee["trees"])
     assert d["tuning_signals"] == m.config_diagnostics()

@@ -11,12 +11,6 @@ namespace {
 
 std::string u(std::uint64_t v) { return std::to_string(v); }
 
-std::string number_list(const std::vector<double>& v) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + json_number(v[i]);
-  return out + "]";
-}
-
 }  // namespace
 
 std::string diagnostics_text(const Learner& learner) {
@@ -60,38 +54,6 @@ std::string diagnostics_text(const Learner& learner) {
   return out;
 }
 
-std::string diagnostics_json(const Learner& learner) {
-  const auto* sgbt = dynamic_cast<const Diagnosable*>(&learner);
-  if (sgbt == nullptr) return {};
-  std::string out = "[";
-  for (std::size_t c = 0; c < sgbt->n_diagnosed_ensembles(); ++c) {
-    const SGBTDiagnostics d = sgbt->ensemble_diagnostics(c);
-    out += c ? "," : "";
-    out += "{\"committee\":" + u(c) + ",\"n_samples\":" + u(d.n_samples) + ",\"n_steps\":" + u(d.n_steps) +
-           ",\"n_trees\":" + u(d.n_trees) + ",\"n_leaves\":" + u(d.n_leaves) +
-           ",\"mean_depth\":" + json_number(d.mean_depth) + ",\"max_depth\":" + u(d.max_depth) +
-           ",\"replacements\":" + u(d.replacements) + ",\"warnings\":" + u(d.warnings) +
-           ",\"alternates\":" + u(d.alternates) + ",\"handoffs\":" + u(d.handoffs) +
-           ",\"base_prediction\":" + json_number(d.base_prediction) +
-           ",\"mean_abs_contribution\":" + json_number(d.mean_abs_contribution) +
-           ",\"soft_bandwidths\":" + number_list(d.soft_bandwidths) + ",\"trees\":[";
-    for (std::size_t t = 0; t < d.trees.size(); ++t) {
-      const SGBTTreeDiagnostics& s = d.trees[t];
-      out += t ? "," : "";
-      out += "{\"depth\":" + u(s.depth) + ",\"n_leaves\":" + u(s.n_leaves) + ",\"n_samples\":" + u(s.n_samples) +
-             ",\"replacements\":" + u(s.replacements) + ",\"warnings\":" + u(s.warnings) +
-             ",\"has_alternate\":" + (s.has_alternate ? "true" : "false") +
-             ",\"alternate_samples\":" + u(s.alternate_samples) + ",\"handoff_left\":" + u(s.handoff_left) +
-             ",\"leaf_min\":" + json_number(s.leaf_min) + ",\"leaf_max\":" + json_number(s.leaf_max) +
-             ",\"contribution_mean\":" + json_number(s.contribution_mean) +
-             ",\"contribution_sd\":" + json_number(s.contribution_sd) +
-             ",\"contribution_abs\":" + json_number(s.contribution_abs) + "}";
-    }
-    out += "]}";
-  }
-  return out + "]";
-}
-
 std::string tuning_signals_text(const Learner& learner) {
   const auto* tunable = dynamic_cast<const Tunable*>(&learner);
   if (tunable == nullptr) return {};
@@ -104,16 +66,6 @@ std::string tuning_signals_text(const Learner& learner) {
     out += buf;
   }
   return out + "\n";
-}
-
-std::string tuning_signals_json(const Learner& learner) {
-  const auto* tunable = dynamic_cast<const Tunable*>(&learner);
-  if (tunable == nullptr) return {};
-  const auto values = tunable->config_diagnostics().as_array();
-  std::string out = "{";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out += (i ? ",\"" : "\"") + std::string(kConfigDiagnosticNames[i]) + "\":" + json_number(values[i]);
-  return out + "}";
 }
 
 }  // namespace irithyll::cli

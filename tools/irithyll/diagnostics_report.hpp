@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "irithyll/diagnostics_json.hpp"
 #include "irithyll/learner.hpp"
 
 namespace irithyll::cli {
@@ -13,14 +14,11 @@ namespace irithyll::cli {
 // alternates, handoffs, mean |contribution|, soft bandwidths) and one line
 // per tree.
 std::string diagnostics_text(const Learner& learner);
-// [{"committee":0,"n_samples":...,"trees":[{...},...]},...]: one object per
-// committee (one for regression and binary classification).
-std::string diagnostics_json(const Learner& learner);
 
 // The five tuning signals of a Tunable learner (tunable.hpp), for `inspect`
-// and `adjust`: one line "tuning signals: residual_alignment v, ...", or
-// one JSON object keyed by the signals' names; empty for other learners.
+// and `adjust`: one line "tuning signals: residual_alignment v, ..."; empty
+// for other learners. (The JSON forms of both reports are the library's,
+// irithyll/diagnostics_json.hpp, which Python reads too.)
 std::string tuning_signals_text(const Learner& learner);
-std::string tuning_signals_json(const Learner& learner);
 
 }  // namespace irithyll::cli
