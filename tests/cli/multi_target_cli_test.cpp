@@ -1,7 +1,8 @@
 // `irithyll eval --target a,b,c` with multi_target_sgbt: per-target metrics
 // (text and JSON) equal to one sgbt per target, one prediction column per
 // target, a missing target column and a one-output model are named errors,
-// and a checkpoint resumes bit-identically through --save/--load.
+// rows skipped under --on-error skip are reported, and a checkpoint resumes
+// bit-identically through --save/--load.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -107,6 +108,20 @@ TEST(MultiTargetCli, MissingColumnAndOneOutputModelAreNamedErrors) {
   auto compare = run_cli("compare --quiet --data " + csv + " --models sgbt --target a,b");
   EXPECT_NE(compare.code, 0);
   EXPECT_NE(compare.err.find("--target names one column here"), std::string::npos) << compare.err;
+}
+
+// Rows passed over by --on-error skip are counted and named, as for one
+// target (the multi-target run returned before that report).
+TEST(MultiTargetCli, ReportsTheRowsItSkipped) {
+  std::string text = three_target_csv(60);
+  text += "1,2,x,3,4,5,6\n";  // line 62: text in a target column
+  text += "1,2,3\n";          // line 63: too few columns
+  const std::string csv = write_temp_file("mt_skip.csv", text);
+  auto r = run_cli("eval --quiet --data " + csv + " --model multi_target_sgbt --target a,b,c --on-error skip");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("samples      60"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("skipped 2 malformed rows"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(":62:"), std::string::npos) << r.err;
 }
 
 TEST(MultiTargetCli, CheckpointResumeIsBitIdentical) {

@@ -393,9 +393,20 @@ int run_eval(std::span<char* const> argv) {
   CurveRecorder recorder(drift_event_counter(*learner));
   if (args.given("plot")) observers.add(&recorder);
 
+  // After a run that finished: what the reader passed over, on stderr (the
+  // single-target path stops its read-ahead thread first, below; a
+  // multi-target stream reads without one).
+  const auto report_reading = [&] {
+    if (const TableStream* table = source_table(**stream); table != nullptr && table->ignored_keys() > 0)
+      std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
+                   "(name them with --features, or raise --lookahead)\n",
+                   static_cast<unsigned long long>(table->ignored_keys()));
+    report_skipped_rows(**stream);
+  };
   if (multi) {
     const int code = run_multi_target_eval(args, *learner, **stream, options, source, &progress);
     bar.finish();
+    if (code == 0) report_reading();
     return code;
   }
   auto report = run_prequential(*learner, **stream, options, &observers);
@@ -407,7 +418,10 @@ int run_eval(std::span<char* const> argv) {
     // Errors raised on the model side name neither file nor row: add them.
     Status st = report.status();
     if (args.given("data") && st.message().rfind(source, 0) != 0) {
-      const TableStream* table = source_table(**stream);
+      // The file's line names the failing row only when the loop reads the
+      // file itself: behind a --subsample reservoir the file was read to its
+      // end before the first sample, so its line would name the wrong row.
+      const auto* table = dynamic_cast<const TableStream*>(stream->get());
       const std::string row = table != nullptr && table->current_line() > 0
                                   ? ":" + std::to_string(table->current_line())
                                   : std::string();
@@ -426,11 +440,7 @@ int run_eval(std::span<char* const> argv) {
   if (*skip > 0 && report->samples == 0)
     return fail(Status::invalid_argument("--skip " + std::to_string(*skip) + " skips past the end of " + source +
                                          ": no row was evaluated"));
-  if (const TableStream* table = source_table(**stream); table != nullptr && table->ignored_keys() > 0)
-    std::fprintf(stderr, "irithyll: note: %llu values under keys first seen after the look-ahead were ignored "
-                 "(name them with --features, or raise --lookahead)\n",
-                 static_cast<unsigned long long>(table->ignored_keys()));
-  report_skipped_rows(**stream);
+  report_reading();
   if (curve && !curve->status().is_ok()) return fail(curve->status().with_context(args.get("curve")));
   if (predictions && !predictions->status().is_ok())
     return fail(predictions->status().with_context(args.get("predictions")));
