@@ -8,7 +8,8 @@ import itertools
 import math
 import random
 
-__all__ = ["Agrawal", "Friedman", "Hyperplane", "RandomRBF", "SEA"]
+__all__ = ["Agrawal", "ConceptDriftStream", "Friedman", "FriedmanDrift", "Hyperplane", "LED", "LEDDrift", "Mixed",
+           "RandomRBF", "RandomRBFDrift", "SEA", "STAGGER", "Sine", "Waveform"]
 
 
 class _Synth:
@@ -25,8 +26,9 @@ class _Synth:
 
 class SEA(_Synth):
     """SEA concepts (Street and Kim, 2001): three features uniform in
-    [0, 10); y = x0 + x1 <= threshold, the threshold 8, 9, 7 or 9.5 by
-    variant 0..3; noise flips each label with that probability."""
+    [0, 10); y = x0 + x1 > threshold (True above the line, as in River and
+    MOA), the threshold 8, 9, 7 or 9.5 by variant 0..3; noise flips each
+    label with that probability."""
     n_features = 3
     _THRESHOLDS = (8.0, 9.0, 7.0, 9.5)
 
@@ -43,7 +45,7 @@ class SEA(_Synth):
         threshold = self._THRESHOLDS[self.variant]
         while True:
             x = {i: 10.0 * rng.random() for i in range(3)}
-            y = x[0] + x[1] <= threshold
+            y = x[0] + x[1] > threshold
             if self.noise and rng.random() < self.noise:
                 y = not y
             yield x, y
@@ -233,3 +235,354 @@ class RandomRBF(_Synth):
             norm = math.sqrt(sum(v * v for v in direction)) or 1.0
             length = rng.gauss(0.0, 1.0) * spread
             yield {i: centre[i] + direction[i] / norm * length for i in range(d)}, label
+
+
+def _balanced(draw, balance):
+    """Samples from draw() -> (x, y); with balance, the labels alternate
+    1, 0, 1, ... (draws with the wrong label are discarded)."""
+    want = 1
+    while True:
+        x, y = draw()
+        if balance:
+            if int(y) != want:
+                continue
+            want = 1 - want
+        yield x, y
+
+
+def _check_function(name, value, n):
+    if value not in range(n):
+        raise ValueError(f"{name}: classification_function = {value!r} is out of range 0..{n - 1}")
+
+
+class RandomRBFDrift(RandomRBF):
+    """RandomRBF whose first n_drift_centroids centres move: each gets a
+    random unit direction (drawn with seed_model after the centres) and
+    moves change_speed along it per sample, bouncing off the faces of the
+    unit cube."""
+
+    def __init__(self, seed_model=None, seed_sample=None, n_classes=2, n_features=10, n_centroids=50,
+                 change_speed=0.0, n_drift_centroids=50):
+        super().__init__(seed_model, seed_sample, n_classes, n_features, n_centroids)
+        if not 0 <= n_drift_centroids <= n_centroids:
+            raise ValueError(f"RandomRBFDrift: n_drift_centroids = {n_drift_centroids!r} must lie in 0..n_centroids "
+                             f"({n_centroids})")
+        if change_speed < 0:
+            raise ValueError(f"RandomRBFDrift: change_speed = {change_speed!r} must be >= 0")
+        self.change_speed, self.n_drift_centroids = change_speed, n_drift_centroids
+        self._params.update(change_speed=change_speed, n_drift_centroids=n_drift_centroids)
+
+    def __iter__(self):
+        model = random.Random(self.seed_model)
+        d = self.n_features
+        centres = [[[model.random() for _ in range(d)], model.randrange(self.n_classes), model.random(),
+                    model.random()] for _ in range(self.n_centroids)]
+        speeds = []
+        for _ in range(self.n_drift_centroids):
+            v = [model.random() for _ in range(d)]
+            norm = math.sqrt(sum(a * a for a in v)) or 1.0
+            speeds.append([a / norm for a in v])
+        weights = [c[3] for c in centres]
+        rng = random.Random(self.seed_sample)
+        while True:
+            for c, v in zip(centres, speeds):
+                pos = c[0]
+                for j in range(d):
+                    pos[j] += v[j] * self.change_speed
+                    if pos[j] > 1.0 or pos[j] < 0.0:
+                        pos[j] = 1.0 if pos[j] > 1.0 else 0.0
+                        v[j] = -v[j]
+            centre, label, spread, _ = rng.choices(centres, weights=weights)[0]
+            direction = [rng.uniform(-1.0, 1.0) for _ in range(d)]
+            norm = math.sqrt(sum(v * v for v in direction)) or 1.0
+            length = rng.gauss(0.0, 1.0) * spread
+            yield {i: centre[i] + direction[i] / norm * length for i in range(d)}, label
+
+
+def _friedman_base(x):
+    return 10.0 * math.sin(math.pi * x[0] * x[1]) + 20.0 * (x[2] - 0.5) ** 2 + 10.0 * x[3] + 5.0 * x[4]
+
+
+class FriedmanDrift(Friedman):
+    """Friedman #1 with drift (Ikonomovska, Gama and Dzeroski, 2011,
+    "Learning model trees from evolving data streams"), N(0, 1) noise:
+
+    - 'lea' (local expanding abrupt): from position[0], two regions of the
+      input space follow other functions; they widen at position[1] and
+      position[2] (three positions);
+    - 'gra' (global recurring abrupt): from position[0] the relevant
+      features trade places everywhere; from position[1] the first concept
+      returns (two positions);
+    - 'gsg' (global slow gradual): a new function from position[0] and
+      another from position[1]; for transition_window samples after each,
+      a sample follows the old or the new function with probability 1/2."""
+
+    def __init__(self, drift_type="lea", position=(50_000, 100_000, 150_000), transition_window=10_000, seed=None):
+        super().__init__(seed=seed)
+        if drift_type not in ("lea", "gra", "gsg"):
+            raise ValueError(f"FriedmanDrift: drift_type = {drift_type!r}: expected 'lea', 'gra' or 'gsg'")
+        position = tuple(position)
+        need = 3 if drift_type == "lea" else 2
+        if len(position) != need and not (drift_type != "lea" and len(position) == 3):
+            raise ValueError(f"FriedmanDrift: drift_type {drift_type!r} takes {need} positions, got {len(position)}")
+        if any(b <= a for a, b in zip(position, position[1:])):
+            raise ValueError(f"FriedmanDrift: position = {position!r} must increase")
+        if transition_window < 0 or (drift_type == "gsg" and transition_window > position[1] - position[0]):
+            raise ValueError(f"FriedmanDrift: transition_window = {transition_window!r} must lie in "
+                             f"[0, position[1] - position[0]]")
+        self.drift_type, self.position, self.transition_window = drift_type, position, transition_window
+        self._params = {"drift_type": drift_type, "position": position, "transition_window": transition_window,
+                        "seed": seed}
+
+    def _stage(self, t):
+        return sum(t >= p for p in self.position[:3 if self.drift_type == "lea" else 2])
+
+    def _lea(self, x, stage):
+        if stage > 0:
+            # The regions are cut by fewer conditions at each change, so they grow.
+            r1 = [x[1] < 0.3, x[2] < 0.3, x[3] > 0.7, x[4] < 0.3][:5 - stage]
+            r2 = [x[1] > 0.7, x[2] > 0.7, x[3] < 0.3, x[4] > 0.7][:5 - stage]
+            if all(r1):
+                return 10.0 * x[0] * x[1] + 20.0 * (x[2] - 0.5) + 10.0 * x[3] + 5.0 * x[4]
+            if all(r2):
+                return 10.0 * math.cos(x[0] * x[1]) + 20.0 * (x[2] - 0.5) + math.exp(x[3]) + 5.0 * x[4] ** 2
+        return _friedman_base(x)
+
+    @staticmethod
+    def _gsg(x, concept):
+        if concept == 0:
+            return _friedman_base(x)
+        if concept == 1:
+            return 10.0 * math.sin(math.pi * x[3] * x[4]) + 20.0 * (x[1] - 0.5) ** 2 + 10.0 * x[0] + 5.0 * x[2]
+        return 10.0 * math.sin(math.pi * x[1] * x[4]) + 20.0 * (x[3] - 0.5) ** 2 + 10.0 * x[2] + 5.0 * x[0]
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        coin = random.Random(self.seed)
+        t = 0
+        while True:
+            x = {i: rng.random() for i in range(10)}
+            stage = self._stage(t)
+            if self.drift_type == "lea":
+                y = self._lea(x, stage)
+            elif self.drift_type == "gra":
+                y = (10.0 * math.sin(math.pi * x[3] * x[5]) + 20.0 * (x[1] - 0.5) ** 2 + 10.0 * x[0] + 5.0 * x[2]
+                     if stage == 1 else _friedman_base(x))
+            else:
+                concept = stage
+                if stage > 0 and t < self.position[stage - 1] + self.transition_window and coin.getrandbits(1):
+                    concept = stage - 1
+                y = self._gsg(x, concept)
+            yield x, y + rng.gauss(0.0, 1.0)
+            t += 1
+
+
+class ConceptDriftStream(_Synth):
+    """Joins two streams with a drift between them (Bifet et al., MOA): the
+    t-th sample (t from 1) comes from drift_stream with probability
+    1 / (1 + exp(-4 (t - position) / width)), else from stream. alpha, the
+    angle of change in degrees (0, 90], sets width = max(1, int(1 / tan(alpha)))
+    instead. Defaults: Agrawal(seed) drifting to Agrawal(seed,
+    classification_function=2). Nesting gives several drifts."""
+
+    def __init__(self, stream=None, drift_stream=None, position=5000, width=1000, seed=None, alpha=None):
+        if stream is None:
+            stream = Agrawal(seed=seed)
+        if drift_stream is None:
+            drift_stream = Agrawal(seed=seed, classification_function=2)
+        if getattr(stream, "n_features", None) != getattr(drift_stream, "n_features", None):
+            raise ValueError(f"ConceptDriftStream: stream has {getattr(stream, 'n_features', '?')} features, "
+                             f"drift_stream {getattr(drift_stream, 'n_features', '?')}")
+        if alpha is not None:
+            if not 0.0 < alpha <= 90.0:
+                raise ValueError(f"ConceptDriftStream: alpha = {alpha!r} is out of range (0, 90]")
+            width = max(1, int(1.0 / math.tan(math.radians(alpha))))
+        if width <= 0:
+            raise ValueError(f"ConceptDriftStream: width = {width!r} must be > 0")
+        self.stream, self.drift_stream = stream, drift_stream
+        self.position, self.width, self.seed, self.alpha = position, width, seed, alpha
+        self.n_features, self.task = stream.n_features, stream.task
+        self._params = {"stream": stream, "drift_stream": drift_stream, "position": position, "width": width,
+                        "seed": seed, "alpha": alpha}
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        before, after = iter(self.stream), iter(self.drift_stream)
+        t = 0
+        while True:
+            t += 1
+            z = -4.0 * (t - self.position) / self.width
+            p = 0.0 if z > 700.0 else 1.0 / (1.0 + math.exp(z))
+            try:
+                yield next(after if rng.random() <= p else before)
+            except StopIteration:
+                return
+
+
+class STAGGER(_Synth):
+    """STAGGER concepts (Schlimmer and Granger, 1986): size, color and shape,
+    each coded 0..2 (small/medium/large, red/blue/green,
+    circle/square/triangle); y = 1 for function 0: small and red; 1: green
+    or circle; 2: medium or large."""
+    n_features = 3
+
+    def __init__(self, classification_function=0, seed=None, balance_classes=False):
+        _check_function("STAGGER", classification_function, 3)
+        self.classification_function, self.seed, self.balance_classes = classification_function, seed, balance_classes
+        self._params = {"classification_function": classification_function, "seed": seed,
+                        "balance_classes": balance_classes}
+
+    _FUNCTIONS = (lambda s, c, h: s == 0 and c == 0, lambda s, c, h: c == 2 or h == 0, lambda s, c, h: s in (1, 2))
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        function = self._FUNCTIONS[self.classification_function]
+
+        def draw():
+            size, color, shape = rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 2)
+            return {"size": size, "color": color, "shape": shape}, int(function(size, color, shape))
+        return _balanced(draw, self.balance_classes)
+
+
+class Sine(_Synth):
+    """Sine concepts (Gama et al., 2004, "Learning with drift detection"):
+    two features uniform in [0, 1); y = 0 above the curve, 1 below, for
+    function 0: x0 >= sin(x1) (SINE1); 1: its reverse; 2: x0 >= 0.5 + 0.3
+    sin(3 pi x1) (SINE2); 3: its reverse. has_noise adds two irrelevant
+    uniform features."""
+
+    def __init__(self, classification_function=0, seed=None, balance_classes=False, has_noise=False):
+        _check_function("Sine", classification_function, 4)
+        self.classification_function, self.seed = classification_function, seed
+        self.balance_classes, self.has_noise = balance_classes, has_noise
+        self.n_features = 4 if has_noise else 2
+        self._params = {"classification_function": classification_function, "seed": seed,
+                        "balance_classes": balance_classes, "has_noise": has_noise}
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        f = self.classification_function
+
+        def draw():
+            a, b = rng.random(), rng.random()
+            curve = math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3.0 * math.pi * b)
+            above = a >= curve
+            y = int(not above) if f % 2 == 0 else int(above)
+            x = {0: a, 1: b}
+            if self.has_noise:
+                x[2], x[3] = rng.random(), rng.random()
+            return x, y
+        return _balanced(draw, self.balance_classes)
+
+
+class Mixed(_Synth):
+    """Mixed concepts (Gama et al., 2004): booleans x0, x1 and x2, x3
+    uniform in [0, 1); with z = x3 < 0.5 + 0.3 sin(3 pi x2), function 0
+    gives y = 0 when two of x0, x1, z hold (else 1); function 1 the reverse."""
+    n_features = 4
+
+    def __init__(self, classification_function=0, seed=None, balance_classes=False):
+        _check_function("Mixed", classification_function, 2)
+        self.classification_function, self.seed, self.balance_classes = classification_function, seed, balance_classes
+        self._params = {"classification_function": classification_function, "seed": seed,
+                        "balance_classes": balance_classes}
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+
+        def draw():
+            v, w, a, b = rng.random() >= 0.5, rng.random() >= 0.5, rng.random(), rng.random()
+            z = b < 0.5 + 0.3 * math.sin(3.0 * math.pi * a)
+            two = (v and w) or (v and z) or (w and z)
+            return {0: v, 1: w, 2: a, 3: b}, int(two) if self.classification_function == 1 else int(not two)
+        return _balanced(draw, self.balance_classes)
+
+
+# Seven-segment codes of the digits 0..9 (segments top, upper left, upper
+# right, middle, lower left, lower right, bottom).
+_LED_SEGMENTS = ((1, 1, 1, 0, 1, 1, 1), (0, 0, 1, 0, 0, 1, 0), (1, 0, 1, 1, 1, 0, 1), (1, 0, 1, 1, 0, 1, 1),
+                 (0, 1, 1, 1, 0, 1, 0), (1, 1, 0, 1, 0, 1, 1), (1, 1, 0, 1, 1, 1, 1), (1, 0, 1, 0, 0, 1, 0),
+                 (1, 1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 0, 1, 1))
+
+
+class LED(_Synth):
+    """LED digits (Breiman et al., 1984): y is a digit 0..9, the seven
+    features its display segments (0/1), each flipped with probability
+    noise_percentage; irrelevant_features adds 17 random 0/1 features (24
+    in all)."""
+    task = "Multi-class classification"
+
+    def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=False):
+        if not 0.0 <= noise_percentage <= 1.0:
+            raise ValueError(f"{type(self).__name__}: noise_percentage = {noise_percentage!r} is out of range [0, 1]")
+        self.seed, self.noise_percentage, self.irrelevant_features = seed, noise_percentage, irrelevant_features
+        self.n_features = 24 if irrelevant_features else 7
+        self._params = {"seed": seed, "noise_percentage": noise_percentage,
+                        "irrelevant_features": irrelevant_features}
+
+    def _order(self, rng):
+        return list(range(self.n_features))
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        order = self._order(rng)
+        while True:
+            digit = rng.randrange(10)
+            values = [v ^ (rng.random() < self.noise_percentage) for v in _LED_SEGMENTS[digit]]
+            if self.irrelevant_features:
+                values += [int(rng.random() < 0.5) for _ in range(17)]
+            yield {i: values[order[i]] for i in range(self.n_features)}, digit
+
+
+class LEDDrift(LED):
+    """LED whose first n_drift_features features show other columns: that
+    many relevant and irrelevant positions are swapped (drawn with seed),
+    so the segments move to features a model has learnt to ignore. Needs
+    irrelevant_features (the default here)."""
+
+    def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=True, n_drift_features=0):
+        super().__init__(seed, noise_percentage, irrelevant_features)
+        limit = 7 if irrelevant_features else 0
+        if not 0 <= n_drift_features <= limit:
+            raise ValueError(f"LEDDrift: n_drift_features = {n_drift_features!r} is out of range 0..{limit} "
+                             "(drift swaps segments with the 17 irrelevant features)")
+        self.n_drift_features = n_drift_features
+        self._params["n_drift_features"] = n_drift_features
+
+    def _order(self, rng):
+        order = list(range(self.n_features))
+        targets = rng.sample(range(7, 24), self.n_drift_features) if self.n_drift_features else []
+        for i, j in zip(range(self.n_drift_features), targets):
+            order[i], order[j] = order[j], order[i]
+        return order
+
+
+class Waveform(_Synth):
+    """Waveform (Breiman et al., 1984): three classes; each of 21 features
+    is u h_a(i) + (1 - u) h_b(i) + N(0, 1) for u uniform and the class's
+    pair (a, b) of three triangular waves; has_noise adds 19 N(0, 1)
+    features (40 in all)."""
+    task = "Multi-class classification"
+    _PAIRS = ((0, 1), (0, 2), (1, 2))
+
+    def __init__(self, seed=None, has_noise=False):
+        self.seed, self.has_noise = seed, has_noise
+        self.n_features = 40 if has_noise else 21
+        self._params = {"seed": seed, "has_noise": has_noise}
+
+    @staticmethod
+    def _wave(k, i):
+        # Triangles of height 6 centred on features 6, 10 and 14.
+        return max(0.0, 6.0 - abs(i - (6 + 4 * k)))
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        while True:
+            y = rng.randrange(3)
+            a, b = self._PAIRS[y]
+            u = rng.random()
+            x = {i: u * self._wave(a, i) + (1.0 - u) * self._wave(b, i) + rng.gauss(0.0, 1.0) for i in range(21)}
+            if self.has_noise:
+                for i in range(21, 40):
+                    x[i] = rng.gauss(0.0, 1.0)
+            yield x, y

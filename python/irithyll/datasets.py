@@ -8,8 +8,10 @@ IRITHYLL_DATASETS. A missing file raises FileNotFoundError saying both.
     >>> for x, y in datasets.Elec2("elec8.csv"): ...
     >>> for x, y in datasets.synth.SEA(variant=0, seed=42).take(1000): ...
 
-synth holds the generators (SEA, Agrawal, Hyperplane, RandomRBF,
-Friedman) with River's parameters.
+synth holds the generators with River's names and parameters: SEA,
+Agrawal, Hyperplane, RandomRBF, Friedman, STAGGER, Sine, Mixed, LED,
+Waveform, the drifting RandomRBFDrift, FriedmanDrift and LEDDrift, and
+ConceptDriftStream, which joins two of them with a drift between.
 """
 import itertools
 import os

@@ -1,0 +1,196 @@
+"""datasets.synth's drifting streams and River's other concept generators,
+written as River's users call them. Where River's docstring prints a
+generator's first samples and both draw from Python's random.Random in the
+same order, ours must print the same (River shows 2 decimals cut, not
+rounded). Every stream here is seeded, so no test can fail by chance."""
+import math
+
+import pytest
+
+from irithyll import evaluate, metrics, naive_bayes, tree
+from irithyll.datasets import synth
+
+
+def _cut(v, places):
+    f = 10 ** places
+    return math.trunc(v * f) / f
+
+
+def test_sea_labels_true_above_the_line_as_river_prints():
+    rows = list(synth.SEA(variant=0, seed=42).take(5))
+    assert [y for _, y in rows] == [False, True, True, False, False]
+    assert [_cut(x[0], 5) for x, _ in rows] == [6.39426, 2.2321, 8.92179, 0.29797, 0.26535]
+    assert all(y == (x[0] + x[1] > 8.0) for x, y in synth.SEA(variant=0, seed=1).take(2000))
+
+
+@pytest.mark.parametrize("kwargs,river", [
+    (dict(drift_type="lea", position=(1, 2, 3), seed=42), [7.66, 8.33, 7.04, 18.16, -2.65]),
+    (dict(drift_type="gra", position=(2, 3), seed=42), [7.66, 8.33, 8.96, 18.16, 8.90]),
+    (dict(drift_type="gsg", position=(1, 4), transition_window=2, seed=42), [7.66, 8.33, 8.92, 17.32, 6.05]),
+])
+def test_friedman_drift_prints_rivers_documented_targets(kwargs, river):
+    assert [_cut(y, 2) for _, y in synth.FriedmanDrift(**kwargs).take(5)] == river
+
+
+def test_friedman_drift_concepts():
+    """Before the first change every mode is Friedman #1 itself; 'gra' returns to it after the second."""
+    base = list(synth.Friedman(seed=5).take(400))
+    for mode, position in (("lea", (100, 200, 300)), ("gra", (100, 200)), ("gsg", (100, 200))):
+        drifted = list(synth.FriedmanDrift(drift_type=mode, position=position, transition_window=20, seed=5).take(400))
+        assert [x for x, _ in drifted] == [x for x, _ in base]
+        assert [y for _, y in drifted[:100]] == [y for _, y in base[:100]]
+        # lea changes two regions only; by its third change they cover 18% of the space.
+        span = slice(300, 400) if mode == "lea" else slice(100, 200)
+        changed = sum(abs(a[1] - b[1]) > 1e-12 for a, b in zip(drifted[span], base[span]))
+        assert changed > {"lea": 5, "gra": 90, "gsg": 70}[mode], (mode, changed)  # gsg: half of 20 stay old
+    gra = list(synth.FriedmanDrift(drift_type="gra", position=(100, 200), seed=5).take(400))
+    assert [y for _, y in gra[200:]] == [y for _, y in base[200:]]
+
+
+def test_concept_drift_stream_prints_rivers_documented_example():
+    dataset = synth.ConceptDriftStream(stream=synth.SEA(seed=42, variant=0), drift_stream=synth.SEA(seed=42, variant=1),
+                                       seed=1, position=5, width=2)
+    rows = list(dataset.take(10))
+    assert [_cut(x[0], 4) for x, _ in rows] == [6.3942, 2.2321, 8.9217, 0.2979, 6.3942, 2.2321, 8.9217, 0.2979,
+                                                0.2653, 5.4494]
+    assert [y for _, y in rows] == [False, True, True, False, False, True, True, False, False, False]
+
+
+def test_concept_drift_stream_switches_along_the_sigmoid():
+    """Sine 0 and its reverse label every point oppositely, so each label
+    names the stream it came from. The share from the new concept is
+    1 / (1 + e^8) = 0.03% two widths before the position and 99.97% two
+    widths after: the counts below allow 30 times that (seeded, exact)."""
+    def f0(x):
+        return 0 if x[0] >= math.sin(x[1]) else 1
+
+    rows = list(synth.ConceptDriftStream(stream=synth.Sine(0, seed=1), drift_stream=synth.Sine(1, seed=2),
+                                         position=5000, width=1000, seed=3).take(10000))
+    new = [y != f0(x) for x, y in rows]
+    assert sum(new[:3000]) <= 30 and sum(new[7000:]) >= 3000 - 30
+    middle = sum(new[4800:5200]) / 400
+    assert 0.35 < middle < 0.65, middle
+
+
+def test_concept_drift_stream_settings():
+    assert synth.ConceptDriftStream(alpha=1.0).width == 57
+    assert synth.ConceptDriftStream(alpha=60.0).width == 1
+    with pytest.raises(ValueError, match="alpha"):
+        synth.ConceptDriftStream(alpha=0.0)
+    with pytest.raises(ValueError, match="features"):
+        synth.ConceptDriftStream(stream=synth.SEA(), drift_stream=synth.Friedman())
+    # The defaults are Agrawal's functions 0 and 2; a width of 1 far from
+    # the position must not overflow the sigmoid.
+    rows = list(synth.ConceptDriftStream(seed=7, position=50, width=1).take(100))
+    assert len(rows) == 100 and set(rows[0][0]) >= {"salary", "age", "elevel"}
+    # Nested streams give several drifts, and a finite stream ends the join.
+    nested = synth.ConceptDriftStream(stream=synth.ConceptDriftStream(stream=synth.STAGGER(0, seed=1),
+                                                                      drift_stream=synth.STAGGER(1, seed=2),
+                                                                      position=100, width=10, seed=3),
+                                      drift_stream=synth.STAGGER(2, seed=4), position=200, width=10, seed=5)
+    assert len(list(nested.take(300))) == 300
+
+
+def test_learners_follow_a_concept_drift_stream():
+    """The River idiom: a drifting stream evaluated prequentially. An
+    adaptive tree recovers after STAGGER's concept changes (exact labels)."""
+    dataset = synth.ConceptDriftStream(stream=synth.STAGGER(0, seed=1), drift_stream=synth.STAGGER(2, seed=2),
+                                       position=2000, width=50, seed=3)
+    rows = list(dataset.take(6000))
+    model = tree.HoeffdingAdaptiveTreeClassifier(seed=1)
+    late = metrics.Accuracy()
+    for i, (x, y) in enumerate(rows):
+        p = model.predict_one(x)
+        if i >= 4000:
+            late.update(y, p)
+        model.learn_one(x, y)
+    assert late.get() > 0.95, late
+
+
+def test_river_stagger_example_and_label_functions():
+    rows = list(synth.STAGGER(classification_function=2, seed=112, balance_classes=False).take(5))
+    assert rows == [({"size": 1, "color": 2, "shape": 2}, 1), ({"size": 2, "color": 1, "shape": 2}, 1),
+                    ({"size": 1, "color": 1, "shape": 2}, 1), ({"size": 0, "color": 1, "shape": 0}, 0),
+                    ({"size": 2, "color": 1, "shape": 0}, 1)]
+    rules = (lambda x: x["size"] == 0 and x["color"] == 0, lambda x: x["color"] == 2 or x["shape"] == 0,
+             lambda x: x["size"] in (1, 2))
+    for f, rule in enumerate(rules):
+        assert all(y == int(rule(x)) for x, y in synth.STAGGER(f, seed=f).take(500))
+
+
+@pytest.mark.parametrize("f", range(4))
+def test_sine_labels(f):
+    def curve(b):
+        return math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3 * math.pi * b)
+
+    rows = list(synth.Sine(classification_function=f, seed=f, has_noise=True).take(1000))
+    for x, y in rows:
+        above = x[0] >= curve(x[1])
+        assert y == (int(not above) if f % 2 == 0 else int(above))
+    assert set(rows[0][0]) == {0, 1, 2, 3}
+    assert len(list(synth.Sine(f).take(1))[0][0]) == 2
+
+
+def test_mixed_labels_and_balance():
+    for f in (0, 1):
+        for x, y in synth.Mixed(classification_function=f, seed=3).take(500):
+            z = x[3] < 0.5 + 0.3 * math.sin(3 * math.pi * x[2])
+            two = (x[0] and x[1]) or (x[0] and z) or (x[1] and z)
+            assert y == (int(two) if f == 1 else int(not two))
+    balanced = [y for _, y in synth.Mixed(seed=4, balance_classes=True).take(20)]
+    assert balanced == [1, 0] * 10
+    assert [y for _, y in synth.STAGGER(0, seed=4, balance_classes=True).take(6)] == [1, 0] * 3
+
+
+def test_generators_refuse_bad_settings():
+    for make in (lambda: synth.STAGGER(3), lambda: synth.Sine(4), lambda: synth.Mixed(2),
+                 lambda: synth.LED(noise_percentage=1.5), lambda: synth.LEDDrift(n_drift_features=8),
+                 lambda: synth.FriedmanDrift(drift_type="abc"), lambda: synth.FriedmanDrift(position=(5, 2, 9)),
+                 lambda: synth.FriedmanDrift(drift_type="lea", position=(1, 2)),
+                 lambda: synth.FriedmanDrift(drift_type="gsg", position=(10, 20), transition_window=50),
+                 lambda: synth.RandomRBFDrift(n_centroids=5, n_drift_centroids=6),
+                 lambda: synth.RandomRBFDrift(change_speed=-1.0)):
+        with pytest.raises(ValueError):
+            make()
+
+
+def test_random_rbf_drift_moves_its_centres():
+    """With no speed it is RandomRBF; with speed the samples move but the
+    labels (each centre keeps its class) are drawn alike."""
+    still = list(synth.RandomRBFDrift(seed_model=1, seed_sample=2, change_speed=0.0).take(300))
+    assert still == list(synth.RandomRBF(seed_model=1, seed_sample=2).take(300))
+    moving = list(synth.RandomRBFDrift(seed_model=1, seed_sample=2, change_speed=0.01, n_drift_centroids=50).take(300))
+    assert [y for _, y in moving] == [y for _, y in still]
+    assert sum(abs(a[0][0] - b[0][0]) > 1e-9 for a, b in zip(moving, still)) > 250
+    # A model that learnt the start loses accuracy as the centres move away.
+    rows = list(synth.RandomRBFDrift(seed_model=1, seed_sample=2, change_speed=0.001, n_drift_centroids=50).take(20000))
+    model = naive_bayes.GaussianNB()
+    for x, y in rows[:5000]:
+        model.learn_one(x, y)
+    early = sum(model.predict_one(x) == y for x, y in rows[5000:6000]) / 1000
+    late = sum(model.predict_one(x) == y for x, y in rows[19000:]) / 1000
+    assert late < early - 0.05, (early, late)
+
+
+def test_led_segments_and_drift():
+    digits = {0: (1, 1, 1, 0, 1, 1, 1), 8: (1, 1, 1, 1, 1, 1, 1), 1: (0, 0, 1, 0, 0, 1, 0)}
+    for x, y in synth.LED(seed=1).take(300):
+        if y in digits:
+            assert tuple(x[i] for i in range(7)) == digits[y]
+    wide = list(synth.LED(seed=1, irrelevant_features=True).take(5))
+    assert all(len(x) == 24 for x, _ in wide)
+    drifted = list(synth.LEDDrift(seed=1, n_drift_features=7).take(300))
+    plain = [x for x, y in drifted if y == 8]
+    # All seven segments of an 8 are lit: after the swap they sit at 7 of the 17 other columns.
+    assert plain and all(sum(x[i] for i in range(7, 24)) >= 7 for x in plain)
+    noisy = list(synth.LED(seed=2, noise_percentage=0.1).take(5000))
+    score = evaluate.progressive_val_score(noisy, naive_bayes.GaussianNB(), metrics.Accuracy())
+    assert score.get() > 0.6, score  # the Bayes rate at 10% noise is about 0.74
+
+
+def test_waveform_is_learnable():
+    rows = list(synth.Waveform(seed=1).take(5000))
+    assert {y for _, y in rows} == {0, 1, 2} and len(rows[0][0]) == 21
+    assert len(list(synth.Waveform(seed=1, has_noise=True).take(1))[0][0]) == 40
+    score = evaluate.progressive_val_score(rows, naive_bayes.GaussianNB(), metrics.Accuracy())
+    assert score.get() > 0.7, score  # the Bayes rate is about 0.86
