@@ -872,11 +872,12 @@ class Regressor(Learner):
 
     def predict_one(self, x):
         """The prediction for x. Before the first sample it is 0.0, as River's
-        regressors answer and as `irithyll eval` scores the first row (a
-        classifier's predict_one is None until it has seen a label)."""
+        regressors answer and as `irithyll eval` scores the first row, or the
+        model's intercept_init where it has one (a classifier's predict_one
+        is None until it has seen a label)."""
         self._check_x(x)
         if self._model is None:
-            return 0.0
+            return float(self._params.get("intercept_init", 0.0))
         return self._model.predict_dict(x)
 
     def predict_interval_one(self, x, level=0.9):

@@ -31,6 +31,7 @@ void LinearCore::setup(const LearnerContext& context, std::size_t n_out, std::si
 void LinearCore::allocate(std::size_t width) {
   width_ = width;
   w_.assign(n_out_ * (width + 1), 0.0);
+  for (std::size_t k = 0; k < n_out_; ++k) w_[k * (width + 1) + width] = intercept_start();
   state_.assign(n_state_ * w_.size(), 0.0);
   z_.assign(width, 0.0);
   scaler_.resize(width, standardize_);
@@ -68,7 +69,7 @@ void LinearCore::learn_one(std::span<const double> x, double y, double weight) {
 }
 
 double LinearCore::predict_one(std::span<const double> x) const {
-  if (w_.empty() || x.size() != width_) return 0.0;
+  if (w_.empty() || x.size() != width_) return context_.task == Task::kRegression ? intercept_start() : 0.0;
   scaler_.transform(x, z_);
   if (context_.task == Task::kRegression) return score(0, z_);
   if (n_out_ == 1) return score(0, z_) > 0.0 ? 1.0 : 0.0;

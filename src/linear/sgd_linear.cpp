@@ -66,6 +66,10 @@ std::span<const ConfigField<SgdLinearConfig>> SgdLinear::config_fields() {
       {FieldInfo::boolean("intercept", "on", "fit an intercept"), IRITHYLL_FIELD_BOOL(C, intercept)},
       {FieldInfo::real("intercept-lr", "0.01", "step size of the intercept").in(0, 100),
        IRITHYLL_FIELD_REAL(C, intercept_lr)},
+      {FieldInfo::real("intercept-init", "0",
+                       "every intercept before the first sample (River's intercept_init; regression: a non-zero "
+                       "start turns intercept-warm-start off)").in(-1e12, 1e12),
+       IRITHYLL_FIELD_REAL(C, intercept_init)},
       {FieldInfo::boolean("standardize", "on", "standardise features with a running mean and variance"),
        IRITHYLL_FIELD_BOOL(C, standardize)},
     };
@@ -200,8 +204,8 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
   // plain step g/(2t) for the intercept, i.e. (weight/t)(p - y); capped at
   // (p - y), so that a heavy sample moves the intercept to its target and
   // no further.
-  if (loss_ == Loss::kSquared && config_.intercept && config_.intercept_warm_start && !half_gradient_ &&
-      0.5 / t > eta_b)
+  if (loss_ == Loss::kSquared && config_.intercept && config_.intercept_warm_start && config_.intercept_init == 0.0 &&
+      !half_gradient_ && 0.5 / t > eta_b)
     eta_b = -std::min(0.5 / t, 0.5 / weight);
   double bc1 = 1.0, bc2 = 1.0;
   if (config_.optimizer == SgdOptimizer::kAdam) {

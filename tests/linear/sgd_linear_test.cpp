@@ -154,6 +154,37 @@ TEST(LinearRegression, PlainSgdMatchesRiversSquaredLossUpdate) {
   EXPECT_NEAR(c[3], b, 1e-12);
 }
 
+TEST(LinearRegression, InterceptInitStartsTheInterceptThereAsRiverDoes) {
+  // River's LinearRegression(intercept_init=110, optimizer=SGD(0.01),
+  // intercept_lr=0.3): the intercept starts at 110 and steps at 0.3 from the
+  // first sample; a non-zero start turns the warm start off (left at its
+  // default here). The prediction before any sample is the start.
+  auto m = test::build<LinearRegressionLearner>(
+      {{"standardize", "off"}, {"learning-rate", "0.01"}, {"intercept-lr", "0.3"}, {"intercept-init", "110"}},
+      LearnerContext{Task::kRegression, 0, 2, 1});
+  EXPECT_EQ(m->predict_one(std::vector<double>{1.0, 2.0}), 110.0);
+  std::vector<double> w(2, 0.0);
+  double b = 110.0;
+  Xorshift64 rng(29);
+  for (int t = 0; t < 100; ++t) {
+    std::vector<double> x = {rng.uniform(), rng.uniform()};
+    const double y = 100.0 + 3.0 * x[0] + rng.normal();
+    const double p = b + w[0] * x[0] + w[1] * x[1];
+    ASSERT_NEAR(m->predict_one(x), p, 1e-9) << t;
+    const double g = 2.0 * (p - y);
+    for (int j = 0; j < 2; ++j) w[j] -= 0.01 * g * x[j];
+    b -= 0.3 * g;
+    m->learn_one(x, y);
+  }
+  ByteWriter out;
+  m->encode(out);
+  LinearRegressionLearner back;
+  ByteReader in(out.data());
+  ASSERT_TRUE(back.decode(in).is_ok());
+  EXPECT_EQ(back.config().intercept_init, 110.0);
+  EXPECT_EQ(back.predict_one(std::vector<double>{0.5, 0.5}), m->predict_one(std::vector<double>{0.5, 0.5}));
+}
+
 TEST(LinearRegression, InterceptWarmStartIsTheRunningMeanOfTheTarget) {
   // All-zero features (unstandardised): the score is the intercept alone.
   // While 1/(2t) > intercept-lr (t < 50 at 0.01) the warm start makes the

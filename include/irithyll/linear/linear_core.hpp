@@ -56,6 +56,9 @@ class LinearCore : public Learner {
   virtual void link(std::span<const double> scores, std::span<double> proba) const = 0;
   // The aux scalars' values at construction (ALMA's counters start at 1).
   virtual double aux_initial() const { return 0.0; }
+  // Every output's intercept before the first sample (and a regression's
+  // prediction until then).
+  virtual double intercept_start() const { return 0.0; }
 
   double score(std::size_t k, std::span<const double> z) const;
   void encode_core(ByteWriter& out) const;

@@ -71,6 +71,7 @@ struct SgdLinearConfig {
   double l2 = 0.0;
   bool intercept = true;
   double intercept_lr = 0.01;
+  double intercept_init = 0.0;  // River's intercept_init; non-zero turns the warm start off
   bool standardize = true;
   bool intercept_warm_start = true;  // regression only (linear_regression's settings table)
   // ewc | mask on the coefficients and intercepts (none: the plain step).
@@ -111,6 +112,7 @@ class SgdLinear : public LinearCore, public Tunable {
   Status init(const Config& config, const LearnerContext& context);
   void update(std::span<const double> z, double y, double weight) override;
   void link(std::span<const double> scores, std::span<double> proba) const override;
+  double intercept_start() const override { return config_.intercept ? config_.intercept_init : 0.0; }
 
  private:
   // guarded: each coefficient's gradient is read from the guard's vector

@@ -299,11 +299,10 @@ EXAMPLES = [
             "intercept_lr=0.3))",
             same=lambda: time_series.SNARIMAX(
                 p=0, d=0, q=0, m=12, sp=3, sq=6,
-                regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(learning_rate=0.01,
-                                                                                         intercept_lr=0.3)),
+                regressor=preprocessing.StandardScaler() | linear_model.LinearRegression(
+                    intercept_init=110, learning_rate=0.01, intercept_lr=0.3)),
             defaults=lambda: time_series.SNARIMAX(p=0, d=0, q=0, m=12, sp=3, sq=6), higher=False,
-            note="same: River's regressor without intercept_init=110 (our LinearRegression has none); "
-                 "defaults: the built-in linear model (recursive least squares)"),
+            note="defaults: the built-in linear model (recursive least squares)"),
 ]
 
 RUNNERS = {
