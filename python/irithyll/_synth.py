@@ -110,7 +110,11 @@ def _in(v, lo, hi):
 
 
 def _agrawal_functions():
-    """The ten functions of Agrawal et al. (1993); each returns True for group A."""
+    """The ten functions of Agrawal et al. (1993), labelled as River labels
+    them: 1 for group A of functions 0-5, and for functions 6-9 1 where the
+    disposable income is at most 1. Function 4 tests the loan as the paper
+    does (River's tests the salary against loan ranges in three branches,
+    which makes those branches constant)."""
     def f0(s, c, age, e, car, z, hv, hy, loan):
         return age < 40 or age >= 60
 
@@ -141,26 +145,29 @@ def _agrawal_functions():
                 or (age >= 60 and _in(t, 25e3, 75e3)))
 
     def f6(s, c, age, e, car, z, hv, hy, loan):
-        return 2.0 * (s + c) / 3.0 - loan / 5.0 - 20e3 > 0
+        return 2.0 * (s + c) / 3.0 - loan / 5.0 - 20e3 <= 1
 
     def f7(s, c, age, e, car, z, hv, hy, loan):
-        return 2.0 * (s + c) / 3.0 - 5e3 * e - 20e3 > 0
+        return 2.0 * (s + c) / 3.0 - 5e3 * e - 20e3 <= 1
 
     def f8(s, c, age, e, car, z, hv, hy, loan):
-        return 2.0 * (s + c) / 3.0 - 5e3 * e - loan / 5.0 - 10e3 > 0
+        return 2.0 * (s + c) / 3.0 - 5e3 * e - loan / 5.0 - 10e3 <= 1
 
     def f9(s, c, age, e, car, z, hv, hy, loan):
         equity = hv * (hy - 20) / 10.0 if hy >= 20 else 0.0
-        return 2.0 * (s + c) / 3.0 - 5e3 * e + equity / 5.0 - 10e3 > 0
+        return 2.0 * (s + c) / 3.0 - 5e3 * e + equity / 5.0 - 10e3 <= 1
 
     return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9)
 
 
 class Agrawal(_Synth):
     """Agrawal et al. (1993) loan applications: salary, commission, age,
-    elevel, car, zipcode, hvalue, hyears, loan; y = 1 for group A of
-    classification_function 0..9. balance_classes alternates the classes;
-    perturbation (0..1) adds that share of each numeric range as noise."""
+    elevel, car, zipcode, hvalue, hyears, loan, drawn as River draws them
+    (the same samples for the same seed: commission 10k + 75k u below a
+    salary of 75k, else 0; hvalue (8 - zipcode) 100k (0.5 + u)); y as River
+    labels classification_function 0..9. balance_classes alternates the
+    classes, 1 first; perturbation (0..1) adds that share of each numeric
+    range as noise (hvalue's range is 0..1.35M)."""
     n_features = 9
 
     def __init__(self, classification_function=0, seed=None, balance_classes=False, perturbation=0.0):
@@ -182,16 +189,16 @@ class Agrawal(_Synth):
     def __iter__(self):
         rng = random.Random(self.seed)
         function = _agrawal_functions()[self.classification_function]
-        want = False
+        want = True
         while True:
             while True:
                 salary = 20e3 + 130e3 * rng.random()
-                commission = 0.0 if salary >= 75e3 else 10e3 + 65e3 * rng.random()
+                commission = 0 if salary >= 75e3 else 10e3 + 75e3 * rng.random()
                 age = rng.randint(20, 80)
                 elevel = rng.randint(0, 4)
                 car = rng.randint(1, 20)
                 zipcode = rng.randint(0, 8)
-                hvalue = (9 - zipcode) * 100e3 * (0.5 + rng.random())
+                hvalue = (8 - zipcode) * 100e3 * (0.5 + rng.random())
                 hyears = rng.randint(1, 30)
                 loan = 500e3 * rng.random()
                 y = int(function(salary, commission, age, elevel, car, zipcode, hvalue, hyears, loan))
@@ -199,7 +206,7 @@ class Agrawal(_Synth):
                     break
             want = not want
             x = {"salary": self._perturb(rng, salary, 20e3, 150e3),
-                 "commission": self._perturb(rng, commission, 0.0, 75e3) if commission else 0.0,
+                 "commission": self._perturb(rng, commission, 10e3, 75e3) if commission else 0,
                  "age": int(round(self._perturb(rng, age, 20, 80))), "elevel": elevel, "car": car,
                  "zipcode": zipcode, "hvalue": self._perturb(rng, hvalue, 0.0, 1.35e6),
                  "hyears": int(round(self._perturb(rng, hyears, 1, 30))),

@@ -194,3 +194,19 @@ def test_waveform_is_learnable():
     assert len(list(synth.Waveform(seed=1, has_noise=True).take(1))[0][0]) == 40
     score = evaluate.progressive_val_score(rows, naive_bayes.GaussianNB(), metrics.Accuracy())
     assert score.get() > 0.7, score  # the Bayes rate is about 0.86
+
+
+def test_agrawal_prints_rivers_documented_samples():
+    river = [[103125.4837, 0, 21, 2, 8, 3, 319768.9642, 4, 338349.7437],
+             [135983.3438, 0, 25, 4, 14, 0, 423837.7755, 7, 116330.4466],
+             [98262.4347, 0, 55, 1, 18, 6, 144088.1244, 19, 139095.3541],
+             [133009.0417, 0, 68, 1, 14, 5, 233361.4025, 7, 478606.5361],
+             [63757.2908, 16955.9382, 26, 2, 12, 4, 522851.3093, 24, 229712.4398]]
+    rows = list(synth.Agrawal(classification_function=0, seed=42).take(5))
+    assert [[_cut(v, 4) for v in x.values()] for x, _ in rows] == river
+    assert [y for _, y in rows] == [1, 1, 0, 1, 1]
+    assert list(rows[0][0]) == ["salary", "commission", "age", "elevel", "car", "zipcode", "hvalue", "hyears", "loan"]
+    # Functions 6-9 label 1 where the disposable income is at most 1, as River's do.
+    for x, y in synth.Agrawal(classification_function=6, seed=1).take(300):
+        assert y == int(2 * (x["salary"] + x["commission"]) / 3 - x["loan"] / 5 - 20000 <= 1)
+    assert [y for _, y in synth.Agrawal(seed=3, balance_classes=True).take(6)] == [1, 0] * 3
