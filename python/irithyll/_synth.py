@@ -92,16 +92,20 @@ class Hyperplane(_Synth):
         d = self.n_features
         w = [rng.random() for _ in range(d)]
         direction = [1.0] * d
+        # River's draws: a noise draw every sample, and the 0.01 offsets of
+        # its noise and reversal tests, so a seed gives River's samples.
         while True:
             x = {i: rng.random() for i in range(d)}
-            total = sum(w)
-            y = int(sum(w[i] * x[i] for i in range(d)) >= total / 2.0)
-            if self.noise_percentage and rng.random() < self.noise_percentage:
+            total, value = sum(w), 0.0
+            for i in range(d):
+                value += w[i] * x[i]
+            y = int(value >= total * 0.5)
+            if 0.01 + rng.random() <= self.noise_percentage:
                 y = 1 - y
             yield x, y
             for i in range(self.n_drift_features):
                 w[i] += direction[i] * self.mag_change
-                if rng.random() < self.sigma:
+                if 0.01 + rng.random() <= self.sigma:
                     direction[i] = -direction[i]
 
 
@@ -218,7 +222,8 @@ class RandomRBF(_Synth):
     """Random radial basis functions: n_centroids centres in [0, 1)^d, each
     with a class, a spread and a weight (drawn with seed_model); a sample
     picks a centre by weight and lies in a Gaussian-length random direction
-    from it (drawn with seed_sample)."""
+    from it (drawn with seed_sample). The draws and their arithmetic are
+    River's, so a seed gives River's samples."""
 
     def __init__(self, seed_model=None, seed_sample=None, n_classes=2, n_features=10, n_centroids=50):
         if n_classes < 2 or n_features < 1 or n_centroids < 1:
@@ -229,20 +234,40 @@ class RandomRBF(_Synth):
         self._params = {"seed_model": seed_model, "seed_sample": seed_sample, "n_classes": n_classes,
                         "n_features": n_features, "n_centroids": n_centroids}
 
-    def __iter__(self):
+    def _centroids(self):
+        """[centre, class, spread] per centroid, and the weights."""
         model = random.Random(self.seed_model)
-        d = self.n_features
-        centres = [([model.random() for _ in range(d)], model.randrange(self.n_classes), model.random(),
-                    model.random()) for _ in range(self.n_centroids)]
-        weights = [c[3] for c in centres]
-        rng = random.Random(self.seed_sample)
-        while True:
-            centre, label, spread, _ = rng.choices(centres, weights=weights)[0]
-            direction = [rng.uniform(-1.0, 1.0) for _ in range(d)]
-            norm = math.sqrt(sum(v * v for v in direction)) or 1.0
-            length = rng.gauss(0.0, 1.0) * spread
-            yield {i: centre[i] + direction[i] / norm * length for i in range(d)}, label
+        centres, weights = [], []
+        for _ in range(self.n_centroids):
+            centre = [model.random() for _ in range(self.n_features)]
+            centres.append([centre, model.randint(0, self.n_classes - 1), model.random()])
+            weights.append(model.random())
+        return centres, weights
 
+    def _moves(self, centres):
+        return None
+
+    def __iter__(self):
+        centres, weights = self._centroids()
+        total = sum(weights)
+        move = self._moves(centres)
+        rng = random.Random(self.seed_sample)
+        d = self.n_features
+        while True:
+            if move is not None:
+                move()
+            # The first centre whose running weight passes u * total.
+            u, acc, k = rng.random() * total, 0.0, 0
+            while acc <= u and k < len(weights):
+                acc += weights[k]
+                k += 1
+            centre, label, spread = centres[k - 1]
+            direction = [rng.random() * 2.0 - 1.0 for _ in range(d)]
+            length = 0.0
+            for v in direction:
+                length += v * v
+            scale = rng.gauss(0, 1) * spread / length ** 0.5
+            yield {i: centre[i] + direction[i] * scale for i in range(d)}, label
 
 def _balanced(draw, balance):
     """Samples from draw() -> (x, y); with balance, the labels alternate
@@ -263,10 +288,10 @@ def _check_function(name, value, n):
 
 
 class RandomRBFDrift(RandomRBF):
-    """RandomRBF whose first n_drift_centroids centres move: each gets a
-    random unit direction (drawn with seed_model after the centres) and
-    moves change_speed along it per sample, bouncing off the faces of the
-    unit cube."""
+    """RandomRBF whose first n_drift_centroids centres move change_speed per
+    sample along a unit direction, bouncing off the faces of the unit cube.
+    The directions are drawn as River draws them (a second generator seeded
+    with seed_model), so a seed gives River's samples."""
 
     def __init__(self, seed_model=None, seed_sample=None, n_classes=2, n_features=10, n_centroids=50,
                  change_speed=0.0, n_drift_centroids=50):
@@ -279,32 +304,27 @@ class RandomRBFDrift(RandomRBF):
         self.change_speed, self.n_drift_centroids = change_speed, n_drift_centroids
         self._params.update(change_speed=change_speed, n_drift_centroids=n_drift_centroids)
 
-    def __iter__(self):
+    def _moves(self, centres):
         model = random.Random(self.seed_model)
-        d = self.n_features
-        centres = [[[model.random() for _ in range(d)], model.randrange(self.n_classes), model.random(),
-                    model.random()] for _ in range(self.n_centroids)]
         speeds = []
         for _ in range(self.n_drift_centroids):
-            v = [model.random() for _ in range(d)]
-            norm = math.sqrt(sum(a * a for a in v)) or 1.0
+            v = [model.random() for _ in range(self.n_features)]
+            norm = 0.0
+            for a in v:
+                norm += a * a
+            norm = norm ** 0.5
             speeds.append([a / norm for a in v])
-        weights = [c[3] for c in centres]
-        rng = random.Random(self.seed_sample)
-        while True:
+        step = self.change_speed
+
+        def move():
             for c, v in zip(centres, speeds):
                 pos = c[0]
-                for j in range(d):
-                    pos[j] += v[j] * self.change_speed
-                    if pos[j] > 1.0 or pos[j] < 0.0:
-                        pos[j] = 1.0 if pos[j] > 1.0 else 0.0
+                for j in range(len(pos)):
+                    pos[j] += v[j] * step
+                    if pos[j] > 1 or pos[j] < 0:
+                        pos[j] = 1 if pos[j] > 1 else 0
                         v[j] = -v[j]
-            centre, label, spread, _ = rng.choices(centres, weights=weights)[0]
-            direction = [rng.uniform(-1.0, 1.0) for _ in range(d)]
-            norm = math.sqrt(sum(v * v for v in direction)) or 1.0
-            length = rng.gauss(0.0, 1.0) * spread
-            yield {i: centre[i] + direction[i] / norm * length for i in range(d)}, label
-
+        return move
 
 def _friedman_base(x):
     return 10.0 * math.sin(math.pi * x[0] * x[1]) + 20.0 * (x[2] - 0.5) ** 2 + 10.0 * x[3] + 5.0 * x[4]
@@ -451,15 +471,35 @@ class STAGGER(_Synth):
         return _balanced(draw, self.balance_classes)
 
 
+def _numpy_random(seed):
+    """A random.Random that draws numpy's legacy RandomState(seed) stream:
+    both are MT19937 with the same 53-bit doubles, and numpy seeds an
+    integer with the generator's init_genrand (Python hashes it into
+    init_by_array instead). For the generators River draws with numpy."""
+    rng = random.Random()
+    if seed is None:
+        return rng
+    if not isinstance(seed, int) or not 0 <= seed < 2 ** 32:
+        raise ValueError(f"seed = {seed!r} is out of range: an integer in [0, 2**32)")
+    state = [seed]
+    for i in range(1, 624):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    rng.setstate((3, tuple(state) + (624,), None))
+    return rng
+
+
 class Sine(_Synth):
     """Sine concepts (Gama et al., 2004, "Learning with drift detection"):
     two features uniform in [0, 1); y = 0 above the curve, 1 below, for
     function 0: x0 >= sin(x1) (SINE1); 1: its reverse; 2: x0 >= 0.5 + 0.3
     sin(3 pi x1) (SINE2); 3: its reverse. has_noise adds two irrelevant
-    uniform features."""
+    uniform features. River draws this one with numpy's RandomState; so do
+    we (see _numpy_random), so a seed gives River's samples."""
 
     def __init__(self, classification_function=0, seed=None, balance_classes=False, has_noise=False):
         _check_function("Sine", classification_function, 4)
+        _numpy_random(seed)  # checks the seed
         self.classification_function, self.seed = classification_function, seed
         self.balance_classes, self.has_noise = balance_classes, has_noise
         self.n_features = 4 if has_noise else 2
@@ -467,20 +507,22 @@ class Sine(_Synth):
                         "balance_classes": balance_classes, "has_noise": has_noise}
 
     def __iter__(self):
-        rng = random.Random(self.seed)
+        rng = _numpy_random(self.seed)
         f = self.classification_function
-
-        def draw():
-            a, b = rng.random(), rng.random()
-            curve = math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3.0 * math.pi * b)
-            above = a >= curve
-            y = int(not above) if f % 2 == 0 else int(above)
+        want = 1
+        while True:
+            while True:
+                a, b = rng.random(), rng.random()
+                curve = math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3.0 * math.pi * b)
+                above = a >= curve
+                y = int(not above) if f % 2 == 0 else int(above)
+                if not self.balance_classes or y == want:
+                    break
+            want = 1 - want
             x = {0: a, 1: b}
             if self.has_noise:
                 x[2], x[3] = rng.random(), rng.random()
-            return x, y
-        return _balanced(draw, self.balance_classes)
-
+            yield x, y
 
 class Mixed(_Synth):
     """Mixed concepts (Gama et al., 2004): booleans x0, x1 and x2, x3
@@ -514,9 +556,10 @@ _LED_SEGMENTS = ((1, 1, 1, 0, 1, 1, 1), (0, 0, 1, 0, 0, 1, 0), (1, 0, 1, 1, 1, 0
 
 class LED(_Synth):
     """LED digits (Breiman et al., 1984): y is a digit 0..9, the seven
-    features its display segments (0/1), each flipped with probability
-    noise_percentage; irrelevant_features adds 17 random 0/1 features (24
-    in all)."""
+    features its display segments (0/1), each flipped when 0.01 + u <=
+    noise_percentage (River's test); irrelevant_features adds 17 random 0/1
+    features (24 in all). Drawn as River draws them: a seed gives River's
+    samples."""
     task = "Multi-class classification"
 
     def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=False):
@@ -527,48 +570,55 @@ class LED(_Synth):
         self._params = {"seed": seed, "noise_percentage": noise_percentage,
                         "irrelevant_features": irrelevant_features}
 
-    def _order(self, rng):
-        return list(range(self.n_features))
+    def _positions(self, rng):
+        """The feature each of the 24 columns is written to."""
+        return list(range(24))
 
     def __iter__(self):
         rng = random.Random(self.seed)
-        order = self._order(rng)
+        where = self._positions(rng)
         while True:
-            digit = rng.randrange(10)
-            values = [v ^ (rng.random() < self.noise_percentage) for v in _LED_SEGMENTS[digit]]
+            y = rng.randint(0, 9)
+            x = dict.fromkeys(range(self.n_features), 0)
+            for i, segment in enumerate(_LED_SEGMENTS[y]):
+                x[where[i]] = 1 - segment if 0.01 + rng.random() <= self.noise_percentage else segment
             if self.irrelevant_features:
-                values += [int(rng.random() < 0.5) for _ in range(17)]
-            yield {i: values[order[i]] for i in range(self.n_features)}, digit
+                for i in range(7, 24):
+                    x[where[i]] = rng.choice((0, 1))
+            yield x, y
 
 
 class LEDDrift(LED):
-    """LED whose first n_drift_features features show other columns: that
-    many relevant and irrelevant positions are swapped (drawn with seed),
-    so the segments move to features a model has learnt to ignore. Needs
-    irrelevant_features (the default here)."""
+    """LED whose segments trade columns with irrelevant features: for i <
+    n_drift_features, segment (i + r) mod 7 and irrelevant column 7 + (i +
+    o) mod 17 swap places, r and o drawn first from the seed (River's
+    scheme). Needs irrelevant_features."""
 
-    def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=True, n_drift_features=0):
+    def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=False, n_drift_features=0):
         super().__init__(seed, noise_percentage, irrelevant_features)
         limit = 7 if irrelevant_features else 0
         if not 0 <= n_drift_features <= limit:
             raise ValueError(f"LEDDrift: n_drift_features = {n_drift_features!r} is out of range 0..{limit} "
-                             "(drift swaps segments with the 17 irrelevant features)")
+                             "(the drift swaps segments with the 17 irrelevant features: pass "
+                             "irrelevant_features=True)")
         self.n_drift_features = n_drift_features
         self._params["n_drift_features"] = n_drift_features
 
-    def _order(self, rng):
-        order = list(range(self.n_features))
-        targets = rng.sample(range(7, 24), self.n_drift_features) if self.n_drift_features else []
-        for i, j in zip(range(self.n_drift_features), targets):
-            order[i], order[j] = order[j], order[i]
-        return order
-
+    def _positions(self, rng):
+        where = list(range(24))
+        if self.n_drift_features:
+            r, o = rng.randint(0, 6), rng.randint(0, 16)
+            for i in range(self.n_drift_features):
+                a, b = (i + r) % 7, 7 + (i + o) % 17
+                where[a], where[b] = b, a
+        return where
 
 class Waveform(_Synth):
     """Waveform (Breiman et al., 1984): three classes; each of 21 features
     is u h_a(i) + (1 - u) h_b(i) + N(0, 1) for u uniform and the class's
     pair (a, b) of three triangular waves; has_noise adds 19 N(0, 1)
-    features (40 in all)."""
+    features (40 in all). Drawn as River draws them: a seed gives River's
+    samples."""
     task = "Multi-class classification"
     _PAIRS = ((0, 1), (0, 2), (1, 2))
 
@@ -577,10 +627,12 @@ class Waveform(_Synth):
         self.n_features = 40 if has_noise else 21
         self._params = {"seed": seed, "has_noise": has_noise}
 
+    _CENTRES = (6, 14, 10)
+
     @staticmethod
     def _wave(k, i):
-        # Triangles of height 6 centred on features 6, 10 and 14.
-        return max(0.0, 6.0 - abs(i - (6 + 4 * k)))
+        # Triangles of height 6 centred on features 6, 14 and 10 (waves 0, 1, 2 as River and MOA number them).
+        return max(0, 6 - abs(i - Waveform._CENTRES[k]))
 
     def __iter__(self):
         rng = random.Random(self.seed)
