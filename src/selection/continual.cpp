@@ -160,7 +160,7 @@ void ContinualLearner::learn_one(std::span<const double> x, double y, double wei
     // learning. The other detectors watch rises only.
     const bool two_sided = config_.detector == DriftKind::kAdwin || config_.detector == DriftKind::kKswin ||
                            config_.detector == DriftKind::kPageHinkley;
-    if (signal == DriftSignal::kDrift && two_sided && !(recent_loss_ > longer_loss_)) {
+    if (signal == DriftSignal::kDrift && two_sided && !loss_is_rising()) {
       ++improvements_;
       background_.reset();
     } else if (signal == DriftSignal::kWarning) {
@@ -182,6 +182,17 @@ void ContinualLearner::learn_one(std::span<const double> x, double y, double wei
   }
   model_->learn_one(x, y, weight);
   if (background_) background_->learn_one(x, y, weight);
+}
+
+bool ContinualLearner::loss_is_rising() const {
+  // Both averages start at 0, so each is divided by the weight it has
+  // gathered (Adam's bias correction). Uncorrected, the slow one is low for
+  // its first thousand or so losses, and a fall early in learning would read
+  // as a rise.
+  const double n = static_cast<double>(seen_ - skipped_);  // losses averaged, this one included
+  const double recent = recent_loss_ / (1.0 - std::pow(1.0 - kRecentWeight, n));
+  const double longer = longer_loss_ / (1.0 - std::pow(1.0 - kLongerWeight, n));
+  return recent > longer;
 }
 
 double ContinualLearner::predict_one(std::span<const double> x) const { return model_ ? model_->predict_one(x) : 0.0; }

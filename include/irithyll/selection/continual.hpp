@@ -109,6 +109,7 @@ class ContinualLearner final : public Learner, public ModelReport {
   std::uint64_t seen_ = 0, skipped_ = 0;
   std::uint64_t warnings_ = 0, drifts_ = 0, promotions_ = 0, improvements_ = 0;
   double recent_loss_ = 0.0, longer_loss_ = 0.0;  // reset: EWMAs of the loss (a rise or a fall?)
+  bool loss_is_rising() const;  // the recent loss average above the longer one
 };
 
 // "reset" | "ewc" | "mask" | "regen".
