@@ -55,6 +55,7 @@ void Vfdt::compute_layout() {
     v->assign(head_size_, 0.0);
   gauss_.assign(cls ? 2 * n_classes_ : 0, 0.0);
   perm_.resize(n_features_);
+  lin_z_.assign(linear_ ? subspace_ : 0, 0.0);
 }
 
 void Vfdt::reset() {
@@ -97,12 +98,35 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
   }
   leaf.stats.assign(stats_size(leaf), 0.0);
   std::copy(head.begin(), head.end(), leaf.stats.begin());
+  if (inheriting_) {
+    double* wts = leaf.stats.data() + head_size_;
+    for (std::size_t j = 0; j < subspace_; ++j) wts[j] = inherit_[leaf.features[j]];
+    // The child's own mean replaces the parent's in mean + w.z + b: the
+    // bias takes the difference, so the child predicts what the parent did.
+    wts[subspace_] = inherit_[n_features_] + inherit_mean_ - leaf.stats[1];
+  }
   leaf.depth = depth;
   leaf.mc_correct = leaf.nb_correct = 0.0;
   // A child inherits the share of its parent's observations that its
   // predicted weight stands for (0 at the root, whose head is empty).
   leaf.n_obs = config_.count_observations ? leaf_weight(leaf) * obs_per_weight_ : 0.0;
   leaf.weight_at_attempt = leaf_n(leaf);
+}
+
+void Vfdt::inherit_linear_from(std::size_t node) {
+  // Children start as copies of the parent's linear model instead of zero
+  // weights (FIMT-DD, Ikonomovska et al. 2011: a split leaf's perceptron is
+  // copied into its children), so a split keeps what the leaf has fitted and
+  // changes no prediction at once; the children then fit their own regions.
+  inheriting_ = false;
+  if (!linear_ || nodes_[node].feature >= 0) return;
+  const Leaf& parent = leaves_[nodes_[node].a];
+  inherit_.assign(n_features_ + 1, 0.0);
+  const double* wts = parent.stats.data() + head_size_;
+  for (std::size_t j = 0; j < subspace_; ++j) inherit_[parent.features[j]] = wts[j];
+  inherit_[n_features_] = wts[subspace_];
+  inherit_mean_ = parent.stats[1];
+  inheriting_ = true;
 }
 
 double Vfdt::leaf_weight(const Leaf& leaf) const {
@@ -263,7 +287,8 @@ std::size_t Vfdt::depth() const {
 
 std::size_t Vfdt::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(Node) + leaves_.capacity() * sizeof(Leaf) +
-                      free_.capacity() * sizeof(std::uint32_t) + perm_.capacity() * sizeof(std::uint32_t);
+                      free_.capacity() * sizeof(std::uint32_t) + perm_.capacity() * sizeof(std::uint32_t) +
+                      (inherit_.capacity() + lin_z_.capacity()) * sizeof(double);
   for (const Leaf& l : leaves_) bytes += l.features.capacity() * sizeof(std::uint32_t) + l.stats.capacity() * sizeof(double);
   for (const std::vector<double>* v : std::initializer_list<const std::vector<double>*>{&feat_min_, &feat_max_, &feat_moments_, &log_scores_, &proba_, &var_product_, &nb_cache_.x, &route_cache_.x, &cand_left_, &cand_right_,
                         &best_left_, &best_right_, &tmp_left_, &tmp_right_, &tmp_total_, &gauss_})
