@@ -37,6 +37,8 @@ const std::array kArfConfigFields = {
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.criterion, parse_split_criterion, split_criterion_name)},
     ArfConfigRow{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.leaf_model, parse_leaf_model, leaf_model_name)},
+    ArfConfigRow{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
+        IRITHYLL_FIELD_REAL(ARFConfig, tree.nb_threshold)},
     ArfConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.numeric, parse_numeric_estimator, numeric_estimator_name)},
     ArfConfigRow{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),

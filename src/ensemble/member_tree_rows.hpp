@@ -42,6 +42,8 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                                              "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; "
                                              "adaptive is nba for classification)"),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
+  rows.push_back(Row{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
+                     IRITHYLL_FIELD_REAL(C, tree.nb_threshold)});
   rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
                      IRITHYLL_FIELD_ENUM(C, tree.numeric, parse_numeric_estimator, numeric_estimator_name)});
   rows.push_back(Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),

@@ -25,6 +25,8 @@ const std::array kVfdtConfigFields = {
     VfdtConfigRow{FieldInfo::choice("leaf-model", "adaptive", "mc|nb|nba|mean|linear|adaptive",
                           "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression); adaptive: per leaf, whichever of the two has erred less (nba for classification, mean or linear for regression)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, leaf_model, parse_leaf_model, leaf_model_name)},
+    VfdtConfigRow{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
+        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nb_threshold)},
     VfdtConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
                           "numeric attribute estimator (regression always uses histograms)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, numeric, parse_numeric_estimator, numeric_estimator_name)},

@@ -47,7 +47,7 @@ std::size_t Vfdt::majority_class(const Leaf& leaf) const {
 
 bool Vfdt::use_naive_bayes(const Leaf& leaf) const {
   switch (config_.leaf_model) {
-    case LeafModel::kNaiveBayes: return true;
+    case LeafModel::kNaiveBayes: return leaf_weight(leaf) >= config_.nb_threshold;
     case LeafModel::kNaiveBayesAdaptive:
     case LeafModel::kAdaptive: return !(leaf.mc_correct > leaf.nb_correct);  // ties go to NB (as MOA)
     default: return false;
