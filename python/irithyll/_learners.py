@@ -145,6 +145,29 @@ def _member_spec(model):
                     "(a pipeline cannot be wrapped here)")
 
 
+# Ensembles whose members are Hoeffding trees with the tree's settings in
+# their own table: River's model= (a HoeffdingTree learner) gives them its settings.
+_TREE_MEMBER_ROWS = {"srp"}
+
+
+def _tree_member_settings(owner, model, known):
+    """River's model=tree.HoeffdingTreeClassifier(...) for an ensemble of
+    Hoeffding trees: the tree's settings, as this ensemble's member settings."""
+    if not (isinstance(model, Learner) and model._model_name == "hoeffding_tree"):
+        raise TypeError(f"{owner}(model={model!r}): the members are Hoeffding trees; give "
+                        "tree.HoeffdingTreeClassifier(...) or tree.HoeffdingTreeRegressor(...), whose settings "
+                        "become the members' (other base models: ensemble.LeveragingBaggingClassifier takes any)")
+    extra = sorted(set(model._params) - set(known))
+    if extra:
+        raise TypeError(f"{owner}(model=...): the member trees here have no setting {', '.join(extra)}")
+    # Every setting of the tree, its defaults included, as River's members
+    # are copies of the model given (HoeffdingTreeClassifier() means grace
+    # period 200, not the ensemble's own member default of 50).
+    full = {k: v for k, v in model._get_params().items() if k in known and k != "seed"}
+    full.update(model._params)
+    return full
+
+
 # River's drift detector classes and our detector settings' names for them.
 _DETECTOR_KINDS = {"ADWIN": "adwin", "PageHinkley": "pht", "KSWIN": "kswin", "DDM": "ddm", "EDDM": "eddm",
                    "HDDM_A": "hddm_a", "HDDM_W": "hddm_w"}
@@ -328,6 +351,12 @@ class Learner:
         name our model has no use for is an error naming both."""
         aliases = RIVER_ALIASES.get(self._model_name, {})
         out = {}
+        if self._model_name in _TREE_MEMBER_ROWS and "model" in params and "model" not in known:
+            params = dict(params)
+            for key, value in _tree_member_settings(type(self).__name__, params.pop("model"), known).items():
+                if key in params:
+                    raise TypeError(f"{type(self).__name__}(): {key} is given both here and in model=")
+                params[key] = value
         for key, value in list(params.items()):
             if key == "optimizer" and hasattr(value, "river_name"):  # an irithyll.optim object, River's habit
                 if "learning_rate" in params:
