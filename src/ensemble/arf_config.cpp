@@ -47,7 +47,7 @@ const std::array kArfConfigFields = {
         IRITHYLL_FIELD_UINT(ARFConfig, tree.n_bins)},
     ArfConfigRow{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.max_depth)},
-    ArfConfigRow{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+    ArfConfigRow{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(ARFConfig, tree.learning_rate)},
     ArfConfigRow{nominal_nb_prior_field("10").absent_means("0"), IRITHYLL_FIELD_REAL(ARFConfig, tree.nominal_nb_prior)},
     ArfConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),

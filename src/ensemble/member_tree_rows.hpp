@@ -52,7 +52,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      IRITHYLL_FIELD_UINT(C, tree.n_bins)});
   rows.push_back(Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
                      IRITHYLL_FIELD_UINT(C, tree.max_depth)});
-  rows.push_back(Row{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+  rows.push_back(Row{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
                      IRITHYLL_FIELD_REAL(C, tree.learning_rate)});
   rows.push_back(Row{FieldInfo::text("categorical-features", "",
                                      "feature indices read as nominal attributes, e.g. 0,3 (the CLI fills it from "

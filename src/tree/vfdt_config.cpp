@@ -38,7 +38,7 @@ const std::array kVfdtConfigFields = {
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, max_depth)},
     VfdtConfigRow{FieldInfo::real("min-branch-fraction", "0.01", "weight fraction two branches of a split must each hold").in(0, 0.5, false, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
-    VfdtConfigRow{FieldInfo::real("learning-rate", "0.01", "linear leaves: SGD step on normalised features").in(0, 1, true),
+    VfdtConfigRow{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
     VfdtConfigRow{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
     VfdtConfigRow{nominal_nb_prior_field("10"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},

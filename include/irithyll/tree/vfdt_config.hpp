@@ -52,7 +52,7 @@ struct HoeffdingTreeConfig {
   std::uint32_t n_bins = 32;            // [2, 1024], even; histogram bins per attribute
   std::uint32_t max_depth = 0;          // 0 = unlimited, else [1, 60]
   double min_branch_fraction = 0.01;    // [0, 0.5); a split keeps this much weight on two branches
-  double learning_rate = 0.01;          // (0, 1]; linear leaves: SGD step on normalised features
+  double learning_rate = 0.05;          // (0, 1]; linear leaves: SGD step on normalised features
   double nb_threshold = 0.0;            // [0, 1e9]; leaf-model nb: leaf weight before naive Bayes answers
   // Feature indices read as nominal attributes (codes 0..63, as MOA's
   // NominalAttributeClassObserver): per-value statistics, and multiway
