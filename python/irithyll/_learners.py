@@ -168,6 +168,25 @@ def _tree_member_settings(owner, model, known):
     return full
 
 
+# The rows whose trees are Hoeffding trees, and River's tree settings they
+# have no counterpart for, with what to use instead.
+_TREE_ROWS = {"hoeffding_tree", "hoeffding_adaptive_tree", "efdt", "arf", "srp", "leveraging_bagging"}
+_MEMORY = ("part of River's memory manager; irithyll's trees keep no memory budget of their own: "
+           "max_depth (or a larger grace_period) bounds their growth")
+_RIVER_ONLY = {
+    "max_size": _MEMORY, "memory_estimate_period": _MEMORY, "stop_mem_management": _MEMORY,
+    "remove_poor_attrs": _MEMORY,
+    "merit_preprune": "splits are always tested against not splitting where the criterion has a merit for it "
+                      "(gini, variance reduction); info_gain follows MOA's rule",
+    "splitter": "the numeric attribute observer is the numeric setting: numeric='gaussian' (n_split_points) "
+                "or 'histogram' (n_bins)",
+    "binary_split": "nominal attributes (categorical_features, River's nominal_attributes) split one branch "
+                    "per value, or one value against the rest where that scores better",
+    "model_selector_decay": "the adaptive leaves compare the mean's and the linear model's faded errors with "
+                            "a fixed fading",
+}
+
+
 # River's drift detector classes and our detector settings' names for them.
 _DETECTOR_KINDS = {"ADWIN": "adwin", "PageHinkley": "pht", "KSWIN": "kswin", "DDM": "ddm", "EDDM": "eddm",
                    "HDDM_A": "hddm_a", "HDDM_W": "hddm_w"}
@@ -328,6 +347,9 @@ class Learner:
         params = self._river_params(params, known)
         for key, value in params.items():
             if key not in known:
+                why = _RIVER_ONLY.get(key) if self._model_name in _TREE_ROWS else None
+                if why:
+                    raise TypeError(f"{type(self).__name__}({key}=...): River's {key} has no counterpart here: {why}")
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{key}'")
             if key == "categorical_features" and isinstance(value, (list, tuple, set)) and \
                     not all(isinstance(v, int) for v in value):
@@ -351,6 +373,15 @@ class Learner:
         name our model has no use for is an error naming both."""
         aliases = RIVER_ALIASES.get(self._model_name, {})
         out = {}
+        if isinstance(params.get("leaf_model"), Learner) and "leaf_model" in known:
+            params = dict(params)
+            model = params.pop("leaf_model")
+            if model._model_name != "linear_regression":
+                raise TypeError(f"{type(self).__name__}(leaf_model={model!r}): River's leaf_model is the model fitted "
+                                "in each leaf; ours is built in: leaf_prediction='model' (our leaf_model='linear') "
+                                "or 'adaptive' fits a linear model per leaf (learning_rate sets its step), and no "
+                                "other model can sit in the leaves")
+            # River's LinearRegression in the leaves: our leaves' own linear model stands in for it.
         if self._model_name in _TREE_MEMBER_ROWS and "model" in params and "model" not in known:
             params = dict(params)
             for key, value in _tree_member_settings(type(self).__name__, params.pop("model"), known).items():

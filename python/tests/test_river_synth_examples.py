@@ -106,3 +106,20 @@ def test_srp_takes_rivers_model_argument():
         ensemble.SRPClassifier(model=forest.ARFClassifier())
     with pytest.raises(TypeError, match="both"):
         ensemble.SRPClassifier(model=tree.HoeffdingTreeClassifier(grace_period=60), grace_period=70)
+
+
+def test_rivers_tree_settings_without_a_counterpart_say_so():
+    """River's tree settings we have no use for raise an error naming River's
+    setting and what to use here; River's leaf_model=LinearRegression() (the
+    leaves' regression model) is what our linear leaves are."""
+    from irithyll import linear_model, naive_bayes
+    for key, value, ours in (("max_size", 100, "max_depth"), ("splitter", None, "numeric="),
+                             ("binary_split", True, "categorical_features")):
+        with pytest.raises(TypeError, match=rf"River's {key} has no counterpart here.*{ours}"):
+            tree.HoeffdingTreeClassifier(**{key: value})
+        with pytest.raises(TypeError, match=f"River's {key}"):
+            forest.ARFRegressor(**{key: value})
+    model = tree.HoeffdingTreeRegressor(leaf_prediction="model", leaf_model=linear_model.LinearRegression())
+    assert model._get_params()["leaf_model"] == "linear"
+    with pytest.raises(TypeError, match="leaf_prediction='model'"):
+        tree.HoeffdingTreeRegressor(leaf_model=naive_bayes.GaussianNB())
