@@ -76,11 +76,19 @@ KNOWN = {
 }
 
 
+# Shortfalls measured before a change to the model that River's data (not on
+# the machine that made the change) could not re-measure: Hoeffding trees'
+# regression leaves now start from their parent's linear model, with a
+# default rate of 0.05 instead of 0.01. Not strict until measured again.
+REMEASURE = {("tree.HoeffdingAdaptiveTreeRegressor-TrumpApproval", "defaults")}
+
+
 def _cases():
     for ex in run_examples.EXAMPLES:
         for variant in ex.variants():
             reason = KNOWN.get((ex.key(), variant))
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            strict = (ex.key(), variant) not in REMEASURE
+            marks = [pytest.mark.xfail(strict=strict, reason=reason)] if reason else []
             yield pytest.param(ex, variant, id=f"{ex.key()}-{variant}", marks=marks)
 
 
