@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
-#include "tree/nominal_fields.hpp"
+#include "tree/tree_fields.hpp"
 
 namespace irithyll {
 
@@ -37,8 +37,7 @@ const std::array kArfConfigFields = {
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.criterion, parse_split_criterion, split_criterion_name)},
     ArfConfigRow{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.leaf_model, parse_leaf_model, leaf_model_name)},
-    ArfConfigRow{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
-        IRITHYLL_FIELD_REAL(ARFConfig, tree.nb_threshold)},
+    ArfConfigRow{nb_threshold_field(), IRITHYLL_FIELD_REAL(ARFConfig, tree.nb_threshold)},
     ArfConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.numeric, parse_numeric_estimator, numeric_estimator_name)},
     ArfConfigRow{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
@@ -47,8 +46,7 @@ const std::array kArfConfigFields = {
         IRITHYLL_FIELD_UINT(ARFConfig, tree.n_bins)},
     ArfConfigRow{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
         IRITHYLL_FIELD_UINT(ARFConfig, tree.max_depth)},
-    ArfConfigRow{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(ARFConfig, tree.learning_rate)},
+    ArfConfigRow{linear_learning_rate_field(), IRITHYLL_FIELD_REAL(ARFConfig, tree.learning_rate)},
     ArfConfigRow{nominal_nb_prior_field("10").absent_means("0"), IRITHYLL_FIELD_REAL(ARFConfig, tree.nominal_nb_prior)},
     ArfConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes by every member tree (as hoeffding_tree's), e.g. 0,3 (the CLI fills it from --categorical and string columns)"),
         [](ARFConfig& c, std::string_view v) { return set_categorical_features(c.tree, v); },

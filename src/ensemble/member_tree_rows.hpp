@@ -16,7 +16,7 @@
 #include "core/field_rows.hpp"
 #include "irithyll/core/config_fields.hpp"
 #include "irithyll/tree/vfdt_config.hpp"
-#include "tree/nominal_fields.hpp"
+#include "tree/tree_fields.hpp"
 
 namespace irithyll::ensemble_detail {
 
@@ -42,8 +42,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                                              "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; "
                                              "adaptive is nba for classification)"),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
-  rows.push_back(Row{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
-                     IRITHYLL_FIELD_REAL(C, tree.nb_threshold)});
+  rows.push_back(Row{nb_threshold_field(), IRITHYLL_FIELD_REAL(C, tree.nb_threshold)});
   rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),
                      IRITHYLL_FIELD_ENUM(C, tree.numeric, parse_numeric_estimator, numeric_estimator_name)});
   rows.push_back(Row{FieldInfo::integer("n-split-points", "10", "Gaussian estimator: candidate thresholds per attribute").in(1, 1000),
@@ -52,8 +51,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      IRITHYLL_FIELD_UINT(C, tree.n_bins)});
   rows.push_back(Row{FieldInfo::integer("max-depth", "0", "maximum tree depth").in(1, 60).or_off(),
                      IRITHYLL_FIELD_UINT(C, tree.max_depth)});
-  rows.push_back(Row{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
-                     IRITHYLL_FIELD_REAL(C, tree.learning_rate)});
+  rows.push_back(Row{linear_learning_rate_field(), IRITHYLL_FIELD_REAL(C, tree.learning_rate)});
   rows.push_back(Row{FieldInfo::text("categorical-features", "",
                                      "feature indices read as nominal attributes, e.g. 0,3 (the CLI fills it from "
                                      "--categorical and string columns)"),

@@ -83,7 +83,7 @@ std::uint32_t Vfdt::new_leaf_slot() {
   return static_cast<std::uint32_t>(leaves_.size() - 1);
 }
 
-void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head) {
+void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head, const double* parent_linear) {
   // A leaf's subspace: the first m of a partial Fisher-Yates shuffle.
   leaf.features.resize(subspace_);
   if (subspace_ == n_features_) {
@@ -98,12 +98,12 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
   }
   leaf.stats.assign(stats_size(leaf), 0.0);
   std::copy(head.begin(), head.end(), leaf.stats.begin());
-  if (inheriting_) {
+  if (parent_linear != nullptr) {
     double* wts = leaf.stats.data() + head_size_;
-    for (std::size_t j = 0; j < subspace_; ++j) wts[j] = inherit_[leaf.features[j]];
+    for (std::size_t j = 0; j < subspace_; ++j) wts[j] = parent_linear[leaf.features[j]];
     // The child's own mean replaces the parent's in mean + w.z + b: the
     // bias takes the difference, so the child predicts what the parent did.
-    wts[subspace_] = inherit_[n_features_] + inherit_mean_ - leaf.stats[1];
+    wts[subspace_] = parent_linear[n_features_] + parent_linear[n_features_ + 1] - leaf.stats[1];
   }
   leaf.depth = depth;
   leaf.mc_correct = leaf.nb_correct = 0.0;
@@ -113,20 +113,19 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
   leaf.weight_at_attempt = leaf_n(leaf);
 }
 
-void Vfdt::inherit_linear_from(std::size_t node) {
+const double* Vfdt::inherit_linear_from(std::size_t node) {
   // Children start as copies of the parent's linear model instead of zero
   // weights (FIMT-DD, Ikonomovska et al. 2011: a split leaf's perceptron is
   // copied into its children), so a split keeps what the leaf has fitted and
   // changes no prediction at once; the children then fit their own regions.
-  inheriting_ = false;
-  if (!linear_ || nodes_[node].feature >= 0) return;
+  if (!linear_ || nodes_[node].feature >= 0) return nullptr;
   const Leaf& parent = leaves_[nodes_[node].a];
-  inherit_.assign(n_features_ + 1, 0.0);
+  inherit_.assign(n_features_ + 2, 0.0);
   const double* wts = parent.stats.data() + head_size_;
   for (std::size_t j = 0; j < subspace_; ++j) inherit_[parent.features[j]] = wts[j];
   inherit_[n_features_] = wts[subspace_];
-  inherit_mean_ = parent.stats[1];
-  inheriting_ = true;
+  inherit_[n_features_ + 1] = parent.stats[1];
+  return inherit_.data();
 }
 
 double Vfdt::leaf_weight(const Leaf& leaf) const {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
-#include "tree/nominal_fields.hpp"
+#include "tree/tree_fields.hpp"
 
 namespace irithyll {
 
@@ -25,8 +25,7 @@ const std::array kVfdtConfigFields = {
     VfdtConfigRow{FieldInfo::choice("leaf-model", "adaptive", "mc|nb|nba|mean|linear|adaptive",
                           "leaf prediction: majority class, naive Bayes, adaptive NB (classification); mean or linear (regression); adaptive: per leaf, whichever of the two has erred less (nba for classification, mean or linear for regression)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, leaf_model, parse_leaf_model, leaf_model_name)},
-    VfdtConfigRow{FieldInfo::real("nb-threshold", "0", "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class until then; River's nb_threshold)").in(0, 1e9),
-        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nb_threshold)},
+    VfdtConfigRow{nb_threshold_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nb_threshold)},
     VfdtConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram",
                           "numeric attribute estimator (regression always uses histograms)"),
         IRITHYLL_FIELD_ENUM(HoeffdingTreeConfig, numeric, parse_numeric_estimator, numeric_estimator_name)},
@@ -38,8 +37,7 @@ const std::array kVfdtConfigFields = {
         IRITHYLL_FIELD_UINT(HoeffdingTreeConfig, max_depth)},
     VfdtConfigRow{FieldInfo::real("min-branch-fraction", "0.01", "weight fraction two branches of a split must each hold").in(0, 0.5, false, true),
         IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, min_branch_fraction)},
-    VfdtConfigRow{FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true),
-        IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
+    VfdtConfigRow{linear_learning_rate_field(), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, learning_rate)},
     VfdtConfigRow{nominal_penalty_field("2"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_penalty)},
     VfdtConfigRow{nominal_nb_prior_field("10"), IRITHYLL_FIELD_REAL(HoeffdingTreeConfig, nominal_nb_prior)},
     VfdtConfigRow{FieldInfo::text("categorical-features", "", "feature indices read as nominal attributes (codes 0..63; other values are missing), split multiway or one value against the rest, e.g. 0,3 (the CLI fills it from --categorical and string columns)"),

@@ -197,7 +197,7 @@ void Vfdt::split_multiway(std::size_t node, const Candidate& best, std::uint32_t
     for (std::size_t c = 0; cls && c < n_classes_; ++c) w += r[c];
     if (w > top) top = w, heaviest = i;
   }
-  inherit_linear_from(node);
+  const double* parent_linear = inherit_linear_from(node);  // read before new_leaf_slot moves leaves_
   const auto first = static_cast<std::uint32_t>(nodes_.size());
   for (std::size_t i = 0; i < k; ++i) {
     const std::uint32_t s = i == 0 ? first_slot : new_leaf_slot();  // may move leaves_
@@ -205,8 +205,8 @@ void Vfdt::split_multiway(std::size_t node, const Candidate& best, std::uint32_t
   }
   nodes_[node] = Node{best.threshold, best.feature, first, first + static_cast<std::uint32_t>(heaviest), kMultiway};
   for (std::size_t i = 0; i < k; ++i)
-    init_leaf(leaves_[nodes_[first + i].a], depth, std::span<const double>(best_branches_.data() + i * stride, head_size_));
-  inheriting_ = false;
+    init_leaf(leaves_[nodes_[first + i].a], depth, std::span<const double>(best_branches_.data() + i * stride, head_size_),
+              parent_linear);
 }
 
 }  // namespace irithyll

@@ -122,22 +122,25 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
 
 void Vfdt::update_linear(Leaf& leaf, std::span<const double> x, double y, double w) {
   // One SGD step on the squared error of mean + w.z (FIMT-DD's perceptron).
-  const double err = y - linear_value(leaf, x);
+  // The inputs are standardised once, for the prediction (linear_value's sum,
+  // in its order) and for the step.
+  double* wts = leaf.stats.data() + head_size_;
+  double dot = wts[subspace_], zz = 1.0;
+  for (std::size_t j = 0; j < subspace_; ++j) {
+    const double z = lin_z_[j] = standardised(leaf.features[j], x[leaf.features[j]]);
+    dot += wts[j] * z;
+    zz += z * z;
+  }
+  const double err = y - (leaf.stats[1] + dot);
   if (!std::isfinite(err)) return;
   // The step moves the prediction by gain (|z|^2 + 1) err: capped at err, so
   // that a sample with large standardised inputs (a spike in a heavy-tailed
   // feature) moves the prediction to its target and no further. Uncapped,
   // such samples make the LMS step overshoot, and weights that live on
   // through splits diverge.
-  double zz = 1.0;
-  for (std::size_t j = 0; j < subspace_; ++j) {
-    const double z = lin_z_[j] = standardised(leaf.features[j], x[leaf.features[j]]);
-    zz += z * z;
-  }
   double gain = config_.learning_rate * std::min(w, 1.0 / config_.learning_rate);
   if (gain * zz > 1.0) gain = 1.0 / zz;
   const double step = gain * err;
-  double* wts = leaf.stats.data() + head_size_;
   // A step beyond kMaxLinearStep (a diverging leaf, or weights from a
   // hostile record) is not taken. With inputs clamped to kMaxStandardised, a
   // step moves a weight by at most 1e100, so no count of steps a stream can

@@ -230,7 +230,7 @@ void Vfdt::attempt_split(std::size_t node) {
 
 void Vfdt::apply_split(std::size_t node, const Candidate& best, std::uint32_t first_slot, std::uint32_t depth) {
   if (best.kind == kMultiway) return split_multiway(node, best, first_slot, depth);
-  inherit_linear_from(node);
+  const double* parent_linear = inherit_linear_from(node);  // read before new_leaf_slot moves leaves_
   const std::uint32_t right_slot = new_leaf_slot();  // may move leaves_
   const auto left_node = static_cast<std::uint32_t>(nodes_.size());
   nodes_.push_back(Node{0.0, -1, first_slot, 0});
@@ -238,9 +238,8 @@ void Vfdt::apply_split(std::size_t node, const Candidate& best, std::uint32_t fi
   nodes_[node] = Node{best.threshold, best.feature, left_node, left_node + 1, best.kind};
   // Children start from the branch statistics the split predicted, so they
   // predict sensibly at once (as MOA's new leaves do).
-  init_leaf(leaves_[first_slot], depth, best_left_);
-  init_leaf(leaves_[right_slot], depth, best_right_);
-  inheriting_ = false;
+  init_leaf(leaves_[first_slot], depth, best_left_, parent_linear);
+  init_leaf(leaves_[right_slot], depth, best_right_, parent_linear);
 }
 
 }  // namespace irithyll

@@ -206,10 +206,14 @@ class Vfdt {
   // then learns it: the second walk is skipped).
   std::size_t leaf_node_of(std::span<const double> x) const;
   std::uint32_t new_leaf_slot();
-  void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head);
-  // Linear leaves: keeps the weights of the leaf at `node` (by feature) for
-  // the children init_leaf makes next; a node that is not a leaf leaves none.
-  void inherit_linear_from(std::size_t node);
+  // parent_linear: the split leaf's linear model, as inherit_linear_from
+  // gives it, for a child to start from (null: zero weights).
+  void init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> head,
+                 const double* parent_linear = nullptr);
+  // Linear leaves: the linear model of the leaf at `node`, kept in inherit_
+  // (weights by feature, then the bias, then the leaf's mean); null when the
+  // leaves are not linear or the node is not a leaf.
+  const double* inherit_linear_from(std::size_t node);
   double leaf_weight(const Leaf& leaf) const;
   // The n of the Hoeffding bound and the grace period: the leaf weight, or
   // its observation count under config.count_observations.
@@ -329,10 +333,8 @@ class Vfdt {
   std::vector<double> gauss_;  // best_gaussian: per class weight, then sqrt(2 var)
   std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
   std::vector<std::uint32_t> perm_;
-  std::vector<double> inherit_;  // split: the parent's linear weights by feature, then its bias
+  std::vector<double> inherit_;  // split: the parent's linear weights by feature, its bias, its mean
   std::vector<double> lin_z_;    // update_linear: the standardised inputs of the leaf's subspace
-  bool inheriting_ = false;
-  double inherit_mean_ = 0.0;    // split: the parent's mean
   double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
   double obs_per_weight_ = 0.0;  // split: the parent's observations per unit weight (children's n_obs)
 };

@@ -1,6 +1,7 @@
-// The two nominal-attribute settings of a Hoeffding tree, worded and bounded
-// once for every table whose model holds such a tree (hoeffding_tree, and the
-// adaptive tree's member rows). The penalty's default is the model's own.
+// Hoeffding tree settings worded and bounded once for every table whose model
+// holds such trees (hoeffding_tree, the adaptive trees, ARF and the member
+// rows of SRP and leveraging bagging). The nominal penalty's default is the
+// model's own; the others' defaults are the tree config's.
 #pragma once
 
 #include <string_view>
@@ -23,6 +24,17 @@ constexpr FieldInfo nominal_nb_prior_field(std::string_view default_text) {
                          "its frequencies over all classes with this many pseudo-samples per value (m-estimate); "
                          "0: add-one smoothing")
       .in(0, 1000);
+}
+
+constexpr FieldInfo nb_threshold_field() {
+  return FieldInfo::real("nb-threshold", "0",
+                         "leaf-model nb: the weight a leaf gathers before it answers by naive Bayes (majority class "
+                         "until then; River's nb_threshold)")
+      .in(0, 1e9);
+}
+
+constexpr FieldInfo linear_learning_rate_field() {
+  return FieldInfo::real("learning-rate", "0.05", "linear leaves: SGD step on normalised features").in(0, 1, true);
 }
 
 }  // namespace irithyll
