@@ -23,6 +23,11 @@ class _Synth:
         shown = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
         return f"{type(self).__name__}({shown})"
 
+    def _keep(self, **params):
+        """Keeps the constructor's parameters as attributes and, in order, for repr."""
+        self.__dict__.update(params)
+        self._params = {**getattr(self, "_params", {}), **params}
+
 
 class SEA(_Synth):
     """SEA concepts (Street and Kim, 2001): three features uniform in
@@ -37,8 +42,7 @@ class SEA(_Synth):
             raise ValueError(f"SEA: variant = {variant!r} is out of range: 0, 1, 2 or 3")
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"SEA: noise = {noise!r} is out of range [0, 1]")
-        self.variant, self.noise, self.seed = variant, noise, seed
-        self._params = {"variant": variant, "noise": noise, "seed": seed}
+        self._keep(variant=variant, noise=noise, seed=seed)
 
     def __iter__(self):
         rng = random.Random(self.seed)
@@ -58,8 +62,7 @@ class Friedman(_Synth):
     task = "Regression"
 
     def __init__(self, seed=None):
-        self.seed = seed
-        self._params = {"seed": seed}
+        self._keep(seed=seed)
 
     def __iter__(self):
         rng = random.Random(self.seed)
@@ -82,10 +85,8 @@ class Hyperplane(_Synth):
             raise ValueError("Hyperplane: need n_features >= 2 and 0 <= n_drift_features <= n_features")
         if not 0.0 <= noise_percentage <= 1.0 or not 0.0 <= sigma <= 1.0 or not 0.0 <= mag_change <= 1.0:
             raise ValueError("Hyperplane: noise_percentage, sigma and mag_change must lie in [0, 1]")
-        self.seed, self.n_features, self.n_drift_features = seed, n_features, n_drift_features
-        self.mag_change, self.noise_percentage, self.sigma = mag_change, noise_percentage, sigma
-        self._params = {"seed": seed, "n_features": n_features, "n_drift_features": n_drift_features,
-                        "mag_change": mag_change, "noise_percentage": noise_percentage, "sigma": sigma}
+        self._keep(seed=seed, n_features=n_features, n_drift_features=n_drift_features, mag_change=mag_change,
+                   noise_percentage=noise_percentage, sigma=sigma)
 
     def __iter__(self):
         rng = random.Random(self.seed)
@@ -179,10 +180,8 @@ class Agrawal(_Synth):
             raise ValueError(f"Agrawal: classification_function = {classification_function!r} is out of range 0..9")
         if not 0.0 <= perturbation <= 1.0:
             raise ValueError(f"Agrawal: perturbation = {perturbation!r} is out of range [0, 1]")
-        self.classification_function, self.seed = classification_function, seed
-        self.balance_classes, self.perturbation = balance_classes, perturbation
-        self._params = {"classification_function": classification_function, "seed": seed,
-                        "balance_classes": balance_classes, "perturbation": perturbation}
+        self._keep(classification_function=classification_function, seed=seed, balance_classes=balance_classes,
+                   perturbation=perturbation)
 
     def _perturb(self, rng, v, lo, hi):
         if not self.perturbation:
@@ -193,22 +192,23 @@ class Agrawal(_Synth):
     def __iter__(self):
         rng = random.Random(self.seed)
         function = _agrawal_functions()[self.classification_function]
-        want = True
-        while True:
-            while True:
-                salary = 20e3 + 130e3 * rng.random()
-                commission = 0 if salary >= 75e3 else 10e3 + 75e3 * rng.random()
-                age = rng.randint(20, 80)
-                elevel = rng.randint(0, 4)
-                car = rng.randint(1, 20)
-                zipcode = rng.randint(0, 8)
-                hvalue = (8 - zipcode) * 100e3 * (0.5 + rng.random())
-                hyears = rng.randint(1, 30)
-                loan = 500e3 * rng.random()
-                y = int(function(salary, commission, age, elevel, car, zipcode, hvalue, hyears, loan))
-                if not self.balance_classes or y == int(want):
-                    break
-            want = not want
+
+        def draw():
+            salary = 20e3 + 130e3 * rng.random()
+            commission = 0 if salary >= 75e3 else 10e3 + 75e3 * rng.random()
+            age = rng.randint(20, 80)
+            elevel = rng.randint(0, 4)
+            car = rng.randint(1, 20)
+            zipcode = rng.randint(0, 8)
+            hvalue = (8 - zipcode) * 100e3 * (0.5 + rng.random())
+            hyears = rng.randint(1, 30)
+            loan = 500e3 * rng.random()
+            values = (salary, commission, age, elevel, car, zipcode, hvalue, hyears, loan)
+            return values, int(function(*values))
+
+        # The perturbation's draws follow the accepted sample's, as River's do.
+        for (salary, commission, age, elevel, car, zipcode, hvalue, hyears, loan), y in _balanced(
+                draw, self.balance_classes):
             x = {"salary": self._perturb(rng, salary, 20e3, 150e3),
                  "commission": self._perturb(rng, commission, 10e3, 75e3) if commission else 0,
                  "age": int(round(self._perturb(rng, age, 20, 80))), "elevel": elevel, "car": car,
@@ -228,11 +228,9 @@ class RandomRBF(_Synth):
     def __init__(self, seed_model=None, seed_sample=None, n_classes=2, n_features=10, n_centroids=50):
         if n_classes < 2 or n_features < 1 or n_centroids < 1:
             raise ValueError("RandomRBF: need n_classes >= 2, n_features >= 1, n_centroids >= 1")
-        self.seed_model, self.seed_sample = seed_model, seed_sample
-        self.n_classes, self.n_features, self.n_centroids = n_classes, n_features, n_centroids
+        self._keep(seed_model=seed_model, seed_sample=seed_sample, n_classes=n_classes, n_features=n_features,
+                   n_centroids=n_centroids)
         self.task = "Binary classification" if n_classes == 2 else "Multi-class classification"
-        self._params = {"seed_model": seed_model, "seed_sample": seed_sample, "n_classes": n_classes,
-                        "n_features": n_features, "n_centroids": n_centroids}
 
     def _centroids(self):
         """[centre, class, spread] per centroid, and the weights."""
@@ -270,8 +268,9 @@ class RandomRBF(_Synth):
             yield {i: centre[i] + direction[i] * scale for i in range(d)}, label
 
 def _balanced(draw, balance):
-    """Samples from draw() -> (x, y); with balance, the labels alternate
-    1, 0, 1, ... (draws with the wrong label are discarded)."""
+    """The draws of draw() -> (sample, y); with balance, the labels alternate
+    1, 0, 1, ... (draws with the wrong label are discarded), as River's
+    balance_classes does."""
     want = 1
     while True:
         x, y = draw()
@@ -301,8 +300,7 @@ class RandomRBFDrift(RandomRBF):
                              f"({n_centroids})")
         if change_speed < 0:
             raise ValueError(f"RandomRBFDrift: change_speed = {change_speed!r} must be >= 0")
-        self.change_speed, self.n_drift_centroids = change_speed, n_drift_centroids
-        self._params.update(change_speed=change_speed, n_drift_centroids=n_drift_centroids)
+        self._keep(change_speed=change_speed, n_drift_centroids=n_drift_centroids)
 
     def _moves(self, centres):
         model = random.Random(self.seed_model)
@@ -349,17 +347,16 @@ class FriedmanDrift(Friedman):
         if drift_type not in ("lea", "gra", "gsg"):
             raise ValueError(f"FriedmanDrift: drift_type = {drift_type!r}: expected 'lea', 'gra' or 'gsg'")
         position = tuple(position)
-        need = 3 if drift_type == "lea" else 2
-        if len(position) != need and not (drift_type != "lea" and len(position) == 3):
+        need = 3 if drift_type == "lea" else 2  # gra and gsg ignore a third (the default has three)
+        if len(position) not in (need, 3):
             raise ValueError(f"FriedmanDrift: drift_type {drift_type!r} takes {need} positions, got {len(position)}")
         if any(b <= a for a, b in zip(position, position[1:])):
             raise ValueError(f"FriedmanDrift: position = {position!r} must increase")
         if transition_window < 0 or (drift_type == "gsg" and transition_window > position[1] - position[0]):
             raise ValueError(f"FriedmanDrift: transition_window = {transition_window!r} must lie in "
                              f"[0, position[1] - position[0]]")
-        self.drift_type, self.position, self.transition_window = drift_type, position, transition_window
-        self._params = {"drift_type": drift_type, "position": position, "transition_window": transition_window,
-                        "seed": seed}
+        self._params = {}  # repr order: drift_type, position, transition_window, then the seed Friedman kept
+        self._keep(drift_type=drift_type, position=position, transition_window=transition_window, seed=seed)
 
     def _stage(self, t):
         return sum(t >= p for p in self.position[:3 if self.drift_type == "lea" else 2])
@@ -426,11 +423,8 @@ class ConceptDriftStream(_Synth):
             width = max(1, int(1.0 / math.tan(math.radians(alpha))))
         if width <= 0:
             raise ValueError(f"ConceptDriftStream: width = {width!r} must be > 0")
-        self.stream, self.drift_stream = stream, drift_stream
-        self.position, self.width, self.seed, self.alpha = position, width, seed, alpha
+        self._keep(stream=stream, drift_stream=drift_stream, position=position, width=width, seed=seed, alpha=alpha)
         self.n_features, self.task = stream.n_features, stream.task
-        self._params = {"stream": stream, "drift_stream": drift_stream, "position": position, "width": width,
-                        "seed": seed, "alpha": alpha}
 
     def __iter__(self):
         rng = random.Random(self.seed)
@@ -455,9 +449,7 @@ class STAGGER(_Synth):
 
     def __init__(self, classification_function=0, seed=None, balance_classes=False):
         _check_function("STAGGER", classification_function, 3)
-        self.classification_function, self.seed, self.balance_classes = classification_function, seed, balance_classes
-        self._params = {"classification_function": classification_function, "seed": seed,
-                        "balance_classes": balance_classes}
+        self._keep(classification_function=classification_function, seed=seed, balance_classes=balance_classes)
 
     _FUNCTIONS = (lambda s, c, h: s == 0 and c == 0, lambda s, c, h: c == 2 or h == 0, lambda s, c, h: s in (1, 2))
 
@@ -500,25 +492,22 @@ class Sine(_Synth):
     def __init__(self, classification_function=0, seed=None, balance_classes=False, has_noise=False):
         _check_function("Sine", classification_function, 4)
         _numpy_random(seed)  # checks the seed
-        self.classification_function, self.seed = classification_function, seed
-        self.balance_classes, self.has_noise = balance_classes, has_noise
+        self._keep(classification_function=classification_function, seed=seed, balance_classes=balance_classes,
+                   has_noise=has_noise)
         self.n_features = 4 if has_noise else 2
-        self._params = {"classification_function": classification_function, "seed": seed,
-                        "balance_classes": balance_classes, "has_noise": has_noise}
 
     def __iter__(self):
         rng = _numpy_random(self.seed)
         f = self.classification_function
-        want = 1
-        while True:
-            while True:
-                a, b = rng.random(), rng.random()
-                curve = math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3.0 * math.pi * b)
-                above = a >= curve
-                y = int(not above) if f % 2 == 0 else int(above)
-                if not self.balance_classes or y == want:
-                    break
-            want = 1 - want
+
+        def draw():
+            a, b = rng.random(), rng.random()
+            curve = math.sin(b) if f < 2 else 0.5 + 0.3 * math.sin(3.0 * math.pi * b)
+            above = a >= curve
+            return (a, b), int(not above) if f % 2 == 0 else int(above)
+
+        # The noise features are drawn once a sample is accepted, as River draws them.
+        for (a, b), y in _balanced(draw, self.balance_classes):
             x = {0: a, 1: b}
             if self.has_noise:
                 x[2], x[3] = rng.random(), rng.random()
@@ -532,9 +521,7 @@ class Mixed(_Synth):
 
     def __init__(self, classification_function=0, seed=None, balance_classes=False):
         _check_function("Mixed", classification_function, 2)
-        self.classification_function, self.seed, self.balance_classes = classification_function, seed, balance_classes
-        self._params = {"classification_function": classification_function, "seed": seed,
-                        "balance_classes": balance_classes}
+        self._keep(classification_function=classification_function, seed=seed, balance_classes=balance_classes)
 
     def __iter__(self):
         rng = random.Random(self.seed)
@@ -565,10 +552,8 @@ class LED(_Synth):
     def __init__(self, seed=None, noise_percentage=0.0, irrelevant_features=False):
         if not 0.0 <= noise_percentage <= 1.0:
             raise ValueError(f"{type(self).__name__}: noise_percentage = {noise_percentage!r} is out of range [0, 1]")
-        self.seed, self.noise_percentage, self.irrelevant_features = seed, noise_percentage, irrelevant_features
+        self._keep(seed=seed, noise_percentage=noise_percentage, irrelevant_features=irrelevant_features)
         self.n_features = 24 if irrelevant_features else 7
-        self._params = {"seed": seed, "noise_percentage": noise_percentage,
-                        "irrelevant_features": irrelevant_features}
 
     def _positions(self, rng):
         """The feature each of the 24 columns is written to."""
@@ -601,8 +586,7 @@ class LEDDrift(LED):
             raise ValueError(f"LEDDrift: n_drift_features = {n_drift_features!r} is out of range 0..{limit} "
                              "(the drift swaps segments with the 17 irrelevant features: pass "
                              "irrelevant_features=True)")
-        self.n_drift_features = n_drift_features
-        self._params["n_drift_features"] = n_drift_features
+        self._keep(n_drift_features=n_drift_features)
 
     def _positions(self, rng):
         where = list(range(24))
@@ -623,9 +607,8 @@ class Waveform(_Synth):
     _PAIRS = ((0, 1), (0, 2), (1, 2))
 
     def __init__(self, seed=None, has_noise=False):
-        self.seed, self.has_noise = seed, has_noise
+        self._keep(seed=seed, has_noise=has_noise)
         self.n_features = 40 if has_noise else 21
-        self._params = {"seed": seed, "has_noise": has_noise}
 
     _CENTRES = (6, 14, 10)
 
