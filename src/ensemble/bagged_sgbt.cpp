@@ -37,8 +37,7 @@ Result<std::unique_ptr<BaggedSGBT>> BaggedSGBT::make(const Config& config, const
     return Status::invalid_argument("bagged_sgbt: classification needs 2..65536 classes, got " + std::to_string(n_classes));
   LearnerContext bag = context;
   bag.n_features = 0;  // a bag's width comes from its first sample, like the ensemble's
-  auto probe = SGBTLearner::make(config.sgbt, bag);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context(kName);
+  IRITHYLL_RETURN_IF_ERROR(SGBTLearner::check(config.sgbt, bag).with_context(kName));  // the SGBT's own task checks
   return std::make_unique<BaggedSGBT>(config, context);
 }
 

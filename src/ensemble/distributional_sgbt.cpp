@@ -324,7 +324,7 @@ Status DistributionalSGBT::decode(ByteReader& in) {
   if (version >= 2) {
     auto made = ensemble_detail::decode_settings<DistributionalSGBT>(in);
     if (!made) return made.status();
-    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in, version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived));
+    IRITHYLL_RETURN_IF_ERROR((*made)->read_state(in, version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived));
     *this = std::move(**made);
     return Status::ok();
   }
@@ -342,11 +342,16 @@ Status DistributionalSGBT::decode(ByteReader& in) {
 
 Status DistributionalSGBT::decode_state(ByteReader& in, TreeSettings trees) {
   DistributionalSGBT next(config_);
-  IRITHYLL_RETURN_IF_ERROR(next.decode_statistics(in));
-  IRITHYLL_RETURN_IF_ERROR(next.location_.decode_state(in, trees).with_context("distributional_sgbt location"));
-  IRITHYLL_RETURN_IF_ERROR(next.scale_.decode_state(in, trees).with_context("distributional_sgbt scale"));
-  if (next.config_.has_extras()) IRITHYLL_RETURN_IF_ERROR(next.decode_extras(in));
+  IRITHYLL_RETURN_IF_ERROR(next.read_state(in, trees));
   *this = std::move(next);
+  return Status::ok();
+}
+
+Status DistributionalSGBT::read_state(ByteReader& in, TreeSettings trees) {
+  IRITHYLL_RETURN_IF_ERROR(decode_statistics(in));
+  IRITHYLL_RETURN_IF_ERROR(location_.read_state(in, trees).with_context("distributional_sgbt location"));
+  IRITHYLL_RETURN_IF_ERROR(scale_.read_state(in, trees).with_context("distributional_sgbt scale"));
+  if (config_.has_extras()) IRITHYLL_RETURN_IF_ERROR(decode_extras(in));
   return Status::ok();
 }
 

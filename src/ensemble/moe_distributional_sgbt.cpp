@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,11 +111,14 @@ void MoEDistributionalSGBT::reset() {
   const std::uint64_t seed = config_.base.seed;
   gate_ = MoEGate(config_.n_experts, derive_seed(seed, kMoeDistributionalSgbtGateStream));
   generation_ = swaps_ = 0;
+  // Each slot is built from its two models: resize() would first build two
+  // default-configured experts per slot only to replace them.
   experts_.clear();
-  experts_.resize(config_.n_experts);
+  experts_.reserve(config_.n_experts);
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
-    experts_[e].active = DistributionalSGBT(config_.expert_config(derive_seed(seed, e)));
-    restart_shadow(experts_[e]);
+    DistributionalSGBT active(config_.expert_config(derive_seed(seed, e)));
+    DistributionalSGBT shadow(config_.expert_config(derive_seed(seed, kShadowStream + generation_++)));
+    experts_.push_back(Slot{std::move(active), std::move(shadow)});
   }
   probs_.assign(config_.n_experts, 0.0);
   route_.assign(config_.n_experts, 0.0);
@@ -250,17 +254,21 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (version < 1 || version > kMoeDistributionalSgbtFormatVersion)
     return Status::corruption("moe_distributional_sgbt: unknown record version " + std::to_string(version));
-  MoEDistributionalSGBT next;
   const bool states = version >= 2;  // settings by name, the experts' derived from them
   const TreeSettings trees = version == 2 ? TreeSettings::kInRecord : TreeSettings::kDerived;
+  // The scratch model is built once, from the record's settings (a default
+  // mixture built first would be thrown away whole).
+  std::unique_ptr<MoEDistributionalSGBT> scratch;
   if (states) {
     auto made = ensemble_detail::decode_settings<MoEDistributionalSGBT>(in);
     if (!made) return made.status();
-    next = std::move(**made);
+    scratch = std::move(*made);
   } else {
-    IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
-    next.reset();
+    Config legacy;
+    IRITHYLL_RETURN_IF_ERROR(legacy.decode(in));
+    scratch = std::make_unique<MoEDistributionalSGBT>(legacy);
   }
+  MoEDistributionalSGBT& next = *scratch;
   const std::uint64_t d = in.u64("n_features");
   next.samples_seen_ = in.u64("samples_seen");
   next.skipped_ = in.u64("skipped");
@@ -276,8 +284,9 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
       if (!in.ok()) return in.status();
       s.active = DistributionalSGBT(next.config_.expert_config(active_seed));
       s.shadow = DistributionalSGBT(next.config_.expert_config(shadow_seed));
-      IRITHYLL_RETURN_IF_ERROR(s.active.decode_state(in, trees).with_context("moe_distributional_sgbt expert"));
-      IRITHYLL_RETURN_IF_ERROR(s.shadow.decode_state(in, trees).with_context("moe_distributional_sgbt shadow"));
+      // Both were built just above: read in place (the scratch is dropped on an error).
+      IRITHYLL_RETURN_IF_ERROR(s.active.read_state(in, trees).with_context("moe_distributional_sgbt expert"));
+      IRITHYLL_RETURN_IF_ERROR(s.shadow.read_state(in, trees).with_context("moe_distributional_sgbt shadow"));
     } else {
       IRITHYLL_RETURN_IF_ERROR(s.active.decode(in).with_context("moe_distributional_sgbt expert"));
       IRITHYLL_RETURN_IF_ERROR(s.shadow.decode(in).with_context("moe_distributional_sgbt shadow"));

@@ -64,8 +64,7 @@ Result<std::unique_ptr<MoESGBT>> MoESGBT::make(const Config& config, const Learn
   Config c = config;
   c.base.seed = context.seed;
   IRITHYLL_RETURN_IF_ERROR(c.validate());
-  auto probe = SGBTLearner::make(c.base, context);  // the SGBT's own task checks
-  if (!probe) return probe.status().with_context(kName);
+  IRITHYLL_RETURN_IF_ERROR(SGBTLearner::check(c.base, context).with_context(kName));  // the SGBT's own task checks
   return std::make_unique<MoESGBT>(c, context);
 }
 

@@ -16,8 +16,7 @@ Status MultiTargetSGBT::validate(const Config& config, std::uint64_t n_targets) 
     return Status::invalid_argument("multi_target_sgbt: needs 1.." + std::to_string(kMaxTargets) + " targets, got " +
                                     std::to_string(n_targets));
   // The member's own check (the config and its regression loss).
-  auto probe = SGBTLearner::make(config, LearnerContext{.seed = config.seed});
-  return probe ? Status::ok() : probe.status().with_context(kName);
+  return SGBTLearner::check(config, LearnerContext{.seed = config.seed}).with_context(kName);
 }
 
 MultiTargetSGBT::MultiTargetSGBT() : MultiTargetSGBT(Config{}, LearnerContext{.seed = Config{}.seed}) {}

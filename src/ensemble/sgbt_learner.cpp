@@ -47,7 +47,7 @@ SGBTLearner::SGBTLearner(const SGBTConfig& config, const LearnerContext& context
   reset();
 }
 
-Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, const LearnerContext& context) {
+Status SGBTLearner::check(const SGBTConfig& config, const LearnerContext& context) {
   SGBTConfig c = config;
   c.seed = context.seed;
   IRITHYLL_RETURN_IF_ERROR(c.validate());
@@ -57,6 +57,13 @@ Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config,
     return Status::invalid_argument("sgbt classification supports at most 4096 classes");
   if (context.n_features > kMaxFeatures)
     return Status::invalid_argument("sgbt: at most " + std::to_string(kMaxFeatures) + " features");
+  return Status::ok();
+}
+
+Result<std::unique_ptr<SGBTLearner>> SGBTLearner::make(const SGBTConfig& config, const LearnerContext& context) {
+  IRITHYLL_RETURN_IF_ERROR(check(config, context));
+  SGBTConfig c = config;
+  c.seed = context.seed;
   return std::make_unique<SGBTLearner>(c, context);
 }
 
@@ -249,17 +256,20 @@ void SGBTLearner::encode_state(ByteWriter& out) const {
 }
 
 Status SGBTLearner::decode_state(ByteReader& in, TreeSettings trees) {
+  SGBTLearner m(config_, {.task = task_, .n_classes = n_classes_, .n_features = fixed_features_, .seed = config_.seed});
+  IRITHYLL_RETURN_IF_ERROR(m.read_state(in, trees));
+  *this = std::move(m);
+  return Status::ok();
+}
+
+Status SGBTLearner::read_state(ByteReader& in, TreeSettings trees) {
   const std::uint64_t n_features = in.u64("n_features");
   const std::uint64_t seen = in.u64("samples seen");
   const std::uint64_t skipped = in.u64("skipped");
   if (!in.ok()) return in.status();
   if (n_features > in.remaining() || (fixed_features_ != 0 && n_features != fixed_features_))
     return Status::corruption("sgbt: feature count " + std::to_string(n_features) + " does not fit the record");
-  SGBTLearner m(config_, {.task = task_, .n_classes = n_classes_, .n_features = fixed_features_, .seed = config_.seed});
-  IRITHYLL_RETURN_IF_ERROR(
-      m.read_committees([&](SGBT& c) { return c.decode_state(in, trees); }, n_features, seen, skipped));
-  *this = std::move(m);
-  return Status::ok();
+  return read_committees([&](SGBT& c) { return c.decode_body(in, true, trees); }, n_features, seen, skipped);
 }
 
 Status SGBTLearner::read_committees(const std::function<Status(SGBT&)>& read, std::uint64_t n_features,
@@ -284,7 +294,7 @@ Status SGBTLearner::decode(ByteReader& in) {
   if (version >= 5) {
     auto made = ensemble_detail::decode_settings<SGBTLearner>(in);
     if (!made) return made.status();
-    IRITHYLL_RETURN_IF_ERROR((*made)->decode_state(in, version == 5 ? TreeSettings::kInRecord : TreeSettings::kDerived));
+    IRITHYLL_RETURN_IF_ERROR((*made)->read_state(in, version == 5 ? TreeSettings::kInRecord : TreeSettings::kDerived));
     *this = std::move(**made);
     return Status::ok();
   }

@@ -156,6 +156,11 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor, publi
   const SGBTLearner& scale() const { return scale_; }
 
  private:
+  // decode_state without its copy, into this instance built for the record
+  // and never trained (left part read on an error: a decoder's scratch only,
+  // such as the mixture's experts).
+  friend class MoEDistributionalSGBT;
+  Status read_state(ByteReader& in, TreeSettings trees);
   // The counters and scale statistics of a record, checked.
   Status decode_statistics(ByteReader& in);
   // The extras' statistics (present when config_.has_extras()).

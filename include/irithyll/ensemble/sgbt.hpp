@@ -269,7 +269,10 @@ class SGBT {
   double predict_raw_routed(std::span<const double> x) const noexcept;
   // One slot's output on the routed path (soft routing, handoff blend).
   double routed_output(const TreeSlot& slot, std::span<const double> x) const noexcept;
-  // The state; decode_body reads it into a fresh committee.
+  // The state; decode_body reads it into a fresh committee. A learner
+  // decoding into committees it has just built calls it directly, which
+  // spares decode_state's copy (one construction of every tree).
+  friend class SGBTLearner;
   Status decode_body(ByteReader& in, bool with_target_spread, TreeSettings trees);
   void encode_routing(ByteWriter& out) const;
   Status decode_routing(ByteReader& in);

@@ -55,6 +55,9 @@ class SGBTLearner final : public Learner,
   // Task, classes, width (0 = from the first sample) and seed from the
   // context; config.seed is overwritten by context.seed.
   static Result<std::unique_ptr<SGBTLearner>> make(const SGBTConfig& config, const LearnerContext& context);
+  // make()'s checks alone, for a family member that builds its SGBTs itself
+  // (building one only to check it costs every tree).
+  static Status check(const SGBTConfig& config, const LearnerContext& context);
 
   std::string_view name() const override { return kName; }
   Task task() const override { return task_; }
@@ -144,6 +147,12 @@ class SGBTLearner final : public Learner,
   Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
+  // decode_state without its copy: reads into this instance, which must be
+  // built for the record and never trained; on an error it is left part
+  // read, so only a scratch instance (decode's, or decode_state's copy)
+  // calls it. The distributional SGBT reads its two fresh members with it.
+  friend class DistributionalSGBT;
+  Status read_state(ByteReader& in, TreeSettings trees);
   // The committees, each read by `read`, then the width and counters; into
   // an instance built for them.
   Status read_committees(const std::function<Status(SGBT&)>& read, std::uint64_t n_features, std::uint64_t seen,
