@@ -300,7 +300,11 @@ TEST(DistributionalExtras, ResumeIsBitIdenticalWithEachSetting) {
 }
 
 TEST(DistributionalExtras, HostileExtrasAreRefused) {
+  // Four trees a committee with 8 bins: the extras are those of a model of
+  // any size, and each of the thousands of decodes below reads a small record.
   DistributionalSGBTConfig c = dx_config();
+  c.base.n_steps = 4;
+  c.base.tree.n_bins = 8;
   c.honest_sigma = true;
   c.packed_refresh_interval = 100;
   auto a = dx_make(c);
