@@ -1,5 +1,7 @@
 #include "irithyll/model_file.hpp"
 
+#include <new>
+
 #include "irithyll/catalogue.hpp"
 
 #include "core/crc32.hpp"
@@ -126,7 +128,14 @@ Result<std::unique_ptr<Learner>> decode_learner(std::span<const std::uint8_t> by
   if (!r.ok()) return r.status();
   std::unique_ptr<Learner> learner = make_blank_learner(kind);
   if (learner == nullptr) return Status::not_supported("unknown learner kind '" + kind + "'");
-  IRITHYLL_RETURN_IF_ERROR(learner->decode(r));
+  // A record's settings can ask for a model larger than memory allows (a
+  // few bytes can name 64 experts of 10,000 trees): a failed allocation
+  // while decoding is an error like any other bad record.
+  try {
+    IRITHYLL_RETURN_IF_ERROR(learner->decode(r));
+  } catch (const std::bad_alloc&) {
+    return Status::corruption("'" + kind + "' checkpoint: its settings need more memory than this process can allocate");
+  }
   if (!r.ok()) return r.status();
   Schema stored;
   if (!r.at_end()) {

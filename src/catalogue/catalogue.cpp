@@ -6,6 +6,7 @@
 #include "irithyll/catalogue.hpp"
 
 #include <cmath>
+#include <new>
 #include <vector>
 
 #include "irithyll/bayes/naive_bayes.hpp"
@@ -128,7 +129,17 @@ Result<std::unique_ptr<Learner>> make_learner(std::string_view name, const Model
   if (context.n_targets == 0) return Status::invalid_argument(std::string(name) + ": n_targets must be >= 1");
   if (context.n_targets > 1 && context.task != Task::kRegression)
     return Status::invalid_argument(std::string(name) + ": several targets are for regression only");
-  auto made = e->make(settings, context);
+  // Settings inside their ranges can still ask for more memory than the
+  // process may take (64 experts of 10,000 trees each): an allocation that
+  // fails while the model is built is an error, not an escaping exception.
+  Result<std::unique_ptr<Learner>> made = Status::ok();
+  try {
+    made = e->make(settings, context);
+  } catch (const std::bad_alloc&) {
+    return Status::invalid_argument(std::string(name) +
+                                    ": these settings need more memory than this process can allocate; lower the "
+                                    "sizes among them (trees, members, experts, windows)");
+  }
   if (made && (*made)->n_outputs() != context.n_targets)
     return Status::invalid_argument(std::string(name) + ": predicts " + std::to_string((*made)->n_outputs()) +
                                     " target(s), but " + std::to_string(context.n_targets) +
