@@ -166,6 +166,8 @@ Status BaggedSGBT::decode(ByteReader& in) {
   if (task > 1) return Status::corruption("bagged_sgbt: bad task");
   const Task t = static_cast<Task>(task);
   if (t == Task::kClassification ? (k < 2 || k > 65536) : k != 0) return Status::corruption("bagged_sgbt: bad class count");
+  IRITHYLL_RETURN_IF_ERROR(
+      ensemble_detail::check_slots_fit<BaggedSGBT>(config, {.task = t, .n_classes = static_cast<std::size_t>(k)}, in));
   std::vector<SGBTLearner> bags(config.n_bags);
   std::size_t d = 0;
   for (std::uint32_t b = 0; b < config.n_bags; ++b) {

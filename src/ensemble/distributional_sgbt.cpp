@@ -330,6 +330,7 @@ Status DistributionalSGBT::decode(ByteReader& in) {
   }
   DistributionalSGBT next;
   IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_slots_fit<DistributionalSGBT>(next.config_, {}, in));
   next.build();
   IRITHYLL_RETURN_IF_ERROR(next.decode_statistics(in));
   IRITHYLL_RETURN_IF_ERROR(next.location_.decode(in).with_context("distributional_sgbt location"));

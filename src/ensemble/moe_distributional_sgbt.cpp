@@ -266,6 +266,7 @@ Status MoEDistributionalSGBT::decode(ByteReader& in) {
   } else {
     Config legacy;
     IRITHYLL_RETURN_IF_ERROR(legacy.decode(in));
+    IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_slots_fit<MoEDistributionalSGBT>(legacy, {}, in));
     scratch = std::make_unique<MoEDistributionalSGBT>(legacy);
   }
   MoEDistributionalSGBT& next = *scratch;

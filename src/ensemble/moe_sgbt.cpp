@@ -199,6 +199,8 @@ Status MoESGBT::decode(ByteReader& in) {
   if (task > 1) return Status::corruption("moe_sgbt: bad task");
   const Task t = static_cast<Task>(task);
   if (t == Task::kClassification ? (k < 2 || k > 4096) : k != 0) return Status::corruption("moe_sgbt: bad class count");
+  IRITHYLL_RETURN_IF_ERROR(
+      ensemble_detail::check_slots_fit<MoESGBT>(config, {.task = t, .n_classes = static_cast<std::size_t>(k)}, in));
   MoEGate gate;
   IRITHYLL_RETURN_IF_ERROR(gate.decode(in).with_context("moe_sgbt gate"));
   if (gate.n_experts() != config.n_experts || gate.n_features() != d)

@@ -107,6 +107,8 @@ Status MultiTargetSGBT::decode(ByteReader& in) {
   if (!in.ok()) return in.status();
   if (n == 0 || n > kMaxTargets) return Status::corruption("multi_target_sgbt: target count " + std::to_string(n));
   IRITHYLL_RETURN_IF_ERROR(validate(config, n).with_context("multi_target_sgbt config"));
+  IRITHYLL_RETURN_IF_ERROR(
+      ensemble_detail::check_slots_fit<MultiTargetSGBT>(config, {.n_targets = static_cast<std::size_t>(n)}, in));
   MultiTargetSGBT next(config, {.seed = config.seed, .n_targets = static_cast<std::size_t>(n)});
   next.samples_seen_ = seen;
   for (auto& m : next.members_) {

@@ -292,6 +292,7 @@ Status QuantileSGBT::decode(ByteReader& in) {
     IRITHYLL_RETURN_IF_ERROR(next.config_.decode(in));
     next.config_.center = version >= 2 ? in.u8("center") != 0 : false;  // version 1 had no centre
     if (!in.ok()) return in.status();
+    IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_slots_fit<QuantileSGBT>(next.config_, {}, in));
     next.build();
   }
   next.samples_seen_ = in.u64("samples seen");

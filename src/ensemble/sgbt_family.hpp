@@ -8,6 +8,7 @@
 // member fixes its own (pinball per quantile, Gaussian, the task's).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,6 +44,10 @@ SGBTConfig& shared_sgbt(Config& c) {
   else if constexpr (requires { c.sgbt; }) return c.sgbt;
   else return c.base;
 }
+template <class Config>
+const SGBTConfig& shared_sgbt(const Config& c) {
+  return shared_sgbt(const_cast<Config&>(c));
+}
 
 // A member's checkpoint opens with its settings, by name through its one
 // table (core/config_codec.hpp, compact lengths), and its context; the state follows, with
@@ -57,6 +62,42 @@ void encode_settings(const typename T::Config& config, const LearnerContext& con
   encode_context(context, out);
 }
 
+// Each tree slot's state takes at least this many bytes of a record: a
+// slot never trained, with no drift detector, 2 bins and depth 1, writes
+// about 150.
+inline constexpr double kMinSlotRecordBytes = 32.0;
+
+// A lower bound on the tree slots a member's settings and context build:
+// the boosting steps, times each factor that multiplies them (experts,
+// bags, quantiles, targets, a committee per class beyond two; the
+// distributional models' location and scale, and the mixture's shadow of
+// each expert). Settings name a model in a few bytes; this many slots need
+// gigabytes at 64 experts of 10,000 steps.
+template <class T>
+double min_tree_slots(const typename T::Config& c, const LearnerContext& context) {
+  double slots = shared_sgbt(c).n_steps;
+  if constexpr (requires { c.n_experts; }) slots *= c.n_experts;
+  if constexpr (requires { c.n_bags; }) slots *= c.n_bags;
+  if constexpr (requires { c.quantiles.size(); }) slots *= static_cast<double>(std::max<std::size_t>(1, c.quantiles.size()));
+  if constexpr (requires { c.expert.honest_sigma; }) slots *= 4;  // each expert and its shadow, two committees each
+  else if constexpr (requires { c.honest_sigma; }) slots *= 2;    // location and scale
+  slots *= static_cast<double>(std::max<std::size_t>(1, context.n_targets));
+  if (context.task == Task::kClassification && context.n_classes > 2) slots *= static_cast<double>(context.n_classes);
+  return slots;
+}
+
+// A record too short for the tree slots its settings name is refused before
+// anything is built: a few hostile bytes could otherwise make the reader
+// allocate more than the machine holds.
+template <class T>
+Status check_slots_fit(const typename T::Config& config, const LearnerContext& context, const ByteReader& in) {
+  const double slots = min_tree_slots<T>(config, context);
+  if (slots * kMinSlotRecordBytes <= static_cast<double>(in.remaining())) return Status::ok();
+  return Status::corruption(std::string(T::kName) + " checkpoint: its settings name at least " +
+                            std::to_string(static_cast<std::uint64_t>(slots)) + " tree slots, but only " +
+                            std::to_string(in.remaining()) + " bytes of state follow");
+}
+
 // Reads what encode_settings wrote and builds the blank model it describes
 // (T::make checks the settings and the context as for a new model).
 template <class T>
@@ -65,6 +106,7 @@ Result<std::unique_ptr<T>> decode_settings(ByteReader& in) {
   IRITHYLL_RETURN_IF_ERROR(decode_config(T::kName, T::config_fields(), in, config));
   LearnerContext context;
   IRITHYLL_RETURN_IF_ERROR(decode_context(in, context));
+  IRITHYLL_RETURN_IF_ERROR(check_slots_fit<T>(config, context, in));
   auto made = T::make(config, context);
   if (!made) return made.status().with_context(std::string(T::kName) + " checkpoint");
   return made;

@@ -314,6 +314,8 @@ Status SGBTLearner::decode(ByteReader& in) {
   const std::uint64_t want_k = n_classes > 2 ? n_classes : 1;
   if (k != want_k) return Status::corruption("committee count does not match the task");
   if (n_features > in.remaining()) return Status::corruption("feature count exceeds the bytes left");
+  IRITHYLL_RETURN_IF_ERROR(ensemble_detail::check_slots_fit<SGBTLearner>(
+      cfg, {.task = t, .n_classes = static_cast<std::size_t>(n_classes)}, in));
   SGBTLearner m(cfg, {.task = t, .n_classes = static_cast<std::size_t>(n_classes), .seed = cfg.seed});
   IRITHYLL_RETURN_IF_ERROR(m.read_committees(
       [&](SGBT& c) { return c.decode_with_config(in, version >= 2); }, n_features, seen, skipped));
