@@ -98,7 +98,25 @@ Status DistributionalSGBTConfig::decode(ByteReader& in) {
 
 DistributionalSGBT::DistributionalSGBT() : DistributionalSGBT(DistributionalSGBTConfig{}) {}
 
-DistributionalSGBT::DistributionalSGBT(const DistributionalSGBTConfig& config) : config_(config) { build(); }
+namespace {
+// The two ensembles a config builds; the scale's seed differs so that its
+// feature subsamples are its own.
+SGBTLearner location_learner(const DistributionalSGBTConfig& c) {
+  return SGBTLearner(c.base, LearnerContext{.seed = c.base.seed});
+}
+SGBTLearner scale_learner(const DistributionalSGBTConfig& c) {
+  SGBTConfig scale = c.base;
+  scale.seed = c.base.seed ^ 0x5CA1Eull;
+  return SGBTLearner(scale, LearnerContext{.seed = scale.seed});
+}
+}  // namespace
+
+// The members are built in place: build() would replace two default
+// ensembles of 50 trees each, built only to be dropped.
+DistributionalSGBT::DistributionalSGBT(const DistributionalSGBTConfig& config)
+    : config_(config), location_(location_learner(config_)), scale_(scale_learner(config_)) {
+  start();
+}
 
 std::span<const ConfigField<DistributionalSGBTConfig>> DistributionalSGBT::config_fields() {
   return ensemble_detail::family_table<DistributionalSGBTConfig, &distributional_sgbt_config_fields>();
@@ -109,10 +127,12 @@ Result<std::unique_ptr<DistributionalSGBT>> DistributionalSGBT::make(const Confi
 }
 
 void DistributionalSGBT::build() {
-  location_ = SGBTLearner(config_.base, LearnerContext{.seed = config_.base.seed});
-  SGBTConfig scale = config_.base;
-  scale.seed = config_.base.seed ^ 0x5CA1Eull;  // its own feature subsamples
-  scale_ = SGBTLearner(scale, LearnerContext{.seed = scale.seed});
+  location_ = location_learner(config_);
+  scale_ = scale_learner(config_);
+  start();
+}
+
+void DistributionalSGBT::start() {
   alpha_ = std::exp(-std::log(2.0) / config_.scale_half_life);
   residual_sq_ = 0.0;
   calibration_ = 1.0;

@@ -44,7 +44,7 @@ SGBTLearner::SGBTLearner(const SGBTConfig& config, const LearnerContext& context
   for (std::size_t c = 0; c < k; ++c) committees_.emplace_back(committee, committee_loss(config_, task_, n_classes_));
   raw_.assign(k, 0.0);
   fixed_features_ = context.n_features;
-  reset();
+  start_counters();  // the committees are fresh: reset() would reset every tree just built
 }
 
 Status SGBTLearner::check(const SGBTConfig& config, const LearnerContext& context) {
@@ -219,6 +219,10 @@ Status SGBTLearner::set_threads(std::uint32_t threads) {
 
 void SGBTLearner::reset() {
   for (SGBT& c : committees_) c.reset();
+  start_counters();
+}
+
+void SGBTLearner::start_counters() {
   n_features_ = fixed_features_;
   clean_x_.assign(n_features_, kNaN);
   samples_seen_ = 0;

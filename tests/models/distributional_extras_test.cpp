@@ -316,7 +316,7 @@ TEST(DistributionalExtras, HostileExtrasAreRefused) {
   // (Every byte count near the end, where the extras are; a sample before.)
   const std::size_t tail = bytes.size() > 2000 ? bytes.size() - 2000 : 0;
   for (std::size_t n = 0; n < bytes.size(); n += n >= tail ? 1 : std::max<std::size_t>(1, bytes.size() / 400)) {
-    DistributionalSGBT b;
+    DistributionalSGBT b(c);  // a small model to decode into: a default one has 50 trees a committee
     ByteReader in(std::span<const std::uint8_t>(bytes.data(), n));
     EXPECT_FALSE(b.decode(in).is_ok()) << n;
   }
@@ -328,7 +328,7 @@ TEST(DistributionalExtras, HostileExtrasAreRefused) {
   for (std::size_t k = 1; k <= 64 + packed_size && k < bytes.size(); ++k) {
     std::vector<std::uint8_t> bad = bytes;
     bad[bad.size() - k] ^= 0xA5;
-    DistributionalSGBT b;
+    DistributionalSGBT b(c);  // a small model to decode into: a default one has 50 trees a committee
     ByteReader in(bad);
     const Status s = b.decode(in);
     if (!s.is_ok()) {

@@ -167,6 +167,8 @@ class DistributionalSGBT final : public Learner, public IntervalPredictor, publi
   void encode_extras(ByteWriter& out) const;
   Status decode_extras(ByteReader& in);
   void build();
+  // The statistics as build() leaves them, the ensembles untouched.
+  void start();
   double sigma_raw(std::span<const double> x) const;
   // One step of the PD controller (a: the model's EWMA factor for this sample).
   void update_controller(double a, double weight);

@@ -147,6 +147,8 @@ class SGBTLearner final : public Learner,
   Result<TreeEnsembleView> tree_ensemble() const override;
 
  private:
+  // The width and counters as reset() leaves them, the committees untouched.
+  void start_counters();
   // decode_state without its copy: reads into this instance, which must be
   // built for the record and never trained; on an error it is left part
   // read, so only a scratch instance (decode's, or decode_state's copy)
