@@ -117,8 +117,7 @@ void MoEDistributionalSGBT::reset() {
   experts_.reserve(config_.n_experts);
   for (std::uint32_t e = 0; e < config_.n_experts; ++e) {
     DistributionalSGBT active(config_.expert_config(derive_seed(seed, e)));
-    DistributionalSGBT shadow(config_.expert_config(derive_seed(seed, kShadowStream + generation_++)));
-    experts_.push_back(Slot{std::move(active), std::move(shadow)});
+    experts_.push_back(Slot{std::move(active), next_shadow()});
   }
   probs_.assign(config_.n_experts, 0.0);
   route_.assign(config_.n_experts, 0.0);
@@ -126,8 +125,12 @@ void MoEDistributionalSGBT::reset() {
   samples_seen_ = skipped_ = 0;
 }
 
+DistributionalSGBT MoEDistributionalSGBT::next_shadow() {
+  return DistributionalSGBT(config_.expert_config(derive_seed(config_.base.seed, kShadowStream + generation_++)));
+}
+
 void MoEDistributionalSGBT::restart_shadow(Slot& s) {
-  s.shadow = DistributionalSGBT(config_.expert_config(derive_seed(config_.base.seed, kShadowStream + generation_++)));
+  s.shadow = next_shadow();
   s.shadow_age = 0;
   s.sum_w = s.sum_w2 = s.sum_wd = s.range = 0.0;
 }

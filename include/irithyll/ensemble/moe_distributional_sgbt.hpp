@@ -115,6 +115,8 @@ class MoEDistributionalSGBT final : public Learner, public IntervalPredictor {
     double range = 0;                          // largest |d| in the window
   };
   void restart_shadow(Slot& s);
+  // The next shadow expert, seeded by generation_ (which it advances).
+  DistributionalSGBT next_shadow();
   void test_shadow(Slot& s, double w, double nll_active, double nll_shadow);
 
   MoEDistributionalSGBTConfig config_{};
