@@ -33,7 +33,7 @@ void Vfdt::compute_layout() {
   adaptive_ = !cls && config_.leaf_model == LeafModel::kAdaptive;
   linear_ = !cls && (config_.leaf_model == LeafModel::kLinear || adaptive_);
   head_size_ = cls ? n_classes_ : 3;
-  linear_size_ = linear_ ? subspace_ + 1 : 0;
+  linear_size_ = linear_ ? n_features_ + 1 : 0;
   bin_stride_ = cls ? n_classes_ : 3;
   obs_size_ = gaussian_ ? 5 * n_classes_ : 3 + config_.n_bins * bin_stride_;
   static_assert(kNominalRows == kCategoryBins);
@@ -55,7 +55,7 @@ void Vfdt::compute_layout() {
     v->assign(head_size_, 0.0);
   gauss_.assign(cls ? 2 * n_classes_ : 0, 0.0);
   perm_.resize(n_features_);
-  lin_z_.assign(linear_ ? subspace_ : 0, 0.0);
+  lin_z_.assign(linear_ ? n_features_ : 0, 0.0);
 }
 
 void Vfdt::reset() {
@@ -100,10 +100,10 @@ void Vfdt::init_leaf(Leaf& leaf, std::uint32_t depth, std::span<const double> he
   std::copy(head.begin(), head.end(), leaf.stats.begin());
   if (parent_linear != nullptr) {
     double* wts = leaf.stats.data() + head_size_;
-    for (std::size_t j = 0; j < subspace_; ++j) wts[j] = parent_linear[leaf.features[j]];
+    for (std::size_t j = 0; j < n_features_; ++j) wts[j] = parent_linear[j];
     // The child's own mean replaces the parent's in mean + w.z + b: the
     // bias takes the difference, so the child predicts what the parent did.
-    wts[subspace_] = parent_linear[n_features_] + parent_linear[n_features_ + 1] - leaf.stats[1];
+    wts[n_features_] = parent_linear[n_features_] + parent_linear[n_features_ + 1] - leaf.stats[1];
   }
   leaf.depth = depth;
   leaf.mc_correct = leaf.nb_correct = 0.0;
@@ -122,8 +122,7 @@ const double* Vfdt::inherit_linear_from(std::size_t node) {
   const Leaf& parent = leaves_[nodes_[node].a];
   inherit_.assign(n_features_ + 2, 0.0);
   const double* wts = parent.stats.data() + head_size_;
-  for (std::size_t j = 0; j < subspace_; ++j) inherit_[parent.features[j]] = wts[j];
-  inherit_[n_features_] = wts[subspace_];
+  for (std::size_t j = 0; j <= n_features_; ++j) inherit_[j] = wts[j];
   inherit_[n_features_ + 1] = parent.stats[1];
   return inherit_.data();
 }
@@ -232,18 +231,21 @@ double Vfdt::learn_leaf(Leaf& leaf, std::span<const double> x, double y, double 
     }
     before = static_cast<double>(pred);
   } else {
-    before = leaf_value(leaf, x);
+    // The linear output (as linear_value gives it) once, with the
+    // standardised inputs kept in lin_z_ for the step.
+    const double lin = linear_ ? standardise_linear_inputs(leaf, x) : leaf.stats[1];
+    before = use_mean(leaf) ? leaf.stats[1] : lin;
     if (adaptive_) {
       // Both predictors scored on the sample before learning it; weight w
       // counts as w repetitions: decay^w, plus w squared errors.
-      const double e_mean = y - leaf.stats[1], e_lin = y - linear_value(leaf, x);
+      const double e_mean = y - leaf.stats[1], e_lin = y - lin;
       const double fade = w == 1.0 ? kSelectorDecay : std::pow(kSelectorDecay, w);
       if (std::isfinite(e_lin)) {
         leaf.mc_correct = fade * leaf.mc_correct + w * e_mean * e_mean;
         leaf.nb_correct = fade * leaf.nb_correct + w * e_lin * e_lin;
       }
     }
-    if (linear_) update_linear(leaf, x, y, w);
+    if (linear_) update_linear(leaf, y - lin, w);
   }
   nb_cache_.valid = false;  // the statistics change from here
   route_cache_.valid = false;  // and a split may follow

@@ -132,7 +132,13 @@ Status Vfdt::decode(ByteReader& in, const HoeffdingTreeConfig& config) {
     }
     l.stats = in.f64s("leaf stats");
     if (!in.ok()) return in.status();
-    if (l.stats.size() != t.stats_size(l)) return Status::corruption("hoeffding tree: leaf stats size mismatch");
+    if (l.stats.size() != t.stats_size(l)) {
+      // Records written before linear leaves read every feature hold m + 1
+      // linear weights where the layout now has d + 1.
+      if (!t.linear_ || m == d || l.stats.size() + (d - m) != t.stats_size(l))
+        return Status::corruption("hoeffding tree: leaf stats size mismatch");
+      t.widen_linear_block(l);
+    }
     // The head: class weights, or weight, mean and squared deviations. The
     // predictions divide by them, so they are finite and the weights
     // non-negative.

@@ -120,19 +120,24 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
   }
 }
 
-void Vfdt::update_linear(Leaf& leaf, std::span<const double> x, double y, double w) {
-  // One SGD step on the squared error of mean + w.z (FIMT-DD's perceptron).
-  // The inputs are standardised once, for the prediction (linear_value's sum,
-  // in its order) and for the step.
-  double* wts = leaf.stats.data() + head_size_;
-  double dot = wts[subspace_], zz = 1.0;
-  for (std::size_t j = 0; j < subspace_; ++j) {
-    const double z = lin_z_[j] = standardised(leaf.features[j], x[leaf.features[j]]);
+double Vfdt::standardise_linear_inputs(const Leaf& leaf, std::span<const double> x) {
+  // The sum runs in linear_value's order, so both give the same bits.
+  const double* wts = leaf.stats.data() + head_size_;
+  double dot = wts[n_features_];
+  for (std::size_t j = 0; j < n_features_; ++j) {
+    const double z = lin_z_[j] = standardised(j, x[j]);
     dot += wts[j] * z;
-    zz += z * z;
   }
-  const double err = y - (leaf.stats[1] + dot);
+  return leaf.stats[1] + dot;
+}
+
+void Vfdt::update_linear(Leaf& leaf, double err, double w) {
+  // One SGD step on the squared error of mean + w.z (FIMT-DD's perceptron),
+  // on the inputs standardise_linear_inputs left in lin_z_.
   if (!std::isfinite(err)) return;
+  double* wts = leaf.stats.data() + head_size_;
+  double zz = 1.0;
+  for (std::size_t j = 0; j < n_features_; ++j) zz += lin_z_[j] * lin_z_[j];
   // The step moves the prediction by gain (|z|^2 + 1) err: capped at err, so
   // that a sample with large standardised inputs (a spike in a heavy-tailed
   // feature) moves the prediction to its target and no further. Uncapped,
@@ -146,8 +151,22 @@ void Vfdt::update_linear(Leaf& leaf, std::span<const double> x, double y, double
   // step moves a weight by at most 1e100, so no count of steps a stream can
   // make carries one past the doubles.
   if (!(std::abs(step) <= kMaxLinearStep)) return;
-  for (std::size_t j = 0; j < subspace_; ++j) wts[j] += step * lin_z_[j];
-  wts[subspace_] += step;
+  for (std::size_t j = 0; j < n_features_; ++j) wts[j] += step * lin_z_[j];
+  wts[n_features_] += step;
+}
+
+void Vfdt::widen_linear_block(Leaf& leaf) const {
+  const std::size_t m = leaf.features.size(), d = n_features_;
+  std::vector<double> wide(leaf.stats.size() + (d - m), 0.0);
+  const auto head = static_cast<std::ptrdiff_t>(head_size_);
+  std::copy(leaf.stats.begin(), leaf.stats.begin() + head, wide.begin());
+  const double* narrow = leaf.stats.data() + head_size_;
+  double* w = wide.data() + head_size_;
+  for (std::size_t j = 0; j < m; ++j) w[leaf.features[j]] = narrow[j];
+  w[d] = narrow[m];
+  std::copy(leaf.stats.begin() + head + static_cast<std::ptrdiff_t>(m + 1), leaf.stats.end(),
+            wide.begin() + head + static_cast<std::ptrdiff_t>(d + 1));
+  leaf.stats = std::move(wide);
 }
 
 }  // namespace irithyll

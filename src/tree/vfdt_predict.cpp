@@ -162,8 +162,8 @@ double Vfdt::linear_value(const Leaf& leaf, std::span<const double> x) const {
   double value = leaf.stats[1];  // leaf mean
   if (linear_) {
     const double* wts = leaf.stats.data() + head_size_;
-    double dot = wts[subspace_];
-    for (std::size_t j = 0; j < subspace_; ++j) dot += wts[j] * standardised(leaf.features[j], x[leaf.features[j]]);
+    double dot = wts[n_features_];
+    for (std::size_t j = 0; j < n_features_; ++j) dot += wts[j] * standardised(j, x[j]);
     value += dot;
   }
   return value;
