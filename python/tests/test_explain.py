@@ -92,7 +92,9 @@ def test_srp_leveraging_bagging_and_distributional_location():
         assert e["class"] == "up"
         assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
         assert math.isclose(e["raw"], model.predict_proba_one(x)["up"], abs_tol=1e-9)
-    srp = trained(ensemble.SRPRegressor, False, n=1500, n_models=3, grace_period=50)
+    with pytest.raises(Exception, match="leaf-model mean"):  # the default adaptive leaves may be linear
+        trained(ensemble.SRPRegressor, False, n=300, n_models=3, grace_period=50).explain_one(x)
+    srp = trained(ensemble.SRPRegressor, False, n=1500, n_models=3, grace_period=50, leaf_model="mean")
     e = srp.explain_one(x)
     assert math.isclose(e["base"] + sum(e["contributions"].values()), e["raw"], abs_tol=1e-9)
     assert math.isclose(e["raw"], srp.predict_one(x), abs_tol=1e-9)  # the members' mean

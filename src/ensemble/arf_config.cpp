@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/field_rows.hpp"
+#include "ensemble/member_tree_rows.hpp"
 #include "tree/tree_fields.hpp"
 
 namespace irithyll {
@@ -35,7 +36,7 @@ const std::array kArfConfigFields = {
         IRITHYLL_FIELD_REAL(ARFConfig, tree.tie_threshold)},
     ArfConfigRow{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.criterion, parse_split_criterion, split_criterion_name)},
-    ArfConfigRow{FieldInfo::choice("leaf-model", "nba", "mc|nb|nba|mean|linear|adaptive", "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for classification)"),
+    ArfConfigRow{ensemble_detail::member_leaf_model_field("adaptive", false),
         IRITHYLL_FIELD_ENUM(ARFConfig, tree.leaf_model, parse_leaf_model, leaf_model_name)},
     ArfConfigRow{nb_threshold_field(), IRITHYLL_FIELD_REAL(ARFConfig, tree.nb_threshold)},
     ArfConfigRow{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),

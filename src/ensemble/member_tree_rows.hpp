@@ -20,8 +20,18 @@
 
 namespace irithyll::ensemble_detail {
 
-// `classification_only`: the ensemble has no regression task, so its
-// leaf-model row lists only the classification leaves.
+// The leaf-model row's wording; `classification_only`: the model has no
+// regression task, so the row lists only the classification leaves.
+inline FieldInfo member_leaf_model_field(std::string_view leaf_default, bool classification_only) {
+  if (classification_only)
+    return FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|adaptive",
+                             "leaf prediction (adaptive is nba for classification)");
+  return FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|mean|linear|adaptive",
+                           "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; adaptive is nba for "
+                           "classification and, for regression, per leaf the mean or a linear model on all features, "
+                           "whichever has erred less; TreeSHAP and packed export need mean)");
+}
+
 template <class C>
 void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view grace_default,
                              std::string_view delta_default, bool classification_only = false,
@@ -35,12 +45,7 @@ void append_member_tree_rows(std::vector<ConfigField<C>>& rows, std::string_view
                      IRITHYLL_FIELD_REAL(C, tree.tie_threshold)});
   rows.push_back(Row{FieldInfo::choice("split-criterion", "info-gain", "info-gain|gini", "classification split merit"),
                      IRITHYLL_FIELD_ENUM(C, tree.criterion, parse_split_criterion, split_criterion_name)});
-  rows.push_back(Row{classification_only
-                         ? FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|adaptive",
-                                             "leaf prediction (adaptive is nba for classification)")
-                         : FieldInfo::choice("leaf-model", leaf_default, "mc|nb|nba|mean|linear|adaptive",
-                                             "leaf prediction (regression: mean|linear|adaptive, nba reads as mean; "
-                                             "adaptive is nba for classification)"),
+  rows.push_back(Row{member_leaf_model_field(leaf_default, classification_only),
                      IRITHYLL_FIELD_ENUM(C, tree.leaf_model, parse_leaf_model, leaf_model_name)});
   rows.push_back(Row{nb_threshold_field(), IRITHYLL_FIELD_REAL(C, tree.nb_threshold)});
   rows.push_back(Row{FieldInfo::choice("numeric", "gaussian", "gaussian|histogram", "numeric attribute estimator (regression: histogram)"),

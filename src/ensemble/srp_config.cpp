@@ -56,7 +56,7 @@ std::span<const ConfigField<SRPConfig>> StreamingRandomPatches::config_fields() 
         Row{FieldInfo::choice("vote", "weighted", "weighted|majority", "classification vote: accuracy-weighted or one per member"),
             IRITHYLL_FIELD_ENUM(SRPConfig, vote, parse_arf_vote, arf_vote_name)},
     };
-    ensemble_detail::append_member_tree_rows(table, "50", "0.01");
+    ensemble_detail::append_member_tree_rows(table, "50", "0.01", /*classification_only=*/false, "adaptive");
     // Last row: checkpoints write every row but this one (srp_codec.cpp).
     table.push_back(Row{FieldInfo::integer("threads", "1", "training threads: members split into that many groups, same results (not stored in checkpoints)").in(1, 256),
                         IRITHYLL_FIELD_UINT(SRPConfig, threads)});

@@ -17,7 +17,7 @@ std::uint64_t code_mask(double v) {
 
 Status Vfdt::append_tree_views(std::vector<TreeView>& out, double scale, std::span<const std::uint32_t> features) const {
   if (task_ == Task::kRegression && linear_)
-    return Status::not_supported("hoeffding tree: linear leaves predict w.x + b; TreeSHAP needs constant leaves");
+    return Status::not_supported("hoeffding tree: linear leaves predict w.x + b; TreeSHAP needs constant leaves (leaf-model mean)");
   if (!features.empty() && features.size() != n_features_)
     return Status::invalid_argument("hoeffding tree: the feature map has " + std::to_string(features.size()) + " entries for " + std::to_string(n_features_) + " features");
   const std::size_t n_views = task_ == Task::kClassification ? n_classes_ : 1;

@@ -350,6 +350,15 @@ TEST(TreeShap, ArfRegressionIsTheMembersAverage) {
   ARFConfig config;
   config.n_trees = 4;
   config.tree.grace_period = 50;
+  // The default adaptive leaves may answer by a linear model, which TreeSHAP
+  // cannot take apart: the error says which leaves it needs.
+  {
+    AdaptiveRandomForest adaptive(config, {Task::kRegression, 0, 6, 11});
+    auto refused = TreeExplainer::make(adaptive);
+    ASSERT_FALSE(refused.is_ok());
+    EXPECT_NE(refused.status().message().find("leaf-model mean"), std::string::npos) << refused.status().message();
+  }
+  config.tree.leaf_model = LeafModel::kMean;
   AdaptiveRandomForest model(config, {Task::kRegression, 0, 6, 11});
   Xorshift64 rng(13);
   double y = 0.0;

@@ -158,6 +158,7 @@ TEST(TreeSources, SrpRegressionIsTheMembersAverageOverTheirSubspaces) {
   SRPConfig config;
   config.n_models = 4;
   config.tree.grace_period = 50;
+  config.tree.leaf_model = LeafModel::kMean;  // constant leaves (the default adaptive ones may be linear)
   auto model = StreamingRandomPatches::make(config, {Task::kRegression, 0, 6, 5});
   ASSERT_TRUE(model.is_ok()) << model.status().message();
   Xorshift64 rng(5);
