@@ -213,6 +213,23 @@ void SgdLinear::update(std::span<const double> z, double y, double weight) {
     bc1 = 1.0 / (1.0 - aux_[kB1t]), bc2 = 1.0 / (1.0 - aux_[kB2t]);
   }
   aux_[kL1Total] += eta * config_.l1;
+  // Plain SGD on the squared loss moves the prediction by gain (y - p), gain
+  // = (eta |z|^2 + eta_b) w (twice that for the full gradient). Above 1 the
+  // step overshoots the target, and one spike in a standardised feature
+  // (|z|^2 in the hundreds) starts oscillations that grow without end
+  // (Electricity's nswdemand from its other columns: R2 -4e26). Such a
+  // sample's rates are cut to land the prediction on the target, normalised
+  // LMS's rule; every sample with gain <= 1 steps as before. (The intercept's
+  // warm start, eta_b < 0, is capped by its own rule.)
+  if (loss_ == Loss::kSquared && config_.optimizer == SgdOptimizer::kSgd) {
+    double zz = 0.0;
+    for (const double v : z) zz += v * v;
+    const double gain = (eta * zz + std::max(eta_b, 0.0)) * weight * (half_gradient_ ? 1.0 : 2.0);
+    if (gain > 1.0) {
+      eta /= gain;
+      if (eta_b > 0.0) eta_b /= gain;
+    }
+  }
   if (config_.continual.enabled()) {
     guarded_steps(z, weight, eta, eta_b, bc1, bc2, sample_loss(y));
     return;

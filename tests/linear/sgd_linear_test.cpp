@@ -154,6 +154,39 @@ TEST(LinearRegression, PlainSgdMatchesRiversSquaredLossUpdate) {
   EXPECT_NEAR(c[3], b, 1e-12);
 }
 
+// An input far outside what the running standardiser has seen (|z|^2 in the
+// thousands) makes the plain step overshoot its target many times over
+// (River's plain update, as above, would: here 38 past a target of 2003);
+// the step is cut to land on the target, and a stream with such spikes keeps
+// fitting its clean rows.
+TEST(LinearRegression, AnInputSpikeNeverMakesTheStepOvershoot) {
+  auto m = test::build<LinearRegressionLearner>({}, kSgdReg);
+  auto s = regression_stream(6000, 21);
+  for (std::size_t i = 0; i < 2000; ++i) m->learn_one(s[i].first, s[i].second);
+  std::vector<double> spike = {1000.0, 0.0, 0.5, 5.0};
+  const double y = 3.0 + 2.0 * spike[0];
+  m->learn_one(spike, y);
+  EXPECT_NEAR(m->predict_one(spike), y, 1e-9 * y);
+  // One spike in every 250 rows, in turn in each feature.
+  for (std::size_t i = 2000; i < s.size(); ++i) {
+    auto [x, target] = s[i];
+    if (i % 250 == 0) {
+      const std::size_t f = (i / 250) % 4;
+      x[f] *= 300.0;
+      target = 3.0 + 2.0 * x[0] - 0.1 * x[1];
+    }
+    m->learn_one(x, target);
+  }
+  double se = 0, var = 0;
+  for (const auto& [x, target] : regression_stream(1000, 22)) {
+    const double p = m->predict_one(x);
+    ASSERT_TRUE(std::isfinite(p));
+    se += (p - target) * (p - target);
+    var += (target - 3.0) * (target - 3.0);
+  }
+  EXPECT_GT(1.0 - se / var, 0.5);
+}
+
 TEST(LinearRegression, InterceptInitStartsTheInterceptThereAsRiverDoes) {
   // River's LinearRegression(intercept_init=110, optimizer=SGD(0.01),
   // intercept_lr=0.3): the intercept starts at 110 and steps at 0.3 from the
