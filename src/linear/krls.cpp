@@ -38,6 +38,8 @@ Status KrlsLearner::init(const Config& config, const LearnerContext& context) {
   m_ = 0;
   dict_.clear(), kinv_.clear(), p_.clear(), alpha_.clear(), z_.clear();
   scaler_.resize(0, config.standardize);
+  offset_ = true;
+  y_weight_ = y_mean_ = 0.0;
   seen_ = skipped_ = 0;
   width_ = context.n_features;  // the arrays come with the first admitted sample
   return Status::ok();
@@ -75,13 +77,20 @@ void KrlsLearner::kernel_vector(std::span<const double> z) const {
   }
 }
 
-void KrlsLearner::learn_one(std::span<const double> x, double y, double weight) {
+void KrlsLearner::learn_one(std::span<const double> x, double target, double weight) {
   ++seen_;
-  if (!sample_admissible(x, y, weight, width_, Task::kRegression, 0)) {
+  if (!sample_admissible(x, target, weight, width_, Task::kRegression, 0)) {
     ++skipped_;
     return;
   }
   if (dict_.empty()) allocate(width_ == 0 ? x.size() : width_);
+  double y = target;
+  if (offset_) {
+    y_weight_ += weight;
+    const double mean = y_mean_ + (weight / y_weight_) * (target - y_mean_);
+    if (std::isfinite(mean)) y_mean_ = mean;  // targets near the double limit could overflow the step
+    y -= y_mean_;
+  }
   scaler_.learn(x, weight);
   scaler_.transform(x, z_);
   const std::size_t b = config_.budget;
@@ -162,11 +171,12 @@ void KrlsLearner::learn_one(std::span<const double> x, double y, double weight) 
 }
 
 double KrlsLearner::predict_one(std::span<const double> x) const {
-  if (m_ == 0 || x.size() != width_) return 0.0;
+  if (m_ == 0 || x.size() != width_) return offset_ ? y_mean_ : 0.0;
   scaler_.transform(x, z_);
   kernel_vector(z_);
   double s = 0.0;
   for (std::size_t i = 0; i < m_; ++i) s += alpha_[i] * k_[i];
+  if (offset_) s += y_mean_;
   return std::isfinite(s) ? s : 0.0;
 }
 
@@ -184,7 +194,9 @@ std::size_t KrlsLearner::memory_bytes() const {
 }
 
 void KrlsLearner::encode(ByteWriter& out) const {
-  out.u8(1);
+  // Version 2 adds the target offset; a model decoded from version 1 has
+  // none and writes version 1 again.
+  out.u8(offset_ ? 2 : 1);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -197,11 +209,16 @@ void KrlsLearner::encode(ByteWriter& out) const {
   out.f64s(std::span<const double>(alpha_).first(m_));
   out.u64(seen_);
   out.u64(skipped_);
+  if (offset_) {
+    out.f64(y_weight_);
+    out.f64(y_mean_);
+  }
 }
 
 Status KrlsLearner::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("krls version");
-  if (in.ok() && version != 1) return Status::corruption("krls: unknown record version " + std::to_string(version));
+  if (in.ok() && version != 1 && version != 2)
+    return Status::corruption("krls: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
   LearnerContext context;
@@ -226,8 +243,14 @@ Status KrlsLearner::decode(ByteReader& in) {
   auto alpha = in.f64s("krls coefficients");
   const std::uint64_t seen = in.u64("krls seen");
   const std::uint64_t skipped = in.u64("krls skipped");
+  double y_weight = 0.0, y_mean = 0.0;
+  if (version == 2) {
+    y_weight = in.f64("krls target weight");
+    y_mean = in.f64("krls target mean");
+  }
   if (!in.ok()) return in.status();
-  bool ok = dict.size() == m * width && alpha.size() == m && skipped <= seen;
+  bool ok = dict.size() == m * width && alpha.size() == m && skipped <= seen && y_weight >= 0.0 &&
+            std::isfinite(y_weight) && std::isfinite(y_mean);
   for (std::size_t i = 0; i < m && ok; ++i) ok = kinv[i].size() == m && p[i].size() == m;
   const auto finite = [](const std::vector<double>& v) {
     for (double d : v)
@@ -251,6 +274,8 @@ Status KrlsLearner::decode(ByteReader& in) {
   }
   m_ = m;
   scaler_ = std::move(scaler);
+  offset_ = version == 2;
+  y_weight_ = y_weight, y_mean_ = y_mean;
   seen_ = seen, skipped_ = skipped;
   return Status::ok();
 }

@@ -141,6 +141,18 @@ TEST(Krls, TheBudgetIsNeverExceededAndTheAldThresholdControlsGrowth) {
   EXPECT_LT(loose->dictionary_size(), fine->dictionary_size());
 }
 
+// Far from every dictionary point the RBF expansion is 0: the model answers
+// the running mean of the target there, not 0. A level of 50 under the sine,
+// then inputs the standardiser maps well outside the trained range.
+TEST(Krls, FarFromTheDictionaryItPredictsTheTargetMean) {
+  auto m = test::build<KrlsLearner>({{"budget", "30"}}, {Task::kRegression, 0, 1, 1});
+  double mean = 0.0;
+  const auto s = sine_stream(3000, 3);
+  for (const auto& [x, y] : s) m->learn_one(x, 50.0 + y), mean += (50.0 + y) / static_cast<double>(s.size());
+  EXPECT_NEAR(m->predict_one(std::vector<double>{1.0}), 50.0 + std::sin(1.0), 0.1);
+  EXPECT_NEAR(m->predict_one(std::vector<double>{400.0}), mean, 1e-9);
+}
+
 TEST(Krls, MissingFeaturesAndCheckpoints) {
   auto s = linear_stream(600, 8);
   for (std::size_t i = 0; i < s.size(); i += 7) s[i].first[1] = std::nan("");
