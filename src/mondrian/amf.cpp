@@ -12,7 +12,7 @@ namespace irithyll {
 
 namespace {
 
-detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, std::size_t width) {
+detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, std::size_t width, bool scaled_extents) {
   detail::MondrianParams p;
   p.task = ctx.task;
   p.n_classes = ctx.task == Task::kClassification ? ctx.n_classes : 0;
@@ -22,6 +22,7 @@ detail::MondrianParams params_of(const AmfConfig& c, const LearnerContext& ctx, 
   p.use_aggregation = c.use_aggregation;
   p.split_pure = c.split_pure;
   p.max_nodes = amf_max_nodes(c, ctx.task);
+  p.scaled_extents = scaled_extents;
   return p;
 }
 
@@ -71,7 +72,7 @@ Result<std::unique_ptr<MondrianForestLearner>> MondrianForestLearner::make(const
 
 void MondrianForestLearner::build_trees(std::size_t width) {
   width_ = width;
-  const detail::MondrianParams p = params_of(config_, context_, width);
+  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
   std::vector<detail::MondrianTree>().swap(trees_);
   trees_.reserve(config_.n_estimators);
   for (std::uint32_t t = 0; t < config_.n_estimators; ++t) trees_.emplace_back(p, derive_seed(context_.seed, t));
@@ -80,6 +81,7 @@ void MondrianForestLearner::build_trees(std::size_t width) {
 }
 
 void MondrianForestLearner::reset() {
+  scaled_extents_ = true;
   std::vector<detail::MondrianTree>().swap(trees_);
   std::vector<double>().swap(scratch_);
   width_ = 0;
@@ -97,7 +99,7 @@ void MondrianForestLearner::learn_one(std::span<const double> x, double y, doubl
     return;
   }
   if (width_ == 0) build_trees(x.size());
-  const detail::MondrianParams p = params_of(config_, context_, width_);
+  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
   const std::span<double> ext(scratch_.data(), width_);
   const bool restart = config_.when_full == AmfWhenFull::kRestart ||
                        (config_.when_full == AmfWhenFull::kAuto && context_.task == Task::kClassification);
@@ -117,7 +119,7 @@ void MondrianForestLearner::predict_proba_one(std::span<const double> x, std::sp
     std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(k));
     return;
   }
-  const detail::MondrianParams p = params_of(config_, context_, width_);
+  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
   const std::span<double> tree_proba(scratch_.data(), k);
   std::fill(proba.begin(), proba.end(), 0.0);
   for (const detail::MondrianTree& tree : trees_) {
@@ -132,7 +134,7 @@ double MondrianForestLearner::predict_one(std::span<const double> x) const {
   if (context_.task == Task::kClassification) {
     const std::size_t k = context_.n_classes;
     if (trees_.empty() || x.size() != width_) return 0.0;
-    const detail::MondrianParams p = params_of(config_, context_, width_);
+    const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
     const std::span<double> tree_proba(scratch_.data(), k);
     const std::span<double> sum(scratch_.data() + k, k);
     std::fill(sum.begin(), sum.end(), 0.0);
@@ -146,7 +148,7 @@ double MondrianForestLearner::predict_one(std::span<const double> x) const {
     return static_cast<double>(std::max_element(sum.begin(), sum.end()) - sum.begin());
   }
   if (trees_.empty() || x.size() != width_) return 0.0;
-  const detail::MondrianParams p = params_of(config_, context_, width_);
+  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
   double sum = 0.0;
   for (const detail::MondrianTree& tree : trees_) sum += tree.predict_value(p, x);
   return sum / static_cast<double>(trees_.size());
@@ -160,7 +162,9 @@ std::size_t MondrianForestLearner::memory_bytes() const {
 }
 
 void MondrianForestLearner::encode(ByteWriter& out) const {
-  out.u8(1);  // record version
+  // Version 2: box extensions in units of the feature ranges. A forest
+  // decoded from version 1 keeps raw extents and writes version 1 again.
+  out.u8(scaled_extents_ ? 2 : 1);
   encode_config(config_fields(), config_, out);
   encode_context(context_, out);
   out.u64(width_);
@@ -172,7 +176,7 @@ void MondrianForestLearner::encode(ByteWriter& out) const {
 
 Status MondrianForestLearner::decode(ByteReader& in) {
   const std::uint8_t version = in.u8("mondrian_forest version");
-  if (in.ok() && version != 1)
+  if (in.ok() && version != 1 && version != 2)
     return Status::corruption("mondrian_forest: unknown record version " + std::to_string(version));
   Config config;
   IRITHYLL_RETURN_IF_ERROR(decode_config(kName, config_fields(), in, config));
@@ -190,12 +194,13 @@ Status MondrianForestLearner::decode(ByteReader& in) {
   if (!roots_fit(width, context, config.n_estimators) || (context.n_features != 0 && width != context.n_features) || (cls && context.n_classes < 2) ||
       n_trees != (width == 0 ? 0 : config.n_estimators) || skipped > seen)
     return Status::corruption("mondrian_forest: state out of range");
-  const detail::MondrianParams p = params_of(config, context, width);
+  const detail::MondrianParams p = params_of(config, context, width, version == 2);
   std::vector<detail::MondrianTree> trees(n_trees);
   for (detail::MondrianTree& tree : trees) IRITHYLL_RETURN_IF_ERROR(tree.decode(p, in));
   config_ = config;
   context_ = std::move(context);
   width_ = width;
+  scaled_extents_ = version == 2;
   trees_ = std::move(trees);
   scratch_.assign(width == 0 ? 0 : std::max<std::size_t>(width, cls ? 2 * context_.n_classes : 0), 0.0);
   seen_ = seen, skipped_ = skipped;

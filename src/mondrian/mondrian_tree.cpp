@@ -84,6 +84,11 @@ double MondrianTree::extension(const MondrianParams& p, std::uint32_t v, std::sp
     double e = 0.0;
     // A missing value, or a feature the box has no value for yet, widens nothing.
     if (finite_value(xj) && lo[j] <= hi[j]) e = xj < lo[j] ? lo[j] - xj : (xj > hi[j] ? xj - hi[j] : 0.0);
+    if (p.scaled_extents && e > 0.0) {
+      // The root's box spans every sample the tree has seen.
+      const double range = std::max(hi_[j], xj) - std::min(lo_[j], xj);
+      if (range > 0.0 && range <= std::numeric_limits<double>::max()) e /= range;
+    }
     ext[j] = e;
     sum += e;
   }

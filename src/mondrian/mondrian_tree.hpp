@@ -35,6 +35,7 @@ struct MondrianParams {
   bool use_aggregation = true;
   bool split_pure = false;
   std::uint32_t max_nodes = 1024;
+  bool scaled_extents = true;  // box extensions in units of the tree's feature ranges
 };
 
 struct MondrianNode {

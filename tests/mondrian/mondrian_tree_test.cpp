@@ -58,10 +58,17 @@ double ks_critical(std::size_t n) { return std::sqrt(std::log(2.0 / 1e-4) / 2.0)
 // feature 1 with probability 2/3, at a threshold uniform in that feature's
 // range. The third point can only reach the root's split through the
 // insertion of a node above the old subtree, so this also checks that
-// mechanism. 4000 independent trees; each check has a false-failure rate
-// of at most 1e-4 (KS at 1e-4; the z-tests at |z| < 4.4, about 1e-5).
+// mechanism. With scaled extents (each e_j over feature j's range, x
+// included) the same holds for the points scaled to [0, 1]: (0,0), (1,0),
+// (0,1), so T ~ Exp(1 + 1) and feature 1 has probability 1/2 (in either
+// order each arrival extends one feature by its whole range, rate 1).
+// 4000 independent trees; each check has a false-failure rate of at most
+// 1e-4 (KS at 1e-4; the z-tests at |z| < 4.4, about 1e-5).
 TEST(MondrianProcess, RootSplitFollowsTheMondrianLawOfTheBoundingBox) {
-  const MondrianParams p = regression_params(2);
+ for (const bool scaled : {false, true}) {
+  MondrianParams p = regression_params(2);
+  p.scaled_extents = scaled;
+  const double rate = scaled ? 2.0 : 3.0, share1 = scaled ? 0.5 : 2.0 / 3.0;
   const std::vector<std::vector<double>> points = {{0.0, 0.0}, {1.0, 0.0}, {0.0, 2.0}};
   for (const std::vector<int>& order : {std::vector<int>{0, 1, 2}, std::vector<int>{2, 0, 1}}) {
     constexpr std::size_t kTrees = 4000;
@@ -72,7 +79,7 @@ TEST(MondrianProcess, RootSplitFollowsTheMondrianLawOfTheBoundingBox) {
       for (int i : order) learn(t, p, points[i], static_cast<double>(i));
       const MondrianNode& root = t.node(0);
       ASSERT_FALSE(root.is_leaf());
-      scaled_times.push_back(3.0 * t.node(root.left).time);
+      scaled_times.push_back(rate * t.node(root.left).time);
       if (root.feature == 1) {
         ++on_feature1;
         thresholds1.push_back(root.threshold / 2.0);
@@ -83,26 +90,32 @@ TEST(MondrianProcess, RootSplitFollowsTheMondrianLawOfTheBoundingBox) {
     const double n = static_cast<double>(kTrees);
     double mean = 0.0;
     for (double v : scaled_times) mean += v / n;
-    EXPECT_LT(std::fabs(mean - 1.0) / (1.0 / std::sqrt(n)), 4.4) << "mean of 3 T = " << mean;
+    EXPECT_LT(std::fabs(mean - 1.0) / (1.0 / std::sqrt(n)), 4.4) << "mean of rate T = " << mean << " scaled " << scaled;
     EXPECT_LT(ks_statistic(scaled_times, [](double v) { return 1.0 - std::exp(-v); }), ks_critical(kTrees));
     const double share = static_cast<double>(on_feature1) / n;
-    EXPECT_LT(std::fabs(share - 2.0 / 3.0) / std::sqrt(2.0 / 9.0 / n), 4.4) << "feature 1 share " << share;
+    EXPECT_LT(std::fabs(share - share1) / std::sqrt(share1 * (1.0 - share1) / n), 4.4)
+        << "feature 1 share " << share << " scaled " << scaled;
     auto uniform = [](double v) { return std::clamp(v, 0.0, 1.0); };
     EXPECT_LT(ks_statistic(thresholds0, uniform), ks_critical(thresholds0.size()));
     EXPECT_LT(ks_statistic(thresholds1, uniform), ks_critical(thresholds1.size()));
   }
+ }
 }
 
 // A leaf splits whenever a point falls outside its box, at its birth time
 // plus T ~ Exp(E), E the sum of the range extensions: with the box [0,1]^2
-// and x = (1.5, 3), E = 0.5 + 2 = 2.5. Same false-failure budget as above.
+// and x = (1.5, 3), E = 0.5 + 2 = 2.5; scaled by the ranges x makes, 1.5
+// and 3, E = 1/3 + 2/3 = 1. Same false-failure budget as above.
 TEST(MondrianProcess, LeafSplitTimeIsExponentialWithTheExtensionSumAsRate) {
+ for (const bool scaled_extents : {false, true}) {
   constexpr std::size_t kTrees = 4000;
+  const double rate = scaled_extents ? 1.0 : 2.5;
   std::vector<double> scaled;
   for (std::size_t s = 0; s < kTrees; ++s) {
     // A box [0,1]^2 in one leaf: with distinct labels it would split, so
     // grow it in a classification tree whose labels are all equal (pure).
     MondrianParams pure = classification_params(2, 2);
+    pure.scaled_extents = scaled_extents;
     MondrianTree c(pure, derive_seed(99, s));
     for (const auto& x : {std::vector<double>{0, 0}, std::vector<double>{1, 1}, std::vector<double>{0, 1}})
       learn(c, pure, x, 0.0);
@@ -110,9 +123,11 @@ TEST(MondrianProcess, LeafSplitTimeIsExponentialWithTheExtensionSumAsRate) {
     learn(c, pure, {1.5, 3.0}, 1.0);  // another label: the leaf must split
     ASSERT_EQ(c.size(), 3u);
     const MondrianNode& root = c.node(0);
-    scaled.push_back(2.5 * c.node(root.left).time);
+    scaled.push_back(rate * c.node(root.left).time);
   }
-  EXPECT_LT(ks_statistic(scaled, [](double v) { return 1.0 - std::exp(-v); }), ks_critical(kTrees));
+  EXPECT_LT(ks_statistic(scaled, [](double v) { return 1.0 - std::exp(-v); }), ks_critical(kTrees))
+      << "scaled " << scaled_extents;
+ }
 }
 
 // Split-pure off: a node whose samples all carry x's label does not split;

@@ -15,7 +15,13 @@
 // time comes before its children's birth (Lakshminarayanan et al. 2014,
 // Algorithm 3: a new node is inserted above the old subtree). The split
 // feature is drawn with probability e_j / E and the threshold uniformly in
-// the gap between the box and x_j, so x lands alone in a new leaf. With
+// the gap between the box and x_j, so x lands alone in a new leaf. Each e_j
+// is measured in units of feature j's range over every sample the tree has
+// seen (x included), as if the features were min-max scaled to [0, 1], the
+// setting of Mourtada et al.: in raw units the feature with the widest range
+// takes nearly every split (Agrawal's salary and loan against its age and
+// education; accuracy 0.645 -> 0.793 over 3 seeds, Electricity 0.867 ->
+// 0.903, SEA unchanged). Records of version 1 keep raw extents. With
 // split-pure off (River's default) a classification node whose samples all
 // carry x's label does not split (it only widens its box).
 //
@@ -149,6 +155,7 @@ class MondrianForestLearner final : public Learner {
   Config config_;
   LearnerContext context_;
   std::size_t width_ = 0;
+  bool scaled_extents_ = true;  // false: decoded from a version-1 record
   std::vector<detail::MondrianTree> trees_;  // empty until the width is known
   std::uint64_t seen_ = 0;
   std::uint64_t skipped_ = 0;
