@@ -72,12 +72,16 @@ Result<std::unique_ptr<MondrianForestLearner>> MondrianForestLearner::make(const
 
 void MondrianForestLearner::build_trees(std::size_t width) {
   width_ = width;
-  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
+  const detail::MondrianParams p = params();
   std::vector<detail::MondrianTree>().swap(trees_);
   trees_.reserve(config_.n_estimators);
   for (std::uint32_t t = 0; t < config_.n_estimators; ++t) trees_.emplace_back(p, derive_seed(context_.seed, t));
   scratch_.assign(std::max<std::size_t>(width, context_.task == Task::kClassification ? 2 * context_.n_classes : 0),
                   0.0);
+}
+
+detail::MondrianParams MondrianForestLearner::params() const {
+  return params_of(config_, context_, width_, scaled_extents_);
 }
 
 void MondrianForestLearner::reset() {
@@ -99,7 +103,7 @@ void MondrianForestLearner::learn_one(std::span<const double> x, double y, doubl
     return;
   }
   if (width_ == 0) build_trees(x.size());
-  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
+  const detail::MondrianParams p = params();
   const std::span<double> ext(scratch_.data(), width_);
   const bool restart = config_.when_full == AmfWhenFull::kRestart ||
                        (config_.when_full == AmfWhenFull::kAuto && context_.task == Task::kClassification);
@@ -119,7 +123,7 @@ void MondrianForestLearner::predict_proba_one(std::span<const double> x, std::sp
     std::fill(proba.begin(), proba.end(), 1.0 / static_cast<double>(k));
     return;
   }
-  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
+  const detail::MondrianParams p = params();
   const std::span<double> tree_proba(scratch_.data(), k);
   std::fill(proba.begin(), proba.end(), 0.0);
   for (const detail::MondrianTree& tree : trees_) {
@@ -134,7 +138,7 @@ double MondrianForestLearner::predict_one(std::span<const double> x) const {
   if (context_.task == Task::kClassification) {
     const std::size_t k = context_.n_classes;
     if (trees_.empty() || x.size() != width_) return 0.0;
-    const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
+    const detail::MondrianParams p = params();
     const std::span<double> tree_proba(scratch_.data(), k);
     const std::span<double> sum(scratch_.data() + k, k);
     std::fill(sum.begin(), sum.end(), 0.0);
@@ -148,7 +152,7 @@ double MondrianForestLearner::predict_one(std::span<const double> x) const {
     return static_cast<double>(std::max_element(sum.begin(), sum.end()) - sum.begin());
   }
   if (trees_.empty() || x.size() != width_) return 0.0;
-  const detail::MondrianParams p = params_of(config_, context_, width_, scaled_extents_);
+  const detail::MondrianParams p = params();
   double sum = 0.0;
   for (const detail::MondrianTree& tree : trees_) sum += tree.predict_value(p, x);
   return sum / static_cast<double>(trees_.size());

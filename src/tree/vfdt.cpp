@@ -231,9 +231,9 @@ double Vfdt::learn_leaf(Leaf& leaf, std::span<const double> x, double y, double 
     }
     before = static_cast<double>(pred);
   } else {
-    // The linear output (as linear_value gives it) once, with the
-    // standardised inputs kept in lin_z_ for the step.
-    const double lin = linear_ ? standardise_linear_inputs(leaf, x) : leaf.stats[1];
+    // The linear output once: linear_value leaves the standardised inputs in
+    // lin_z_ for the step.
+    const double lin = linear_value(leaf, x);
     before = use_mean(leaf) ? leaf.stats[1] : lin;
     if (adaptive_) {
       // Both predictors scored on the sample before learning it; weight w

@@ -120,20 +120,9 @@ void Vfdt::observe(Leaf& leaf, std::span<const double> x, double y, double w) {
   }
 }
 
-double Vfdt::standardise_linear_inputs(const Leaf& leaf, std::span<const double> x) {
-  // The sum runs in linear_value's order, so both give the same bits.
-  const double* wts = leaf.stats.data() + head_size_;
-  double dot = wts[n_features_];
-  for (std::size_t j = 0; j < n_features_; ++j) {
-    const double z = lin_z_[j] = standardised(j, x[j]);
-    dot += wts[j] * z;
-  }
-  return leaf.stats[1] + dot;
-}
-
 void Vfdt::update_linear(Leaf& leaf, double err, double w) {
   // One SGD step on the squared error of mean + w.z (FIMT-DD's perceptron),
-  // on the inputs standardise_linear_inputs left in lin_z_.
+  // on the inputs linear_value left in lin_z_.
   if (!std::isfinite(err)) return;
   double* wts = leaf.stats.data() + head_size_;
   double zz = 1.0;

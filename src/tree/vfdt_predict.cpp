@@ -163,7 +163,7 @@ double Vfdt::linear_value(const Leaf& leaf, std::span<const double> x) const {
   if (linear_) {
     const double* wts = leaf.stats.data() + head_size_;
     double dot = wts[n_features_];
-    for (std::size_t j = 0; j < n_features_; ++j) dot += wts[j] * standardised(j, x[j]);
+    for (std::size_t j = 0; j < n_features_; ++j) dot += wts[j] * (lin_z_[j] = standardised(j, x[j]));
     value += dot;
   }
   return value;

@@ -235,9 +235,8 @@ testing::AssertionResult check_memory(const Subject& s) {
   for (std::size_t n = 100; n <= 3000; n += 100) {
     learn(*m, std::vector<Sample>(stream.begin() + static_cast<std::ptrdiff_t>(n - 100),
                                   stream.begin() + static_cast<std::ptrdiff_t>(n)));
-    const double bytes = static_cast<double>(m->memory_bytes());
-    if (n >= 300 && n <= 600) early += bytes / 4.0;
-    if (n >= 2700) late += bytes / 4.0;
+    if (n >= 300 && n <= 600) early += static_cast<double>(m->memory_bytes()) / 4.0;
+    if (n >= 2700) late += static_cast<double>(m->memory_bytes()) / 4.0;
   }
   if (!(early > 0.0)) return testing::AssertionFailure() << "memory_bytes() is 0";
   if (late < 5.0 * early) return testing::AssertionSuccess();

@@ -98,6 +98,7 @@ namespace irithyll {
 
 namespace detail {
 class MondrianTree;
+struct MondrianParams;
 }
 
 // What a tree does once it holds max-nodes nodes (see "Memory" above).
@@ -151,6 +152,8 @@ class MondrianForestLearner final : public Learner {
 
  private:
   void build_trees(std::size_t width);
+  // The settings every tree shares, at the current width.
+  detail::MondrianParams params() const;
 
   Config config_;
   LearnerContext context_;

@@ -235,7 +235,8 @@ class Vfdt {
   std::size_t leaf_class(const Leaf& leaf, std::span<const double> x) const;
   void leaf_proba(const Leaf& leaf, std::span<const double> x, std::span<double> proba) const;
   double leaf_value(const Leaf& leaf, std::span<const double> x) const;
-  // Mean plus the linear model (linear and adaptive leaves).
+  // Mean plus the linear model (linear and adaptive leaves); x's
+  // standardised inputs are left in lin_z_.
   double linear_value(const Leaf& leaf, std::span<const double> x) const;
   // Adaptive regression leaves: the mean predicts while its error is lower.
   bool use_mean(const Leaf& leaf) const { return adaptive_ && leaf.mc_correct < leaf.nb_correct; }
@@ -245,9 +246,8 @@ class Vfdt {
   void observe(Leaf& leaf, std::span<const double> x, double y, double w);
   // Grows the histogram block of attribute f until it covers v; returns v's bin row.
   double* histogram_row(double* block, std::size_t f, double v);
-  // Fills lin_z_ with x's standardised inputs; returns the linear output.
-  double standardise_linear_inputs(const Leaf& leaf, std::span<const double> x);
-  // One step of the leaf's linear model on error y - output, weight w.
+  // One step of the leaf's linear model on error y - output, weight w, on
+  // the inputs the last linear_value call left in lin_z_.
   void update_linear(Leaf& leaf, double err, double w);
   // A leaf decoded from a record whose linear block held the leaf's m
   // subspace weights and the bias: rewritten to the d + 1 layout, each
@@ -345,7 +345,7 @@ class Vfdt {
   std::vector<double> cand_branches_, best_branches_;  // multiway candidates: 64 rows each
   std::vector<std::uint32_t> perm_;
   std::vector<double> inherit_;  // split: the parent's linear weights by feature, its bias, its mean
-  std::vector<double> lin_z_;    // update_linear: the standardised inputs
+  mutable std::vector<double> lin_z_;  // linear_value's standardised inputs (update_linear steps on them)
   double pre_impurity_ = 0.0;  // split search: impurity of the leaf being split
   double obs_per_weight_ = 0.0;  // split: the parent's observations per unit weight (children's n_obs)
 };
